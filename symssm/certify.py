@@ -1,0 +1,107 @@
+"""Build head-count certificates (the ``"head-count"`` kind, version 1).
+
+Examples
+--------
+>>> from symssm.system import ssm
+>>> cert = certify(ssm([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[1], [0], [0]], [[0, 0, 1]]), 10**18)
+>>> cert["head_count"], cert["profile"]["values"], cert["holds_for"]
+(1, [0, 0, 1], {'from': 3, 'to': None})
+"""
+
+from ._version import __version__
+from .certificate import FORMAT, VERSION, Certificate
+from .headcount import check_n, find_witness
+from .rationals import format_rational
+from .system import system_sha256
+
+__all__ = ["certify", "system_json", "head_count_data"]
+
+
+def _mat(mat):
+    return [[format_rational(x) for x in row] for row in mat]
+
+
+def system_json(system):
+    """The ``"system"`` field: name, dimensions and exact entries as strings."""
+    return {
+        "name": system.name,
+        "N": system.N,
+        "m": system.m,
+        "p": system.p,
+        "A": _mat(system.A),
+        "B": _mat(system.B),
+        "C": _mat(system.C),
+        "D": _mat(system.D) if system.D is not None else None,
+    }
+
+
+def head_count_data(witness, n):
+    """The certificate's JSON data for ``k(n)`` from a :class:`HeadCountWitness`."""
+    system = witness.system
+    pr = witness.profile()
+    k = witness.head_count(n)
+    n0, n1 = pr.holds_for(n)
+    lower = {
+        "method": witness.method,
+        "lags": list(witness.lags),
+        "positions": [list(rc) for rc in witness.positions],
+        "prime": witness.prime,
+    }
+    if witness.method == "exact":
+        lower["minor"] = _mat(witness.minor)
+        lower["determinant"] = format_rational(witness.determinant)
+    else:
+        lower["determinant_mod_p"] = witness.determinant_mod_p
+    coefficients = [
+        {"lag": d, "c": [format_rational(c) for c in witness.coefficients[d]]}
+        for d in sorted(witness.coefficients)
+    ]
+    K, pm = witness.rank, system.p * system.m
+    covered = witness.lags[-1] + 1 if (K == pm and K > 0) else None
+    heads = {
+        "H": k,
+        "value_map_lags": list(witness.lags[:k]),
+        "rule": "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)",
+    }
+    if witness.value_maps is not None:
+        heads["value_maps"] = [_mat(V) for V in witness.value_maps[:k]]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": "head-count",
+        "generator": f"symssm {__version__}",
+        "system": system_json(system),
+        "input_sha256": system_sha256(system),
+        "n": n,
+        "head_count": k,
+        "truncation": system.truncation,
+        "lower_bound": lower,
+        "upper_bound": {"coefficients": coefficients, "dimension_from_lag": covered},
+        "heads": heads,
+        "profile": {"values": list(pr.values), "constant_from": pr.constant_from, "eventual": pr.eventual},
+        "holds_for": {"from": n0, "to": n1},
+        "interaction_rank_gap": [{"H": H, "minor_order": H + 1} for H in range(k)],
+    }
+
+
+def certify(system, n=None, *, method="auto", max_seconds=None):
+    """Certify the head count ``k(n)`` of a system.
+
+    Parameters
+    ----------
+    system : SSM
+    n : int, optional
+        Sequence length; default the truncation length ``T`` (where ``k`` has
+        reached its final value).
+    method : {"auto", "exact", "modular"}
+    max_seconds : float, optional
+        Budget; :class:`~symssm.errors.BudgetExceeded` past it.
+
+    Returns
+    -------
+    Certificate
+        Verified by :func:`symssm.check` (or ``symssm check``) independently.
+    """
+    witness = find_witness(system, method=method, max_seconds=max_seconds)
+    n = system.truncation if n is None else check_n(n)
+    return Certificate(head_count_data(witness, n))

@@ -1,0 +1,34 @@
+"""Command line of the checker: ``symssm-check CERT.json [--spec SPEC] [--quiet]``."""
+
+import argparse
+import sys
+
+from .core import check_file
+
+
+def main(argv=None, *, prog="symssm-check"):
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Verify a symssm certificate independently (exit 0 verified, 1 rejected, 2 unreadable).",
+    )
+    parser.add_argument("certificate", help="certificate JSON file")
+    parser.add_argument("--spec", help="also require the certificate to be about the system in this spec file")
+    parser.add_argument("--max-seconds", type=float, default=None, help="give up (exit 2) after this many seconds")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    try:
+        result = check_file(args.certificate, spec_path=args.spec, max_seconds=args.max_seconds)
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        if result.code == 0:
+            print(f"VERIFIED: {result.message} ({len(result.obligations)} obligations checked)")
+        elif result.code == 1:
+            print(f"REJECTED: {result.message}")
+        else:
+            print(f"{prog}: error: {result.message}", file=sys.stderr)
+    return result.code

@@ -1,0 +1,118 @@
+"""Exact numbers for the checker: canonical rationals, big-int text, primality.
+
+Standard library only; shares no code with the generator.
+"""
+
+import re
+from fractions import Fraction
+
+CANONICAL = re.compile(r"(-?(?:0|[1-9][0-9]*))(?:/([1-9][0-9]*))?\Z")
+SPEC_INT = re.compile(r"[+-]?[0-9]+\Z")
+SPEC_FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
+SPEC_DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,6}))?\Z")
+MAX_DIGITS = 10_000
+_CHUNK = 4000
+
+
+class NumberError(ValueError):
+    pass
+
+
+def big_int(digits):
+    """int() of a digit string of any length (not limited by int_max_str_digits)."""
+    sign = -1 if digits.startswith("-") else 1
+    digits = digits.lstrip("+-")
+    if len(digits) > MAX_DIGITS:
+        raise NumberError(f"{len(digits)} digits exceed the limit of {MAX_DIGITS}")
+    value = 0
+    for i in range(0, len(digits), _CHUNK):
+        part = digits[i:i + _CHUNK]
+        value = value * 10 ** len(part) + int(part)
+    return sign * value
+
+
+def int_text(value):
+    if value < 0:
+        return "-" + int_text(-value)
+    if value < 10**_CHUNK:
+        return str(value)
+    base, parts = 10**_CHUNK, []
+    while value:
+        value, r = divmod(value, base)
+        parts.append(r)
+    return str(parts[-1]) + "".join(str(r).zfill(_CHUNK) for r in reversed(parts[:-1]))
+
+
+def rat_text(x):
+    return int_text(x.numerator) if x.denominator == 1 else f"{int_text(x.numerator)}/{int_text(x.denominator)}"
+
+
+def canonical_rational(text):
+    """Parse ``"p"`` or ``"p/q"`` in lowest terms with q > 1, rejecting anything else."""
+    if not isinstance(text, str) or not text.isascii():
+        raise NumberError("not a rational string")
+    m = CANONICAL.match(text)
+    if not m or text == "-0":
+        raise NumberError(f"{text[:40]!r} is not a canonical rational ('p' or 'p/q' in lowest terms)")
+    num = big_int(m.group(1))
+    if m.group(2) is None:
+        return Fraction(num)
+    den = big_int(m.group(2))
+    value = Fraction(num, den)
+    if den == 1 or value.denominator != den:
+        raise NumberError(f"{text[:40]!r} is not in lowest terms")
+    return value
+
+
+def spec_rational(value):
+    """A spec entry (JSON int, decimal text from the JSON reader, or a string)."""
+    if isinstance(value, bool):
+        raise NumberError("a boolean is not a number")
+    if isinstance(value, int):
+        return Fraction(value)
+    if not isinstance(value, str) or not value.isascii() or len(value) > 4 * MAX_DIGITS:
+        raise NumberError("not a number")
+    if SPEC_INT.match(value):
+        return Fraction(big_int(value))
+    m = SPEC_FRAC.match(value)
+    if m:
+        den = big_int(m.group(2))
+        if den == 0:
+            raise NumberError("zero denominator")
+        return Fraction(big_int(m.group(1)), den)
+    m = SPEC_DEC.match(value)
+    if m and (m.group(2) or m.group(3)):
+        sign, whole, frac, exp = m.groups()
+        frac = frac or ""
+        e = (int(exp) if exp else 0) - len(frac)
+        if abs(e) > 20_000:
+            raise NumberError("exponent out of range")
+        mant = big_int((whole or "0") + frac)
+        v = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
+        return -v if sign == "-" else v
+    raise NumberError(f"{value[:40]!r} is not an integer, p/q or exact decimal")
+
+
+def is_prime(n):
+    """Deterministic Miller-Rabin, valid for n < 3.3e24."""
+    if n < 2:
+        return False
+    bases = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+    for b in bases:
+        if n % b == 0:
+            return n == b
+    d, s = n - 1, 0
+    while not d & 1:
+        d >>= 1
+        s += 1
+    for b in bases:
+        x = pow(b, d, n)
+        if x == 1 or x == n - 1:
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True

@@ -1,0 +1,221 @@
+"""The ``symssm`` command line.
+
+Every failure a user can cause ends with one line ``symssm: error: ...`` and
+exit code 2 (1 for a certificate that parses but does not verify, or a system
+that has no decay certificate); Ctrl-C exits 130.  Outputs are written to a
+temporary file and renamed, so nothing half-written is left behind.
+"""
+
+import argparse
+import os
+import sys
+
+from ._version import __version__
+from .errors import SymssmError
+
+__all__ = ["main"]
+
+PROG = "symssm"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error in one line and exit code 2."""
+
+    def error(self, message):
+        raise SymssmError(f"{message} (see '{self.prog} --help')")
+
+
+def _positive_int(text):
+    from .rationals import int_from_digits
+
+    if not text.isascii() or not text.isdigit() or len(text) > 40:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer (at most 40 digits), got {text!r}")
+    return int_from_digits(text)
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _add_system_source(p):
+    p.add_argument("spec", nargs="?", help="system spec JSON file (or use --family)")
+    p.add_argument("--family", help="a built-in family instead of a spec (see 'symssm families')")
+    p.add_argument("--N", type=_positive_int, dest="family_N", help="family state dimension")
+    p.add_argument("--p", type=_positive_int, dest="family_p", default=None, help="family output dimension")
+    p.add_argument("--m", type=_positive_int, dest="family_m", default=None, help="family input dimension")
+    p.add_argument("--seed", type=_positive_int, dest="family_seed", default=None, help="seed (random family)")
+    p.add_argument("-n", type=_positive_int, dest="n", default=None, help="sequence length (default: the spec's n, else T)")
+
+
+def _load_system(args):
+    """(system, n, stem) from a spec file or a family."""
+    if (args.spec is None) == (args.family is None):
+        raise SymssmError("give exactly one of a SPEC file or --family NAME")
+    if args.family is not None:
+        from .families import family_system
+
+        system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
+                               seed=args.family_seed)
+        return system, args.n, system.name
+    from .spec import read_spec
+
+    spec = read_spec(args.spec)
+    n = args.n if args.n is not None else spec.n
+    stem = os.path.splitext(os.path.basename(args.spec))[0]
+    return spec.system, n, stem
+
+
+def _describe(system):
+    name = system.name or "(unnamed system)"
+    return f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.has_D else ''}"
+
+
+def head_count_summary(cert):
+    """Short human summary of a head-count certificate (lines of text)."""
+    k, n = cert["head_count"], cert["n"]
+    prof = cert["profile"]
+    hf = cert["holds_for"]
+    lb = cert["lower_bound"]
+    vals = prof["values"]
+    shown = ", ".join(map(str, vals[:12])) + (", ..." if len(vals) > 12 else "")
+    upto = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
+    lines = [
+        f"k({n}) = {k}: exactly {k} attention head{'s' if k != 1 else ''} necessary and sufficient "
+        f"on length-{n} sequences ({upto})",
+        f"profile: k(1..{len(vals)}) = {shown}; k(n) = {prof['eventual']} for all n >= {prof['constant_from']}",
+    ]
+    if k >= 2:
+        lines.append(f"Interaction Rank Gap: single-head attention fails; every H < {k} fails "
+                     f"(H = {', '.join(str(h) for h in range(min(k, 8)))}{', ...' if k > 8 else ''})")
+    elif k == 1:
+        lines.append("a single head suffices (H = 0 fails)")
+    if k:
+        if lb["method"] == "exact":
+            det = lb["determinant"]
+            lines.append(f"witness: exact {k}x{k} minor of lags {lb['lags'][:k]}, det = {det if len(det) < 60 else det[:57] + '...'}")
+        else:
+            lines.append(f"witness: {len(lb['lags'])}x{len(lb['lags'])} minor nonzero modulo the prime {lb['prime']}")
+    return lines
+
+
+def _write(path, text):
+    from .jsonio import atomic_write
+
+    atomic_write(path, text)
+
+
+def _cmd_certify(args):
+    from .certify import certify
+
+    system, n, stem = _load_system(args)
+    cert = certify(system, n, method=args.method, max_seconds=args.max_seconds)
+    out = args.output or f"{stem}.cert.json"
+    _write(out, cert.to_json())
+    print(_describe(system))
+    for line in head_count_summary(cert):
+        print(line)
+    if not args.no_verify:
+        result = cert.check()
+        if not result.verified:  # pragma: no cover - a generator bug
+            raise SymssmError(f"internal error: the checker rejected the new certificate: {result.message}")
+        print(f"certificate: {out} (verified by the independent checker)")
+    else:
+        print(f"certificate: {out}")
+    return 0
+
+
+def _cmd_check(args):
+    from .checker.cli import main as check_main
+
+    argv = [args.certificate] + (["--spec", args.spec] if args.spec else [])
+    if args.max_seconds:
+        argv += ["--max-seconds", str(args.max_seconds)]
+    return check_main(argv, prog=f"{PROG} check")
+
+
+def _cmd_demo(args):
+    from .certify import certify
+    from .examples import DEMO_NAMES, example
+
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    print(f"symssm {__version__} demo: exact head counts with independently checked certificates\n")
+    for name in DEMO_NAMES:
+        ex = example(name)
+        system = ex.system
+        n = 8
+        cert = certify(system, n)
+        path = os.path.join(out, f"{name}.cert.json")
+        _write(path, cert.to_json())
+        verdict = cert.check()
+        print(f"== {ex.description}")
+        print("   " + _describe(system))
+        for line in head_count_summary(cert):
+            print("   " + line)
+        print(f"   {path}: {'VERIFIED' if verdict.verified else 'REJECTED: ' + verdict.message}\n")
+        if not verdict.verified:  # pragma: no cover
+            return 1
+    print(f"Re-check any of them with: symssm check {os.path.join(out, DEMO_NAMES[0] + '.cert.json')}")
+    return 0
+
+
+def build_parser():
+    parser = _Parser(prog=PROG, description="Exact, certified head counts for linear state space models "
+                                            "(arXiv:2512.15115).")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    p = sub.add_parser("certify", help="certify the exact head count k(n) of a system")
+    _add_system_source(p)
+    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.cert.json)")
+    p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate after writing it")
+    p.set_defaults(run=_cmd_certify)
+
+    p = sub.add_parser("check", help="verify a certificate with the independent checker")
+    p.add_argument("certificate")
+    p.add_argument("--spec", help="also require the certificate to be about this spec's system")
+    p.add_argument("--max-seconds", type=_seconds, default=None)
+    p.set_defaults(run=_cmd_check)
+
+    p = sub.add_parser("demo", help="certify built-in examples and check the certificates")
+    p.add_argument("--out", default="symssm-demo", help="folder for the certificates (default ./symssm-demo)")
+    p.set_defaults(run=_cmd_demo)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+_EXTRA_COMMANDS = []
+
+
+def main(argv=None):
+    """Run the command line; returns the exit code."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "run", None) is None:
+            parser.print_help()
+            return 2
+        return args.run(args)
+    except SymssmError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"{PROG}: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{PROG}: error: out of memory (try a smaller system or --method modular)", file=sys.stderr)
+        return 2

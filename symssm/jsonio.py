@@ -1,0 +1,195 @@
+"""Strict JSON reading, canonical JSON writing and atomic file output.
+
+The reader refuses what ``json.load`` lets through by default: ``NaN`` and
+``Infinity``, duplicate keys, documents that are too large or nested too deep.
+Non-integer JSON numbers are kept as their decimal text, never turned into a
+binary float, so ``0.1`` stays exactly one tenth.
+
+Examples
+--------
+>>> loads_strict('{"a": [1, 0.1]}')
+{'a': [1, '0.1']}
+>>> dumps_canonical({"b": 1, "a": [1, 2]})
+'{"a":[1,2],"b":1}\\n'
+"""
+
+import json
+import os
+import tempfile
+
+from .errors import LimitError, ParseError
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_DEPTH",
+    "loads_strict",
+    "load_strict",
+    "dumps_canonical",
+    "atomic_write",
+]
+
+#: Largest spec or certificate file the reader accepts.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Deepest nesting of arrays and objects the reader accepts.
+MAX_DEPTH = 32
+
+
+def _no_constant(name):
+    raise ParseError(f"JSON constant {name} is not allowed")
+
+
+def _pairs(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ParseError(f"duplicate key {key!r} in JSON object")
+        out[key] = value
+    return out
+
+
+def _int(text):
+    if len(text) > 10_000:
+        raise LimitError(f"JSON integer with {len(text)} digits; the limit is 10000")
+    from .rationals import int_from_digits
+
+    return int_from_digits(text)
+
+
+def _depth_ok(text):
+    depth = 0
+    in_string = escape = False
+    for ch in text:
+        if in_string:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def loads_strict(text, *, what="input"):
+    """Parse JSON text strictly.
+
+    Parameters
+    ----------
+    text : str or bytes
+    what : str
+        How to name the document in error messages.
+
+    Returns
+    -------
+    object
+        Objects, lists, strings, ints, booleans and None; non-integer numbers
+        come back as their decimal text (a str).
+
+    Raises
+    ------
+    ParseError, LimitError
+    """
+    if isinstance(text, bytes):
+        if len(text) > MAX_FILE_BYTES:
+            raise LimitError(f"{what} is {len(text)} bytes; the limit is {MAX_FILE_BYTES}")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"{what} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if len(text) > MAX_FILE_BYTES:
+        raise LimitError(f"{what} is {len(text)} characters; the limit is {MAX_FILE_BYTES}")
+    if not _depth_ok(text):
+        raise LimitError(f"{what} nests deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(
+            text,
+            parse_float=str,
+            parse_int=_int,
+            parse_constant=_no_constant,
+            object_pairs_hook=_pairs,
+        )
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise LimitError(f"{what} nests too deeply") from None
+
+
+def load_strict(path, *, what=None):
+    """Read and strictly parse a JSON file (see :func:`loads_strict`)."""
+    what = what or str(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise LimitError(f"{what} is {size} bytes; the limit is {MAX_FILE_BYTES}")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise ParseError(f"{what}: no such file") from None
+    except IsADirectoryError:
+        raise ParseError(f"{what} is a directory, not a file") from None
+    except OSError as exc:
+        raise ParseError(f"{what}: cannot read ({exc.strerror})") from None
+    return loads_strict(data, what=what)
+
+
+def dumps_canonical(obj, *, indent=None):
+    """Deterministic JSON text: sorted keys, ASCII, fixed separators, final newline.
+
+    With ``indent`` the output is pretty-printed but still byte-deterministic.
+    """
+    if indent is None:
+        text = json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    else:
+        text = _pretty(obj, indent, 0)
+    return text + "\n"
+
+
+def _flat(obj):
+    return json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(", ", ": "), allow_nan=False)
+
+
+def _pretty(obj, indent, level):
+    """Objects one key per line; lists of scalars (matrix rows) on one line."""
+    pad, inner = " " * (indent * level), " " * (indent * (level + 1))
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        items = [f"{inner}{json.dumps(k, ensure_ascii=True)}: {_pretty(obj[k], indent, level + 1)}" for k in sorted(obj)]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(obj, list):
+        if all(not isinstance(x, (list, dict)) for x in obj):
+            return _flat(obj)
+        if all(isinstance(x, list) and all(not isinstance(y, (list, dict)) for y in x) for x in obj):
+            return "[\n" + ",\n".join(inner + _flat(x) for x in obj) + "\n" + pad + "]"
+        return "[\n" + ",\n".join(inner + _pretty(x, indent, level + 1) for x in obj) + "\n" + pad + "]"
+    return _flat(obj)
+
+
+def atomic_write(path, data):
+    """Write ``data`` (str or bytes) to ``path`` through a temporary file and rename.
+
+    An interrupted run leaves either the old file or nothing, never a partial file.
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ParseError(f"cannot write {path}: folder {folder} does not exist")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=".symssm-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,99 @@
+"""Row rank profiles and witness positions: the linear algebra kernels.
+
+The *row rank profile* of a stack of rows is the lexicographically first set of
+row indices whose rows are linearly independent and span all rows: row ``d`` is
+in it exactly when it is not in the span of the rows before it.  For the lag
+stack this is the set of lags at which the head count ``k(n)`` steps up.
+
+Examples
+--------
+>>> row_rank_profile_mod([[0, 0], [1, 2], [2, 4], [0, 1]], 7)
+[1, 3]
+>>> greedy_positions_mod([[1, 2], [0, 1]], 7)
+[0, 1]
+"""
+
+import numpy as np
+from sympy import GF, QQ
+from sympy.polys.matrices import DomainMatrix
+
+__all__ = ["row_rank_profile_exact", "row_rank_profile_mod", "greedy_positions_mod", "det_mod"]
+
+
+def row_rank_profile_exact(rows):
+    """Row rank profile of an integer (or rational) matrix, exactly, over QQ.
+
+    Parameters
+    ----------
+    rows : list of list of int or Fraction
+
+    Returns
+    -------
+    list of int
+    """
+    if not rows or not rows[0]:
+        return []
+    height, width = len(rows), len(rows[0])
+    # Pivot columns of the transpose's RREF are the row rank profile.
+    cols = [[QQ(int(rows[i][j])) if isinstance(rows[i][j], int) else QQ(rows[i][j].numerator, rows[i][j].denominator)
+             for i in range(height)] for j in range(width)]
+    mat = DomainMatrix(cols, (width, height), QQ).to_dense()
+    _, pivots = mat.rref()
+    return list(pivots)
+
+
+def row_rank_profile_mod(rows, prime):
+    """Row rank profile modulo a prime (python-flint ``nmod_mat`` underneath)."""
+    if not rows or not rows[0]:
+        return []
+    F = GF(prime)
+    height, width = len(rows), len(rows[0])
+    cols = [[F(rows[i][j]) for i in range(height)] for j in range(width)]
+    _, pivots = DomainMatrix(cols, (width, height), F).to_dense().rref()
+    return list(pivots)
+
+
+def greedy_positions_mod(rows, prime):
+    """Columns ``t_1..t_k`` making every leading principal minor nonzero mod P.
+
+    Gaussian elimination with column pivoting: row ``j`` (reduced by the rows
+    above it) takes the first column where it is nonzero.  Then the k x k matrix
+    ``rows[s][t_u]`` has all leading principal minors nonzero modulo the prime.
+
+    Returns
+    -------
+    list of int or None
+        ``None`` if the rows are linearly dependent modulo the prime.
+
+    Notes
+    -----
+    Residues are below ``2**26``, so the products formed in int64 stay below
+    ``2**52``.
+    """
+    if not rows:
+        return []
+    if prime >= 2**26:
+        raise ValueError("greedy_positions_mod needs a prime below 2**26 (int64 products)")
+    W = np.array(rows, dtype=np.int64) % prime
+    chosen = []
+    for j in range(W.shape[0]):
+        nz = np.flatnonzero(W[j])
+        if nz.size == 0:
+            return None
+        col = int(nz[0])
+        chosen.append(col)
+        inv = pow(int(W[j, col]), -1, prime)
+        if j + 1 < W.shape[0]:
+            factors = (W[j + 1:, col] * inv) % prime
+            W[j + 1:] = (W[j + 1:] - (factors[:, None] * W[j][None, :]) % prime) % prime
+    return chosen
+
+
+def det_mod(matrix, prime):
+    """Determinant of a square integer matrix modulo a prime, in ``[0, P)``."""
+    if not matrix:
+        return 1 % prime
+    F = GF(prime)
+    k = len(matrix)
+    dm = DomainMatrix([[F(int(x)) for x in row] for row in matrix], (k, k), F).to_dense()
+    return int(dm.det()) % prime

@@ -1,0 +1,212 @@
+"""Strict grammar for exact numbers, and their canonical text form.
+
+Accepted entry forms (see ``docs/robustness.md`` for the limits):
+
+* integers: ``-12``, ``+7``, ``0``
+* fractions: ``3/4``, ``-10/6`` (denominator positive, not zero)
+* exact decimals: ``0.125``, ``-1.5e-3``, ``2E+4``, ``.5``
+
+Nothing is ever evaluated: the text is matched by a regular expression and the
+value built from its digits.  Binary floats are refused, because a float such
+as ``0.1`` is not the rational number its decimal text suggests.
+
+Examples
+--------
+>>> parse_rational("-1.5e-3")
+Fraction(-3, 2000)
+>>> format_rational(parse_rational("10/6"))
+'5/3'
+"""
+
+import re
+from fractions import Fraction
+from numbers import Integral, Rational
+
+from .errors import FloatInExactPathError, LimitError, ParseError
+
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "parse_rational",
+    "to_fraction",
+    "format_rational",
+    "int_from_digits",
+    "int_to_text",
+]
+
+#: Most digits one entry may hold (numerator, denominator and mantissa together).
+MAX_DIGITS = 10_000
+#: Largest absolute decimal exponent (``1e10000``) an entry may use.
+MAX_EXPONENT = 10_000
+
+_INT = re.compile(r"[+-]?[0-9]+\Z")
+_FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
+_DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
+
+
+_CHUNK = 4000  # below CPython's default int/str conversion limit (4300 digits)
+
+
+def int_from_digits(digits):
+    """Integer value of a string of ASCII digits (optionally signed), of any length.
+
+    Unlike ``int(text)`` this is not subject to ``sys.int_max_str_digits``.
+
+    Examples
+    --------
+    >>> int_from_digits("-0012")
+    -12
+    """
+    sign = -1 if digits[:1] == "-" else 1
+    digits = digits.lstrip("+-")
+    value = 0
+    for start in range(0, len(digits), _CHUNK):
+        chunk = digits[start:start + _CHUNK]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return sign * value
+
+
+def int_to_text(value):
+    """Decimal text of an integer of any size (not limited by ``int_max_str_digits``).
+
+    Examples
+    --------
+    >>> int_to_text(-10**5000) == "-1" + "0" * 5000
+    True
+    """
+    if value < 0:
+        return "-" + int_to_text(-value)
+    if value < 10**_CHUNK:
+        return str(value)
+    parts = []
+    base = 10**_CHUNK
+    while value:
+        value, rest = divmod(value, base)
+        parts.append(rest)
+    out = str(parts[-1])
+    for rest in reversed(parts[:-1]):
+        out += str(rest).zfill(_CHUNK)
+    return out
+
+
+def _check_digits(text, what):
+    digits = sum(ch.isdigit() for ch in text)
+    if digits > MAX_DIGITS:
+        raise LimitError(f"{what} has {digits} digits; the limit is {MAX_DIGITS}")
+
+
+def parse_rational(text, *, what="entry"):
+    """Parse an exact number from text by the strict grammar.
+
+    Parameters
+    ----------
+    text : str
+        An integer, ``p/q`` or an exact decimal, without surrounding space.
+    what : str, optional
+        How to name the value in error messages (``"A[1][2]"``).
+
+    Returns
+    -------
+    fractions.Fraction
+
+    Raises
+    ------
+    ParseError
+        If the text is not of one of the accepted forms.
+    LimitError
+        If it has too many digits or too large an exponent.
+
+    Examples
+    --------
+    >>> parse_rational("7")
+    Fraction(7, 1)
+    >>> parse_rational("2/-3")
+    Traceback (most recent call last):
+    ...
+    symssm.errors.ParseError: entry '2/-3' is not an integer, p/q or exact decimal
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"{what} must be a string, got {type(text).__name__}")
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if len(text) > 4 * MAX_DIGITS:
+        raise LimitError(f"{what} is {len(text)} characters long; the limit is {4 * MAX_DIGITS}")
+    if text.isascii():
+        if _INT.match(text):
+            _check_digits(text, what)
+            return Fraction(int_from_digits(text))
+        m = _FRAC.match(text)
+        if m:
+            _check_digits(text, what)
+            den = int_from_digits(m.group(2))
+            if den == 0:
+                raise ParseError(f"{what} {shown!r} has a zero denominator")
+            return Fraction(int_from_digits(m.group(1)), den)
+        m = _DEC.match(text)
+        if m and (m.group(2) or m.group(3)):
+            sign, whole, frac, exp = m.groups()
+            frac = frac or ""
+            _check_digits(whole + frac, what)
+            e = 0
+            if exp is not None:
+                if len(exp.lstrip("+-").lstrip("0")) > 6 or abs(int(exp)) > MAX_EXPONENT:
+                    raise LimitError(
+                        f"{what} {shown!r} has exponent beyond +-{MAX_EXPONENT}"
+                    )
+                e = int(exp)
+            mant = int_from_digits((whole or "0") + frac)
+            e -= len(frac)
+            value = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
+            return -value if sign == "-" else value
+    raise ParseError(f"{what} {shown!r} is not an integer, p/q or exact decimal")
+
+
+def to_fraction(value, *, what="entry"):
+    """Convert one user-supplied entry to a Fraction, refusing floats.
+
+    Accepts Python and numpy integers, Fractions, SymPy rationals and strings
+    of the strict grammar.
+
+    Examples
+    --------
+    >>> to_fraction(3)
+    Fraction(3, 1)
+    >>> to_fraction(0.5)
+    Traceback (most recent call last):
+    ...
+    symssm.errors.FloatInExactPathError: entry is a float (0.5); the exact path takes integers, fractions or strings such as '1/2' (use symssm.numeric for floats)
+    """
+    if isinstance(value, bool):
+        raise ParseError(f"{what} is a boolean, not a number")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, Integral):
+        return Fraction(int(value))
+    if isinstance(value, str):
+        return parse_rational(value, what=what)
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        raise FloatInExactPathError(
+            f"{what} is a float ({value!r}); the exact path takes integers, fractions "
+            "or strings such as '1/2' (use symssm.numeric for floats)"
+        )
+    # SymPy Rational / Integer, flint fmpq, gmpy mpq: all expose p/q exactly.
+    num = getattr(value, "p", None)
+    den = getattr(value, "q", None)
+    if isinstance(num, int) and isinstance(den, int) and den != 0:
+        return Fraction(num, den)
+    if isinstance(value, Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    raise ParseError(f"{what} has unsupported type {type(value).__name__}")
+
+
+def format_rational(value):
+    """Canonical text of a rational: ``'p'`` or ``'p/q'`` in lowest terms, ``q > 1``.
+
+    Examples
+    --------
+    >>> format_rational(Fraction(-4, 2))
+    '-2'
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return int_to_text(value.numerator)
+    return f"{int_to_text(value.numerator)}/{int_to_text(value.denominator)}"

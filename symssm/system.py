@@ -1,0 +1,228 @@
+"""The linear state space model: a small immutable object, validated once.
+
+``h_0 = 0, h_i = A h_{i-1} + B x_i, y_i = C h_i + D x_i`` with exact rational
+``A`` (N x N), ``B`` (N x m), ``C`` (p x N) and optional ``D`` (p x m).
+
+Examples
+--------
+>>> sys = ssm([[0, 1], [-1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation")
+>>> sys.N, sys.m, sys.p, sys.has_D
+(2, 2, 2, False)
+>>> sys.entry("A", 0, 1)
+Fraction(1, 1)
+"""
+
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+from .errors import InputError, LimitError, ShapeError
+from .jsonio import dumps_canonical
+from .rationals import format_rational, to_fraction
+
+__all__ = ["SSM", "ssm", "MAX_DIM", "canonical_system", "system_sha256"]
+
+#: Largest state, input or output dimension the exact path accepts.
+MAX_DIM = 4096
+#: Most entries a system may hold in all.
+MAX_ENTRIES = 1_000_000
+
+
+def _shape(rows):
+    return (len(rows), len(rows[0]) if rows else 0)
+
+
+def _matrix(name, value):
+    """Turn nested lists, numpy integer arrays or SymPy matrices into a tuple of tuples of Fraction."""
+    if hasattr(value, "dtype") and hasattr(value, "shape"):  # numpy and array-likes
+        kind = getattr(value.dtype, "kind", "")
+        if kind in "fc":
+            from .errors import FloatInExactPathError
+
+            raise FloatInExactPathError(
+                f"{name} is a float array ({value.dtype}); the exact path takes integers or "
+                "fractions. Use symssm.numeric for float systems, or pass exact strings"
+            )
+        if len(value.shape) != 2:
+            raise ShapeError(f"{name} must be a 2-D matrix, got an array of shape {tuple(value.shape)}")
+        value = value.tolist()
+    elif hasattr(value, "tolist") and hasattr(value, "shape"):  # SymPy Matrix
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise InputError(f"{name} must be a matrix (a list of rows), got {type(value).__name__}")
+    if len(value) > MAX_DIM:
+        raise LimitError(f"{name} has {len(value)} rows; the limit is {MAX_DIM}")
+    rows = []
+    width = None
+    for i, row in enumerate(value):
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"{name}[{i}] must be a row (a list), got {type(row).__name__}")
+        if width is None:
+            width = len(row)
+            if width > MAX_DIM:
+                raise LimitError(f"{name} has {width} columns; the limit is {MAX_DIM}")
+        elif len(row) != width:
+            raise ShapeError(f"{name} is ragged: row 0 has {width} entries but row {i} has {len(row)}")
+        rows.append(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row)))
+    return tuple(rows)
+
+
+@dataclass(frozen=True, eq=True)
+class SSM:
+    """An exact linear time-invariant state space model.
+
+    Build it with :func:`ssm`, which validates; the fields are tuples of tuples
+    of :class:`fractions.Fraction`.  ``D`` is ``None`` when absent or zero.
+    """
+
+    A: tuple
+    B: tuple
+    C: tuple
+    D: tuple = None
+    name: str = field(default="", compare=False)
+
+    @property
+    def N(self):
+        """State dimension."""
+        return len(self.A)
+
+    @property
+    def m(self):
+        """Input (token) dimension."""
+        return len(self.B[0]) if self.B else 0
+
+    @property
+    def p(self):
+        """Output dimension."""
+        return len(self.C)
+
+    @property
+    def has_D(self):
+        """Whether the feed-through term D is present (and nonzero)."""
+        return self.D is not None
+
+    @property
+    def truncation(self):
+        """``T_max``: lags ``L_0 .. L_{T_max-1}`` span all lags (N, or N + 1 with D)."""
+        return self.N + (1 if self.has_D else 0)
+
+    def entry(self, name, i, j):
+        """One exact entry, ``entry("A", i, j)``."""
+        return getattr(self, name)[i][j]
+
+    def matrices(self):
+        """``{"A": ..., "B": ..., "C": ..., "D": ...}`` with D omitted when absent."""
+        out = {"A": self.A, "B": self.B, "C": self.C}
+        if self.D is not None:
+            out["D"] = self.D
+        return out
+
+    @cached_property
+    def denominators_lcm(self):
+        """Least common multiple of every entry's denominator."""
+        from math import lcm
+
+        out = 1
+        for mat in self.matrices().values():
+            for row in mat:
+                for x in row:
+                    out = lcm(out, x.denominator)
+        return out
+
+    def __repr__(self):
+        label = f" {self.name!r}" if self.name else ""
+        return f"<SSM{label} N={self.N} m={self.m} p={self.p}{' with D' if self.has_D else ''}>"
+
+
+def ssm(A, B, C, D=None, *, name=""):
+    """Validate and build an exact :class:`SSM`.
+
+    Parameters
+    ----------
+    A, B, C : matrix-like
+        Nested lists (or tuples) of ints, Fractions, SymPy rationals or strict
+        number strings; numpy integer arrays; SymPy matrices.
+    D : matrix-like, optional
+        Feed-through, p x m.  An all-zero D is the same as none.
+    name : str, optional
+        A label carried into certificates (never interpreted).
+
+    Returns
+    -------
+    SSM
+
+    Raises
+    ------
+    ShapeError
+        If the shapes do not fit: ``C is 2x3 but A is 4x4``.
+    FloatInExactPathError
+        If a binary float is given.
+
+    Examples
+    --------
+    >>> ssm([[1, 0], [0, 1]], [[1], [0]], [[1, 0, 0]])
+    Traceback (most recent call last):
+    ...
+    symssm.errors.ShapeError: C is 1x3 but A is 2x2 (C must have N = 2 columns)
+    """
+    if not isinstance(name, str):
+        raise InputError(f"name must be a string, got {type(name).__name__}")
+    if len(name) > 200:
+        raise LimitError(f"name is {len(name)} characters; the limit is 200")
+    A = _matrix("A", A)
+    B = _matrix("B", B)
+    C = _matrix("C", C)
+    N = len(A)
+    if N == 0:
+        raise ShapeError("A is empty; the state dimension N must be at least 1")
+    (ar, ac), (br, bc), (cr, cc) = _shape(A), _shape(B), _shape(C)
+    if ac != ar:
+        raise ShapeError(f"A is {ar}x{ac} but must be square")
+    if br != N:
+        raise ShapeError(f"B is {br}x{bc} but A is {N}x{N} (B must have N = {N} rows)")
+    if cc != N:
+        raise ShapeError(f"C is {cr}x{cc} but A is {N}x{N} (C must have N = {N} columns)")
+    if bc == 0:
+        raise ShapeError("B has no columns; the input dimension m must be at least 1")
+    if cr == 0:
+        raise ShapeError("C has no rows; the output dimension p must be at least 1")
+    if D is not None:
+        D = _matrix("D", D)
+        dr, dc = _shape(D)
+        if (dr, dc) != (cr, bc):
+            raise ShapeError(f"D is {dr}x{dc} but must be p x m = {cr}x{bc} (C is {cr}x{cc}, B is {br}x{bc})")
+        if all(x == 0 for row in D for x in row):
+            D = None
+    total = N * N + N * bc + cr * N + cr * bc
+    if total > MAX_ENTRIES:
+        raise LimitError(f"the system has {total} entries; the limit is {MAX_ENTRIES}")
+    return SSM(A, B, C, D, name)
+
+
+def canonical_system(system):
+    """The canonical form hashed into certificates.
+
+    A JSON object with keys ``A, B, C, D`` (``D`` is ``null`` when absent), every
+    entry the canonical rational text (``"p"`` or ``"p/q"``, lowest terms, q > 1),
+    serialised with sorted keys, no spaces and a final newline.  The name is not
+    part of it.
+
+    Examples
+    --------
+    >>> canonical_system(ssm([[1]], [[2]], [["1/2"]]))
+    '{"A":[["1"]],"B":[["2"]],"C":[["1/2"]],"D":null}\\n'
+    """
+    def text(mat):
+        return [[format_rational(x) for x in row] for row in mat]
+
+    obj = {"A": text(system.A), "B": text(system.B), "C": text(system.C),
+           "D": text(system.D) if system.D is not None else None}
+    return dumps_canonical(obj)
+
+
+def system_sha256(system):
+    """SHA-256 (hex) of :func:`canonical_system`."""
+    return hashlib.sha256(canonical_system(system).encode("ascii")).hexdigest()
+
+
