@@ -111,7 +111,7 @@ def _write(path, text):
 
 
 def _cmd_certify(args):
-    from .certify import certify
+    from .certification import certify
 
     system, n, stem = _load_system(args)
     cert = certify(system, n, method=args.method, max_seconds=args.max_seconds)
@@ -140,7 +140,7 @@ def _cmd_check(args):
 
 
 def _cmd_demo(args):
-    from .certify import certify
+    from .certification import certify
     from .examples import DEMO_NAMES, example
 
     out = args.out

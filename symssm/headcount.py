@@ -41,7 +41,7 @@ from sympy.polys.matrices import DomainMatrix
 
 from .budget import Deadline
 from .errors import CertificateError, InputError
-from .lags import lag_stack_mod, scaled_lag_stack
+from .operators import lag_stack_mod, scaled_lag_stack
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import (
     det_mod,

@@ -289,8 +289,11 @@ def check_head_count(ledger, cert, system):
     heads = cert["heads"]
     keys(ledger, heads, "heads", ("H", "value_map_lags", "rule"), ("value_maps",))
     vm = heads.get("value_maps")
-    ledger.require(vm is None or (isinstance(vm, list) and len(vm) == k and k <= K), "heads.value_maps",
-                   f"must list {k} value maps")
+    ledger.require(vm is None or isinstance(vm, list), "heads.value_maps", "must be a list")
+    # The claim must be the one the witness structure states: k(n) = #{s : d_s < n}.
+    want = bisect_left(lags, n)
+    ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
+    ledger.require(vm is None or len(vm) == k, "heads.value_maps", f"must list {k} value maps")
     # Exact lags, only where an obligation needs them.
     need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
     exact = linalg.exact_lags(system, max(need_exact) + 1) if need_exact else []
@@ -326,9 +329,7 @@ def check_head_count(ledger, cert, system):
         ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
                        f"L_{d} is not the stated combination of the witness lags")
 
-    # The claims, derived from the proven profile k(n') = #{s : d_s < n'}.
-    want = bisect_left(lags, n)
-    ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
+    # The remaining claims, derived from the proven profile k(n') = #{s : d_s < n'}.
     prof = cert["profile"]
     keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
     start = lags[-1] + 1 if lags else 1
@@ -342,7 +343,7 @@ def check_head_count(ledger, cert, system):
     n0 = lags[k - 1] + 1 if k > 0 else 0
     n1 = lags[k] if k < K else None
     ledger.require(hf["from"] == n0 and hf["to"] == n1 and not isinstance(hf["from"], bool) and not isinstance(hf["to"], bool),
-                   "holds_for", f"must be from {n0} to {n1}")
+                   "holds_for", f"must be from {n0} to {n1 if n1 is not None else 'null (unbounded)'}")
     ledger.require(heads["H"] == k and not isinstance(heads["H"], bool), "heads.H", f"must be the head count {k}")
     ledger.require(heads["value_map_lags"] == lags[:k], "heads.value_map_lags", f"must be {lags[:k]}")
     ledger.require(heads["rule"] == HEADS_RULE, "heads.rule", "is not the construction rule of format version 1")

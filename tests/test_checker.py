@@ -1,0 +1,129 @@
+"""The independent checker: fixtures, exit codes, and its independence from the generator."""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import symssm.checker
+from symssm.checker import check_file
+from symssm.checker import linalg
+from symssm.checker.cli import main as check_main
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "fixtures", "head_count")
+EXPECTED = json.load(open(os.path.join(FIX, "EXPECTED.json")))
+
+
+def test_valid_fixtures_verify():
+    for name in ("two-rotations.cert.json", "two-rotations.modular.cert.json"):
+        assert check_main([os.path.join(FIX, name), "--quiet"]) == 0
+
+
+def test_fixture_matches_what_certify_emits_today():
+    from symssm import certify
+    from symssm.spec import read_spec
+
+    spec = read_spec(os.path.join(FIX, "two-rotations.spec.json"))
+    with open(os.path.join(FIX, "two-rotations.cert.json")) as fh:
+        assert certify(spec.system, 8, method="exact").to_json() == fh.read()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corrupted_fixtures_are_rejected_naming_the_obligation(name, capsys):
+    assert len(EXPECTED) >= 20
+    code = check_main([os.path.join(FIX, name)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith(f"REJECTED: {EXPECTED[name]}:"), out
+
+
+def test_spec_binding():
+    cert = os.path.join(FIX, "two-rotations.cert.json")
+    assert check_main([cert, "--spec", os.path.join(FIX, "two-rotations.spec.json"), "-q"]) == 0
+    other = os.path.join(HERE, "fixtures", "specs", "rotation.json")
+    assert check_main([cert, "--spec", other, "-q"]) == 1
+
+
+@pytest.mark.parametrize("content, code", [
+    (b"", 2), (b"not json", 2), (b"[1, 2]", 2), (b'{"format": "other"}', 2), (b"\xff\xfe", 2),
+    (b'{"format": "symssm-certificate", "version": 1, "x": NaN}', 2),
+    (b'{"format": "symssm-certificate"}', 1),
+    (b'{"format": "symssm-certificate", "version": 1, "kind": "head-count"}', 1),
+])
+def test_unreadable_and_skeletal_inputs(tmp_path, content, code):
+    path = tmp_path / "c.json"
+    path.write_bytes(content)
+    assert check_file(str(path)).code == code
+
+
+def test_missing_file_is_exit_2(tmp_path):
+    assert check_main([str(tmp_path / "none.json"), "-q"]) == 2
+
+
+def _imports(path):
+    tree = ast.parse(open(path).read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, 0
+        elif isinstance(node, ast.ImportFrom):
+            yield node.module or "", node.level
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__":
+            yield "__import__", 0
+
+
+def test_checker_imports_only_the_standard_library():
+    folder = os.path.dirname(symssm.checker.__file__)
+    for fname in os.listdir(folder):
+        if not fname.endswith(".py"):
+            continue
+        for module, level in _imports(os.path.join(folder, fname)):
+            if level:  # relative: must stay inside the checker package
+                assert level == 1, f"{fname} imports from outside symssm.checker"
+                continue
+            top = module.split(".")[0]
+            assert top != "__import__", fname
+            assert top in sys.stdlib_module_names or top == "numpy", f"{fname} imports {module}"
+
+
+def test_checker_runs_without_sympy_or_generator_modules():
+    code = ("import sys, symssm.checker as c; r = c.check_file(sys.argv[1]); "
+            "bad = [m for m in sys.modules if m.startswith('sympy') or m.startswith('flint') or "
+            "(m.startswith('symssm.') and not m.startswith('symssm.checker') and m != 'symssm._version')]; "
+            "print(r.code, bad)")
+    out = subprocess.run([sys.executable, "-c", code, os.path.join(FIX, "two-rotations.cert.json")],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0 []"
+
+
+def test_int64_overflow_guard():
+    P = 2**31 - 1  # largest prime the checker accepts: a single product is below 2**62
+    assert linalg.safe_chunk(P) >= 2
+    assert linalg.safe_chunk(P) * (P - 1) ** 2 <= 2**63 - 1
+    n = 64
+    A = [[P - 1] * n for _ in range(3)]
+    X = [[P - 1] * 2 for _ in range(n)]
+    expected = [[(n * (P - 1) ** 2) % P] * 2 for _ in range(3)]
+    assert linalg.matmul_mod(A, X, P) == expected
+
+
+def test_pure_python_fallback_agrees(monkeypatch):
+    P = 67108859
+    A = [[P - 1, 5], [3, P - 2]]
+    X = [[P - 7], [11]]
+    with_np = linalg.matmul_mod(A, X, P)
+    monkeypatch.setattr(linalg, "_np", None)
+    assert linalg.matmul_mod(A, X, P) == with_np
+
+
+def test_prime_dividing_a_denominator_is_refused():
+    from symssm import certify, ssm
+
+    d = certify(ssm([["1/3", 0], [0, 1]], [[1], [1]], [[1, 1]]), 4, method="modular").data
+    d["lower_bound"]["prime"] = 3
+    result = symssm.checker.check_data(d)
+    assert result.code == 1 and "divides a denominator" in result.message
