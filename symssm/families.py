@@ -194,6 +194,8 @@ def bilinear(A, B, step=DEFAULT_STEP):
     step = to_fraction(step, what="step")
     if step <= 0:
         raise InputError(f"step must be positive, got {step}")
+    A = [[to_fraction(x, what="A entry") for x in row] for row in A]
+    B = [[to_fraction(x, what="B entry") for x in row] for row in B]
     N = len(A)
     h = step / 2
     q = lambda x: QQ(Fraction(x).numerator, Fraction(x).denominator)
@@ -217,7 +219,7 @@ def hippo_legs_continuous(N):
 
 def hippo_legt_continuous(N):
     """HiPPO-LegT in rational form: ``A'_nk = -(2k+1) ((-1)^(n-k) if n < k else 1)``; B' = ones."""
-    A = [[-(2 * k + 1) * ((-1) ** (n - k) if n < k else 1) for k in range(N)] for n in range(N)]
+    A = [[-(2 * k + 1) * ((-1) ** (k - n) if n < k else 1) for k in range(N)] for n in range(N)]
     return A, [[1] for _ in range(N)]
 
 

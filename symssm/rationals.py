@@ -183,7 +183,7 @@ def to_fraction(value, *, what="entry"):
         return Fraction(int(value))
     if isinstance(value, str):
         return parse_rational(value, what=what)
-    if isinstance(value, float) or type(value).__name__.startswith("float"):
+    if isinstance(value, float) or type(value).__name__.startswith(("float", "complex")):
         raise FloatInExactPathError(
             f"{what} is a float ({value!r}); the exact path takes integers, fractions "
             "or strings such as '1/2' (use symssm.numeric for floats)"
