@@ -61,10 +61,10 @@ class Certificate:
 
         return render(self._data, **options)
 
-    def _repr_latex_(self):
-        from .latex import render_jupyter
+    def _repr_markdown_(self):
+        from .latex import render_markdown
 
-        return render_jupyter(self._data)
+        return render_markdown(self._data)
 
     def __repr__(self):
         d = self._data

@@ -13,44 +13,55 @@ Examples
 [0, 1]
 """
 
+import flint
 import numpy as np
-from sympy import GF, QQ
+from sympy import GF
 from sympy.polys.matrices import DomainMatrix
 
 __all__ = ["row_rank_profile_exact", "row_rank_profile_mod", "greedy_positions_mod", "det_mod"]
 
 
+def _pivots(reduced, rank):
+    """Pivot columns of a matrix in reduced row echelon form (python-flint type)."""
+    out = []
+    ncols = reduced.ncols()
+    for i in range(rank):
+        j = out[-1] + 1 if out else 0
+        while j < ncols and reduced[i, j] == 0:
+            j += 1
+        out.append(j)
+    return out
+
+
 def row_rank_profile_exact(rows):
-    """Row rank profile of an integer (or rational) matrix, exactly, over QQ.
+    """Row rank profile of an integer matrix, exactly (fraction-free RREF in python-flint).
 
     Parameters
     ----------
-    rows : list of list of int or Fraction
+    rows : list of list of int
 
     Returns
     -------
     list of int
+
+    Notes
+    -----
+    Pivot columns of the transpose's RREF are the row rank profile.  python-flint is
+    called directly: SymPy's DomainMatrix.rref does not reach flint's RREF here and is
+    tens of times slower (see docs/performance.md).
     """
     if not rows or not rows[0]:
         return []
-    height, width = len(rows), len(rows[0])
-    # Pivot columns of the transpose's RREF are the row rank profile.
-    cols = [[QQ(int(rows[i][j])) if isinstance(rows[i][j], int) else QQ(rows[i][j].numerator, rows[i][j].denominator)
-             for i in range(height)] for j in range(width)]
-    mat = DomainMatrix(cols, (width, height), QQ).to_dense()
-    _, pivots = mat.rref()
-    return list(pivots)
+    reduced, _den, rank = flint.fmpz_mat([list(col) for col in zip(*rows)]).rref()
+    return _pivots(reduced, rank)
 
 
 def row_rank_profile_mod(rows, prime):
-    """Row rank profile modulo a prime (python-flint ``nmod_mat`` underneath)."""
+    """Row rank profile modulo a prime (python-flint ``nmod_mat``)."""
     if not rows or not rows[0]:
         return []
-    F = GF(prime)
-    height, width = len(rows), len(rows[0])
-    cols = [[F(rows[i][j]) for i in range(height)] for j in range(width)]
-    _, pivots = DomainMatrix(cols, (width, height), F).to_dense().rref()
-    return list(pivots)
+    reduced, rank = flint.nmod_mat([list(col) for col in zip(*rows)], prime).rref()
+    return _pivots(reduced, rank)
 
 
 def greedy_positions_mod(rows, prime):

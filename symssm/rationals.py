@@ -45,6 +45,8 @@ _DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 
 
 _CHUNK = 4000  # below CPython's default int/str conversion limit (4300 digits)
+_BASE = 10**_CHUNK
+_SMALL = 10**_CHUNK
 
 
 def int_from_digits(digits):
@@ -74,12 +76,12 @@ def int_to_text(value):
     >>> int_to_text(-10**5000) == "-1" + "0" * 5000
     True
     """
+    if -_SMALL < value < _SMALL:
+        return str(value)
     if value < 0:
         return "-" + int_to_text(-value)
-    if value < 10**_CHUNK:
-        return str(value)
     parts = []
-    base = 10**_CHUNK
+    base = _BASE
     while value:
         value, rest = divmod(value, base)
         parts.append(rest)

@@ -111,6 +111,17 @@ def test_int64_overflow_guard():
     assert linalg.matmul_mod(A, X, P) == expected
 
 
+def test_numpy_and_python_leading_minors_agree(monkeypatch):
+    import random
+
+    rng = random.Random(3)
+    P = 2**31 - 1
+    M = [[rng.randrange(P) for _ in range(12)] for _ in range(12)]
+    fast = linalg.leading_minors_mod(M, P)
+    monkeypatch.setattr(linalg, "_np", None)
+    assert linalg.leading_minors_mod(M, P) == fast
+
+
 def test_pure_python_fallback_agrees(monkeypatch):
     P = 67108859
     A = [[P - 1, 5], [3, P - 2]]

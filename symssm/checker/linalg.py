@@ -125,6 +125,8 @@ def leading_minors_exact(M):
 
 def leading_minors_mod(M, prime):
     """Leading principal minors modulo P (Gaussian elimination, no pivoting)."""
+    if _np is not None and prime < 2**31 and len(M) > 8:
+        return _leading_minors_mod_np(M, prime)
     W = [row[:] for row in M]
     n = len(W)
     minors = []
@@ -140,4 +142,22 @@ def leading_minors_mod(M, prime):
             f = W[i][j] * inv % prime
             if f:
                 W[i] = [(x - f * y) % prime for x, y in zip(W[i], W[j])]
+    return minors
+
+
+def _leading_minors_mod_np(M, prime):
+    """numpy version: one product of two residues < 2**31 stays below 2**62."""
+    W = _np.array(M, dtype=_np.int64) % prime
+    n = W.shape[0]
+    minors = []
+    det = 1
+    for j in range(n):
+        piv = int(W[j, j])
+        det = det * piv % prime
+        minors.append(det)
+        if piv == 0:
+            return minors
+        if j + 1 < n:
+            f = (W[j + 1:, j] * pow(piv, -1, prime)) % prime
+            W[j + 1:, j:] = (W[j + 1:, j:] - (f[:, None] * W[j, j:][None, :]) % prime) % prime
     return minors

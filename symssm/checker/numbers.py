@@ -31,12 +31,15 @@ def big_int(digits):
     return sign * value
 
 
+_BASE = 10**_CHUNK
+
+
 def int_text(value):
+    if -_BASE < value < _BASE:
+        return str(value)
     if value < 0:
         return "-" + int_text(-value)
-    if value < 10**_CHUNK:
-        return str(value)
-    base, parts = 10**_CHUNK, []
+    base, parts = _BASE, []
     while value:
         value, r = divmod(value, base)
         parts.append(r)
