@@ -35,9 +35,13 @@ def system_json(system):
     }
 
 
-def head_count_data(witness, n):
-    """The certificate's JSON data for ``k(n)`` from a :class:`HeadCountWitness`."""
-    system = witness.system
+def head_count_data(witness, n, system=None):
+    """The certificate's JSON data for ``k(n)`` from a :class:`HeadCountWitness`.
+
+    ``system`` (default ``witness.system``) supplies the name: witnesses are cached by
+    the system's matrices, so a cached witness may carry another name.
+    """
+    system = witness.system if system is None else system
     pr = witness.profile()
     k = witness.head_count(n)
     n0, n1 = pr.holds_for(n)
@@ -104,4 +108,4 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     """
     witness = find_witness(system, method=method, max_seconds=max_seconds)
     n = system.truncation if n is None else check_n(n)
-    return Certificate(head_count_data(witness, n))
+    return Certificate(head_count_data(witness, n, system))

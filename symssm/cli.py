@@ -165,6 +165,31 @@ def _cmd_demo(args):
     return 0
 
 
+def _verified_certificate(path):
+    """Load a certificate and verify it; a rejected one is an error (exit 1)."""
+    from .loading import load_certificate
+
+    cert = load_certificate(path)
+    result = cert.check()
+    if not result.verified:
+        err = SymssmError(f"certificate {path} does not verify, refusing to render it: {result.message}")
+        err.exit_code = 1
+        raise err
+    return cert
+
+
+def _cmd_latex(args):
+    from .latex import render
+
+    cert = _verified_certificate(args.certificate)
+    text = render(cert, standalone=args.standalone, macros=args.macros, prefix=args.prefix)
+    if args.output:
+        _write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser():
     parser = _Parser(prog=PROG, description="Exact, certified head counts for linear state space models "
                                             "(arXiv:2512.15115).")
@@ -188,6 +213,15 @@ def build_parser():
     p = sub.add_parser("demo", help="certify built-in examples and check the certificates")
     p.add_argument("--out", default="symssm-demo", help="folder for the certificates (default ./symssm-demo)")
     p.set_defaults(run=_cmd_demo)
+
+    p = sub.add_parser("latex", help="typeset a (verified) certificate as a theorem with its proof")
+    p.add_argument("certificate")
+    p.add_argument("-o", "--output", help="output .tex file (default: standard output)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--standalone", action="store_true", help="a complete document for pdflatex")
+    mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
+    p.add_argument("--prefix", default="Symssm", help="macro name prefix, letters only (default Symssm)")
+    p.set_defaults(run=_cmd_latex)
 
     for register in _EXTRA_COMMANDS:
         register(sub)

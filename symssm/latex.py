@@ -18,7 +18,7 @@ import re
 
 from .errors import CertificateError, InputError
 
-__all__ = ["render", "render_macros", "render_standalone", "render_markdown", "escape_text", "tex_number",
+__all__ = ["render", "render_macros", "render_standalone", "render_markdown", "escape_text", "tex_name", "tex_number",
            "tex_matrix", "to_latex", "MACRO_PREFIX"]
 
 #: Default prefix of the macros ``--macros`` emits (``\\SymssmHeadCount``, ...).
@@ -50,6 +50,31 @@ def escape_text(text):
         else:
             out.append(f"[U+{ord(ch):04X}]")
     return "".join(out)
+
+
+_TT_SPECIAL = set('\\{}$%#_&~^<>|"\'`')
+
+
+def tex_name(text):
+    """A name typeset literally in typewriter type: specials become ``\\char`` codes.
+
+    Works in the default OT1 encoding (cmtt has the ASCII glyphs), so the PDF shows and
+    pdftotext extracts exactly the characters of the name; non-ASCII becomes ``[U+XXXX]``.
+
+    Examples
+    --------
+    >>> print(tex_name("a_b"))
+    \\texttt{a\\char95{}b}
+    """
+    out = []
+    for ch in str(text):
+        if ch in _TT_SPECIAL:
+            out.append(f"\\char{ord(ch)}{{}}")
+        elif 32 <= ord(ch) < 127:
+            out.append(ch)
+        else:
+            out.append(f"[U+{ord(ch):04X}]")
+    return "\\texttt{" + "".join(out) + "}"
 
 
 def _digits(s):
@@ -95,7 +120,7 @@ def _check(data):
 
 
 _PREAMBLE = (
-    "\\ifcsname symssmtheorem\\endcsname\\else\\newtheorem{symssmtheorem}{Theorem}\\fi\n"
+    "\\ifcsname symssmtheorem\\endcsname\\else\\newtheorem{symssmtheorem}{Certified result}\\fi\n"
     "\\providecommand{\\symssmspan}{\\operatorname{span}}\n"
 )
 
@@ -108,7 +133,7 @@ def _system_block(s):
 
 
 def _name(s):
-    return f"``{escape_text(s['name'])}''" if s["name"] else "under consideration"
+    return tex_name(s["name"]) if s["name"] else "under consideration"
 
 
 def _head_count_fragment(d):
@@ -265,7 +290,7 @@ def render_macros(data, *, prefix=MACRO_PREFIX):
     out = [f"% symssm macros ({escape_text(data['generator'])}); input sha256 {data['input_sha256']}"]
     def define(name, value):
         out.append(f"\\newcommand{{\\{prefix}{name}}}{{{value}}}")
-    define("SystemName", escape_text(data["system"]["name"]))
+    define("SystemName", tex_name(data["system"]["name"]))
     if data["kind"] == "head-count":
         lb = data["lower_bound"]
         define("HeadCount", data["head_count"])

@@ -59,3 +59,10 @@ def test_checker_accepts_what_certify_emits(sys_, n, method):
     cert = certify(ssm(*sys_), n, method=method)
     result = check(cert)
     assert result.verified, result.message
+
+
+def test_name_comes_from_the_system_even_when_the_witness_is_cached():
+    a = ssm([[2]], [[1]], [[1]], name="first")
+    b = ssm([[2]], [[1]], [[1]], name="second")
+    assert certify(a, 3)["system"]["name"] == "first"
+    assert certify(b, 3)["system"]["name"] == "second"

@@ -1,0 +1,124 @@
+"""LaTeX output: compiles standalone and inside a host article, escapes names, macros."""
+
+import os
+import shutil
+
+import pytest
+
+from symssm import certify, ssm
+from symssm.certificate import Certificate
+from symssm.cli import main
+from symssm.examples import EXAMPLES, example
+from symssm.errors import InputError
+from symssm.latex import escape_text, render, render_markdown, tex_matrix, tex_number
+
+from latex_tools import HOST, compile_tex, require_tools
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NASTY = "we\\ird {name} $x$ 100% #1 a_b & c~d ^e"
+
+
+def test_numbers_and_matrices():
+    assert tex_number("7") == "7" and tex_number("-2/3") == "-\\tfrac{2}{3}"
+    assert tex_matrix([["1", "0"], ["0", "1"]]).startswith("\\begin{pmatrix}")
+    wide = tex_matrix([[str(i) for i in range(11)]])
+    assert wide.startswith("\\left(\\begin{array}{ccccccccccc}")
+    assert "digits" in tex_number("1" * 60)
+
+
+def test_escaping_every_special_character():
+    out = escape_text(NASTY)
+    for escaped in ("\\textbackslash{}", "\\{name\\}", "\\$x\\$", "100\\%", "\\#1", "a\\_b", "\\&",
+                    "c\\textasciitilde{}d", "\\textasciicircum{}e"):
+        assert escaped in out
+    assert escape_text("é") == "[U+00E9]"
+
+
+def test_output_is_deterministic():
+    a = render(certify(example("two-rotations").system, 8), standalone=True)
+    b = render(certify(example("two-rotations").build(), 8), standalone=True)
+    assert a == b
+
+
+def test_macros_and_prefix():
+    text = render(certify(example("rotation").system, 8), macros=True)
+    assert "\\newcommand{\\SymssmHeadCount}{2}" in text
+    assert "\\newcommand{\\SymssmWitnessDet}{-1}" in text
+    assert "\\newcommand{\\SymssmHoldsFrom}{2}" in text
+    with pytest.raises(InputError, match="letters"):
+        render(certify(example("rotation").system, 8), macros=True, prefix="Bad1")
+
+
+def test_markdown_repr_for_jupyter():
+    cert = certify(example("rotation").system, 8)
+    md = cert._repr_markdown_()
+    assert "$k(8) = 2$" in md and "\\det M" in md
+    assert render_markdown(cert) == md
+
+
+def test_standalone_pdf_states_the_result_and_escapes_the_name(tmp_path):
+    require_tools()
+    s = ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name=NASTY)
+    (tmp_path / "doc.tex").write_text(render(certify(s, 8), standalone=True))
+    text = compile_tex(tmp_path)
+    flat = " ".join(text.split())
+    assert "exactly k = 2 attention heads are necessary and sufficient" in flat
+    assert "Proof." in flat and "Necessity (Interaction Rank Gap)" in flat and "Sufficiency" in flat
+    assert "det M = −1" in flat
+    assert "we\\ird {name} $x$ 100% #1 a_b & c~d ^e" in flat
+
+
+def test_fragments_of_every_example_compile_in_one_host_article(tmp_path):
+    require_tools()
+    inputs = []
+    for i, ex in enumerate(EXAMPLES):
+        for method in ("exact", "modular"):
+            name = f"f{i}{method}.tex"
+            (tmp_path / name).write_text(render(certify(ex.system, 8, method=method)))
+            inputs.append(f"\\input{{{name[:-4]}}}\n")
+    (tmp_path / "doc.tex").write_text(HOST % "".join(inputs))
+    text = compile_tex(tmp_path)
+    assert text.count("Certified result") == 2 * len(EXAMPLES)
+
+
+def test_wide_and_truncated_cases_compile(tmp_path):
+    require_tools()
+    N = 12  # 12 x 12 shift with m = 11 inputs: array instead of pmatrix
+    s = ssm([[1 if i == j + 1 else 0 for j in range(N)] for i in range(N)],
+            [[1 if i == j else 0 for j in range(11)] for i in range(N)], [[1] * N])
+    (tmp_path / "doc.tex").write_text(render(certify(s, 30), standalone=True))
+    assert "k = 11" in " ".join(compile_tex(tmp_path).split())
+
+
+def test_cli_latex_and_refusal_of_bad_certificates(tmp_path, capsys):
+    cert = tmp_path / "c.json"
+    certify(example("rotation").system, 8).save(cert)
+    assert main(["latex", str(cert), "--standalone", "-o", str(tmp_path / "c.tex")]) == 0
+    assert (tmp_path / "c.tex").read_text().startswith("\\documentclass{article}")
+    shutil.copy(os.path.join(ROOT, "tests", "fixtures", "head_count", "bad-head-count-plus-one.cert.json"),
+                tmp_path / "bad.json")
+    capsys.readouterr()
+    assert main(["latex", str(tmp_path / "bad.json"), "-o", str(tmp_path / "bad.tex")]) == 1
+    assert "does not verify" in capsys.readouterr().err
+    assert not (tmp_path / "bad.tex").exists()
+
+
+def test_example_paper_inputs_are_current_and_compile(tmp_path):
+    example_dir = os.path.join(ROOT, "docs", "example")
+    rot = tmp_path / "rotation.cert.json"
+    sh = tmp_path / "shift.cert.json"
+    assert main(["certify", os.path.join(ROOT, "tests", "fixtures", "specs", "rotation.json"), "-o", str(rot)]) == 0
+    assert main(["certify", "--family", "shift", "--N", "5", "--p", "2", "-n", "8", "-o", str(sh)]) == 0
+    for argv, name in (([str(rot)], "rotation.tex"), ([str(rot), "--macros"], "rotation-macros.tex"),
+                       ([str(sh)], "shift.tex"), ([str(sh), "--macros", "--prefix", "SymssmShift"], "shift-macros.tex")):
+        assert main(["latex", *argv, "-o", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).read_text() == open(os.path.join(example_dir, name)).read(), name
+    require_tools()
+    shutil.copy(os.path.join(example_dir, "paper.tex"), tmp_path / "paper.tex")
+    text = " ".join(compile_tex(tmp_path, "paper.tex").split())
+    assert "needs 2 attention heads on sequences of length 8" in text
+
+
+def test_certificate_object_latex():
+    cert = Certificate(certify(example("rotation").system, 8).data)
+    assert cert.to_latex() == render(cert)
