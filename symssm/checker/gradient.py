@@ -1,5 +1,157 @@
-"""Gradient-highway obligations (filled in with the gradient certificate kind)."""
+"""Obligations of ``gradient-highway`` certificates (standard library only).
+
+1. ``0 < r < 1``; ``P`` symmetric; ``mu, M > 0``; ``P - mu I``, ``M I - P`` and
+   ``r^2 P - A^T P A`` positive definite (all leading principal minors > 0, exact Bareiss).
+2. ``K^2 >= ||C||_F^2 ||B||_F^2 M / mu``.  Together: ``||L_d||_F^2 <= K^2 r^(2d)`` for d >= 1.
+3. The attention construction is exactly the documented one for (p, m) and ``beta``, and
+   ``0 < c <= L / (L + n - 1)`` (m >= 2) or ``L / (2L + n - 2)`` (m = 1), with ``L`` the
+   Taylor partial sum of ``e^beta`` (a lower bound).
+4. The crossover: ``1 <= delta <= n - 1``, ``K^2 r^(2 delta) < c^2`` and (``delta = 1`` or
+   ``K^2 r^(2 (delta - 1)) >= c^2``).  ``null`` claims nothing.
+5. The recorded path lengths are those of the two computation graphs (own BFS).
+"""
+
+from collections import deque
+from fractions import Fraction
+from math import factorial
+
+from .linalg import leading_minors_exact
+
+MAX_TAYLOR = 10_000
+MAX_CROSSOVER = 100_000
+CONSTRUCTION = "single-head-softmax-v1"
+
+
+def _pd(S):
+    minors = leading_minors_exact(S)
+    return len(minors) == len(S) and all(x > 0 for x in minors)
+
+
+def _bfs(adj, start, goal):
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        u = todo.popleft()
+        if u == goal:
+            return seen[u]
+        for v in adj.get(u, ()):
+            if v not in seen:
+                seen[v] = seen[u] + 1
+                todo.append(v)
+    return None
+
+
+def _ssm_adj(n, feedthrough):
+    adj = {}
+    add = lambda a, b: adj.setdefault(a, []).append(b)
+    for t in range(1, n + 1):
+        add(("x", t), ("h", t))
+        add(("h", t), ("y", t))
+        if feedthrough:
+            add(("x", t), ("y", t))
+        if t < n:
+            add(("h", t), ("h", t + 1))
+    return adj
+
+
+def _attention_adj(n):
+    adj = {}
+    add = lambda a, b: adj.setdefault(a, []).append(b)
+    for t in range(1, n + 1):
+        for part in ("q", "k", "v"):
+            add(("x", t), (part, t))
+    for i in range(1, n + 1):
+        add(("x", i), ("y", i))
+        for j in range(1, i + 1):
+            add(("q", i), ("s", i, j))
+            add(("k", j), ("s", i, j))
+            add(("s", i, j), ("a", i))
+            add(("v", j), ("y", i))
+        add(("a", i), ("y", i))
+    return adj
 
 
 def check_gradient(ledger, cert, system):
-    ledger.require(False, "kind", "gradient-highway certificates are not supported by this checker yet")
+    from .core import integer, keys, matrix, rational
+    from .numbers import rat_text
+
+    keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
+                                       "decay_rate", "decay_constant_squared", "spectral_radius_estimate",
+                                       "lyapunov", "attention", "attention_lower_bound", "crossover_distance",
+                                       "computation_graph"))
+    N, m, p = system["N"], system["m"], system["p"]
+    A, B, C = system["A"], system["B"], system["C"]
+    n = integer(ledger, cert["n"], "n", 2, 10**12)
+    ledger.require(isinstance(cert["spectral_radius_estimate"], str) and len(cert["spectral_radius_estimate"]) < 40,
+                   "spectral_radius_estimate", "must be a short decimal string (an estimate, not a claim)")
+    r = rational(ledger, cert["decay_rate"], "decay_rate")
+    ledger.require(0 < r < 1, "decay_rate", "must lie strictly between 0 and 1")
+    K2 = rational(ledger, cert["decay_constant_squared"], "decay_constant_squared")
+    ly = cert["lyapunov"]
+    keys(ledger, ly, "lyapunov", ("P", "mu", "M"))
+    P = matrix(ledger, ly["P"], "lyapunov.P", N, N)
+    ledger.require(all(P[i][j] == P[j][i] for i in range(N) for j in range(i)), "lyapunov.P", "must be symmetric")
+    mu = rational(ledger, ly["mu"], "lyapunov.mu")
+    M = rational(ledger, ly["M"], "lyapunov.M")
+    ledger.require(mu > 0 and M > 0, "lyapunov.mu", "mu and M must be positive")
+    eye = lambda c: [[c if i == j else Fraction(0) for j in range(N)] for i in range(N)]
+    ledger.require(_pd([[P[i][j] - eye(mu)[i][j] for j in range(N)] for i in range(N)]), "lyapunov.mu",
+                   "P - mu I is not positive definite")
+    ledger.require(_pd([[eye(M)[i][j] - P[i][j] for j in range(N)] for i in range(N)]), "lyapunov.M",
+                   "M I - P is not positive definite")
+    PA = [[sum((P[i][k] * A[k][j] for k in range(N)), Fraction(0)) for j in range(N)] for i in range(N)]
+    AtPA = [[sum((A[k][i] * PA[k][j] for k in range(N)), Fraction(0)) for j in range(N)] for i in range(N)]
+    ledger.require(_pd([[r * r * P[i][j] - AtPA[i][j] for j in range(N)] for i in range(N)]), "lyapunov.P",
+                   "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
+    frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))
+    need = frob2(C) * frob2(B) * M / mu
+    ledger.require(K2 >= need, "decay_constant_squared", f"must be at least ||C||_F^2 ||B||_F^2 M / mu = {rat_text(need)}")
+
+    at = cert["attention"]
+    keys(ledger, at, "attention", ("construction", "beta", "taylor_terms", "W_Q", "W_K", "W_V", "query_token",
+                                   "key_token", "bound_interval"))
+    ledger.require(at["construction"] == CONSTRUCTION, "attention.construction", f"must be {CONSTRUCTION!r}")
+    beta = rational(ledger, at["beta"], "attention.beta")
+    ledger.require(beta >= 0, "attention.beta", "must be non-negative")
+    terms = integer(ledger, at["taylor_terms"], "attention.taylor_terms", 0, MAX_TAYLOR)
+    unit = lambda size, i: [Fraction(int(k == i)) for k in range(size)]
+    WQ = matrix(ledger, at["W_Q"], "attention.W_Q", 1, m)
+    WK = matrix(ledger, at["W_K"], "attention.W_K", 1, m)
+    WV = matrix(ledger, at["W_V"], "attention.W_V", p, m)
+    q_tok = matrix(ledger, [at["query_token"]], "attention.query_token", 1, m)[0]
+    k_tok = matrix(ledger, [at["key_token"]], "attention.key_token", 1, m)[0]
+    if m >= 2:
+        want = ([[beta * x for x in unit(m, 0)]], [unit(m, 1)],
+                [[Fraction(int(i == 0 and j == 1)) for j in range(m)] for i in range(p)], unit(m, 0), unit(m, 1))
+    else:
+        want = ([[beta]], [[Fraction(1)]], [[Fraction(int(i == 0))] for i in range(p)], [Fraction(1)], [Fraction(1)])
+    ledger.require((WQ, WK, WV, q_tok, k_tok) == want, "attention", "is not the documented construction for these p, m")
+    ledger.require(isinstance(at["bound_interval"], list) and len(at["bound_interval"]) == 2
+                   and all(isinstance(x, str) and len(x) < 40 for x in at["bound_interval"]),
+                   "attention.bound_interval", "must be two short decimal strings (informative)")
+    L = sum((beta ** k / factorial(k) for k in range(terms + 1)), Fraction(0))
+    exact = L / (L + n - 1) if m >= 2 else L / (2 * L + n - 2)
+    c = rational(ledger, cert["attention_lower_bound"], "attention_lower_bound")
+    ledger.require(0 < c <= exact, "attention_lower_bound",
+                   f"must be positive and at most the proven bound {float(exact):.6g}")
+
+    delta = cert["crossover_distance"]
+    if delta is not None:
+        integer(ledger, delta, "crossover_distance", 1, min(n - 1, MAX_CROSSOVER))
+        ledger.require(K2 * r ** (2 * delta) < c * c, "crossover_distance",
+                       f"K r^{delta} is not below the attention bound c")
+        ledger.require(delta == 1 or K2 * r ** (2 * (delta - 1)) >= c * c, "crossover_distance",
+                       f"is not the least such distance (K r^{delta - 1} < c already)")
+
+    cg = cert["computation_graph"]
+    keys(ledger, cg, "computation_graph", ("n", "ssm_path_edges", "attention_path_edges"))
+    gn = integer(ledger, cg["n"], "computation_graph.n", 1, 64)
+    ssm_adj, att_adj = _ssm_adj(gn, system["D"] is not None), _attention_adj(gn)
+    ledger.require(cg["ssm_path_edges"] == [_bfs(ssm_adj, ("x", 1), ("y", 1 + d)) for d in range(gn)],
+                   "computation_graph.ssm_path_edges", "are not the SSM graph's shortest path lengths")
+    ledger.require(cg["attention_path_edges"] == [_bfs(att_adj, ("x", 1), ("y", 1 + d)) for d in range(gn)],
+                   "computation_graph.attention_path_edges", "are not the attention graph's shortest path lengths")
+    name = system["name"] or "the system"
+    cross = f"attention dominates from distance {delta}" if delta is not None else "no crossover certified"
+    return (f"gradient-highway for {name!r}: ||L_d||_F <= K r^d with r = {rat_text(r)}, attention >= "
+            f"{rat_text(c)} up to n = {n}; {cross}")

@@ -1,0 +1,91 @@
+"""Figures (matplotlib, the optional ``plot`` extra).
+
+* :func:`plot_gradient`: gradient norm against distance on a log scale: the SSM's exact
+  ``||L_d||_F``, its certified envelope ``K r^d``, the attention lower bound ``c``, the crossover.
+* :func:`plot_heads`: best H-head approximation error against H (the paper's experiment,
+  computed deterministically by the numeric path), with the head count marked.
+"""
+
+from fractions import Fraction
+from math import sqrt
+
+from .errors import InputError
+
+__all__ = ["plot_gradient", "plot_heads"]
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("plotting needs matplotlib: pip install 'symssm[plot]'") from None
+    return plt
+
+
+def _save(fig, path):
+    import io
+
+    from .jsonio import atomic_write
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
+    atomic_write(path, buf.getvalue())
+
+
+def plot_gradient(cert, path, *, max_distance=None):
+    """Plot a (verified) gradient-highway certificate to a PNG file."""
+    from .operators import lags
+    from .system import ssm
+
+    plt = _pyplot()
+    d = cert.data if hasattr(cert, "data") else cert
+    s = d["system"]
+    system = ssm(s["A"], s["B"], s["C"], s["D"])
+    r = Fraction(d["decay_rate"])
+    K = sqrt(Fraction(d["decay_constant_squared"]))
+    c = float(Fraction(d["attention_lower_bound"]))
+    delta = d["crossover_distance"]
+    top = max_distance or max(40, 2 * (delta or 20))
+    top = min(top, d["n"] - 1, 2000)
+    Ls = lags(system, top + 1)
+    dist = list(range(1, top + 1))
+    norms = [sqrt(sum(float(x) ** 2 for row in Ls[k] for x in row)) for k in dist]
+    envelope = [K * float(r) ** k for k in dist]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    tiny = 1e-300
+    ax.semilogy(dist, [max(v, tiny) for v in norms], "o-", ms=3, label=r"SSM $\|L_d\|_F$ (exact)")
+    ax.semilogy(dist, envelope, "--", label=rf"certified $K r^d$, $r = {float(r):.4g}$")
+    ax.axhline(c, color="C2", label=f"attention lower bound c = {c:.4g}")
+    if delta is not None and delta <= top:
+        ax.axvline(delta, color="C3", ls=":", label=f"crossover distance {delta}")
+    ax.set_xlabel("distance i - j")
+    ax.set_ylabel(r"$\|\partial y_i / \partial x_j\|_F$")
+    ax.set_title(f"Gradient highway: {s['name'] or 'SSM'}")
+    low = min([v for v in norms if v > 0] + [c, envelope[-1]])
+    ax.set_ylim(max(low / 10, 1e-30), max(envelope[0], c) * 10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_heads(results, path):
+    """Plot approximation error against H for one or more numeric results."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for i, res in enumerate(results):
+        errs = res.approximation_error
+        H = list(range(len(errs)))
+        floor = max(max(errs) * 1e-17, 1e-300)
+        ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i}", label=f"{res.name or 'SSM'} (k = {res.numerical_head_count})")
+        ax.axvline(res.numerical_head_count, color=f"C{i}", ls=":")
+    ax.set_xlabel("number of heads H")
+    ax.set_ylabel("best H-head error (Frobenius, length-n operator)")
+    ax.set_title("Approximation error vs. heads (numerical)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
+    plt.close(fig)

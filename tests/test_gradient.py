@@ -1,0 +1,141 @@
+"""Gradient-highway certificates: bounds against exact lags, refusals, tampering."""
+
+import copy
+import os
+from fractions import Fraction
+
+import pytest
+
+from symssm import check, lags, ssm
+from symssm.cli import main
+from symssm.errors import InputError, NotStableError
+from symssm.families import jordan
+from symssm.gradient import gradient_certificate
+from symssm.gradient.attention import attention_highway, exp_lower
+from symssm.gradient.certificate import crossover_distance
+from symssm.gradient.decay import positive_definite
+from symssm.gradient.graph import attention_path_lengths, ssm_path_lengths
+
+STABLE = {
+    "diagonal": ssm([["1/2", 0, 0], [0, "-1/3", 0], [0, 0, "1/5"]], [[1, 0], [1, 1], [0, 1]], [[1, 1, 1]]),
+    "non-normal": ssm([["1/2", 50], [0, "1/3"]], [[1], [1]], [[1, 1]]),
+    "defective": jordan(3, eigenvalue="1/2", block=3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STABLE))
+def test_bound_holds_against_exact_lags_up_to_200(name):
+    system = STABLE[name]
+    cert = gradient_certificate(system, 1000)
+    assert check(cert).verified
+    r = Fraction(cert["decay_rate"])
+    K2 = Fraction(cert["decay_constant_squared"])
+    assert 0 < r < 1
+    for d, L in enumerate(lags(system, 201)):
+        if d >= 1:
+            assert sum(x * x for row in L for x in row) <= K2 * r ** (2 * d), d
+
+
+def test_r_is_close_to_the_spectral_radius_when_not_defective():
+    cert = gradient_certificate(STABLE["diagonal"], 100)
+    assert float(Fraction(cert["decay_rate"])) <= 1.05 * float(cert["spectral_radius_estimate"])
+
+
+@pytest.mark.parametrize("system, reason", [
+    (ssm([["3/5", "-4/5"], ["4/5", "3/5"]], [[1], [0]], [[1, 0]]), "det A"),  # marginal rotation
+    (ssm([[2, 0], [0, "1/2"]], [[1], [1]], [[1, 1]]), "exact eigenvalue 2"),  # unstable
+    (ssm([[1]], [[1]], [[1]]), "exact eigenvalue 1"),
+])
+def test_unstable_and_marginal_systems_are_refused(system, reason):
+    with pytest.raises(NotStableError, match=reason):
+        gradient_certificate(system, 100)
+
+
+def test_cli_refusal_is_exit_1_and_writes_nothing(tmp_path, capsys):
+    spec = tmp_path / "rot.json"
+    spec.write_text('{"A": [["3/5", "-4/5"], ["4/5", "3/5"]], "B": [[1], [0]], "C": [[1, 0]]}')
+    out = tmp_path / "g.json"
+    assert main(["gradient", str(spec), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("symssm: error:") and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_cli_gradient_and_plot(tmp_path, capsys):
+    spec = tmp_path / "s.json"
+    spec.write_text('{"name": "nn", "A": [["1/2", 10], [0, "1/3"]], "B": [[1], [1]], "C": [[1, 1]]}')
+    assert main(["gradient", str(spec), "-n", "500", "-o", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    assert "crossover" in out and "i - j + 2 edges" in out
+    assert main(["check", str(tmp_path / "g.json")]) == 0
+    assert main(["plot", "gradient", str(spec), "-o", str(tmp_path / "g.png")]) == 0
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _tampered(mutate):
+    data = copy.deepcopy(gradient_certificate(STABLE["non-normal"], 1000).data)
+    mutate(data)
+    return check(data)
+
+
+def test_smaller_r_is_rejected():
+    res = _tampered(lambda d: d.update(decay_rate="1/4"))  # below the spectral radius 1/2: no P works
+    assert res.code == 1 and "r^2 P - A^T P A" in res.message
+
+
+def test_changed_P_entry_is_rejected():
+    def mutate(d):
+        d["lyapunov"]["P"][0][1] = "0"
+        d["lyapunov"]["P"][1][0] = "0"
+    res = _tampered(mutate)
+    assert res.code == 1 and res.message.startswith("lyapunov")
+
+
+def test_larger_c_is_rejected():
+    res = _tampered(lambda d: d.update(attention_lower_bound="9/10"))
+    assert res.code == 1 and res.message.startswith("attention_lower_bound")
+
+
+def test_wrong_crossover_is_rejected():
+    cert = gradient_certificate(STABLE["non-normal"], 1000)
+    delta = cert["crossover_distance"]
+    for wrong in (delta - 1, delta + 1):
+        res = _tampered(lambda d: d.update(crossover_distance=wrong))
+        assert res.code == 1 and res.message.startswith("crossover_distance")
+
+
+def test_smaller_K_and_asymmetric_P_are_rejected():
+    assert _tampered(lambda d: d.update(decay_constant_squared="1")).message.startswith("decay_constant_squared")
+    assert _tampered(lambda d: d["lyapunov"]["P"][0].__setitem__(1, "7")).message.startswith("lyapunov.P")
+    assert _tampered(lambda d: d["attention"]["W_V"][0].__setitem__(0, "2")).message.startswith("attention")
+    assert _tampered(lambda d: d["computation_graph"]["ssm_path_edges"].__setitem__(3, 2)).code == 1
+
+
+def test_attention_bound_pieces():
+    assert exp_lower(Fraction(1), 10) < Fraction(27183, 10000)
+    h = attention_highway(2, 3, 10**6)
+    assert h.beta == 14 and Fraction(1, 2) < h.c
+    h1 = attention_highway(1, 1, 100)
+    assert h1.W_Q == ((h1.beta,),) and 0 < h1.c < Fraction(1, 2)
+
+
+def test_crossover_is_least():
+    K2, r, c = Fraction(100), Fraction(1, 2), Fraction(1, 10)
+    delta = crossover_distance(K2, r, c, 1000)
+    assert K2 * r ** (2 * delta) < c * c <= K2 * r ** (2 * (delta - 1))
+    assert crossover_distance(K2, r, c, 3) is None
+
+
+def test_graph_path_lengths():
+    assert ssm_path_lengths(5)[1:] == [3, 4, 5, 6]
+    assert attention_path_lengths(5)[1:] == [2, 2, 2, 2]
+
+
+def test_positive_definite_exact():
+    assert positive_definite([[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1, 10**30)]])
+    assert not positive_definite([[Fraction(1), Fraction(1)], [Fraction(1), Fraction(1)]])
+
+
+def test_bad_n():
+    with pytest.raises(InputError, match="n must be an integer >= 2"):
+        gradient_certificate(STABLE["diagonal"], 1)
