@@ -5,7 +5,7 @@ Examples
 >>> from symssm import ssm
 >>> cert = gradient_certificate(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]), 1000)
 >>> cert["crossover_distance"], cert.check().verified
-(4, True)
+(6, True)
 """
 
 from fractions import Fraction
