@@ -31,3 +31,11 @@ def test_schema_catches_a_type_error():
     data["head_count"] = "2"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema()).validate(data)
+
+
+def test_gradient_certificates_conform():
+    from symssm import ssm
+    from symssm.gradient import gradient_certificate
+
+    cert = gradient_certificate(ssm([["1/2", 1], [0, "1/3"]], [[1, 0], [0, 1]], [[1, 1]]), 100)
+    jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))
