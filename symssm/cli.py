@@ -216,6 +216,47 @@ def _cmd_gradient(args):
     return 0
 
 
+def _load_numeric_source(args):
+    """(float system, n, stem) for the numeric commands: a spec (decimals welcome) or a family."""
+    from .numeric import NamedFloatSystem, read_numeric_spec
+
+    if (args.spec is None) == (args.family is None):
+        raise SymssmError("give exactly one of a SPEC file or --family NAME")
+    if args.family is not None:
+        system, n, stem = _load_system(args)
+        return system, n, stem
+    (A, B, C, D), n, name = read_numeric_spec(args.spec)
+    n = args.n if args.n is not None else n
+    stem = os.path.splitext(os.path.basename(args.spec))[0]
+    return NamedFloatSystem(A, B, C, D, name), n, stem
+
+
+def _cmd_numeric(args):
+    import json
+
+    from .numeric import numeric_head_count
+
+    system, n, _ = _load_numeric_source(args)
+    n = n if n is not None else 1000
+    res = numeric_head_count(system, n, tol=args.tol, device=args.device)
+    if args.json:
+        sys.stdout.write(json.dumps(res.to_json_data(), indent=2, sort_keys=True) + "\n")
+        return 0
+    k = res.numerical_head_count
+    s = res.singular_values
+    gap = ("infinite (no singular value below the tolerance)" if res.gap is None else f"{res.gap:.3e}")
+    print(f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate")
+    print(f"system: {res.name or '(unnamed)'}, n = {n}")
+    print(f"numerical head count k = {k} at relative tolerance tau = {res.tolerance:g}; gap s_k/s_(k+1) = {gap}")
+    print("singular values of the orthonormalised lag span: " + ", ".join(f"{v:.3e}" for v in s[:16])
+          + (", ..." if len(s) > 16 else ""))
+    print(f"best H-head relative error of the length-{n} operator ({res.approximation_method}):")
+    for H, e in enumerate(res.approximation_error):
+        print(f"  H = {H:3d}: {e:.3e}")
+    print("For an exact, certified head count: symssm certify SPEC (exact entries).")
+    return 0
+
+
 def _cmd_plot(args):
     from .plot import plot_gradient, plot_heads
 
@@ -272,6 +313,13 @@ def build_parser():
     p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.gradient.json)")
     p.add_argument("--max-seconds", type=_seconds, default=None)
     p.set_defaults(run=_cmd_gradient)
+
+    p = sub.add_parser("numeric", help="numerical head count and H-head error curve (floats; not a certificate)")
+    _add_system_source(p)
+    p.add_argument("--tol", type=float, default=1e-10, help="relative tolerance of the numerical rank (default 1e-10)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    p.set_defaults(run=_cmd_numeric)
 
     p = sub.add_parser("plot", help="figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)")
     p.add_argument("what", choices=("heads", "gradient"))

@@ -1,0 +1,410 @@
+"""The numeric float path: numerical head counts and best H-head approximation errors.
+
+Everything here is **numerical** (floating point) and labelled so; nothing is a certificate.
+For an exact, certified answer use :func:`symssm.certify`.
+
+Head count
+    The span does not change when a lag is rescaled, so symssm counts on the unit-normalised
+    lags ``vec(L_d) / ||L_d||`` of the first ``min(n, T)`` lags (T = N, or N + 1 with D;
+    Cayley-Hamilton: later lags add nothing), renormalising the state block ``A^d B`` at every
+    step so lags that grow or shrink by hundreds of orders of magnitude neither overflow nor
+    vanish.  The numerical head count is ``#{i : s_i > tau s_1}`` over the singular values of
+    that stack, reported with the gap ``s_k / s_(k+1)``.
+
+Approximation error
+    The best H-head approximation of the length-n operator (Eckart-Young, coefficients free per
+    lag) has squared error ``sum_{i > H} sigma_i^2`` over the singular values of the stack of
+    ``sqrt(n - d) vec(L_d)``; symssm reports it relative to the operator's Frobenius norm.
+    Forms: ``direct`` (all n lags), ``horizon`` (a stable system's lags past the point where their
+    weighted tail is below 1e-17 of the total are dropped, so the cost stops growing with n) and
+    ``closed-form`` (A diagonalisable and well conditioned: geometric sums in closed form).
+
+Examples
+--------
+>>> from symssm import ssm
+>>> res = numeric_head_count(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]]), 100)
+>>> res.numerical_head_count, res.approximation_error[-1] < 1e-12
+(2, True)
+"""
+
+import math
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .backend import get_namespace
+from .errors import InputError
+from .system import SSM
+
+__all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system", "read_numeric_spec",
+           "DEFAULT_TOL"]
+
+#: Default relative tolerance for the numerical rank.
+DEFAULT_TOL = 1e-10
+
+
+@dataclass(frozen=True)
+class NumericResult:
+    """A numerical (floating-point) head count; never a certificate."""
+
+    name: str
+    n: int
+    numerical_head_count: int
+    singular_values: tuple
+    tolerance: float
+    gap: float  # s_k / s_(k+1); None when there is no s_(k+1) or it is 0
+    approximation_error: tuple  # relative Frobenius error of the best H-head approximation, H = 0..k
+    approximation_method: str
+    backend: str
+    device: str
+    numerical: bool = field(default=True)
+
+    def to_json_data(self):
+        """JSON-ready dict (keys: numerical_head_count, singular_values, tolerance, gap, approximation_error, ...)."""
+        fmt = lambda x: float(f"{x:.17g}")
+        return {
+            "kind": "numerical-head-count",
+            "numerical": True,
+            "note": "floating-point result, not a certificate; for an exact certified head count run "
+                    "'symssm certify' on an exact spec",
+            "name": self.name,
+            "n": self.n,
+            "numerical_head_count": self.numerical_head_count,
+            "singular_values": [fmt(s) for s in self.singular_values],
+            "tolerance": self.tolerance,
+            "gap": None if self.gap is None else fmt(self.gap),
+            "approximation_error": [fmt(e) for e in self.approximation_error],
+            "approximation_method": self.approximation_method,
+            "backend": self.backend,
+            "device": self.device,
+        }
+
+
+@dataclass(frozen=True)
+class NamedFloatSystem:
+    """Float matrices with a name (what the numeric command line reads from a spec)."""
+
+    A: object
+    B: object
+    C: object
+    D: object = None
+    name: str = ""
+
+
+def as_float_system(A, B, C, D=None):
+    """Validate float matrices (numpy arrays or nested lists) and return float64 numpy arrays."""
+    out = []
+    for name, M in (("A", A), ("B", B), ("C", C), ("D", D)):
+        if M is None:
+            out.append(None)
+            continue
+        try:
+            arr = np.asarray(M, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{name} is not a numeric matrix ({exc})") from None
+        if arr.ndim != 2:
+            raise InputError(f"{name} must be a 2-D matrix, got shape {arr.shape}")
+        if not np.all(np.isfinite(arr)):
+            raise InputError(f"{name} has entries that are not finite float64 numbers")
+        out.append(arr)
+    A, B, C, D = out
+    N = A.shape[0]
+    if A.shape != (N, N) or N == 0:
+        raise InputError(f"A is {A.shape[0]}x{A.shape[1]} but must be square and non-empty")
+    if B.shape[0] != N:
+        raise InputError(f"B is {B.shape[0]}x{B.shape[1]} but A is {N}x{N}")
+    if C.shape[1] != N:
+        raise InputError(f"C is {C.shape[0]}x{C.shape[1]} but A is {N}x{N}")
+    if D is not None and D.shape != (C.shape[0], B.shape[1]):
+        raise InputError(f"D is {D.shape[0]}x{D.shape[1]} but must be {C.shape[0]}x{B.shape[1]}")
+    if D is not None and not np.any(D):
+        D = None
+    return A, B, C, D
+
+
+def _from_source(system):
+    if isinstance(system, NamedFloatSystem):
+        return (*as_float_system(system.A, system.B, system.C, system.D), system.name)
+    if isinstance(system, SSM):
+        f = lambda M: None if M is None else np.array([[float(x) for x in row] for row in M], dtype=np.float64)
+        return f(system.A), f(system.B), f(system.C), f(system.D), system.name
+    if isinstance(system, (tuple, list)) and len(system) in (3, 4):
+        return (*as_float_system(*system), "")
+    raise InputError("numeric_head_count takes an SSM or a tuple (A, B, C[, D]) of float matrices")
+
+
+class _Progress:
+    def __init__(self, total, label):
+        self.on = total >= 20000 and sys.stderr.isatty()
+        self.total, self.label, self.last = total, label, -1
+
+    def __call__(self, done):
+        if self.on:
+            pct = int(100 * done / self.total)
+            if pct != self.last:
+                self.last = pct
+                sys.stderr.write(f"\r{self.label}: {pct:3d}%")
+                sys.stderr.flush()
+
+    def close(self):
+        if self.on:
+            sys.stderr.write("\r" + " " * (len(self.label) + 8) + "\r")
+
+
+def lag_span_columns(xp, A, B, C, D, count):
+    """Unit-normalised ``vec(L_d) / ||L_d||`` for ``d < count`` as the columns of a (pm, count) array.
+
+    The state block ``A^d B`` is renormalised at every step (its direction is all that matters),
+    so lags that grow or shrink by hundreds of orders of magnitude neither overflow nor vanish.
+    Zero lags give zero columns.  Uses only the array API.
+    """
+    N, m = B.shape
+    p = C.shape[0]
+    cols = []
+    X = B
+    for d in range(count):
+        L = C @ X
+        if d == 0 and D is not None:
+            L = L + D
+        v = xp.reshape(L, (p * m,))
+        nrm = float(xp.linalg.vector_norm(v))
+        cols.append(v / nrm if nrm > 0 else v)
+        X = A @ X
+        size = float(xp.linalg.vector_norm(xp.reshape(X, (N * m,))))
+        if size > 0:
+            X = X / size
+    if not cols:
+        return xp.zeros((p * m, 0), dtype=B.dtype)
+    return xp.stack(cols, axis=1)
+
+
+def _rank(s, tol):
+    s = [float(v) for v in s]
+    if not s or s[0] <= 0.0:
+        return 0, s, None
+    k = sum(1 for v in s if v > tol * s[0])
+    gap = s[k - 1] / s[k] if k < len(s) and s[k] > 0 else None
+    return k, s, gap
+
+
+def _weighted_gram_direct(xp, A, B, C, D, n, *, stop_when_decayed, progress):
+    """Gram matrix of sqrt(n-d) vec(L_d) for d < n (or up to the decay horizon), scaled by exp(-2*logscale)."""
+    N, m = B.shape
+    p = C.shape[0]
+    G = xp.zeros((p * m, p * m), dtype=B.dtype)
+    X = B
+    log_scale = 0.0  # X_true = X * exp(log_scale)
+    total = 0.0
+    shrinking = 0
+    prev = None
+    used = n
+    for d in range(n):
+        L = C @ X
+        if d == 0 and D is not None:
+            L = L + D * math.exp(-log_scale)
+        v = xp.reshape(L, (p * m,))
+        w = float(n - d)
+        contrib = w * float(xp.sum(v * v))
+        G = G + w * xp.matmul(xp.reshape(v, (p * m, 1)), xp.reshape(v, (1, p * m)))
+        total += contrib
+        X = A @ X
+        size = float(xp.linalg.vector_norm(xp.reshape(X, (N * m,))))
+        if size == 0.0:
+            used = d + 1
+            break
+        if size > 1e100:  # renormalise growing lags so nothing overflows (shrinking ones just fade)
+            factor = 1.0 / size
+            X = X * factor
+            G = G * factor * factor
+            total *= factor * factor
+            log_scale -= math.log(factor)
+        if stop_when_decayed:
+            shrinking = shrinking + 1 if (prev is not None and size < prev) else 0
+            prev = size
+            if d > N and shrinking >= 8 and (n - d) * float(xp.sum((C @ X) ** 2)) < 1e-34 * max(total, 1e-300):
+                used = d + 1
+                break
+        if progress is not None and d % 1000 == 0:
+            progress(d)
+    return G, used
+
+
+def _weighted_gram_closed_form(A, B, C, D, n):
+    """Closed form for diagonalisable, well-conditioned A (numpy, complex arithmetic); None if not applicable."""
+    lam, V = np.linalg.eig(A)
+    if np.linalg.cond(V) > 1e8:
+        return None
+    W = np.linalg.solve(V, B.astype(complex))  # V^-1 B
+    CV = C.astype(complex) @ V
+    N = A.shape[0]
+    p, m = C.shape[0], B.shape[1]
+    M = np.stack([np.outer(CV[:, k], W[k, :]).reshape(p * m) for k in range(N)], axis=1)  # (pm, N)
+    logs = np.log(np.abs(lam) + 1e-300)
+    shift = max(0.0, float(np.max(logs))) * (n - 1)  # largest |lambda|^(2(n-1)) exponent / 2
+    Z = lam[:, None] * np.conj(lam)[None, :]
+    S = np.empty_like(Z)
+    for (i, j), z in np.ndenumerate(Z):
+        S[i, j] = _weighted_geometric(z, n, 2 * shift)
+    G = (M @ S @ M.conj().T).real
+    # d = 0 term with D: replace sum_k M_k by L_0 = CB + D (weight n).
+    if D is not None:
+        scale = math.exp(-2 * shift)
+        L0k = M.sum(axis=1)
+        L0 = (C @ B + D).reshape(p * m)
+        G = G - n * scale * np.real(np.outer(L0k, L0k.conj())) + n * scale * np.outer(L0, L0)
+    return G
+
+
+def _weighted_geometric(z, n, log_shift):
+    """exp(-log_shift) * sum_{d=0}^{n-1} (n - d) z^d, stable for large n."""
+    if abs(z - 1) < 1e-12:
+        return complex(n * (n + 1) / 2 * math.exp(-log_shift))
+    if abs(z) < 1 and log_shift == 0:
+        return (n - (n + 1) * z + z ** (n + 1)) / (1 - z) ** 2
+    logz = np.log(complex(z))
+    big = np.exp((n + 1) * logz - log_shift)
+    return (n * math.exp(-log_shift) - (n + 1) * z * math.exp(-log_shift) + big) / (1 - z) ** 2
+
+
+def _errors_from_gram(G, k):
+    ev = np.linalg.eigvalsh(np.asarray(G, dtype=np.float64))[::-1]
+    ev = np.clip(ev, 0.0, None)
+    total = float(ev.sum())
+    if total <= 0:
+        return [0.0] * (k + 1)
+    tails = np.concatenate([np.cumsum(ev[::-1])[::-1], [0.0]])
+    return [math.sqrt(float(tails[H]) / total) for H in range(k + 1)]
+
+
+def _spectral_radius(A):
+    return float(np.max(np.abs(np.linalg.eigvals(A)))) if A.size else 0.0
+
+
+def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, method="auto"):
+    """Numerical head count at relative tolerance ``tol``, and best H-head errors (labelled numerical).
+
+    Parameters
+    ----------
+    system : SSM or tuple (A, B, C[, D]) of float matrices
+    n : int
+        Sequence length (>= 1).
+    tol : float
+        Relative tolerance: singular values above ``tol * s_1`` count.
+    device : {"cpu", "cuda"}
+    xp : array namespace, optional
+        Run the core in this namespace instead (tests pass ``array_api_strict``).
+    method : {"auto", "direct", "horizon", "closed-form"}
+        How to form the weighted Gram matrix of the error curve.
+
+    Returns
+    -------
+    NumericResult
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"n must be a positive integer, got {n!r}")
+    if not (isinstance(tol, float) or isinstance(tol, int)) or not 0 < tol < 1:
+        raise InputError(f"tol must be a number in (0, 1), got {tol!r}")
+    if method not in ("auto", "direct", "horizon", "closed-form"):
+        raise InputError(f"method must be auto, direct, horizon or closed-form; got {method!r}")
+    A, B, C, D, name = _from_source(system)
+    if xp is None:
+        xp = get_namespace(device)
+    else:
+        device = getattr(xp, "__name__", "custom")
+    to = lambda M: None if M is None else xp.asarray(M, dtype=xp.float64)
+    Ax, Bx, Cx, Dx = to(A), to(B), to(C), to(D)
+    N = A.shape[0]
+    T = N + (1 if D is not None else 0)
+    cols = lag_span_columns(xp, Ax, Bx, Cx, Dx, min(n, T))
+    s = xp.linalg.svdvals(cols) if cols.shape[1] else xp.zeros((0,), dtype=xp.float64)
+    k, svals, gap = _rank(s, tol)
+
+    rho = _spectral_radius(A)
+    progress = _Progress(n, "symssm numeric")
+    if method == "auto":
+        if rho < 1 - 1e-9 and n > 4 * N:
+            method = "horizon"
+        elif n > 200_000:
+            method = "closed-form"
+        else:
+            method = "direct"
+    G = None
+    if method == "closed-form":
+        G = _weighted_gram_closed_form(A, B, C, D, n)
+        if G is None:
+            method = "direct"  # A is defective or badly conditioned
+    if G is None:
+        Gx, used = _weighted_gram_direct(xp, Ax, Bx, Cx, Dx, n, stop_when_decayed=(method == "horizon"),
+                                         progress=progress)
+        G = np.asarray(_to_numpy(Gx))
+    progress.close()
+    errors = _errors_from_gram(G, k)
+    return NumericResult(
+        name=name, n=n, numerical_head_count=k, singular_values=tuple(svals), tolerance=float(tol), gap=gap,
+        approximation_error=tuple(errors), approximation_method=method,
+        backend=getattr(xp, "__name__", "unknown"), device=device,
+    )
+
+
+def _to_numpy(x):
+    if isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "get"):  # CuPy
+        return x.get()
+    return np.from_dlpack(x)  # any array API namespace on the CPU (array-api-strict included)
+
+
+def read_numeric_spec(path):
+    """Read a spec for the numeric path: same JSON format, entries converted to float64.
+
+    Exact entries (integers, ``p/q``, decimals) are parsed by the strict grammar and rounded to
+    the nearest float64; entries that overflow float64 are refused.
+    """
+    from fractions import Fraction
+
+    from .jsonio import load_strict
+    from .rationals import parse_rational
+    from .spec import SPEC_KEYS
+
+    what = f"spec {path}"
+    data = load_strict(path, what=what)
+    if not isinstance(data, dict):
+        raise InputError(f"{what} must be a JSON object with keys A, B, C (and optionally D, n, name)")
+    unknown = sorted(k for k in data if k not in SPEC_KEYS)
+    if unknown:
+        raise InputError(f"{what} has unknown key {unknown[0]!r} (allowed: {', '.join(SPEC_KEYS)})")
+    mats = {}
+    for key in ("A", "B", "C", "D"):
+        if key not in data or (key == "D" and data[key] is None):
+            if key != "D":
+                raise InputError(f"{what} has no matrix {key}")
+            mats[key] = None
+            continue
+        rows = data[key]
+        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+            raise InputError(f"{what}: {key} must be a list of rows")
+        out = []
+        for i, row in enumerate(rows):
+            vals = []
+            for j, x in enumerate(row):
+                where = f"{key}[{i}][{j}]"
+                if isinstance(x, bool) or not isinstance(x, (int, str)):
+                    raise InputError(f"{what}: {where} must be a number")
+                value = Fraction(x) if isinstance(x, int) else parse_rational(x, what=where)
+                try:
+                    f = float(value)
+                except OverflowError:
+                    raise InputError(f"{what}: {where} overflows float64") from None
+                vals.append(f)
+            out.append(vals)
+        if len({len(r) for r in out}) > 1:
+            raise InputError(f"{what}: {key} is ragged")
+        mats[key] = out
+    n = data.get("n")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        raise InputError(f"{what}: n must be a positive integer")
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise InputError(f"{what}: name must be a string")
+    return (*as_float_system(mats["A"], mats["B"], mats["C"], mats["D"]),), n, name

@@ -1,0 +1,126 @@
+"""The numeric float path: agreement with exact head counts, array API portability, backends."""
+
+import random
+import sys
+
+import array_api_strict
+import numpy as np
+import pytest
+
+from symssm import head_count, ssm
+from symssm.backend import get_namespace
+from symssm.cli import main
+from symssm.errors import BackendError, InputError
+from symssm.examples import EXAMPLES
+from symssm.families import diagonal, hippo_legs, jordan, s4d_real
+from symssm.numeric import as_float_system, numeric_head_count
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda ex: ex.name)
+def test_examples_table_agrees_with_exact(ex):
+    for n in (1, 2, 3, 5, 50):
+        assert numeric_head_count(ex.system, n).numerical_head_count == ex.k(n)
+
+
+def _random_integer(seed, N, p, m):
+    rng = random.Random(seed)
+    mat = lambda r, c: [[rng.randint(-3, 3) for _ in range(c)] for _ in range(r)]
+    return ssm(mat(N, N), mat(N, m), mat(p, N))
+
+
+@pytest.mark.parametrize("seed, N, p, m", [(1, 40, 7, 7), (2, 36, 6, 7), (3, 40, 2, 3), (4, 25, 5, 5), (5, 12, 1, 1)])
+def test_random_integer_systems_up_to_N40_agree(seed, N, p, m):
+    s = _random_integer(seed, N, p, m)
+    res = numeric_head_count(s, 10**6)
+    assert res.numerical_head_count == head_count(s, 10**6)
+
+
+@pytest.mark.parametrize("system", [s4d_real(16, 3, 3, step="1"), hippo_legs(12, 3, 2), diagonal(10, 3, 3),
+                                    jordan(10, 2, 2, eigenvalue="1/100"),
+                                    ssm([["1/1000", 0, 0], [0, "1/100000", 0], [0, 0, "1/10000000"]],
+                                        [[1, 0], [1, 1], [0, 1]], [[1, 1, 1], [1, 2, 3]])],
+                         ids=lambda s: s.name or "fast-decay")
+def test_fast_decaying_systems_agree(system):
+    assert numeric_head_count(system, 10**5).numerical_head_count == head_count(system, 10**5)
+
+
+def test_result_fields_and_labels():
+    res = numeric_head_count(EXAMPLES[1].system, 8)
+    data = res.to_json_data()
+    for key in ("numerical_head_count", "singular_values", "tolerance", "gap", "approximation_error"):
+        assert key in data
+    assert data["numerical"] is True and "not a certificate" in data["note"]
+    errs = res.approximation_error
+    assert len(errs) == res.numerical_head_count + 1
+    assert errs[0] == pytest.approx(1.0) and errs[-1] < 1e-7 and errs[-2] > 1e-3
+
+
+def test_gap_is_reported_for_a_nearly_dependent_system():
+    A = np.diag([0.5, 0.5 + 1e-6])  # two lags that are independent only at the 1e-6 level
+    loose = numeric_head_count((A, np.ones((2, 1)), np.eye(2)), 2, tol=1e-3)
+    assert loose.numerical_head_count == 1
+    assert loose.gap is not None and loose.gap > 1e5
+    strict = numeric_head_count((A, np.ones((2, 1)), np.eye(2)), 2, tol=1e-10)
+    assert strict.numerical_head_count == 2 and strict.gap is None  # no s_3: nothing was neglected
+
+
+@pytest.mark.parametrize("system, n", [(diagonal(6, 2, 2), 3000), (s4d_real(6, 2, 1), 5000),
+                                       (_random_integer(9, 5, 2, 2), 60)])
+def test_fast_forms_agree_with_the_direct_sum(system, n):
+    direct = numeric_head_count(system, n, method="direct").approximation_error
+    for method in ("horizon", "closed-form"):
+        if method == "horizon" and float(max(abs(np.linalg.eigvals(np.array(system.A, dtype=float))))) >= 1:
+            continue
+        fast = numeric_head_count(system, n, method=method).approximation_error
+        assert np.allclose(fast[:-1], direct[:-1], rtol=1e-6, atol=1e-9), (method, fast, direct)
+
+
+def test_closed_form_handles_huge_n_for_unstable_systems():
+    res = numeric_head_count(_random_integer(9, 5, 2, 2), 10**9)
+    assert res.approximation_method == "closed-form"
+    assert all(np.isfinite(res.approximation_error)) and res.approximation_error[0] == pytest.approx(1.0)
+
+
+def test_array_api_strict_namespace_runs_the_core():
+    for ex in EXAMPLES[:4]:
+        strict = numeric_head_count(ex.system, 40, xp=array_api_strict)
+        plain = numeric_head_count(ex.system, 40)
+        assert strict.numerical_head_count == plain.numerical_head_count
+        assert np.allclose(strict.singular_values, plain.singular_values)
+        assert np.allclose(strict.approximation_error, plain.approximation_error, atol=1e-12)
+    s = diagonal(6, 2, 2)
+    assert numeric_head_count(s, 5000, xp=array_api_strict).approximation_method == "horizon"
+
+
+def test_broken_cupy_import_gives_a_clean_error(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # makes 'import cupy' raise ImportError
+    with pytest.raises(BackendError, match="CuPy"):
+        get_namespace("cuda")
+    spec = tmp_path / "s.json"
+    spec.write_text('{"A": [[0.5]], "B": [[1]], "C": [[1]]}')
+    assert main(["numeric", str(spec), "--device", "cuda"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("symssm: error: --device cuda needs CuPy") and err.count("\n") == 1
+
+
+def test_float_inputs_and_errors(tmp_path, capsys):
+    spec = tmp_path / "f.json"
+    spec.write_text('{"name": "f", "A": [[0.5, 0.1], [0, -0.25]], "B": [[1], [0.3]], "C": [[1, 1]], "n": 100}')
+    assert main(["numeric", str(spec), "--json"]) == 0
+    assert '"numerical_head_count": 1' in capsys.readouterr().out
+    spec.write_text('{"A": [["1e400"]], "B": [[1]], "C": [[1]]}')
+    assert main(["numeric", str(spec)]) == 2
+    assert "overflows float64" in capsys.readouterr().err
+    with pytest.raises(InputError, match="not finite"):
+        as_float_system([[np.nan]], [[1.0]], [[1.0]])
+    with pytest.raises(InputError, match="C is 1x3 but A is 2x2"):
+        as_float_system(np.eye(2), np.ones((2, 1)), np.ones((1, 3)))
+    with pytest.raises(InputError, match="n must be a positive integer"):
+        numeric_head_count(EXAMPLES[0].system, 0)
+
+
+def test_plot_heads(tmp_path, capsys):
+    spec = tmp_path / "f.json"
+    spec.write_text('{"name": "f", "A": [[0.5, 0.1], [0, -0.25]], "B": [[1], [0.3]], "C": [[1, 1], [1, -1]]}')
+    assert main(["plot", "heads", str(spec), "-o", str(tmp_path / "h.png")]) == 0
+    assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
