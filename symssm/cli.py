@@ -275,6 +275,15 @@ def _cmd_plot(args):
     return 0
 
 
+def _cmd_catalog(args):
+    from .catalog import build_catalog
+
+    records = build_catalog(args.out, progress=(lambda name: print(f"  {name}", flush=True)) if args.verbose else None)
+    files = sum(2 + (2 if r["gradient"] else 0) for r in records)
+    print(f"catalogue: {len(records)} cases, {files} files and README.md written to {args.out}")
+    return 0
+
+
 def build_parser():
     parser = _Parser(prog=PROG, description="Exact, certified head counts for linear state space models "
                                             "(arXiv:2512.15115).")
@@ -320,6 +329,11 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.set_defaults(run=_cmd_numeric)
+
+    p = sub.add_parser("catalog", help="regenerate the certified catalogue of built-in families")
+    p.add_argument("--out", default="certificates", help="folder (default ./certificates)")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(run=_cmd_catalog)
 
     p = sub.add_parser("plot", help="figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)")
     p.add_argument("what", choices=("heads", "gradient"))
