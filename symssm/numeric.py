@@ -152,12 +152,13 @@ class _Progress:
             sys.stderr.write("\r" + " " * (len(self.label) + 8) + "\r")
 
 
-def lag_span_columns(xp, A, B, C, D, count):
+def lag_span_columns(xp, A, B, C, D, count, *, full_rank_tol=None):
     """Unit-normalised ``vec(L_d) / ||L_d||`` for ``d < count`` as the columns of a (pm, count) array.
 
     The state block ``A^d B`` is renormalised at every step (its direction is all that matters),
     so lags that grow or shrink by hundreds of orders of magnitude neither overflow nor vanish.
-    Zero lags give zero columns.  Uses only the array API.
+    Zero lags give zero columns.  With ``full_rank_tol`` it stops as soon as the stack has
+    numerical rank ``pm`` at that tolerance (no further lag can raise it).  Uses only the array API.
     """
     N, m = B.shape
     p = C.shape[0]
@@ -174,6 +175,9 @@ def lag_span_columns(xp, A, B, C, D, count):
         size = float(xp.linalg.vector_norm(xp.reshape(X, (N * m,))))
         if size > 0:
             X = X / size
+        if full_rank_tol is not None and len(cols) % (p * m) == 0:
+            if _rank(xp.linalg.svdvals(xp.stack(cols, axis=1)), full_rank_tol)[0] == p * m:
+                break
     if not cols:
         return xp.zeros((p * m, 0), dtype=B.dtype)
     return xp.stack(cols, axis=1)
@@ -222,7 +226,7 @@ def _weighted_gram_direct(xp, A, B, C, D, n, *, stop_when_decayed, progress):
         if stop_when_decayed:
             shrinking = shrinking + 1 if (prev is not None and size < prev) else 0
             prev = size
-            if d > N and shrinking >= 8 and (n - d) * float(xp.sum((C @ X) ** 2)) < 1e-34 * max(total, 1e-300):
+            if shrinking >= 8 and (n - d) * float(xp.sum((C @ X) ** 2)) < 1e-34 * max(total, 1e-300):
                 used = d + 1
                 break
         if progress is not None and d % 1000 == 0:
@@ -316,7 +320,7 @@ def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, met
     Ax, Bx, Cx, Dx = to(A), to(B), to(C), to(D)
     N = A.shape[0]
     T = N + (1 if D is not None else 0)
-    cols = lag_span_columns(xp, Ax, Bx, Cx, Dx, min(n, T))
+    cols = lag_span_columns(xp, Ax, Bx, Cx, Dx, min(n, T), full_rank_tol=tol)
     s = xp.linalg.svdvals(cols) if cols.shape[1] else xp.zeros((0,), dtype=xp.float64)
     k, svals, gap = _rank(s, tol)
 
