@@ -11,7 +11,7 @@ import os
 import sys
 
 from ._version import __version__
-from .errors import SymssmError
+from .errors import BudgetExceeded, SymssmError
 
 __all__ = ["main"]
 
@@ -328,17 +328,20 @@ def build_parser():
     p.add_argument("--tol", type=float, default=1e-10, help="relative tolerance of the numerical rank (default 1e-10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
     p.set_defaults(run=_cmd_numeric)
 
     p = sub.add_parser("catalog", help="regenerate the certified catalogue of built-in families")
     p.add_argument("--out", default="certificates", help="folder (default ./certificates)")
     p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
     p.set_defaults(run=_cmd_catalog)
 
     p = sub.add_parser("plot", help="figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)")
     p.add_argument("what", choices=("heads", "gradient"))
     _add_system_source(p)
     p.add_argument("-o", "--output", required=True, help="PNG file")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
     p.set_defaults(run=_cmd_plot)
 
     for register in _EXTRA_COMMANDS:
@@ -349,6 +352,34 @@ def build_parser():
 _EXTRA_COMMANDS = []
 
 
+class _Budget:
+    """Wall-clock budget for a whole command (SIGALRM where available), on top of the engines' own checks."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.armed = False
+
+    def __enter__(self):
+        import signal
+
+        if self.seconds and hasattr(signal, "setitimer"):
+            def expire(signum, frame):
+                raise BudgetExceeded(f"stopped after the --max-seconds budget of {self.seconds:g} s")
+
+            self.previous = signal.signal(signal.SIGALRM, expire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.armed = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
 def main(argv=None):
     """Run the command line; returns the exit code."""
     try:
@@ -357,7 +388,8 @@ def main(argv=None):
         if getattr(args, "run", None) is None:
             parser.print_help()
             return 2
-        return args.run(args)
+        with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None):
+            return args.run(args)
     except SymssmError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -370,4 +402,13 @@ def main(argv=None):
         return 2
     except MemoryError:
         print(f"{PROG}: error: out of memory (try a smaller system or --method modular)", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print(f"{PROG}: error: input nests too deeply", file=sys.stderr)
+        return 2
+    except Exception as exc:  # last resort: never a traceback (SYMSSM_DEBUG=1 shows it)
+        if os.environ.get("SYMSSM_DEBUG"):
+            raise
+        print(f"{PROG}: error: internal error, please report it with the input: {type(exc).__name__}: "
+              f"{str(exc)[:200]}", file=sys.stderr)
         return 2

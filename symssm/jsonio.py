@@ -117,6 +117,9 @@ def loads_strict(text, *, what="input"):
         )
     except json.JSONDecodeError as exc:
         raise ParseError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ParseError, LimitError) as exc:  # raised by the hooks (NaN, duplicate keys, huge integers)
+        exc.args = (f"{what}: {exc}",)
+        raise
     except RecursionError:
         raise LimitError(f"{what} nests too deeply") from None
 

@@ -369,15 +369,11 @@ def read_numeric_spec(path):
 
     from .jsonio import load_strict
     from .rationals import parse_rational
-    from .spec import SPEC_KEYS
+    from .spec import check_spec_fields
 
     what = f"spec {path}"
     data = load_strict(path, what=what)
-    if not isinstance(data, dict):
-        raise InputError(f"{what} must be a JSON object with keys A, B, C (and optionally D, n, name)")
-    unknown = sorted(k for k in data if k not in SPEC_KEYS)
-    if unknown:
-        raise InputError(f"{what} has unknown key {unknown[0]!r} (allowed: {', '.join(SPEC_KEYS)})")
+    n, name = check_spec_fields(data, what=what)
     mats = {}
     for key in ("A", "B", "C", "D"):
         if key not in data or (key == "D" and data[key] is None):
@@ -405,10 +401,4 @@ def read_numeric_spec(path):
         if len({len(r) for r in out}) > 1:
             raise InputError(f"{what}: {key} is ragged")
         mats[key] = out
-    n = data.get("n")
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
-        raise InputError(f"{what}: n must be a positive integer")
-    name = data.get("name", "")
-    if not isinstance(name, str):
-        raise InputError(f"{what}: name must be a string")
     return (*as_float_system(mats["A"], mats["B"], mats["C"], mats["D"]),), n, name

@@ -21,9 +21,11 @@ from .errors import InputError
 from .jsonio import load_strict, loads_strict
 from .system import SSM, ssm
 
-__all__ = ["Spec", "read_spec", "loads_spec", "spec_from_data", "SPEC_KEYS"]
+__all__ = ["Spec", "read_spec", "loads_spec", "spec_from_data", "check_spec_fields", "SPEC_KEYS", "MAX_N"]
 
 SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
+#: Largest sequence length a spec may ask for (the head count is the same for every n >= N + 1).
+MAX_N = 10**30
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,11 @@ class Spec:
     n: int = None
 
 
-def spec_from_data(data, *, what="spec"):
-    """Validate parsed spec JSON and build the :class:`Spec`."""
+def check_spec_fields(data, *, what="spec"):
+    """Validate a parsed spec's keys, ``n`` and ``name`` (shared by the exact and numeric readers).
+
+    Returns ``(n, name)``; the matrices are validated by the reader that builds the system.
+    """
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object with keys A, B, C (and optionally D, n, name)")
     unknown = sorted(k for k in data if k not in SPEC_KEYS)
@@ -46,11 +51,25 @@ def spec_from_data(data, *, what="spec"):
             raise InputError(f"{what} has no matrix {key}")
     n = data.get("n")
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-        raise InputError(f"{what}: n must be a non-negative integer, got {n!r}")
+        raise InputError(f"{what}: n must be a non-negative integer, got {str(n)[:40]!r}")
+    if n is not None and n > MAX_N:
+        raise InputError(f"{what}: n must be at most 10^30")
     name = data.get("name", "")
     if not isinstance(name, str):
         raise InputError(f"{what}: name must be a string")
-    return Spec(ssm(data["A"], data["B"], data["C"], data.get("D"), name=name), n)
+    if len(name) > 200:
+        raise InputError(f"{what}: name is {len(name)} characters; the limit is 200")
+    return n, name
+
+
+def spec_from_data(data, *, what="spec"):
+    """Validate parsed spec JSON and build the :class:`Spec`."""
+    n, name = check_spec_fields(data, what=what)
+    try:
+        return Spec(ssm(data["A"], data["B"], data["C"], data.get("D"), name=name), n)
+    except InputError as exc:
+        exc.args = (f"{what}: {exc}",)
+        raise
 
 
 def loads_spec(text, *, what="spec"):

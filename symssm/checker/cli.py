@@ -19,11 +19,35 @@ def main(argv=None, *, prog="symssm-check"):
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 2 if exc.code else 0
+    import signal
+
+    armed = bool(args.max_seconds) and args.max_seconds > 0 and hasattr(signal, "setitimer")
     try:
+        if armed:
+            def expire(signum, frame):
+                raise TimeoutError
+
+            previous = signal.signal(signal.SIGALRM, expire)
+            signal.setitimer(signal.ITIMER_REAL, args.max_seconds)
         result = check_file(args.certificate, spec_path=args.spec, max_seconds=args.max_seconds)
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except TimeoutError:
+        print(f"{prog}: error: not finished within --max-seconds {args.max_seconds:g}: neither verified nor "
+              "rejected", file=sys.stderr)
+        return 2
+    except (MemoryError, RecursionError) as exc:
+        print(f"{prog}: error: the certificate is too large to check ({type(exc).__name__})", file=sys.stderr)
+        return 2
+    except Exception as exc:  # fail closed, never a traceback
+        print(f"{prog}: error: internal checker error, nothing verified: {type(exc).__name__}: {str(exc)[:200]}",
+              file=sys.stderr)
+        return 2
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
     if not args.quiet:
         if result.code == 0:
             print(f"VERIFIED: {result.message} ({len(result.obligations)} obligations checked)")

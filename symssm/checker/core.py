@@ -392,6 +392,11 @@ def check_data(cert, *, spec=None, max_seconds=None):
         return CheckResult(1, str(exc), ledger.done)
     except Unreadable as exc:
         return CheckResult(2, str(exc), ledger.done)
+    except (MemoryError, RecursionError) as exc:
+        return CheckResult(2, f"the certificate is too large to check ({type(exc).__name__})", ledger.done)
+    except Exception as exc:  # a shape no obligation anticipated: fail closed
+        return CheckResult(1, f"structure: malformed certificate ({type(exc).__name__}: {str(exc)[:120]})",
+                           ledger.done)
 
 
 def check_file(path, *, spec_path=None, max_seconds=None):
