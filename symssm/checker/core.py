@@ -237,7 +237,8 @@ def check_head_count(ledger, cert, system):
     k = integer(ledger, cert["head_count"], "head_count", 0)
 
     lb = cert["lower_bound"]
-    ledger.require(isinstance(lb, dict) and lb.get("method") in ("exact", "modular"), "lower_bound.method",
+    ledger.require(isinstance(lb, dict) and isinstance(lb.get("method"), str) and lb["method"] in ("exact", "modular"),
+                   "lower_bound.method",
                    "must be 'exact' or 'modular'")
     if lb["method"] == "exact":
         keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
@@ -378,7 +379,8 @@ def check_data(cert, *, spec=None, max_seconds=None):
         ledger.require(cert.get("version") in VERSIONS and not isinstance(cert.get("version"), bool), "version",
                        f"unknown version {cert.get('version')!r} (this checker knows {VERSIONS})")
         kinds = _kinds()
-        ledger.require(cert.get("kind") in kinds, "kind", f"unknown kind {cert.get('kind')!r}")
+        ledger.require(isinstance(cert.get("kind"), str) and cert["kind"] in kinds, "kind",
+                       f"unknown kind {str(cert.get('kind'))[:40]!r}")
         ledger.require(isinstance(cert.get("generator"), str), "generator", "must be a string")
         system = read_system(ledger, cert.get("system"))
         ledger.require(cert.get("input_sha256") == system["sha256"], "input_sha256",
