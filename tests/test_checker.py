@@ -138,3 +138,28 @@ def test_prime_dividing_a_denominator_is_refused():
     d["lower_bound"]["prime"] = 3
     result = symssm.checker.check_data(d)
     assert result.code == 1 and "divides a denominator" in result.message
+
+
+def test_a_different_prime_where_the_minor_is_singular_is_rejected():
+    from symssm import certify, ssm
+
+    q = 1_000_003  # prime; L_0 = q, so the 1x1 minor vanishes modulo q
+    d = certify(ssm([["1/2"]], [[1]], [[q]]), 4, method="modular").data
+    assert symssm.checker.check_data(d).verified
+    d["lower_bound"]["prime"] = q
+    d["lower_bound"]["determinant_mod_p"] = 0
+    result = symssm.checker.check_data(d)
+    assert result.code == 1 and result.message.startswith("lower_bound.minor mod P")
+
+
+def test_modular_and_exact_agree_on_a_large_generic_system():
+    import random
+
+    from symssm import ssm
+    from symssm.headcount import find_witness
+
+    rng = random.Random(5)
+    N, p, m = 40, 3, 3
+    s = ssm([[rng.randint(-3, 3) for _ in range(N)] for _ in range(N)],
+            [[rng.randint(-3, 3) for _ in range(m)] for _ in range(N)], [[rng.randint(-3, 3) for _ in range(N)] for _ in range(p)])
+    assert find_witness(s, method="modular").lags == find_witness(s, method="exact").lags
