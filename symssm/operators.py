@@ -12,12 +12,12 @@ Examples
 """
 
 from fractions import Fraction
-from math import lcm
 
 from sympy import GF, QQ, ZZ
 from sympy.polys.matrices import DomainMatrix
 
 from .errors import InputError, LimitError
+from .system import denominator_lcm
 
 __all__ = ["lags", "lag", "MAX_MATERIALISED_LAGS", "ScaledLagStack", "scaled_lag_stack", "lag_stack_mod"]
 
@@ -29,14 +29,6 @@ def _int_matrix(mat, scale):
     """``scale * mat`` as a DomainMatrix over ZZ (scale clears every denominator)."""
     rows = [[ZZ(int(x * scale)) for x in row] for row in mat]
     return DomainMatrix(rows, (len(mat), len(mat[0])), ZZ).to_dense()
-
-
-def _den_lcm(mat):
-    out = 1
-    for row in mat:
-        for x in row:
-            out = lcm(out, x.denominator)
-    return out
 
 
 class ScaledLagStack:
@@ -71,8 +63,8 @@ def scaled_lag_stack(system, count, *, deadline=None):
     every product is an integer matrix product; ``s_d = c b a^d`` (``s_0`` also
     clears D's denominators).
     """
-    a, b, c = _den_lcm(system.A), _den_lcm(system.B), _den_lcm(system.C)
-    delta = _den_lcm(system.D) if system.has_D else 1
+    a, b, c = denominator_lcm(system.A), denominator_lcm(system.B), denominator_lcm(system.C)
+    delta = denominator_lcm(system.D) if system.has_D else 1
     Ai, X, Ci = _int_matrix(system.A, a), _int_matrix(system.B, b), _int_matrix(system.C, c)
     p, m = system.p, system.m
     flat = []

@@ -16,17 +16,29 @@ import hashlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from math import lcm
 
 from .errors import InputError, LimitError, ShapeError
 from .jsonio import dumps_canonical
 from .rationals import format_rational, to_fraction
 
-__all__ = ["SSM", "ssm", "MAX_DIM", "canonical_system", "system_sha256"]
+__all__ = ["SSM", "ssm", "MAX_DIM", "canonical_system", "system_sha256", "denominator_lcm"]
 
 #: Largest state, input or output dimension the exact path accepts.
 MAX_DIM = 4096
 #: Most entries a system may hold in all.
 MAX_ENTRIES = 1_000_000
+
+
+def denominator_lcm(mat):
+    """Least common multiple of the denominators of a matrix of Fractions.
+
+    Examples
+    --------
+    >>> denominator_lcm(((Fraction(1, 4), Fraction(1, 6)),))
+    12
+    """
+    return lcm(1, *(x.denominator for row in mat for x in row))
 
 
 def _shape(rows):
@@ -121,14 +133,7 @@ class SSM:
     @cached_property
     def denominators_lcm(self):
         """Least common multiple of every entry's denominator."""
-        from math import lcm
-
-        out = 1
-        for mat in self.matrices().values():
-            for row in mat:
-                for x in row:
-                    out = lcm(out, x.denominator)
-        return out
+        return lcm(*(denominator_lcm(mat) for mat in self.matrices().values()))
 
     def __repr__(self):
         label = f" {self.name!r}" if self.name else ""
