@@ -344,12 +344,7 @@ def build_parser():
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
     p.set_defaults(run=_cmd_plot)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub)
     return parser
-
-
-_EXTRA_COMMANDS = []
 
 
 class _Budget:

@@ -160,7 +160,7 @@ def _head_count_fragment(d):
     ]
     # Necessity.
     if k == 0:
-        lines.append(f"\\emph{{Necessity.}} Nothing to prove: $k = 0$.")
+        lines.append("\\emph{Necessity.} Nothing to prove: $k = 0$.")
     else:
         sub = f"the leading ${k}\\times {k}$ part of " if k < K else ""
         if lb["method"] == "exact":
@@ -180,8 +180,8 @@ def _head_count_fragment(d):
                 f"$M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$. Reduced modulo the prime $P = {P}$, which divides no denominator "
                 f"of $A, B, C{', D' if s['D'] is not None else ''}$, every leading principal minor of $M$ is nonzero"
                 + (f", and $\\det M \\equiv {lb['determinant_mod_p']} \\pmod{{{P}}}$" if k == K else "")
-                + f". Reduction modulo $P$ is a ring homomorphism on rationals with denominators prime to $P$, "
-                f"so these minors are nonzero over $\\mathbb{{Q}}$ as well; ")
+                + ". Reduction modulo $P$ is a ring homomorphism on rationals with denominators prime to $P$, "
+                "so these minors are nonzero over $\\mathbb{Q}$ as well; ")
         lines.append(
             f"hence $L_{{{lags[0]}}}, \\dots, L_{{{lags[k - 1]}}}$ are linearly independent and "
             f"$k(n) = \\dim \\symssmspan\\{{L_0, \\dots, L_{{n-1}}\\}} \\ge {k}$. "
@@ -217,7 +217,7 @@ def _head_count_fragment(d):
         shown = rows[:MAX_ROWS]
         width = max((len(r["c"]) for r in shown), default=0)
         if shown and width <= 10:
-            body = [f"$d$ & " + " & ".join(f"$c_{{d,{h + 1}}}$" for h in range(width)) + r" \\ \hline"]
+            body = ["$d$ & " + " & ".join(f"$c_{{d,{h + 1}}}$" for h in range(width)) + r" \\ \hline"]
             for r in shown:
                 cells = [f"${tex_number(x)}$" for x in r["c"]] + [""] * (width - len(r["c"]))
                 body.append(f"${r['lag']}$ & " + " & ".join(cells) + r" \\")

@@ -66,7 +66,6 @@ def scaled_lag_stack(system, count, *, deadline=None):
     a, b, c = denominator_lcm(system.A), denominator_lcm(system.B), denominator_lcm(system.C)
     delta = denominator_lcm(system.D) if system.has_D else 1
     Ai, X, Ci = _int_matrix(system.A, a), _int_matrix(system.B, b), _int_matrix(system.C, c)
-    p, m = system.p, system.m
     flat = []
     scales = []
     for d in range(count):

@@ -14,7 +14,6 @@ Fraction(1, 1)
 
 import hashlib
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from math import lcm
 
@@ -35,6 +34,7 @@ def denominator_lcm(mat):
 
     Examples
     --------
+    >>> from fractions import Fraction
     >>> denominator_lcm(((Fraction(1, 4), Fraction(1, 6)),))
     12
     """

@@ -1,7 +1,6 @@
 """Gradient-highway certificates: bounds against exact lags, refusals, tampering."""
 
 import copy
-import os
 from fractions import Fraction
 
 import pytest

@@ -5,7 +5,6 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from symssm.errors import BudgetExceeded, InputError
 from symssm.examples import EXAMPLES

@@ -230,7 +230,7 @@ def check_head_count(ledger, cert, system):
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "head_count", "truncation", "lower_bound", "upper_bound", "heads",
                                        "profile", "holds_for", "interaction_rank_gap"))
-    N, m, p, T = system["N"], system["m"], system["p"], system["T"]
+    m, p, T = system["m"], system["p"], system["T"]
     ledger.require(cert["truncation"] == T and isinstance(cert["truncation"], int) and not isinstance(cert["truncation"], bool),
                    "truncation", f"must be {T} (N{' + 1, D is present' if system['D'] is not None else ''})")
     n = integer(ledger, cert["n"], "n", 0)

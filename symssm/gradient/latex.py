@@ -62,7 +62,7 @@ def gradient_fragment(d, preamble, escape_text, tex_number, shown):
     if delta is not None:
         lines.append(f"\\emph{{Crossover.}} $K^2 r^{{2\\cdot {delta}}} < c^2$"
                      + (f" while $K^2 r^{{2\\cdot {delta - 1}}} \\ge c^2$" if delta > 1 else "")
-                     + f", and $K r^\\delta$ decreases in $\\delta$.")
+                     + ", and $K r^\\delta$ decreases in $\\delta$.")
     lines.append(
         f"\\emph{{Computation graphs.}} From $x_j$ to $y_i$ the unrolled SSM's shortest path has $i - j + 2$ edges "
         f"(${', '.join(map(str, cg['ssm_path_edges'][:8]))}, \\dots$ for $i - j = 0, 1, \\dots$), attention's has "
