@@ -17,9 +17,11 @@ Two methods find the profile and its proof:
     elsewhere exact coefficients are computed and checked, and an unlucky prime
     (whose rank is too small) is detected and replaced.
 
-``"auto"`` picks exact for N <= 16 and modular above: at N = 16 the exact
-method is already a few times slower (see docs/performance.md), and its cost
-grows with the size of the entries of A^d.
+``"auto"`` picks exact for N <= 16 and modular above.  Both take milliseconds
+there (exact is about 2x slower at N = 16, 4.7x at N = 32; docs/performance.md);
+small exact certificates carry the exact minor, its determinant and the full
+coefficient table that a paper shows, while above N = 16 the exact cost grows
+with the size of the entries of A^d, for the generator and the checker alike.
 
 Examples
 --------
@@ -254,7 +256,8 @@ def _exact_witness(system, deadline):
     else:  # pragma: no cover - needs 12 unlucky primes in a row
         raise CertificateError("no witness prime found for the exact minor; please report this system")
     deadline.check("computing coefficients")
-    nonpivots = [d for d in range(T) if d not in set(pivots)]
+    pivot_set = set(pivots)
+    nonpivots = [d for d in range(T) if d not in pivot_set]
     coefficients = _solve_coefficients(stack, pivots, positions, nonpivots)
     if coefficients is None:  # pragma: no cover - impossible for an exact profile
         raise CertificateError("internal error: exact coefficients failed to verify")
