@@ -248,7 +248,7 @@ def _cmd_numeric(args):
     print(f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate")
     print(f"system: {res.name or '(unnamed)'}, n = {n}")
     print(f"numerical head count k = {k} at relative tolerance tau = {res.tolerance:g}; gap s_k/s_(k+1) = {gap}")
-    print("singular values of the orthonormalised lag span: " + ", ".join(f"{v:.3e}" for v in s[:16])
+    print("singular values of the normalised lag stack: " + ", ".join(f"{v:.3e}" for v in s[:16])
           + (", ..." if len(s) > 16 else ""))
     print(f"best H-head relative error of the length-{n} operator ({res.approximation_method}):")
     for H, e in enumerate(res.approximation_error):
