@@ -94,10 +94,9 @@ def check_gradient(ledger, cert, system):
     mu = rational(ledger, ly["mu"], "lyapunov.mu")
     M = rational(ledger, ly["M"], "lyapunov.M")
     ledger.require(mu > 0 and M > 0, "lyapunov.mu", "mu and M must be positive")
-    eye = lambda c: [[c if i == j else Fraction(0) for j in range(N)] for i in range(N)]
-    ledger.require(_pd([[P[i][j] - eye(mu)[i][j] for j in range(N)] for i in range(N)]), "lyapunov.mu",
+    ledger.require(_pd([[P[i][j] - (mu if i == j else 0) for j in range(N)] for i in range(N)]), "lyapunov.mu",
                    "P - mu I is not positive definite")
-    ledger.require(_pd([[eye(M)[i][j] - P[i][j] for j in range(N)] for i in range(N)]), "lyapunov.M",
+    ledger.require(_pd([[(M if i == j else 0) - P[i][j] for j in range(N)] for i in range(N)]), "lyapunov.M",
                    "M I - P is not positive definite")
     PA = [[sum((P[i][k] * A[k][j] for k in range(N)), Fraction(0)) for j in range(N)] for i in range(N)]
     AtPA = [[sum((A[k][i] * PA[k][j] for k in range(N)), Fraction(0)) for j in range(N)] for i in range(N)]

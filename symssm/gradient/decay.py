@@ -179,9 +179,8 @@ def decay_bound(system, *, deadline=None):
         M = _rational_above(float(eig[-1]) * (1 + 1e-6) + 1e-12, den=2**20)
         if mu <= 0:
             continue
-        I = lambda c: [[c if i == j else Fraction(0) for j in range(N)] for i in range(N)]
-        lower = [[P[i][j] - I(mu)[i][j] for j in range(N)] for i in range(N)]
-        upper = [[I(M)[i][j] - P[i][j] for j in range(N)] for i in range(N)]
+        lower = [[P[i][j] - (mu if i == j else 0) for j in range(N)] for i in range(N)]
+        upper = [[(M if i == j else 0) - P[i][j] for j in range(N)] for i in range(N)]
         if not (positive_definite(lower) and positive_definite(upper)):
             continue
         K2 = _frob2(system.C) * _frob2(system.B) * M / mu
