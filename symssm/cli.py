@@ -190,16 +190,26 @@ def _cmd_latex(args):
     return 0
 
 
-def _cmd_gradient(args):
+#: Sequence length of the gradient and numeric commands when neither -n nor the spec gives one.
+DEFAULT_N = 1000
+
+
+def _verified_gradient(args):
+    """(system, n, stem, certificate): a gradient certificate re-checked by the independent checker."""
     from .gradient import gradient_certificate
 
     system, n, stem = _load_system(args)
-    n = n if n is not None else 1000
+    n = n if n is not None else DEFAULT_N
     cert = gradient_certificate(system, n, max_seconds=args.max_seconds)
-    out = args.output or f"{stem}.gradient.json"
     result = cert.check()
     if not result.verified:  # pragma: no cover - a generator bug
         raise SymssmError(f"internal error: the checker rejected the new certificate: {result.message}")
+    return system, n, stem, cert
+
+
+def _cmd_gradient(args):
+    system, n, stem, cert = _verified_gradient(args)
+    out = args.output or f"{stem}.gradient.json"
     _write(out, cert.to_json())
     d = cert.data
     delta = d["crossover_distance"]
@@ -220,11 +230,8 @@ def _load_numeric_source(args):
     """(float system, n, stem) for the numeric commands: a spec (decimals welcome) or a family."""
     from .numeric import NamedFloatSystem, read_numeric_spec
 
-    if (args.spec is None) == (args.family is None):
-        raise SymssmError("give exactly one of a SPEC file or --family NAME")
-    if args.family is not None:
-        system, n, stem = _load_system(args)
-        return system, n, stem
+    if args.family is not None or args.spec is None:
+        return _load_system(args)  # families are exact; it also reports a missing or doubled source
     (A, B, C, D), n, name = read_numeric_spec(args.spec)
     n = args.n if args.n is not None else n
     stem = os.path.splitext(os.path.basename(args.spec))[0]
@@ -237,7 +244,7 @@ def _cmd_numeric(args):
     from .numeric import numeric_head_count
 
     system, n, _ = _load_numeric_source(args)
-    n = n if n is not None else 1000
+    n = n if n is not None else DEFAULT_N
     res = numeric_head_count(system, n, tol=args.tol, device=args.device)
     if args.json:
         sys.stdout.write(json.dumps(res.to_json_data(), indent=2, sort_keys=True) + "\n")
@@ -261,16 +268,12 @@ def _cmd_plot(args):
     from .plot import plot_gradient, plot_heads
 
     if args.what == "gradient":
-        from .gradient import gradient_certificate
-
-        system, n, _ = _load_system(args)
-        cert = gradient_certificate(system, n if n is not None else 1000)
-        plot_gradient(cert, args.output)
+        plot_gradient(_verified_gradient(args)[3], args.output)
     else:
         from .numeric import numeric_head_count
 
         system, n, _ = _load_numeric_source(args)
-        plot_heads([numeric_head_count(system, n if n is not None else 1000)], args.output)
+        plot_heads([numeric_head_count(system, n if n is not None else DEFAULT_N)], args.output)
     print(f"wrote {args.output}")
     return 0
 
