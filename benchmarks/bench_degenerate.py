@@ -2,7 +2,7 @@
 coefficients.  Usage: python benchmarks/bench_degenerate.py HALF_N P_EQUALS_M  (e.g. 64 12)."""
 import random, time, sys
 from symssm import ssm, certify
-from symssm.headcount import find_witness
+from symssm.exact.headcount import find_witness
 rng = random.Random(2)
 h = int(sys.argv[1]); p = m = int(sys.argv[2])
 R = [[rng.randint(-3, 3) for _ in range(h)] for _ in range(h)]

@@ -113,7 +113,7 @@ def main():
 def auto_table(seed):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     from symssm import ssm
-    from symssm.headcount import find_witness
+    from symssm.exact.headcount import find_witness
 
     print("| N | p = m | exact (s) | modular (s) | exact / modular |")
     print("|---|---|---|---|---|")

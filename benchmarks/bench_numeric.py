@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from symssm.numeric import numeric_head_count  # noqa: E402
+from symssm.numeric.headcount import numeric_head_count  # noqa: E402
 
 
 def stable(N, p, m, seed=0):

@@ -11,7 +11,8 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from symssm.checker.core import Unreadable, check_data, parse_json
+    from symssm.checker.core import check_data
+    from symssm.checker.reading import Unreadable, parse_json
 
 
 def TestOneInput(data):

@@ -11,7 +11,7 @@ import atheris
 
 with atheris.instrument_imports():
     from symssm.errors import SymssmError
-    from symssm.spec import loads_spec
+    from symssm.sources.spec import loads_spec
 
 
 def TestOneInput(data):

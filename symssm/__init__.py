@@ -5,7 +5,9 @@ the lag operators L_d = C A^d B (L_0 = CB + D), the head count
 k(n) = dim span{L_0..L_{n-1}} with proofs, gradient-highway bounds, LaTeX.
 
 Names are loaded on first use, so ``import symssm.checker`` stays free of SymPy
-and of generator code.
+and of generator code.  The package is laid out by stage of the data flow (see
+docs/architecture.md): ``formats`` -> ``sources`` -> ``exact`` / ``numeric`` / ``gradient``
+-> ``certificate`` -> ``render`` -> ``api``, ``cli``, ``catalog``; ``checker`` stands apart.
 
 Examples
 --------
@@ -22,27 +24,29 @@ from importlib import import_module
 from ._version import __version__
 
 _EXPORTS = {
-    "SSM": "system",
-    "ssm": "system",
-    "lags": "operators",
-    "lag": "operators",
-    "head_count": "headcount",
-    "profile": "headcount",
-    "find_witness": "headcount",
-    "Profile": "headcount",
-    "HeadCountWitness": "headcount",
-    "certify": "certification",
-    "Certificate": "certificate",
-    "check": "verify",
-    "read_spec": "spec",
-    "loads_spec": "spec",
-    "load_certificate": "loading",
-    "to_latex": "latex",
-    "gradient_certificate": "gradient",
-    "numeric_head_count": "numeric",
-    "families": None,
-    "errors": None,
+    "SSM": "sources.system",
+    "ssm": "sources.system",
+    "lags": "exact.lags",
+    "lag": "exact.lags",
+    "head_count": "exact.headcount",
+    "profile": "exact.headcount",
+    "find_witness": "exact.headcount",
+    "Profile": "exact.headcount",
+    "HeadCountWitness": "exact.headcount",
+    "certify": "api",
+    "Certificate": "api",
+    "check": "api",
+    "read_spec": "sources.spec",
+    "loads_spec": "sources.spec",
+    "load_certificate": "api",
+    "to_latex": "api",
+    "gradient_certificate": "api",
+    "numeric_head_count": "numeric.headcount",
+    "families": "sources.families",
+    "errors": "errors",
 }
+#: Names that are modules themselves rather than attributes of one.
+_MODULES = ("families", "errors")
 
 __all__ = ["__version__", *_EXPORTS]
 
@@ -50,10 +54,8 @@ __all__ = ["__version__", *_EXPORTS]
 def __getattr__(name):
     if name not in _EXPORTS:
         raise AttributeError(f"module 'symssm' has no attribute {name!r}")
-    module = _EXPORTS[name]
-    if module is None:
-        return import_module(f".{name}", __name__)
-    return getattr(import_module(f".{module}", __name__), name)
+    module = import_module(f".{_EXPORTS[name]}", __name__)
+    return module if name in _MODULES else getattr(module, name)
 
 
 def __dir__():

@@ -8,14 +8,12 @@ case and observations drawn from it (stated as observations, never as theorems).
 
 import os
 
-from .certification import certify
+from .api import certify, gradient_certificate
 from .errors import NotStableError
-from .families import FAMILIES
-from .gradient import gradient_certificate
-from .jsonio import atomic_write
-from .latex import render
+from .formats.files import atomic_write
+from .sources.families import FAMILIES
 
-__all__ = ["CASES", "N_LENGTH", "build_catalog"]
+__all__ = ["CASES", "N_LENGTH", "build_catalog", "catalog_files"]
 
 #: Sizes (N, p, m) certified for every family.
 SIZES = ((2, 1, 1), (4, 2, 1), (6, 2, 2), (8, 3, 2))
@@ -28,16 +26,43 @@ def _system(family, N, p, m):
     return FAMILIES[family](N, p, m)
 
 
+def catalog_files(records):
+    """The file names the catalogue consists of, for the given case records (README.md last)."""
+    names = []
+    for r in records:
+        names += [f"{r['name']}.json", f"{r['name']}.tex"]
+        if r["gradient"] is not None:
+            names += [f"{r['name']}.gradient.json", f"{r['name']}.gradient.tex"]
+    return names + ["README.md"]
+
+
+def _write_verified(out, stem, cert):
+    """Write a certificate and its LaTeX, after the independent checker has verified it."""
+    cert.save(os.path.join(out, f"{stem}.json"))
+    atomic_write(os.path.join(out, f"{stem}.tex"), cert.to_latex())
+
+
 def build_catalog(out, *, progress=None):
-    """Write the catalogue into folder ``out``; returns the list of case records."""
+    """Write the catalogue into folder ``out``; returns the list of case records.
+
+    Raises
+    ------
+    OutputError
+        If ``out`` exists and is not a folder.
+    CertificateError
+        If a certificate does not verify (a generator bug: nothing unverified is written).
+    """
+    from .errors import OutputError
+
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise OutputError(f"cannot write the catalogue into {out}: it is not a folder")
     os.makedirs(out, exist_ok=True)
     records = []
     for family, N, p, m in CASES:
         system = _system(family, N, p, m)
         name = system.name
         cert = certify(system, N_LENGTH)
-        atomic_write(os.path.join(out, f"{name}.json"), cert.to_json())
-        atomic_write(os.path.join(out, f"{name}.tex"), render(cert))
+        _write_verified(out, name, cert)
         rec = {"family": family, "name": name, "N": N, "p": p, "m": m, "k": cert["head_count"],
                "profile": cert["profile"]["values"], "method": cert["lower_bound"]["method"], "gradient": None}
         try:
@@ -45,8 +70,7 @@ def build_catalog(out, *, progress=None):
         except NotStableError:
             pass
         else:
-            atomic_write(os.path.join(out, f"{name}.gradient.json"), g.to_json())
-            atomic_write(os.path.join(out, f"{name}.gradient.tex"), render(g))
+            _write_verified(out, f"{name}.gradient", g)
             rec["gradient"] = {"r": g["decay_rate"], "rho": g["spectral_radius_estimate"],
                                "crossover": g["crossover_distance"]}
         records.append(rec)

@@ -1,35 +1,48 @@
-"""The ``symssm`` command line.
+"""The ``symssm`` command line: argument parsing and dispatch.
 
-Every failure a user can cause ends with one line ``symssm: error: ...`` and
-exit code 2 (1 for a certificate that parses but does not verify, or a system
-that has no decay certificate); Ctrl-C exits 130.  Outputs are written to a
-temporary file and renamed, so nothing half-written is left behind.
+The work happens in the stages below (sources, exact, numeric, gradient, certificate,
+render) and in :mod:`symssm.api`; this module parses, calls, prints and maps errors to exit
+codes.  Every failure a user can cause ends with one line ``symssm: error: ...`` and exit
+code 2 (1 for a certificate that parses but does not verify, or a system that has no decay
+certificate); Ctrl-C exits 130 and SIGTERM 143, removing any temporary file; a closed
+standard output (``| head``) ends quietly.
 """
 
 import argparse
 import os
+import signal
 import sys
 
 from ._version import __version__
 from .errors import BudgetExceeded, SymssmError
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser", "DEFAULT_N"]
 
 PROG = "symssm"
+#: Sequence length of the gradient and numeric commands when neither -n nor the spec gives one.
+DEFAULT_N = 1000
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line and exit code 2."""
+    """argparse without abbreviations that reports a usage error in one line and exit code 2."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         raise SymssmError(f"{message} (see '{self.prog} --help')")
 
 
-def _positive_int(text):
-    from .rationals import int_from_digits
+class _Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that cleanup handlers run."""
+
+
+def _count(text):
+    from .formats.rationals import int_from_digits
 
     if not text.isascii() or not text.isdigit() or len(text) > 40:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer (at most 40 digits), got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer (at most 40 digits), got {text[:60]!r}")
     return int_from_digits(text)
 
 
@@ -37,97 +50,101 @@ def _seconds(text):
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:60]!r}") from None
     if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text[:60]!r}")
     return value
 
 
-def _add_system_source(p):
-    p.add_argument("spec", nargs="?", help="system spec JSON file (or use --family)")
-    p.add_argument("--family", help="a built-in family instead of a spec (see 'symssm families')")
-    p.add_argument("--N", type=_positive_int, dest="family_N", help="family state dimension")
-    p.add_argument("--p", type=_positive_int, dest="family_p", default=None, help="family output dimension")
-    p.add_argument("--m", type=_positive_int, dest="family_m", default=None, help="family input dimension")
-    p.add_argument("--seed", type=_positive_int, dest="family_seed", default=None, help="seed (random family)")
-    p.add_argument("-n", type=_positive_int, dest="n", default=None, help="sequence length (default: the spec's n, else T)")
+def _tolerance(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text[:60]!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text[:60]!r}")
+    return value
 
+
+# ---------------------------------------------------------------- inputs and outputs
 
 def _load_system(args):
-    """(system, n, stem) from a spec file or a family."""
+    """(system, n, stem, inputs) from a spec file or a family."""
     if (args.spec is None) == (args.family is None):
         raise SymssmError("give exactly one of a SPEC file or --family NAME")
     if args.family is not None:
-        from .families import family_system
+        from .sources.families import family_system
 
         system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
                                seed=args.family_seed)
-        return system, args.n, system.name
-    from .spec import read_spec
+        return system, args.n, system.name, ()
+    from .sources.spec import read_spec
 
     spec = read_spec(args.spec)
     n = args.n if args.n is not None else spec.n
-    stem = os.path.splitext(os.path.basename(args.spec))[0]
-    return spec.system, n, stem
+    return spec.system, n, _stem(args.spec), (args.spec,)
 
 
-def _describe(system):
-    name = system.name or "(unnamed system)"
-    return f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.has_D else ''}"
+def _stem(path):
+    return os.path.splitext(os.path.basename(path))[0] or "system"
 
 
-def head_count_summary(cert):
-    """Short human summary of a head-count certificate (lines of text)."""
-    k, n = cert["head_count"], cert["n"]
-    prof = cert["profile"]
-    hf = cert["holds_for"]
-    lb = cert["lower_bound"]
-    vals = prof["values"]
-    shown = ", ".join(map(str, vals[:12])) + (", ..." if len(vals) > 12 else "")
-    upto = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
-    lines = [
-        f"k({n}) = {k}: exactly {k} attention head{'s' if k != 1 else ''} necessary and sufficient "
-        f"on length-{n} sequences ({upto})",
-        f"profile: k(1..{len(vals)}) = {shown}; k(n) = {prof['eventual']} for all n >= {prof['constant_from']}",
-    ]
-    if k >= 2:
-        lines.append(f"Interaction Rank Gap: single-head attention fails; every H < {k} fails "
-                     f"(H = {', '.join(str(h) for h in range(min(k, 8)))}{', ...' if k > 8 else ''})")
-    elif k == 1:
-        lines.append("a single head suffices (H = 0 fails)")
-    if k:
-        if lb["method"] == "exact":
-            det = lb["determinant"]
-            lines.append(f"witness: exact {k}x{k} minor of lags {lb['lags'][:k]}, det = {det if len(det) < 60 else det[:57] + '...'}")
-        else:
-            lines.append(f"witness: {len(lb['lags'])}x{len(lb['lags'])} minor nonzero modulo the prime {lb['prime']}")
-    return lines
+def _emit(path, text, inputs):
+    """Write ``text`` to ``path`` ('-': standard output) atomically, never over an input."""
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from .formats.files import atomic_write
+
+    atomic_write(path, text, inputs=inputs)
 
 
-def _write(path, text):
-    from .jsonio import atomic_write
+def _check_output(path, inputs):
+    """Refuse a bad output path before any work is done."""
+    if path not in (None, "-"):
+        from .formats.files import check_output_path
 
-    atomic_write(path, text)
+        check_output_path(path, inputs=inputs)
 
+
+def _say(args, line=""):
+    """Print a report line, to standard error when the certificate itself goes to standard output."""
+    print(line, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
+
+
+def _require_verified(cert, what="the new certificate"):
+    result = cert.check()
+    if not result.verified:  # pragma: no cover - a generator bug
+        raise SymssmError(f"internal error: the checker rejected {what}: {result.message}")
+    return result
+
+
+# ---------------------------------------------------------------- commands
 
 def _cmd_certify(args):
-    from .certification import certify
+    from .api import certify
+    from .render.summary import describe, head_count_summary
 
-    system, n, stem = _load_system(args)
-    cert = certify(system, n, method=args.method, max_seconds=args.max_seconds)
+    system, n, stem, inputs = _load_system(args)
     out = args.output or f"{stem}.cert.json"
-    _write(out, cert.to_json())
-    print(_describe(system))
-    for line in head_count_summary(cert):
-        print(line)
+    _check_output(out, inputs)
+    cert = certify(system, n, method=args.method, max_seconds=args.max_seconds)
     if not args.no_verify:
-        result = cert.check()
-        if not result.verified:  # pragma: no cover - a generator bug
-            raise SymssmError(f"internal error: the checker rejected the new certificate: {result.message}")
-        print(f"certificate: {out} (verified by the independent checker)")
-    else:
-        print(f"certificate: {out}")
+        _require_verified(cert)
+    _emit(out, cert.to_json(), inputs)
+    _say(args, describe(system))
+    for line in head_count_summary(cert.data):
+        _say(args, line)
+    shown = "standard output" if out == "-" else _safe(out)
+    _say(args, f"certificate: {shown}" + ("" if args.no_verify else " (verified by the independent checker)"))
     return 0
+
+
+def _safe(text):
+    from .render.summary import terminal_safe
+
+    return terminal_safe(text)
 
 
 def _cmd_check(args):
@@ -135,113 +152,104 @@ def _cmd_check(args):
 
     argv = [args.certificate] + (["--spec", args.spec] if args.spec else [])
     if args.max_seconds:
-        argv += ["--max-seconds", str(args.max_seconds)]
+        argv += ["--max-seconds", repr(args.max_seconds)]
     return check_main(argv, prog=f"{PROG} check")
 
 
 def _cmd_demo(args):
-    from .certification import certify
-    from .examples import DEMO_NAMES, example
+    from .api import certify
+    from .render.summary import describe, head_count_summary
+    from .sources.examples import DEMO_NAMES, example
 
     out = args.out
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise SymssmError(f"cannot write into {_safe(out)}: it is not a folder")
     os.makedirs(out, exist_ok=True)
     print(f"symssm {__version__} demo: exact head counts with independently checked certificates\n")
     for name in DEMO_NAMES:
         ex = example(name)
-        system = ex.system
-        n = 8
-        cert = certify(system, n)
-        path = os.path.join(out, f"{name}.cert.json")
-        _write(path, cert.to_json())
+        cert = certify(ex.system, 8)
         verdict = cert.check()
+        path = os.path.join(out, f"{name}.cert.json")
+        if verdict.verified:
+            cert.save(path)
         print(f"== {ex.description}")
-        print("   " + _describe(system))
-        for line in head_count_summary(cert):
+        print("   " + describe(ex.system))
+        for line in head_count_summary(cert.data):
             print("   " + line)
-        print(f"   {path}: {'VERIFIED' if verdict.verified else 'REJECTED: ' + verdict.message}\n")
+        print(f"   {_safe(path)}: {'VERIFIED' if verdict.verified else 'REJECTED: ' + verdict.message}\n")
         if not verdict.verified:  # pragma: no cover
             return 1
-    print(f"Re-check any of them with: symssm check {os.path.join(out, DEMO_NAMES[0] + '.cert.json')}")
+    print(f"Re-check any of them with: symssm check {_safe(os.path.join(out, DEMO_NAMES[0] + '.cert.json'))}")
     return 0
 
 
 def _verified_certificate(path):
-    """Load a certificate and verify it; a rejected one is an error (exit 1)."""
-    from .loading import load_certificate
+    """Load a certificate and verify it once; a rejected one is an error (exit 1)."""
+    from .api import load_certificate
 
     cert = load_certificate(path)
     result = cert.check()
     if not result.verified:
-        err = SymssmError(f"certificate {path} does not verify, refusing to render it: {result.message}")
-        err.exit_code = 1
+        err = SymssmError(f"certificate {_safe(path)} does not verify, refusing to render it: {result.message}")
+        err.exit_code = 1 if result.code == 1 else 2
         raise err
     return cert
 
 
 def _cmd_latex(args):
-    from .latex import render
-
+    inputs = (args.certificate,)
+    _check_output(args.output, inputs)
     cert = _verified_certificate(args.certificate)
-    text = render(cert, standalone=args.standalone, macros=args.macros, prefix=args.prefix)
-    if args.output:
-        _write(args.output, text)
-    else:
-        sys.stdout.write(text)
+    text = cert.to_latex(standalone=args.standalone, macros=args.macros, prefix=args.prefix)
+    _emit(args.output or "-", text, inputs)
     return 0
 
 
-#: Sequence length of the gradient and numeric commands when neither -n nor the spec gives one.
-DEFAULT_N = 1000
-
-
 def _verified_gradient(args):
-    """(system, n, stem, certificate): a gradient certificate re-checked by the independent checker."""
-    from .gradient import gradient_certificate
+    """(system, n, stem, inputs, certificate): a gradient certificate the independent checker accepted."""
+    from .api import gradient_certificate
 
-    system, n, stem = _load_system(args)
+    system, n, stem, inputs = _load_system(args)
     n = n if n is not None else DEFAULT_N
     cert = gradient_certificate(system, n, max_seconds=args.max_seconds)
-    result = cert.check()
-    if not result.verified:  # pragma: no cover - a generator bug
-        raise SymssmError(f"internal error: the checker rejected the new certificate: {result.message}")
-    return system, n, stem, cert
+    _require_verified(cert)
+    return system, n, stem, inputs, cert
 
 
 def _cmd_gradient(args):
-    system, n, stem, cert = _verified_gradient(args)
+    from .render.summary import describe, gradient_summary
+
+    if args.spec is not None:
+        _check_output(args.output or f"{_stem(args.spec)}.gradient.json", (args.spec,))
+    system, n, stem, inputs, cert = _verified_gradient(args)
     out = args.output or f"{stem}.gradient.json"
-    _write(out, cert.to_json())
-    d = cert.data
-    delta = d["crossover_distance"]
-    print(_describe(system))
-    print(f"SSM decay: ||L_d||_F <= K r^d for d >= 1 with r = {d['decay_rate']} "
-          f"(spectral radius about {d['spectral_radius_estimate']}), K^2 = {d['decay_constant_squared']}")
-    print(f"attention highway: ||dy_i/dx_j||_F >= c = {d['attention_lower_bound']} for every distance 1..{n - 1}")
-    print("crossover: " + (f"attention provably carries more gradient from distance {delta} on (up to n = {n})"
-                           if delta is not None else f"none certified within n = {n}"))
-    cg = d["computation_graph"]
-    print(f"computation graph: x_j -> y_i takes i - j + 2 edges in the SSM ({', '.join(map(str, cg['ssm_path_edges'][1:6]))}, ...), "
-          f"{cg['attention_path_edges'][1]} in attention")
-    print(f"certificate: {out} (verified by the independent checker)")
+    _emit(out, cert.to_json(), inputs)
+    _say(args, describe(system))
+    for line in gradient_summary(cert.data, n):
+        _say(args, line)
+    shown = "standard output" if out == "-" else _safe(out)
+    _say(args, f"certificate: {shown} (verified by the independent checker)")
     return 0
 
 
 def _load_numeric_source(args):
-    """(float system, n, stem) for the numeric commands: a spec (decimals welcome) or a family."""
-    from .numeric import NamedFloatSystem, read_numeric_spec
+    """(float system, n, inputs) for the numeric commands: a spec (decimals welcome) or a family."""
+    from .numeric.headcount import NamedFloatSystem, read_numeric_spec
 
     if args.family is not None or args.spec is None:
-        return _load_system(args)  # families are exact; it also reports a missing or doubled source
+        system, n, _stem_, inputs = _load_system(args)  # families are exact; reports a missing or doubled source
+        return system, n, inputs
     (A, B, C, D), n, name = read_numeric_spec(args.spec)
     n = args.n if args.n is not None else n
-    stem = os.path.splitext(os.path.basename(args.spec))[0]
-    return NamedFloatSystem(A, B, C, D, name), n, stem
+    return NamedFloatSystem(A, B, C, D, name), n, (args.spec,)
 
 
 def _cmd_numeric(args):
     import json
 
-    from .numeric import numeric_head_count
+    from .numeric.headcount import numeric_head_count
+    from .render.summary import numeric_summary
 
     system, n, _ = _load_numeric_source(args)
     n = n if n is not None else DEFAULT_N
@@ -249,104 +257,121 @@ def _cmd_numeric(args):
     if args.json:
         sys.stdout.write(json.dumps(res.to_json_data(), indent=2, sort_keys=True) + "\n")
         return 0
-    k = res.numerical_head_count
-    s = res.singular_values
-    gap = ("infinite (no singular value below the tolerance)" if res.gap is None else f"{res.gap:.3e}")
-    print(f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate")
-    print(f"system: {res.name or '(unnamed)'}, n = {n}")
-    print(f"numerical head count k = {k} at relative tolerance tau = {res.tolerance:g}; gap s_k/s_(k+1) = {gap}")
-    print("singular values of the normalised lag stack: " + ", ".join(f"{v:.3e}" for v in s[:16])
-          + (", ..." if len(s) > 16 else ""))
-    print(f"best H-head relative error of the length-{n} operator ({res.approximation_method}):")
-    for H, e in enumerate(res.approximation_error):
-        print(f"  H = {H:3d}: {e:.3e}")
-    print("For an exact, certified head count: symssm certify SPEC (exact entries).")
+    for line in numeric_summary(res, n):
+        print(line)
     return 0
 
 
 def _cmd_plot(args):
-    from .plot import plot_gradient, plot_heads
+    from .render.plot import figure_format, plot_gradient, plot_heads
 
+    figure_format(args.output)
+    if args.spec is not None:
+        _check_output(args.output, (args.spec,))
     if args.what == "gradient":
-        plot_gradient(_verified_gradient(args)[3], args.output)
+        _system, _n, _stem_, inputs, cert = _verified_gradient(args)
+        plot_gradient(cert, args.output, inputs=inputs)
     else:
-        from .numeric import numeric_head_count
+        from .numeric.headcount import numeric_head_count
 
-        system, n, _ = _load_numeric_source(args)
-        plot_heads([numeric_head_count(system, n if n is not None else DEFAULT_N)], args.output)
-    print(f"wrote {args.output}")
+        system, n, inputs = _load_numeric_source(args)
+        plot_heads([numeric_head_count(system, n if n is not None else DEFAULT_N)], args.output, inputs=inputs)
+    print(f"wrote {_safe(args.output)}")
     return 0
 
 
 def _cmd_catalog(args):
-    from .catalog import build_catalog
+    from .catalog import build_catalog, catalog_files
 
     records = build_catalog(args.out, progress=(lambda name: print(f"  {name}", flush=True)) if args.verbose else None)
-    files = sum(2 + (2 if r["gradient"] else 0) for r in records)
-    print(f"catalogue: {len(records)} cases, {files} files and README.md written to {args.out}")
+    print(f"catalogue: {len(records)} cases, {len(catalog_files(records))} files written to {_safe(args.out)}")
     return 0
 
 
+def _cmd_families(args):
+    from .sources.families import FAMILIES, FAMILY_NOTES
+
+    print("Built-in families (symssm certify|gradient|numeric|plot --family NAME --N N [--p P --m M]; "
+          "see docs/families.md):")
+    width = max(map(len, FAMILIES))
+    for name in FAMILIES:
+        print(f"  {name:<{width}}  {FAMILY_NOTES[name]}")
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+def _add_system_source(p):
+    p.add_argument("spec", nargs="?", help="system spec JSON file (or use --family)")
+    p.add_argument("--family", help="a built-in family instead of a spec (see 'symssm families')")
+    p.add_argument("--N", type=_count, dest="family_N", help="family state dimension")
+    p.add_argument("--p", type=_count, dest="family_p", default=None, help="family output dimension")
+    p.add_argument("--m", type=_count, dest="family_m", default=None, help="family input dimension")
+    p.add_argument("--seed", type=_count, dest="family_seed", default=None, help="seed (random family)")
+    p.add_argument("-n", type=_count, dest="n", default=None, help="sequence length (default: the spec's n, else T)")
+
+
+def _command(sub, name, run, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.set_defaults(run=run)
+    return p
+
+
 def build_parser():
+    """The argument parser of ``symssm`` (every command; no abbreviations)."""
     parser = _Parser(prog=PROG, description="Exact, certified head counts for linear state space models "
                                             "(arXiv:2512.15115).")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    p = sub.add_parser("certify", help="certify the exact head count k(n) of a system")
+    p = _command(sub, "certify", _cmd_certify, "certify the exact head count k(n) of a system")
     _add_system_source(p)
-    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.cert.json)")
+    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
     p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
-    p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate after writing it")
-    p.set_defaults(run=_cmd_certify)
+    p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate before writing it")
 
-    p = sub.add_parser("check", help="verify a certificate with the independent checker")
+    p = _command(sub, "check", _cmd_check, "verify a certificate with the independent checker")
     p.add_argument("certificate")
     p.add_argument("--spec", help="also require the certificate to be about this spec's system")
-    p.add_argument("--max-seconds", type=_seconds, default=None)
-    p.set_defaults(run=_cmd_check)
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="give up, undecided (exit 2), after this")
 
-    p = sub.add_parser("demo", help="certify built-in examples and check the certificates")
+    p = _command(sub, "demo", _cmd_demo, "certify built-in examples and check the certificates")
     p.add_argument("--out", default="symssm-demo", help="folder for the certificates (default ./symssm-demo)")
-    p.set_defaults(run=_cmd_demo)
 
-    p = sub.add_parser("latex", help="typeset a (verified) certificate as a theorem with its proof")
+    p = _command(sub, "latex", _cmd_latex, "typeset a (verified) certificate as a theorem with its proof")
     p.add_argument("certificate")
     p.add_argument("-o", "--output", help="output .tex file (default: standard output)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--standalone", action="store_true", help="a complete document for pdflatex")
     mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
     p.add_argument("--prefix", default="Symssm", help="macro name prefix, letters only (default Symssm)")
-    p.set_defaults(run=_cmd_latex)
 
-    p = sub.add_parser("gradient", help="certify gradient decay (SSM) against a gradient highway (attention)")
+    p = _command(sub, "gradient", _cmd_gradient, "certify gradient decay (SSM) against a gradient highway (attention)")
     _add_system_source(p)
-    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.gradient.json)")
-    p.add_argument("--max-seconds", type=_seconds, default=None)
-    p.set_defaults(run=_cmd_gradient)
+    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.gradient.json; '-' for standard output)")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
 
-    p = sub.add_parser("numeric", help="numerical head count and H-head error curve (floats; not a certificate)")
+    p = _command(sub, "numeric", _cmd_numeric, "numerical head count and H-head error curve (floats; not a certificate)")
     _add_system_source(p)
-    p.add_argument("--tol", type=float, default=1e-10, help="relative tolerance of the numerical rank (default 1e-10)")
+    p.add_argument("--tol", type=_tolerance, default=1e-10, help="relative tolerance of the numerical rank (default 1e-10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
-    p.set_defaults(run=_cmd_numeric)
 
-    p = sub.add_parser("catalog", help="regenerate the certified catalogue of built-in families")
+    p = _command(sub, "catalog", _cmd_catalog, "regenerate the certified catalogue of built-in families")
     p.add_argument("--out", default="certificates", help="folder (default ./certificates)")
     p.add_argument("-v", "--verbose", action="store_true")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
-    p.set_defaults(run=_cmd_catalog)
 
-    p = sub.add_parser("plot", help="figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)")
+    p = _command(sub, "plot", _cmd_plot, "figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)")
     p.add_argument("what", choices=("heads", "gradient"))
     _add_system_source(p)
-    p.add_argument("-o", "--output", required=True, help="PNG file")
+    p.add_argument("-o", "--output", required=True, help="figure file: .png, .pdf or .svg")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
-    p.set_defaults(run=_cmd_plot)
 
+    _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")
     return parser
 
 
@@ -358,8 +383,6 @@ class _Budget:
         self.armed = False
 
     def __enter__(self):
-        import signal
-
         if self.seconds and hasattr(signal, "setitimer"):
             def expire(signum, frame):
                 raise BudgetExceeded(f"stopped after the --max-seconds budget of {self.seconds:g} s")
@@ -371,15 +394,32 @@ class _Budget:
 
     def __exit__(self, *exc):
         if self.armed:
-            import signal
-
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
         return False
 
 
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
+def _quiet_broken_pipe():
+    """Standard output was closed by its reader: stop writing to it, silently."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
+
+
 def main(argv=None):
     """Run the command line; returns the exit code."""
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except (ValueError, OSError):  # not the main thread
+        previous = None
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -387,15 +427,22 @@ def main(argv=None):
             parser.print_help()
             return 2
         with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None):
-            return args.run(args)
+            code = args.run(args)
+        sys.stdout.flush()
+        return code
     except SymssmError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {_safe(exc)}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except _Terminated:
+        print(f"{PROG}: terminated", file=sys.stderr)
+        return 143
     except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
+        where = f" {_safe(exc.filename)}" if exc.filename else ""
         print(f"{PROG}: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except MemoryError:
@@ -408,5 +455,11 @@ def main(argv=None):
         if os.environ.get("SYMSSM_DEBUG"):
             raise
         print(f"{PROG}: error: internal error, please report it with the input: {type(exc).__name__}: "
-              f"{str(exc)[:200]}", file=sys.stderr)
+              f"{_safe(str(exc)[:200])}", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            try:
+                signal.signal(signal.SIGTERM, previous)
+            except (ValueError, OSError):
+                pass

@@ -21,6 +21,7 @@ __all__ = [
     "BudgetExceeded",
     "BackendError",
     "CertificateError",
+    "OutputError",
 ]
 
 
@@ -66,3 +67,7 @@ class BackendError(SymssmError):
 
 class CertificateError(SymssmError):
     """A certificate could not be produced or rendered."""
+
+
+class OutputError(InputError):
+    """An output path cannot be written: a missing folder, a directory, a FIFO or device, an input file."""

@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from symssm.catalog import CASES, build_catalog
 from symssm.checker import check_file
-from symssm.families import FAMILIES
-from symssm.latex import render_standalone
+from symssm.sources.families import FAMILIES
+from symssm.render.latex import render_standalone
 
 from latex_tools import HOST, compile_tex, require_tools
 

@@ -4,8 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symssm import certify, check
-from symssm.examples import EXAMPLES, example
-from symssm.system import ssm, system_sha256
+from symssm.sources.examples import EXAMPLES, example
+from symssm.sources.system import ssm, system_sha256
 
 from strategies import systems  # noqa: E402
 

@@ -25,7 +25,7 @@ def test_valid_fixtures_verify():
 
 def test_fixture_matches_what_certify_emits_today():
     from symssm import certify
-    from symssm.spec import read_spec
+    from symssm.sources.spec import read_spec
 
     spec = read_spec(os.path.join(FIX, "two-rotations.spec.json"))
     with open(os.path.join(FIX, "two-rotations.cert.json")) as fh:
@@ -156,7 +156,7 @@ def test_modular_and_exact_agree_on_a_large_generic_system():
     import random
 
     from symssm import ssm
-    from symssm.headcount import find_witness
+    from symssm.exact.headcount import find_witness
 
     rng = random.Random(5)
     N, p, m = 40, 3, 3

@@ -7,7 +7,7 @@ import sympy
 
 from symssm import head_count
 from symssm.errors import InputError
-from symssm.families import (
+from symssm.sources.families import (
     FAMILIES, bilinear, companion, diagonal, family_system, hippo_legs, hippo_legs_continuous, hippo_legt,
     hippo_legt_continuous, jordan, random_system, rotation, s4d_real, s4d_real_continuous, shift,
 )

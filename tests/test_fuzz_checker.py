@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from symssm import certify, lags, ssm
 from symssm.checker import check_data
-from symssm.examples import example
-from symssm.gradient import gradient_certificate
-from symssm.headcount import find_witness
-from symssm.system import system_sha256
+from symssm.sources.examples import example
+from symssm.api import gradient_certificate
+from symssm.exact.headcount import find_witness
+from symssm.sources.system import system_sha256
 
 EXAMPLES = int(os.environ.get("SYMSSM_FUZZ_EXAMPLES", "2000"))
 

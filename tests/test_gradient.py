@@ -8,10 +8,10 @@ import pytest
 from symssm import check, lags, ssm
 from symssm.cli import main
 from symssm.errors import InputError, NotStableError
-from symssm.families import jordan
-from symssm.gradient import gradient_certificate
+from symssm.sources.families import jordan
+from symssm.api import gradient_certificate
 from symssm.gradient.attention import attention_highway, exp_lower
-from symssm.gradient.certificate import crossover_distance
+from symssm.gradient.crossover import crossover_distance
 from symssm.gradient.decay import positive_definite
 from symssm.gradient.graph import attention_path_lengths, ssm_path_lengths
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from symssm.errors import BudgetExceeded, InputError
-from symssm.examples import EXAMPLES
-from symssm.headcount import find_witness, head_count, profile
-from symssm.system import ssm
+from symssm.sources.examples import EXAMPLES
+from symssm.exact.headcount import find_witness, head_count, profile
+from symssm.sources.system import ssm
 
 from strategies import systems  # noqa: E402
 
@@ -84,9 +84,9 @@ def test_examples_contract(ex, method):
 
 
 def test_bad_arguments():
-    with pytest.raises(InputError, match="n must be non-negative"):
+    with pytest.raises(InputError, match="n must be a non-negative integer"):
         head_count(ROT, -1)
-    with pytest.raises(InputError, match="n must be an integer"):
+    with pytest.raises(InputError, match="n must be a non-negative integer"):
         head_count(ROT, 2.0)
     with pytest.raises(InputError, match="method must be one of"):
         head_count(ROT, 2, method="fast")

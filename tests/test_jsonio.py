@@ -2,8 +2,9 @@ import os
 
 import pytest
 
-from symssm.errors import LimitError, ParseError
-from symssm.jsonio import atomic_write, dumps_canonical, loads_strict
+from symssm.errors import LimitError, OutputError, ParseError
+from symssm.formats.files import atomic_write
+from symssm.formats.jsonio import dumps_canonical, loads_strict
 
 
 def test_decimals_stay_exact_text():
@@ -45,5 +46,5 @@ def test_atomic_write_leaves_no_temporary(tmp_path):
 
 
 def test_atomic_write_to_missing_folder(tmp_path):
-    with pytest.raises(ParseError, match="does not exist"):
+    with pytest.raises(OutputError, match="does not exist"):
         atomic_write(tmp_path / "nope" / "x.json", "x")

@@ -6,11 +6,12 @@ import shutil
 import pytest
 
 from symssm import certify, ssm
-from symssm.certificate import Certificate
+from symssm.api import Certificate
 from symssm.cli import main
-from symssm.examples import EXAMPLES, example
+from symssm.sources.examples import EXAMPLES, example
 from symssm.errors import InputError
-from symssm.latex import escape_text, render, render_markdown, tex_matrix, tex_number
+from symssm.render.latex import render, render_markdown
+from symssm.render.tex import escape_text, tex_matrix, tex_number
 
 from latex_tools import HOST, compile_tex, require_tools
 

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from symssm import head_count, ssm
-from symssm.backend import get_namespace
+from symssm.numeric.backend import get_namespace
 from symssm.cli import main
 from symssm.errors import BackendError, InputError
-from symssm.examples import EXAMPLES
-from symssm.families import diagonal, hippo_legs, jordan, s4d_real
-from symssm.numeric import as_float_system, numeric_head_count
+from symssm.sources.examples import EXAMPLES
+from symssm.sources.families import diagonal, hippo_legs, jordan, s4d_real
+from symssm.numeric.headcount import as_float_system, numeric_head_count
 
 
 @pytest.mark.parametrize("ex", EXAMPLES, ids=lambda ex: ex.name)
@@ -115,7 +115,7 @@ def test_float_inputs_and_errors(tmp_path, capsys):
         as_float_system([[np.nan]], [[1.0]], [[1.0]])
     with pytest.raises(InputError, match="C is 1x3 but A is 2x2"):
         as_float_system(np.eye(2), np.ones((2, 1)), np.ones((1, 3)))
-    with pytest.raises(InputError, match="n must be a positive integer"):
+    with pytest.raises(InputError, match="n must be an integer >= 1"):
         numeric_head_count(EXAMPLES[0].system, 0)
 
 

@@ -3,8 +3,8 @@ from fractions import Fraction
 import pytest
 
 from symssm.errors import InputError, LimitError
-from symssm.operators import lag, lag_stack_mod, lags
-from symssm.system import ssm
+from symssm.exact.lags import lag, lag_stack_mod, lags
+from symssm.sources.system import ssm
 
 
 def test_lags_of_rotation_are_powers():

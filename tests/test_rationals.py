@@ -5,7 +5,7 @@ import pytest
 import sympy
 
 from symssm.errors import FloatInExactPathError, LimitError, ParseError
-from symssm.rationals import format_rational, int_from_digits, int_to_text, parse_rational, to_fraction
+from symssm.formats.rationals import format_rational, int_from_digits, int_to_text, parse_rational, to_fraction
 
 
 @pytest.mark.parametrize("text, value", [

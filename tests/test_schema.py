@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from symssm import certify
-from symssm.examples import EXAMPLES
+from symssm.sources.examples import EXAMPLES
 
 
 def schema():
@@ -35,7 +35,7 @@ def test_schema_catches_a_type_error():
 
 def test_gradient_certificates_conform():
     from symssm import ssm
-    from symssm.gradient import gradient_certificate
+    from symssm.api import gradient_certificate
 
     cert = gradient_certificate(ssm([["1/2", 1], [0, "1/3"]], [[1, 0], [0, 1]], [[1, 1]]), 100)
     jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))

@@ -5,7 +5,7 @@ import pytest
 import sympy
 
 from symssm.errors import FloatInExactPathError, InputError, LimitError, ShapeError
-from symssm.system import canonical_system, ssm, system_sha256
+from symssm.sources.system import canonical_system, ssm, system_sha256
 
 
 def test_dimensions_and_truncation():

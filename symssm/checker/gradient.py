@@ -16,6 +16,8 @@ from fractions import Fraction
 from math import factorial
 
 from .linalg import leading_minors_exact
+from .numbers import rat_text
+from .reading import integer, keys, matrix, rational
 
 MAX_TAYLOR = 10_000
 MAX_CROSSOVER = 100_000
@@ -72,8 +74,6 @@ def _attention_adj(n):
 
 
 def check_gradient(ledger, cert, system):
-    from .core import integer, keys, matrix, rational
-    from .numbers import rat_text
 
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "decay_rate", "decay_constant_squared", "spectral_radius_estimate",

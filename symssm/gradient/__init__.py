@@ -1,8 +1,7 @@
-"""Gradient-highway certificates: certified decay for SSMs, certified highways for attention.
+"""Stage 3, gradient: the mathematics of the Gradient Highway result.
 
-See docs/gradient.md.  The public entry point is :func:`gradient_certificate`.
+Decay of a stable SSM's lags with an exact Lyapunov witness (:mod:`.decay`), the single-head
+softmax attention highway (:mod:`.attention`), the crossover distance (:mod:`.crossover`) and
+the computation graphs (:mod:`.graph`).  Certificates are built in
+:mod:`symssm.certificate.gradient`, typeset in :mod:`symssm.render.gradient`.
 """
-
-from .certificate import gradient_certificate
-
-__all__ = ["gradient_certificate"]

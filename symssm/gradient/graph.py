@@ -46,9 +46,9 @@ def attention_graph(n):
     return G
 
 
-def ssm_path_lengths(n):
+def ssm_path_lengths(n, *, feedthrough=True):
     """Shortest path lengths x_1 -> y_{1+delta} for delta = 0..n-1 in the SSM graph."""
-    G = ssm_graph(n)
+    G = ssm_graph(n, feedthrough=feedthrough)
     return [nx.shortest_path_length(G, ("x", 1), ("y", 1 + d)) for d in range(n)]
 
 

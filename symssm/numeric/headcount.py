@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .backend import get_namespace
-from .errors import InputError
-from .system import SSM
+from ..errors import InputError
+from ..formats.limits import check_n
+from ..sources.system import SSM
 
 __all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system", "read_numeric_spec",
-           "DEFAULT_TOL"]
+           "choose_method", "DEFAULT_TOL", "METHODS"]
 
 #: Default relative tolerance for the numerical rank.
 DEFAULT_TOL = 1e-10
@@ -99,6 +100,9 @@ def as_float_system(A, B, C, D=None):
         if M is None:
             out.append(None)
             continue
+        if np.iscomplexobj(M) or (hasattr(M, "dtype") and "complex" in str(M.dtype)):
+            raise InputError(f"{name} is complex; the numeric path takes real matrices (complex systems are "
+                             "not supported yet: use the real 2N-state form)")
         try:
             arr = np.asarray(M, dtype=np.float64)
         except (TypeError, ValueError) as exc:
@@ -281,8 +285,43 @@ def _errors_from_gram(G, k):
     return [math.sqrt(float(tails[H]) / total) for H in range(k + 1)]
 
 
+#: Methods of the error curve (see the module docstring).
+METHODS = ("auto", "direct", "horizon", "closed-form")
+#: ``auto`` considers the horizon form only past this many multiples of N: below it the direct
+#: sum over n lags costs about as much as finding where a stable system's tail becomes negligible.
+HORIZON_MIN_RATIO = 4
+#: ``auto`` takes the closed form (geometric sums, cost independent of n) for systems that are not
+#: stable once n exceeds this: the direct sum costs O(n N^2 m) and took about 2 s at N = 64 and
+#: n = 200,000 on a 2-core machine (docs/performance.md), while the closed form costs O(N^3).
+CLOSED_FORM_MIN_N = 200_000
+
+
 def _spectral_radius(A):
     return float(np.max(np.abs(np.linalg.eigvals(A)))) if A.size else 0.0
+
+
+def choose_method(A, n):
+    """The error-curve method ``method="auto"`` uses for state matrix ``A`` and length ``n``.
+
+    ``direct`` up to ``HORIZON_MIN_RATIO * N``; beyond, ``horizon`` for a stable A (a cheap
+    sufficient test first: ``||A||_inf < 1``; the spectral radius only when that fails),
+    ``closed-form`` past ``CLOSED_FORM_MIN_N`` otherwise, else ``direct``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> choose_method(np.array([[0.5]]), 3), choose_method(np.array([[0.5]]), 1000)
+    ('direct', 'horizon')
+    >>> choose_method(np.array([[2.0]]), 10**6)
+    'closed-form'
+    """
+    N = A.shape[0]
+    if n <= HORIZON_MIN_RATIO * N:
+        return "direct"
+    stable = float(np.max(np.sum(np.abs(A), axis=1))) < 1 or _spectral_radius(A) < 1 - 1e-9
+    if stable:
+        return "horizon"
+    return "closed-form" if n > CLOSED_FORM_MIN_N else "direct"
 
 
 def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, method="auto"):
@@ -304,12 +343,19 @@ def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, met
     Returns
     -------
     NumericResult
+
+    Raises
+    ------
+    InputError
+        If ``n``, ``tol`` or ``method`` is not valid, or the matrices are not finite real matrices
+        of fitting shapes.
+    BackendError
+        If ``device="cuda"`` and no usable CuPy / GPU is present.
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InputError(f"n must be a positive integer, got {n!r}")
+    check_n(n, minimum=1)
     if not (isinstance(tol, float) or isinstance(tol, int)) or not 0 < tol < 1:
         raise InputError(f"tol must be a number in (0, 1), got {tol!r}")
-    if method not in ("auto", "direct", "horizon", "closed-form"):
+    if method not in METHODS:
         raise InputError(f"method must be auto, direct, horizon or closed-form; got {method!r}")
     A, B, C, D, name = _from_source(system)
     if xp is None:
@@ -324,15 +370,9 @@ def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, met
     s = xp.linalg.svdvals(cols) if cols.shape[1] else xp.zeros((0,), dtype=xp.float64)
     k, svals, gap = _rank(s, tol)
 
-    rho = _spectral_radius(A)
     progress = _Progress(n, "symssm numeric")
     if method == "auto":
-        if rho < 1 - 1e-9 and n > 4 * N:
-            method = "horizon"
-        elif n > 200_000:
-            method = "closed-form"
-        else:
-            method = "direct"
+        method = choose_method(A, n)
     G = None
     if method == "closed-form":
         G = _weighted_gram_closed_form(A, B, C, D, n)
@@ -367,9 +407,9 @@ def read_numeric_spec(path):
     """
     from fractions import Fraction
 
-    from .jsonio import load_strict
-    from .rationals import parse_rational
-    from .spec import check_spec_fields
+    from ..formats.jsonio import load_strict
+    from ..formats.rationals import parse_rational
+    from ..sources.spec import check_spec_fields
 
     what = f"spec {path}"
     data = load_strict(path, what=what)

@@ -27,12 +27,13 @@ from fractions import Fraction
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from .errors import InputError
-from .rationals import to_fraction
+from ..errors import InputError
+from ..formats.rationals import to_fraction
 from .system import ssm
 
 __all__ = [
     "FAMILIES",
+    "FAMILY_NOTES",
     "family_system",
     "shift",
     "rotation",
@@ -282,8 +283,32 @@ FAMILIES = {
 }
 
 
+#: One line per family: its parameters and conventions (``symssm families`` prints them).
+FAMILY_NOTES = {
+    "shift": "N x N down-shift (nilpotent); B = [e_0..e_(m-1)], C = last p coordinates",
+    "rotation": "2x2 rotation blocks by distinct Pythagorean angles (spectral radius 1; a final [1] for odd N); "
+                "B = [ones, e_1..], C = last p coordinates",
+    "diagonal": "A = diag(1/2, -1/3, 1/4, ...) (stable, distinct); Vandermonde B and C",
+    "companion": "companion matrix of x^N + sum c_i x^i with c_i = (-1)^i (i+1); B = [e_0..], C = last p coordinates",
+    "jordan": "Jordan blocks of size 2 at eigenvalue 1/2; B = [ones, e_1..], C = last p coordinates",
+    "hippo-legs": "HiPPO-LegS in rational similarity form, bilinear at Delta = 1/10; B = ones, C = first p coordinates",
+    "hippo-legt": "HiPPO-LegT in rational similarity form (S4's LegT at dt = 2 Delta), bilinear at Delta = 1/10; "
+                  "B = ones, C = first p coordinates",
+    "s4d-real": "S4D-Real A = diag(-(n+1)), bilinear at Delta = 1/10 (S4 itself uses zero-order hold); B = ones, "
+                "C = first p coordinates",
+    "random": "integer entries uniform in [-3, 3] from a seeded generator; options N, p, m, seed",
+}
+
+
 def family_system(name, *, N=None, p=None, m=None, seed=None):
-    """Build a family member by name (the ``--family`` option of the command line)."""
+    """Build a family member by name (the ``--family`` option of the command line).
+
+    Raises
+    ------
+    InputError
+        If the family is unknown, ``N`` is missing or above 512, or ``seed`` is given to a
+        family other than ``random``.
+    """
     if name not in FAMILIES:
         raise InputError(f"unknown family {name!r}; choose one of {', '.join(FAMILIES)}")
     if N is None:

@@ -13,6 +13,7 @@ Examples
 
 from dataclasses import dataclass
 
+from ..errors import InputError
 from .system import ssm
 
 __all__ = ["Example", "EXAMPLES", "example", "DEMO_NAMES"]
@@ -95,8 +96,14 @@ DEMO_NAMES = ("rotation", "shift5-two-outputs", "two-rotations", "shift-with-fee
 
 
 def example(name):
-    """The :class:`Example` with this name."""
+    """The :class:`Example` with this name.
+
+    Raises
+    ------
+    InputError
+        If there is no example of that name (the message lists them).
+    """
     for ex in EXAMPLES:
         if ex.name == name:
             return ex
-    raise KeyError(name)
+    raise InputError(f"no example named {str(name)[:60]!r}; the examples are {', '.join(e.name for e in EXAMPLES)}")

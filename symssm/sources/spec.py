@@ -17,15 +17,14 @@ Examples
 
 from dataclasses import dataclass
 
-from .errors import InputError
-from .jsonio import load_strict, loads_strict
+from ..errors import InputError
+from ..formats.jsonio import load_strict, loads_strict
+from ..formats.limits import check_n, check_name
 from .system import SSM, ssm
 
-__all__ = ["Spec", "read_spec", "loads_spec", "spec_from_data", "check_spec_fields", "SPEC_KEYS", "MAX_N"]
+__all__ = ["Spec", "read_spec", "loads_spec", "spec_from_data", "check_spec_fields", "SPEC_KEYS"]
 
 SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
-#: Largest sequence length a spec may ask for (the head count is the same for every n >= N + 1).
-MAX_N = 10**30
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,13 @@ def check_spec_fields(data, *, what="spec"):
     """Validate a parsed spec's keys, ``n`` and ``name`` (shared by the exact and numeric readers).
 
     Returns ``(n, name)``; the matrices are validated by the reader that builds the system.
+
+    Raises
+    ------
+    InputError
+        If the document is not an object, has an unknown key or lacks A, B or C, or if
+        ``n`` or ``name`` is not acceptable (:func:`~symssm.formats.limits.check_n`,
+        :func:`~symssm.formats.limits.check_name`).
     """
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object with keys A, B, C (and optionally D, n, name)")
@@ -50,20 +56,20 @@ def check_spec_fields(data, *, what="spec"):
         if key not in data:
             raise InputError(f"{what} has no matrix {key}")
     n = data.get("n")
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-        raise InputError(f"{what}: n must be a non-negative integer, got {str(n)[:40]!r}")
-    if n is not None and n > MAX_N:
-        raise InputError(f"{what}: n must be at most 10^30")
-    name = data.get("name", "")
-    if not isinstance(name, str):
-        raise InputError(f"{what}: name must be a string")
-    if len(name) > 200:
-        raise InputError(f"{what}: name is {len(name)} characters; the limit is 200")
+    if n is not None:
+        check_n(n, what=f"{what}: n")
+    name = check_name(data.get("name", ""), what=f"{what}: name")
     return n, name
 
 
 def spec_from_data(data, *, what="spec"):
-    """Validate parsed spec JSON and build the :class:`Spec`."""
+    """Validate parsed spec JSON and build the :class:`Spec`.
+
+    Raises
+    ------
+    InputError
+        Any problem with the document, prefixed with ``what``.
+    """
     n, name = check_spec_fields(data, what=what)
     try:
         return Spec(ssm(data["A"], data["B"], data["C"], data.get("D"), name=name), n)
@@ -73,10 +79,23 @@ def spec_from_data(data, *, what="spec"):
 
 
 def loads_spec(text, *, what="spec"):
-    """Parse a spec from JSON text."""
+    """Parse a spec from JSON text.
+
+    Raises
+    ------
+    InputError
+        If the text is not strict JSON or not a valid spec (:class:`~symssm.errors.ParseError`,
+        :class:`~symssm.errors.LimitError` and :class:`~symssm.errors.ShapeError` are subclasses).
+    """
     return spec_from_data(loads_strict(text, what=what), what=what)
 
 
 def read_spec(path):
-    """Read a spec file strictly (see the module docstring)."""
+    """Read a spec file strictly (see the module docstring).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, or is not strict JSON, or not a valid spec.
+    """
     return spec_from_data(load_strict(path, what=f"spec {path}"), what=f"spec {path}")

@@ -13,10 +13,10 @@ Examples
 [0, 1]
 """
 
-import flint
 import numpy as np
-from sympy import GF
-from sympy.polys.matrices import DomainMatrix
+
+from ..errors import InputError
+from .convert import fmpz_matrix, gf_matrix, nmod_matrix
 
 __all__ = ["row_rank_profile_exact", "row_rank_profile_mod", "greedy_positions_mod", "det_mod"]
 
@@ -52,7 +52,7 @@ def row_rank_profile_exact(rows):
     """
     if not rows or not rows[0]:
         return []
-    reduced, _den, rank = flint.fmpz_mat([list(col) for col in zip(*rows)]).rref()
+    reduced, _den, rank = fmpz_matrix(list(zip(*rows))).rref()
     return _pivots(reduced, rank)
 
 
@@ -60,7 +60,7 @@ def row_rank_profile_mod(rows, prime):
     """Row rank profile modulo a prime (python-flint ``nmod_mat``)."""
     if not rows or not rows[0]:
         return []
-    reduced, rank = flint.nmod_mat([list(col) for col in zip(*rows)], prime).rref()
+    reduced, rank = nmod_matrix(list(zip(*rows)), prime).rref()
     return _pivots(reduced, rank)
 
 
@@ -76,6 +76,11 @@ def greedy_positions_mod(rows, prime):
     list of int or None
         ``None`` if the rows are linearly dependent modulo the prime.
 
+    Raises
+    ------
+    InputError
+        If ``prime`` is not below ``2**26`` (int64 products would overflow).
+
     Notes
     -----
     Residues are below ``2**26``, so the products formed in int64 stay below
@@ -84,7 +89,7 @@ def greedy_positions_mod(rows, prime):
     if not rows:
         return []
     if prime >= 2**26:
-        raise ValueError("greedy_positions_mod needs a prime below 2**26 (int64 products)")
+        raise InputError(f"greedy_positions_mod needs a prime below 2**26 (int64 products), got {prime}")
     W = np.array(rows, dtype=np.int64) % prime
     chosen = []
     for j in range(W.shape[0]):
@@ -104,7 +109,4 @@ def det_mod(matrix, prime):
     """Determinant of a square integer matrix modulo a prime, in ``[0, P)``."""
     if not matrix:
         return 1 % prime
-    F = GF(prime)
-    k = len(matrix)
-    dm = DomainMatrix([[F(int(x)) for x in row] for row in matrix], (k, k), F).to_dense()
-    return int(dm.det()) % prime
+    return int(gf_matrix(matrix, prime).det()) % prime

@@ -9,7 +9,7 @@ Examples
 'array_api_compat.numpy'
 """
 
-from .errors import BackendError, InputError
+from ..errors import BackendError, InputError
 
 __all__ = ["get_namespace", "DEVICES"]
 

@@ -9,9 +9,9 @@
 from fractions import Fraction
 from math import sqrt
 
-from .errors import InputError
+from ..errors import InputError
 
-__all__ = ["plot_gradient", "plot_heads"]
+__all__ = ["plot_gradient", "plot_heads", "figure_format", "FORMATS"]
 
 
 def _pyplot():
@@ -25,20 +25,60 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path):
+#: Figure formats by file suffix, with the metadata that would make the bytes differ run to run removed.
+FORMATS = {
+    ".png": ("png", {"Software": None}),
+    ".pdf": ("pdf", {"Creator": None, "Producer": None, "CreationDate": None}),
+    ".svg": ("svg", {"Creator": None, "Date": None}),
+}
+
+
+def figure_format(path):
+    """The format a figure path's suffix names (``.png``, ``.pdf`` or ``.svg``).
+
+    Raises
+    ------
+    InputError
+        For any other suffix.
+
+    Examples
+    --------
+    >>> figure_format("fig.PDF")
+    'pdf'
+    """
+    import os
+
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix not in FORMATS:
+        raise InputError(f"cannot tell the figure format of {os.fspath(path)!r}: use a .png, .pdf or .svg file name")
+    return FORMATS[suffix][0]
+
+
+def _save(fig, path, inputs=()):
     import io
 
-    from .jsonio import atomic_write
+    from ..formats.files import atomic_write
 
+    fmt = figure_format(path)
+    metadata = next(meta for f, meta in FORMATS.values() if f == fmt)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
-    atomic_write(path, buf.getvalue())
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "symssm"}):
+        fig.savefig(buf, format=fmt, dpi=120, metadata=metadata)
+    atomic_write(path, buf.getvalue(), inputs=inputs)
 
 
-def plot_gradient(cert, path, *, max_distance=None):
-    """Plot a (verified) gradient-highway certificate to a PNG file."""
-    from .operators import lags
-    from .system import ssm
+def plot_gradient(cert, path, *, max_distance=None, inputs=()):
+    """Plot a (verified) gradient-highway certificate to a PNG, PDF or SVG file (by the suffix).
+
+    Raises
+    ------
+    InputError
+        If matplotlib is missing or the suffix names no supported format.
+    """
+    from ..exact.lags import lags
+    from ..sources.system import ssm
 
     plt = _pyplot()
     d = cert.data if hasattr(cert, "data") else cert
@@ -68,12 +108,18 @@ def plot_gradient(cert, path, *, max_distance=None):
     ax.set_ylim(max(low / 10, 1e-30), max(envelope[0], c) * 10)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, inputs)
     plt.close(fig)
 
 
-def plot_heads(results, path):
-    """Plot approximation error against H for one or more numeric results."""
+def plot_heads(results, path, *, inputs=()):
+    """Plot approximation error against H for one or more numeric results (PNG, PDF or SVG by suffix).
+
+    Raises
+    ------
+    InputError
+        If matplotlib is missing or the suffix names no supported format.
+    """
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for i, res in enumerate(results):
@@ -87,5 +133,5 @@ def plot_heads(results, path):
     ax.set_title("Approximation error vs. heads (numerical)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, inputs)
     plt.close(fig)

@@ -1,13 +1,19 @@
-"""LaTeX and Markdown for gradient-highway certificates (used by :mod:`symssm.latex`)."""
+"""LaTeX and Markdown of gradient-highway certificates, from verified certificate data.
+
+Only fields the checker verifies are typeset.  The certificate's informative fields
+(``spectral_radius_estimate``, ``attention.bound_interval``) are not part of any proof and
+never appear in the LaTeX.
+"""
+
+from .tex import PREAMBLE, display_name, escape_text, shown, tex_number
 
 __all__ = ["gradient_fragment", "gradient_macros", "gradient_markdown"]
 
 
-def gradient_fragment(d, preamble, escape_text, tex_number, shown):
+def gradient_fragment(d):
+    """The theorem and proof for gradient-highway data that the checker has verified."""
     s = d["system"]
-    from ..latex import tex_name
-
-    name = tex_name(s["name"]) if s["name"] else "under consideration"
+    name = display_name(s)
     r, K2, c = d["decay_rate"], d["decay_constant_squared"], d["attention_lower_bound"]
     at, ly, n = d["attention"], d["lyapunov"], d["n"]
     delta = d["crossover_distance"]
@@ -15,13 +21,12 @@ def gradient_fragment(d, preamble, escape_text, tex_number, shown):
     cg = d["computation_graph"]
     lines = [
         f"% symssm gradient-highway certificate ({escape_text(d['generator'])}); input sha256 {d['input_sha256']}",
-        preamble.rstrip("\n"),
+        PREAMBLE.rstrip("\n"),
         f"\\begin{{symssmtheorem}}[{{Gradient highway for the SSM {name}}}]",
         f"Let $L_d = C A^d B$ be the lag operators of the SSM with state dimension $N = {s['N']}$ and",
         "\\[\n" + ",\\quad\n".join([shown("A", s["A"]), shown("B", s["B"]), shown("C", s["C"])]) + ".\n\\]",
         f"Then $\\lVert \\partial y_i / \\partial x_j \\rVert_F = \\lVert L_{{i-j}} \\rVert_F \\le K r^{{\\,i-j}}$ for "
-        f"$i - j \\ge 1$, with $r = {tex_number(r)}$ and $K^2 = {tex_number(K2)}$ "
-        f"(the spectral radius of $A$ is about {escape_text(d['spectral_radius_estimate'])}, a numerical estimate). "
+        f"$i - j \\ge 1$, with $r = {tex_number(r)}$ and $K^2 = {tex_number(K2)}$. "
         f"The single-head softmax attention layer below has "
         f"$\\lVert \\partial y_i / \\partial x_j \\rVert_F \\ge c = {tex_number(c)}$ for every distance "
         f"$1 \\le i - j \\le {n - 1}$ on sequences of length at most $n = {n}$."
@@ -56,8 +61,7 @@ def gradient_fragment(d, preamble, escape_text, tex_number, shown):
             f"$e^{{{beta}}} / (2 e^{{{beta}}} + {n - 2})$.")
     lines.append(
         f"Bounding $e^{{{beta}}}$ below by its Taylor polynomial of degree {at['taylor_terms']} (all terms are positive) "
-        f"gives the rational lower bound $c = {tex_number(c)}$ (interval arithmetic encloses the exact bound in "
-        f"$[{escape_text(at['bound_interval'][0])}, {escape_text(at['bound_interval'][1])}]$).")
+        f"gives the rational lower bound $c = {tex_number(c)}$.")
     lines.append("")
     if delta is not None:
         lines.append(f"\\emph{{Crossover.}} $K^2 r^{{2\\cdot {delta}}} < c^2$"
@@ -71,7 +75,8 @@ def gradient_fragment(d, preamble, escape_text, tex_number, shown):
     return "\n".join(lines) + "\n"
 
 
-def gradient_macros(d, tex_number):
+def gradient_macros(d):
+    """``(name, value)`` pairs of the certified numbers, for ``\\newcommand`` definitions."""
     return [
         ("DecayRate", tex_number(d["decay_rate"])),
         ("DecayConstantSquared", tex_number(d["decay_constant_squared"])),
@@ -81,7 +86,8 @@ def gradient_macros(d, tex_number):
     ]
 
 
-def gradient_markdown(d, safe_name, tex_number):
+def gradient_markdown(d, safe_name):
+    """A short Markdown summary of verified gradient-highway data."""
     delta = d["crossover_distance"]
     return (f"**symssm gradient-highway certificate** for `{safe_name}`: "
             f"$\\|L_d\\|_F \\le K r^d$ with $r = {tex_number(d['decay_rate'])}$, "

@@ -17,16 +17,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from math import lcm
 
-from .errors import InputError, LimitError, ShapeError
-from .jsonio import dumps_canonical
-from .rationals import format_rational, to_fraction
+from ..errors import FloatInExactPathError, InputError, LimitError, ShapeError
+from ..formats.jsonio import dumps_canonical
+from ..formats.limits import MAX_DIM, MAX_ENTRIES, check_name
+from ..formats.rationals import format_rational, to_fraction
 
-__all__ = ["SSM", "ssm", "MAX_DIM", "canonical_system", "system_sha256", "denominator_lcm"]
-
-#: Largest state, input or output dimension the exact path accepts.
-MAX_DIM = 4096
-#: Most entries a system may hold in all.
-MAX_ENTRIES = 1_000_000
+__all__ = ["SSM", "ssm", "canonical_system", "system_sha256", "denominator_lcm"]
 
 
 def denominator_lcm(mat):
@@ -45,19 +41,29 @@ def _shape(rows):
     return (len(rows), len(rows[0]) if rows else 0)
 
 
+def _is_inexact(dtype):
+    """Whether an array dtype (numpy, JAX, torch) holds floats or complex numbers."""
+    if getattr(dtype, "is_floating_point", False) or getattr(dtype, "is_complex", False):  # torch
+        return True
+    kind = getattr(dtype, "kind", None)  # numpy and JAX
+    if isinstance(kind, str) and kind:
+        return kind in "fc"
+    text = str(dtype).lower()
+    return any(word in text for word in ("float", "complex", "half", "bfloat"))
+
+
 def _matrix(name, value):
     """Turn nested lists, numpy integer arrays or SymPy matrices into a tuple of tuples of Fraction."""
-    if hasattr(value, "dtype") and hasattr(value, "shape"):  # numpy and array-likes
-        kind = getattr(value.dtype, "kind", "")
-        if kind in "fc":
-            from .errors import FloatInExactPathError
-
+    if hasattr(value, "dtype") and hasattr(value, "shape"):  # numpy, torch, JAX and other arrays
+        if _is_inexact(value.dtype):
             raise FloatInExactPathError(
                 f"{name} is a float array ({value.dtype}); the exact path takes integers or "
                 "fractions. Use symssm.numeric for float systems, or pass exact strings"
             )
         if len(value.shape) != 2:
             raise ShapeError(f"{name} must be a 2-D matrix, got an array of shape {tuple(value.shape)}")
+        if hasattr(value, "detach"):  # torch: leave the autograd graph and the device first
+            value = value.detach().cpu()
         value = value.tolist()
     elif hasattr(value, "tolist") and hasattr(value, "shape"):  # SymPy Matrix
         value = value.tolist()
@@ -131,6 +137,28 @@ class SSM:
         return out
 
     @cached_property
+    def entry_text(self):
+        """``{"A": [["p/q", ...], ...], ...}``: every entry's canonical text, formatted once.
+
+        ``D`` maps to ``None`` when absent.  Certificates and the system hash use this text.
+        """
+        def text(mat):
+            return [[format_rational(x) for x in row] for row in mat]
+
+        return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
+                "D": text(self.D) if self.D is not None else None}
+
+    @cached_property
+    def canonical_text(self):
+        """The canonical JSON text of the matrices, hashed into certificates (see :func:`canonical_system`)."""
+        return dumps_canonical(self.entry_text)
+
+    @cached_property
+    def sha256(self):
+        """SHA-256 (hex) of :attr:`canonical_text`."""
+        return hashlib.sha256(self.canonical_text.encode("ascii")).hexdigest()
+
+    @cached_property
     def denominators_lcm(self):
         """Least common multiple of every entry's denominator."""
         return lcm(*(denominator_lcm(mat) for mat in self.matrices().values()))
@@ -163,6 +191,10 @@ def ssm(A, B, C, D=None, *, name=""):
         If the shapes do not fit: ``C is 2x3 but A is 4x4``.
     FloatInExactPathError
         If a binary float is given.
+    ParseError
+        If an entry is not a number of the strict grammar.
+    LimitError
+        If a dimension, the number of entries, an entry's digits or the name exceed the limits.
 
     Examples
     --------
@@ -171,10 +203,7 @@ def ssm(A, B, C, D=None, *, name=""):
     ...
     symssm.errors.ShapeError: C is 1x3 but A is 2x2 (C must have N = 2 columns)
     """
-    if not isinstance(name, str):
-        raise InputError(f"name must be a string, got {type(name).__name__}")
-    if len(name) > 200:
-        raise LimitError(f"name is {len(name)} characters; the limit is 200")
+    check_name(name)
     A = _matrix("A", A)
     B = _matrix("B", B)
     C = _matrix("C", C)
@@ -211,23 +240,16 @@ def canonical_system(system):
     A JSON object with keys ``A, B, C, D`` (``D`` is ``null`` when absent), every
     entry the canonical rational text (``"p"`` or ``"p/q"``, lowest terms, q > 1),
     serialised with sorted keys, no spaces and a final newline.  The name is not
-    part of it.
+    part of it.  Computed once per system (:attr:`SSM.canonical_text`).
 
     Examples
     --------
     >>> canonical_system(ssm([[1]], [[2]], [["1/2"]]))
     '{"A":[["1"]],"B":[["2"]],"C":[["1/2"]],"D":null}\\n'
     """
-    def text(mat):
-        return [[format_rational(x) for x in row] for row in mat]
-
-    obj = {"A": text(system.A), "B": text(system.B), "C": text(system.C),
-           "D": text(system.D) if system.D is not None else None}
-    return dumps_canonical(obj)
+    return system.canonical_text
 
 
 def system_sha256(system):
     """SHA-256 (hex) of :func:`canonical_system`."""
-    return hashlib.sha256(canonical_system(system).encode("ascii")).hexdigest()
-
-
+    return system.sha256

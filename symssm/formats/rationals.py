@@ -22,7 +22,8 @@ import re
 from fractions import Fraction
 from numbers import Integral, Rational
 
-from .errors import FloatInExactPathError, LimitError, ParseError
+from ..errors import FloatInExactPathError, LimitError, ParseError
+from .limits import MAX_DIGITS, MAX_EXPONENT
 
 __all__ = [
     "MAX_DIGITS",
@@ -34,10 +35,6 @@ __all__ = [
     "int_to_text",
 ]
 
-#: Most digits one entry may hold (numerator, denominator and mantissa together).
-MAX_DIGITS = 10_000
-#: Largest absolute decimal exponent (``1e10000``) an entry may use.
-MAX_EXPONENT = 10_000
 
 _INT = re.compile(r"[+-]?[0-9]+\Z")
 _FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")

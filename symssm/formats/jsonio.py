@@ -1,4 +1,4 @@
-"""Strict JSON reading, canonical JSON writing and atomic file output.
+"""Strict JSON reading and canonical JSON writing.
 
 The reader refuses what ``json.load`` lets through by default: ``NaN`` and
 ``Infinity``, duplicate keys, documents that are too large or nested too deep.
@@ -15,23 +15,16 @@ Examples
 
 import json
 import os
-import tempfile
 
-from .errors import LimitError, ParseError
+from ..errors import LimitError, ParseError
+from .limits import MAX_DEPTH, MAX_DIGITS, MAX_FILE_BYTES
 
 __all__ = [
-    "MAX_FILE_BYTES",
-    "MAX_DEPTH",
     "loads_strict",
     "load_strict",
     "dumps_canonical",
-    "atomic_write",
 ]
 
-#: Largest spec or certificate file the reader accepts.
-MAX_FILE_BYTES = 64 * 1024 * 1024
-#: Deepest nesting of arrays and objects the reader accepts.
-MAX_DEPTH = 32
 
 
 def _no_constant(name):
@@ -48,8 +41,8 @@ def _pairs(pairs):
 
 
 def _int(text):
-    if len(text) > 10_000:
-        raise LimitError(f"JSON integer with {len(text)} digits; the limit is 10000")
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise LimitError(f"JSON integer with {len(text)} digits; the limit is {MAX_DIGITS}")
     from .rationals import int_from_digits
 
     return int_from_digits(text)
@@ -173,26 +166,3 @@ def _pretty(obj, indent, level):
             return "[\n" + ",\n".join(inner + _flat(x) for x in obj) + "\n" + pad + "]"
         return "[\n" + ",\n".join(inner + _pretty(x, indent, level + 1) for x in obj) + "\n" + pad + "]"
     return _flat(obj)
-
-
-def atomic_write(path, data):
-    """Write ``data`` (str or bytes) to ``path`` through a temporary file and rename.
-
-    An interrupted run leaves either the old file or nothing, never a partial file.
-    """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ParseError(f"cannot write {path}: folder {folder} does not exist")
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=".symssm-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

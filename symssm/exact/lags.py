@@ -3,9 +3,13 @@
 ``L_0 = C B + D`` and ``L_d = C A^d B`` for ``d >= 1``.  ``vec(L)`` is the
 row-major flattening of the p x m matrix ``L`` (entry ``(r, c)`` at ``r*m + c``).
 
+One recurrence, :func:`iterate_lags` (``X <- A X``, ``L_d = C X``), serves every exact
+arithmetic: integers with cleared denominators (:func:`scaled_lag_stack`) and residues
+modulo a prime (:func:`lag_stack_mod`).
+
 Examples
 --------
->>> from symssm.system import ssm
+>>> from symssm.sources.system import ssm
 >>> shift = ssm([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[1], [0], [0]], [[0, 0, 1]])
 >>> [L[0][0] for L in lags(shift, 4)]
 [Fraction(0, 1), Fraction(0, 1), Fraction(1, 1), Fraction(0, 1)]
@@ -13,22 +17,27 @@ Examples
 
 from fractions import Fraction
 
-from sympy import GF, QQ, ZZ
-from sympy.polys.matrices import DomainMatrix
+from ..errors import InputError, LimitError
+from ..formats.limits import MAX_MATERIALISED_LAGS, check_n
+from ..sources.system import denominator_lcm
+from .convert import gf_matrix, qq_matrix, scaled_int_matrix, to_fractions
 
-from .errors import InputError, LimitError
-from .system import denominator_lcm
-
-__all__ = ["lags", "lag", "MAX_MATERIALISED_LAGS", "ScaledLagStack", "scaled_lag_stack", "lag_stack_mod"]
-
-#: Most lags :func:`lags` materialises; ask :func:`symssm.head_count` for large n.
-MAX_MATERIALISED_LAGS = 100_000
+__all__ = ["lags", "lag", "iterate_lags", "ScaledLagStack", "scaled_lag_stack", "lag_stack_mod"]
 
 
-def _int_matrix(mat, scale):
-    """``scale * mat`` as a DomainMatrix over ZZ (scale clears every denominator)."""
-    rows = [[ZZ(int(x * scale)) for x in row] for row in mat]
-    return DomainMatrix(rows, (len(mat), len(mat[0])), ZZ).to_dense()
+def iterate_lags(A, B, C, count, *, deadline=None, doing="computing lags"):
+    """Yield ``C A^d B`` for ``d = 0 .. count-1`` with the recurrence ``X <- A X``.
+
+    ``A, B, C`` are matrices of one arithmetic that supports ``*`` (DomainMatrix over
+    ZZ, QQ or GF(P)); ``D`` is the caller's to add at ``d = 0``.
+    """
+    X = B
+    for d in range(count):
+        if deadline is not None:
+            deadline.check(doing)
+        yield C * X
+        if d + 1 < count:
+            X = A * X
 
 
 class ScaledLagStack:
@@ -50,11 +59,6 @@ class ScaledLagStack:
         s = self.scales[d]
         return [Fraction(v, s) for v in self.rows[d]]
 
-    def domain_matrix(self):
-        """The stack as a dense DomainMatrix over ZZ (rows = lags)."""
-        width = len(self.rows[0]) if self.rows else 0
-        return DomainMatrix([[ZZ(v) for v in row] for row in self.rows], (len(self.rows), width), ZZ).to_dense()
-
 
 def scaled_lag_stack(system, count, *, deadline=None):
     """Exact lags ``L_0 .. L_{count-1}`` as an integer stack (python-flint underneath).
@@ -64,23 +68,16 @@ def scaled_lag_stack(system, count, *, deadline=None):
     clears D's denominators).
     """
     a, b, c = denominator_lcm(system.A), denominator_lcm(system.B), denominator_lcm(system.C)
-    delta = denominator_lcm(system.D) if system.has_D else 1
-    Ai, X, Ci = _int_matrix(system.A, a), _int_matrix(system.B, b), _int_matrix(system.C, c)
-    flat = []
-    scales = []
-    for d in range(count):
-        if deadline is not None:
-            deadline.check("computing exact lags")
-        L = Ci * X
+    Ai, Bi, Ci = scaled_int_matrix(system.A, a), scaled_int_matrix(system.B, b), scaled_int_matrix(system.C, c)
+    flat, scales = [], []
+    for d, L in enumerate(iterate_lags(Ai, Bi, Ci, count, deadline=deadline, doing="computing exact lags")):
         if d == 0 and system.has_D:
-            Di = _int_matrix(system.D, c * b * delta)
-            L = L * ZZ(delta) + Di
+            delta = denominator_lcm(system.D)
+            L = L * delta + scaled_int_matrix(system.D, c * b * delta)
             scales.append(c * b * delta)
         else:
             scales.append(c * b * a**d)
         flat.append([int(v) for v in L.to_list_flat()])
-        if d + 1 < count:
-            X = Ai * X
     return ScaledLagStack(flat, scales)
 
 
@@ -91,20 +88,30 @@ def lags(system, n):
     ----------
     system : SSM
     n : int
-        How many lags (at most :data:`MAX_MATERIALISED_LAGS`).
+        How many lags (at most :data:`~symssm.formats.limits.MAX_MATERIALISED_LAGS`).
 
     Returns
     -------
     list of tuple of tuple of Fraction
         ``lags(system, n)[d][r][c]`` is entry (r, c) of ``L_d``.
 
+    Raises
+    ------
+    InputError
+        If ``n`` is not a non-negative integer.
+    LimitError
+        If ``n`` exceeds the materialisation limit (``head_count`` needs no lags for large n).
+
     Examples
     --------
-    >>> from symssm.system import ssm
+    >>> from symssm.sources.system import ssm
     >>> lags(ssm([["1/2"]], [[1]], [[1]], [[3]]), 3)
     [((Fraction(4, 1),),), ((Fraction(1, 2),),), ((Fraction(1, 4),),)]
     """
-    n = _count(n)
+    try:
+        n = check_n(n, maximum=MAX_MATERIALISED_LAGS)
+    except LimitError as exc:
+        raise LimitError(f"{exc}: lags() materialises every lag (head_count works for any n without forming them)") from None
     stack = scaled_lag_stack(system, n)
     out = []
     for d in range(n):
@@ -116,37 +123,24 @@ def lags(system, n):
 def lag(system, d):
     """One lag operator ``L_d`` (``d >= 0``), exactly, by repeated squaring of A.
 
+    Raises
+    ------
+    InputError
+        If ``d`` is not a non-negative integer.
+
     Examples
     --------
-    >>> from symssm.system import ssm
+    >>> from symssm.sources.system import ssm
     >>> lag(ssm([[2]], [[1]], [[1]]), 100)[0][0] == 2**100
     True
     """
     if isinstance(d, bool) or not isinstance(d, int) or d < 0:
         raise InputError(f"lag index must be a non-negative integer, got {d!r}")
-    to_qq = lambda mat: DomainMatrix([[QQ(x.numerator, x.denominator) for x in row] for row in mat],
-                                     (len(mat), len(mat[0])), QQ).to_dense()
-    A, B, C = to_qq(system.A), to_qq(system.B), to_qq(system.C)
+    A, B, C = qq_matrix(system.A), qq_matrix(system.B), qq_matrix(system.C)
     L = C * (A ** d) * B
     if d == 0 and system.has_D:
-        L = L + to_qq(system.D)
-    return tuple(tuple(Fraction(int(x.numerator), int(x.denominator)) for x in row) for row in L.to_list())
-
-
-def _count(n):
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InputError(f"n must be a non-negative integer, got {n!r}")
-    if n > MAX_MATERIALISED_LAGS:
-        raise LimitError(
-            f"lags() would materialise {n} lags; the limit is {MAX_MATERIALISED_LAGS} "
-            "(head_count works for any n without forming them)"
-        )
-    return n
-
-
-def _mod_matrix(mat, prime, F):
-    rows = [[F(x.numerator * pow(x.denominator, -1, prime)) for x in row] for row in mat]
-    return DomainMatrix(rows, (len(mat), len(mat[0])), F).to_dense()
+        L = L + qq_matrix(system.D)
+    return to_fractions(L.to_list())
 
 
 def lag_stack_mod(system, count, prime, *, deadline=None):
@@ -155,17 +149,11 @@ def lag_stack_mod(system, count, prime, *, deadline=None):
     Each rational ``u/v`` maps to ``u * v^{-1} mod P``; the caller ensures P
     divides no denominator (reduction is then a ring homomorphism).
     """
-    F = GF(prime)
-    A, X, C = _mod_matrix(system.A, prime, F), _mod_matrix(system.B, prime, F), _mod_matrix(system.C, prime, F)
-    D = _mod_matrix(system.D, prime, F) if system.has_D else None
+    A, B, C = (gf_matrix(M, prime) for M in (system.A, system.B, system.C))
+    D = gf_matrix(system.D, prime) if system.has_D else None
     out = []
-    for d in range(count):
-        if deadline is not None:
-            deadline.check("computing lags mod P")
-        L = C * X
+    for d, L in enumerate(iterate_lags(A, B, C, count, deadline=deadline, doing="computing lags mod P")):
         if d == 0 and D is not None:
             L = L + D
         out.append([int(v) for v in L.rep.to_list_flat()])
-        if d + 1 < count:
-            X = A * X
     return out

@@ -25,7 +25,7 @@ with the size of the entries of A^d, for the generator and the checker alike.
 
 Examples
 --------
->>> from symssm.system import ssm
+>>> from symssm.sources.system import ssm
 >>> rot = ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]])
 >>> head_count(rot, 1), head_count(rot, 2), head_count(rot, 10**18)
 (1, 2, 2)
@@ -38,12 +38,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from sympy import QQ
-from sympy.polys.matrices import DomainMatrix
-
-from .budget import Deadline
-from .errors import CertificateError, InputError
-from .operators import lag_stack_mod, scaled_lag_stack
+from ..errors import CertificateError, InputError
+from ..formats.limits import Deadline, check_n
+from ..sources.system import SSM
+from .convert import qq_matrix, to_fraction
+from .lags import lag_stack_mod, scaled_lag_stack
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import (
     det_mod,
@@ -51,7 +50,6 @@ from .rankprofile import (
     row_rank_profile_exact,
     row_rank_profile_mod,
 )
-from .system import SSM
 
 __all__ = [
     "METHODS",
@@ -61,7 +59,6 @@ __all__ = [
     "find_witness",
     "head_count",
     "profile",
-    "check_n",
     "check_method",
 ]
 
@@ -164,17 +161,14 @@ class Profile:
         return n0, n1
 
 
-def check_n(n):
-    """Validate a sequence length (an int >= 0)."""
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise InputError(f"n must be an integer, got {type(n).__name__}")
-    if n < 0:
-        raise InputError(f"n must be non-negative, got {n}")
-    return n
-
-
 def check_method(method):
-    """Validate a method name."""
+    """Validate a method name.
+
+    Raises
+    ------
+    InputError
+        If ``method`` is not one of :data:`METHODS`.
+    """
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     return method
@@ -195,10 +189,6 @@ def _mod_rows(stack, lags, prime):
     return out
 
 
-def _qq(x):
-    return QQ(x.numerator, x.denominator) if isinstance(x, Fraction) else QQ(int(x))
-
-
 def _solve_coefficients(stack, pivots, positions, lags_needed):
     """Exact ``c`` with ``L_d = sum_h c_h L_{d_h}`` over pivots below d; None if some d fails."""
     if not lags_needed:
@@ -208,13 +198,11 @@ def _solve_coefficients(stack, pivots, positions, lags_needed):
         ok = all(all(v == 0 for v in stack.rows[d]) for d in lags_needed)
         return {d: () for d in lags_needed} if ok else None
     # Scaled unknowns: sum_s c'_s rows[d_s] = rows[d], then c_s = c'_s s_{d_s} / s_d.
-    Mt = DomainMatrix([[_qq(stack.rows[d][t]) for d in pivots] for t in positions], (k, k), QQ).to_dense()
-    R = DomainMatrix([[_qq(stack.rows[d][t]) for d in lags_needed] for t in positions],
-                     (k, len(lags_needed)), QQ).to_dense()
+    Mt = qq_matrix([[stack.rows[d][t] for d in pivots] for t in positions])
+    R = qq_matrix([[stack.rows[d][t] for d in lags_needed] for t in positions])
     Cp = Mt.lu_solve(R)  # k x len(lags_needed)
-    width = len(stack.rows[0])
-    S = DomainMatrix([[_qq(v) for v in stack.rows[d]] for d in pivots], (k, width), QQ).to_dense()
-    T = DomainMatrix([[_qq(v) for v in stack.rows[d]] for d in lags_needed], (len(lags_needed), width), QQ).to_dense()
+    S = qq_matrix([stack.rows[d] for d in pivots])
+    T = qq_matrix([stack.rows[d] for d in lags_needed])
     if Cp.transpose() * S != T:
         return None
     out = {}
@@ -224,7 +212,7 @@ def _solve_coefficients(stack, pivots, positions, lags_needed):
         coeffs = []
         for s in range(k):
             c = cols[s][j]
-            value = Fraction(int(c.numerator), int(c.denominator)) * stack.scales[pivots[s]] / stack.scales[d]
+            value = to_fraction(c) * stack.scales[pivots[s]] / stack.scales[d]
             if s >= below:
                 if value != 0:
                     return None
@@ -264,13 +252,13 @@ def _exact_witness(system, deadline):
     lag_vals = {d: stack.lag(d) for d in pivots}
     minor = tuple(tuple(lag_vals[d][t] for t in positions) for d in pivots)
     k = len(pivots)
-    det = DomainMatrix([[_qq(x) for x in row] for row in minor], (k, k), QQ).to_dense().det() if k else QQ(1)
+    det = to_fraction(qq_matrix(minor).det()) if k else Fraction(1)
     m = system.m
     value_maps = tuple(tuple(tuple(lag_vals[d][r * m:(r + 1) * m]) for r in range(system.p)) for d in pivots)
     return HeadCountWitness(
         system=system, method="exact", lags=tuple(pivots),
         positions=tuple(divmod(t, m) for t in positions), prime=prime, coefficients=coefficients,
-        minor=minor, determinant=Fraction(int(det.numerator), int(det.denominator)), value_maps=value_maps,
+        minor=minor, determinant=det, value_maps=value_maps,
     )
 
 
@@ -331,6 +319,13 @@ def find_witness(system, *, method="auto", max_seconds=None):
     Returns
     -------
     HeadCountWitness
+
+    Raises
+    ------
+    InputError
+        If ``system`` is not an :class:`~symssm.sources.system.SSM` or ``method`` is unknown.
+    BudgetExceeded
+        If ``max_seconds`` runs out.
     """
     _check_system(system)
     check_method(method)
@@ -353,9 +348,14 @@ def head_count(system, n, *, method="auto"):
     -------
     int
 
+    Raises
+    ------
+    InputError
+        If ``n`` is not a non-negative integer, or the system or method is not valid.
+
     Examples
     --------
-    >>> from symssm.system import ssm
+    >>> from symssm.sources.system import ssm
     >>> shift = ssm([[0,0,0,0,0],[1,0,0,0,0],[0,1,0,0,0],[0,0,1,0,0],[0,0,0,1,0]],
     ...             [[1],[0],[0],[0],[0]], [[0,1,0,0,0],[0,0,0,1,0]])
     >>> [head_count(shift, n) for n in range(1, 7)]
@@ -366,5 +366,11 @@ def head_count(system, n, *, method="auto"):
 
 
 def profile(system, *, method="auto"):
-    """The head-count step function ``k(1), k(2), ...`` as a :class:`Profile`."""
+    """The head-count step function ``k(1), k(2), ...`` as a :class:`Profile`.
+
+    Raises
+    ------
+    InputError
+        If the system or the method is not valid.
+    """
     return find_witness(system, method=method).profile()

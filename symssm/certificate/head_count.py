@@ -1,38 +1,26 @@
-"""Build head-count certificates (the ``"head-count"`` kind, version 1).
+"""Build head-count certificates (the ``"head-count"`` kind, version 1) as JSON data.
 
 Examples
 --------
->>> from symssm.system import ssm
+>>> from symssm.sources.system import ssm
 >>> cert = certify(ssm([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[1], [0], [0]], [[0, 0, 1]]), 10**18)
 >>> cert["head_count"], cert["profile"]["values"], cert["holds_for"]
 (1, [0, 0, 1], {'from': 3, 'to': None})
 """
 
-from ._version import __version__
-from .certificate import FORMAT, VERSION, Certificate
-from .headcount import check_n, find_witness
-from .rationals import format_rational
-from .system import system_sha256
+from ..exact.headcount import find_witness
+from ..formats.limits import check_n
+from ..formats.rationals import format_rational
+from .envelope import header
 
-__all__ = ["certify", "system_json", "head_count_data"]
+__all__ = ["certify", "head_count_data", "HEADS_RULE"]
+
+#: The construction rule of format version 1 (the checker compares it literally).
+HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
 
 
 def _mat(mat):
     return [[format_rational(x) for x in row] for row in mat]
-
-
-def system_json(system):
-    """The ``"system"`` field: name, dimensions and exact entries as strings."""
-    return {
-        "name": system.name,
-        "N": system.N,
-        "m": system.m,
-        "p": system.p,
-        "A": _mat(system.A),
-        "B": _mat(system.B),
-        "C": _mat(system.C),
-        "D": _mat(system.D) if system.D is not None else None,
-    }
 
 
 def head_count_data(witness, n, system=None):
@@ -65,17 +53,12 @@ def head_count_data(witness, n, system=None):
     heads = {
         "H": k,
         "value_map_lags": list(witness.lags[:k]),
-        "rule": "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)",
+        "rule": HEADS_RULE,
     }
     if witness.value_maps is not None:
         heads["value_maps"] = [_mat(V) for V in witness.value_maps[:k]]
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "kind": "head-count",
-        "generator": f"symssm {__version__}",
-        "system": system_json(system),
-        "input_sha256": system_sha256(system),
+        **header("head-count", system),
         "n": n,
         "head_count": k,
         "truncation": system.truncation,
@@ -103,9 +86,17 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
 
     Returns
     -------
-    Certificate
-        Verified by :func:`symssm.check` (or ``symssm check``) independently.
+    dict
+        The certificate's JSON data (:func:`symssm.certify` wraps it in a
+        :class:`~symssm.api.Certificate`).
+
+    Raises
+    ------
+    InputError
+        If ``n``, the system or the method is not valid.
+    BudgetExceeded
+        If ``max_seconds`` runs out.
     """
-    witness = find_witness(system, method=method, max_seconds=max_seconds)
     n = system.truncation if n is None else check_n(n)
-    return Certificate(head_count_data(witness, n, system))
+    witness = find_witness(system, method=method, max_seconds=max_seconds)
+    return head_count_data(witness, n, system)

@@ -1,0 +1,228 @@
+"""The Python facade: certificates as objects, and the public functions that make and check them.
+
+:class:`Certificate` wraps certificate data with what a user does with it: save it, check it
+with the independent checker (the verdict is kept, so a certificate is verified once), and
+typeset it, which it does only once the checker has verified it.
+
+Examples
+--------
+>>> from symssm import ssm
+>>> cert = certify(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]]), 8)
+>>> cert["head_count"], cert.check().verified
+(2, True)
+>>> "exactly $k = 2$ attention heads are necessary" in cert.to_latex()
+True
+"""
+
+import os
+
+from .certificate.envelope import check_envelope, read_certificate, verify
+from .certificate.gradient import gradient_data
+from .certificate.head_count import certify as _certify_data
+from .formats.files import atomic_write
+from .formats.jsonio import dumps_canonical
+
+__all__ = ["Certificate", "certify", "gradient_certificate", "check", "load_certificate", "to_latex"]
+
+
+class Certificate:
+    """A certificate document (a read-only mapping view of its JSON data).
+
+    Parameters
+    ----------
+    data : dict
+        Certificate JSON data.
+
+    Raises
+    ------
+    InputError
+        If ``data`` is not a symssm certificate of a known kind.
+    """
+
+    def __init__(self, data):
+        self._data = check_envelope(data)
+        self._verdicts = {}
+
+    @property
+    def data(self):
+        """The JSON data (do not modify: the certificate would no longer verify)."""
+        return self._data
+
+    @property
+    def kind(self):
+        """``"head-count"`` or ``"gradient-highway"``."""
+        return self._data["kind"]
+
+    def __getitem__(self, key):
+        return self._data[key]
+
+    def __contains__(self, key):
+        return key in self._data
+
+    def to_json(self):
+        """Canonical JSON text (sorted keys, two-space indent, final newline)."""
+        return dumps_canonical(self._data, indent=2)
+
+    def save(self, path, *, inputs=()):
+        """Write the JSON atomically (temporary file, then rename); never over a file in ``inputs``.
+
+        Raises
+        ------
+        OutputError
+            If ``path`` cannot be written (see :func:`symssm.formats.files.atomic_write`).
+        """
+        atomic_write(path, self.to_json(), inputs=inputs)
+
+    def check(self, *, spec=None, max_seconds=None):
+        """Re-verify with the independent checker; returns its result object.
+
+        The verdict without ``spec`` is kept: asking again (or rendering) does not re-check.
+        """
+        key = None if spec is None else id(spec)
+        if key is None and None in self._verdicts:
+            return self._verdicts[None]
+        result = verify(self._data, spec=spec, max_seconds=max_seconds)
+        if key is None and result.code != 2:
+            self._verdicts[None] = result
+        return result
+
+    def to_latex(self, **options):
+        """LaTeX proving the claim, once the checker has verified it (see :func:`symssm.render.latex.render`).
+
+        Raises
+        ------
+        CertificateError
+            If the certificate does not verify.
+        """
+        from .render.latex import render_verified, require_verified
+
+        return render_verified(require_verified(self._data, self.check()), **options)
+
+    def _repr_markdown_(self):
+        from .render.latex import render_markdown
+
+        try:
+            return render_markdown(self._data, self.check())
+        except Exception as exc:  # Jupyter shows this instead of an unverified claim
+            return f"**symssm: this certificate does not verify** ({type(exc).__name__})"
+
+    def __repr__(self):
+        d = self._data
+        name = d["system"]["name"] if isinstance(d.get("system"), dict) else ""
+        label = repr(name[:40]) if isinstance(name, str) and name else "an SSM"
+        if d["kind"] == "head-count":
+            return f"<Certificate head-count k({d.get('n')}) = {d.get('head_count')} for {label}>"
+        return f"<Certificate {d['kind']} for {label}>"
+
+    def __eq__(self, other):
+        return isinstance(other, Certificate) and other._data == self._data
+
+    __hash__ = None
+
+
+def certify(system, n=None, *, method="auto", max_seconds=None):
+    """Certify the head count ``k(n)`` of a system.
+
+    Parameters
+    ----------
+    system : SSM
+    n : int, optional
+        Sequence length; default the truncation length ``T`` (where ``k`` has
+        reached its final value).
+    method : {"auto", "exact", "modular"}
+    max_seconds : float, optional
+        Budget; :class:`~symssm.errors.BudgetExceeded` past it.
+
+    Returns
+    -------
+    Certificate
+        Verified by :func:`symssm.check` (or ``symssm check``) independently.
+
+    Raises
+    ------
+    InputError
+        If ``n``, the system or the method is not valid.
+    BudgetExceeded
+        If ``max_seconds`` runs out.
+    """
+    return Certificate(_certify_data(system, n, method=method, max_seconds=max_seconds))
+
+
+def gradient_certificate(system, n=1000, *, max_seconds=None):
+    """Certify the gradient highway trade-off for a stable SSM on sequences of length ``n``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``"gradient-highway"``.
+
+    Raises
+    ------
+    InputError
+        If ``system`` is not an SSM or ``n`` is not an integer in ``[2, 10^12]``.
+    NotStableError
+        If A's spectral radius is >= 1 (then no decay certificate exists; the message says why).
+
+    Examples
+    --------
+    >>> from symssm import ssm
+    >>> cert = gradient_certificate(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]), 1000)
+    >>> cert["crossover_distance"], cert.check().verified
+    (6, True)
+    """
+    return Certificate(gradient_data(system, n, max_seconds=max_seconds))
+
+
+def load_certificate(path):
+    """Read a certificate file into a :class:`Certificate` (call ``.check()`` to verify it).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is not a symssm certificate.
+    """
+    return Certificate(read_certificate(path))
+
+
+def check(certificate, *, spec=None, max_seconds=None):
+    """Verify a certificate: a :class:`Certificate`, its JSON data, or a file path.
+
+    Returns the checker's ``CheckResult`` (``.verified``, ``.code``, ``.message``).
+    ``spec`` is a spec file path (or parsed spec JSON) the certificate must be about.
+
+    Examples
+    --------
+    >>> from symssm import ssm
+    >>> check(certify(ssm([[1]], [[1]], [[1]]))).verified
+    True
+    """
+    from .checker import check_data, check_file
+
+    if isinstance(certificate, (str, os.PathLike)):
+        return check_file(certificate, spec_path=spec, max_seconds=max_seconds)
+    data = certificate.data if isinstance(certificate, Certificate) else certificate
+    if isinstance(spec, (str, os.PathLike)):
+        from .checker.reading import CheckResult, Unreadable, read_file
+
+        try:
+            spec = read_file(spec, "spec")
+        except Unreadable as exc:
+            return CheckResult(2, str(exc))
+    return check_data(data, spec=spec, max_seconds=max_seconds)
+
+
+def to_latex(certificate, **options):
+    """LaTeX for a certificate (object, data or file path), only after the checker has verified it.
+
+    Raises
+    ------
+    InputError
+        If it is not a certificate.
+    CertificateError
+        If it does not verify.
+    """
+    if isinstance(certificate, (str, os.PathLike)):
+        certificate = load_certificate(certificate)
+    if not isinstance(certificate, Certificate):
+        certificate = Certificate(getattr(certificate, "data", certificate))
+    return certificate.to_latex(**options)

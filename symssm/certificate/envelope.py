@@ -1,0 +1,87 @@
+"""The certificate envelope: what every certificate kind shares, written once.
+
+Every certificate is a JSON object with ``format``, ``version``, ``kind``, ``generator``,
+``system`` (name, dimensions and exact entries) and ``input_sha256`` (the hash of the system's
+canonical text, :attr:`symssm.sources.system.SSM.canonical_text`), then the fields of its kind.
+This module builds that header, reads certificate files (checking format and kind once) and
+hands data to the independent checker.
+
+Examples
+--------
+>>> from symssm.sources.system import ssm
+>>> head = header("head-count", ssm([[1]], [["1/2"]], [[2]], name="tiny"))
+>>> head["kind"], head["system"]["B"], head["input_sha256"][:12]
+('head-count', [['1/2']], '2330016ef402')
+"""
+
+from .._version import __version__
+from ..errors import InputError
+from ..formats.jsonio import load_strict
+
+__all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify"]
+
+FORMAT = "symssm-certificate"
+VERSION = 1
+#: The certificate kinds this generator writes (the checker knows the same).
+KINDS = ("head-count", "gradient-highway")
+
+
+def system_json(system):
+    """The ``"system"`` field: name, dimensions and exact entries as canonical strings."""
+    text = system.entry_text
+    return {"name": system.name, "N": system.N, "m": system.m, "p": system.p,
+            "A": text["A"], "B": text["B"], "C": text["C"], "D": text["D"]}
+
+
+def header(kind, system):
+    """The fields every certificate starts with, for ``kind`` and ``system``.
+
+    Raises
+    ------
+    InputError
+        If ``kind`` is not one of :data:`KINDS`.
+    """
+    if kind not in KINDS:
+        raise InputError(f"unknown certificate kind {kind!r}")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": kind,
+        "generator": f"symssm {__version__}",
+        "system": system_json(system),
+        "input_sha256": system.sha256,
+    }
+
+
+def check_envelope(data, *, what="certificate"):
+    """Require the format marker and a known kind (the one place both are checked).
+
+    Raises
+    ------
+    InputError
+        If ``data`` is not a symssm certificate of a known kind.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"{what} is not a symssm certificate (no \"format\": \"{FORMAT}\")")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise InputError(f"{what} has unknown kind {str(kind)[:40]!r}")
+    return data
+
+
+def read_certificate(path):
+    """Read a certificate file strictly; its content is not verified here (see :func:`verify`).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, is not strict JSON, or is not a symssm certificate.
+    """
+    return check_envelope(load_strict(path, what=f"certificate {path}"), what=f"certificate {path}")
+
+
+def verify(data, *, spec=None, max_seconds=None):
+    """Verify certificate data with the independent checker; returns its ``CheckResult``."""
+    from ..checker import check_data
+
+    return check_data(data, spec=spec, max_seconds=max_seconds)

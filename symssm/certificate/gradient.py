@@ -1,0 +1,87 @@
+"""Build ``gradient-highway`` certificates (format version 1) as JSON data.
+
+Examples
+--------
+>>> from symssm.sources.system import ssm
+>>> data = gradient_data(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]), 1000)
+>>> data["crossover_distance"], data["decay_rate"]
+(6, '101/200')
+"""
+
+from ..errors import InputError
+from ..formats.limits import Deadline, check_n
+from ..formats.rationals import format_rational
+from ..gradient.attention import attention_highway
+from ..gradient.crossover import crossover_distance
+from ..gradient.decay import decay_bound
+from ..gradient.graph import attention_path_lengths, ssm_path_lengths
+from ..sources.system import SSM
+from .envelope import header
+
+__all__ = ["gradient_data", "GRAPH_N", "MAX_GRADIENT_N"]
+
+#: Length of the computation graphs whose path lengths the certificate records.
+GRAPH_N = 12
+#: Largest sequence length of a gradient certificate (the checker has the same limit).
+MAX_GRADIENT_N = 10**12
+
+
+def _mat(rows):
+    return [[format_rational(x) for x in row] for row in rows]
+
+
+def gradient_data(system, n=1000, *, max_seconds=None):
+    """Certify the gradient highway trade-off for a stable SSM on sequences of length ``n``.
+
+    Parameters
+    ----------
+    system : SSM
+    n : int
+        Sequence length (>= 2) for which the attention lower bound is proved.
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``"gradient-highway"`` certificate (:func:`symssm.gradient_certificate`
+        wraps it in a :class:`~symssm.api.Certificate`).
+
+    Raises
+    ------
+    InputError
+        If ``system`` is not an SSM or ``n`` is not an integer in ``[2, 10^12]``.
+    NotStableError
+        If A's spectral radius is >= 1 (then no decay certificate exists; the message says why).
+    BudgetExceeded
+        If ``max_seconds`` runs out.
+    """
+    if not isinstance(system, SSM):
+        raise InputError(f"expected an SSM, got {type(system).__name__}")
+    check_n(n, what="n", minimum=2, maximum=MAX_GRADIENT_N)
+    bound = decay_bound(system, deadline=Deadline(max_seconds))
+    hw = attention_highway(system.p, system.m, n)
+    delta = crossover_distance(bound.K2, bound.r, hw.c, n)
+    data = {
+        **header("gradient-highway", system),
+        "n": n,
+        "decay_rate": format_rational(bound.r),
+        "decay_constant_squared": format_rational(bound.K2),
+        "spectral_radius_estimate": f"{bound.spectral_radius_estimate:.6g}",
+        "lyapunov": {"P": _mat(bound.P), "mu": format_rational(bound.mu), "M": format_rational(bound.M)},
+        "attention": {
+            "construction": "single-head-softmax-v1",
+            "beta": format_rational(hw.beta),
+            "taylor_terms": hw.taylor_terms,
+            "W_Q": _mat(hw.W_Q),
+            "W_K": _mat(hw.W_K),
+            "W_V": _mat(hw.W_V),
+            "query_token": [format_rational(x) for x in hw.query_token],
+            "key_token": [format_rational(x) for x in hw.key_token],
+            "bound_interval": list(hw.c_interval),
+        },
+        "attention_lower_bound": format_rational(hw.c),
+        "crossover_distance": delta,
+        "computation_graph": {"n": GRAPH_N,
+                              "ssm_path_edges": ssm_path_lengths(GRAPH_N, feedthrough=system.has_D),
+                              "attention_path_edges": attention_path_lengths(GRAPH_N)},
+    }
+    return data

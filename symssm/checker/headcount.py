@@ -1,0 +1,155 @@
+"""Obligations of ``head-count`` certificates (standard library only; numpy optional).
+
+1. The lower bound: K strictly increasing lags below T, K positions, a prime dividing no
+   denominator; the K x K matrix ``M_st = L_{d_s}[r_t, c_t]`` has every leading principal
+   minor nonzero (exactly, by Bareiss, or modulo the prime), and the stated determinant.
+2. The upper bound: every lag below T is a witness lag, or the stated exact combination of
+   the witness lags below it, or covered by the dimension argument (K = pm).
+3. The claims derived from the profile ``k(n') = #{s : d_s < n'}``: the head count, the
+   profile, the range of lengths, the value maps of the H = k construction, the gap list.
+"""
+
+from bisect import bisect_left
+from fractions import Fraction
+
+from . import linalg
+from .numbers import int_text, is_prime, rat_text
+from .reading import integer, keys, matrix, rational
+
+MAX_PRIME = 2**31
+HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
+
+
+def check_head_count(ledger, cert, system):
+    keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
+                                       "head_count", "truncation", "lower_bound", "upper_bound", "heads",
+                                       "profile", "holds_for", "interaction_rank_gap"))
+    m, p, T = system["m"], system["p"], system["T"]
+    ledger.require(cert["truncation"] == T and isinstance(cert["truncation"], int) and not isinstance(cert["truncation"], bool),
+                   "truncation", f"must be {T} (N{' + 1, D is present' if system['D'] is not None else ''})")
+    n = integer(ledger, cert["n"], "n", 0)
+    k = integer(ledger, cert["head_count"], "head_count", 0)
+
+    lb = cert["lower_bound"]
+    ledger.require(isinstance(lb, dict) and isinstance(lb.get("method"), str) and lb["method"] in ("exact", "modular"),
+                   "lower_bound.method",
+                   "must be 'exact' or 'modular'")
+    if lb["method"] == "exact":
+        keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
+    else:
+        keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "determinant_mod_p"))
+    lags = lb["lags"]
+    ledger.require(isinstance(lags, list) and len(lags) <= min(T, p * m), "lower_bound.lags",
+                   f"must be a list of at most min(T, pm) = {min(T, p * m)} lags")
+    for s, d in enumerate(lags):
+        integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
+    ledger.require(all(a < b for a, b in zip(lags, lags[1:])), "lower_bound.lags", "must be strictly increasing")
+    K = len(lags)
+    pos = lb["positions"]
+    ledger.require(isinstance(pos, list) and len(pos) == K, "lower_bound.positions", f"must list {K} positions")
+    for t, rc in enumerate(pos):
+        ledger.require(isinstance(rc, list) and len(rc) == 2, f"lower_bound.positions[{t}]", "must be [row, column]")
+        integer(ledger, rc[0], f"lower_bound.positions[{t}][0]", 0, p - 1)
+        integer(ledger, rc[1], f"lower_bound.positions[{t}][1]", 0, m - 1)
+    prime = integer(ledger, lb["prime"], "lower_bound.prime", 3, MAX_PRIME - 1)
+    ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
+    dens = [x.denominator for M in (system["A"], system["B"], system["C"], system["D"] or []) for row in M for x in row]
+    ledger.require(all(q % prime for q in dens), "lower_bound.prime",
+                   f"{prime} divides a denominator of the system, so reduction mod {prime} is not defined")
+
+    coeffs = cert["upper_bound"]
+    keys(ledger, coeffs, "upper_bound", ("coefficients", "dimension_from_lag"))
+    table = coeffs["coefficients"]
+    ledger.require(isinstance(table, list), "upper_bound.coefficients", "must be a list")
+    listed = {}
+    for i, row in enumerate(table):
+        keys(ledger, row, f"upper_bound.coefficients[{i}]", ("lag", "c"))
+        d = integer(ledger, row["lag"], f"upper_bound.coefficients[{i}].lag", 0, T - 1)
+        ledger.require(d not in listed and d not in lags, f"upper_bound.coefficients[{i}].lag",
+                       f"lag {d} is a witness lag or listed twice")
+        ledger.require(isinstance(row["c"], list) and len(row["c"]) == bisect_left(lags, d),
+                       f"upper_bound.coefficients[{i}].c", f"must have one coefficient per witness lag below {d}")
+        listed[d] = [rational(ledger, x, f"upper_bound.coefficients[{i}].c[{h}]") for h, x in enumerate(row["c"])]
+    dim_from = coeffs["dimension_from_lag"]
+    if dim_from is not None:
+        integer(ledger, dim_from, "upper_bound.dimension_from_lag", 0)
+        ledger.require(K == p * m and K > 0 and dim_from == lags[-1] + 1, "upper_bound.dimension_from_lag",
+                       "the dimension argument needs K = p*m witness lags and starts after the last one")
+    for d in range(T):
+        if d in lags or d in listed:
+            continue
+        ledger.require(dim_from is not None and d >= dim_from, "upper_bound",
+                       f"lag {d} is neither a witness lag, nor given coefficients, nor covered by dimension")
+
+    heads = cert["heads"]
+    keys(ledger, heads, "heads", ("H", "value_map_lags", "rule"), ("value_maps",))
+    vm = heads.get("value_maps")
+    ledger.require(vm is None or isinstance(vm, list), "heads.value_maps", "must be a list")
+    # The claim must be the one the witness structure states: k(n) = #{s : d_s < n}.
+    want = bisect_left(lags, n)
+    ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
+    ledger.require(vm is None or len(vm) == k, "heads.value_maps", f"must list {k} value maps")
+    # Exact lags, only where an obligation needs them.
+    need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
+    exact = linalg.exact_lags(system, max(need_exact) + 1) if need_exact else []
+
+    if lb["method"] == "exact":
+        minor = matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
+        for s, d in enumerate(lags):
+            for t, (r, c) in enumerate(pos):
+                ledger.require(minor[s][t] == exact[d][r][c], f"lower_bound.minor[{s}][{t}]",
+                               f"is {rat_text(minor[s][t])} but L_{d}[{r},{c}] = {rat_text(exact[d][r][c])}")
+        minors = linalg.leading_minors_exact(minor)
+        for j, value in enumerate(minors):
+            ledger.require(value != 0, "lower_bound.minor",
+                           f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
+        det = minors[-1] if minors else Fraction(1)
+        ledger.require(rational(ledger, lb["determinant"], "lower_bound.determinant") == det,
+                       "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
+    else:
+        modl = linalg.lags_mod(system, lags, prime)
+        M = [[modl[d][r][c] for (r, c) in pos] for d in lags]
+        minors = linalg.leading_minors_mod(M, prime)
+        for j, value in enumerate(minors):
+            ledger.require(value != 0, "lower_bound.minor mod P",
+                           f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
+        det = minors[-1] if minors else 1
+        integer(ledger, lb["determinant_mod_p"], "lower_bound.determinant_mod_p", 0, prime - 1)
+        ledger.require(lb["determinant_mod_p"] == det, "lower_bound.determinant_mod_p",
+                       f"is not the determinant of the minor mod {prime} ({det})")
+
+    for d, c in sorted(listed.items()):
+        combo = [[sum((c[h] * exact[lags[h]][r][col] for h in range(len(c))), Fraction(0)) for col in range(m)]
+                 for r in range(p)]
+        ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
+                       f"L_{d} is not the stated combination of the witness lags")
+
+    # The remaining claims, derived from the proven profile k(n') = #{s : d_s < n'}.
+    prof = cert["profile"]
+    keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
+    start = lags[-1] + 1 if lags else 1
+    ledger.require(prof["constant_from"] == start and not isinstance(prof["constant_from"], bool), "profile.constant_from", f"must be {start}")
+    ledger.require(prof["eventual"] == K and not isinstance(prof["eventual"], bool), "profile.eventual", f"must be {K}")
+    values = [bisect_left(lags, j) for j in range(1, start + 1)]
+    ledger.require(prof["values"] == values and all(not isinstance(v, bool) for v in prof["values"]),
+                   "profile.values", f"must be {values}")
+    hf = cert["holds_for"]
+    keys(ledger, hf, "holds_for", ("from", "to"))
+    n0 = lags[k - 1] + 1 if k > 0 else 0
+    n1 = lags[k] if k < K else None
+    ledger.require(hf["from"] == n0 and hf["to"] == n1 and not isinstance(hf["from"], bool) and not isinstance(hf["to"], bool),
+                   "holds_for", f"must be from {n0} to {n1 if n1 is not None else 'null (unbounded)'}")
+    ledger.require(heads["H"] == k and not isinstance(heads["H"], bool), "heads.H", f"must be the head count {k}")
+    ledger.require(heads["value_map_lags"] == lags[:k], "heads.value_map_lags", f"must be {lags[:k]}")
+    ledger.require(heads["rule"] == HEADS_RULE, "heads.rule", "is not the construction rule of format version 1")
+    if vm is not None:
+        for h, V in enumerate(vm):
+            ledger.require(matrix(ledger, V, f"heads.value_maps[{h}]", p, m) == exact[lags[h]],
+                           f"heads.value_maps[{h}]", f"is not L_{lags[h]}")
+    gap = cert["interaction_rank_gap"]
+    ledger.require(gap == [{"H": H, "minor_order": H + 1} for H in range(k)]
+                   and all(not isinstance(g.get("H"), bool) for g in gap),
+                   "interaction_rank_gap", f"must list H = 0..{k - 1}, each refuted by the leading (H+1)-minor")
+    name = system["name"] or "the system"
+    return f"head-count k({int_text(n)}) = {k} for {name!r} (for every n from {n0}" + \
+        (f" to {n1})" if n1 is not None else " on)")

@@ -1,0 +1,96 @@
+"""Conversions between exact matrices: Fractions, DomainMatrix over ZZ / QQ / GF(P), python-flint.
+
+The one place where the exact core changes representation (as only the facade does in
+SymPy's ``polys.matrices``).  A binary float never gets here: systems are validated by
+:func:`symssm.ssm`, and these functions accept only ``Fraction`` and ``int`` entries.
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> M = ((Fraction(1, 2), Fraction(3)),)
+>>> scaled_int_matrix(M, 2).to_list()
+[[1, 6]]
+>>> residue_rows(M, 7)
+[[4, 3]]
+>>> to_fractions(qq_matrix(M).to_list())
+((Fraction(1, 2), Fraction(3, 1)),)
+"""
+
+from fractions import Fraction
+
+import flint
+from sympy import GF, QQ, ZZ
+from sympy.polys.matrices import DomainMatrix
+
+__all__ = [
+    "scaled_int_matrix",
+    "int_domain_matrix",
+    "qq_matrix",
+    "gf_matrix",
+    "residue_rows",
+    "nmod_matrix",
+    "fmpz_matrix",
+    "to_fraction",
+    "to_fractions",
+]
+
+
+def _shape(rows):
+    return (len(rows), len(rows[0]) if rows else 0)
+
+
+def scaled_int_matrix(mat, scale):
+    """``scale * mat`` as a dense DomainMatrix over ZZ (``scale`` must clear every denominator)."""
+    return int_domain_matrix([[int(x * scale) for x in row] for row in mat])
+
+
+def int_domain_matrix(rows):
+    """A list of lists of ints as a dense DomainMatrix over ZZ."""
+    return DomainMatrix([[ZZ(int(v)) for v in row] for row in rows], _shape(rows), ZZ).to_dense()
+
+
+def _qq(x):
+    return QQ(x.numerator, x.denominator) if isinstance(x, Fraction) else QQ(int(x))
+
+
+def qq_matrix(mat):
+    """A matrix of Fractions or ints as a dense DomainMatrix over QQ."""
+    return DomainMatrix([[_qq(x) for x in row] for row in mat], _shape(mat), QQ).to_dense()
+
+
+def residue_rows(mat, prime):
+    """Each rational ``u/v`` as ``u * v^-1 mod P`` (the caller ensures P divides no denominator)."""
+    return [[x.numerator * pow(x.denominator, -1, prime) % prime if isinstance(x, Fraction) else int(x) % prime
+             for x in row] for row in mat]
+
+
+def gf_matrix(mat, prime):
+    """A rational matrix reduced modulo ``prime`` as a dense DomainMatrix over GF(P)."""
+    F = GF(prime)
+    return DomainMatrix([[F(v) for v in row] for row in residue_rows(mat, prime)], _shape(mat), F).to_dense()
+
+
+def nmod_matrix(rows, prime):
+    """Integer rows as a python-flint ``nmod_mat`` modulo ``prime``."""
+    return flint.nmod_mat([list(map(int, row)) for row in rows], prime)
+
+
+def fmpz_matrix(rows):
+    """Integer rows as a python-flint ``fmpz_mat``."""
+    return flint.fmpz_mat([list(map(int, row)) for row in rows])
+
+
+def to_fraction(x):
+    """A SymPy QQ / ZZ element, or a flint ``fmpq``/``fmpz``, as a Fraction."""
+    num = getattr(x, "numerator", None)
+    if num is None:
+        num = getattr(x, "p")
+        den = getattr(x, "q")
+    else:
+        den = x.denominator
+    return Fraction(int(num), int(den))
+
+
+def to_fractions(rows):
+    """A list of lists of QQ elements as a tuple of tuples of Fraction."""
+    return tuple(tuple(to_fraction(x) for x in row) for row in rows)

@@ -1,0 +1,139 @@
+"""Every resource limit of the generator in one place, the validators that apply them, and budgets.
+
+The limits are documented in ``docs/robustness.md``; the independent checker enforces the
+same numbers with its own code (``symssm/checker/reading.py``), and a test keeps the two
+tables equal, so the generator never writes a certificate the checker would refuse.
+
+Examples
+--------
+>>> check_n(10**18)
+1000000000000000000
+>>> check_n(-1)
+Traceback (most recent call last):
+...
+symssm.errors.InputError: n must be a non-negative integer, got -1
+>>> Deadline(None).check("anything")  # no budget: never expires
+"""
+
+import time
+
+from ..errors import BudgetExceeded, InputError, LimitError
+
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "MAX_FILE_BYTES",
+    "MAX_DEPTH",
+    "MAX_DIM",
+    "MAX_ENTRIES",
+    "MAX_NAME",
+    "MAX_N",
+    "MAX_MATERIALISED_LAGS",
+    "check_n",
+    "check_name",
+    "Deadline",
+]
+
+#: Most digits one entry may hold (numerator, denominator and mantissa together).
+MAX_DIGITS = 10_000
+#: Largest absolute decimal exponent (``1e10000``) an entry may use.
+MAX_EXPONENT = 10_000
+#: Largest spec or certificate file the readers accept.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Deepest nesting of arrays and objects the readers accept.
+MAX_DEPTH = 32
+#: Largest state, input or output dimension.
+MAX_DIM = 4096
+#: Most entries a system may hold in all.
+MAX_ENTRIES = 1_000_000
+#: Longest system name, in characters.
+MAX_NAME = 200
+#: Largest sequence length (the head count is the same for every n >= N + 1).
+MAX_N = 10**30
+#: Most lags :func:`symssm.lags` materialises; ``head_count`` works for any n without forming them.
+MAX_MATERIALISED_LAGS = 100_000
+
+
+def check_n(n, *, what="n", minimum=0, maximum=MAX_N):
+    """Validate a sequence length or count: an int (not a bool) in ``[minimum, maximum]``.
+
+    Parameters
+    ----------
+    n : object
+        The value to check.
+    what : str
+        Its name in the error message.
+    minimum, maximum : int
+        The accepted range.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InputError
+        If ``n`` is not an integer, or a boolean, or below ``minimum``.
+    LimitError
+        If ``n`` is above ``maximum``.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < minimum:
+        shown = repr(n) if not isinstance(n, str) else repr(n[:40])
+        kind = "a non-negative integer" if minimum == 0 else f"an integer >= {minimum}"
+        raise InputError(f"{what} must be {kind}, got {shown[:60]}")
+    if n > maximum:
+        raise LimitError(f"{what} must be at most {maximum if maximum < 10**12 else _power(maximum)}")
+    return n
+
+
+def _power(value):
+    digits = len(str(value)) - 1
+    return f"10^{digits}" if value == 10**digits else str(value)
+
+
+def check_name(name, *, what="name"):
+    """Validate a system name: a string of at most :data:`MAX_NAME` characters.
+
+    Raises
+    ------
+    InputError
+        If it is not a string.
+    LimitError
+        If it is too long.
+    """
+    if not isinstance(name, str):
+        raise InputError(f"{what} must be a string, got {type(name).__name__}")
+    if len(name) > MAX_NAME:
+        raise LimitError(f"{what} is {len(name)} characters; the limit is {MAX_NAME}")
+    return name
+
+
+class Deadline:
+    """Stop cleanly once ``max_seconds`` have passed (``None``: no limit).
+
+    Raises
+    ------
+    InputError
+        If ``max_seconds`` is not a positive number.
+
+    Examples
+    --------
+    >>> Deadline(10).remaining() > 0
+    True
+    """
+
+    def __init__(self, max_seconds=None):
+        if max_seconds is not None:
+            if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not max_seconds > 0:
+                raise InputError(f"max_seconds must be a positive number, got {max_seconds!r}")
+        self.max_seconds = max_seconds
+        self._end = None if max_seconds is None else time.monotonic() + max_seconds
+
+    def remaining(self):
+        """Seconds left (``inf`` without a budget)."""
+        return float("inf") if self._end is None else self._end - time.monotonic()
+
+    def check(self, doing):
+        """Raise :class:`~symssm.errors.BudgetExceeded` if the budget is spent."""
+        if self._end is not None and time.monotonic() > self._end:
+            raise BudgetExceeded(f"stopped after the --max-seconds budget of {self.max_seconds} s while {doing}")

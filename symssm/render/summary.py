@@ -1,0 +1,92 @@
+"""Plain-text summaries the command line prints: one function per report.
+
+Every string from an input (a system's name) goes through :func:`terminal_safe` first, so a
+name holding escape sequences cannot clear the screen or forge a VERIFIED line.
+
+Examples
+--------
+>>> terminal_safe("ok\\x1b[2J\\nVERIFIED")
+'ok\\\\x1b[2J\\\\nVERIFIED'
+"""
+
+__all__ = ["terminal_safe", "describe", "head_count_summary", "gradient_summary", "numeric_summary"]
+
+
+def terminal_safe(text):
+    """``text`` with every control character (C0, DEL, C1, line and paragraph separators) escaped."""
+    out = []
+    for ch in str(text):
+        code = ord(ch)
+        if code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029) or 0xD800 <= code < 0xE000:
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                       if not 0xD800 <= code < 0xE000 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def describe(system):
+    """One line: the system's name and dimensions."""
+    name = terminal_safe(system.name) if system.name else "(unnamed system)"
+    return f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.has_D else ''}"
+
+
+def head_count_summary(cert):
+    """Short human summary of verified head-count certificate data (lines of text)."""
+    k, n = cert["head_count"], cert["n"]
+    prof = cert["profile"]
+    hf = cert["holds_for"]
+    lb = cert["lower_bound"]
+    vals = prof["values"]
+    shown = ", ".join(map(str, vals[:12])) + (", ..." if len(vals) > 12 else "")
+    upto = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
+    lines = [
+        f"k({n}) = {k}: exactly {k} attention head{'s' if k != 1 else ''} necessary and sufficient "
+        f"on length-{n} sequences ({upto})",
+        f"profile: k(1..{len(vals)}) = {shown}; k(n) = {prof['eventual']} for all n >= {prof['constant_from']}",
+    ]
+    if k >= 2:
+        lines.append(f"Interaction Rank Gap: single-head attention fails; every H < {k} fails "
+                     f"(H = {', '.join(str(h) for h in range(min(k, 8)))}{', ...' if k > 8 else ''})")
+    elif k == 1:
+        lines.append("a single head suffices (H = 0 fails)")
+    if k:
+        if lb["method"] == "exact":
+            det = lb["determinant"]
+            lines.append(f"witness: exact {k}x{k} minor of lags {lb['lags'][:k]}, "
+                         f"det = {det if len(det) < 60 else det[:57] + '...'}")
+        else:
+            lines.append(f"witness: {len(lb['lags'])}x{len(lb['lags'])} minor nonzero modulo the prime {lb['prime']}")
+    return lines
+
+
+def gradient_summary(d, n):
+    """Short human summary of verified gradient-highway certificate data (lines of text)."""
+    delta = d["crossover_distance"]
+    cg = d["computation_graph"]
+    return [
+        f"SSM decay: ||L_d||_F <= K r^d for d >= 1 with r = {d['decay_rate']}, K^2 = {d['decay_constant_squared']}",
+        f"attention highway: ||dy_i/dx_j||_F >= c = {d['attention_lower_bound']} for every distance 1..{n - 1}",
+        "crossover: " + (f"attention provably carries more gradient from distance {delta} on (up to n = {n})"
+                         if delta is not None else f"none certified within n = {n}"),
+        f"computation graph: x_j -> y_i takes i - j + 2 edges in the SSM "
+        f"({', '.join(map(str, cg['ssm_path_edges'][1:6]))}, ...), {cg['attention_path_edges'][1]} in attention",
+    ]
+
+
+def numeric_summary(res, n):
+    """The numeric command's report (lines of text), labelled numerical."""
+    k = res.numerical_head_count
+    s = res.singular_values
+    gap = ("infinite (no singular value below the tolerance)" if res.gap is None else f"{res.gap:.3e}")
+    lines = [
+        f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate",
+        f"system: {terminal_safe(res.name) if res.name else '(unnamed)'}, n = {n}",
+        f"numerical head count k = {k} at relative tolerance tau = {res.tolerance:g}; gap s_k/s_(k+1) = {gap}",
+        "singular values of the normalised lag stack: " + ", ".join(f"{v:.3e}" for v in s[:16])
+        + (", ..." if len(s) > 16 else ""),
+        f"best H-head relative error of the length-{n} operator ({res.approximation_method}):",
+    ]
+    lines += [f"  H = {H:3d}: {e:.3e}" for H, e in enumerate(res.approximation_error)]
+    lines.append("For an exact, certified head count: symssm certify SPEC (exact entries).")
+    return lines
