@@ -16,11 +16,11 @@ True
 
 import os
 
-from .certificate.envelope import check_envelope, read_certificate, verify
+from .certificate.envelope import check_envelope, verify
 from .certificate.gradient import gradient_data
 from .certificate.head_count import certify as _certify_data
 from .formats.files import atomic_write
-from .formats.jsonio import dumps_canonical
+from .formats.jsonio import dumps_canonical, load_strict
 
 __all__ = ["Certificate", "certify", "gradient_certificate", "check", "load_certificate", "to_latex"]
 
@@ -39,8 +39,8 @@ class Certificate:
         If ``data`` is not a symssm certificate of a known kind.
     """
 
-    def __init__(self, data):
-        self._data = check_envelope(data)
+    def __init__(self, data, *, what="certificate"):
+        self._data = check_envelope(data, what=what)
         self._verdicts = {}
 
     @property
@@ -94,9 +94,13 @@ class Certificate:
         CertificateError
             If the certificate does not verify.
         """
-        from .render.latex import render_verified, require_verified
+        from .errors import CertificateError
+        from .render.latex import render_verified
 
-        return render_verified(require_verified(self._data, self.check()), **options)
+        result = self.check()
+        if not result.verified:
+            raise CertificateError(f"the certificate does not verify, refusing to render it: {result.message}")
+        return render_verified(self._data, **options)
 
     def _repr_markdown_(self):
         from .render.latex import render_markdown
@@ -181,7 +185,7 @@ def load_certificate(path):
     InputError
         If the file cannot be read or is not a symssm certificate.
     """
-    return Certificate(read_certificate(path))
+    return Certificate(load_strict(path, what=f"certificate {path}"), what=f"certificate {path}")
 
 
 def check(certificate, *, spec=None, max_seconds=None):

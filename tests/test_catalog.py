@@ -12,7 +12,7 @@ from symssm.render.latex import render_standalone
 
 from latex_tools import HOST, compile_tex, require_tools
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import ROOT  # noqa: E402
 CERTS = os.path.join(ROOT, "certificates")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from symssm.cli import main
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import TESTS as HERE  # noqa: E402
 ROT = os.path.join(HERE, "fixtures", "specs", "rotation.json")
 
 

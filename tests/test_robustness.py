@@ -11,7 +11,7 @@ import pytest
 import symssm
 from symssm.cli import main
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import TESTS as HERE  # noqa: E402
 CORPUS = os.path.join(HERE, "fixtures", "malformed")
 SPECS = sorted(f for f in os.listdir(CORPUS) if f.startswith("spec-"))
 CERTS = sorted(f for f in os.listdir(CORPUS) if f.startswith("cert-"))

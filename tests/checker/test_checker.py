@@ -13,7 +13,7 @@ from symssm.checker import check_file
 from symssm.checker import linalg
 from symssm.checker.cli import main as check_main
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import TESTS as HERE  # noqa: E402
 FIX = os.path.join(HERE, "fixtures", "head_count")
 EXPECTED = json.load(open(os.path.join(FIX, "EXPECTED.json")))
 
@@ -163,3 +163,23 @@ def test_modular_and_exact_agree_on_a_large_generic_system():
     s = ssm([[rng.randint(-3, 3) for _ in range(N)] for _ in range(N)],
             [[rng.randint(-3, 3) for _ in range(m)] for _ in range(N)], [[rng.randint(-3, 3) for _ in range(N)] for _ in range(p)])
     assert find_witness(s, method="modular").lags == find_witness(s, method="exact").lags
+
+
+GRADIENT = os.path.join(HERE, "fixtures", "gradient")
+GRADIENT_EXPECTED = json.load(open(os.path.join(GRADIENT, "EXPECTED.json")))
+
+
+def test_gradient_fixture_verifies_and_is_bound_to_its_spec():
+    cert = os.path.join(GRADIENT, "non-normal-decay.gradient.json")
+    assert check_main([cert, "--quiet"]) == 0
+    assert check_main([cert, "--spec", os.path.join(GRADIENT, "non-normal-decay.spec.json"), "-q"]) == 0
+    assert check_main([cert, "--spec", os.path.join(HERE, "fixtures", "specs", "rotation.json"), "-q"]) == 1
+
+
+@pytest.mark.parametrize("name", sorted(GRADIENT_EXPECTED))
+def test_corrupted_gradient_fixtures_are_rejected_naming_the_obligation(name, capsys):
+    assert len(GRADIENT_EXPECTED) >= 15
+    code = check_main([os.path.join(GRADIENT, name)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith(f"REJECTED: {GRADIENT_EXPECTED[name]}:"), out

@@ -15,7 +15,7 @@ from symssm.render.tex import escape_text, tex_matrix, tex_number
 
 from latex_tools import HOST, compile_tex, require_tools
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import ROOT  # noqa: E402
 NASTY = "we\\ird {name} $x$ 100% #1 a_b & c~d ^e"
 
 

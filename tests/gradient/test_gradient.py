@@ -138,3 +138,12 @@ def test_positive_definite_exact():
 def test_bad_n():
     with pytest.raises(InputError, match="n must be an integer >= 2"):
         gradient_certificate(STABLE["diagonal"], 1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 12])
+@pytest.mark.parametrize("feedthrough", [True, False])
+def test_closed_form_path_lengths_match_networkx(n, feedthrough):
+    from symssm.gradient.graph import attention_graph, graph_path_lengths, ssm_graph
+
+    assert graph_path_lengths(ssm_graph(n, feedthrough=feedthrough)) == ssm_path_lengths(n, feedthrough=feedthrough)
+    assert graph_path_lengths(attention_graph(n)) == attention_path_lengths(n)

@@ -1,0 +1,97 @@
+"""The layout's rules, read from the code: imports run downward, the checker stands alone, no circles."""
+
+import ast
+import os
+
+import symssm
+
+PACKAGE = os.path.dirname(symssm.__file__)
+
+#: Stage of each top-level folder or module (docs/architecture.md); a module may import only
+#: from stages strictly below its own, or from its own folder.
+STAGES = {
+    "errors": 0, "_version": 0,
+    "formats": 1,
+    "sources": 2,
+    "exact": 3, "numeric": 3, "gradient": 3,
+    "certificate": 4,
+    "api": 5, "render": 5,
+    "catalog": 6, "cli": 7, "__main__": 8, "__init__": 8,
+    "checker": -1,
+}
+#: Same-stage imports that are allowed, and why (docs/architecture.md).
+ALLOWED = {("api", "render"), ("certificate", "checker"), ("api", "checker")}
+
+
+def _modules():
+    for folder, _, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, PACKAGE)[:-3].split(os.sep)
+                yield path, rel
+
+
+def _imports(path, rel):
+    """Top-level symssm parts imported by a module (absolute or relative)."""
+    tree = ast.parse(open(path).read())
+    package = rel[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                parts = base + (node.module.split(".") if node.module else [])
+                if not parts:  # "from . import x" at the top level
+                    parts = [alias.name for alias in node.names]
+                    for p in parts:
+                        yield p
+                    continue
+                if node.module is None and len(base) >= 1:
+                    yield base[0]
+                    continue
+                yield parts[0]
+            elif node.module and node.module.split(".")[0] == "symssm":
+                yield node.module.split(".")[1] if "." in node.module else "__init__"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("symssm."):
+                    yield alias.name.split(".")[1]
+
+
+def test_every_module_belongs_to_a_stage():
+    for _, rel in _modules():
+        assert rel[0] in STAGES or rel[0] == "schema", rel
+
+
+def test_imports_only_run_downward():
+    for path, rel in _modules():
+        here = rel[0]
+        for target in _imports(path, rel):
+            if target == here or target not in STAGES:
+                continue
+            if here == "checker":
+                raise AssertionError(f"{path} (checker) imports symssm.{target}")
+            if (here, target) in ALLOWED or here in ("__init__", "__main__"):
+                continue
+            assert STAGES[target] < STAGES[here] or target == "checker", f"{path}: stage {here} imports {target}"
+
+
+def test_few_modules_at_the_top():
+    top = [name for name in os.listdir(PACKAGE) if name.endswith(".py")]
+    assert len(top) <= 7, top
+
+
+def test_no_import_circles_between_modules():
+    import networkx as nx
+
+    G = nx.DiGraph()
+    for path, rel in _modules():
+        me = ".".join(rel)
+        tree = ast.parse(open(path).read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = rel[:-1][:len(rel) - node.level] if node.level > 1 else rel[:-1]
+                target = ".".join(base + (node.module.split(".") if node.module else []))
+                G.add_edge(me, target)
+    cycles = [c for c in nx.simple_cycles(G) if len(c) > 1]
+    assert not cycles, cycles
