@@ -13,7 +13,7 @@ from ..formats.limits import Deadline, check_n
 from ..formats.rationals import format_rational
 from ..gradient.attention import attention_highway
 from ..gradient.crossover import crossover_distance
-from ..gradient.decay import decay_bound
+from ..gradient.decay import decay_bound, format_estimate
 from ..gradient.graph import attention_path_lengths, ssm_path_lengths
 from ..sources.system import SSM
 from .envelope import header
@@ -65,7 +65,7 @@ def gradient_data(system, n=1000, *, max_seconds=None):
         "n": n,
         "decay_rate": format_rational(bound.r),
         "decay_constant_squared": format_rational(bound.K2),
-        "spectral_radius_estimate": f"{bound.spectral_radius_estimate:.6g}",
+        "spectral_radius_estimate": format_estimate(bound.spectral_radius_upper),
         "lyapunov": {"P": _mat(bound.P), "mu": format_rational(bound.mu), "M": format_rational(bound.M)},
         "attention": {
             "construction": "single-head-softmax-v1",

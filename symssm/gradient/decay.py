@@ -1,30 +1,48 @@
-"""Certified exponential decay of the lags of a stable SSM.
+"""Certified exponential decay of the lags of a stable SSM, computed without floats.
 
 Find rational ``r in (0, 1)``, symmetric ``P`` and ``mu, M > 0`` with ``P - mu I``,
 ``M I - P`` and ``r^2 P - A^T P A`` positive definite.  Then ``||A^d x||_P <= r^d ||x||_P``
 and, for every ``d >= 1``, ``||L_d||_F^2 <= K^2 r^(2d)`` with
 ``K^2 = ||C||_F^2 ||B||_F^2 M / mu``.
 
-``P`` comes from a float Lyapunov solve for ``A / r``, is rounded to dyadic rationals and
-then verified exactly; floats never reach the claim.
+Everything that reaches a certificate is computed with exact integers and rationals
+(python-flint) or with ball arithmetic whose bits do not depend on the CPU, so the same
+system gives the same certificate bytes on every machine, whatever BLAS or thread count:
+
+* the spectral radius is enclosed from the exact characteristic polynomial of A
+  (certified complex root isolation); if its lower end is at least 1, no decay certificate
+  exists and the message says so with the enclosure;
+* ``P`` is the Smith doubling sum ``sum_k (Ar^T)^k Ar^k`` for ``Ar = A / r``, formed with
+  integer matrices and a fixed, explicit rounding to 64-bit dyadic numbers;
+* ``mu`` and ``M`` come from certified enclosures of P's eigenvalues;
+* positive definiteness is decided exactly: a symmetric matrix is positive definite if and
+  only if the coefficients of its characteristic polynomial strictly alternate in sign.
 
 Examples
 --------
->>> from symssm import ssm
+>>> from symssm.sources.system import ssm
 >>> b = decay_bound(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]))
->>> b.r < 1, b.r >= b.spectral_radius_estimate
-(True, True)
+>>> b.r, b.r > b.spectral_radius_upper
+(Fraction(101, 200), True)
 """
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import ceil
+from math import ceil, floor
 
-import numpy as np
+import flint
 
 from ..errors import NotStableError
 
-__all__ = ["DecayBound", "decay_bound", "positive_definite", "spectral_radius_estimate", "instability_reason"]
+__all__ = ["DecayBound", "decay_bound", "positive_definite", "spectral_radius_enclosure", "instability_reason",
+           "format_estimate"]
+
+#: Bits kept in the mantissa of the dyadic matrices of the Smith iteration.
+WORK_BITS = 64
+#: Bits kept in P's entries in the certificate (relative to P's largest entry).
+P_BITS = 40
+#: Smith doubling steps before giving up (2^64 terms of the series).
+MAX_DOUBLINGS = 64
 
 
 @dataclass(frozen=True)
@@ -36,11 +54,85 @@ class DecayBound:
     P: tuple
     mu: Fraction
     M: Fraction
-    spectral_radius_estimate: float
+    spectral_radius_upper: Fraction
+
+    @property
+    def spectral_radius_estimate(self):
+        """The certified upper end of the spectral radius enclosure, as a float (informative)."""
+        return float(self.spectral_radius_upper)
+
+
+def _fmpq_mat(rows):
+    n, m = len(rows), len(rows[0]) if rows else 0
+    return flint.fmpq_mat(n, m, [flint.fmpq(int(Fraction(x).numerator), int(Fraction(x).denominator))
+                                 for row in rows for x in row])
+
+
+def _to_fraction(q):
+    return Fraction(int(q.p), int(q.q))
+
+
+def _arb_fraction(a):
+    """The exact dyadic value of an arb with zero radius (``upper()`` / ``lower()``) as a Fraction."""
+    man, exp = a.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _integer_poly(poly):
+    """A flint fmpq_poly times its denominator, as an fmpz_poly (same roots)."""
+    d = poly.denom()
+    return flint.fmpz_poly([int(c * d) for c in poly.coeffs()])
+
+
+def _root_moduli(poly):
+    """``[(lower, upper)]`` bounds of the moduli of the complex roots of a nonzero polynomial."""
+    ip = _integer_poly(poly)
+    if ip.degree() < 1:
+        return []
+    out = []
+    for z, _mult in ip.complex_roots():
+        a = abs(z)
+        out.append((max(Fraction(0), _arb_fraction(a.lower())), _arb_fraction(a.upper())))
+    return out
+
+
+def _real_root_bounds(poly):
+    """Lower bound of the least and upper bound of the largest root of a real-rooted polynomial."""
+    ip = _integer_poly(poly)
+    lows, highs = [], []
+    for z, _mult in ip.complex_roots():
+        re = z.real
+        lows.append(_arb_fraction(re.lower()))
+        highs.append(_arb_fraction(re.upper()))
+    return min(lows), max(highs)
+
+
+def spectral_radius_enclosure(system):
+    """Certified ``(lower, upper)`` bounds of the spectral radius of A (Fractions).
+
+    From the exact characteristic polynomial and certified root isolation (python-flint), so the
+    bounds are the same on every machine.
+
+    Examples
+    --------
+    >>> from symssm.sources.system import ssm
+    >>> lo, hi = spectral_radius_enclosure(ssm([[0, -1], [1, 0]], [[1], [0]], [[1, 0]]))
+    >>> lo <= 1 <= hi, float(hi - lo) < 1e-12
+    (True, True)
+    """
+    poly = _fmpq_mat(system.A).charpoly()
+    moduli = _root_moduli(poly)
+    if not moduli:
+        return Fraction(0), Fraction(0)
+    return max(lo for lo, _ in moduli), max(hi for _, hi in moduli)
 
 
 def positive_definite(S):
-    """Exact test of strict positive definiteness: LDL^T pivots (no pivoting) all > 0.
+    """Exact test of strict positive definiteness of a symmetric rational matrix.
+
+    A symmetric matrix has real eigenvalues; they are all positive exactly when the
+    coefficients of its characteristic polynomial strictly alternate in sign.
 
     Examples
     --------
@@ -49,97 +141,161 @@ def positive_definite(S):
     >>> positive_definite([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(1)]])
     False
     """
-    W = [list(row) for row in S]
-    n = len(W)
-    for j in range(n):
-        piv = W[j][j]
-        if piv <= 0:
+    if not S:
+        return True
+    return _alternates(_fmpq_mat(S).charpoly())
+
+
+def _alternates(poly):
+    """Whether the coefficients (highest first) strictly alternate in sign: all real roots positive."""
+    coeffs = poly.coeffs()[::-1]
+    sign = 1
+    for c in coeffs:
+        if c == 0 or (c > 0) != (sign > 0):
             return False
-        for i in range(j + 1, n):
-            f = W[i][j] / piv
-            if f:
-                Wi, Wj = W[i], W[j]
-                for l in range(j + 1, n):
-                    Wi[l] -= f * Wj[l]
+        sign = -sign
     return True
 
 
-def _matmul(X, Y):
-    cols = list(zip(*Y))
-    return [[sum((a * b for a, b in zip(row, col)), Fraction(0)) for col in cols] for row in X]
-
-
-def _float(mat):
-    return np.array([[float(x) for x in row] for row in mat], dtype=np.float64)
-
-
-def spectral_radius_estimate(system):
-    """Numerical spectral radius of A (float64; an estimate, never a claim)."""
-    A = _float(system.A)
-    if not np.all(np.isfinite(A)):
-        raise NotStableError("A has entries too large for a float estimate of its spectral radius")
-    return float(max(abs(np.linalg.eigvals(A)))) if A.size else 0.0
-
-
-def instability_reason(system, rho):
-    """A one-line reason why no decay certificate exists, certified where possible."""
-    import flint
-
-    A = system.A
-    N = system.N
-    q = flint.fmpq_mat(N, N, [flint.fmpq(x.numerator, x.denominator) for row in A for x in row])
-    poly = q.charpoly()
-    # Exact rational eigenvalues (linear factors of the characteristic polynomial).
-    num = flint.fmpq_poly(poly).numer()
-    for fac, _mult in flint.fmpz_poly(num).factor()[1]:
-        if fac.degree() == 1:
-            c1, c0 = int(fac[1]), int(fac[0])
-            lam = Fraction(-c0, c1)
-            if abs(lam) >= 1:
-                return f"A has the exact eigenvalue {lam} (|{lam}| >= 1), so its lags do not decay"
-    det = Fraction(int(q.det().p), int(q.det().q))
-    if abs(det) >= 1:
-        return (f"|det A| = {abs(det)} >= 1, so some eigenvalue has modulus >= 1 (the product of their "
-                f"moduli is |det A|) and the lags do not decay")
-    return f"the spectral radius of A is about {rho:.6g} (numerical estimate) >= 1, so the lags do not decay"
-
-
-def _smith_lyapunov(Ar):
-    """P = sum_k (Ar^T)^k Ar^k by doubling, for spectral radius of Ar < 1."""
-    N = Ar.shape[0]
-    P = np.eye(N)
-    Ak = Ar.copy()
-    for _ in range(64):
-        P = P + Ak.T @ P @ Ak
-        Ak = Ak @ Ak
-        if not np.all(np.isfinite(P)):
-            return None
-        if np.max(np.abs(Ak)) < 1e-18:
-            break
-    return (P + P.T) / 2
-
-
-def _dyadic(P, bits=40):
-    top = float(np.max(np.abs(P)))
-    if top == 0 or not np.isfinite(top):
-        return None
-    exp = bits - int(np.ceil(np.log2(top)))
-    scale = Fraction(2) ** exp
-    rows = [[Fraction(int(round(x * 2.0**exp))) / scale for x in row] for row in P]
-    n = len(rows)
-    return [[(rows[i][j] + rows[j][i]) / 2 for j in range(n)] for i in range(n)]
+def _shift_alternates(poly, shift, reverse=False):
+    """Whether every root x of ``poly`` has ``x - shift > 0`` (or ``shift - x > 0`` with ``reverse``)."""
+    s = flint.fmpq(shift.numerator, shift.denominator)
+    arg = flint.fmpq_poly([s, -1]) if reverse else flint.fmpq_poly([s, 1])
+    q = poly(arg)
+    if reverse and q.degree() % 2 == 1:
+        q = -q
+    return _alternates(q)
 
 
 def _frob2(mat):
     return sum((x * x for row in mat for x in row), Fraction(0))
 
 
+def _round_shift(value, shift):
+    """``round(value / 2**shift)`` for an int, ties to even (exact integer arithmetic)."""
+    if shift <= 0:
+        return value << -shift
+    q, rem = divmod(value, 1 << shift)
+    half = 1 << (shift - 1)
+    if rem > half or (rem == half and q & 1):
+        q += 1
+    return q
+
+
+def _renormalise(Z, e, bits=WORK_BITS):
+    """Round the dyadic matrix ``Z / 2**e`` to at most ``bits`` bits per entry: ``(Z', e')``."""
+    entries = [int(v) for v in Z.entries()]
+    top = max((abs(v).bit_length() for v in entries), default=0)
+    shift = top - bits
+    if shift <= 0:
+        return Z, e
+    rounded = [_round_shift(v, shift) for v in entries]
+    return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift
+
+
+def _dyadic_of(mat, bits=WORK_BITS):
+    """A rational matrix rounded to ``(Z, e)`` with ``Z / 2**e`` close to it (``bits`` bits)."""
+    top = max((abs(x) for row in mat for x in row), default=Fraction(0))
+    if top == 0:
+        return flint.fmpz_mat(len(mat), len(mat[0]), [0] * (len(mat) * len(mat[0]))), 0
+    e = bits - (floor(top).bit_length() if top >= 1 else -_neg_log2(top))
+    scale = Fraction(2) ** e
+    vals = []
+    for row in mat:
+        for x in row:
+            y = x * scale
+            q = floor(y)
+            frac = y - q
+            if frac > Fraction(1, 2) or (frac == Fraction(1, 2) and q % 2):
+                q += 1
+            vals.append(q)
+    return flint.fmpz_mat(len(mat), len(mat[0]), vals), e
+
+
+def _neg_log2(x):
+    """``k`` with ``2**-k <= x < 2**-(k-1)`` for ``0 < x < 1``."""
+    k = 0
+    while x < 1:
+        x *= 2
+        k += 1
+    return k - 1
+
+
+def _smith_lyapunov(A, r):
+    """Dyadic approximation of ``P = sum_k (Ar^T)^k Ar^k``, ``Ar = A / r``; None if it does not converge."""
+    N = len(A)
+    Ar = [[x / r for x in row] for row in A]
+    Ak, ea = _dyadic_of(Ar)
+    P, ep = flint.fmpz_mat(N, N, [1 if i == j else 0 for i in range(N) for j in range(N)]), 0
+    for _ in range(MAX_DOUBLINGS):
+        term = Ak.transpose() * P * Ak  # scale 2^-(2 ea + ep)
+        shift = 2 * ea
+        if shift >= 0:
+            P = P * (1 << shift) + term
+            ep = ep + shift
+        else:
+            P = P + term * (1 << -shift)
+        P, ep = _renormalise(P, ep)
+        Ak, ea = _renormalise(Ak * Ak, 2 * ea)
+        top = max((abs(int(v)).bit_length() for v in Ak.entries()), default=0)
+        if top - ea < -(WORK_BITS + 8):  # ||Ak|| below 2^-72: the remaining terms are negligible
+            break
+        ptop = max((abs(int(v)).bit_length() for v in P.entries()), default=0)
+        if ptop - ep > 4096:  # diverging: A / r is not stable
+            return None
+    else:
+        return None
+    return P, ep
+
+
+def _final_P(Z, e):
+    """Symmetric rational P with entries rounded to ``P_BITS`` bits (relative to the largest)."""
+    Z, e = _renormalise(Z, e, bits=P_BITS)
+    N = Z.nrows()
+    vals = [[int(Z[i, j]) for j in range(N)] for i in range(N)]
+    den = Fraction(2) ** e
+    return [[Fraction(vals[i][j] + vals[j][i], 2) / den for j in range(N)] for i in range(N)]
+
+
 def _rational_above(x, den=1000):
     return Fraction(ceil(x * den), den)
 
 
-def _rational_below(x, den=10**6):
-    return Fraction(int(np.floor(x * den)), den)
+def _rational_below(x, den):
+    return Fraction(floor(x * den), den)
+
+
+def format_estimate(x):
+    """A short decimal text of a rational in [0, 1] (6 significant digits; informative only).
+
+    Examples
+    --------
+    >>> format_estimate(Fraction(1, 3))
+    '0.333333'
+    """
+    return f"{float(x):.6g}"
+
+
+def instability_reason(system, enclosure=None):
+    """A one-line reason why no decay certificate exists, certified where possible."""
+    A = system.A
+    q = _fmpq_mat(A)
+    poly = q.charpoly()
+    for fac, _mult in _integer_poly(poly).factor()[1]:
+        if fac.degree() == 1:
+            lam = Fraction(-int(fac[0]), int(fac[1]))
+            if abs(lam) >= 1:
+                return f"A has the exact eigenvalue {lam} (|{lam}| >= 1), so its lags do not decay"
+    det = _to_fraction(q.det())
+    if abs(det) >= 1:
+        return (f"|det A| = {det if det > 0 else -det} >= 1, so some eigenvalue has modulus >= 1 (the product of "
+                f"their moduli is |det A|) and the lags do not decay")
+    lo, hi = enclosure if enclosure is not None else spectral_radius_enclosure(system)
+    if lo >= 1:
+        return (f"the spectral radius of A lies in [{format_estimate(lo)}, {format_estimate(hi)}] (certified "
+                "enclosure), so it is at least 1 and the lags do not decay")
+    return (f"the spectral radius of A is not certified below 1 (certified enclosure [{format_estimate(lo)}, "
+            f"{format_estimate(hi)}]), so no decay certificate is given")
 
 
 def decay_bound(system, *, deadline=None):
@@ -148,43 +304,48 @@ def decay_bound(system, *, deadline=None):
     Raises
     ------
     NotStableError
-        If the spectral radius is >= 1 (no decay certificate exists), or none was found.
+        If the spectral radius is not certified below 1 (no decay certificate exists, or none
+        can be given; the message says which), or no certificate was found.
+    BudgetExceeded
+        If the ``deadline`` passes.
     """
-    rho = spectral_radius_estimate(system)
-    if rho >= 1 - 1e-12:
-        raise NotStableError(instability_reason(system, rho))
+    lo, rho = spectral_radius_enclosure(system)
+    if rho >= 1:
+        raise NotStableError(instability_reason(system, (lo, rho)))
     A = system.A
     N = system.N
-    At = [list(col) for col in zip(*A)]
-    Af = _float(A)
-    for eps in (0.01, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75):
+    qA = _fmpq_mat(A)
+    for eps in (Fraction(1, 100), Fraction(2, 100), Fraction(5, 100), Fraction(1, 10), Fraction(1, 5),
+                Fraction(35, 100), Fraction(1, 2), Fraction(3, 4)):
         if deadline is not None:
             deadline.check("searching for a decay certificate")
-        target = max(rho * (1 + eps), rho + (1 - rho) * eps / 2, 0.05)
-        r = _rational_above(min(target, rho + (1 - rho) * 0.9))
-        if not (0 < r < 1) or float(r) <= rho:
+        mid = (lo + rho) / 2  # the enclosure is narrow (about 2^-50): aim from its middle
+        target = max(mid * (1 + eps), mid + (1 - mid) * eps / 2, Fraction(1, 20))
+        target = min(target, rho + (1 - rho) * Fraction(9, 10))
+        r = Fraction(round(target * 1000), 1000)  # the nearest point of the 1/1000 grid ...
+        if r <= rho:
+            r = _rational_above(target)  # ... or the next one up, strictly above the spectral radius
+        if not (0 < r < 1) or r <= rho:
             continue
-        Pf = _smith_lyapunov(Af / float(r))
-        if Pf is None:
+        found = _smith_lyapunov(A, r)
+        if found is None:
             continue
-        P = _dyadic(Pf)
-        if P is None:
+        P = _final_P(*found)
+        qP = _fmpq_mat(P)
+        S = qP * (flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
+        if not _alternates(S.charpoly()):
             continue
-        AtPA = _matmul(_matmul(At, P), [list(row) for row in A])
-        S = [[r * r * P[i][j] - AtPA[i][j] for j in range(N)] for i in range(N)]
-        if not positive_definite(S):
-            continue
-        eig = np.linalg.eigvalsh(_float(P))
-        mu = _rational_below(float(eig[0]) * (1 - 1e-6), den=2**40)
-        M = _rational_above(float(eig[-1]) * (1 + 1e-6) + 1e-12, den=2**20)
+        pP = qP.charpoly()
+        low, high = _real_root_bounds(pP)
+        mu = _rational_below(low * (1 - Fraction(1, 10**6)), 2**40)
+        M = _rational_above(high * (1 + Fraction(1, 10**6)) + Fraction(1, 10**12), 2**20)
         if mu <= 0:
             continue
-        lower = [[P[i][j] - (mu if i == j else 0) for j in range(N)] for i in range(N)]
-        upper = [[(M if i == j else 0) - P[i][j] for j in range(N)] for i in range(N)]
-        if not (positive_definite(lower) and positive_definite(upper)):
+        if not (_shift_alternates(pP, mu) and _shift_alternates(pP, M, reverse=True)):
             continue
         K2 = _frob2(system.C) * _frob2(system.B) * M / mu
-        return DecayBound(r=r, K2=K2, P=tuple(tuple(row) for row in P), mu=mu, M=M, spectral_radius_estimate=rho)
+        return DecayBound(r=r, K2=K2, P=tuple(tuple(row) for row in P), mu=mu, M=M, spectral_radius_upper=rho)
     raise NotStableError(
-        f"no decay certificate found (spectral radius about {rho:.6g}); the system may be too ill-conditioned"
+        f"no decay certificate found (spectral radius at most {format_estimate(rho)}); "
+        "the system may be too ill-conditioned"
     )
