@@ -15,10 +15,12 @@ Examples
 """
 
 from .._version import __version__
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..formats.jsonio import load_strict
+from ..formats.limits import MAX_DIGITS
 
-__all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify"]
+__all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify",
+           "within_limits"]
 
 FORMAT = "symssm-certificate"
 VERSION = 1
@@ -85,3 +87,41 @@ def verify(data, *, spec=None, max_seconds=None):
     from ..checker import check_data
 
     return check_data(data, spec=spec, max_seconds=max_seconds)
+
+
+def _longest_number(obj, where="certificate"):
+    """``(digits, where)`` of the longest numerator or denominator among the certificate's numbers."""
+    best = (0, where)
+    if isinstance(obj, str):
+        if obj[:1] in "-0123456789":
+            for part in obj.lstrip("-").split("/"):
+                if len(part) > best[0] and part.isdigit():
+                    best = (len(part), where)
+        return best
+    if isinstance(obj, dict):
+        items = obj.items()
+    elif isinstance(obj, list):
+        items = enumerate(obj)
+    else:
+        return best
+    for key, value in items:
+        found = _longest_number(value, f"{where}.{key}" if isinstance(key, str) else f"{where}[{key}]")
+        if found[0] > best[0]:
+            best = found
+    return best
+
+
+def within_limits(data):
+    """Return ``data`` if the checker's number limits admit it (the generator never writes more).
+
+    Raises
+    ------
+    LimitError
+        If some numerator or denominator in the certificate would have more than
+        :data:`~symssm.formats.limits.MAX_DIGITS` digits.
+    """
+    digits, where = _longest_number(data)
+    if digits > MAX_DIGITS:
+        raise LimitError(f"the certificate would hold a number of {digits} digits at {where}; the checker's limit "
+                         f"is {MAX_DIGITS} digits, so no certificate is written (use smaller entries)")
+    return data

@@ -16,7 +16,7 @@ from ..gradient.crossover import crossover_distance
 from ..gradient.decay import decay_bound, format_estimate
 from ..gradient.graph import attention_path_lengths, ssm_path_lengths
 from ..sources.system import SSM
-from .envelope import header
+from .envelope import header, within_limits
 
 __all__ = ["gradient_data", "GRAPH_N", "MAX_GRADIENT_N"]
 
@@ -84,4 +84,4 @@ def gradient_data(system, n=1000, *, max_seconds=None):
                               "ssm_path_edges": ssm_path_lengths(GRAPH_N, feedthrough=system.has_D),
                               "attention_path_edges": attention_path_lengths(GRAPH_N)},
     }
-    return data
+    return within_limits(data)

@@ -11,7 +11,7 @@ Examples
 from ..exact.headcount import find_witness
 from ..formats.limits import check_n
 from ..formats.rationals import format_rational
-from .envelope import header
+from .envelope import header, within_limits
 
 __all__ = ["certify", "head_count_data", "HEADS_RULE"]
 
@@ -99,4 +99,4 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     """
     n = system.truncation if n is None else check_n(n)
     witness = find_witness(system, method=method, max_seconds=max_seconds)
-    return head_count_data(witness, n, system)
+    return within_limits(head_count_data(witness, n, system))

@@ -6,8 +6,24 @@ import sys
 from .core import check_file
 
 
+def _version():
+    """The package version, read from symssm/_version.py as text (the checker imports no generator code)."""
+    import os
+    import re
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_version.py")
+    try:
+        with open(path) as fh:
+            m = re.search(r"__version__ = \"([^\"]+)\"", fh.read())
+    except OSError:
+        m = None
+    return m.group(1) if m else "unknown"
+
+
 def main(argv=None, *, prog="symssm-check"):
+    """Run the checker's command line; returns the exit code (0 verified, 1 rejected, 2 unreadable/undecided)."""
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog=prog,
         description="Verify a symssm certificate independently (exit 0 verified, 1 rejected, 2 unreadable).",
     )
@@ -15,6 +31,7 @@ def main(argv=None, *, prog="symssm-check"):
     parser.add_argument("--spec", help="also require the certificate to be about the system in this spec file")
     parser.add_argument("--max-seconds", type=float, default=None, help="give up (exit 2) after this many seconds")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
+    parser.add_argument("--version", action="version", version=f"symssm-check (symssm {_version()})")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

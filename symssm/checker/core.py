@@ -15,6 +15,7 @@ from .reading import (
     Ledger,
     Rejected,
     Unreadable,
+    is_text,
     read_file,
     read_system,
     spec_hash,
@@ -38,7 +39,7 @@ def check_data(cert, *, spec=None, max_seconds=None):
         kinds = KINDS
         ledger.require(isinstance(cert.get("kind"), str) and cert["kind"] in kinds, "kind",
                        f"unknown kind {str(cert.get('kind'))[:40]!r}")
-        ledger.require(isinstance(cert.get("generator"), str), "generator", "must be a string")
+        ledger.require(is_text(cert.get("generator"), 200), "generator", "must be a string of at most 200 characters")
         system = read_system(ledger, cert.get("system"))
         ledger.require(cert.get("input_sha256") == system["sha256"], "input_sha256",
                        "does not match the system (the system or the hash was changed)")
@@ -51,6 +52,9 @@ def check_data(cert, *, spec=None, max_seconds=None):
         return CheckResult(1, str(exc), ledger.done)
     except Unreadable as exc:
         return CheckResult(2, str(exc), ledger.done)
+    except TimeoutError:
+        return CheckResult(2, "undecided: the checking budget (--max-seconds) ran out before all obligations "
+                              "were checked; neither verified nor rejected", ledger.done)
     except (MemoryError, RecursionError) as exc:
         return CheckResult(2, f"the certificate is too large to check ({type(exc).__name__})", ledger.done)
     except Exception as exc:  # a shape no obligation anticipated: fail closed

@@ -11,16 +11,22 @@
 5. The recorded path lengths are those of the two computation graphs (own BFS).
 """
 
+import re
 from collections import deque
 from fractions import Fraction
 from math import factorial
 
 from .linalg import leading_minors_exact
 from .numbers import rat_text
-from .reading import integer, keys, matrix, rational
+from .reading import integer, is_text, keys, matrix, rational, strict_equal
 
-MAX_TAYLOR = 10_000
-MAX_CROSSOVER = 100_000
+#: Limits that keep every gradient certificate decidable in seconds (docs/robustness.md); the
+#: generator stays far inside them (Taylor terms <= 3 ceil(ln n) + 20, r on a 1/1000 grid).
+MAX_TAYLOR = 256
+MAX_CROSSOVER = 10_000
+MAX_SMALL_DIGITS = 40
+GRAPH_N = 12
+ESTIMATE = re.compile(r"-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?\Z")
 CONSTRUCTION = "single-head-softmax-v1"
 
 
@@ -82,8 +88,11 @@ def check_gradient(ledger, cert, system):
     N, m, p = system["N"], system["m"], system["p"]
     A, B, C = system["A"], system["B"], system["C"]
     n = integer(ledger, cert["n"], "n", 2, 10**12)
-    ledger.require(isinstance(cert["spectral_radius_estimate"], str) and len(cert["spectral_radius_estimate"]) < 40,
-                   "spectral_radius_estimate", "must be a short decimal string (an estimate, not a claim)")
+    ledger.require(is_text(cert["spectral_radius_estimate"], 40) and ESTIMATE.match(cert["spectral_radius_estimate"]),
+                   "spectral_radius_estimate", "must be a short decimal string (informative, not verified)")
+    ledger.require(is_text(cert["decay_rate"], 2 * MAX_SMALL_DIGITS + 2)
+                   and sum(ch.isdigit() for ch in cert["decay_rate"]) <= 2 * MAX_SMALL_DIGITS,
+                   "decay_rate", f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
     r = rational(ledger, cert["decay_rate"], "decay_rate")
     ledger.require(0 < r < 1, "decay_rate", "must lie strictly between 0 and 1")
     K2 = rational(ledger, cert["decay_constant_squared"], "decay_constant_squared")
@@ -110,6 +119,8 @@ def check_gradient(ledger, cert, system):
     keys(ledger, at, "attention", ("construction", "beta", "taylor_terms", "W_Q", "W_K", "W_V", "query_token",
                                    "key_token", "bound_interval"))
     ledger.require(at["construction"] == CONSTRUCTION, "attention.construction", f"must be {CONSTRUCTION!r}")
+    ledger.require(is_text(at["beta"], 2 * MAX_SMALL_DIGITS + 2), "attention.beta",
+                   f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
     beta = rational(ledger, at["beta"], "attention.beta")
     ledger.require(beta >= 0, "attention.beta", "must be non-negative")
     terms = integer(ledger, at["taylor_terms"], "attention.taylor_terms", 0, MAX_TAYLOR)
@@ -126,10 +137,12 @@ def check_gradient(ledger, cert, system):
         want = ([[beta]], [[Fraction(1)]], [[Fraction(int(i == 0))] for i in range(p)], [Fraction(1)], [Fraction(1)])
     ledger.require((WQ, WK, WV, q_tok, k_tok) == want, "attention", "is not the documented construction for these p, m")
     ledger.require(isinstance(at["bound_interval"], list) and len(at["bound_interval"]) == 2
-                   and all(isinstance(x, str) and len(x) < 40 for x in at["bound_interval"]),
+                   and all(is_text(x, 40) and ESTIMATE.match(x) for x in at["bound_interval"]),
                    "attention.bound_interval", "must be two short decimal strings (informative)")
     L = sum((beta ** k / factorial(k) for k in range(terms + 1)), Fraction(0))
     exact = L / (L + n - 1) if m >= 2 else L / (2 * L + n - 2)
+    ledger.require(is_text(cert["attention_lower_bound"], 2 * MAX_SMALL_DIGITS + 2), "attention_lower_bound",
+                   f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
     c = rational(ledger, cert["attention_lower_bound"], "attention_lower_bound")
     ledger.require(0 < c <= exact, "attention_lower_bound",
                    f"must be positive and at most the proven bound {float(exact):.6g}")
@@ -144,11 +157,11 @@ def check_gradient(ledger, cert, system):
 
     cg = cert["computation_graph"]
     keys(ledger, cg, "computation_graph", ("n", "ssm_path_edges", "attention_path_edges"))
-    gn = integer(ledger, cg["n"], "computation_graph.n", 1, 64)
+    gn = integer(ledger, cg["n"], "computation_graph.n", GRAPH_N, GRAPH_N)
     ssm_adj, att_adj = _ssm_adj(gn, system["D"] is not None), _attention_adj(gn)
-    ledger.require(cg["ssm_path_edges"] == [_bfs(ssm_adj, ("x", 1), ("y", 1 + d)) for d in range(gn)],
+    ledger.require(strict_equal(cg["ssm_path_edges"], [_bfs(ssm_adj, ("x", 1), ("y", 1 + d)) for d in range(gn)]),
                    "computation_graph.ssm_path_edges", "are not the SSM graph's shortest path lengths")
-    ledger.require(cg["attention_path_edges"] == [_bfs(att_adj, ("x", 1), ("y", 1 + d)) for d in range(gn)],
+    ledger.require(strict_equal(cg["attention_path_edges"], [_bfs(att_adj, ("x", 1), ("y", 1 + d)) for d in range(gn)]),
                    "computation_graph.attention_path_edges", "are not the attention graph's shortest path lengths")
     name = system["name"] or "the system"
     cross = f"attention dominates from distance {delta}" if delta is not None else "no crossover certified"

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from . import linalg
 from .numbers import int_text, is_prime, rat_text
-from .reading import integer, keys, matrix, rational
+from .reading import integer, keys, matrix, rational, strict_equal
 
 MAX_PRIME = 2**31
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
@@ -131,7 +131,7 @@ def check_head_count(ledger, cert, system):
     ledger.require(prof["constant_from"] == start and not isinstance(prof["constant_from"], bool), "profile.constant_from", f"must be {start}")
     ledger.require(prof["eventual"] == K and not isinstance(prof["eventual"], bool), "profile.eventual", f"must be {K}")
     values = [bisect_left(lags, j) for j in range(1, start + 1)]
-    ledger.require(prof["values"] == values and all(not isinstance(v, bool) for v in prof["values"]),
+    ledger.require(strict_equal(prof["values"], values),
                    "profile.values", f"must be {values}")
     hf = cert["holds_for"]
     keys(ledger, hf, "holds_for", ("from", "to"))
@@ -140,15 +140,14 @@ def check_head_count(ledger, cert, system):
     ledger.require(hf["from"] == n0 and hf["to"] == n1 and not isinstance(hf["from"], bool) and not isinstance(hf["to"], bool),
                    "holds_for", f"must be from {n0} to {n1 if n1 is not None else 'null (unbounded)'}")
     ledger.require(heads["H"] == k and not isinstance(heads["H"], bool), "heads.H", f"must be the head count {k}")
-    ledger.require(heads["value_map_lags"] == lags[:k], "heads.value_map_lags", f"must be {lags[:k]}")
+    ledger.require(strict_equal(heads["value_map_lags"], lags[:k]), "heads.value_map_lags", f"must be {lags[:k]}")
     ledger.require(heads["rule"] == HEADS_RULE, "heads.rule", "is not the construction rule of format version 1")
     if vm is not None:
         for h, V in enumerate(vm):
             ledger.require(matrix(ledger, V, f"heads.value_maps[{h}]", p, m) == exact[lags[h]],
                            f"heads.value_maps[{h}]", f"is not L_{lags[h]}")
     gap = cert["interaction_rank_gap"]
-    ledger.require(gap == [{"H": H, "minor_order": H + 1} for H in range(k)]
-                   and all(not isinstance(g.get("H"), bool) for g in gap),
+    ledger.require(strict_equal(gap, [{"H": H, "minor_order": H + 1} for H in range(k)]),
                    "interaction_rank_gap", f"must list H = 0..{k - 1}, each refuted by the leading (H+1)-minor")
     name = system["name"] or "the system"
     return f"head-count k({int_text(n)}) = {k} for {name!r} (for every n from {n0}" + \

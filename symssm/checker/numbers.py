@@ -9,7 +9,7 @@ from fractions import Fraction
 CANONICAL = re.compile(r"(-?(?:0|[1-9][0-9]*))(?:/([1-9][0-9]*))?\Z")
 SPEC_INT = re.compile(r"[+-]?[0-9]+\Z")
 SPEC_FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
-SPEC_DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,6}))?\Z")
+SPEC_DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 MAX_DIGITS = 10_000
 _CHUNK = 4000
 
@@ -52,8 +52,8 @@ def rat_text(x):
 
 def canonical_rational(text):
     """Parse ``"p"`` or ``"p/q"`` in lowest terms with q > 1, rejecting anything else."""
-    if not isinstance(text, str) or not text.isascii():
-        raise NumberError("not a rational string")
+    if type(text) is not str or not text.isascii():
+        raise NumberError("not a rational string (a JSON string such as \"3/4\")")
     m = CANONICAL.match(text)
     if not m or text == "-0":
         raise NumberError(f"{text[:40]!r} is not a canonical rational ('p' or 'p/q' in lowest terms)")
@@ -67,8 +67,19 @@ def canonical_rational(text):
     return value
 
 
+MAX_EXPONENT = 10_000
+
+
+def _digit_count(text):
+    return sum(ch.isdigit() for ch in text)
+
+
 def spec_rational(value):
-    """A spec entry (JSON int, decimal text from the JSON reader, or a string)."""
+    """A spec entry (JSON int, decimal text from the JSON reader, or a string), by the spec grammar.
+
+    Integers, ``p/q`` (q > 0) and exact decimals with an optional exponent of at most
+    ``MAX_EXPONENT`` in absolute value; at most ``MAX_DIGITS`` digits in all.
+    """
     if isinstance(value, bool):
         raise NumberError("a boolean is not a number")
     if isinstance(value, int):
@@ -76,9 +87,13 @@ def spec_rational(value):
     if not isinstance(value, str) or not value.isascii() or len(value) > 4 * MAX_DIGITS:
         raise NumberError("not a number")
     if SPEC_INT.match(value):
+        if _digit_count(value) > MAX_DIGITS:
+            raise NumberError(f"more than {MAX_DIGITS} digits")
         return Fraction(big_int(value))
     m = SPEC_FRAC.match(value)
     if m:
+        if _digit_count(value) > MAX_DIGITS:
+            raise NumberError(f"more than {MAX_DIGITS} digits")
         den = big_int(m.group(2))
         if den == 0:
             raise NumberError("zero denominator")
@@ -87,9 +102,17 @@ def spec_rational(value):
     if m and (m.group(2) or m.group(3)):
         sign, whole, frac, exp = m.groups()
         frac = frac or ""
-        e = (int(exp) if exp else 0) - len(frac)
-        if abs(e) > 20_000:
-            raise NumberError("exponent out of range")
+        if _digit_count(whole + frac) > MAX_DIGITS:
+            raise NumberError(f"more than {MAX_DIGITS} digits")
+        e = 0
+        if exp is not None:
+            significant = exp.lstrip("+-").lstrip("0")
+            if len(significant) > 6:
+                raise NumberError("exponent out of range")
+            e = (int(significant) if significant else 0) * (-1 if exp.startswith("-") else 1)
+            if abs(e) > MAX_EXPONENT:
+                raise NumberError("exponent out of range")
+        e -= len(frac)
         mant = big_int((whole or "0") + frac)
         v = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
         return -v if sign == "-" else v

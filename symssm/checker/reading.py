@@ -56,7 +56,8 @@ class Ledger:
 
     def require(self, condition, obligation, message):
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Unreadable("the checking budget (--max-seconds) ran out before all obligations were checked")
+            raise Unreadable("undecided: the checking budget (--max-seconds) ran out before all obligations were "
+                             "checked; neither verified nor rejected")
         if not condition:
             raise Rejected(obligation, message)
         if obligation not in self.done:
@@ -64,6 +65,30 @@ class Ledger:
 
 
 # ---------------------------------------------------------------- reading
+
+class JsonDecimal(str):
+    """A JSON number with a fraction or exponent, kept as its text (never a binary float).
+
+    A subclass of str so that a spec's decimal entries parse exactly, and a distinct type so
+    that a certificate field that must be a string never accepts a JSON number.
+    """
+
+
+def strict_equal(a, b):
+    """Equality that also requires equal types: ``True`` is not ``1``, a JSON number is not a string."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
+    return a == b
+
+
+def is_text(value, limit):
+    """A JSON string (not a number) of at most ``limit`` characters."""
+    return type(value) is str and len(value) <= limit
+
 
 def _no_const(name):
     raise ValueError(f"JSON constant {name} is not allowed")
@@ -110,7 +135,7 @@ def parse_json(raw, what):
         raise Unreadable(f"{what} nests deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, parse_constant=_no_const, object_pairs_hook=_pairs,
-                          parse_int=_json_int, parse_float=str)
+                          parse_int=_json_int, parse_float=JsonDecimal)
     except (ValueError, RecursionError) as exc:
         raise Unreadable(f"{what} is not valid JSON ({str(exc)[:120]})") from None
 
@@ -180,7 +205,7 @@ def canonical_hash(A, B, C, D):
 
 def read_system(ledger, obj):
     keys(ledger, obj, "system", ("name", "N", "m", "p", "A", "B", "C", "D"))
-    ledger.require(isinstance(obj["name"], str) and len(obj["name"]) <= 200, "system.name", "must be a string of at most 200 characters")
+    ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
     N = integer(ledger, obj["N"], "system.N", 1, MAX_DIM)
     m = integer(ledger, obj["m"], "system.m", 1, MAX_DIM)
     p = integer(ledger, obj["p"], "system.p", 1, MAX_DIM)
@@ -195,24 +220,76 @@ def read_system(ledger, obj):
             "T": N + (1 if D is not None else 0), "sha256": canonical_hash(A, B, C, D)}
 
 
-def spec_hash(spec):
-    """Canonical hash of a spec document (the system only), by the checker's own reader."""
+SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
+MAX_ENTRIES = 1_000_000
+MAX_NAME = 200
+MAX_N = 10**30
+
+
+def _spec_matrix(value, name):
+    if not isinstance(value, list):
+        raise Unreadable(f"spec {name} must be a matrix (a list of rows)")
+    if len(value) > MAX_DIM:
+        raise Unreadable(f"spec {name} has {len(value)} rows; the limit is {MAX_DIM}")
+    rows, width = [], None
+    for i, row in enumerate(value):
+        if not isinstance(row, list):
+            raise Unreadable(f"spec {name}[{i}] must be a row (a list)")
+        if width is None:
+            width = len(row)
+            if width > MAX_DIM:
+                raise Unreadable(f"spec {name} has {width} columns; the limit is {MAX_DIM}")
+        elif len(row) != width:
+            raise Unreadable(f"spec {name} is ragged")
+        try:
+            rows.append([spec_rational(x) for x in row])
+        except NumberError as exc:
+            raise Unreadable(f"spec {name}[{i}]: {exc}") from None
+    return rows
+
+
+def read_spec(spec):
+    """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
+
+    Returns ``(A, B, C, D)`` with ``D`` None when absent or zero; raises :class:`Unreadable`.
+    """
     if not isinstance(spec, dict):
         raise Unreadable("spec must be a JSON object")
-    out = {}
-    for name in ("A", "B", "C", "D"):
-        M = spec.get(name)
-        if M is None:
-            if name == "D":
-                out["D"] = None
-                continue
-            raise Unreadable(f"spec has no matrix {name}")
-        if not isinstance(M, list) or not all(isinstance(r, list) for r in M):
-            raise Unreadable(f"spec {name} is not a list of rows")
-        try:
-            out[name] = [[spec_rational(x) for x in row] for row in M]
-        except NumberError as exc:
-            raise Unreadable(f"spec {name}: {exc}") from None
-    if out["D"] is not None and all(x == 0 for row in out["D"] for x in row):
-        out["D"] = None
-    return canonical_hash(out["A"], out["B"], out["C"], out["D"])
+    unknown = sorted(k for k in spec if k not in SPEC_KEYS)
+    if unknown:
+        raise Unreadable(f"spec has unknown key {unknown[0][:40]!r}")
+    n = spec.get("n")
+    if n is not None and (type(n) is not int or not 0 <= n <= MAX_N):
+        raise Unreadable("spec n must be an integer from 0 to 10^30")
+    name = spec.get("name", "")
+    if not is_text(name, MAX_NAME):
+        raise Unreadable(f"spec name must be a string of at most {MAX_NAME} characters")
+    mats = {}
+    for key in ("A", "B", "C"):
+        if key not in spec:
+            raise Unreadable(f"spec has no matrix {key}")
+        mats[key] = _spec_matrix(spec[key], key)
+    A, B, C = mats["A"], mats["B"], mats["C"]
+    N = len(A)
+    if N == 0 or any(len(row) != N for row in A):
+        raise Unreadable("spec A must be a non-empty square matrix")
+    if len(B) != N or not B[0]:
+        raise Unreadable(f"spec B must have N = {N} rows and at least one column")
+    if not C or len(C[0]) != N:
+        raise Unreadable(f"spec C must have at least one row and N = {N} columns")
+    p, m = len(C), len(B[0])
+    D = None
+    if spec.get("D") is not None:
+        D = _spec_matrix(spec["D"], "D")
+        if len(D) != p or any(len(row) != m for row in D):
+            raise Unreadable(f"spec D must be p x m = {p}x{m}")
+        if all(x == 0 for row in D for x in row):
+            D = None
+    if N * N + N * m + p * N + p * m > MAX_ENTRIES:
+        raise Unreadable(f"spec has more than {MAX_ENTRIES} entries")
+    return A, B, C, D
+
+
+def spec_hash(spec):
+    """Canonical hash of a spec document (the system only), by the checker's own reader."""
+    return canonical_hash(*read_spec(spec))

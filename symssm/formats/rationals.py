@@ -33,6 +33,7 @@ __all__ = [
     "format_rational",
     "int_from_digits",
     "int_to_text",
+    "short_rational",
 ]
 
 
@@ -94,6 +95,16 @@ def _check_digits(text, what):
         raise LimitError(f"{what} has {digits} digits; the limit is {MAX_DIGITS}")
 
 
+_DIGIT_CAP = 10**MAX_DIGITS
+
+
+def _check_canonical(value, what, shown):
+    """The canonical form ``p/q`` must fit the digit limit too (``1e-10000`` is ``1/10^10000``: 10,001 digits)."""
+    if abs(value.numerator) >= _DIGIT_CAP or value.denominator >= _DIGIT_CAP:
+        raise LimitError(f"{what} {shown!r} is a rational whose numerator or denominator has more than "
+                         f"{MAX_DIGITS} digits in lowest terms; the limit is {MAX_DIGITS}")
+
+
 def parse_rational(text, *, what="entry"):
     """Parse an exact number from text by the strict grammar.
 
@@ -147,14 +158,17 @@ def parse_rational(text, *, what="entry"):
             _check_digits(whole + frac, what)
             e = 0
             if exp is not None:
-                if len(exp.lstrip("+-").lstrip("0")) > 6 or abs(int(exp)) > MAX_EXPONENT:
+                significant = exp.lstrip("+-").lstrip("0")
+                e = int(significant) if significant and len(significant) <= 6 else 0
+                if len(significant) > 6 or e > MAX_EXPONENT:
                     raise LimitError(
                         f"{what} {shown!r} has exponent beyond +-{MAX_EXPONENT}"
                     )
-                e = int(exp)
+                e = -e if exp.startswith("-") else e
             mant = int_from_digits((whole or "0") + frac)
             e -= len(frac)
             value = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
+            _check_canonical(value, what, shown)
             return -value if sign == "-" else value
     raise ParseError(f"{what} {shown!r} is not an integer, p/q or exact decimal")
 
@@ -176,10 +190,10 @@ def to_fraction(value, *, what="entry"):
     """
     if isinstance(value, bool):
         raise ParseError(f"{what} is a boolean, not a number")
-    if isinstance(value, Fraction):
+    if isinstance(value, (Fraction, Integral)):
+        value = Fraction(value) if isinstance(value, Fraction) else Fraction(int(value))
+        _check_canonical(value, what, "(a Python number)")
         return value
-    if isinstance(value, Integral):
-        return Fraction(int(value))
     if isinstance(value, str):
         return parse_rational(value, what=what)
     if isinstance(value, float) or type(value).__name__.startswith(("float", "complex")):
@@ -191,9 +205,9 @@ def to_fraction(value, *, what="entry"):
     num = getattr(value, "p", None)
     den = getattr(value, "q", None)
     if isinstance(num, int) and isinstance(den, int) and den != 0:
-        return Fraction(num, den)
+        return to_fraction(Fraction(num, den), what=what)
     if isinstance(value, Rational):
-        return Fraction(int(value.numerator), int(value.denominator))
+        return to_fraction(Fraction(int(value.numerator), int(value.denominator)), what=what)
     raise ParseError(f"{what} has unsupported type {type(value).__name__}")
 
 
@@ -209,3 +223,23 @@ def format_rational(value):
     if value.denominator == 1:
         return int_to_text(value.numerator)
     return f"{int_to_text(value.numerator)}/{int_to_text(value.denominator)}"
+
+
+def short_rational(value, *, limit=40):
+    """A rational's text for messages: abbreviated past ``limit`` characters, never limited by Python's int/str cap.
+
+    Examples
+    --------
+    >>> short_rational(Fraction(10**50 + 1, 3))
+    '1000000000...0000000001/3 (51 digits / 1 digits)'
+    """
+    text = format_rational(value)
+    if len(text) <= limit:
+        return text
+    value = Fraction(value)
+    num, den = int_to_text(abs(value.numerator)), int_to_text(value.denominator)
+    cut = lambda t: t if len(t) <= 20 else f"{t[:10]}...{t[-10:]}"
+    sign = "-" if value < 0 else ""
+    if den == "1":
+        return f"{sign}{cut(num)} ({len(num)} digits)"
+    return f"{sign}{cut(num)}/{cut(den)} ({len(num)} digits / {len(den)} digits)"

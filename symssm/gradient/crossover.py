@@ -17,7 +17,7 @@ from math import ceil, log
 __all__ = ["crossover_distance", "MAX_CROSSOVER"]
 
 #: Crossover distances beyond this are not certified (reported as null); the checker has the same limit.
-MAX_CROSSOVER = 100_000
+MAX_CROSSOVER = 10_000
 
 
 def _log(x):

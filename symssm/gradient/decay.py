@@ -33,6 +33,7 @@ from math import ceil, floor
 import flint
 
 from ..errors import NotStableError
+from ..formats.rationals import short_rational
 
 __all__ = ["DecayBound", "decay_bound", "positive_definite", "spectral_radius_enclosure", "instability_reason",
            "format_estimate"]
@@ -285,10 +286,11 @@ def instability_reason(system, enclosure=None):
         if fac.degree() == 1:
             lam = Fraction(-int(fac[0]), int(fac[1]))
             if abs(lam) >= 1:
-                return f"A has the exact eigenvalue {lam} (|{lam}| >= 1), so its lags do not decay"
+                return (f"A has the exact eigenvalue {short_rational(lam)} (|{short_rational(lam)}| >= 1), so its lags "
+                        "do not decay")
     det = _to_fraction(q.det())
     if abs(det) >= 1:
-        return (f"|det A| = {det if det > 0 else -det} >= 1, so some eigenvalue has modulus >= 1 (the product of "
+        return (f"|det A| = {short_rational(abs(det))} >= 1, so some eigenvalue has modulus >= 1 (the product of "
                 f"their moduli is |det A|) and the lags do not decay")
     lo, hi = enclosure if enclosure is not None else spectral_radius_enclosure(system)
     if lo >= 1:
