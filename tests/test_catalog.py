@@ -54,11 +54,24 @@ def test_every_fragment_compiles_in_a_host_article_and_standalone(tmp_path):
     text = compile_tex(host)
     assert text.count("Certified result") == len(fragments)
 
+    from latex_tools import TWO_COLUMN, overfull_boxes
+
+    two = tmp_path / "two-column"
+    two.mkdir()
+    for f in fragments:
+        shutil.copy(os.path.join(CERTS, f), two / f)
+    (two / "doc.tex").write_text(TWO_COLUMN % "".join(f"\\input{{{f[:-4]}}}\n" for f in fragments))
+    boxes = overfull_boxes(two)
+    assert not [b for b in boxes if b > 1.0], boxes
+
     def standalone(f):
         folder = tmp_path / f[:-4]
         folder.mkdir()
         (folder / "doc.tex").write_text(render_standalone(open(os.path.join(CERTS, f)).read()))
-        return compile_tex(folder)
+        text = compile_tex(folder)
+        boxes = overfull_boxes(folder)
+        assert not [b for b in boxes if b > 1.0], (f, boxes)
+        return text
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         texts = list(pool.map(standalone, fragments))

@@ -5,7 +5,7 @@ Only fields the checker verifies are typeset.  The certificate's informative fie
 never appear in the LaTeX.
 """
 
-from .tex import PREAMBLE, display_name, escape_text, shown, tex_number
+from .tex import PREAMBLE, display_name, escape_text, matrix_block, system_block, tex_number
 
 __all__ = ["gradient_fragment", "gradient_macros", "gradient_markdown"]
 
@@ -22,9 +22,9 @@ def gradient_fragment(d):
     lines = [
         f"% symssm gradient-highway certificate ({escape_text(d['generator'])}); input sha256 {d['input_sha256']}",
         PREAMBLE.rstrip("\n"),
-        f"\\begin{{symssmtheorem}}[{{Gradient highway for the SSM {name}}}]",
+        f"\\begin{{symssmtheorem}}[{{Gradient highway for the SSM {name}}}]\\emergencystretch=3em",
         f"Let $L_d = C A^d B$ be the lag operators of the SSM with state dimension $N = {s['N']}$ and",
-        "\\[\n" + ",\\quad\n".join([shown("A", s["A"]), shown("B", s["B"]), shown("C", s["C"])]) + ".\n\\]",
+        system_block({**s, "D": None}, d["input_sha256"]).rstrip("\n"),
         f"Then $\\lVert \\partial y_i / \\partial x_j \\rVert_F = \\lVert L_{{i-j}} \\rVert_F \\le K r^{{\\,i-j}}$ for "
         f"$i - j \\ge 1$, with $r = {tex_number(r)}$ and $K^2 = {tex_number(K2)}$. "
         f"The single-head softmax attention layer below has "
@@ -34,9 +34,9 @@ def gradient_fragment(d):
            f"more gradient than the SSM, and ${delta}$ is the least distance where the bounds cross."
            if delta is not None else " No crossover distance is certified within this length."),
         "\\end{symssmtheorem}",
-        "\\begin{proof}",
+        "\\begin{proof}\\emergencystretch=3em",
         "\\emph{Decay.} The symmetric matrix",
-        "\\[\n" + shown("P", ly["P"]) + "\n\\]",
+        matrix_block("P", ly["P"], sha256=None, suffix="").rstrip("\n"),
         f"and $\\mu = {tex_number(ly['mu'])}$, $M = {tex_number(ly['M'])}$ satisfy $P - \\mu I \\succ 0$, "
         f"$M I - P \\succ 0$ and $r^2 P - A^{{\\top}} P A \\succ 0$, each checked exactly by the signs of all "
         f"leading principal minors. So $\\lVert A x \\rVert_P \\le r \\lVert x \\rVert_P$, hence "

@@ -16,6 +16,7 @@ import re
 from ..errors import CertificateError
 
 __all__ = ["escape_text", "tex_name", "tex_number", "tex_matrix", "shown", "display_name", "system_block",
+           "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "COLUMN_PT",
            "PREAMBLE", "MAX_SHOWN", "MAX_ROWS", "MAX_DIGITS_SHOWN"]
 
 #: Largest matrix dimension typeset entry by entry.
@@ -50,7 +51,7 @@ def escape_text(text):
 _TT_SPECIAL = set('\\{}$%#_&~^<>|"\'`')
 
 
-def tex_name(text):
+def tex_name(text, *, breakable=False):
     """A name typeset literally in typewriter type: specials become ``\\char`` codes.
 
     Works in the default OT1 encoding (cmtt has the ASCII glyphs), so the PDF shows and
@@ -62,7 +63,9 @@ def tex_name(text):
     \\texttt{a\\char95{}b}
     """
     out = []
-    for ch in str(text):
+    for i, ch in enumerate(str(text)):
+        if breakable and i and i % 16 == 0:
+            out.append("\\allowbreak{}")
         if ch in _TT_SPECIAL:
             out.append(f"\\char{ord(ch)}{{}}")
         elif 32 <= ord(ch) < 127:
@@ -101,10 +104,68 @@ def tex_matrix(rows):
 
 
 def shown(name, rows):
+    """``name = (matrix)`` in math mode, or its size when it is larger than :data:`MAX_SHOWN`."""
     r, c = len(rows), len(rows[0]) if rows else 0
     if r <= MAX_SHOWN and c <= MAX_SHOWN:
         return f"{name} = {tex_matrix(rows)}"
     return f"{name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}\\ \\text{{(entries in the certificate)}}"
+
+
+#: Width budget (pt) of one displayed line: a two-column article's column is about 229 to 240 pt.
+COLUMN_PT = 215
+
+
+def number_width(text):
+    """A generous estimate (pt) of the typeset width of :func:`tex_number` of ``text``."""
+    sign = 7.8 if text.startswith("-") else 0.0
+    body = text.lstrip("-")
+    if "/" in body:
+        num, den = body.split("/")
+        digits = max(min(len(num), 20), min(len(den), 20))
+        extra = 60.0 if max(len(num), len(den)) > MAX_DIGITS_SHOWN else 0.0
+        return sign + 3.6 * digits + 2.0 + extra
+    extra = 60.0 if len(body) > MAX_DIGITS_SHOWN else 0.0
+    return sign + 5.0 * min(len(body), 20) + extra
+
+
+def matrix_width(rows):
+    """Estimated width (pt) of :func:`tex_matrix` of ``rows``."""
+    if not rows or not rows[0]:
+        return 0.0
+    cols = list(zip(*rows))
+    return sum(max(number_width(x) for x in col) for col in cols) + 10.0 * (len(cols) - 1) + 22.0
+
+
+def inline_list(items):
+    """Items joined by commas at which a line may break (for inline math)."""
+    return ",\\allowbreak ".join(str(x) for x in items)
+
+
+def tex_hash(hex_text):
+    """A SHA-256 in typewriter type, breakable every 16 characters."""
+    return "\\texttt{" + "\\allowbreak ".join(hex_text[i:i + 16] for i in range(0, len(hex_text), 16)) + "}"
+
+
+def matrix_block(name, rows, *, sha256=None, suffix=""):
+    """A displayed matrix that fits a two-column article's column (text mode in, text mode out).
+
+    Small matrices are displayed as ``name = (...)``; wider ones are listed row by row with
+    break points after every entry; matrices larger than :data:`MAX_SHOWN` are given by their
+    size and, with ``sha256``, the hash of the system they belong to (the entries are in the
+    certificate).
+    """
+    r, c = len(rows), len(rows[0]) if rows else 0
+    if r > MAX_SHOWN or c > MAX_SHOWN:
+        where = f" (system sha256 {tex_hash(sha256)})" if sha256 else ""
+        return (f"${name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}$, its entries given in the certificate{where}"
+                f"{suffix}\n")
+    if matrix_width(rows) + 12 * len(name) + 20 <= COLUMN_PT:
+        return f"\\[\n{name} = {tex_matrix(rows)}{suffix}\n\\]\n"
+    lines = [f"${name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}$ has the rows"]
+    for i, row in enumerate(rows):
+        end = "," if i + 1 < r else suffix
+        lines.append(f"\\par\\noindent\\hspace*{{1em}}$({inline_list(tex_number(x) for x in row)})${end}")
+    return "{\\raggedright\n" + "\n".join(lines) + "\\par}\n"
 
 
 PREAMBLE = (
@@ -113,14 +174,15 @@ PREAMBLE = (
 )
 
 
-def system_block(s):
-    parts = [shown("A", s["A"]), shown("B", s["B"]), shown("C", s["C"])]
-    if s["D"] is not None:
-        parts.append(shown("D", s["D"]))
-    return "\\[\n" + ",\\quad\n".join(parts) + ".\n\\]\n"
+def system_block(s, sha256=None):
+    """The system's matrices, each as a :func:`matrix_block`."""
+    names = ["A", "B", "C"] + (["D"] if s["D"] is not None else [])
+    return "".join(matrix_block(n, s[n], sha256=sha256, suffix="," if i + 1 < len(names) else ".")
+                   for i, n in enumerate(names))
 
 
 def display_name(s):
-    return tex_name(s["name"]) if s["name"] else "under consideration"
+    """The system's name for the theorem's title (typewriter, breakable), or a neutral phrase."""
+    return tex_name(s["name"], breakable=True) if s["name"] else "under consideration"
 
 

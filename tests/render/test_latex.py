@@ -123,3 +123,67 @@ def test_example_paper_inputs_are_current_and_compile(tmp_path):
 def test_certificate_object_latex():
     cert = Certificate(certify(example("rotation").system, 8).data)
     assert cert.to_latex() == render(cert)
+
+
+def test_independence_sentence_lists_the_witness_lags_as_they_are():
+    # The 5-state shift's witness lags are 1 and 3; L_2 = 0, so "L_1, ..., L_3" would be false.
+    text = certify(example("shift5-two-outputs").system, 8).to_latex()
+    assert "$L_{1},\\allowbreak L_{3}$ are linearly independent" in text
+    assert "\\dots, L_{3}" not in text
+
+
+def test_no_table_above_when_there_is_no_table():
+    text = certify(example("rotation").system, 8).to_latex()
+    assert "table" not in text
+
+
+def _two_column(tmp_path, fragments):
+    from latex_tools import TWO_COLUMN, overfull_boxes
+
+    for i, frag in enumerate(fragments):
+        (tmp_path / f"f{i}.tex").write_text(frag)
+    (tmp_path / "doc.tex").write_text(TWO_COLUMN % "".join(f"\\input{{f{i}}}\n\\clearpage\n" for i in range(len(fragments))))
+    return overfull_boxes(tmp_path)
+
+
+def test_sizes_up_to_16_fit_a_two_column_article(tmp_path):
+    from symssm import gradient_certificate
+    from symssm.sources.families import hippo_legs, hippo_legt, random_system
+
+    require_tools()
+    fragments = []
+    for system in (hippo_legt(16, 4, 4), hippo_legs(16, 4, 4), random_system(16, 4, 4, seed=1),
+                   hippo_legt(12, 3, 3)):
+        fragments.append(certify(system, 1024).to_latex())
+        if system.name.startswith("hippo"):
+            fragments.append(gradient_certificate(system, 1024).to_latex())
+    long_name = ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="n" * 150 + "_%$")
+    fragments.append(certify(long_name, 8).to_latex())
+    boxes = _two_column(tmp_path, fragments)
+    assert not [b for b in boxes if b > 1.0], boxes
+
+
+def test_informative_fields_never_reach_the_pdf():
+    from symssm import gradient_certificate
+    from symssm.sources.families import diagonal
+
+    cert = gradient_certificate(diagonal(3), 100)
+    text = cert.to_latex()
+    assert cert["spectral_radius_estimate"] not in text
+    assert cert["attention"]["bound_interval"][0] not in text
+    assert "spectral radius" not in text
+
+
+def test_unverified_data_is_never_rendered():
+    from symssm.errors import CertificateError
+    from symssm.api import to_latex
+
+    data = certify(example("rotation").system, 8).data
+    lying = dict(data, n="\\input{/etc/passwd}")
+    for call in (lambda: render(lying), lambda: to_latex(lying), lambda: Certificate(lying).to_latex()):
+        with pytest.raises(CertificateError, match="does not verify"):
+            call()
+    assert "does not verify" in Certificate(lying)._repr_markdown_()
+    lying = dict(data, spectral_radius_estimate="0.0001")
+    with pytest.raises(CertificateError):
+        render(lying)
