@@ -155,6 +155,11 @@ def _readme(records):
             lines.append(f"- **{fam}**: k = {' = '.join(matches)} in all {len(rs)} cases, (N, p, m) -> k: {cases}.")
         else:
             lines.append(f"- **{fam}**: no simple formula among those tried fits all cases: {cases}.")
+    lines.append("- **Read-out.** Every family's C is a fixed choice (docs/families.md): the last p state "
+                 "coordinates for shift, rotation, companion and jordan, Vandermonde rows for diagonal, the first p "
+                 "coordinates for hippo-legs, hippo-legt and s4d-real. HiPPO-LegS and S4D-Real have a lower-triangular "
+                 "(or diagonal) A, so their first p coordinates form a closed p-state system and k <= p for every N: "
+                 "the patterns above describe these read-outs, not the models under every C.")
     stable = [r for r in records if r["gradient"] is not None]
     lines.append(f"- **Gradient highway.** {len(stable)} of {len(records)} cases are stable and carry a decay "
                  "certificate; the others (rotations: spectral radius 1; companion and random members with an "
