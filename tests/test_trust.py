@@ -53,10 +53,11 @@ def test_entries_whose_canonical_form_exceeds_the_limit_are_refused_up_front(tmp
 
 
 def test_certificates_the_checker_would_refuse_are_never_written(tmp_path, capsys):
-    spec = _spec(tmp_path, {"A": [["9" * 10000, 1], [0, "1/2"]], "B": [[1], [1]], "C": [[1, 1]], "D": [["1/3"]]})
+    spec = _spec(tmp_path, {"A": [["9" * 10000, 1], [0, "1/2"]], "B": [[1], [1]], "C": [[1, 1], [2, 2]],
+                            "D": [["1/3"], ["2/3"]]})
     out = tmp_path / "out.json"
     assert main(["certify", spec, "-o", str(out)]) == 2
-    assert "checker's limit" in _one_line(capsys.readouterr().err)
+    assert "limit" in _one_line(capsys.readouterr().err)
     assert not out.exists()
     spec = _spec(tmp_path, {"A": [["1/2", 0], [0, "1/3"]], "B": [[1], ["9" * 6000]], "C": [[1, "9" * 6000]]})
     assert main(["gradient", spec, "-o", str(out)]) == 2
@@ -342,3 +343,28 @@ def test_both_spec_readers_accept_exactly_the_same_specs(tmp_path, capsys, spec,
     else:
         result = check(GOOD, spec=path)
         assert result.code == 2 or "different system" in result.message
+
+
+def test_exact_work_is_bounded_on_both_sides():
+    from fractions import Fraction
+
+    from symssm.errors import LimitError
+
+    big = Fraction(10**9000 + 1, 10**9000 - 1)
+    system = ssm([[big, 1, 0], [0, big, 1], [0, 0, big]], [[1, 0], [0, 1], [1, 1]], [[1, 0, 0], [0, 1, 0], [1, 1, 0]])
+    with pytest.raises(LimitError, match="33220 bits"):
+        certify(system, method="exact")
+    # auto falls back to the modular method, whose certificate needs no exact lags here or is refused
+    try:
+        cert = certify(system)
+    except LimitError as exc:
+        assert "33220 bits" in str(exc)
+    else:
+        assert cert["lower_bound"]["method"] == "modular" and check(cert).verified
+    # A certificate that would make the checker form huge exact lags is rejected at once.
+    data = certify(ssm([[2, 1], [0, 3]], [[1, 0], [0, 1]], [[1, 0], [0, 1], [1, 1]]), method="exact").data
+    data = json.loads(json.dumps(data))
+    data["system"]["A"] = [["1" + "0" * 9000, "1"], ["0", "3"]]
+    start = time.perf_counter()
+    result = check(data)
+    assert result.code == 1 and time.perf_counter() - start < 5

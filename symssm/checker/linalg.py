@@ -32,6 +32,32 @@ def _matmul_int(A, X):
     return [[sum(a * x for a, x in zip(row, col)) for col in cols] for row in A]
 
 
+#: Largest bound on the bits of the integer lag entries the checker computes exactly (about 10,000
+#: digits, the same limit the generator applies; docs/robustness.md).
+MAX_LAG_BITS = 33_220
+
+
+def lag_bit_bound(system, dmax):
+    """Upper bound on the bits of ``C' A'^d B'`` entries for d <= dmax (A', B', C': denominators cleared).
+
+    ``bits(C') + bits(B') + dmax * bits(A') + (dmax + 1) * ceil(log2 N)``; the generator uses the same
+    formula, written separately.
+    """
+    sizes = []
+    for M in (system["C"], system["B"], system["A"]):
+        scale = 1
+        for row in M:
+            for x in row:
+                if scale % x.denominator:
+                    scale = lcm(scale, x.denominator)
+                    if scale.bit_length() > MAX_LAG_BITS:
+                        return MAX_LAG_BITS + 1
+        sizes.append(max((abs(x.numerator * (scale // x.denominator)).bit_length() for row in M for x in row),
+                         default=0))
+    log_n = max(1, (len(system["A"]) - 1).bit_length())
+    return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n
+
+
 def exact_lags(system, count):
     """Exact lags L_0..L_{count-1} as lists of lists of Fraction."""
     A, B, C, D = system["A"], system["B"], system["C"], system["D"]

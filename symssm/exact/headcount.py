@@ -17,7 +17,8 @@ Two methods find the profile and its proof:
     elsewhere exact coefficients are computed and checked, and an unlucky prime
     (whose rank is too small) is detected and replaced.
 
-``"auto"`` picks exact for N <= 16 and modular above.  Both take milliseconds
+``"auto"`` picks exact for N <= 16 and modular above, and modular whenever the exact lags
+would exceed the size limit shared with the checker (:data:`~symssm.exact.lags.MAX_LAG_BITS`).  Both take milliseconds
 there (exact is about 2x slower at N = 16, 4.7x at N = 32; docs/performance.md);
 small exact certificates carry the exact minor, its determinant and the full
 coefficient table that a paper shows, while above N = 16 the exact cost grows
@@ -38,11 +39,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from ..errors import CertificateError, InputError
+from ..errors import CertificateError, InputError, LimitError
 from ..formats.limits import Deadline, check_n
 from ..sources.system import SSM
 from .convert import qq_matrix, to_fraction
-from .lags import lag_stack_mod, scaled_lag_stack
+from .lags import MAX_LAG_BITS, lag_bit_bound, lag_stack_mod, scaled_lag_stack
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import (
     det_mod,
@@ -277,6 +278,7 @@ def _modular_witness(system, deadline):
         needed = [d for d in range(T) if d not in pset and not (d > last and K == pm)]
         coefficients = {}
         if needed:
+            _require_small_lags(system, max(needed), "the upper bound needs exact coefficients of lags")
             if stack is None:
                 deadline.check("computing exact lags for the upper bound")
                 stack = scaled_lag_stack(system, T, deadline=deadline)
@@ -298,10 +300,19 @@ def _cached_witness(system, method):
     return _find(system, method, Deadline(None))
 
 
+def _require_small_lags(system, dmax, why):
+    bound = lag_bit_bound(system, dmax)
+    if bound > MAX_LAG_BITS:
+        raise LimitError(f"{why} up to L_{dmax}, whose entries may have {bound} bits; the limit (shared with the "
+                         f"checker) is {MAX_LAG_BITS} bits, about 10,000 digits: use smaller entries")
+
+
 def _find(system, method, deadline):
     if method == "auto":
-        method = "exact" if system.N <= AUTO_EXACT_MAX_N else "modular"
+        small = lag_bit_bound(system, system.truncation - 1) <= MAX_LAG_BITS
+        method = "exact" if system.N <= AUTO_EXACT_MAX_N and small else "modular"
     if method == "exact":
+        _require_small_lags(system, system.truncation - 1, "the exact method needs exact lags (try --method modular)")
         return _exact_witness(system, deadline)
     return _modular_witness(system, deadline)
 

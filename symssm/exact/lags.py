@@ -22,7 +22,50 @@ from ..formats.limits import MAX_MATERIALISED_LAGS, check_n
 from ..sources.system import denominator_lcm
 from .convert import gf_matrix, qq_matrix, scaled_int_matrix, to_fractions
 
-__all__ = ["lags", "lag", "iterate_lags", "ScaledLagStack", "scaled_lag_stack", "lag_stack_mod"]
+__all__ = ["lags", "lag", "iterate_lags", "ScaledLagStack", "scaled_lag_stack", "lag_stack_mod", "lag_bit_bound",
+           "MAX_LAG_BITS"]
+
+#: Largest bound on the bits of exact integer lag entries a certificate may need (about 10,000 digits);
+#: the checker applies the same limit, so the generator never writes what it would refuse.
+MAX_LAG_BITS = 33_220
+
+
+def lag_bit_bound(system, dmax):
+    """Upper bound on the bits of the integer lag entries ``C' A'^d B'`` for ``d <= dmax``.
+
+    ``A' = a A``, ``B' = b B``, ``C' = c C`` clear the denominators; the bound is
+    ``bits(C') + bits(B') + dmax * bits(A') + (dmax + 1) * ceil(log2 N)``.
+
+    Examples
+    --------
+    >>> from symssm.sources.system import ssm
+    >>> lag_bit_bound(ssm([[3, 0], [0, 1]], [[1], [1]], [[1, 1]]), 4)
+    15
+    """
+    sizes = []
+    for M in (system.C, system.B, system.A):
+        scale = _capped_lcm(M, MAX_LAG_BITS)
+        if scale is None:  # the common denominator alone is over the limit
+            return MAX_LAG_BITS + 1
+        sizes.append(max((abs(x.numerator * (scale // x.denominator)).bit_length() for row in M for x in row),
+                         default=0))
+    log_n = max(1, (system.N - 1).bit_length())
+    return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n
+
+
+def _capped_lcm(mat, cap_bits):
+    """The lcm of a matrix's denominators, or None as soon as it has more than ``cap_bits`` bits."""
+    from math import gcd
+
+    out = 1
+    for row in mat:
+        for x in row:
+            q = x.denominator
+            if out % q:
+                out = out // gcd(out, q) * q
+                if out.bit_length() > cap_bits:
+                    return None
+    return out
 
 
 def iterate_lags(A, B, C, count, *, deadline=None, doing="computing lags"):
