@@ -42,11 +42,17 @@ _EXPORTS = {
     "to_latex": "api",
     "gradient_certificate": "api",
     "numeric_head_count": "numeric.headcount",
+    "Layer": "sources.layers",
+    "read_layer": "sources.layers",
+    "loads_layer": "sources.layers",
+    "interaction_rank": "exact.interaction",
+    "operator_blocks": "exact.interaction",
+    "layers": "sources.layers",
     "families": "sources.families",
     "errors": "errors",
 }
 #: Names that are modules themselves rather than attributes of one.
-_MODULES = ("families", "errors")
+_MODULES = ("families", "errors", "layers")
 
 __all__ = ["__version__", *_EXPORTS]
 

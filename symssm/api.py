@@ -113,9 +113,11 @@ class Certificate:
     def __repr__(self):
         d = self._data
         name = d["system"]["name"] if isinstance(d.get("system"), dict) else ""
-        label = repr(name[:40]) if isinstance(name, str) and name else "an SSM"
+        label = repr(name[:40]) if isinstance(name, str) and name else ("a layer" if d["kind"] == "interaction-rank" else "an SSM")
         if d["kind"] == "head-count":
             return f"<Certificate head-count k({d.get('n')}) = {d.get('head_count')} for {label}>"
+        if d["kind"] == "interaction-rank":
+            return f"<Certificate interaction-rank r = {d.get('interaction_rank')} for {label}>"
         return f"<Certificate {d['kind']} for {label}>"
 
     def __eq__(self, other):
@@ -125,11 +127,14 @@ class Certificate:
 
 
 def certify(system, n=None, *, method="auto", max_seconds=None):
-    """Certify the head count ``k(n)`` of a system.
+    """Certify the head count ``k(n)`` of a system, or the interaction rank of a layer with its input.
 
     Parameters
     ----------
-    system : SSM
+    system : SSM or Layer
+        A time-invariant SSM (head count), or a layer of the unified framework
+        (:mod:`symssm.sources.layers`: interaction rank on its given input; ``n`` and ``method``
+        do not apply).
     n : int, optional
         Sequence length; default the truncation length ``T`` (where ``k`` has
         reached its final value).
@@ -149,6 +154,12 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
+    from .sources.layers import Layer
+
+    if isinstance(system, Layer):
+        from .certificate.interaction import interaction_data
+
+        return Certificate(interaction_data(system))
     return Certificate(_certify_data(system, n, method=method, max_seconds=max_seconds))
 
 

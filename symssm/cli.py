@@ -68,8 +68,8 @@ def _tolerance(text):
 
 # ---------------------------------------------------------------- inputs and outputs
 
-def _load_system(args):
-    """(system, n, stem, inputs) from a spec file or a family."""
+def _load_system(args, *, layers=False):
+    """(system, n, stem, inputs) from a spec file or a family; with ``layers``, a layer spec gives a Layer."""
     if (args.spec is None) == (args.family is None):
         raise SymssmError("give exactly one of a SPEC file or --family NAME")
     if args.family is not None:
@@ -78,9 +78,20 @@ def _load_system(args):
         system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
                                seed=args.family_seed)
         return system, args.n, system.name, ()
-    from .sources.spec import read_spec
+    from .formats.jsonio import load_strict
+    from .sources.layers import is_layer_spec, layer_from_data
+    from .sources.spec import spec_from_data
 
-    spec = read_spec(args.spec)
+    what = f"spec {args.spec}"
+    data = load_strict(args.spec, what=what)
+    if is_layer_spec(data):
+        if not layers:
+            raise SymssmError(f"{what} describes a {str(data.get('kind'))[:40]} layer; this command takes a "
+                              "time-invariant SSM (use 'symssm certify' or 'symssm numeric' for layers)")
+        if args.n is not None:
+            raise SymssmError(f"{what}: -n does not apply to a layer (its length is its input's length)")
+        return layer_from_data(data, what=what), None, _stem(args.spec), (args.spec,)
+    spec = spec_from_data(data, what=what)
     n = args.n if args.n is not None else spec.n
     return spec.system, n, _stem(args.spec), (args.spec,)
 
@@ -124,17 +135,19 @@ def _require_verified(cert, what="the new certificate"):
 
 def _cmd_certify(args):
     from .api import certify
-    from .render.summary import describe, head_count_summary
+    from .render.summary import describe, describe_layer, head_count_summary, interaction_summary
+    from .sources.layers import Layer
 
-    system, n, stem, inputs = _load_system(args)
+    system, n, stem, inputs = _load_system(args, layers=True)
     out = args.output or f"{stem}.cert.json"
     _check_output(out, inputs)
     cert = certify(system, n, method=args.method, max_seconds=args.max_seconds)
     if not args.no_verify:
         _require_verified(cert)
     _emit(out, cert.to_json(), inputs)
-    _say(args, describe(system))
-    for line in head_count_summary(cert.data):
+    is_layer = isinstance(system, Layer)
+    _say(args, describe_layer(system) if is_layer else describe(system))
+    for line in (interaction_summary if is_layer else head_count_summary)(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
     _say(args, f"certificate: {shown}" + ("" if args.no_verify else " (verified by the independent checker)"))
@@ -240,6 +253,12 @@ def _load_numeric_source(args):
     if args.family is not None or args.spec is None:
         system, n, _stem_, inputs = _load_system(args)  # families are exact; reports a missing or doubled source
         return system, n, inputs
+    from .formats.jsonio import load_strict
+    from .sources.layers import is_layer_spec
+
+    if is_layer_spec(load_strict(args.spec, what=f"spec {args.spec}")):
+        system, n, _stem_, inputs = _load_system(args, layers=True)
+        return system, n, inputs
     (A, B, C, D), n, name = read_numeric_spec(args.spec)
     n = args.n if args.n is not None else n
     return NamedFloatSystem(A, B, C, D, name), n, (args.spec,)
@@ -251,7 +270,24 @@ def _cmd_numeric(args):
     from .numeric.headcount import numeric_head_count
     from .render.summary import numeric_summary
 
+    from .sources.layers import Layer
+
     system, n, _ = _load_numeric_source(args)
+    if isinstance(system, Layer):
+        from .numeric.interaction import numeric_interaction_rank
+
+        res = numeric_interaction_rank(system, tol=args.tol)
+        if args.json:
+            sys.stdout.write(json.dumps(res.to_json_data(), indent=2, sort_keys=True) + "\n")
+            return 0
+        gap = "infinite (nothing below the tolerance)" if res.gap is None else f"{res.gap:.3e}"
+        print("NUMERICAL RESULT (float64): not a certificate")
+        print(f"numerical interaction rank r = {res.numerical_rank} at relative tolerance {res.tolerance:g}; "
+              f"gap s_r/s_(r+1) = {gap}")
+        print("singular values of the normalised blocks: " + ", ".join(f"{v:.3e}" for v in res.singular_values[:16])
+              + (", ..." if len(res.singular_values) > 16 else ""))
+        print("For an exact, certified interaction rank: symssm certify SPEC (exact entries).")
+        return 0
     n = n if n is not None else DEFAULT_N
     res = numeric_head_count(system, n, tol=args.tol, device=args.device)
     if args.json:
@@ -285,6 +321,20 @@ def _cmd_catalog(args):
 
     records = build_catalog(args.out, progress=(lambda name: print(f"  {name}", flush=True)) if args.verbose else None)
     print(f"catalogue: {len(records)} cases, {len(catalog_files(records))} files written to {_safe(args.out)}")
+    return 0
+
+
+def _cmd_framework(args):
+    from .catalog import build_framework
+
+    rows = build_framework(args.out, seed=args.seed, n=args.tokens, m=args.m)
+    print(f"the unified framework on one seeded input (seed {args.seed}, n = {args.tokens} tokens, p = m = {args.m}); "
+          "every r is certified and independently checked:")
+    width = max(len(label) for label, _, _ in rows)
+    for label, bound, cert in rows:
+        print(f"  {label:<{width}}  r = {cert['interaction_rank']}   ({bound})")
+    if args.out:
+        print(f"certificates, LaTeX and framework.md written to {_safe(args.out)}")
     return 0
 
 
@@ -369,6 +419,14 @@ def build_parser():
     p.add_argument("what", choices=("heads", "gradient"))
     _add_system_source(p)
     p.add_argument("-o", "--output", required=True, help="figure file: .png, .pdf or .svg")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+
+    p = _command(sub, "framework", _cmd_framework,
+                 "certified interaction ranks of feedforward, convolution, SSMs, Mamba-2 and attention side by side")
+    p.add_argument("--seed", type=_count, default=0, help="seed of the shared input and parameters (default 0)")
+    p.add_argument("-n", "--tokens", type=_count, default=6, help="sequence length (default 6)")
+    p.add_argument("--m", type=_count, default=2, help="token dimension, p = m (default 2)")
+    p.add_argument("--out", default=None, help="folder for the certificates, their LaTeX and the table")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")

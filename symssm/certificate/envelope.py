@@ -18,6 +18,7 @@ from .._version import __version__
 from ..errors import InputError, LimitError
 from ..formats.jsonio import load_strict
 from ..formats.limits import MAX_DIGITS
+from ..sources.layers import Layer, layer_json
 
 __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify",
            "within_limits"]
@@ -25,7 +26,7 @@ __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certific
 FORMAT = "symssm-certificate"
 VERSION = 1
 #: The certificate kinds this generator writes (the checker knows the same).
-KINDS = ("head-count", "gradient-highway")
+KINDS = ("head-count", "gradient-highway", "interaction-rank")
 
 
 def system_json(system):
@@ -36,7 +37,7 @@ def system_json(system):
 
 
 def header(kind, system):
-    """The fields every certificate starts with, for ``kind`` and ``system``.
+    """The fields every certificate starts with, for ``kind`` and ``system`` (an SSM, or a layer).
 
     Raises
     ------
@@ -50,7 +51,7 @@ def header(kind, system):
         "version": VERSION,
         "kind": kind,
         "generator": f"symssm {__version__}",
-        "system": system_json(system),
+        "system": layer_json(system) if isinstance(system, Layer) else system_json(system),
         "input_sha256": system.sha256,
     }
 

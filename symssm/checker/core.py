@@ -8,6 +8,7 @@ import time
 
 from .gradient import check_gradient
 from .headcount import check_head_count
+from .interaction import check_interaction, layer_spec_hash, read_layer
 from .reading import (
     FORMAT,
     VERSIONS,
@@ -23,8 +24,12 @@ from .reading import (
 
 __all__ = ["check_data", "check_file", "KINDS"]
 
-#: The obligations of each certificate kind.
-KINDS = {"head-count": check_head_count, "gradient-highway": check_gradient}
+#: Each certificate kind: how its ``system`` is read, how a spec is hashed, and its obligations.
+KINDS = {
+    "head-count": (read_system, spec_hash, check_head_count),
+    "gradient-highway": (read_system, spec_hash, check_gradient),
+    "interaction-rank": (read_layer, layer_spec_hash, check_interaction),
+}
 
 
 def check_data(cert, *, spec=None, max_seconds=None):
@@ -40,13 +45,14 @@ def check_data(cert, *, spec=None, max_seconds=None):
         ledger.require(isinstance(cert.get("kind"), str) and cert["kind"] in kinds, "kind",
                        f"unknown kind {str(cert.get('kind'))[:40]!r}")
         ledger.require(is_text(cert.get("generator"), 200), "generator", "must be a string of at most 200 characters")
-        system = read_system(ledger, cert.get("system"))
+        reader, hasher, obligations = kinds[cert["kind"]]
+        system = reader(ledger, cert.get("system"))
         ledger.require(cert.get("input_sha256") == system["sha256"], "input_sha256",
                        "does not match the system (the system or the hash was changed)")
         if spec is not None:
-            ledger.require(spec_hash(spec) == system["sha256"], "spec",
+            ledger.require(hasher(spec) == system["sha256"], "spec",
                            "the certificate is about a different system than the spec")
-        summary = kinds[cert["kind"]](ledger, cert, system)
+        summary = obligations(ledger, cert, system)
         return CheckResult(0, summary, ledger.done)
     except Rejected as exc:
         return CheckResult(1, str(exc), ledger.done)

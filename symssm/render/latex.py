@@ -29,6 +29,7 @@ from ..certificate.envelope import check_envelope, verify
 from ..errors import CertificateError, InputError
 from .gradient import gradient_fragment, gradient_macros, gradient_markdown
 from .head_count import head_count_fragment
+from .interaction import interaction_fragment, interaction_markdown
 from .tex import MAX_SHOWN, escape_text, tex_matrix, tex_name, tex_number
 
 __all__ = ["render", "render_verified", "render_macros", "render_standalone", "render_markdown", "to_latex",
@@ -88,7 +89,8 @@ def render_verified(data, *, standalone=False, macros=False, prefix=MACRO_PREFIX
     """LaTeX for certificate data the caller has just had verified (see :func:`require_verified`)."""
     if macros:
         return _macros(data, prefix)
-    body = head_count_fragment(data) if data["kind"] == "head-count" else gradient_fragment(data)
+    body = {"head-count": head_count_fragment, "gradient-highway": gradient_fragment,
+            "interaction-rank": interaction_fragment}[data["kind"]](data)
     return render_standalone(body) if standalone else body
 
 
@@ -128,6 +130,9 @@ def _macros(data, prefix):
             define("WitnessDet", tex_number(lb["determinant"]))
         else:
             define("WitnessDet", f"{lb['determinant_mod_p']} \\pmod{{{lb['prime']}}}")
+    elif data["kind"] == "interaction-rank":
+        define("InteractionRank", data["interaction_rank"])
+        define("N", data["system"]["n"])
     else:
         for name, value in gradient_macros(data):
             define(name, value)
@@ -155,4 +160,6 @@ def render_markdown(data, result=None):
             text += f"\n\n$$M = {tex_matrix(lb['minor'])},\\quad \\det M = {tex_number(lb['determinant'])}$$"
         text += "\n\nProfile: $k(1..) = " + ", ".join(map(str, data["profile"]["values"][:24])) + "$."
         return text
+    if data["kind"] == "interaction-rank":
+        return interaction_markdown(data, safe)
     return gradient_markdown(data, safe)

@@ -9,7 +9,8 @@ Examples
 'ok\\\\x1b[2J\\\\nVERIFIED'
 """
 
-__all__ = ["terminal_safe", "describe", "head_count_summary", "gradient_summary", "numeric_summary"]
+__all__ = ["terminal_safe", "describe", "describe_layer", "head_count_summary", "interaction_summary",
+           "gradient_summary", "numeric_summary"]
 
 
 def terminal_safe(text):
@@ -89,4 +90,28 @@ def numeric_summary(res, n):
     ]
     lines += [f"  H = {H:3d}: {e:.3e}" for H, e in enumerate(res.approximation_error)]
     lines.append("For an exact, certified head count: symssm certify SPEC (exact entries).")
+    return lines
+
+
+def describe_layer(layer):
+    """One line: the layer's name, kind and sizes."""
+    name = terminal_safe(layer.name) if layer.name else "(unnamed layer)"
+    return f"{name}: {layer.kind} layer, n = {layer.n} tokens, m = {layer.m}, p = {layer.p}"
+
+
+def interaction_summary(cert):
+    """Short human summary of verified interaction-rank certificate data (lines of text)."""
+    r = cert["interaction_rank"]
+    lb = cert["lower_bound"]
+    lines = [f"r = {r}: the blocks W_ij span exactly {r} dimension{'s' if r != 1 else ''}, so exactly {r} "
+             f"attention head{'s are' if r != 1 else ' is'} necessary and sufficient on this input"]
+    if r >= 2:
+        lines.append(f"Interaction Rank Gap: single-head attention fails on this input; every H < {r} fails")
+    elif r == 1:
+        lines.append("a single head suffices on this input (H = 0 fails)")
+    if r:
+        blocks = ", ".join(f"({i},{j})" for i, j in lb["blocks"][:8]) + (", ..." if r > 8 else "")
+        how = (f"exact {r}x{r} minor, det = {lb['determinant'][:40]}" if lb["method"] == "exact" else
+               f"{r}x{r} minor whose determinant's interval enclosure excludes 0")
+        lines.append(f"witness: blocks {blocks}; {how}")
     return lines
