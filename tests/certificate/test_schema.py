@@ -39,3 +39,16 @@ def test_gradient_certificates_conform():
 
     cert = gradient_certificate(ssm([["1/2", 1], [0, "1/3"]], [[1, 0], [0, 1]], [[1, 1]]), 100)
     jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))
+
+
+def test_interaction_rank_certificates_conform():
+    from symssm.sources.layers import layer_from_data, mamba2_scalar_gate
+
+    validator = jsonschema.Draft202012Validator(schema())
+    for layer in (mamba2_scalar_gate(["1/2", "1/3"], [[1], [2]], [[1, 1]]),
+                  layer_from_data({"kind": "softmax-attention", "X": [[1, 0], [0, 1], [1, 1]],
+                                   "heads": [{"Q": [[1, 0]], "K": [[1, 1]], "V": [[1, 0]]},
+                                             {"Q": [[0, 1]], "K": [[1, 0]], "V": [[0, 1]]}]}),
+                  layer_from_data({"kind": "operator", "n": 2, "p": 1, "m": 1,
+                                   "blocks": [{"i": 1, "j": 2, "W": [[3]]}]})):
+        validator.validate(json.loads(certify(layer).to_json()))
