@@ -17,8 +17,6 @@ True
 import os
 
 from .certificate.envelope import check_envelope, verify
-from .certificate.gradient import gradient_data
-from .certificate.head_count import certify as _certify_data
 from .formats.files import atomic_write
 from .formats.jsonio import dumps_canonical, load_strict
 
@@ -160,7 +158,9 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
         from .certificate.interaction import interaction_data
 
         return Certificate(interaction_data(system))
-    return Certificate(_certify_data(system, n, method=method, max_seconds=max_seconds))
+    from .certificate.head_count import certify as certify_data  # SymPy loads here, not for other commands
+
+    return Certificate(certify_data(system, n, method=method, max_seconds=max_seconds))
 
 
 def gradient_certificate(system, n=1000, *, max_seconds=None):
@@ -185,6 +185,8 @@ def gradient_certificate(system, n=1000, *, max_seconds=None):
     >>> cert["crossover_distance"], cert.check().verified
     (6, True)
     """
+    from .certificate.gradient import gradient_data
+
     return Certificate(gradient_data(system, n, max_seconds=max_seconds))
 
 

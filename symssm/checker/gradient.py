@@ -16,7 +16,7 @@ from collections import deque
 from fractions import Fraction
 from math import factorial
 
-from .linalg import leading_minors_exact
+from .linalg import definite_between, matmul_exact, positive_definite
 from .numbers import rat_text
 from .reading import integer, is_text, keys, matrix, rational, strict_equal
 
@@ -31,8 +31,7 @@ CONSTRUCTION = "single-head-softmax-v1"
 
 
 def _pd(S):
-    minors = leading_minors_exact(S)
-    return len(minors) == len(S) and all(x > 0 for x in minors)
+    return positive_definite(S)
 
 
 def _bfs(adj, start, goal):
@@ -103,12 +102,11 @@ def check_gradient(ledger, cert, system):
     mu = rational(ledger, ly["mu"], "lyapunov.mu")
     M = rational(ledger, ly["M"], "lyapunov.M")
     ledger.require(mu > 0 and M > 0, "lyapunov.mu", "mu and M must be positive")
-    ledger.require(_pd([[P[i][j] - (mu if i == j else 0) for j in range(N)] for i in range(N)]), "lyapunov.mu",
-                   "P - mu I is not positive definite")
-    ledger.require(_pd([[(M if i == j else 0) - P[i][j] for j in range(N)] for i in range(N)]), "lyapunov.M",
-                   "M I - P is not positive definite")
-    PA = [[sum((P[i][k] * A[k][j] for k in range(N)), Fraction(0)) for j in range(N)] for i in range(N)]
-    AtPA = [[sum((A[k][i] * PA[k][j] for k in range(N)), Fraction(0)) for j in range(N)] for i in range(N)]
+    above_mu, below_M = definite_between(P, mu, M)
+    ledger.require(above_mu, "lyapunov.mu", "P - mu I is not positive definite")
+    ledger.require(below_M, "lyapunov.M", "M I - P is not positive definite")
+    At = [list(col) for col in zip(*A)]
+    AtPA = matmul_exact(At, matmul_exact(P, A))
     ledger.require(_pd([[r * r * P[i][j] - AtPA[i][j] for j in range(N)] for i in range(N)]), "lyapunov.P",
                    "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
     frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))

@@ -3,13 +3,82 @@
 Nothing here searches: it recomputes lags and determinants the certificate names.
 """
 
+import os
 from fractions import Fraction
 from math import lcm
+
+#: Set SYMSSM_CHECKER_PURE=1 to force the standard-library path (same verdicts, slower).
+PURE = bool(os.environ.get("SYMSSM_CHECKER_PURE"))
 
 try:  # numpy only speeds up products modulo a prime; results are identical without it
     import numpy as _np
 except ImportError:  # pragma: no cover - exercised by the pure-Python test
     _np = None
+try:  # python-flint speeds up exact rational products and definiteness tests; same verdicts without it
+    import flint as _flint
+except ImportError:  # pragma: no cover
+    _flint = None
+if PURE:
+    _np = _flint = None
+
+
+def accelerators():
+    """The optional accelerators in use: a subset of ("numpy", "python-flint")."""
+    return tuple(name for name, mod in (("numpy", _np), ("python-flint", _flint)) if mod is not None)
+
+
+def _fq(M):
+    return _flint.fmpq_mat(len(M), len(M[0]) if M else 0,
+                           [_flint.fmpq(x.numerator, x.denominator) for row in M for x in row])
+
+
+def _from_fq(F):
+    return [[Fraction(int(F[i, j].p), int(F[i, j].q)) for j in range(F.ncols())] for i in range(F.nrows())]
+
+
+def matmul_exact(X, Y):
+    """Exact product of two rational matrices (python-flint if present, else Fractions)."""
+    if _flint is not None and X and Y:
+        return _from_fq(_fq(X) * _fq(Y))
+    cols = list(zip(*Y))
+    return [[sum((a * b for a, b in zip(row, col)), Fraction(0)) for col in cols] for row in X]
+
+
+def definite_between(P, mu, M):
+    """Whether ``P - mu I`` and ``M I - P`` are both positive definite (P symmetric rational).
+
+    With python-flint: one characteristic polynomial p of P, and the sign patterns of p(x + mu) and
+    (-1)^N p(M - x) (every eigenvalue lies strictly between mu and M).  Without: leading minors.
+    """
+    n = len(P)
+    if _flint is not None and n:
+        p = _fq(P).charpoly()
+        fm = lambda q: _flint.fmpq(q.numerator, q.denominator)
+        shifted = p(_flint.fmpq_poly([fm(mu), 1]))
+        reflected = p(_flint.fmpq_poly([fm(M), -1])) * (-1 if n % 2 else 1)
+        alternating = lambda poly: all(c != 0 and ((c > 0) == (k % 2 == 0))
+                                       for k, c in enumerate(poly.coeffs()[::-1]))
+        return alternating(shifted), alternating(reflected)
+    lower = [[P[i][j] - (mu if i == j else 0) for j in range(n)] for i in range(n)]
+    upper = [[(M if i == j else 0) - P[i][j] for j in range(n)] for i in range(n)]
+    return positive_definite(lower), positive_definite(upper)
+
+
+def positive_definite(S):
+    """Whether a symmetric rational matrix is positive definite, exactly.
+
+    With python-flint: its characteristic polynomial's coefficients strictly alternate in sign (all
+    eigenvalues, which are real, are positive).  Without: every leading principal minor is positive
+    (fraction-free Bareiss).  Both are exact characterisations, so the verdicts agree.
+    """
+    n = len(S)
+    if n == 0:
+        return True
+    if _flint is not None:
+        coeffs = _fq(S).charpoly().coeffs()[::-1]
+        return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(coeffs))
+    minors = leading_minors_exact(S)
+    return len(minors) == n and all(x > 0 for x in minors)
 
 INT64_MAX = 2**63 - 1
 
@@ -99,6 +168,57 @@ def matmul_mod_np(A, X, prime):
     return out
 
 
+#: Primes below this are handled in float64 products, which are then exact (2^11 products of residues
+#: below 2^21 sum to less than 2^53); larger primes use int64 products in safe chunks.
+FLOAT_LIMIT = 2**21
+_FCHUNK = 2048
+
+
+def _fmul(X, Y, prime):
+    """(X @ Y) mod P for float64 residue arrays, exactly (P < 2^21)."""
+    k = X.shape[1]
+    if k <= _FCHUNK:
+        return _np.fmod(X @ Y, prime)
+    out = _np.zeros((X.shape[0], Y.shape[1]))
+    for s in range(0, k, _FCHUNK):
+        out = _np.fmod(out + _np.fmod(X[:, s:s + _FCHUNK] @ Y[s:s + _FCHUNK], prime), prime)
+    return out
+
+
+def _lags_mod_float(A, B, C, D, wanted, prime):
+    """Lags mod P by baby and giant steps: L_(g s + j) = (C A^(g s)) (A^j B); only the wanted ones."""
+    A, B, C = (_np.array(M, dtype=_np.float64) for M in (A, B, C))
+    top = max(wanted) + 1
+    m = B.shape[1]
+    s = max(1, int(top ** 0.5))
+    babies = [B]
+    for _ in range(1, s):
+        babies.append(_fmul(A, babies[-1], prime))
+    stack = _np.concatenate(babies, axis=1)
+    power = _np.eye(A.shape[0])
+    base, e = A, s
+    while e:
+        if e & 1:
+            power = _fmul(power, base, prime)
+        e >>= 1
+        if e:
+            base = _fmul(base, base, prime)
+    out = {}
+    G = C
+    for start in range(0, top, s):
+        needed = [d for d in range(start, min(start + s, top)) if d in wanted]
+        if needed:
+            block = _fmul(G, stack, prime)
+            for d in needed:
+                j = d - start
+                out[d] = block[:, j * m:(j + 1) * m].astype(_np.int64).tolist()
+        if start + s < top:
+            G = _fmul(G, power, prime)
+    if 0 in out and D is not None:
+        out[0] = [[(x + y) % prime for x, y in zip(r1, r2)] for r1, r2 in zip(out[0], D)]
+    return out
+
+
 def lags_mod(system, wanted, prime):
     """{d: L_d mod P} for each lag d in ``wanted`` (reduction u/v -> u v^-1 mod P)."""
     if not wanted:
@@ -106,6 +226,8 @@ def lags_mod(system, wanted, prime):
     A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
     D = _reduce(system["D"], prime) if system["D"] is not None else None
     wanted = set(wanted)
+    if _np is not None and prime < FLOAT_LIMIT:
+        return _lags_mod_float(A, B, C, D, wanted, prime)
     out = {}
     use_np = _np is not None and prime < 2**31
     if use_np:
@@ -151,6 +273,8 @@ def leading_minors_exact(M):
 
 def leading_minors_mod(M, prime):
     """Leading principal minors modulo P (Gaussian elimination, no pivoting)."""
+    if _np is not None and prime < FLOAT_LIMIT and len(M) > 64:
+        return _leading_minors_blocked(M, prime)
     if _np is not None and prime < 2**31 and len(M) > 8:
         return _leading_minors_mod_np(M, prime)
     W = [row[:] for row in M]
@@ -186,4 +310,39 @@ def _leading_minors_mod_np(M, prime):
         if j + 1 < n:
             f = (W[j + 1:, j] * pow(piv, -1, prime)) % prime
             W[j + 1:, j:] = (W[j + 1:, j:] - (f[:, None] * W[j, j:][None, :]) % prime) % prime
+    return minors
+
+
+def _leading_minors_blocked(M, prime, block=64):
+    """Blocked LU without pivoting in exact float64 residues: the minors are products of the pivots.
+
+    Within a panel, updates accumulate without reduction (at most 64 products below 2^42 each, so
+    every value stays below 2^53) and are reduced once; the trailing update is one exact product.
+    Stops after the first zero pivot (that leading minor is zero).
+    """
+    W = _np.mod(_np.array(M, dtype=_np.float64), prime)
+    n = W.shape[0]
+    minors = []
+    det = 1
+    for kb in range(0, n, block):
+        e = min(kb + block, n)
+        for j in range(kb, e):  # the panel: columns kb..e-1, all rows from j down
+            W[j:, j] = _np.mod(W[j:, j], prime)
+            W[j, j:e] = _np.mod(W[j, j:e], prime)
+            piv = int(W[j, j])
+            det = det * piv % prime
+            minors.append(det)
+            if piv == 0:
+                return minors
+            W[j + 1:, j] = _np.mod(W[j + 1:, j] * pow(piv, -1, prime), prime)
+            if j + 1 < e:
+                W[j + 1:, j + 1:e] -= _np.outer(W[j + 1:, j], W[j, j + 1:e])
+        if e < n:
+            W[kb:e, e:] = _np.mod(W[kb:e, e:], prime)
+            for j in range(kb, e - 1):  # U's block row: forward substitution with the unit lower L11
+                W[j, e:] = _np.mod(W[j, e:], prime)
+                W[j + 1:e, e:] -= _np.outer(W[j + 1:e, j], W[j, e:])
+            W[kb:e, e:] = _np.mod(W[kb:e, e:], prime)
+            W[e:, kb:e] = _np.mod(W[e:, kb:e], prime)
+            W[e:, e:] = _np.mod(W[e:, e:] - _fmul(W[e:, kb:e], W[kb:e, e:], prime), prime)
     return minors

@@ -6,6 +6,7 @@ Standard library only; shares no code with the generator.
 import re
 from fractions import Fraction
 
+_SMALL_INT = re.compile(r"-?[1-9][0-9]*\Z|0\Z")
 CANONICAL = re.compile(r"(-?(?:0|[1-9][0-9]*))(?:/([1-9][0-9]*))?\Z")
 SPEC_INT = re.compile(r"[+-]?[0-9]+\Z")
 SPEC_FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
@@ -54,6 +55,8 @@ def canonical_rational(text):
     """Parse ``"p"`` or ``"p/q"`` in lowest terms with q > 1, rejecting anything else."""
     if type(text) is not str or not text.isascii():
         raise NumberError("not a rational string (a JSON string such as \"3/4\")")
+    if len(text) < 19 and _SMALL_INT.match(text):  # the common case: a short canonical integer
+        return Fraction(int(text))
     m = CANONICAL.match(text)
     if not m or text == "-0":
         raise NumberError(f"{text[:40]!r} is not a canonical rational ('p' or 'p/q' in lowest terms)")

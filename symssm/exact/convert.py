@@ -72,7 +72,7 @@ def gf_matrix(mat, prime):
 
 def nmod_matrix(rows, prime):
     """Integer rows as a python-flint ``nmod_mat`` modulo ``prime``."""
-    return flint.nmod_mat([list(map(int, row)) for row in rows], prime)
+    return flint.nmod_mat([[int(v) for v in row] for row in rows], prime)
 
 
 def fmpz_matrix(rows):

@@ -43,7 +43,8 @@ from ..errors import CertificateError, InputError, LimitError
 from ..formats.limits import Deadline, check_n
 from ..sources.system import SSM
 from .convert import qq_matrix, to_fraction
-from .lags import MAX_LAG_BITS, lag_bit_bound, lag_stack_mod, scaled_lag_stack
+from .lags import MAX_LAG_BITS, lag_bit_bound, scaled_lag_stack
+from .modfloat import FLOAT_PRIME_LIMIT, greedy_positions, lags_mod, residue_array
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import (
     det_mod,
@@ -223,9 +224,9 @@ def _solve_coefficients(stack, pivots, positions, lags_needed):
     return out
 
 
-def _usable_primes(system):
+def _usable_primes(system, start=None):
     count = 0
-    for prime in witness_primes():
+    for prime in (witness_primes() if start is None else witness_primes(start)):
         if not prime_divides_denominator(system, prime):
             yield prime
             count += 1
@@ -267,11 +268,17 @@ def _modular_witness(system, deadline):
     T = system.truncation
     pm = system.p * system.m
     stack = None
-    for prime in _usable_primes(system):
+    for prime in _usable_primes(system, FLOAT_PRIME_LIMIT):
         deadline.check("computing lags mod P")
-        rows = lag_stack_mod(system, T, prime, deadline=deadline)
-        pivots = row_rank_profile_mod(rows, prime)
-        positions = greedy_positions_mod([rows[d] for d in pivots], prime)
+        res = lambda M: residue_array(M, prime)
+        stack_mod = lags_mod(res(system.A), res(system.B), res(system.C), res(system.D) if system.has_D else None,
+                             T, prime, deadline=deadline)
+        deadline.check("computing the rank profile mod P")
+        pivots = row_rank_profile_mod(stack_mod, prime)
+        positions = greedy_positions(stack_mod[pivots], prime) if pivots else []
+        if positions is None:  # pragma: no cover - the pivot rows are independent mod P
+            continue
+        rows = stack_mod
         K = len(pivots)
         last = pivots[-1] if pivots else -1
         pset = set(pivots)
@@ -286,7 +293,7 @@ def _modular_witness(system, deadline):
             coefficients = _solve_coefficients(stack, pivots, positions, needed)
             if coefficients is None:
                 continue  # unlucky prime: its rank was too small
-        minor_mod = [[rows[d][t] for t in positions] for d in pivots]
+        minor_mod = [[int(rows[d][t]) for t in positions] for d in pivots]
         return HeadCountWitness(
             system=system, method="modular", lags=tuple(pivots),
             positions=tuple(divmod(t, system.m) for t in positions), prime=prime,
@@ -309,8 +316,8 @@ def _require_small_lags(system, dmax, why):
 
 def _find(system, method, deadline):
     if method == "auto":
-        small = lag_bit_bound(system, system.truncation - 1) <= MAX_LAG_BITS
-        method = "exact" if system.N <= AUTO_EXACT_MAX_N and small else "modular"
+        small = system.N <= AUTO_EXACT_MAX_N and lag_bit_bound(system, system.truncation - 1) <= MAX_LAG_BITS
+        method = "exact" if small else "modular"
     if method == "exact":
         _require_small_lags(system, system.truncation - 1, "the exact method needs exact lags (try --method modular)")
         return _exact_witness(system, deadline)

@@ -16,7 +16,7 @@ Examples
 import numpy as np
 
 from ..errors import InputError
-from .convert import fmpz_matrix, gf_matrix, nmod_matrix
+from .convert import fmpz_matrix, nmod_matrix
 
 __all__ = ["row_rank_profile_exact", "row_rank_profile_mod", "greedy_positions_mod", "det_mod"]
 
@@ -58,9 +58,10 @@ def row_rank_profile_exact(rows):
 
 def row_rank_profile_mod(rows, prime):
     """Row rank profile modulo a prime (python-flint ``nmod_mat``)."""
-    if not rows or not rows[0]:
+    if len(rows) == 0 or len(rows[0]) == 0:
         return []
-    reduced, rank = nmod_matrix(list(zip(*rows)), prime).rref()
+    columns = rows.T.tolist() if hasattr(rows, "T") else [list(col) for col in zip(*rows)]
+    reduced, rank = nmod_matrix(columns, prime).rref()
     return _pivots(reduced, rank)
 
 
@@ -107,6 +108,6 @@ def greedy_positions_mod(rows, prime):
 
 def det_mod(matrix, prime):
     """Determinant of a square integer matrix modulo a prime, in ``[0, P)``."""
-    if not matrix:
+    if len(matrix) == 0:
         return 1 % prime
-    return int(gf_matrix(matrix, prime).det()) % prime
+    return int(nmod_matrix(matrix, prime).det()) % prime

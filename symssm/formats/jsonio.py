@@ -41,6 +41,8 @@ def _pairs(pairs):
 
 
 def _int(text):
+    if len(text) < 4000:
+        return int(text)
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise LimitError(f"JSON integer with {len(text)} digits; the limit is {MAX_DIGITS}")
     from .rationals import int_from_digits

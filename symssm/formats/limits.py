@@ -44,8 +44,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 32
 #: Largest state, input or output dimension.
 MAX_DIM = 4096
-#: Most entries a system may hold in all.
-MAX_ENTRIES = 1_000_000
+#: Most entries a system may hold in all (N = 2048 with p = m = 64 fits; the checker has the same limit).
+MAX_ENTRIES = 8_388_608
 #: Longest system name, in characters.
 MAX_NAME = 200
 #: Largest sequence length (the head count is the same for every n >= N + 1).

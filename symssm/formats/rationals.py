@@ -188,6 +188,10 @@ def to_fraction(value, *, what="entry"):
     ...
     symssm.errors.FloatInExactPathError: entry is a float (0.5); the exact path takes integers, fractions or strings such as '1/2' (use symssm.numeric for floats)
     """
+    if type(value) is int:  # the common case, first
+        if value.bit_length() > 33_000:
+            _check_canonical(Fraction(value), what, "(a Python number)")
+        return Fraction(value)
     if isinstance(value, bool):
         raise ParseError(f"{what} is a boolean, not a number")
     if isinstance(value, (Fraction, Integral)):
@@ -219,6 +223,8 @@ def format_rational(value):
     >>> format_rational(Fraction(-4, 2))
     '-2'
     """
+    if type(value) is Fraction and value.denominator == 1 and -_SMALL < value.numerator < _SMALL:
+        return str(value.numerator)
     value = Fraction(value)
     if value.denominator == 1:
         return int_to_text(value.numerator)

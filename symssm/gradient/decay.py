@@ -122,7 +122,13 @@ def spectral_radius_enclosure(system):
     >>> lo <= 1 <= hi, float(hi - lo) < 1e-12
     (True, True)
     """
-    poly = _fmpq_mat(system.A).charpoly()
+    A = system.A
+    N = len(A)
+    if all(A[i][j] == 0 for i in range(N) for j in range(i + 1, N)) or \
+            all(A[i][j] == 0 for i in range(N) for j in range(i)):  # triangular: the eigenvalues are the diagonal
+        rho = max(abs(A[i][i]) for i in range(N))
+        return rho, rho
+    poly = _fmpq_mat(A).charpoly()
     moduli = _root_moduli(poly)
     if not moduli:
         return Fraction(0), Fraction(0)
@@ -183,15 +189,24 @@ def _round_shift(value, shift):
     return q
 
 
+def _top_bits(entries):
+    return max(max(entries, default=0).bit_length(), (-min(entries, default=0)).bit_length())
+
+
 def _renormalise(Z, e, bits=WORK_BITS):
-    """Round the dyadic matrix ``Z / 2**e`` to at most ``bits`` bits per entry: ``(Z', e')``."""
+    """Round the dyadic matrix ``Z / 2**e`` to at most ``bits`` bits per entry: ``(Z', e', top)``.
+
+    Rounding is to nearest with ties upward, ``(v + 2^(s-1)) >> s``: exact integer arithmetic, the
+    same on every machine.  ``top`` is the bit length of the largest entry afterwards.
+    """
     entries = [int(v) for v in Z.entries()]
-    top = max((abs(v).bit_length() for v in entries), default=0)
+    top = _top_bits(entries)
     shift = top - bits
     if shift <= 0:
-        return Z, e
-    rounded = [_round_shift(v, shift) for v in entries]
-    return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift
+        return Z, e, top
+    half = 1 << (shift - 1)
+    rounded = [(v + half) >> shift for v in entries]
+    return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift, _top_bits(rounded)
 
 
 def _dyadic_of(mat, bits=WORK_BITS):
@@ -236,12 +251,10 @@ def _smith_lyapunov(A, r):
             ep = ep + shift
         else:
             P = P + term * (1 << -shift)
-        P, ep = _renormalise(P, ep)
-        Ak, ea = _renormalise(Ak * Ak, 2 * ea)
-        top = max((abs(int(v)).bit_length() for v in Ak.entries()), default=0)
+        P, ep, ptop = _renormalise(P, ep)
+        Ak, ea, top = _renormalise(Ak * Ak, 2 * ea)
         if top - ea < -(WORK_BITS + 8):  # ||Ak|| below 2^-72: the remaining terms are negligible
             break
-        ptop = max((abs(int(v)).bit_length() for v in P.entries()), default=0)
         if ptop - ep > 4096:  # diverging: A / r is not stable
             return None
     else:
@@ -251,7 +264,7 @@ def _smith_lyapunov(A, r):
 
 def _final_P(Z, e):
     """Symmetric rational P with entries rounded to ``P_BITS`` bits (relative to the largest)."""
-    Z, e = _renormalise(Z, e, bits=P_BITS)
+    Z, e, _ = _renormalise(Z, e, bits=P_BITS)
     N = Z.nrows()
     vals = [[int(Z[i, j]) for j in range(N)] for i in range(N)]
     den = Fraction(2) ** e
@@ -334,10 +347,12 @@ def decay_bound(system, *, deadline=None):
             continue
         P = _final_P(*found)
         qP = _fmpq_mat(P)
+        pP = qP.charpoly()
+        if not _alternates(pP):  # P itself must be positive definite: a cheap first test
+            continue
         S = qP * (flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
         if not _alternates(S.charpoly()):
             continue
-        pP = qP.charpoly()
         low, high = _real_root_bounds(pP)
         mu = _rational_below(low * (1 - Fraction(1, 10**6)), 2**40)
         M = _rational_above(high * (1 + Fraction(1, 10**6)) + Fraction(1, 10**12), 2**20)

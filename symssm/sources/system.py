@@ -41,6 +41,22 @@ def _shape(rows):
     return (len(rows), len(rows[0]) if rows else 0)
 
 
+def _rough_shape(value):
+    shape = getattr(value, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[0]), int(shape[1])
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
+        return len(value), len(value[0])
+    return 0, 0
+
+
+def _precheck_size(*mats):
+    """Refuse an oversized system from its shapes alone, before any entry is converted."""
+    total = sum(r * c for r, c in (_rough_shape(M) for M in mats if M is not None))
+    if total > MAX_ENTRIES:
+        raise LimitError(f"the system has about {total} entries; the limit is {MAX_ENTRIES}")
+
+
 def _is_inexact(dtype):
     """Whether an array dtype (numpy, JAX, torch) holds floats or complex numbers."""
     if getattr(dtype, "is_floating_point", False) or getattr(dtype, "is_complex", False):  # torch
@@ -163,6 +179,9 @@ class SSM:
         """Least common multiple of every entry's denominator."""
         return lcm(*(denominator_lcm(mat) for mat in self.matrices().values()))
 
+    def __hash__(self):  # one hash of the canonical text, instead of hashing every Fraction
+        return hash(self.canonical_text)
+
     def __repr__(self):
         label = f" {self.name!r}" if self.name else ""
         return f"<SSM{label} N={self.N} m={self.m} p={self.p}{' with D' if self.has_D else ''}>"
@@ -204,6 +223,7 @@ def ssm(A, B, C, D=None, *, name=""):
     symssm.errors.ShapeError: C is 1x3 but A is 2x2 (C must have N = 2 columns)
     """
     check_name(name)
+    _precheck_size(A, B, C, D)
     A = _matrix("A", A)
     B = _matrix("B", B)
     C = _matrix("C", C)

@@ -1,0 +1,157 @@
+"""Exact arithmetic modulo a prime at BLAS speed: residues in float64 matrix products.
+
+For a prime ``P < 2**21`` two residues multiply to less than ``2**42`` and a sum of up to ``2**11``
+such products stays below ``2**53``, so a float64 GEMM over an inner dimension of at most 2048 is
+*exact*; longer inner dimensions are split and reduced between the pieces.  Every result is an
+integer in ``[0, P)``, so nothing here depends on the BLAS kernel, the CPU or the thread count.
+
+* :func:`lags_mod` forms ``vec(L_d) mod P`` for all ``d < T`` by baby steps and giant steps,
+  ``L_{i s + j} = (C A^{i s}) (A^j B)``: a few squarings and one large product per giant step
+  instead of T sequential products.
+* :func:`greedy_positions` finds the witness positions (columns with every leading principal minor
+  nonzero) by blocked elimination whose work is matrix products.
+
+Examples
+--------
+>>> import numpy as np
+>>> P = 2097143
+>>> A = np.array([[1.0, 2.0], [3.0, 4.0]])
+>>> mulmod(A, A, P).tolist()
+[[7.0, 10.0], [15.0, 22.0]]
+"""
+
+import numpy as np
+
+__all__ = ["FLOAT_PRIME_LIMIT", "mulmod", "residue_array", "lags_mod", "greedy_positions", "baby_step"]
+
+#: Primes for the float path are below this bound.
+FLOAT_PRIME_LIMIT = 2**21
+#: Longest inner dimension whose products are summed in one float64 GEMM (2^11 * 2^42 < 2^53).
+_CHUNK = 2048
+
+
+def mulmod(X, Y, prime):
+    """``(X @ Y) mod P`` for float64 arrays of residues in ``[0, P)``, exactly (P < 2^21)."""
+    k = X.shape[1]
+    if k <= _CHUNK:
+        return np.fmod(X @ Y, prime)
+    out = np.zeros((X.shape[0], Y.shape[1]))
+    for start in range(0, k, _CHUNK):
+        out = np.fmod(out + np.fmod(X[:, start:start + _CHUNK] @ Y[start:start + _CHUNK], prime), prime)
+    return out
+
+
+def residue_array(mat, prime):
+    """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator)."""
+    rows = []
+    for row in mat:
+        out = []
+        for x in row:
+            den = x.denominator
+            out.append(x.numerator % prime if den == 1 else x.numerator * pow(den, -1, prime) % prime)
+        rows.append(out)
+    return np.array(rows, dtype=np.float64).reshape(len(mat), len(mat[0]) if mat else 0)
+
+
+def baby_step(T, N, m, p):
+    """The baby-step length ``s`` that balances the products of :func:`lags_mod` (at least 1)."""
+    best, best_cost = 1, None
+    for s in range(1, T + 1):
+        giants = -(-T // s)
+        cost = s * N * N * m + max(0, s - 1).bit_length() * N ** 3 + giants * p * N * N + T * p * N * m
+        if best_cost is None or cost < best_cost:
+            best, best_cost = s, cost
+        if s * s > 4 * T:
+            break
+    return best
+
+
+def lags_mod(A, B, C, D, count, prime, *, deadline=None):
+    """``vec(L_d) mod P`` for ``d < count`` as an int64 array of shape (count, p*m).
+
+    ``A, B, C, D`` are float64 residue arrays (D may be None).  Baby steps ``A^j B`` (j < s), giant
+    steps ``C A^{i s}``, then one product per giant step gives s lags at once.
+    """
+    N, m = B.shape
+    p = C.shape[0]
+    out = np.zeros((count, p * m), dtype=np.int64)
+    if count == 0:
+        return out
+    s = min(baby_step(count, N, m, p), count)
+    babies = [B]
+    for _ in range(1, s):
+        if deadline is not None:
+            deadline.check("computing lags mod P (baby steps)")
+        babies.append(mulmod(A, babies[-1], prime))
+    stack = np.concatenate(babies, axis=1)  # N x (s m)
+    As = None
+    if count > s:  # A^s by repeated squaring
+        As = np.eye(N)
+        base, e = A, s
+        while e:
+            if deadline is not None:
+                deadline.check("computing lags mod P (A^s)")
+            if e & 1:
+                As = mulmod(As, base, prime)
+            e >>= 1
+            if e:
+                base = mulmod(base, base, prime)
+    G = C
+    for start in range(0, count, s):
+        if deadline is not None:
+            deadline.check("computing lags mod P (giant steps)")
+        block = mulmod(G, stack, prime)  # p x (s m): column block j is C A^{start} A^j B
+        for j in range(min(s, count - start)):
+            out[start + j] = block[:, j * m:(j + 1) * m].reshape(p * m).astype(np.int64)
+        if start + s < count:
+            G = mulmod(G, As, prime)
+    if D is not None:
+        out[0] = (out[0] + D.reshape(p * m).astype(np.int64)) % prime
+    return out
+
+
+def greedy_positions(rows, prime, *, block=64):
+    """Columns ``t_1..t_k`` with every leading principal minor of ``rows[:, t]`` nonzero mod P.
+
+    Row s, reduced by the rows before it so that it vanishes at their columns, takes its first
+    nonzero column.  Rows are processed in blocks: a block is reduced against every earlier pivot
+    row with one product, then row by row within the block; the earlier pivot rows are brought up to
+    date with one product per block.  Returns None if the rows are dependent mod P.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> greedy_positions(np.array([[0, 1, 2], [0, 1, 5]]), 7)
+    [1, 2]
+    """
+    R = np.fmod(np.asarray(rows, dtype=np.float64), prime)
+    K, width = R.shape
+    U = np.zeros((0, width))  # pivot rows, 1 at their own column and 0 at every other pivot column
+    cols = []
+    for start in range(0, K, block):
+        Rb = R[start:start + block].copy()
+        if cols:
+            Rb = np.fmod(Rb - mulmod(Rb[:, cols], U, prime) + prime, prime)
+        N_new = np.zeros((Rb.shape[0], width))  # this block's pivot rows, fully reduced among themselves
+        new_cols = []
+        for i in range(Rb.shape[0]):
+            q = len(new_cols)
+            if q:  # at most 64 products of residues per entry: exact in float64
+                row = np.mod(Rb[i] - N_new[:q].T @ Rb[i, new_cols], prime)
+            else:
+                row = Rb[i]
+            nz = np.flatnonzero(row)
+            if nz.size == 0:
+                return None
+            t = int(nz[0])
+            row = np.mod(row * pow(int(row[t]), -1, prime), prime)
+            if q:  # keep the block's pivot rows zero at the new column
+                N_new[:q] = np.mod(N_new[:q] - np.outer(N_new[:q, t], row), prime)
+            N_new[q] = row
+            new_cols.append(t)
+        N_new = N_new[:len(new_cols)]
+        if cols:
+            U = np.fmod(U - mulmod(U[:, new_cols], N_new, prime) + prime, prime)
+        U = np.concatenate([U, N_new], axis=0)
+        cols.extend(new_cols)
+    return cols
