@@ -161,10 +161,11 @@ def test_sigterm_leaves_no_temporary_file(tmp_path):
     import random
 
     rng = random.Random(1)
-    N = 40
-    spec.write_text(json.dumps({"A": [[f"{rng.randint(-9, 9)}/{rng.randint(50, 99)}" for _ in range(N)]
-                                      for _ in range(N)], "B": [[1, 0]] * N, "C": [[1] * N, [0] * N]}))
-    proc = subprocess.Popen([sys.executable, "-m", "symssm", "gradient", str(spec), "-o", str(tmp_path / "g.json")],
+    N = 700
+    spec.write_text(json.dumps({"A": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(N)],
+                                "B": [[rng.randint(-9, 9) for _ in range(16)] for _ in range(N)],
+                                "C": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(16)]}))
+    proc = subprocess.Popen([sys.executable, "-m", "symssm", "certify", str(spec), "-o", str(tmp_path / "g.json")],
                             cwd=tmp_path, env=dict(os.environ, PYTHONPATH=ROOT), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     time.sleep(1.0)

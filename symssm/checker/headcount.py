@@ -123,9 +123,9 @@ def check_head_count(ledger, cert, system):
         ledger.require(lb["determinant_mod_p"] == det, "lower_bound.determinant_mod_p",
                        f"is not the determinant of the minor mod {prime} ({det})")
 
-    for d, c in sorted(listed.items()):
-        combo = [[sum((c[h] * exact[lags[h]][r][col] for h in range(len(c))), Fraction(0)) for col in range(m)]
-                 for r in range(p)]
+    ordered = sorted(listed)
+    combos = linalg.combinations(exact, lags, [listed[d] for d in ordered], p, m)
+    for d, combo in zip(ordered, combos):
         ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
                        f"L_{d} is not the stated combination of the witness lags")
 

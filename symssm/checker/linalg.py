@@ -127,9 +127,23 @@ def lag_bit_bound(system, dmax):
     return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n
 
 
+def combinations(exact, lags, coefficient_rows, p, m):
+    """For each coefficient row c: the matrix sum_h c_h L_(lags[h]) (exact; python-flint if present)."""
+    K = max((len(c) for c in coefficient_rows), default=0)
+    if _flint is not None and K:
+        basis = _fq([[x for row in exact[d] for x in row] for d in lags[:K]])
+        coeffs = _fq([list(c) + [Fraction(0)] * (K - len(c)) for c in coefficient_rows])
+        flat = _from_fq(coeffs * basis)
+        return [[row[r * m:(r + 1) * m] for r in range(p)] for row in flat]
+    return [[[sum((c[h] * exact[lags[h]][r][col] for h in range(len(c))), Fraction(0)) for col in range(m)]
+             for r in range(p)] for c in coefficient_rows]
+
+
 def exact_lags(system, count):
     """Exact lags L_0..L_{count-1} as lists of lists of Fraction."""
     A, B, C, D = system["A"], system["B"], system["C"], system["D"]
+    if _flint is not None and count:
+        return _exact_lags_flint(A, B, C, D, count)
     a, b, c = _den(A), _den(B), _den(C)
     Ai = [[int(x * a) for x in row] for row in A]
     X = [[int(x * b) for x in row] for row in B]
@@ -143,6 +157,25 @@ def exact_lags(system, count):
         out.append(L)
         if d + 1 < count:
             X = _matmul_int(Ai, X)
+            scale *= a
+    return out
+
+
+def _exact_lags_flint(A, B, C, D, count):
+    """The same lags with python-flint's exact integer matrices (denominators cleared once)."""
+    a, b, c = _den(A), _den(B), _den(C)
+    z = lambda M, s: _flint.fmpz_mat([[int(x * s) for x in row] for row in M])
+    Ai, X, Ci = z(A, a), z(B, b), z(C, c)
+    out = []
+    scale = c * b
+    for d in range(count):
+        P = Ci * X
+        L = [[Fraction(int(P[i, j]), scale) for j in range(P.ncols())] for i in range(P.nrows())]
+        if d == 0 and D is not None:
+            L = [[x + y for x, y in zip(r1, r2)] for r1, r2 in zip(L, D)]
+        out.append(L)
+        if d + 1 < count:
+            X = Ai * X
             scale *= a
     return out
 
