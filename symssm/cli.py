@@ -79,10 +79,14 @@ def _load_system(args, *, layers=False):
                                seed=args.family_seed)
         return system, args.n, system.name, ()
     from .formats.jsonio import load_strict
+    from .sources.arrays import is_npz, read_npz_spec
     from .sources.layers import is_layer_spec, layer_from_data
     from .sources.spec import spec_from_data
 
     what = f"spec {args.spec}"
+    if is_npz(args.spec):
+        spec = read_npz_spec(args.spec)
+        return spec.system, (args.n if args.n is not None else spec.n), _stem(args.spec), (args.spec,)
     data = load_strict(args.spec, what=what)
     if is_layer_spec(data):
         if not layers:
@@ -254,9 +258,10 @@ def _load_numeric_source(args):
         system, n, _stem_, inputs = _load_system(args)  # families are exact; reports a missing or doubled source
         return system, n, inputs
     from .formats.jsonio import load_strict
+    from .sources.arrays import is_npz
     from .sources.layers import is_layer_spec
 
-    if is_layer_spec(load_strict(args.spec, what=f"spec {args.spec}")):
+    if not is_npz(args.spec) and is_layer_spec(load_strict(args.spec, what=f"spec {args.spec}")):
         system, n, _stem_, inputs = _load_system(args, layers=True)
         return system, n, inputs
     (A, B, C, D), n, name = read_numeric_spec(args.spec)
