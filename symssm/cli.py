@@ -343,6 +343,16 @@ def _cmd_framework(args):
     return 0
 
 
+def _cmd_batch(args):
+    from .batch import run_batch
+
+    total, errors = run_batch(args.input, args.output, cert_dir=args.certificates, workers=args.workers,
+                              scheduler=args.scheduler, method=args.method,
+                              progress=not args.no_progress and sys.stderr.isatty())
+    print(f"batch: {total} results in {_safe(args.output)} ({errors} with an error, as data)")
+    return 0
+
+
 def _cmd_families(args):
     from .sources.families import FAMILIES, FAMILY_NOTES
 
@@ -432,6 +442,16 @@ def build_parser():
     p.add_argument("-n", "--tokens", type=_count, default=6, help="sequence length (default 6)")
     p.add_argument("--m", type=_count, default=2, help="token dimension, p = m (default 2)")
     p.add_argument("--out", default=None, help="folder for the certificates, their LaTeX and the table")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+
+    p = _command(sub, "batch", _cmd_batch, "certify many specs (one JSON object a line); resumable; processes or Dask")
+    p.add_argument("input", help="JSON Lines file: one spec (SSM or layer) per line")
+    p.add_argument("-o", "--output", required=True, help="JSON Lines results (appended as they come; resumable)")
+    p.add_argument("--certificates", help="folder for the verified certificates (LINE.cert.json)")
+    p.add_argument("--workers", type=_count, default=None, help="local worker processes (default: CPU count)")
+    p.add_argument("--scheduler", help="address of a Dask distributed scheduler (needs the dask extra)")
+    p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")
