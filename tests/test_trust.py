@@ -247,11 +247,18 @@ def test_integer_tensors_are_exact_input():
     assert ssm(torch.tensor([[0, -1], [1, 0]]), [[1, 0], [0, 1]], [[1, 0], [0, 1]]).A == rot.A
 
 
-def test_complex_input_to_the_numeric_path_is_refused_in_one_line():
+def test_complex_input_to_the_numeric_path_is_handled_in_complex_arithmetic():
     import numpy as np
 
-    with pytest.raises(InputError, match="complex"):
-        numeric_head_count((np.diag([0.5j, -0.5j]), np.ones((2, 1)), np.eye(2)), 10)
+    # The review's case: cast to float64 this gave k = 1; the true head count is 2.
+    res = numeric_head_count((np.diag([0.5j, -0.5j]), np.ones((2, 1)), np.eye(2)), 10)
+    assert res.numerical_head_count == 2 and res.approximation_error[-1] < 1e-14
+    lam = 0.9 * np.exp(0.3j)  # a conjugate pair read through C = [1, 1]: a real scalar kernel
+    assert numeric_head_count((np.diag([lam, np.conj(lam)]), np.ones((2, 1)), np.ones((1, 2))), 50)\
+        .numerical_head_count == 1
+    for method in ("direct", "closed-form"):  # a repeated complex eigenvalue counts once
+        res = numeric_head_count((np.diag([lam, lam]), np.eye(2), np.eye(2)), 500, method=method)
+        assert res.numerical_head_count == 1
 
 
 # ---------------------------------------------------------------- the checker: bounds and strict types

@@ -94,17 +94,21 @@ class NamedFloatSystem:
 
 
 def as_float_system(A, B, C, D=None):
-    """Validate float matrices (numpy arrays or nested lists) and return float64 numpy arrays."""
+    """Validate numeric matrices (arrays or nested lists): float64, or complex128 if any is complex.
+
+    Raises
+    ------
+    InputError
+        If a matrix is not 2-D, has non-finite entries, or the shapes do not fit.
+    """
     out = []
     for name, M in (("A", A), ("B", B), ("C", C), ("D", D)):
         if M is None:
             out.append(None)
             continue
-        if np.iscomplexobj(M) or (hasattr(M, "dtype") and "complex" in str(M.dtype)):
-            raise InputError(f"{name} is complex; the numeric path takes real matrices (complex systems are "
-                             "not supported yet: use the real 2N-state form)")
+        complex_input = np.iscomplexobj(M) or (hasattr(M, "dtype") and "complex" in str(M.dtype))
         try:
-            arr = np.asarray(M, dtype=np.float64)
+            arr = np.asarray(M, dtype=np.complex128 if complex_input else np.float64)
         except (TypeError, ValueError) as exc:
             raise InputError(f"{name} is not a numeric matrix ({exc})") from None
         if arr.ndim != 2:
@@ -112,6 +116,8 @@ def as_float_system(A, B, C, D=None):
         if not np.all(np.isfinite(arr)):
             raise InputError(f"{name} has entries that are not finite float64 numbers")
         out.append(arr)
+    if any(M is not None and np.iscomplexobj(M) for M in out):  # complex arithmetic throughout
+        out = [None if M is None else M.astype(np.complex128) for M in out]
     A, B, C, D = out
     N = A.shape[0]
     if A.shape != (N, N) or N == 0:
@@ -230,7 +236,7 @@ def _weighted_factor_direct(xp, A, B, C, D, n, *, stop_when_decayed, progress):
             L = L + D * math.exp(-log_scale)
         v = xp.reshape(L, (p * m,))
         w = float(n - d)
-        contrib = w * float(xp.sum(v * v))
+        contrib = w * _squared_norm(xp, v)
         rows.append(math.sqrt(w) * v)
         if len(rows) >= _QR_BLOCK:
             R, rows = fold(R, rows), []
@@ -249,12 +255,17 @@ def _weighted_factor_direct(xp, A, B, C, D, n, *, stop_when_decayed, progress):
         if stop_when_decayed:
             shrinking = shrinking + 1 if (prev is not None and size < prev) else 0
             prev = size
-            if shrinking >= 8 and (n - d) * float(xp.sum((C @ X) ** 2)) < 1e-34 * max(total, 1e-300):
+            if shrinking >= 8 and (n - d) * _squared_norm(xp, C @ X) < 1e-34 * max(total, 1e-300):
                 used = d + 1
                 break
         if progress is not None and d % 1000 == 0:
             progress(d)
     return fold(R, rows), used
+
+
+def _squared_norm(xp, v):
+    """Sum of squared moduli (real or complex arrays, array API only)."""
+    return float(xp.linalg.vector_norm(xp.reshape(v, (-1,)))) ** 2
 
 
 def _weighted_gram_closed_form(A, B, C, D, n):
@@ -273,13 +284,17 @@ def _weighted_gram_closed_form(A, B, C, D, n):
     S = np.empty_like(Z)
     for (i, j), z in np.ndenumerate(Z):
         S[i, j] = _weighted_geometric(z, n, 2 * shift)
-    G = (M @ S @ M.conj().T).real
+    G = M @ S @ M.conj().T
+    if not np.iscomplexobj(A) and not np.iscomplexobj(B) and not np.iscomplexobj(C):
+        G = G.real
     # d = 0 term with D: replace sum_k M_k by L_0 = CB + D (weight n).
     if D is not None:
         scale = math.exp(-2 * shift)
         L0k = M.sum(axis=1)
         L0 = (C @ B + D).reshape(p * m)
-        G = G - n * scale * np.real(np.outer(L0k, L0k.conj())) + n * scale * np.outer(L0, L0)
+        G = G - n * scale * np.outer(L0k, L0k.conj()) + n * scale * np.outer(L0, np.conj(L0))
+        if not np.iscomplexobj(G) or not np.iscomplexobj(L0):
+            G = np.real(G)
     return G
 
 
@@ -295,12 +310,12 @@ def _weighted_geometric(z, n, log_shift):
 
 
 def _errors_from_gram(G, k):
-    ev = np.linalg.eigvalsh(np.asarray(G, dtype=np.float64))[::-1]
+    ev = np.linalg.eigvalsh(np.asarray(G))[::-1]
     return _errors_from_squares(np.clip(ev, 0.0, None), k)
 
 
 def _errors_from_factor(R, k):
-    s = np.linalg.svd(np.asarray(R, dtype=np.float64), compute_uv=False) if R.shape[0] else np.zeros(0)
+    s = np.linalg.svd(np.asarray(R), compute_uv=False) if R.shape[0] else np.zeros(0)
     return _errors_from_squares(s * s, k)
 
 
@@ -434,7 +449,8 @@ def _numeric_core(A, B, C, D, name, n, tol, device, xp, method):
         xp = get_namespace(device)
     else:
         device = getattr(xp, "__name__", "custom")
-    to = lambda M: None if M is None else xp.asarray(M, dtype=xp.float64)
+    dtype = xp.complex128 if np.iscomplexobj(A) else xp.float64
+    to = lambda M: None if M is None else xp.asarray(M, dtype=dtype)
     Ax, Bx, Cx, Dx = to(A), to(B), to(C), to(D)
     N = A.shape[0]
     T = N + (1 if D is not None else 0)
