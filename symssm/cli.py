@@ -353,6 +353,26 @@ def _cmd_batch(args):
     return 0
 
 
+def _cmd_model(args):
+    import json
+
+    from .numeric.models import analyse_checkpoint
+
+    n = args.n if args.n is not None else 1024
+    report = analyse_checkpoint(args.checkpoint, n, tol=args.tol)
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+        return 0
+    print(f"NUMERICAL RESULTS (float64): not certificates; {len(report['layers'])} SSM layer(s), n = {n}")
+    for layer in report["layers"]:
+        gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
+        print(f"  {_safe(layer['name'])} ({layer['kind']}, {layer['channels']} channels, state {layer['state']}): "
+              f"numerical head count {layer['numerical_head_count']} at tol {layer['tolerance']:g}, gap {gap}")
+        curve = ", ".join(f"{e:.1e}" for e in layer["approximation_error"][:8])
+        print(f"    best H-head relative error, H = 0, 1, ...: {curve}")
+    return 0
+
+
 def _cmd_families(args):
     from .sources.families import FAMILIES, FAMILY_NOTES
 
@@ -452,6 +472,13 @@ def build_parser():
     p.add_argument("--scheduler", help="address of a Dask distributed scheduler (needs the dask extra)")
     p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+
+    p = _command(sub, "model", _cmd_model, "numerical head counts of the S4D / S5 / LRU layers of a checkpoint")
+    p.add_argument("checkpoint", help=".npz, .safetensors or PyTorch .pt state dict")
+    p.add_argument("-n", type=_count, dest="n", default=None, help="sequence length (default 1024)")
+    p.add_argument("--tol", type=_tolerance, default=1e-10, help="relative tolerance (default 1e-10)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")
