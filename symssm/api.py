@@ -74,14 +74,18 @@ class Certificate:
     def check(self, *, spec=None, max_seconds=None):
         """Re-verify with the independent checker; returns its result object.
 
-        The verdict without ``spec`` is kept: asking again (or rendering) does not re-check.
+        The verdict without ``spec`` is kept for this exact data: asking again (or rendering) does not
+        re-check unless the data changed.
         """
-        key = None if spec is None else id(spec)
-        if key is None and None in self._verdicts:
-            return self._verdicts[None]
-        result = verify(self._data, spec=spec, max_seconds=max_seconds)
-        if key is None and result.code != 2:
-            self._verdicts[None] = result
+        if spec is not None:
+            return verify(self._data, spec=spec, max_seconds=max_seconds)
+        fingerprint = dumps_canonical(self._data)  # the data may have been changed since: re-check then
+        cached = self._verdicts.get(fingerprint)
+        if cached is not None:
+            return cached
+        result = verify(self._data, max_seconds=max_seconds)
+        if result.code != 2:
+            self._verdicts = {fingerprint: result}
         return result
 
     def to_latex(self, **options):
@@ -93,12 +97,12 @@ class Certificate:
             If the certificate does not verify.
         """
         from .errors import CertificateError
-        from .render.latex import render_verified
+        from .render.latex import _render_checked
 
         result = self.check()
         if not result.verified:
             raise CertificateError(f"the certificate does not verify, refusing to render it: {result.message}")
-        return render_verified(self._data, **options)
+        return _render_checked(self._data, **options)
 
     def _repr_markdown_(self):
         from .render.latex import render_markdown

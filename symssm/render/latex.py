@@ -8,7 +8,7 @@ Output is deterministic.
 
 Every public function here verifies the certificate with the independent checker before a
 word of it is typeset, and refuses (:class:`~symssm.errors.CertificateError`) one that does
-not verify; :mod:`symssm.api` calls :func:`render_verified` with the result it already has,
+not verify; :mod:`symssm.api` calls :func:`_render_checked` with the result it already has,
 so nothing is verified twice.
 
 Examples
@@ -32,7 +32,7 @@ from .head_count import head_count_fragment
 from .interaction import interaction_fragment, interaction_markdown
 from .tex import MAX_SHOWN, escape_text, tex_matrix, tex_name, tex_number
 
-__all__ = ["render", "render_verified", "render_macros", "render_standalone", "render_markdown", "to_latex",
+__all__ = ["render", "render_macros", "render_standalone", "render_markdown", "to_latex",
            "require_verified", "MACRO_PREFIX"]
 
 #: Default prefix of the macros ``--macros`` emits (``\\SymssmHeadCount``, ...).
@@ -79,13 +79,13 @@ def render(data, *, standalone=False, macros=False, prefix=MACRO_PREFIX):
     CertificateError
         If the certificate does not verify.
     """
-    return render_verified(require_verified(data), standalone=standalone, macros=macros, prefix=prefix)
+    return _render_checked(require_verified(data), standalone=standalone, macros=macros, prefix=prefix)
 
 
 to_latex = render
 
 
-def render_verified(data, *, standalone=False, macros=False, prefix=MACRO_PREFIX):
+def _render_checked(data, *, standalone=False, macros=False, prefix=MACRO_PREFIX):
     """LaTeX for certificate data the caller has just had verified (see :func:`require_verified`)."""
     if macros:
         return _macros(data, prefix)

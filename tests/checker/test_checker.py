@@ -217,3 +217,15 @@ def test_large_modular_certificates_agree_in_both_modes(tmp_path):
                                 env=dict(os.environ, SYMSSM_CHECKER_PURE=pure))
         codes.append((result.returncode, result.stdout))
     assert codes[0] == codes[1] and codes[0][0] == 0
+
+
+def test_blocked_leading_minors_equal_the_unblocked_ones():
+    import random
+
+    P = 2097143
+    rng = random.Random(5)
+    for n in (65, 130, 200):
+        M = [[rng.randrange(P) for _ in range(n)] for _ in range(n)]
+        assert linalg._leading_minors_blocked(M, P) == linalg._leading_minors_mod_np(M, P)
+        M[99 % n][:100] = M[98 % n][:100]  # a zero leading minor in the middle
+        assert linalg._leading_minors_blocked(M, P) == linalg._leading_minors_mod_np(M, P)

@@ -187,3 +187,14 @@ def test_unverified_data_is_never_rendered():
     lying = dict(data, spectral_radius_estimate="0.0001")
     with pytest.raises(CertificateError):
         render(lying)
+
+
+def test_a_certificate_changed_after_its_check_is_checked_again():
+    from symssm.errors import CertificateError
+
+    cert = certify(example("rotation").system, 8)
+    assert cert.check().verified
+    cert.data["head_count"] = 3  # a user edits the data after the verdict
+    assert not cert.check().verified
+    with pytest.raises(CertificateError, match="does not verify"):
+        cert.to_latex()
