@@ -156,8 +156,13 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
+    from .sources.complex_system import ComplexSSM
     from .sources.layers import Layer
 
+    if isinstance(system, ComplexSSM):
+        from .certificate.gaussian import gaussian_data
+
+        return Certificate(gaussian_data(system, n))
     if isinstance(system, Layer):
         from .certificate.interaction import interaction_data
 

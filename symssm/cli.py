@@ -14,7 +14,7 @@ import signal
 import sys
 
 from ._version import __version__
-from .errors import BudgetExceeded, SymssmError
+from .errors import BudgetExceeded, InputError, SymssmError
 
 __all__ = ["main", "build_parser", "DEFAULT_N"]
 
@@ -88,6 +88,21 @@ def _load_system(args, *, layers=False):
         spec = read_npz_spec(args.spec)
         return spec.system, (args.n if args.n is not None else spec.n), _stem(args.spec), (args.spec,)
     data = load_strict(args.spec, what=what)
+    from .sources.complex_system import complex_ssm, has_imaginary_entries
+
+    if has_imaginary_entries(data) and not is_layer_spec(data):
+        if not layers:
+            raise SymssmError(f"{what} has complex entries; this command takes a real system (symssm certify and "
+                              "symssm check handle complex ones)")
+        from .sources.spec import check_spec_fields
+
+        n, name = check_spec_fields(data, what=what)
+        try:
+            system = complex_ssm(data["A"], data["B"], data["C"], data.get("D"), name=name)
+        except InputError as exc:
+            exc.args = (f"{what}: {exc}",)
+            raise
+        return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
     if is_layer_spec(data):
         if not layers:
             raise SymssmError(f"{what} describes a {str(data.get('kind'))[:40]} layer; this command takes a "
@@ -150,7 +165,8 @@ def _cmd_certify(args):
         _require_verified(cert)
     _emit(out, cert.to_json(), inputs)
     is_layer = isinstance(system, Layer)
-    _say(args, describe_layer(system) if is_layer else describe(system))
+    _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
+                                                                           else ""))
     for line in (interaction_summary if is_layer else head_count_summary)(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)

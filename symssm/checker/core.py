@@ -7,6 +7,8 @@ generator.  It fails closed: anything unexpected is a rejection or undecided, ne
 import time
 
 from .gradient import check_gradient
+from .gaussian import FIELD as GAUSSIAN_FIELD
+from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussian_system
 from .headcount import check_head_count
 from .interaction import check_interaction, layer_spec_hash, read_layer
 from .reading import (
@@ -46,6 +48,9 @@ def check_data(cert, *, spec=None, max_seconds=None):
                        f"unknown kind {str(cert.get('kind'))[:40]!r}")
         ledger.require(is_text(cert.get("generator"), 200), "generator", "must be a string of at most 200 characters")
         reader, hasher, obligations = kinds[cert["kind"]]
+        if cert["kind"] == "head-count" and "field" in cert:
+            ledger.require(cert["field"] == GAUSSIAN_FIELD, "field", f"must be {GAUSSIAN_FIELD!r} when present")
+            reader, hasher, obligations = read_gaussian_system, gaussian_spec_hash, check_gaussian_head_count
         system = reader(ledger, cert.get("system"))
         ledger.require(cert.get("input_sha256") == system["sha256"], "input_sha256",
                        "does not match the system (the system or the hash was changed)")

@@ -25,13 +25,14 @@ def head_count_fragment(d):
     lags = lb["lags"]
     K = len(lags)
     pm = s["p"] * s["m"]
+    field = "\\mathbb{Q}(i)" if d.get("field") else "\\mathbb{Q}"
     rng = f"every $n'$ with ${hf['from']} \\le n'" + (f" \\le {hf['to']}$" if hf["to"] is not None else "$")
     lines = [
         f"% symssm head-count certificate ({escape_text(d['generator'])}); input sha256 {d['input_sha256']}",
         PREAMBLE.rstrip("\n"),
         f"\\begin{{symssmtheorem}}[{{Head count of the SSM {display_name(s)}}}]\\emergencystretch=3em",
         f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if s['D'] is not None else ''}$ "
-        f"with state dimension $N = {s['N']}$, inputs in $\\mathbb{{Q}}^{{{s['m']}}}$, outputs in $\\mathbb{{Q}}^{{{s['p']}}}$ and",
+        f"with state dimension $N = {s['N']}$, inputs in ${field}^{{{s['m']}}}$, outputs in ${field}^{{{s['p']}}}$ and",
         system_block(s, d["input_sha256"]).rstrip("\n"),
         "Let $L_0 = CB" + (" + D" if s["D"] is not None else "") + "$ and $L_d = C A^d B$ ($d \\ge 1$) be its lag operators.",
         f"On sequences of length $n = {n}$, exactly $k = {k}$ attention head{'s are' if k != 1 else ' is'} necessary and "

@@ -81,8 +81,16 @@ def _digits(s):
     return f"{s[:12]}\\ldots{s[-6:]}\\ (\\text{{{len(s)} digits}})"
 
 
+_GAUSSIAN = re.compile(r"(-?[0-9]+(?:/[0-9]+)?)?([+-]?[0-9]+(?:/[0-9]+)?)i")
+
+
 def tex_number(text):
-    """A canonical rational string as math-mode LaTeX (``\\tfrac`` for fractions)."""
+    """A canonical rational (or Gaussian rational) string as math-mode LaTeX (``\\tfrac`` for fractions)."""
+    g = _GAUSSIAN.fullmatch(text) if isinstance(text, str) else None
+    if g:
+        real, imag = g.groups()
+        im = tex_number(imag.lstrip("+"))
+        return (tex_number(real) + (" - " + im[1:] if im.startswith("-") else " + " + im) if real else im) + "\\,i"
     if not isinstance(text, str) or not re.fullmatch(r"-?[0-9]+(/[0-9]+)?", text):
         raise CertificateError(f"not a rational in the certificate: {str(text)[:40]!r}")
     sign = "-" if text.startswith("-") else ""

@@ -52,3 +52,10 @@ def test_interaction_rank_certificates_conform():
                   layer_from_data({"kind": "operator", "n": 2, "p": 1, "m": 1,
                                    "blocks": [{"i": 1, "j": 2, "W": [[3]]}]})):
         validator.validate(json.loads(certify(layer).to_json()))
+
+
+def test_complex_head_count_certificates_conform():
+    from symssm.sources.complex_system import complex_ssm
+
+    cert = certify(complex_ssm([["1/2i", 0], [0, "-1/2+1/3i"]], [[1], [1]], [[1, 0], [0, 1]]), 10)
+    jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))

@@ -1,0 +1,77 @@
+"""Head-count certificates of complex SSMs (``"field": "Q(i)"``; exact method).
+
+Same fields as a head-count certificate, every number a canonical Gaussian rational string
+(``"1/2-3/4i"``), plus ``"field": "Q(i)"``; the lower bound is exact (``method: "exact"``).
+
+Examples
+--------
+>>> from symssm.sources.complex_system import complex_ssm
+>>> data = gaussian_data(complex_ssm([["1/2i", 0], [0, "-1/2i"]], [[1], [1]], [[1, 0], [0, 1]]), 10)
+>>> data["head_count"], data["field"], data["lower_bound"]["determinant"]
+(2, 'Q(i)', '-1i')
+"""
+
+from bisect import bisect_left
+
+from .._version import __version__
+from ..errors import CertificateError
+from ..exact.gaussian import gaussian_lags, gaussian_witness
+from ..exact.primes import witness_primes
+from ..formats.gaussian import Gaussian, format_gaussian
+from ..formats.limits import check_n
+from .envelope import FORMAT, VERSION, within_limits
+from .head_count import HEADS_RULE
+
+__all__ = ["gaussian_data", "FIELD"]
+
+FIELD = "Q(i)"
+
+
+def _mat(M):
+    return [[format_gaussian(x) for x in row] for row in M]
+
+
+def gaussian_data(system, n=None):
+    """The head-count certificate data of a :class:`~symssm.sources.complex_system.ComplexSSM`.
+
+    Raises
+    ------
+    InputError
+        If ``n`` is not valid.
+    LimitError
+        If a number would exceed the checker's digit limit.
+    """
+    n = system.truncation if n is None else check_n(n)
+    w = gaussian_witness(system)
+    lags, k = w["lags"], bisect_left(w["lags"], n)
+    K, pm = len(lags), system.p * system.m
+    dens = [x.denominator for M in (system.A, system.B, system.C, system.D or ()) for row in M
+            for z in row for x in (z.re, z.im)]
+    prime = next(q for q in witness_primes() if all(d % q for d in dens))
+    n0 = lags[k - 1] + 1 if k > 0 else 0
+    n1 = lags[k] if k < K else None
+    start = lags[-1] + 1 if lags else 1
+    all_lags = gaussian_lags(system, system.truncation)
+    for d, c in w["coefficients"].items():  # the generator checks its own coefficients before writing
+        combo = [[sum((c[s] * all_lags[lags[s]][r][col] for s in range(len(c))), Gaussian(0))
+                  for col in range(system.m)] for r in range(system.p)]
+        if combo != [list(row) for row in all_lags[d]]:  # pragma: no cover - impossible for the elimination
+            raise CertificateError("internal error: complex coefficients failed to verify")
+    return within_limits({
+        "format": FORMAT, "version": VERSION, "kind": "head-count", "field": FIELD,
+        "generator": f"symssm {__version__}",
+        "system": {"name": system.name, "N": system.N, "m": system.m, "p": system.p, **system.entry_text},
+        "input_sha256": system.sha256, "n": n, "head_count": k, "truncation": system.truncation,
+        "lower_bound": {"method": "exact", "lags": lags, "positions": [list(rc) for rc in w["positions"]],
+                        "prime": prime, "minor": _mat(w["minor"]), "determinant": format_gaussian(w["determinant"])},
+        "upper_bound": {"coefficients": [{"lag": d, "c": [format_gaussian(x) for x in c]}
+                                         for d, c in sorted(w["coefficients"].items())],
+                        "dimension_from_lag": None},
+        "heads": {"H": k, "value_map_lags": lags[:k], "rule": HEADS_RULE,
+                  "value_maps": [_mat(V) for V in w["value_maps"][:k]]},
+        "profile": {"values": [bisect_left(lags, j) for j in range(1, start + 1)], "constant_from": start,
+                    "eventual": K},
+        "holds_for": {"from": n0, "to": n1},
+        "interaction_rank_gap": [{"H": H, "minor_order": H + 1} for H in range(k)],
+    })
+

@@ -1,0 +1,303 @@
+"""Head-count certificates over Q(i) (``"field": "Q(i)"``): the checker's own Gaussian arithmetic.
+
+Standard library only.  Numbers are pairs of Fractions; the lags are recomputed exactly over Q(i);
+the witness minor's leading principal minors are the pivots of elimination without pivoting (a
+field, so each is exact); coefficient identities are checked entry by entry.
+"""
+
+import hashlib
+import json
+import re
+from bisect import bisect_left
+from fractions import Fraction
+
+from .numbers import NumberError, canonical_rational
+from .reading import integer, is_text, keys, strict_equal
+
+FIELD = "Q(i)"
+MAX_N = 64
+HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
+_RAT = r"-?(?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?"
+_GAUSS = re.compile(rf"(?:({_RAT})([+-](?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?)i|({_RAT})i|({_RAT}))\Z")
+
+
+class G:
+    """a + b i with Fraction parts."""
+
+    __slots__ = ("a", "b")
+
+    def __init__(self, a, b=Fraction(0)):
+        self.a, self.b = a, b
+
+    def __add__(self, o):
+        return G(self.a + o.a, self.b + o.b)
+
+    def __sub__(self, o):
+        return G(self.a - o.a, self.b - o.b)
+
+    def __mul__(self, o):
+        return G(self.a * o.a - self.b * o.b, self.a * o.b + self.b * o.a)
+
+    def div(self, o):
+        n = o.a * o.a + o.b * o.b
+        return G((self.a * o.a + self.b * o.b) / n, (self.b * o.a - self.a * o.b) / n)
+
+    def __eq__(self, o):
+        return isinstance(o, G) and self.a == o.a and self.b == o.b
+
+    def nonzero(self):
+        return self.a != 0 or self.b != 0
+
+
+ZERO = G(Fraction(0))
+
+
+def parse(text):
+    """A canonical Gaussian rational string ("p/q", "p/qi", "p/q+r/si"); raises NumberError otherwise."""
+    if type(text) is not str or not text.isascii() or len(text) > 40_010:
+        raise NumberError("not a Gaussian rational string")
+    m = _GAUSS.match(text)
+    if not m:
+        raise NumberError(f"{text[:40]!r} is not a canonical Gaussian rational")
+    re_both, im_both, im_only, re_only = m.groups()
+    if re_only is not None:
+        return G(canonical_rational(re_only))
+    if im_only is not None:
+        value = G(Fraction(0), canonical_rational(im_only))
+    else:
+        imag = im_both.lstrip("+")
+        value = G(canonical_rational(re_both), canonical_rational(imag))
+        if value.a == 0:
+            raise NumberError(f"{text[:40]!r} is not canonical: a zero real part is omitted")
+    if value.b == 0:
+        raise NumberError(f"{text[:40]!r} is not canonical: a zero imaginary part is omitted")
+    return value
+
+
+def _number(ledger, value, where):
+    try:
+        return parse(value)
+    except NumberError as exc:
+        ledger.require(False, where, str(exc))
+
+
+def _matrix(ledger, value, where, rows, cols):
+    ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
+    out = []
+    for i, row in enumerate(value):
+        ledger.require(isinstance(row, list) and len(row) == cols, f"{where}[{i}]", f"must be a row of {cols} entries")
+        out.append([_number(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
+    return out
+
+
+def read_gaussian_system(ledger, obj):
+    """The system of a Q(i) certificate (entries canonical Gaussian rationals), with its hash."""
+    keys(ledger, obj, "system", ("name", "N", "m", "p", "A", "B", "C", "D"))
+    ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
+    N = integer(ledger, obj["N"], "system.N", 1, MAX_N)
+    m = integer(ledger, obj["m"], "system.m", 1, 4096)
+    p = integer(ledger, obj["p"], "system.p", 1, 4096)
+    A = _matrix(ledger, obj["A"], "system.A", N, N)
+    B = _matrix(ledger, obj["B"], "system.B", N, m)
+    C = _matrix(ledger, obj["C"], "system.C", p, N)
+    D = None
+    if obj["D"] is not None:
+        D = _matrix(ledger, obj["D"], "system.D", p, m)
+        ledger.require(any(x.nonzero() for row in D for x in row), "system.D", "an all-zero D must be written as null")
+    text = json.dumps({"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None},
+                      sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
+    return {"name": obj["name"], "N": N, "m": m, "p": p, "A": A, "B": B, "C": C, "D": D,
+            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(text.encode("ascii")).hexdigest()}
+
+
+def _mul(X, Y):
+    cols = list(zip(*Y))
+    out = []
+    for row in X:
+        out_row = []
+        for col in cols:
+            acc = ZERO
+            for a, b in zip(row, col):
+                acc = acc + a * b
+            out_row.append(acc)
+        out.append(out_row)
+    return out
+
+
+def _lags(system, count):
+    X, out = system["B"], []
+    for d in range(count):
+        L = _mul(system["C"], X)
+        if d == 0 and system["D"] is not None:
+            L = [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(L, system["D"])]
+        out.append(L)
+        if d + 1 < count:
+            X = _mul(system["A"], X)
+    return out
+
+
+def _leading_pivots(M):
+    """Pivots of elimination without pivoting; stops at the first zero (that leading minor is zero)."""
+    W = [list(r) for r in M]
+    pivots = []
+    for j in range(len(W)):
+        piv = W[j][j]
+        pivots.append(piv)
+        if not piv.nonzero():
+            return pivots
+        for i in range(j + 1, len(W)):
+            f = W[i][j].div(piv)
+            W[i] = [a - f * b for a, b in zip(W[i], W[j])]
+    return pivots
+
+
+def check_gaussian_head_count(ledger, cert, system):
+    """Verify a head-count certificate over Q(i); returns the summary line."""
+    keys(ledger, cert, "certificate", ("format", "version", "kind", "field", "generator", "system", "input_sha256",
+                                       "n", "head_count", "truncation", "lower_bound", "upper_bound", "heads",
+                                       "profile", "holds_for", "interaction_rank_gap"))
+    m, p, T = system["m"], system["p"], system["T"]
+    ledger.require(strict_equal(cert["truncation"], T), "truncation", f"must be {T}")
+    n = integer(ledger, cert["n"], "n", 0)
+    k = integer(ledger, cert["head_count"], "head_count", 0)
+    lb = cert["lower_bound"]
+    keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
+    ledger.require(lb["method"] == "exact", "lower_bound.method", "must be 'exact' over Q(i)")
+    lags = lb["lags"]
+    ledger.require(isinstance(lags, list) and len(lags) <= min(T, p * m), "lower_bound.lags",
+                   f"must list at most {min(T, p * m)} lags")
+    for s, d in enumerate(lags):
+        integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
+    ledger.require(all(a < b for a, b in zip(lags, lags[1:])), "lower_bound.lags", "must be strictly increasing")
+    K = len(lags)
+    pos = lb["positions"]
+    ledger.require(isinstance(pos, list) and len(pos) == K, "lower_bound.positions", f"must list {K} positions")
+    cells = []
+    for t, rc in enumerate(pos):
+        ledger.require(isinstance(rc, list) and len(rc) == 2, f"lower_bound.positions[{t}]", "must be [row, column]")
+        cells.append((integer(ledger, rc[0], f"lower_bound.positions[{t}][0]", 0, p - 1),
+                      integer(ledger, rc[1], f"lower_bound.positions[{t}][1]", 0, m - 1)))
+    integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used over Q(i): kept for the format
+    exact = _lags(system, T)
+    minor = _matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
+    for s, d in enumerate(lags):
+        for t, (r, c) in enumerate(cells):
+            ledger.require(minor[s][t] == exact[d][r][c], f"lower_bound.minor[{s}][{t}]", f"is not L_{d}[{r},{c}]")
+    pivots = _leading_pivots(minor)
+    for j, piv in enumerate(pivots):
+        ledger.require(piv.nonzero(), "lower_bound.minor", f"leading {j + 1}x{j + 1} minor is singular")
+    det = G(Fraction(1))
+    for piv in pivots:
+        det = det * piv
+    ledger.require(_number(ledger, lb["determinant"], "lower_bound.determinant") == det, "lower_bound.determinant",
+                   "is not the determinant of the minor")
+    ub = cert["upper_bound"]
+    keys(ledger, ub, "upper_bound", ("coefficients", "dimension_from_lag"))
+    ledger.require(ub["dimension_from_lag"] is None, "upper_bound.dimension_from_lag", "must be null over Q(i)")
+    listed = {}
+    ledger.require(isinstance(ub["coefficients"], list), "upper_bound.coefficients", "must be a list")
+    for i, row in enumerate(ub["coefficients"]):
+        keys(ledger, row, f"upper_bound.coefficients[{i}]", ("lag", "c"))
+        d = integer(ledger, row["lag"], f"upper_bound.coefficients[{i}].lag", 0, T - 1)
+        ledger.require(d not in listed and d not in lags, f"upper_bound.coefficients[{i}].lag",
+                       "is a witness lag or listed twice")
+        below = bisect_left(lags, d)
+        ledger.require(isinstance(row["c"], list) and len(row["c"]) == below, f"upper_bound.coefficients[{i}].c",
+                       f"must have one coefficient per witness lag below {d}")
+        c = [_number(ledger, x, f"upper_bound.coefficients[{i}].c[{h}]") for h, x in enumerate(row["c"])]
+        combo = []
+        for r in range(p):
+            out_row = []
+            for col in range(m):
+                acc = ZERO
+                for h in range(below):
+                    acc = acc + c[h] * exact[lags[h]][r][col]
+                out_row.append(acc)
+            combo.append(out_row)
+        ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
+                       f"L_{d} is not the stated combination of the witness lags")
+        listed[d] = c
+    for d in range(T):
+        ledger.require(d in lags or d in listed, "upper_bound", f"lag {d} is neither a witness lag nor given coefficients")
+    want = bisect_left(lags, n)
+    ledger.require(k == want, "head_count", f"the witnesses prove k({n}) = {want}, not {k}")
+    start = lags[-1] + 1 if lags else 1
+    prof = cert["profile"]
+    keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
+    ledger.require(strict_equal(prof["values"], [bisect_left(lags, j) for j in range(1, start + 1)])
+                   and strict_equal(prof["constant_from"], start) and strict_equal(prof["eventual"], K),
+                   "profile", "does not follow from the witness lags")
+    n0 = lags[k - 1] + 1 if k > 0 else 0
+    n1 = lags[k] if k < K else None
+    ledger.require(strict_equal(cert["holds_for"], {"from": n0, "to": n1}), "holds_for",
+                   f"must be from {n0} to {n1}")
+    heads = cert["heads"]
+    keys(ledger, heads, "heads", ("H", "value_map_lags", "rule", "value_maps"))
+    ledger.require(strict_equal(heads["H"], k), "heads.H", f"must be {k}")
+    ledger.require(strict_equal(heads["value_map_lags"], lags[:k]), "heads.value_map_lags", f"must be {lags[:k]}")
+    ledger.require(heads["rule"] == HEADS_RULE, "heads.rule", "is not the construction rule of format version 1")
+    ledger.require(isinstance(heads["value_maps"], list) and len(heads["value_maps"]) == k, "heads.value_maps",
+                   f"must list {k} value maps")
+    for h, V in enumerate(heads["value_maps"]):
+        ledger.require(_matrix(ledger, V, f"heads.value_maps[{h}]", p, m) == exact[lags[h]],
+                       f"heads.value_maps[{h}]", f"is not L_{lags[h]}")
+    ledger.require(strict_equal(cert["interaction_rank_gap"], [{"H": H, "minor_order": H + 1} for H in range(k)]),
+                   "interaction_rank_gap", f"must list H = 0..{k - 1}")
+    name = system["name"] or "the system"
+    return f"head-count over Q(i) k({n}) = {k} for {name!r}"
+
+
+def _spec_gaussian(value):
+    """A spec entry with an imaginary part, by the spec grammar (split at the last sign not after an e)."""
+    from .numbers import spec_rational
+
+    if not isinstance(value, str) or not value.endswith("i"):
+        return G(spec_rational(value))
+    body = value[:-1]
+    split = next((k for k in range(len(body) - 1, 0, -1) if body[k] in "+-" and body[k - 1] not in "eE"), None)
+    real, imag = (body[:split], body[split:]) if split is not None else ("0", body)
+    imag = {"": "1", "+": "1", "-": "-1"}.get(imag, imag)
+    if imag.startswith("+"):
+        imag = imag[1:]
+    if not imag or imag.startswith("+") or "i" in imag or "i" in real:
+        raise NumberError(f"{value[:40]!r} is not a Gaussian rational")
+    return G(spec_rational(real), spec_rational(imag))
+
+
+def _text(z):
+    from .numbers import rat_text
+
+    if z.b == 0:
+        return rat_text(z.a)
+    imag = rat_text(z.b) + "i"
+    if z.a == 0:
+        return imag
+    return rat_text(z.a) + ("" if imag.startswith("-") else "+") + imag
+
+
+def gaussian_spec_hash(spec):
+    """The canonical hash of a complex spec, read by this checker's own grammar."""
+    from .reading import SPEC_KEYS, Unreadable
+
+    if not isinstance(spec, dict) or any(k not in SPEC_KEYS for k in spec):
+        raise Unreadable("spec must be a JSON object with keys among A, B, C, D, n, name")
+    mats = {}
+    try:
+        for key in ("A", "B", "C", "D"):
+            M = spec.get(key)
+            if M is None:
+                if key != "D":
+                    raise Unreadable(f"spec has no matrix {key}")
+                continue
+            if not isinstance(M, list) or not M or not all(isinstance(r, list) and len(r) == len(M[0]) for r in M):
+                raise Unreadable(f"spec {key} is not a rectangular matrix")
+            mats[key] = [[_spec_gaussian(x) for x in row] for row in M]
+    except NumberError as exc:
+        raise Unreadable(f"spec: {exc}") from None
+    D = mats.get("D")
+    if D is not None and not any(x.nonzero() for row in D for x in row):
+        D = None
+    text = json.dumps({k: [[_text(x) for x in row] for row in mats[k]] for k in ("A", "B", "C")}
+                      | {"D": [[_text(x) for x in row] for row in D] if D is not None else None},
+                      sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
+    return hashlib.sha256(text.encode("ascii")).hexdigest()

@@ -1,0 +1,124 @@
+"""Complex SSMs with exact Gaussian-rational entries (diagonal S4D-like systems, rotations written in C).
+
+The head count is then the dimension over C of the span of the complex lags.  Exact and small:
+state dimension at most :data:`MAX_COMPLEX_N` (pure exact arithmetic over Q(i)).
+
+Examples
+--------
+>>> s = complex_ssm([["1/2i", 0], [0, "-1/2i"]], [[1], [1]], [[1, 0], [0, 1]])
+>>> s.N, s.entry_text["A"][0]
+(2, ['1/2i', '0'])
+"""
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..errors import InputError, LimitError, ShapeError
+from ..formats.gaussian import Gaussian, format_gaussian, is_gaussian_text, to_gaussian
+from ..formats.jsonio import dumps_canonical
+from ..formats.limits import check_name
+
+__all__ = ["ComplexSSM", "complex_ssm", "MAX_COMPLEX_N", "has_imaginary_entries"]
+
+#: Largest state dimension of a complex system (exact arithmetic over Q(i) in pure Python).
+MAX_COMPLEX_N = 64
+
+
+def _matrix(name, value):
+    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(r, (list, tuple)) for r in value):
+        raise InputError(f"{name} must be a non-empty matrix (a list of rows)")
+    width = len(value[0])
+    if width == 0 or any(len(r) != width for r in value):
+        raise ShapeError(f"{name} must be rectangular with at least one column")
+    return tuple(tuple(to_gaussian(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
+                 for i, row in enumerate(value))
+
+
+@dataclass(frozen=True, eq=True)
+class ComplexSSM:
+    """An exact SSM over Q(i); build it with :func:`complex_ssm`."""
+
+    A: tuple
+    B: tuple
+    C: tuple
+    D: tuple = None
+    name: str = field(default="", compare=False)
+
+    @property
+    def N(self):
+        return len(self.A)
+
+    @property
+    def m(self):
+        return len(self.B[0])
+
+    @property
+    def p(self):
+        return len(self.C)
+
+    @property
+    def has_D(self):
+        return self.D is not None
+
+    @property
+    def truncation(self):
+        return self.N + (1 if self.has_D else 0)
+
+    @cached_property
+    def entry_text(self):
+        text = lambda M: [[format_gaussian(x) for x in row] for row in M]
+        return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
+                "D": text(self.D) if self.D is not None else None}
+
+    @cached_property
+    def canonical_text(self):
+        return dumps_canonical(self.entry_text)
+
+    @cached_property
+    def sha256(self):
+        return hashlib.sha256(self.canonical_text.encode("ascii")).hexdigest()
+
+    def __hash__(self):
+        return hash(self.canonical_text)
+
+
+def complex_ssm(A, B, C, D=None, *, name=""):
+    """Validate and build a :class:`ComplexSSM` (entries: Gaussian rationals, ints, Fractions or strings).
+
+    Raises
+    ------
+    ShapeError
+        If the shapes do not fit.
+    LimitError
+        If N exceeds :data:`MAX_COMPLEX_N`.
+    """
+    check_name(name)
+    A, B, C = _matrix("A", A), _matrix("B", B), _matrix("C", C)
+    N = len(A)
+    if N > MAX_COMPLEX_N:
+        raise LimitError(f"complex systems are certified up to N = {MAX_COMPLEX_N}, got {N}")
+    if any(len(row) != N for row in A):
+        raise ShapeError(f"A is {N}x{len(A[0])} but must be square")
+    if len(B) != N:
+        raise ShapeError(f"B has {len(B)} rows but A is {N}x{N}")
+    if len(C[0]) != N:
+        raise ShapeError(f"C has {len(C[0])} columns but A is {N}x{N}")
+    if D is not None:
+        D = _matrix("D", D)
+        if (len(D), len(D[0])) != (len(C), len(B[0])):
+            raise ShapeError(f"D is {len(D)}x{len(D[0])} but must be {len(C)}x{len(B[0])}")
+        if not any(x for row in D for x in row):
+            D = None
+    return ComplexSSM(A, B, C, D, name)
+
+
+def has_imaginary_entries(data):
+    """Whether parsed spec JSON has an entry with an imaginary part (then it is a complex system)."""
+    for key in ("A", "B", "C", "D"):
+        M = data.get(key) if isinstance(data, dict) else None
+        if isinstance(M, list):
+            for row in M:
+                if isinstance(row, list) and any(is_gaussian_text(x) for x in row):
+                    return True
+    return False

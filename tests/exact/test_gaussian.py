@@ -1,0 +1,100 @@
+"""Complex SSMs over Q(i): the grammar, exact head counts, certificates and the checker."""
+
+import copy
+import json
+import random
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symssm import certify, check
+from symssm.cli import main
+from symssm.errors import FloatInExactPathError, ParseError
+from symssm.formats.gaussian import Gaussian, format_gaussian, parse_gaussian
+from symssm.sources.complex_system import complex_ssm
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("5", "5"), ("-2i", "-2i"), ("i", "1i"), ("-i", "-1i"), ("1/2+3/4i", "1/2+3/4i"), ("0.5-2.25i", "1/2-9/4i"),
+    ("1e-3+2i", "1/1000+2i"), ("3+0i", "3"), ("0+2i", "2i"), ("+i", "1i"),
+])
+def test_grammar_and_canonical_text(text, canonical):
+    assert format_gaussian(parse_gaussian(text)) == canonical
+
+
+@pytest.mark.parametrize("text", ["1+2", "ii", "1+i+i", "2i3", "1/0i", "i1", ""])
+def test_bad_entries(text):
+    with pytest.raises(ParseError):
+        parse_gaussian(text)
+
+
+def test_floats_are_refused():
+    with pytest.raises(FloatInExactPathError):
+        complex_ssm([[0.5j]], [[1]], [[1]])
+
+
+def test_the_issues_known_answers():
+    s = complex_ssm([["1/2i", 0], [0, "-1/2i"]], [[1], [1]], [[1, 0], [0, 1]])
+    cert = certify(s, 100)
+    assert cert["head_count"] == 2 and cert["field"] == "Q(i)" and check(cert).verified
+    pair = complex_ssm([["9/10+3/10i", 0], [0, "9/10-3/10i"]], [[1], [1]], [[1, 1]])  # a real scalar kernel
+    assert certify(pair, 100)["head_count"] == 1
+    lam = "1/2+1/3i"  # a repeated complex eigenvalue counts once
+    rep = complex_ssm([[lam, 0], [0, lam]], [[1, 0], [0, 1]], [[1, 0], [0, 1]])
+    cert = certify(rep, 100)
+    assert cert["head_count"] == 1 and check(cert).verified
+
+
+def _sympy_rank(system, T):
+    X = sympy.Matrix([[sympy.Rational(z.re) + sympy.I * sympy.Rational(z.im) for z in row] for row in system.B])
+    A = sympy.Matrix([[sympy.Rational(z.re) + sympy.I * sympy.Rational(z.im) for z in row] for row in system.A])
+    C = sympy.Matrix([[sympy.Rational(z.re) + sympy.I * sympy.Rational(z.im) for z in row] for row in system.C])
+    rows = []
+    for _ in range(T):
+        rows.append(list(sympy.expand(C * X)))
+        X = A * X
+    return sympy.Matrix(rows).rank(simplify=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 2), st.integers(1, 2), st.integers(0, 10**6))
+def test_head_count_is_the_rank_over_C_and_certificates_verify(N, p, m, seed):
+    rng = random.Random(seed)
+    z = lambda: f"{rng.randint(-2, 2)}{rng.choice('+-')}{rng.randint(0, 2)}i" if rng.random() < 0.6 else str(rng.randint(-2, 2))
+    s = complex_ssm([[z() for _ in range(N)] for _ in range(N)], [[z() for _ in range(m)] for _ in range(N)],
+                    [[z() for _ in range(N)] for _ in range(p)])
+    cert = certify(s, 10)
+    assert check(cert).verified
+    assert cert["head_count"] == _sympy_rank(s, N)
+
+
+def test_corrupted_complex_certificates_are_rejected():
+    good = json.loads(certify(complex_ssm([["1/2i", 1], [0, "-1/2i"]], [[1], [1]], [[1, 0], [0, 1], [1, 1]]), 10)
+                      .to_json())
+    assert check(good).verified
+    cases = [
+        (lambda d: d.update(head_count=3), "head_count"),
+        (lambda d: d["lower_bound"]["minor"][0].__setitem__(0, "7i"), "lower_bound.minor[0][0]"),
+        (lambda d: d["lower_bound"].update(determinant="1"), "lower_bound.determinant"),
+        (lambda d: d.update(field="Q"), "field"),
+        (lambda d: d["system"]["A"][0].__setitem__(0, "1/2+0i"), "system.A[0][0]"),
+        (lambda d: d["system"]["A"][0].__setitem__(0, "-1/2i"), "input_sha256"),
+    ]
+    for change, obligation in cases:
+        bad = copy.deepcopy(good)
+        change(bad)
+        result = check(bad)
+        assert result.code == 1 and result.message.startswith(obligation), result.message
+
+
+def test_cli_with_a_decimal_complex_spec(tmp_path, capsys):
+    spec = tmp_path / "c.json"
+    spec.write_text(json.dumps({"A": [["0.5i", 0], [0, "-0.5i"]], "B": [[1], [1]], "C": [[1, 0], [0, 1]], "n": 10}))
+    assert main(["certify", str(spec), "-o", str(tmp_path / "c.cert.json")]) == 0
+    assert "over Q(i)" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "c.cert.json"), "--spec", str(spec)]) == 0
+    assert main(["latex", str(tmp_path / "c.cert.json"), "-o", str(tmp_path / "c.tex")]) == 0
+    assert "\\mathbb{Q}(i)" in (tmp_path / "c.tex").read_text()
+    assert main(["gradient", str(spec)]) == 2
