@@ -375,7 +375,20 @@ def _cmd_model(args):
     from .numeric.models import analyse_checkpoint
 
     n = args.n if args.n is not None else 1024
+    if args.plot:
+        from .render.plot import figure_format
+
+        figure_format(args.plot)
+        _check_output(args.plot, (args.checkpoint,))
     report = analyse_checkpoint(args.checkpoint, n, tol=args.tol)
+    if args.plot:
+        from types import SimpleNamespace
+
+        from .render.plot import plot_heads
+
+        curves = [SimpleNamespace(name=layer["name"], numerical_head_count=layer["numerical_head_count"],
+                                  approximation_error=layer["approximation_error"]) for layer in report["layers"]]
+        plot_heads(curves, args.plot, inputs=(args.checkpoint,))
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
         return 0
@@ -495,6 +508,7 @@ def build_parser():
     p.add_argument("-n", type=_count, dest="n", default=None, help="sequence length (default 1024)")
     p.add_argument("--tol", type=_tolerance, default=1e-10, help="relative tolerance (default 1e-10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--plot", help="also draw every layer's error curve against H (.png, .pdf or .svg)")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")

@@ -155,6 +155,13 @@ class Profile:
     def __call__(self, n):
         return bisect_left(self.lags, check_n(n))
 
+    def _repr_html_(self):
+        """Jupyter: the step function as a small table."""
+        cells = "".join(f"<td>{v}</td>" for v in self.values)
+        heads = "".join(f"<th>{n}</th>" for n in range(1, len(self.values) + 1))
+        return (f"<table><tr><th>n</th>{heads}</tr><tr><th>k(n)</th>{cells}</tr></table>"
+                f"<p>k(n) = {self.eventual} for all n &ge; {self.constant_from}</p>")
+
     def holds_for(self, n):
         """The range ``(n0, n1)`` of lengths with ``k = k(n)`` (``n1`` None: unbounded)."""
         k = self(n)

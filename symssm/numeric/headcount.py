@@ -61,6 +61,17 @@ class NumericResult:
     device: str
     numerical: bool = field(default=True)
 
+    def _repr_html_(self):
+        """Jupyter: the numerical head count with its gap and error curve, labelled numerical."""
+        import html
+
+        gap = "infinite" if self.gap is None else f"{self.gap:.3e}"
+        curve = "".join(f"<tr><td>{H}</td><td>{e:.3e}</td></tr>" for H, e in enumerate(self.approximation_error))
+        return (f"<p><b>Numerical</b> head count of {html.escape(self.name or 'the system')} on n = {self.n}: "
+                f"<b>{self.numerical_head_count}</b> at relative tolerance {self.tolerance:g}, gap {gap} "
+                f"(floating point; not a certificate)</p><table><tr><th>H</th><th>best H-head error</th></tr>"
+                f"{curve}</table>")
+
     def to_json_data(self):
         """JSON-ready dict (keys: numerical_head_count, singular_values, tolerance, gap, approximation_error, ...)."""
         fmt = lambda x: float(f"{x:.17g}")
@@ -141,7 +152,25 @@ def _from_source(system):
         return f(system.A), f(system.B), f(system.C), f(system.D), system.name
     if isinstance(system, (tuple, list)) and len(system) in (3, 4):
         return (*as_float_system(*system), "")
-    raise InputError("numeric_head_count takes an SSM or a tuple (A, B, C[, D]) of float matrices")
+    if all(hasattr(system, k) for k in ("A", "B", "C", "D")):
+        return (*_from_state_space_object(system), "")
+    raise InputError("numeric_head_count takes an SSM, a tuple (A, B, C[, D]) of float matrices, or a python-control "
+                     "/ scipy.signal state-space system")
+
+
+def _from_state_space_object(sys_):
+    """A python-control or scipy.signal system ``x+ = A x + B u, y = C x + D u`` in symssm's convention.
+
+    Its Markov parameters ``D, CB, CAB, ...`` are the lags of the 2N-state system with state
+    ``[x_(i+1); x_i]``: ``A' = [[A, 0], [I, 0]]``, ``B' = [B; 0]``, ``C' = [0, C]``, ``D' = D``
+    (docs/families.md; :func:`symssm.sources.interop.from_state_space` is the exact version).
+    """
+    A, B, C, D = (np.atleast_2d(np.asarray(getattr(sys_, k))) for k in ("A", "B", "C", "D"))
+    N = A.shape[0]
+    Az = np.block([[A, np.zeros((N, N))], [np.eye(N), np.zeros((N, N))]])
+    Bz = np.vstack([B, np.zeros_like(B)])
+    Cz = np.hstack([np.zeros_like(C), C])
+    return as_float_system(Az, Bz, Cz, D)
 
 
 class _Progress:

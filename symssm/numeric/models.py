@@ -81,6 +81,8 @@ def analyse_layer(layer, n, *, tol=DEFAULT_TOL):
         out.update(channels=H, state=2 * np.asarray(t["kernel.A_imag"]).shape[1],
                    numerical_head_count=k, singular_values=s[:64], gap=gap, approximation_error=errors)
         return out
+    if layer.kind == "mamba":
+        return _mamba(layer, n, tol, out)
     if layer.kind == "s5":
         Lam = np.asarray(t["Lambda_re"], dtype=np.float64) + 1j * np.asarray(t["Lambda_im"], dtype=np.float64)
         step = np.exp(np.asarray(t["log_step"], dtype=np.float64).reshape(-1))
@@ -121,3 +123,41 @@ def analyse_checkpoint(path, n, *, tol=DEFAULT_TOL):
     return {"file": str(path), "n": n, "numerical": True,
             "note": "floating-point results, not certificates",
             "layers": [analyse_layer(layer, n, tol=tol) for layer in layers]}
+
+
+#: Tokens of the seeded input on which a Mamba layer's interaction operator is formed.
+MAMBA_TOKENS = 32
+
+
+def _mamba(layer, n, tol, out):
+    """The numerical interaction rank of a Mamba layer's selective scan on a seeded standard-normal input.
+
+    Channels do not mix inside the scan, so every block ``W_ij`` is diagonal: the rank is that of the
+    vectors ``diag(W_ij)`` over all ``j <= i``.
+    """
+    t = layer.tensors
+    A = -np.exp(np.asarray(t["A_log"], dtype=np.float64))  # (d_inner, d_state)
+    d_inner, d_state = A.shape
+    Wx = np.asarray(t["x_proj.weight"], dtype=np.float64)
+    dt_rank = Wx.shape[0] - 2 * d_state
+    if dt_rank < 1 or Wx.shape[1] != d_inner:
+        raise InputError(f"{layer.name}: x_proj.weight is {Wx.shape}, not (dt_rank + 2 d_state, d_inner)")
+    L = max(1, min(n, MAMBA_TOKENS))
+    u = np.random.default_rng(0).standard_normal((L, d_inner))
+    proj = u @ Wx.T
+    dt, Bt, Ct = proj[:, :dt_rank], proj[:, dt_rank:dt_rank + d_state], proj[:, dt_rank + d_state:]
+    raw = dt @ np.asarray(t["dt_proj.weight"], dtype=np.float64).T + np.asarray(t["dt_proj.bias"], dtype=np.float64)
+    delta = np.logaddexp(0.0, raw)  # softplus, (L, d_inner)
+    decay = np.exp(delta[:, :, None] * A[None])  # (L, d_inner, d_state)
+    D = np.asarray(t["D"], dtype=np.float64) if "D" in t else np.zeros(d_inner)
+    rows = []
+    for j in range(L):
+        g = delta[j][:, None] * Bt[j][None, :]  # (d_inner, d_state)
+        rows.append(g @ Ct[j] + D)
+        for i in range(j + 1, L):
+            g = decay[i] * g
+            rows.append(g @ Ct[i])
+    k, s, gap, _ = _curve(np.array(rows), len(rows), tol)
+    out.update(channels=d_inner, state=d_state, tokens=L, numerical_head_count=k, singular_values=s[:64], gap=gap,
+               approximation_error=[], note=f"interaction rank of the selective scan on a seeded input of {L} tokens")
+    return out

@@ -19,6 +19,11 @@ group of keys sharing a prefix):
     ``nu_log``, ``theta_log``, ``gamma_log`` (N), ``B_re``, ``B_im`` (N, H), ``C_re``, ``C_im`` (H, N), ``D`` (H):
     ``lambda = exp(-exp(nu_log) + i exp(theta_log))``, ``x_k = lambda x_(k-1) + gamma B u_k``,
     ``y = Re(C x) + D u``.
+``mamba`` (state-spaces/mamba, the selective scan of a Mamba block)
+    ``A_log`` (d_inner, d_state), ``x_proj.weight`` (dt_rank + 2 d_state, d_inner), ``dt_proj.weight``
+    (d_inner, dt_rank), ``dt_proj.bias`` (d_inner), ``D`` (d_inner): for an input ``u`` of the scan,
+    ``(dt, B, C) = split(x_proj u)``, ``Delta = softplus(dt_proj dt)``, ``A = -exp(A_log)``,
+    ``h_t = exp(Delta_t A) h_(t-1) + Delta_t B_t u_t``, ``y_t = C_t h_t + D u_t`` per channel.
 
 Examples
 --------
@@ -152,6 +157,7 @@ _PATTERNS = {
     "s4d": ("kernel.log_dt", ("kernel.log_A_real", "kernel.A_imag", "kernel.C"), ("D",)),
     "s5": ("Lambda_re", ("Lambda_im", "B", "C", "log_step"), ("D",)),
     "lru": ("nu_log", ("theta_log", "gamma_log", "B_re", "B_im", "C_re", "C_im"), ("D",)),
+    "mamba": ("A_log", ("x_proj.weight", "dt_proj.weight", "dt_proj.bias"), ("D",)),
 }
 
 

@@ -182,6 +182,22 @@ class SSM:
     def __hash__(self):  # one hash of the canonical text, instead of hashing every Fraction
         return hash(self.canonical_text)
 
+    def _repr_latex_(self):
+        """Jupyter: the matrices (up to 8 x 8; larger ones by their size)."""
+        def number(t):
+            sign, body = ("-", t[1:]) if t.startswith("-") else ("", t)
+            return sign + (r"\tfrac{%s}{%s}" % tuple(body.split("/")) if "/" in body else body)
+
+        def block(name, rows):
+            if len(rows) > 8 or len(rows[0]) > 8:
+                return rf"{name} \in \mathbb{{Q}}^{{{len(rows)}\times {len(rows[0])}}}"
+            body = r" \\ ".join(" & ".join(number(x) for x in row) for row in rows)
+            return rf"{name} = \begin{{pmatrix}}{body}\end{{pmatrix}}"
+
+        text = self.entry_text
+        parts = [block(k, text[k]) for k in ("A", "B", "C", "D") if text[k] is not None]
+        return "$" + ",\\quad ".join(parts) + "$"
+
     def __repr__(self):
         label = f" {self.name!r}" if self.name else ""
         return f"<SSM{label} N={self.N} m={self.m} p={self.p}{' with D' if self.has_D else ''}>"

@@ -116,3 +116,35 @@ def test_model_command(tmp_path, capsys):
     assert main(["model", str(tmp_path / "bad.safetensors")]) == 2
     with pytest.raises(InputError, match="checkpoint is a"):
         read_tensors(tmp_path / "x.ckpt")
+
+
+def test_model_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    layer = _s4d_layer(np.random.default_rng(4), 3, 2, shared=True)
+    np.savez(tmp_path / "m.npz", **{f"l.{k}": v for k, v in layer.items()})
+    assert main(["model", str(tmp_path / "m.npz"), "-n", "64", "--plot", str(tmp_path / "curves.png")]) == 0
+    assert (tmp_path / "curves.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_jupyter_displays():
+    import symssm
+
+    s = symssm.ssm([[0, "-1/2"], [1, 0]], [[1], [0]], [[1, 0]])
+    assert "\\tfrac{1}{2}" in s._repr_latex_()
+    assert "<table>" in symssm.profile(s)._repr_html_()
+    assert "not a certificate" in symssm.numeric_head_count(s, 10)._repr_html_()
+    assert "head(s)" in symssm.certify(s, 4)._repr_markdown_()
+
+
+def test_mamba_layer_interaction_rank(tmp_path):
+    rng = np.random.default_rng(5)
+    d_inner, d_state, dt_rank = 6, 3, 2
+    tensors = {"layers.0.mixer.A_log": np.log(np.tile(np.arange(1, d_state + 1), (d_inner, 1)).astype(float)),
+               "layers.0.mixer.x_proj.weight": rng.standard_normal((dt_rank + 2 * d_state, d_inner)),
+               "layers.0.mixer.dt_proj.weight": rng.standard_normal((d_inner, dt_rank)) * 0.1,
+               "layers.0.mixer.dt_proj.bias": np.full(d_inner, -3.0),
+               "layers.0.mixer.D": np.ones(d_inner)}
+    np.savez(tmp_path / "mamba.npz", **tensors)
+    (layer,) = analyse_checkpoint(tmp_path / "mamba.npz", 16)["layers"]
+    assert layer["kind"] == "mamba" and layer["name"] == "layers.0.mixer"
+    assert 1 <= layer["numerical_head_count"] <= d_inner  # diagonal blocks: at most d_inner directions

@@ -42,3 +42,14 @@ def test_from_state_space_keeps_the_markov_parameters():
     ours = np.array([[[float(x) for x in row] for row in L] for L in lags(system, 8)])
     assert np.allclose(theirs, ours, rtol=1e-12, atol=1e-12)
     assert lags(system, 1)[0] == ((Fraction(3), Fraction(1, 4)),)
+
+
+def test_numeric_path_takes_scipy_state_space_objects():
+    from symssm import numeric_head_count
+
+    sys_ = signal.StateSpace(np.array([[0.5, 1.0], [0.0, -0.25]]), np.array([[1.0], [1.0]]),
+                             np.array([[1.0, 0.0]]), np.array([[2.0]]), dt=1)
+    res = numeric_head_count(sys_, 20)
+    assert res.numerical_head_count == 1  # p = m = 1
+    markov = _markov(sys_.A, sys_.B, sys_.C, sys_.D, 3)
+    assert markov[0, 0, 0] == 2.0  # h_0 = D in that convention, L_0 here
