@@ -439,7 +439,8 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    p = _command(sub, "certify", _cmd_certify, "certify the exact head count k(n) of a system")
+    p = _command(sub, "certify", _cmd_certify, "certify the exact head count k(n) of a system (real or complex), or "
+                 "the interaction rank of a layer on its input")
     _add_system_source(p)
     p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
     p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
@@ -503,7 +504,7 @@ def build_parser():
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
 
-    p = _command(sub, "model", _cmd_model, "numerical head counts of the S4D / S5 / LRU layers of a checkpoint")
+    p = _command(sub, "model", _cmd_model, "numerical head counts of the S4D / S5 / LRU / Mamba layers of a checkpoint")
     p.add_argument("checkpoint", help=".npz, .safetensors or PyTorch .pt state dict")
     p.add_argument("-n", type=_count, dest="n", default=None, help="sequence length (default 1024)")
     p.add_argument("--tol", type=_tolerance, default=1e-10, help="relative tolerance (default 1e-10)")
