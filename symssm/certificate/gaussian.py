@@ -44,7 +44,7 @@ def gaussian_data(system, n=None):
     n = system.truncation if n is None else check_n(n)
     w = gaussian_witness(system)
     lags, k = w["lags"], bisect_left(w["lags"], n)
-    K, pm = len(lags), system.p * system.m
+    K = len(lags)
     dens = [x.denominator for M in (system.A, system.B, system.C, system.D or ()) for row in M
             for z in row for x in (z.re, z.im)]
     prime = next(q for q in witness_primes() if all(d % q for d in dens))

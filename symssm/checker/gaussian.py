@@ -12,7 +12,7 @@ from bisect import bisect_left
 from fractions import Fraction
 
 from .numbers import NumberError, canonical_rational
-from .reading import integer, is_text, keys, strict_equal
+from .reading import integer, is_text, keys, positions, strict_equal
 
 FIELD = "Q(i)"
 MAX_N = 64
@@ -170,13 +170,7 @@ def check_gaussian_head_count(ledger, cert, system):
         integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
     ledger.require(all(a < b for a, b in zip(lags, lags[1:])), "lower_bound.lags", "must be strictly increasing")
     K = len(lags)
-    pos = lb["positions"]
-    ledger.require(isinstance(pos, list) and len(pos) == K, "lower_bound.positions", f"must list {K} positions")
-    cells = []
-    for t, rc in enumerate(pos):
-        ledger.require(isinstance(rc, list) and len(rc) == 2, f"lower_bound.positions[{t}]", "must be [row, column]")
-        cells.append((integer(ledger, rc[0], f"lower_bound.positions[{t}][0]", 0, p - 1),
-                      integer(ledger, rc[1], f"lower_bound.positions[{t}][1]", 0, m - 1)))
+    cells = positions(ledger, lb["positions"], K, p, m)
     integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used over Q(i): kept for the format
     exact = _lags(system, T)
     minor = _matrix(ledger, lb["minor"], "lower_bound.minor", K, K)

@@ -14,10 +14,21 @@ from fractions import Fraction
 
 from . import linalg
 from .numbers import int_text, is_prime, rat_text
-from .reading import integer, keys, matrix, rational, strict_equal
+from .reading import integer, keys, matrix, positions, rational, strict_equal
 
 MAX_PRIME = 2**31
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
+
+
+def nonsingular_minor(ledger, minor, determinant):
+    """Every leading principal minor of an exact minor is nonzero, and ``determinant`` is its determinant."""
+    minors = linalg.leading_minors_exact(minor)
+    for j, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor",
+                       f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
+    det = minors[-1] if minors else Fraction(1)
+    ledger.require(rational(ledger, determinant, "lower_bound.determinant") == det,
+                   "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
 
 
 def check_head_count(ledger, cert, system):
@@ -45,12 +56,7 @@ def check_head_count(ledger, cert, system):
         integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
     ledger.require(all(a < b for a, b in zip(lags, lags[1:])), "lower_bound.lags", "must be strictly increasing")
     K = len(lags)
-    pos = lb["positions"]
-    ledger.require(isinstance(pos, list) and len(pos) == K, "lower_bound.positions", f"must list {K} positions")
-    for t, rc in enumerate(pos):
-        ledger.require(isinstance(rc, list) and len(rc) == 2, f"lower_bound.positions[{t}]", "must be [row, column]")
-        integer(ledger, rc[0], f"lower_bound.positions[{t}][0]", 0, p - 1)
-        integer(ledger, rc[1], f"lower_bound.positions[{t}][1]", 0, m - 1)
+    pos = positions(ledger, lb["positions"], K, p, m)
     prime = integer(ledger, lb["prime"], "lower_bound.prime", 3, MAX_PRIME - 1)
     ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
     dens = [x.denominator for M in (system["A"], system["B"], system["C"], system["D"] or []) for row in M for x in row]
@@ -104,13 +110,7 @@ def check_head_count(ledger, cert, system):
             for t, (r, c) in enumerate(pos):
                 ledger.require(minor[s][t] == exact[d][r][c], f"lower_bound.minor[{s}][{t}]",
                                f"is {rat_text(minor[s][t])} but L_{d}[{r},{c}] = {rat_text(exact[d][r][c])}")
-        minors = linalg.leading_minors_exact(minor)
-        for j, value in enumerate(minors):
-            ledger.require(value != 0, "lower_bound.minor",
-                           f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
-        det = minors[-1] if minors else Fraction(1)
-        ledger.require(rational(ledger, lb["determinant"], "lower_bound.determinant") == det,
-                       "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
+        nonsingular_minor(ledger, minor, lb["determinant"])
     else:
         modl = linalg.lags_mod(system, lags, prime)
         M = [[modl[d][r][c] for (r, c) in pos] for d in lags]

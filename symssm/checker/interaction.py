@@ -17,9 +17,9 @@ import hashlib
 import json
 from fractions import Fraction
 
-from .linalg import leading_minors_exact
 from .numbers import NumberError, rat_text, spec_rational
-from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
+from .headcount import nonsingular_minor
+from .reading import Unreadable, integer, is_text, keys, matrix, positions, rational, strict_equal
 
 MAX_TOKENS = 256
 MAX_BLOCKS = 20_000
@@ -253,25 +253,13 @@ def check_interaction(ledger, cert, layer):
     wit = [_pair(ledger, b, f"lower_bound.blocks[{s}]", considered) for s, b in enumerate(lb["blocks"])]
     ledger.require(all(index[a] < index[b] for a, b in zip(wit, wit[1:])), "lower_bound.blocks",
                    "must be in increasing block order")
-    pos = lb["positions"]
-    ledger.require(isinstance(pos, list) and len(pos) == r, "lower_bound.positions", f"must list {r} positions")
-    cells = []
-    for t, rc in enumerate(pos):
-        ledger.require(isinstance(rc, list) and len(rc) == 2, f"lower_bound.positions[{t}]", "must be [row, column]")
-        cells.append((integer(ledger, rc[0], f"lower_bound.positions[{t}][0]", 0, p - 1),
-                      integer(ledger, rc[1], f"lower_bound.positions[{t}][1]", 0, m - 1)))
+    cells = positions(ledger, lb["positions"], r, p, m)
     minor = matrix(ledger, lb["minor"], "lower_bound.minor", r, r)
     for s, b in enumerate(wit):
         for t, (rr, cc) in enumerate(cells):
             ledger.require(minor[s][t] == W[b][rr][cc], f"lower_bound.minor[{s}][{t}]",
                            f"is not W_{b}[{rr},{cc}] = {rat_text(W[b][rr][cc])}")
-    minors = leading_minors_exact(minor)
-    for j, value in enumerate(minors):
-        ledger.require(value != 0, "lower_bound.minor",
-                       f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
-    det = minors[-1] if minors else Fraction(1)
-    ledger.require(rational(ledger, lb["determinant"], "lower_bound.determinant") == det,
-                   "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
+    nonsingular_minor(ledger, minor, lb["determinant"])
     ub = cert["upper_bound"]
     keys(ledger, ub, "upper_bound", ("coefficients",))
     ledger.require(isinstance(ub["coefficients"], list), "upper_bound.coefficients", "must be a list")

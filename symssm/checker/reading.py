@@ -178,6 +178,17 @@ def integer(ledger, value, where, lo=None, hi=None):
     return value
 
 
+def positions(ledger, value, count, p, m, where="lower_bound.positions"):
+    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples."""
+    ledger.require(isinstance(value, list) and len(value) == count, where, f"must list {count} positions")
+    cells = []
+    for t, rc in enumerate(value):
+        ledger.require(isinstance(rc, list) and len(rc) == 2, f"{where}[{t}]", "must be [row, column]")
+        cells.append((integer(ledger, rc[0], f"{where}[{t}][0]", 0, p - 1),
+                      integer(ledger, rc[1], f"{where}[{t}][1]", 0, m - 1)))
+    return cells
+
+
 def rational(ledger, value, where):
     try:
         return canonical_rational(value)

@@ -8,7 +8,7 @@ every operation rounded outward to ``precision_bits`` bits.
 from fractions import Fraction
 from itertools import permutations
 
-from .reading import integer, keys, strict_equal
+from .reading import integer, keys, positions, strict_equal
 
 MAX_PRECISION = 1024
 MAX_TERMS = 256
@@ -119,13 +119,7 @@ def check_softmax(ledger, cert, layer, r):
         j = integer(ledger, b[1], f"lower_bound.blocks[{s}][1]", 1, i)
         wit.append((i, j))
     ledger.require(wit == sorted(set(wit)), "lower_bound.blocks", "must be distinct, in increasing block order")
-    ledger.require(isinstance(lb["positions"], list) and len(lb["positions"]) == r, "lower_bound.positions",
-                   f"must list {r} positions")
-    cells = []
-    for t, rc in enumerate(lb["positions"]):
-        ledger.require(isinstance(rc, list) and len(rc) == 2, f"lower_bound.positions[{t}]", "must be [row, column]")
-        cells.append((integer(ledger, rc[0], f"lower_bound.positions[{t}][0]", 0, p - 1),
-                      integer(ledger, rc[1], f"lower_bound.positions[{t}][1]", 0, m - 1)))
+    cells = positions(ledger, lb["positions"], r, p, m)
     X = layer["X"]
     weights = {}
     for h, (Q, K, _) in enumerate(heads):

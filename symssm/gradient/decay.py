@@ -178,17 +178,6 @@ def _frob2(mat):
     return sum((x * x for row in mat for x in row), Fraction(0))
 
 
-def _round_shift(value, shift):
-    """``round(value / 2**shift)`` for an int, ties to even (exact integer arithmetic)."""
-    if shift <= 0:
-        return value << -shift
-    q, rem = divmod(value, 1 << shift)
-    half = 1 << (shift - 1)
-    if rem > half or (rem == half and q & 1):
-        q += 1
-    return q
-
-
 def _top_bits(entries):
     return max(max(entries, default=0).bit_length(), (-min(entries, default=0)).bit_length())
 
@@ -328,7 +317,6 @@ def decay_bound(system, *, deadline=None):
     if rho >= 1:
         raise NotStableError(instability_reason(system, (lo, rho)))
     A = system.A
-    N = system.N
     qA = _fmpq_mat(A)
     for eps in (Fraction(1, 100), Fraction(2, 100), Fraction(5, 100), Fraction(1, 10), Fraction(1, 5),
                 Fraction(35, 100), Fraction(1, 2), Fraction(3, 4)):

@@ -114,8 +114,9 @@ def head_count_fragment(d):
             f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_h = L_{{d_h}}$ "
             f"($h = 1, \\dots, {k}$) and write $L_d = \\sum_h c_{{d,h}} V_h$, which the sufficiency part shows is "
             f"possible for every $d$ (with $c_{{d_h, h'}} = [h = h']$"
-            + (", and the coefficients listed above" if listed else "") + "); set $\\alpha^h_{{ij}} = c_{{i-j,h}}$ for $j \\le i$ and $\\alpha^h_{{ij}} = 0$ for $j > i$. "
-            f"These coefficients do not depend on the input, and $\\sum_h \\alpha^h_{{ij}} V_h = L_{{i-j}}$ for all $j \\le i$.")
+            + (", and the coefficients listed above" if listed else "")
+            + "); set $\\alpha^h_{ij} = c_{i-j,h}$ for $j \\le i$ and $\\alpha^h_{ij} = 0$ for $j > i$. "
+            "These coefficients do not depend on the input, and $\\sum_h \\alpha^h_{ij} V_h = L_{i-j}$ for all $j \\le i$.")
     lines.append("")
     vals = prof["values"]
     shown_vals = inline_list(vals[:24]) + (",\\allowbreak \\dots" if len(vals) > 24 else "")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import InputError, LimitError, ShapeError
-from ..formats.gaussian import Gaussian, format_gaussian, is_gaussian_text, to_gaussian
+from ..formats.gaussian import format_gaussian, is_gaussian_text, to_gaussian
 from ..formats.jsonio import dumps_canonical
 from ..formats.limits import check_name
 

@@ -55,7 +55,7 @@ def from_state_space(A, B, C, D=None, *, name=""):
         As :func:`symssm.ssm` (shapes, floats, limits).
     """
     base = ssm(A, B, C, D, name=name)  # validates the four matrices
-    N, m, p = base.N, base.m, base.p
+    N, m = base.N, base.m
     zero = Fraction(0)
     Az = [list(row) + [zero] * N for row in base.A] + [[Fraction(int(i == j)) for j in range(N)] + [zero] * N
                                                         for i in range(N)]
