@@ -12,7 +12,7 @@ from bisect import bisect_left
 from fractions import Fraction
 
 from .numbers import NumberError, canonical_rational
-from .reading import integer, is_text, keys, positions, strict_equal
+from .reading import Rejected, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
 
 FIELD = "Q(i)"
 MAX_N = 64
@@ -78,16 +78,11 @@ def _number(ledger, value, where):
     try:
         return parse(value)
     except NumberError as exc:
-        ledger.require(False, where, str(exc))
+        raise Rejected(where, str(exc)) from None
 
 
 def _matrix(ledger, value, where, rows, cols):
-    ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
-    out = []
-    for i, row in enumerate(value):
-        ledger.require(isinstance(row, list) and len(row) == cols, f"{where}[{i}]", f"must be a row of {cols} entries")
-        out.append([_number(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
-    return out
+    return matrix(ledger, value, where, rows, cols, number=_number)
 
 
 def read_gaussian_system(ledger, obj):
@@ -163,12 +158,7 @@ def check_gaussian_head_count(ledger, cert, system):
     lb = cert["lower_bound"]
     keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
     ledger.require(lb["method"] == "exact", "lower_bound.method", "must be 'exact' over Q(i)")
-    lags = lb["lags"]
-    ledger.require(isinstance(lags, list) and len(lags) <= min(T, p * m), "lower_bound.lags",
-                   f"must list at most {min(T, p * m)} lags")
-    for s, d in enumerate(lags):
-        integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
-    ledger.require(all(a < b for a, b in zip(lags, lags[1:])), "lower_bound.lags", "must be strictly increasing")
+    lags = witness_lags(ledger, lb["lags"], T, min(T, p * m))
     K = len(lags)
     cells = positions(ledger, lb["positions"], K, p, m)
     integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used over Q(i): kept for the format

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from . import linalg
 from .numbers import int_text, is_prime, rat_text
-from .reading import integer, keys, matrix, positions, rational, strict_equal
+from .reading import integer, keys, matrix, positions, rational, strict_equal, witness_lags
 
 MAX_PRIME = 2**31
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
@@ -49,12 +49,7 @@ def check_head_count(ledger, cert, system):
         keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
     else:
         keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "determinant_mod_p"))
-    lags = lb["lags"]
-    ledger.require(isinstance(lags, list) and len(lags) <= min(T, p * m), "lower_bound.lags",
-                   f"must be a list of at most min(T, pm) = {min(T, p * m)} lags")
-    for s, d in enumerate(lags):
-        integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
-    ledger.require(all(a < b for a, b in zip(lags, lags[1:])), "lower_bound.lags", "must be strictly increasing")
+    lags = witness_lags(ledger, lb["lags"], T, min(T, p * m))
     K = len(lags)
     pos = positions(ledger, lb["positions"], K, p, m)
     prime = integer(ledger, lb["prime"], "lower_bound.prime", 3, MAX_PRIME - 1)

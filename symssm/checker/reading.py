@@ -196,13 +196,25 @@ def rational(ledger, value, where):
         raise Rejected(where, str(exc)) from None
 
 
-def matrix(ledger, value, where, rows, cols):
+def matrix(ledger, value, where, rows, cols, number=None):
+    """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals)."""
+    number = rational if number is None else number
     ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
     out = []
     for i, row in enumerate(value):
         ledger.require(isinstance(row, list) and len(row) == cols, f"{where}[{i}]", f"must be a row of {cols} entries")
-        out.append([rational(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
+        out.append([number(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
     return out
+
+
+def witness_lags(ledger, value, T, most):
+    """Strictly increasing witness lags below T, at most ``most`` of them."""
+    ledger.require(isinstance(value, list) and len(value) <= most, "lower_bound.lags",
+                   f"must be a list of at most min(T, pm) = {most} lags")
+    for s, d in enumerate(value):
+        integer(ledger, d, f"lower_bound.lags[{s}]", 0, T - 1)
+    ledger.require(all(a < b for a, b in zip(value, value[1:])), "lower_bound.lags", "must be strictly increasing")
+    return value
 
 
 def canonical_hash(A, B, C, D):
