@@ -10,14 +10,12 @@ Examples
 (2, ['1/2i', '0'])
 """
 
-import hashlib
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from ..errors import InputError, LimitError, ShapeError
 from ..formats.gaussian import format_gaussian, is_gaussian_text, to_gaussian
-from ..formats.jsonio import dumps_canonical
 from ..formats.limits import check_name
+from .system import StateSpaceForm
 
 __all__ = ["ComplexSSM", "complex_ssm", "MAX_COMPLEX_N", "has_imaginary_entries"]
 
@@ -36,48 +34,16 @@ def _matrix(name, value):
 
 
 @dataclass(frozen=True, eq=True)
-class ComplexSSM:
+class ComplexSSM(StateSpaceForm):
     """An exact SSM over Q(i); build it with :func:`complex_ssm`."""
+
+    _format_entry = staticmethod(format_gaussian)
 
     A: tuple
     B: tuple
     C: tuple
     D: tuple = None
     name: str = field(default="", compare=False)
-
-    @property
-    def N(self):
-        return len(self.A)
-
-    @property
-    def m(self):
-        return len(self.B[0])
-
-    @property
-    def p(self):
-        return len(self.C)
-
-    @property
-    def has_D(self):
-        return self.D is not None
-
-    @property
-    def truncation(self):
-        return self.N + (1 if self.has_D else 0)
-
-    @cached_property
-    def entry_text(self):
-        text = lambda M: [[format_gaussian(x) for x in row] for row in M]
-        return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
-                "D": text(self.D) if self.D is not None else None}
-
-    @cached_property
-    def canonical_text(self):
-        return dumps_canonical(self.entry_text)
-
-    @cached_property
-    def sha256(self):
-        return hashlib.sha256(self.canonical_text.encode("ascii")).hexdigest()
 
     def __hash__(self):
         return hash(self.canonical_text)

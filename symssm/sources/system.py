@@ -22,7 +22,7 @@ from ..formats.jsonio import dumps_canonical
 from ..formats.limits import MAX_DIM, MAX_ENTRIES, check_name
 from ..formats.rationals import format_rational, to_fraction
 
-__all__ = ["SSM", "ssm", "canonical_system", "system_sha256", "denominator_lcm"]
+__all__ = ["SSM", "StateSpaceForm", "ssm", "canonical_system", "system_sha256", "denominator_lcm"]
 
 
 def denominator_lcm(mat):
@@ -102,19 +102,13 @@ def _matrix(name, value):
     return tuple(rows)
 
 
-@dataclass(frozen=True, eq=True)
-class SSM:
-    """An exact linear time-invariant state space model.
+class StateSpaceForm:
+    """What every exact state-space system shares: its sizes and its canonical text, formatted once.
 
-    Build it with :func:`ssm`, which validates; the fields are tuples of tuples
-    of :class:`fractions.Fraction`.  ``D`` is ``None`` when absent or zero.
+    Subclasses are frozen dataclasses with fields ``A, B, C, D`` and set ``_format_entry``.
     """
 
-    A: tuple
-    B: tuple
-    C: tuple
-    D: tuple = None
-    name: str = field(default="", compare=False)
+    _format_entry = staticmethod(format_rational)
 
     @property
     def N(self):
@@ -141,25 +135,16 @@ class SSM:
         """``T_max``: lags ``L_0 .. L_{T_max-1}`` span all lags (N, or N + 1 with D)."""
         return self.N + (1 if self.has_D else 0)
 
-    def entry(self, name, i, j):
-        """One exact entry, ``entry("A", i, j)``."""
-        return getattr(self, name)[i][j]
-
-    def matrices(self):
-        """``{"A": ..., "B": ..., "C": ..., "D": ...}`` with D omitted when absent."""
-        out = {"A": self.A, "B": self.B, "C": self.C}
-        if self.D is not None:
-            out["D"] = self.D
-        return out
-
     @cached_property
     def entry_text(self):
         """``{"A": [["p/q", ...], ...], ...}``: every entry's canonical text, formatted once.
 
         ``D`` maps to ``None`` when absent.  Certificates and the system hash use this text.
         """
+        fmt = type(self)._format_entry
+
         def text(mat):
-            return [[format_rational(x) for x in row] for row in mat]
+            return [[fmt(x) for x in row] for row in mat]
 
         return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
                 "D": text(self.D) if self.D is not None else None}
@@ -173,6 +158,32 @@ class SSM:
     def sha256(self):
         """SHA-256 (hex) of :attr:`canonical_text`."""
         return hashlib.sha256(self.canonical_text.encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True, eq=True)
+class SSM(StateSpaceForm):
+    """An exact linear time-invariant state space model.
+
+    Build it with :func:`ssm`, which validates; the fields are tuples of tuples
+    of :class:`fractions.Fraction`.  ``D`` is ``None`` when absent or zero.
+    """
+
+    A: tuple
+    B: tuple
+    C: tuple
+    D: tuple = None
+    name: str = field(default="", compare=False)
+
+    def entry(self, name, i, j):
+        """One exact entry, ``entry("A", i, j)``."""
+        return getattr(self, name)[i][j]
+
+    def matrices(self):
+        """``{"A": ..., "B": ..., "C": ..., "D": ...}`` with D omitted when absent."""
+        out = {"A": self.A, "B": self.B, "C": self.C}
+        if self.D is not None:
+            out["D"] = self.D
+        return out
 
     @cached_property
     def denominators_lcm(self):
