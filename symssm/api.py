@@ -133,8 +133,9 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
 
     Parameters
     ----------
-    system : SSM or Layer
-        A time-invariant SSM (head count), or a layer of the unified framework
+    system : SSM, ComplexSSM, ParametricSSM or Layer
+        A time-invariant SSM (head count; a :class:`~symssm.sources.parametric.ParametricSSM`
+        gives a certificate for every parameter value, ``docs/parametric.md``), or a layer of the unified framework
         (:mod:`symssm.sources.layers`: interaction rank on its given input; ``n`` and ``method``
         do not apply).
     n : int, optional
@@ -158,7 +159,12 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     """
     from .sources.complex_system import ComplexSSM
     from .sources.layers import Layer
+    from .sources.parametric import ParametricSSM
 
+    if isinstance(system, ParametricSSM):
+        from .certificate.parametric import parametric_data
+
+        return Certificate(parametric_data(system, n))
     if isinstance(system, ComplexSSM):
         from .certificate.gaussian import gaussian_data
 

@@ -74,7 +74,16 @@ def _load_system(args, *, layers=False):
         raise SymssmError("give exactly one of a SPEC file or --family NAME")
     if args.family is not None:
         from .sources.families import family_system
+        from .sources.parametric import PARAMETRIC_FAMILIES, parametric_family
 
+        if args.family in PARAMETRIC_FAMILIES:
+            if not layers:
+                raise SymssmError(f"family {args.family} has parameters; 'symssm certify' certifies it for every "
+                                  "parameter value (other commands take a concrete system)")
+            if args.family_seed is not None:
+                raise SymssmError("--seed applies to the random family only")
+            system = parametric_family(args.family, N=args.family_N, p=args.family_p, m=args.family_m)
+            return system, args.n, args.family, ()
         system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
                                seed=args.family_seed)
         return system, args.n, system.name, ()
@@ -88,6 +97,14 @@ def _load_system(args, *, layers=False):
         spec = read_npz_spec(args.spec)
         return spec.system, (args.n if args.n is not None else spec.n), _stem(args.spec), (args.spec,)
     data = load_strict(args.spec, what=what)
+    from .sources.parametric import is_parametric_spec, parametric_from_data
+
+    if is_parametric_spec(data):
+        if not layers:
+            raise SymssmError(f"{what} declares parameters; 'symssm certify' certifies the family for every "
+                              "parameter value (this command takes a concrete system)")
+        system, n = parametric_from_data(data, what=what)
+        return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
     from .sources.complex_system import complex_ssm, has_imaginary_entries
 
     if has_imaginary_entries(data) and not is_layer_spec(data):
@@ -154,8 +171,10 @@ def _require_verified(cert, what="the new certificate"):
 
 def _cmd_certify(args):
     from .api import certify
-    from .render.summary import describe, describe_layer, head_count_summary, interaction_summary
+    from .render.summary import describe, describe_family, describe_layer, head_count_summary, interaction_summary
+    from .render.summary import parametric_summary
     from .sources.layers import Layer
+    from .sources.parametric import ParametricSSM
 
     system, n, stem, inputs = _load_system(args, layers=True)
     out = args.output or f"{stem}.cert.json"
@@ -165,9 +184,14 @@ def _cmd_certify(args):
         _require_verified(cert)
     _emit(out, cert.to_json(), inputs)
     is_layer = isinstance(system, Layer)
-    _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
-                                                                           else ""))
-    for line in (interaction_summary if is_layer else head_count_summary)(cert.data):
+    if isinstance(system, ParametricSSM):
+        _say(args, describe_family(system))
+        summary = parametric_summary
+    else:
+        _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
+                                                                               else ""))
+        summary = interaction_summary if is_layer else head_count_summary
+    for line in summary(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
     _say(args, f"certificate: {shown}" + ("" if args.no_verify else " (verified by the independent checker)"))
@@ -184,6 +208,7 @@ def _cmd_check(args):
     from .checker.cli import main as check_main
 
     argv = [args.certificate] + (["--spec", args.spec] if args.spec else [])
+    argv += (["--at", args.at] if args.at is not None else []) + (["--json"] if args.json else [])
     if args.max_seconds:
         argv += ["--max-seconds", repr(args.max_seconds)]
     return check_main(argv, prog=f"{PROG} check")
@@ -407,9 +432,15 @@ def _cmd_families(args):
 
     print("Built-in families (symssm certify|gradient|numeric|plot --family NAME --N N [--p P --m M]; "
           "see docs/families.md):")
-    width = max(map(len, FAMILIES))
+    from .sources.parametric import PARAMETRIC_FAMILIES, PARAMETRIC_NOTES
+
+    width = max(map(len, list(FAMILIES) + list(PARAMETRIC_FAMILIES)))
     for name in FAMILIES:
         print(f"  {name:<{width}}  {FAMILY_NOTES[name]}")
+    print("\nFamilies with parameters (symssm certify --family NAME [--N N] -n N: a certificate for every parameter "
+          "value; see docs/parametric.md):")
+    for name in PARAMETRIC_FAMILIES:
+        print(f"  {name:<{width}}  {PARAMETRIC_NOTES[name]}")
     return 0
 
 
@@ -451,6 +482,9 @@ def build_parser():
     p.add_argument("certificate")
     p.add_argument("--spec", help="also require the certificate to be about this spec's system")
     p.add_argument("--max-seconds", type=_seconds, default=None, help="give up, undecided (exit 2), after this")
+    p.add_argument("--at", metavar="NAME=VALUE,...", help="for a family certificate: what it proves at this "
+                   "parameter point (rational values, e.g. a=1/2,b=3)")
+    p.add_argument("--json", action="store_true", help="print the verdict (and the --at answer) as one JSON object")
 
     p = _command(sub, "demo", _cmd_demo, "certify built-in examples and check the certificates")
     p.add_argument("--out", default="symssm-demo", help="folder for the certificates (default ./symssm-demo)")

@@ -26,7 +26,7 @@ __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certific
 FORMAT = "symssm-certificate"
 VERSION = 1
 #: The certificate kinds this generator writes (the checker knows the same).
-KINDS = ("head-count", "gradient-highway", "interaction-rank")
+KINDS = ("head-count", "gradient-highway", "interaction-rank", "parametric-head-count")
 
 
 def system_json(system):
@@ -51,7 +51,8 @@ def header(kind, system):
         "version": VERSION,
         "kind": kind,
         "generator": f"symssm {__version__}",
-        "system": layer_json(system) if isinstance(system, Layer) else system_json(system),
+        "system": layer_json(system) if isinstance(system, Layer) else (
+            system_json(system) if hasattr(system, "entry_text") else None),
         "input_sha256": system.sha256,
     }
 

@@ -11,6 +11,7 @@ from .gaussian import FIELD as GAUSSIAN_FIELD
 from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussian_system
 from .headcount import check_head_count
 from .interaction import check_interaction, layer_spec_hash, read_layer
+from .parametric import check_parametric, head_count_at, parametric_spec_hash, read_parametric_system
 from .reading import (
     FORMAT,
     VERSIONS,
@@ -31,11 +32,17 @@ KINDS = {
     "head-count": (read_system, spec_hash, check_head_count),
     "gradient-highway": (read_system, spec_hash, check_gradient),
     "interaction-rank": (read_layer, layer_spec_hash, check_interaction),
+    "parametric-head-count": (read_parametric_system, parametric_spec_hash, check_parametric),
 }
 
 
-def check_data(cert, *, spec=None, max_seconds=None):
-    """Check certificate data (already parsed JSON). ``spec``: parsed spec JSON or None."""
+def check_data(cert, *, spec=None, max_seconds=None, at=None):
+    """Check certificate data (already parsed JSON). ``spec``: parsed spec JSON or None.
+
+    ``at`` (a dict ``{name: Fraction}``) asks a parametric certificate what it proves at that point;
+    the answer is the result's ``at`` attribute (a dict with ``head_count`` an int or None), set only
+    when the certificate is verified.
+    """
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     ledger = Ledger(deadline)
     try:
@@ -57,8 +64,21 @@ def check_data(cert, *, spec=None, max_seconds=None):
         if spec is not None:
             ledger.require(hasher(spec) == system["sha256"], "spec",
                            "the certificate is about a different system than the spec")
-        summary = obligations(ledger, cert, system)
-        return CheckResult(0, summary, ledger.done)
+        if at is not None and cert["kind"] != "parametric-head-count":
+            raise Unreadable("--at applies to certificates about families with parameters (kind "
+                             "parametric-head-count)")
+        if at is None:
+            summary = obligations(ledger, cert, system)
+            return CheckResult(0, summary, ledger.done)
+        parsed = []
+        summary = obligations(ledger, cert, system, keep=parsed)
+        try:
+            answer = head_count_at(parsed, at, cert["n"])
+        except ValueError as exc:
+            raise Unreadable(str(exc)) from None
+        result = CheckResult(0, summary, ledger.done)
+        result.at = answer
+        return result
     except Rejected as exc:
         return CheckResult(1, str(exc), ledger.done)
     except Unreadable as exc:
@@ -73,11 +93,11 @@ def check_data(cert, *, spec=None, max_seconds=None):
                            ledger.done)
 
 
-def check_file(path, *, spec_path=None, max_seconds=None):
-    """Check a certificate file; returns a :class:`CheckResult`."""
+def check_file(path, *, spec_path=None, max_seconds=None, at=None):
+    """Check a certificate file; returns a :class:`CheckResult` (see :func:`check_data` for ``at``)."""
     try:
         cert = read_file(path, "certificate")
         spec = read_file(spec_path, "spec") if spec_path is not None else None
     except Unreadable as exc:
         return CheckResult(2, str(exc))
-    return check_data(cert, spec=spec, max_seconds=max_seconds)
+    return check_data(cert, spec=spec, max_seconds=max_seconds, at=at)

@@ -35,6 +35,7 @@ class CheckResult:
         self.code = code
         self.message = message
         self.obligations = tuple(obligations)
+        self.at = None
 
     @property
     def verified(self):

@@ -29,6 +29,12 @@ __all__ = [
     "MAX_NAME",
     "MAX_N",
     "MAX_MATERIALISED_LAGS",
+    "MAX_PARAMETERS",
+    "MAX_PARAMETRIC_DIM",
+    "MAX_FORMULA_CHARS",
+    "MAX_FORMULA_DEGREE",
+    "MAX_POLY_TERMS",
+    "MAX_CASES",
     "check_n",
     "check_name",
     "Deadline",
@@ -137,3 +143,17 @@ class Deadline:
         """Raise :class:`~symssm.errors.BudgetExceeded` if the budget is spent."""
         if self._end is not None and time.monotonic() > self._end:
             raise BudgetExceeded(f"stopped after the --max-seconds budget of {self.max_seconds} s while {doing}")
+
+# ---------------------------------------------------------------- families with parameters
+#: Most parameters a parametric system may have.
+MAX_PARAMETERS = 16
+#: Largest state size, input and output width of a parametric system.
+MAX_PARAMETRIC_DIM = 8
+#: Most characters in one entry formula.
+MAX_FORMULA_CHARS = 1000
+#: Largest exponent ``^k`` in a formula, and largest total degree of any numerator or denominator.
+MAX_FORMULA_DEGREE = 64
+#: Most terms in one polynomial of a parametric certificate (entries, determinants, coefficients).
+MAX_POLY_TERMS = 20_000
+#: Most bodies (the generic case plus every case of the exceptional set) in one certificate.
+MAX_CASES = 256

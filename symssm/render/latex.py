@@ -30,6 +30,7 @@ from ..errors import CertificateError, InputError
 from .gradient import gradient_fragment, gradient_macros, gradient_markdown
 from .head_count import head_count_fragment
 from .interaction import interaction_fragment, interaction_markdown
+from .parametric import parametric_fragment, parametric_markdown
 from .tex import MAX_SHOWN, escape_text, tex_matrix, tex_name, tex_number
 
 __all__ = ["render", "render_macros", "render_standalone", "render_markdown", "to_latex",
@@ -90,7 +91,7 @@ def _render_checked(data, *, standalone=False, macros=False, prefix=MACRO_PREFIX
     if macros:
         return _macros(data, prefix)
     body = {"head-count": head_count_fragment, "gradient-highway": gradient_fragment,
-            "interaction-rank": interaction_fragment}[data["kind"]](data)
+            "interaction-rank": interaction_fragment, "parametric-head-count": parametric_fragment}[data["kind"]](data)
     return render_standalone(body) if standalone else body
 
 
@@ -133,6 +134,11 @@ def _macros(data, prefix):
     elif data["kind"] == "interaction-rank":
         define("InteractionRank", data["interaction_rank"])
         define("N", data["system"]["n"])
+    elif data["kind"] == "parametric-head-count":
+        define("HeadCount", data["head_count"])
+        define("N", data["n"])
+        define("Cases", len(data["bodies"]))
+        define("Complete", "complete" if data["complete"] else "incomplete")
     else:
         for name, value in gradient_macros(data):
             define(name, value)
@@ -162,4 +168,6 @@ def render_markdown(data, result=None):
         return text
     if data["kind"] == "interaction-rank":
         return interaction_markdown(data, safe)
+    if data["kind"] == "parametric-head-count":
+        return parametric_markdown(data, safe)
     return gradient_markdown(data, safe)

@@ -32,6 +32,20 @@ def describe(system):
     return f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.has_D else ''}"
 
 
+def describe_family(system):
+    """One line: a parametric family's name, dimensions and parameters."""
+    name = terminal_safe(system.name) if system.name else "(unnamed family)"
+    return (f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.D is not None else ''}; "
+            f"parameters {', '.join(system.parameters) or 'none'}")
+
+
+def parametric_summary(cert):
+    """Short human summary of verified parametric head-count data (lines of text)."""
+    from .parametric import parametric_lines
+
+    return [terminal_safe(line) for line in parametric_lines(cert)]
+
+
 def head_count_summary(cert):
     """Short human summary of verified head-count certificate data (lines of text)."""
     k, n = cert["head_count"], cert["n"]

@@ -1,0 +1,88 @@
+"""Build certificates for families with parameters (kind ``"parametric-head-count"``) as JSON data.
+
+The format is specified in ``docs/certificate-format.md``; the proof it carries is explained in
+``docs/parametric.md``.  Bodies are stored as a flat list (the generic family first, then every
+case of the exceptional set, breadth first), so nesting never grows with the number of cases.
+
+Examples
+--------
+>>> from symssm.sources.parametric import parametric_family
+>>> cert = parametric_data(parametric_family("jordan-symbolic"), 6)
+>>> cert["kind"], cert["head_count"], cert["complete"], cert["bodies"][0]["factors"]
+('parametric-head-count', 2, True, {'constant': '1', 'list': []})
+"""
+
+from ..errors import InputError
+from ..exact.parametric import family_head_count
+from ..formats.limits import check_n
+from .envelope import header
+
+__all__ = ["parametric_data", "parametric_system_json"]
+
+
+def parametric_system_json(system):
+    """The ``"system"`` field of a parametric certificate: formulas as written, and the parameters."""
+    def rows(mat):
+        return None if mat is None else [list(r) for r in mat]
+
+    return {"name": system.name, "N": system.N, "m": system.m, "p": system.p, "parameters": list(system.parameters),
+            "A": rows(system.formulas["A"]), "B": rows(system.formulas["B"]), "C": rows(system.formulas["C"]),
+            "D": rows(system.formulas["D"])}
+
+
+def _body(body):
+    entries = {key: (None if body.entries[key] is None else [[list(pair) for pair in row] for row in body.entries[key]])
+               for key in ("A", "B", "C", "D")}
+    sub = None
+    if body.substitution is not None:
+        parent, factor, name, value = body.substitution
+        sub = {"parent": parent, "factor": factor, "parameter": name, "value": value}
+    upper = {"dimension": body.dimension}
+    if not body.dimension:
+        upper["coefficients"] = [{"lag": d, "q": q, "p": list(ps)} for d, q, ps in body.coefficients]
+    factors = []
+    for f in body.factors:
+        item = {"polynomial": f.text, "multiplicity": f.multiplicity, "status": f.status}
+        if f.status == "case":
+            item["case"] = f.case
+        factors.append(item)
+    return {
+        "parameters": list(body.system.parameters),
+        "substitution": sub,
+        "entries": entries,
+        "denominator": body.denominator,
+        "head_count": body.head_count,
+        "lower_bound": {"lags": list(body.lags), "positions": [list(rc) for rc in body.positions],
+                        "determinant": body.determinant},
+        "upper_bound": upper,
+        "factors": {"constant": body.constant, "list": factors},
+        "complete": body.complete,
+        "holds_for": {"from": body.holds_for[0], "to": body.holds_for[1]},
+    }
+
+
+def parametric_data(system, n=None):
+    """The certificate's JSON data for the head count of a parametric family on length ``n``.
+
+    ``n`` defaults to the truncation ``T = N`` (``N + 1`` with D), where the count is final.
+
+    Raises
+    ------
+    InputError
+        If ``n`` is invalid, or the family cannot be analysed (:func:`~symssm.exact.parametric.family_head_count`).
+    """
+    T = system.N + (1 if system.D is not None else 0)
+    n = T if n is None else check_n(n)
+    if not isinstance(n, int):
+        raise InputError("n must be an integer")
+    bodies = family_head_count(system, n)
+    data = header("parametric-head-count", system)
+    data["system"] = parametric_system_json(system)
+    data.update({
+        "n": n,
+        "truncation": T,
+        "head_count": bodies[0].head_count,
+        "complete": bodies[0].complete,
+        "bodies": [_body(b) for b in bodies],
+    })
+    return data

@@ -1,0 +1,423 @@
+"""Obligations of the ``"parametric-head-count"`` kind, and what a verified certificate says at a point.
+
+Standard library only.  Every polynomial identity is decided exactly with the sparse polynomial
+arithmetic of :mod:`.polynomials` (no sampling): the scaled lags ``Lambda_d`` are recomputed from
+the entries, the minor's determinant by fraction-free elimination with exact division, each
+coefficient identity on every entry, the factorisation ``g * Delta * prod q_d = c * prod f^e`` by
+multiplying out, divisibility by exact division, and each case's system by substitution.
+"""
+
+from . import polynomials as P
+from .reading import Rejected, Unreadable, is_text, strict_equal
+
+__all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric", "head_count_at", "parse_point"]
+
+MAX_PARAMETRIC_DIM = 8
+MAX_CASES = 256
+STATUSES = ("outside-domain", "case", "uncovered")
+
+
+def _hash(obj):
+    import hashlib
+    import json
+
+    data = {k: obj.get(k) for k in ("A", "B", "C", "D")}
+    data["parameters"] = obj.get("parameters")
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _names(ledger, value, where):
+    ledger.require(isinstance(value, list) and len(value) <= P.MAX_PARAMETERS
+                   and all(type(x) is str and P.NAME.fullmatch(x) for x in value)
+                   and len(set(value)) == len(value), where,
+                   f"must be a list of at most {P.MAX_PARAMETERS} distinct parameter names")
+    return list(value)
+
+
+def _formula_matrix(ledger, rows, shape, where, *, pair=False):
+    ledger.require(isinstance(rows, list) and len(rows) == shape[0]
+                   and all(isinstance(r, list) and len(r) == shape[1] for r in rows), where,
+                   f"must be a {shape[0]} x {shape[1]} matrix")
+    for r in rows:
+        for x in r:
+            if pair:
+                ledger.require(isinstance(x, list) and len(x) == 2 and all(is_text(y, P.MAX_POLY_CHARS) for y in x),
+                               where, "entries must be [numerator, denominator] pairs of polynomial strings")
+            else:
+                ledger.require((type(x) is int and abs(x) < 10**1000) or is_text(x, P.MAX_FORMULA_CHARS), where,
+                               "entries must be formula strings or integers")
+    return rows
+
+
+def read_parametric_system(ledger, obj):
+    """The ``"system"`` of a parametric certificate: dimensions, parameters, formulas; plus its hash."""
+    ledger.require(isinstance(obj, dict) and set(obj) == {"name", "N", "m", "p", "parameters", "A", "B", "C", "D"},
+                   "system", "must have exactly name, N, m, p, parameters, A, B, C, D")
+    ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
+    for key in ("N", "m", "p"):
+        ledger.require(type(obj[key]) is int and 1 <= obj[key] <= MAX_PARAMETRIC_DIM, f"system.{key}",
+                       f"must be an integer from 1 to {MAX_PARAMETRIC_DIM}")
+    N, m, p = obj["N"], obj["m"], obj["p"]
+    names = _names(ledger, obj["parameters"], "system.parameters")
+    shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
+    for key, shape in shapes.items():
+        if key == "D" and obj["D"] is None:
+            continue
+        _formula_matrix(ledger, obj[key], shape, f"system.{key}")
+    return {"N": N, "m": m, "p": p, "parameters": names, "formulas": {k: obj[k] for k in shapes},
+            "name": obj["name"], "sha256": _hash(obj)}
+
+
+def parametric_spec_hash(spec):
+    """The hash of a parametric spec's formulas (what ``--spec`` compares)."""
+    if not isinstance(spec, dict) or "parameters" not in spec:
+        raise Unreadable("the spec declares no parameters, but the certificate is about a parametric family")
+    return _hash(spec)
+
+
+# ---------------------------------------------------------------- helpers
+
+def _poly(ledger, text, names, where):
+    try:
+        return P.parse_polynomial(text, names)
+    except P.FormulaError as exc:
+        raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
+
+
+def _matmul(X, Y):
+    return [[_sum(P.mul(X[i][t], Y[t][j]) for t in range(len(Y))) for j in range(len(Y[0]))] for i in range(len(X))]
+
+
+def _sum(polys):
+    out = {}
+    for x in polys:
+        out = P.add(out, x)
+    return out
+
+
+def _det(rows, nv):
+    """Fraction-free elimination (Bareiss) with exact divisions; row swaps flip the sign."""
+    k = len(rows)
+    if k == 0:
+        return P.const(1, nv)
+    M = [list(r) for r in rows]
+    sign, prev = 1, P.const(1, nv)
+    for i in range(k):
+        if not M[i][i]:
+            swap = next((r for r in range(i + 1, k) if M[r][i]), None)
+            if swap is None:
+                return {}
+            M[i], M[swap] = M[swap], M[i]
+            sign = -sign
+        for r in range(i + 1, k):
+            for c in range(i + 1, k):
+                num = P.sub(P.mul(M[r][c], M[i][i]), P.mul(M[r][i], M[i][c]))
+                q = P.divide_exact(num, prev)
+                if q is None:  # pragma: no cover - Bareiss divisions are exact by Sylvester's identity
+                    raise Unreadable("internal: inexact Bareiss division")
+                M[r][c] = q
+        prev = M[i][i]
+    return P.scale(M[k - 1][k - 1], sign)
+
+
+# ---------------------------------------------------------------- one body
+
+class _Body:
+    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index")
+
+
+def _check_body(ledger, cert, system, bodies, i, parsed):
+    b = bodies[i]
+    w = f"bodies[{i}]"
+    keys = {"parameters", "substitution", "entries", "denominator", "head_count", "lower_bound", "upper_bound",
+            "factors", "complete", "holds_for"}
+    ledger.require(isinstance(b, dict) and set(b) == keys, w, f"must have exactly {', '.join(sorted(keys))}")
+    names = _names(ledger, b["parameters"], f"{w}.parameters")
+    nv = len(names)
+    N, m, p = system["N"], system["m"], system["p"]
+    sub = b["substitution"]
+    # -- the family: the root's parameters, or the parent's with one substituted
+    if i == 0:
+        ledger.require(sub is None, f"{w}.substitution", "the generic body has no substitution")
+        ledger.require(names == system["parameters"], f"{w}.parameters", "must be the system's parameters")
+    else:
+        ledger.require(isinstance(sub, dict) and set(sub) == {"parent", "factor", "parameter", "value"}, f"{w}.substitution",
+                       "must have parent, factor, parameter, value")
+        ledger.require(type(sub["parent"]) is int and 0 <= sub["parent"] < i, f"{w}.substitution.parent",
+                       "must be an earlier body")
+        parent = parsed[sub["parent"]]
+        ledger.require(type(sub["factor"]) is int and 0 <= sub["factor"] < len(parent.factors), f"{w}.substitution.factor",
+                       "must index a factor of the parent")
+        pf = parent.factors[sub["factor"]]
+        ledger.require(pf[2] == "case" and pf[3] == i, f"{w}.substitution", "the parent's factor does not name this case")
+        ledger.require(sub["parameter"] in parent.names, f"{w}.substitution.parameter", "is not a parameter of the parent")
+        index = parent.names.index(sub["parameter"])
+        ledger.require(names == parent.names[:index] + parent.names[index + 1:], f"{w}.parameters",
+                       "must be the parent's parameters without the substituted one")
+        value = _poly(ledger, sub["value"], names, f"{w}.substitution.value")
+        solved = P.linear_solution(pf[0], index)
+        ledger.require(solved is not None and solved == value, f"{w}.substitution",
+                       "the value is not the solution of the parent's factor for that parameter")
+    # -- entries
+    ent = b["entries"]
+    ledger.require(isinstance(ent, dict) and set(ent) == {"A", "B", "C", "D"}, f"{w}.entries", "must have A, B, C, D")
+    ledger.require((ent["D"] is None) == (system["formulas"]["D"] is None), f"{w}.entries.D",
+                   "must be present exactly when the system has D")
+    shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
+    pairs = {}
+    for key, shape in shapes.items():
+        if ent[key] is None:
+            pairs[key] = None
+            continue
+        _formula_matrix(ledger, ent[key], shape, f"{w}.entries.{key}", pair=True)
+        pairs[key] = [[(_poly(ledger, x[0], names, f"{w}.entries.{key}"), _poly(ledger, x[1], names,
+                                                                                  f"{w}.entries.{key}"))
+                       for x in row] for row in ent[key]]
+        for r, row in enumerate(pairs[key]):
+            for c, (num, den) in enumerate(row):
+                where = f"{w}.entries.{key}[{r}][{c}]"
+                ledger.require(bool(den), where, "has a zero denominator")
+                if i == 0:
+                    try:
+                        fn, fd = P.parse_pair(system["formulas"][key][r][c], names)
+                    except P.FormulaError as exc:
+                        raise Rejected(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
+                    ledger.require(P.mul(fn, den) == P.mul(fd, num), where, "is not the system's entry")
+                else:
+                    pn, pd = parent.pairs[key][r][c]
+                    sn = P.substitute(pn, index, value, nv)
+                    sd = P.substitute(pd, index, value, nv)
+                    ledger.require(bool(sd), where, "the substitution makes the parent's denominator vanish "
+                                                    "(the factor is outside the domain, not a case)")
+                    ledger.require(P.mul(num, sd) == P.mul(sn, den) and P.divide_exact(sd, den) is not None, where,
+                                   "is not the parent's entry with the substitution applied")
+    # -- common denominator and scaled lags
+    g = _poly(ledger, b["denominator"], names, f"{w}.denominator")
+    ledger.require(bool(g), f"{w}.denominator", "must be nonzero")
+    scaled = {}
+    for key, rows in pairs.items():
+        if rows is None:
+            scaled[key] = None
+            continue
+        out = []
+        for row in rows:
+            orow = []
+            for num, den in row:
+                q = P.divide_exact(g, den)
+                ledger.require(q is not None, f"{w}.denominator", "is not a multiple of every entry's denominator")
+                orow.append(P.mul(num, q))
+            out.append(orow)
+        scaled[key] = out
+    T = cert["truncation"]
+    n = cert["n"]
+    rows_needed = min(n, T)
+    lags, X = [], scaled["B"]
+    for d in range(rows_needed):
+        ledger.require(True, f"{w}.lags", "")
+        L = _matmul(scaled["C"], X)
+        if d == 0 and scaled["D"] is not None:
+            L = [[P.add(L[r][c], P.mul(g, scaled["D"][r][c])) for c in range(m)] for r in range(p)]
+        lags.append(L)
+        if d + 1 < rows_needed:
+            X = _matmul(scaled["A"], X)
+    # -- lower bound
+    k = b["head_count"]
+    ledger.require(type(k) is int and 0 <= k <= min(rows_needed, p * m), f"{w}.head_count",
+                   f"must be an integer from 0 to min(n, T, pm) = {min(rows_needed, p * m)}")
+    lb = b["lower_bound"]
+    ledger.require(isinstance(lb, dict) and set(lb) == {"lags", "positions", "determinant"}, f"{w}.lower_bound",
+                   "must have lags, positions, determinant")
+    wl, pos = lb["lags"], lb["positions"]
+    ledger.require(isinstance(wl, list) and len(wl) == k and all(type(d) is int for d in wl)
+                   and all(0 <= d < rows_needed for d in wl) and all(a < b2 for a, b2 in zip(wl, wl[1:])),
+                   f"{w}.lower_bound.lags", f"must be {k} increasing lags below min(n, T) = {rows_needed}")
+    ledger.require(isinstance(pos, list) and len(pos) == k and all(
+        isinstance(rc, list) and len(rc) == 2 and all(type(x) is int for x in rc) and 0 <= rc[0] < p and 0 <= rc[1] < m
+        for rc in pos), f"{w}.lower_bound.positions", f"must be {k} [row, column] pairs in range")
+    delta = _det([[lags[d][r][c] for r, c in pos] for d in wl], nv)
+    ledger.require(_poly(ledger, lb["determinant"], names, f"{w}.lower_bound.determinant") == delta,
+                   f"{w}.lower_bound.determinant", "is not the determinant of the minor of the scaled lags")
+    ledger.require(bool(delta), f"{w}.lower_bound.determinant", "is the zero polynomial: no lower bound")
+    # -- upper bound
+    ub = b["upper_bound"]
+    ledger.require(isinstance(ub, dict) and type(ub.get("dimension")) is bool, f"{w}.upper_bound",
+                   "must have a boolean dimension")
+    qs = []
+    if ub["dimension"]:
+        ledger.require(set(ub) == {"dimension"} and k == min(rows_needed, p * m), f"{w}.upper_bound.dimension",
+                       "the dimension argument applies only when k = min(n, T, pm)")
+    else:
+        ledger.require(set(ub) == {"dimension", "coefficients"} and isinstance(ub["coefficients"], list),
+                       f"{w}.upper_bound", "must list coefficients")
+        others = [d for d in range(rows_needed) if d not in wl]
+        co = ub["coefficients"]
+        ledger.require(len(co) == len(others) and all(isinstance(x, dict) and set(x) == {"lag", "q", "p"} for x in co)
+                       and [x["lag"] for x in co] == others, f"{w}.upper_bound.coefficients",
+                       "must have one row for every other lag below min(n, T), in order")
+        for x in co:
+            where = f"{w}.upper_bound.coefficients[lag {x['lag']}]"
+            q = _poly(ledger, x["q"], names, where)
+            ledger.require(bool(q), where, "q must be nonzero")
+            ledger.require(isinstance(x["p"], list) and len(x["p"]) == k, where, f"must have {k} coefficients")
+            ps = [_poly(ledger, y, names, where) for y in x["p"]]
+            L = lags[x["lag"]]
+            for r in range(p):
+                for c in range(m):
+                    rhs = _sum(P.mul(ps[s], lags[wl[s]][r][c]) for s in range(k))
+                    ledger.require(P.mul(q, L[r][c]) == rhs, where,
+                                   f"q Lambda_d = sum p_s Lambda_(d_s) fails at entry [{r}][{c}]")
+            qs.append(q)
+    # -- factors
+    fa = b["factors"]
+    ledger.require(isinstance(fa, dict) and set(fa) == {"constant", "list"} and isinstance(fa["list"], list)
+                   and type(fa["constant"]) is str, f"{w}.factors", "must have constant and list")
+    try:
+        constant = P.parse_rational(fa["constant"])
+    except P.FormulaError as exc:
+        raise Rejected(f"{w}.factors.constant", str(exc)) from None
+    ledger.require(constant != 0, f"{w}.factors.constant", "must be nonzero")
+    factors, product, seen = [], P.const(constant, nv), set()
+    dens = [den for key in pairs if pairs[key] is not None for row in pairs[key] for _, den in row if not P.is_const(den)]
+    for j, f in enumerate(fa["list"]):
+        where = f"{w}.factors.list[{j}]"
+        ledger.require(isinstance(f, dict) and {"polynomial", "multiplicity", "status"} <= set(f)
+                       and set(f) <= {"polynomial", "multiplicity", "status", "case"}, where,
+                       "must have polynomial, multiplicity, status (and case)")
+        poly = _poly(ledger, f["polynomial"], names, where)
+        ledger.require(not P.is_const(poly) and f["polynomial"] not in seen, where, "must be a new non-constant factor")
+        seen.add(f["polynomial"])
+        e = f["multiplicity"]
+        ledger.require(type(e) is int and 1 <= e <= 10_000, where, "multiplicity must be a positive integer")
+        status = f["status"]
+        ledger.require(status in STATUSES, where, f"status must be one of {', '.join(STATUSES)}")
+        ledger.require(("case" in f) == (status == "case"), where, "a case index goes with status case only")
+        case = None
+        if status == "outside-domain":
+            ledger.require(any(P.divide_exact(den, poly) is not None for den in dens), where,
+                           "divides no entry's denominator, so it is not outside the domain")
+        elif status == "case":
+            case = f["case"]
+            ledger.require(type(case) is int and i < case < len(bodies), where, "case must index a later body")
+        product = P.mul(product, P.power(poly, e, nv))
+        factors.append((poly, f["polynomial"], status, case))
+    whole = P.mul(g, delta)
+    for q in qs:
+        whole = P.mul(whole, q)
+    ledger.require(whole == product, f"{w}.factors", "constant * prod f^e is not g * Delta * prod q_d")
+    ledger.require(type(b["complete"]) is bool, f"{w}.complete", "must be a boolean")
+    T_from = wl[-1] + 1 if k else 0
+    ledger.require(strict_equal(b["holds_for"], {"from": T_from, "to": None if n >= T else n}), f"{w}.holds_for",
+                   "is not the range the witnesses prove")
+    body = _Body()
+    body.names, body.pairs, body.g, body.k = names, pairs, g, k
+    body.holds, body.factors, body.complete, body.index = b["holds_for"], factors, b["complete"], i
+    return body
+
+
+def check_parametric(ledger, cert, system, *, keep=None):
+    """Every obligation of a parametric certificate; returns the one-line summary.
+
+    ``keep`` (a list), when given, receives the parsed bodies for :func:`head_count_at`.
+    """
+    keys = {"format", "version", "kind", "generator", "system", "input_sha256", "n", "truncation", "head_count",
+            "complete", "bodies"}
+    ledger.require(set(cert) == keys, "structure", f"a parametric certificate has exactly {', '.join(sorted(keys))}")
+    n = cert["n"]
+    ledger.require(type(n) is int and 0 <= n <= 10**30, "n", "must be an integer from 0 to 10^30")
+    T = system["N"] + (0 if system["formulas"]["D"] is None else 1)
+    ledger.require(strict_equal(cert["truncation"], T), "truncation", f"must be N (+1 with D) = {T}")
+    bodies = cert["bodies"]
+    ledger.require(isinstance(bodies, list) and 1 <= len(bodies) <= MAX_CASES, "bodies",
+                   f"must be a list of 1 to {MAX_CASES} bodies")
+    parsed = []
+    for i in range(len(bodies)):
+        parsed.append(_check_body(ledger, cert, system, bodies, i, parsed))
+    for i in range(1, len(bodies)):
+        ledger.require(isinstance(bodies[i]["substitution"], dict), f"bodies[{i}].substitution", "must be present")
+    complete = [False] * len(parsed)
+    for i in reversed(range(len(parsed))):
+        complete[i] = all(s == "outside-domain" or (s == "case" and complete[c]) for _, _, s, c in parsed[i].factors)
+        ledger.require(parsed[i].complete == complete[i], f"bodies[{i}].complete",
+                       f"must be {str(complete[i]).lower()}: " + ("every factor is covered" if complete[i] else
+                                                                  "some factor is uncovered"))
+    ledger.require(strict_equal(cert["head_count"], parsed[0].k), "head_count", "is not the generic body's head count")
+    ledger.require(strict_equal(cert["complete"], complete[0]), "complete", "is not the generic body's completeness")
+    if keep is not None:
+        keep.extend(parsed)
+    k = parsed[0].k
+    extent = "every parameter value where the system is defined" if complete[0] else \
+        "every parameter value outside the uncovered factors"
+    return (f"parametric head-count k({n}) = {k} generically for {system['name']!r} over "
+            f"Q({', '.join(system['parameters'])}); {len(parsed)} "
+            f"bod{'y covers' if len(parsed) == 1 else 'ies cover'} {extent}")
+
+
+# ---------------------------------------------------------------- a point
+
+def parse_point(text):
+    """``{"a": Fraction, ...}`` from ``a=1/2,b=3``.
+
+    Raises
+    ------
+    ValueError
+        If the text is not a comma-separated list of ``name=rational``, or repeats a name.
+    """
+    point = {}
+    for part in text.split(","):
+        name, eq, value = part.strip().partition("=")
+        name = name.strip()
+        if not eq or not P.NAME.fullmatch(name):
+            raise ValueError(f"--at: {part.strip()[:40]!r} is not name=value")
+        if name in point:
+            raise ValueError(f"--at: {name} is given twice")
+        try:
+            point[name] = P.parse_rational(value.strip())
+        except P.FormulaError as exc:
+            raise ValueError(f"--at: {name}: {exc}") from None
+    return point
+
+
+def _show(value):
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def head_count_at(parsed, point, n):
+    """What the verified certificate proves at ``point``: a dict with ``head_count`` (int or None).
+
+    Raises
+    ------
+    ValueError
+        If the point does not give exactly the family's parameters.
+    """
+    root = parsed[0]
+    if set(point) != set(root.names):
+        missing = sorted(set(root.names) - set(point))
+        extra = sorted(set(point) - set(root.names))
+        raise ValueError("--at must give every parameter exactly: " + "; ".join(
+            ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(extra)}"] if extra else [])))
+    values = dict(point)
+    body, path = root, []
+    out = {"n": n, "point": {k: _show(v) for k, v in point.items()}, "case": path}
+    while True:
+        coords = [values[x] for x in body.names]
+        for key, rows in body.pairs.items():
+            for r, row in enumerate(rows or ()):
+                for c, (_, den) in enumerate(row):
+                    if P.evaluate(den, coords) == 0:
+                        out.update(head_count=None, holds_for=None,
+                                   reason=f"the system is not defined here: the denominator of {key}[{r}][{c}] "
+                                          "vanishes")
+                        return out
+        vanishing = [f for f in body.factors if P.evaluate(f[0], coords) == 0]
+        if not vanishing:
+            reason = "the generic case" if not path else "case " + ", ".join(path)
+            out.update(head_count=body.k, holds_for=body.holds, reason=reason)
+            return out
+        case = next((f for f in vanishing if f[2] == "case"), None)
+        if case is None:
+            out.update(head_count=None, holds_for=None,
+                       reason=f"the point lies on the factor {vanishing[0][1]}, which the certificate does not cover")
+            return out
+        path.append(f"{case[1]} = 0")
+        body = parsed[case[3]]

@@ -1,0 +1,304 @@
+"""Sparse multivariate polynomials over Fraction, and the formula grammar: the checker's own, stdlib only.
+
+A polynomial in ``s`` variables is a dict ``{exponent tuple: Fraction}`` without zero coefficients.
+Leading terms are taken in lex order (Python's tuple order), so exact division by one polynomial
+decides divisibility: the remainder is zero exactly when the divisor divides.
+
+The formula grammar is the one in ``docs/parametric.md`` (integers, exact decimals, parameter
+names, ``+ - * /``, ``^`` with a non-negative integer exponent, parentheses, unary minus); a
+formula parses into a pair ``(numerator, denominator)`` of polynomials.
+"""
+
+import re
+from fractions import Fraction
+
+from .reading import Unreadable
+
+__all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
+           "add", "sub", "mul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
+           "linear_solution", "parse_pair", "parse_polynomial", "parse_rational"]
+
+MAX_PARAMETERS = 16
+MAX_POLY_TERMS = 20_000
+MAX_FORMULA_CHARS = 1000
+MAX_FORMULA_DEGREE = 64
+#: Longest text of a polynomial field of a certificate (determinants, coefficients, factors).
+MAX_POLY_CHARS = 4_000_000
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
+_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
+_RATIONAL = re.compile(r"-?[0-9]{1,4000}(?:\.[0-9]{1,4000}|/[0-9]{1,4000})?")
+
+
+class FormulaError(ValueError):
+    """A formula outside the grammar (the caller turns it into a rejection)."""
+
+
+def _size(p):
+    if len(p) > MAX_POLY_TERMS:
+        raise Unreadable(f"a polynomial has more than {MAX_POLY_TERMS} terms: too large to check")
+    return p
+
+
+def const(c, nvars):
+    c = Fraction(c)
+    return {(0,) * nvars: c} if c else {}
+
+
+def var(i, nvars):
+    return {tuple(1 if j == i else 0 for j in range(nvars)): Fraction(1)}
+
+
+def add(a, b):
+    out = dict(a)
+    for mon, c in b.items():
+        v = out.get(mon, 0) + c
+        if v:
+            out[mon] = v
+        else:
+            out.pop(mon, None)
+    return out
+
+
+def scale(a, c):
+    c = Fraction(c)
+    return {mon: x * c for mon, x in a.items()} if c else {}
+
+
+def sub(a, b):
+    return add(a, scale(b, -1))
+
+
+def mul(a, b):
+    if len(a) > len(b):
+        a, b = b, a
+    out = {}
+    for m1, c1 in a.items():
+        for m2, c2 in b.items():
+            mon = tuple(x + y for x, y in zip(m1, m2))
+            v = out.get(mon, 0) + c1 * c2
+            if v:
+                out[mon] = v
+            else:
+                out.pop(mon, None)
+    return _size(out)
+
+
+def power(a, k, nvars):
+    out = const(1, nvars)
+    for _ in range(k):
+        out = mul(out, a)
+    return out
+
+
+def is_const(a):
+    return all(not any(mon) for mon in a)
+
+
+def constant_value(a):
+    return next(iter(a.values())) if a else Fraction(0)
+
+
+def divide_exact(a, b):
+    """``a / b`` if ``b`` (nonzero) divides ``a`` exactly, else None."""
+    if not b:
+        return None
+    lead = max(b)
+    lc = b[lead]
+    rem, quo = dict(a), {}
+    while rem:
+        top = max(rem)
+        shift = tuple(x - y for x, y in zip(top, lead))
+        if any(e < 0 for e in shift):
+            return None
+        c = rem[top] / lc
+        quo[shift] = c
+        rem = sub(rem, {tuple(x + y for x, y in zip(mon, shift)): v * c for mon, v in b.items()})
+        _size(quo)
+    return quo
+
+
+def evaluate(a, point):
+    total = Fraction(0)
+    for mon, c in a.items():
+        term = c
+        for x, e in zip(point, mon):
+            if e:
+                term *= x ** e
+        total += term
+    return total
+
+
+def substitute(a, index, value, nvars_child):
+    """``a`` with variable ``index`` replaced by ``value`` (a polynomial in the remaining variables)."""
+    out, powers = {}, [const(1, nvars_child)]
+    for mon, c in a.items():
+        e = mon[index]
+        while len(powers) <= e:
+            powers.append(mul(powers[-1], value))
+        rest = mon[:index] + mon[index + 1:]
+        out = add(out, mul({rest: c}, powers[e]))
+    return _size(out)
+
+
+def linear_solution(f, index):
+    """``-(f - c x)/c`` when ``f = c x + r`` with a constant ``c`` and ``r`` free of ``x``; else None.
+
+    The result is a polynomial in the other variables (the exponent of ``x`` dropped).
+    """
+    ones = [(mon, c) for mon, c in f.items() if mon[index] == 1]
+    if any(mon[index] > 1 for mon in f) or len(ones) != 1:
+        return None
+    mon, c = ones[0]
+    if any(e for i, e in enumerate(mon) if i != index):
+        return None
+    return {m[:index] + m[index + 1:]: -v / c for m, v in f.items() if m != mon}
+
+
+# ---------------------------------------------------------------- the grammar
+
+class _Parser:
+    def __init__(self, text, names, limit=MAX_FORMULA_CHARS):
+        if len(text) > limit:
+            raise FormulaError(f"longer than {limit} characters")
+        self.names = {x: i for i, x in enumerate(names)}
+        self.nv = len(names)
+        self.toks = []
+        pos = 0
+        while text[pos:].strip():
+            m = _TOKEN.match(text, pos)
+            if not m:
+                raise FormulaError(f"unexpected character at position {pos + 1}")
+            self.toks.append((m.lastgroup, m.group(m.lastgroup)))
+            pos = m.end()
+        self.toks.append(("end", ""))
+        self.i = 0
+        self.depth = 0
+
+    def peek(self):
+        return self.toks[self.i]
+
+    def take(self):
+        self.i += 1
+        return self.toks[self.i - 1]
+
+    def run(self):
+        if self.peek()[0] == "end":
+            raise FormulaError("empty formula")
+        value = self.expr()
+        if self.peek()[0] != "end":
+            raise FormulaError(f"unexpected {self.peek()[1]!r}")
+        return value
+
+    def expr(self):
+        n, d = self.term()
+        while self.peek() in (("op", "+"), ("op", "-")):
+            op = self.take()[1]
+            n2, d2 = self.term()
+            if op == "-":
+                n2 = scale(n2, -1)
+            n, d = add(mul(n, d2), mul(n2, d)), mul(d, d2)
+        return n, d
+
+    def term(self):
+        n, d = self.unary()
+        while self.peek() in (("op", "*"), ("op", "/")):
+            op = self.take()[1]
+            n2, d2 = self.unary()
+            if op == "*":
+                n, d = mul(n, n2), mul(d, d2)
+            else:
+                if not n2:
+                    raise FormulaError("division by zero")
+                n, d = mul(n, d2), mul(d, n2)
+            n, d = _fold(n, d)
+        return n, d
+
+    def unary(self):
+        if self.peek() == ("op", "-"):
+            self.take()
+            n, d = self.unary()
+            return scale(n, -1), d
+        return self.power()
+
+    def power(self):
+        n, d = self.atom()
+        if self.peek() == ("op", "^"):
+            self.take()
+            kind, tok = self.take()
+            if kind != "num" or "." in tok or int(tok) > MAX_FORMULA_DEGREE:
+                raise FormulaError(f"the exponent must be an integer from 0 to {MAX_FORMULA_DEGREE}")
+            if self.peek() == ("op", "^"):
+                raise FormulaError("chained '^'")
+            k = int(tok)
+            n, d = power(n, k, self.nv), power(d, k, self.nv)
+        return n, d
+
+    def atom(self):
+        kind, tok = self.take()
+        one = const(1, self.nv)
+        if kind == "num":
+            return const(Fraction(tok), self.nv), one
+        if kind == "name":
+            if tok not in self.names:
+                raise FormulaError(f"{tok[:20]!r} is not a parameter here")
+            return var(self.names[tok], self.nv), one
+        if tok == "(":
+            self.depth += 1
+            if self.depth > 50:
+                raise FormulaError("nested too deeply")
+            value = self.expr()
+            self.depth -= 1
+            if self.take() != ("op", ")"):
+                raise FormulaError("missing ')'")
+            return value
+        raise FormulaError("expected a number, a parameter or '('")
+
+
+def _fold(n, d):
+    """Move a constant denominator into the numerator."""
+    if is_const(d):
+        c = constant_value(d)
+        return scale(n, 1 / c), const(1, len(next(iter(d))) if d else 0)
+    return n, d
+
+
+def parse_pair(text, names, *, limit=MAX_FORMULA_CHARS):
+    """``(numerator, denominator)`` of a formula (a string, or an int) in the variables ``names``.
+
+    Raises
+    ------
+    FormulaError
+        If the formula is not in the grammar or exceeds a limit.
+    """
+    if type(text) is int:
+        text = str(text)
+    if type(text) is not str:
+        raise FormulaError("not a string")
+    n, d = _Parser(text, names, limit).run()
+    return _fold(n, d)
+
+
+def parse_polynomial(text, names):
+    """A polynomial field of a certificate (a formula whose denominator is a constant).
+
+    Raises
+    ------
+    FormulaError
+        If it is not in the grammar or has a non-constant denominator.
+    """
+    if type(text) is not str:
+        raise FormulaError("must be a string")
+    n, d = parse_pair(text, names, limit=MAX_POLY_CHARS)
+    if not is_const(d):
+        raise FormulaError("is not a polynomial")
+    return n
+
+
+def parse_rational(text):
+    """A rational number written ``p``, ``p/q`` or as an exact decimal (``-0.25``); else FormulaError."""
+    if not _RATIONAL.fullmatch(text):
+        raise FormulaError(f"{text[:40]!r} is not a rational number (p, p/q or a decimal)")
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise FormulaError(f"{text[:40]!r} is not a rational number") from None

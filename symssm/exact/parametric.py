@@ -1,0 +1,410 @@
+"""Head counts of whole families: the generic rank over ``QQ(params)``, its proof, and the exceptional set.
+
+For a :class:`~symssm.sources.parametric.ParametricSSM` and a length ``n`` this module computes
+(``docs/parametric.md``, ``theory.md`` section 7):
+
+1. the common denominator ``g`` of the entries and the scaled lags ``Lambda_d = g^(d+2) L_d``,
+   polynomial matrices (``Lambda_0 = Ct Bt + g Dt``, ``Lambda_d = Ct At^d Bt`` with ``Xt = g X``);
+2. the generic head count ``k``: witness lags and positions found at a (seeded, deterministic)
+   rational point, then proven symbolically: ``Delta``, the determinant of the k x k minor, is a
+   nonzero polynomial; every other lag below ``min(n, T)`` satisfies
+   ``q_d Lambda_d = sum_s p_(d,s) Lambda_(d_s)`` as a polynomial identity (Cramer's rule, reduced by
+   the gcd), or ``k = min(n, T, pm)`` and the dimension argument needs nothing;
+3. the irreducible factors of ``g * Delta * prod q_d``, each classified as
+   ``outside-domain`` (it divides an entry's denominator: the family is undefined on its zeros),
+   ``case`` (linear in one parameter with a constant coefficient: the substituted family is
+   analysed the same way, recursively), or ``uncovered`` (the certificate proves nothing there).
+
+Examples
+--------
+>>> from symssm.sources.parametric import parametric_family
+>>> bodies = family_head_count(parametric_family("rotation-symbolic"), 4)
+>>> [(b.head_count, b.complete) for b in bodies]
+[(2, True), (1, True)]
+>>> [(f.text, f.status) for f in bodies[0].factors]
+[('t', 'case'), ('t^2 + 1', 'outside-domain')]
+"""
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+
+from ..errors import InputError, LimitError
+from ..formats.expressions import polynomial_text
+from ..formats.limits import MAX_CASES, MAX_POLY_TERMS
+from ..sources.parametric import substitute
+
+__all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
+
+_ATTEMPTS = 8
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One irreducible factor of ``g * Delta * prod q_d`` with its multiplicity and status."""
+
+    text: str
+    multiplicity: int
+    status: str  # "outside-domain", "case" or "uncovered"
+    case: int = None  # index of the body for the substituted family (status "case")
+    parameter: str = None
+    value: str = None
+
+
+@dataclass(frozen=True)
+class Body:
+    """The proof for one family (the generic one, or a case of the exceptional set)."""
+
+    system: object
+    substitution: tuple  # None, or (parent index, factor index, parameter, value text)
+    entries: dict  # key -> rows of (numerator text, denominator text), or None for an absent D
+    denominator: str
+    head_count: int
+    lags: tuple
+    positions: tuple
+    determinant: str
+    dimension: bool
+    coefficients: tuple  # ((lag, q text, (p texts...)), ...)
+    constant: str
+    factors: tuple
+    complete: bool
+    holds_for: tuple
+
+
+# ---------------------------------------------------------------- polynomial helpers (ground-safe)
+
+def _fraction(c):
+    return Fraction(int(c.numerator), int(c.denominator))
+
+
+def _primitive(poly):
+    """(scale, poly * scale) with integer coprime coefficients and a positive leading coefficient."""
+    if poly.is_zero:
+        return Fraction(1), poly
+    coeffs = [_fraction(c) for c in poly.coeffs()]
+    den = 1
+    for c in coeffs:
+        den = den * c.denominator // gcd(den, c.denominator)
+    content = 0
+    for c in coeffs:
+        content = gcd(content, int(c * den))
+    scale = Fraction(den, content) * (1 if poly.LC > 0 else -1)
+    return scale, poly * poly.ring.domain.convert(scale)
+
+
+def _lcm(a, b):
+    if a.is_ground:
+        return b
+    if b.is_ground:
+        return a
+    return a.lcm(b)
+
+
+def _gcd(a, b):
+    if a.is_zero:
+        return b
+    if b.is_zero:
+        return a
+    if a.is_ground or b.is_ground:
+        return a.ring.one
+    return a.gcd(b)
+
+
+def _divides(f, g):
+    """True if the non-constant polynomial ``f`` divides ``g``."""
+    return g.rem(f).is_zero
+
+
+def _factor_list(poly):
+    if poly.is_ground:
+        return _fraction(poly.LC if not poly.is_zero else 0), []
+    c, fs = poly.factor_list()
+    return _fraction(c), fs
+
+
+def _value(poly, point):
+    total = Fraction(0)
+    for mon, coeff in poly.terms():
+        term = _fraction(coeff)
+        for x, e in zip(point, mon):
+            if e:
+                term *= x ** e
+        total += term
+    return total
+
+
+def _check_terms(poly, what):
+    if len(poly) > MAX_POLY_TERMS:
+        raise LimitError(f"{what} has {len(poly)} terms; the limit is {MAX_POLY_TERMS} (a smaller family, "
+                         "fewer parameters or a shorter n)")
+    return poly
+
+
+def _det(rows):
+    """Fraction-free (Bareiss) determinant of a square list of polynomial rows, exact divisions."""
+    k = len(rows)
+    if k == 0:
+        return None
+    M = [list(r) for r in rows]
+    ring = M[0][0].ring
+    sign, prev = 1, ring.one
+    for i in range(k):
+        if M[i][i].is_zero:
+            swap = next((r for r in range(i + 1, k) if not M[r][i].is_zero), None)
+            if swap is None:
+                return ring.zero
+            M[i], M[swap] = M[swap], M[i]
+            sign = -sign
+        for r in range(i + 1, k):
+            for c in range(i + 1, k):
+                num = M[r][c] * M[i][i] - M[r][i] * M[i][c]
+                M[r][c] = num if prev.is_ground and prev == ring.one else num.exquo(prev)
+        prev = M[i][i]
+    return M[k - 1][k - 1] * sign
+
+
+# ---------------------------------------------------------------- one body
+
+def _scaled_lags(system, rows):
+    """(pairs, g, Lambda_0..Lambda_{rows-1}) for ``system`` over its polynomial ring."""
+    ring = system.field.ring
+    pairs, g = {}, ring.one
+    for key in ("A", "B", "C", "D"):
+        mat = getattr(system, key)
+        if mat is None:
+            pairs[key] = None
+            continue
+        pairs[key] = []
+        for row in mat:
+            prow = []
+            for x in row:
+                num, den = x.numer, x.denom
+                if den.is_ground:
+                    num, den = num.quo_ground(den.LC), ring.one
+                else:
+                    scale, den = _primitive(den)
+                    num = num * ring.domain.convert(scale)
+                prow.append((num, den))
+                g = _lcm(g, den)
+            pairs[key].append(prow)
+    _, g = _primitive(g)
+
+    def scaled(key):
+        return [[num * g.exquo(den) if not den.is_ground else num * g for num, den in row] for row in pairs[key]]
+
+    A, B, C = scaled("A"), scaled("B"), scaled("C")
+    D = scaled("D") if pairs["D"] is not None else None
+    N, m, p = len(A), len(B[0]), len(C)
+
+    def mul(X, Y):
+        return [[_check_terms(sum((X[i][t] * Y[t][j] for t in range(len(Y))), ring.zero), "a lag entry")
+                 for j in range(len(Y[0]))] for i in range(len(X))]
+
+    lags = []
+    X = B
+    for d in range(rows):
+        L = mul(C, X)
+        if d == 0 and D is not None:
+            L = [[L[i][j] + g * D[i][j] for j in range(m)] for i in range(p)]
+        lags.append(L)
+        if d + 1 < rows:
+            X = mul(A, X)
+    del N
+    return pairs, g, lags
+
+
+def _points(system, pairs):
+    """Deterministic rational points where every denominator is nonzero."""
+    rng = random.Random(0x5EED + len(system.parameters))
+    dens = [den for key in ("A", "B", "C", "D") if pairs[key] is not None for row in pairs[key] for _, den in row]
+    found = 0
+    for _ in range(1000):
+        point = [Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 997)) for _ in system.parameters]
+        if all(_value(den, point) != 0 for den in dens):
+            yield point
+            found += 1
+            if found == _ATTEMPTS:
+                return
+
+
+def _witness(lags, point, p, m):
+    """Lex-first rows whose values at ``point`` raise the rank, with pivot positions."""
+    basis = []  # (pivot, reduced row)
+    lags_out, positions = [], []
+    for d, L in enumerate(lags):
+        row = [_value(L[i][j], point) for i in range(p) for j in range(m)]
+        for pivot, brow in basis:
+            if row[pivot]:
+                f = row[pivot] / brow[pivot]
+                row = [x - f * y for x, y in zip(row, brow)]
+        pivot = next((c for c, x in enumerate(row) if x), None)
+        if pivot is not None:
+            basis.append((pivot, row))
+            lags_out.append(d)
+            positions.append(divmod(pivot, m))
+    return tuple(lags_out), tuple(positions)
+
+
+def _relations(lags, witness, positions, delta, p, m):
+    """For every non-witness row: (d, q, p_s) with q Lambda_d = sum p_s Lambda_{d_s}; None if one fails."""
+    ring = delta.ring
+    M = [[lags[d][r][c] for r, c in positions] for d in witness]
+    out = []
+    for d, L in enumerate(lags):
+        if d in witness:
+            continue
+        v = [L[r][c] for r, c in positions]
+        ps = []
+        for s in range(len(witness)):
+            rows = [list(row) for row in M]
+            rows[s] = v
+            ps.append(_det(rows))
+        q = delta
+        common = q
+        for x in ps:
+            common = _gcd(common, x)
+        if not common.is_ground:
+            q = q.exquo(common)
+            ps = [x.exquo(common) for x in ps]
+        scale, q = _primitive(q)
+        ps = [x * ring.domain.convert(scale) for x in ps]
+        for i in range(p):
+            for j in range(m):
+                rhs = sum((ps[s] * lags[witness[s]][i][j] for s in range(len(witness))), ring.zero)
+                if q * L[i][j] != rhs:
+                    return None
+        out.append((d, q, tuple(ps)))
+    return out
+
+
+def _linear_in(f, names):
+    """(name, value poly) for the first parameter in which ``f`` is linear with a constant coefficient."""
+    for index, name in enumerate(names):
+        ones = [(mon, c) for mon, c in f.terms() if mon[index] == 1]
+        if any(mon[index] > 1 for mon in f.monoms()) or len(ones) != 1:
+            continue
+        mon, c = ones[0]
+        if any(e for i, e in enumerate(mon) if i != index):
+            continue
+        rest = f - f.ring.from_dict({mon: c})
+        return name, rest * f.ring.domain.convert(-1 / _fraction(c))
+    return None
+
+
+def _child_text(poly, index):
+    """Text of a polynomial free of generator ``index``, in the ring without it."""
+    from ..formats.expressions import parameter_field
+
+    names = [str(s) for s in poly.ring.symbols]
+    child = parameter_field(names[:index] + names[index + 1:]).ring
+    terms = {mon[:index] + mon[index + 1:]: c for mon, c in poly.terms()}
+    return polynomial_text(child.from_dict(terms) if terms else child.zero)
+
+
+def analyse_body(system, n):
+    """The generic proof for one family: everything but the cases' own bodies.
+
+    Returns a dict with the fields of :class:`Body` (``factors`` as raw tuples, statuses unresolved).
+
+    Raises
+    ------
+    InputError
+        If no witness could be proven at any of the deterministic points (reported, never guessed).
+    LimitError
+        If a polynomial grows beyond ``MAX_POLY_TERMS``.
+    """
+    T = system.N + (1 if system.D is not None else 0)
+    rows = min(n, T)
+    pairs, g, lags = _scaled_lags(system, rows)
+    p, m = system.p, system.m
+    ring = g.ring
+    for point in _points(system, pairs):
+        witness, positions = _witness(lags, point, p, m)
+        k = len(witness)
+        delta = _det([[lags[d][r][c] for r, c in positions] for d in witness]) if k else ring.one
+        _check_terms(delta, "the determinant")
+        dimension = k == min(rows, p * m)
+        relations = [] if dimension else _relations(lags, witness, positions, delta, p, m)
+        if relations is None:
+            continue  # the point was special: the generic rank is higher; try the next point
+        break
+    else:
+        raise InputError("could not prove a generic head count at the deterministic sample points (the family's "
+                         "denominators vanish too often); please report this family")
+    constant, merged = Fraction(1), {}
+    for poly in [g, delta] + [q for _, q, _ in relations]:
+        c, fs = _factor_list(poly)
+        constant *= c
+        for f, e in fs:
+            scale, f = _primitive(f)
+            constant /= scale ** e
+            key = polynomial_text(f)
+            merged[key] = (f, merged.get(key, (f, 0))[1] + e)
+    dens = [den for key in ("A", "B", "C", "D") if pairs[key] is not None for row in pairs[key] for _, den in row
+            if not den.is_ground]
+    factors = []
+    for key in sorted(merged):
+        f, e = merged[key]
+        if any(_divides(f, den) for den in dens):
+            factors.append((key, e, "outside-domain", None, None))
+            continue
+        lin = _linear_in(f, system.parameters)
+        if lin is None:
+            factors.append((key, e, "uncovered", None, None))
+        else:
+            name, value = lin
+            factors.append((key, e, "case", name, _child_text(value, system.parameters.index(name))))
+    entries = {key: (None if pairs[key] is None else tuple(tuple((polynomial_text(a), polynomial_text(b))
+                                                                 for a, b in row) for row in pairs[key]))
+               for key in ("A", "B", "C", "D")}
+    k = len(witness)
+    return {
+        "entries": entries, "denominator": polynomial_text(g), "head_count": k, "lags": witness,
+        "positions": positions, "determinant": polynomial_text(delta), "dimension": dimension,
+        "coefficients": tuple((d, polynomial_text(q), tuple(polynomial_text(x) for x in ps))
+                              for d, q, ps in relations),
+        "constant": _fraction_text(constant),
+        "factors": factors,
+        "holds_for": (witness[-1] + 1 if k else 0, None if n >= T else n),
+    }
+
+
+def _fraction_text(value):
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def family_head_count(system, n, *, max_cases=MAX_CASES):
+    """Every body of a family's certificate: index 0 is the generic family, then its cases (breadth first).
+
+    A case factor beyond ``max_cases`` bodies is left ``uncovered`` (and the certificate incomplete).
+
+    Raises
+    ------
+    InputError
+        See :func:`analyse_body`.
+    """
+    queue = [(system, None)]
+    raw = []
+    while len(raw) < len(queue):
+        fam, sub = queue[len(raw)]
+        body = analyse_body(fam, n)
+        factors = []
+        for i, (text, e, status, name, value) in enumerate(body["factors"]):
+            if status == "case" and len(queue) < max_cases:
+                try:
+                    child = substitute(fam, name, value)
+                except InputError:
+                    factors.append(Factor(text, e, "uncovered"))
+                    continue
+                queue.append((child, (len(raw), i, name, value)))
+                factors.append(Factor(text, e, "case", len(queue) - 1, name, value))
+            else:
+                factors.append(Factor(text, e, "uncovered" if status == "case" else status))
+        body["factors"] = tuple(factors)
+        raw.append((fam, sub, body))
+    complete = [False] * len(raw)
+    for i in reversed(range(len(raw))):
+        complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
+                          for f in raw[i][2]["factors"])
+    return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]

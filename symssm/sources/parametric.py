@@ -1,0 +1,363 @@
+"""Systems whose entries are rational functions of parameters, and the built-in parametric families.
+
+A parametric spec is an SSM spec with a ``"parameters"`` list; its entries are formulas in the
+grammar of :mod:`symssm.formats.expressions` (or integers)::
+
+    {"name": "rotation", "parameters": ["t"],
+     "A": [["(1-t^2)/(1+t^2)", "-2*t/(1+t^2)"], ["2*t/(1+t^2)", "(1-t^2)/(1+t^2)"]],
+     "B": [["1"], ["0"]], "C": [["1", "0"], ["0", "1"]], "n": 4}
+
+The system is a point of ``QQ(params)^{N x N}`` etc.; it is *defined* at a parameter point where no
+entry's reduced denominator vanishes.  The certificate's hash is taken over the formulas as
+written (so a spec and its certificate are matched exactly), and the certificate lists every
+entry's reduced numerator and denominator beside it.
+
+Examples
+--------
+>>> fam = parametric_family("diagonal-symbolic", N=2)
+>>> fam.parameters, fam.formulas["A"]
+(('l1', 'l2'), (('l1', '0'), ('0', 'l2')))
+>>> substitute(fam, "l1", "l2").formulas["A"]
+(('l2', '0'), ('0', 'l2'))
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field as dc_field
+
+from ..errors import InputError, ParseError, ShapeError
+from ..formats.expressions import check_parameters, parameter_field, parse_formula, rational_function_text
+from ..formats.limits import MAX_PARAMETRIC_DIM, check_name, check_n
+
+__all__ = ["ParametricSSM", "parametric_ssm", "is_parametric_spec", "parametric_from_data", "substitute",
+           "PARAMETRIC_FAMILIES", "PARAMETRIC_NOTES", "parametric_family"]
+
+_KEYS = ("A", "B", "C", "D", "n", "name", "parameters")
+
+
+@dataclass(frozen=True)
+class ParametricSSM:
+    """A state space model over ``QQ(parameters)``.
+
+    ``A``..``D`` are tuples of rows of SymPy ``FracElement`` (``D`` None when absent); ``formulas``
+    holds the entries as written (the hashed form); ``field`` is ``QQ(parameters)``.
+    """
+
+    name: str
+    parameters: tuple
+    A: tuple
+    B: tuple
+    C: tuple
+    D: tuple
+    formulas: dict
+    field: object = dc_field(repr=False, compare=False)
+
+    @property
+    def N(self):
+        return len(self.A)
+
+    @property
+    def m(self):
+        return len(self.B[0])
+
+    @property
+    def p(self):
+        return len(self.C)
+
+    @property
+    def canonical_text(self):
+        """``{"A":..,"B":..,"C":..,"D":..,"parameters":[..]}`` compact, keys sorted, one newline."""
+        data = {k: ([list(r) for r in self.formulas[k]] if self.formulas[k] is not None else None)
+                for k in ("A", "B", "C", "D")}
+        data["parameters"] = list(self.parameters)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
+
+    @property
+    def sha256(self):
+        return hashlib.sha256(self.canonical_text.encode("ascii")).hexdigest()
+
+
+def _matrix(name, rows, field, *, allow_none=False):
+    if rows is None and allow_none:
+        return None, None
+    if not isinstance(rows, (list, tuple)) or not rows or not all(isinstance(r, (list, tuple)) and r for r in rows):
+        raise ShapeError(f"{name} must be a non-empty list of non-empty rows")
+    width = len(rows[0])
+    if any(len(r) != width for r in rows):
+        raise ShapeError(f"{name} has rows of different lengths")
+    if len(rows) > MAX_PARAMETRIC_DIM or width > MAX_PARAMETRIC_DIM:
+        raise ShapeError(f"{name} is {len(rows)} x {width}; parametric systems are limited to "
+                         f"{MAX_PARAMETRIC_DIM} x {MAX_PARAMETRIC_DIM}")
+    values, written = [], []
+    for i, row in enumerate(rows):
+        vrow, wrow = [], []
+        for j, entry in enumerate(row):
+            if type(entry) is bool or type(entry) not in (int, str):
+                raise ParseError(f"{name}[{i}][{j}] must be a formula string or an integer")
+            try:
+                vrow.append(parse_formula(entry, field))
+            except InputError as exc:
+                exc.args = (f"{name}[{i}][{j}]: {exc}",)
+                raise
+            wrow.append(entry)
+        values.append(tuple(vrow))
+        written.append(tuple(wrow))
+    return tuple(values), tuple(written)
+
+
+def parametric_ssm(A, B, C, D=None, *, parameters, name=""):
+    """Build a :class:`ParametricSSM` from formulas (strings in the grammar, or integers).
+
+    An all-zero ``D`` is kept as written (it changes only the truncation, not the lags).
+
+    Raises
+    ------
+    InputError
+        If a formula is not in the grammar or names an undeclared parameter, the shapes do not
+        agree, or a limit (``MAX_PARAMETERS``, ``MAX_PARAMETRIC_DIM``, formula limits) is exceeded.
+    """
+    parameters = check_parameters(list(parameters))
+    name = check_name(name)
+    field = parameter_field(parameters)
+    a, wa = _matrix("A", A, field)
+    b, wb = _matrix("B", B, field)
+    c, wc = _matrix("C", C, field)
+    d, wd = _matrix("D", D, field, allow_none=True)
+    N = len(a)
+    if len(a[0]) != N:
+        raise ShapeError(f"A must be square, got {N} x {len(a[0])}")
+    if len(b) != N:
+        raise ShapeError(f"B must have N = {N} rows, got {len(b)}")
+    if len(c[0]) != N:
+        raise ShapeError(f"C must have N = {N} columns, got {len(c[0])}")
+    if d is not None and (len(d) != len(c) or len(d[0]) != len(b[0])):
+        raise ShapeError(f"D must be {len(c)} x {len(b[0])}")
+    return ParametricSSM(name, parameters, a, b, c, d, {"A": wa, "B": wb, "C": wc, "D": wd}, field)
+
+
+def is_parametric_spec(data):
+    """True if parsed spec JSON declares parameters (``"parameters"`` key)."""
+    return isinstance(data, dict) and "parameters" in data
+
+
+def parametric_from_data(data, *, what="spec"):
+    """``(system, n)`` from a parsed parametric spec.
+
+    Raises
+    ------
+    InputError
+        If a key is unknown or missing, ``n`` or ``name`` is invalid, or the system is invalid
+        (:func:`parametric_ssm`); the message starts with ``what``.
+    """
+    try:
+        if not isinstance(data, dict):
+            raise ParseError("must be a JSON object")
+        unknown = sorted(k for k in data if k not in _KEYS)
+        if unknown:
+            raise ParseError(f"unknown key {unknown[0]!r} (allowed: {', '.join(_KEYS)})")
+        for key in ("A", "B", "C"):
+            if key not in data:
+                raise ParseError(f"no matrix {key}")
+        n = data.get("n")
+        if n is not None:
+            check_n(n, what="n")
+        system = parametric_ssm(data["A"], data["B"], data["C"], data.get("D"), parameters=data["parameters"],
+                                name=data.get("name", ""))
+    except InputError as exc:
+        exc.args = (f"{what}: {exc}",)
+        raise
+    return system, n
+
+
+def _to_child(poly, index, value, child_ring):
+    """``poly`` (a parent polynomial) with generator ``index`` replaced by ``value``, in ``child_ring``."""
+    parent = poly.ring
+    composed = poly.compose(parent.gens[index], value) if parent.ngens else poly
+    terms = {}
+    for mon, coeff in composed.terms():
+        terms[mon[:index] + mon[index + 1:]] = coeff
+    return child_ring.from_dict(terms) if terms else child_ring.zero
+
+
+def substitute(system, name, value):
+    """The family with parameter ``name`` replaced by ``value`` (a polynomial formula in the others).
+
+    Entries become reduced fractions of the child field; their formulas are the canonical texts.
+
+    Raises
+    ------
+    InputError
+        If ``name`` is not a parameter, ``value`` mentions ``name`` or is not a polynomial, or a
+        denominator vanishes identically after the substitution (the family is undefined there).
+    """
+    if name not in system.parameters:
+        raise InputError(f"{name!r} is not a parameter of {system.name or 'the system'}")
+    index = system.parameters.index(name)
+    rest = tuple(x for x in system.parameters if x != name)
+    child = parameter_field(rest)
+    if isinstance(value, str):
+        value = parse_formula(value, child)
+    if not value.denom.is_ground:
+        raise InputError("a substituted value must be a polynomial in the other parameters")
+    parent_value = _lift(value.numer * (1 / value.denom.LC), system.field.ring, rest, system.parameters)
+    out = {}
+    for key in ("A", "B", "C", "D"):
+        mat = getattr(system, key)
+        if mat is None:
+            out[key] = None
+            continue
+        rows = []
+        for row in mat:
+            new = []
+            for entry in row:
+                num = _to_child(entry.numer, index, parent_value, child.ring)
+                den = _to_child(entry.denom, index, parent_value, child.ring)
+                if den.is_zero:
+                    raise InputError(f"the family is undefined where {name} = {value}: a denominator vanishes")
+                new.append(rational_function_text(child(num) / child(den)))
+            rows.append(new)
+        out[key] = rows
+    return parametric_ssm(out["A"], out["B"], out["C"], out["D"], parameters=rest, name=system.name)
+
+
+def _lift(poly, parent_ring, child_names, parent_names):
+    """A polynomial in the child's generators, re-expressed in the parent ring."""
+    positions = [parent_names.index(x) for x in child_names]
+    terms = {}
+    for mon, coeff in poly.terms():
+        full = [0] * len(parent_names)
+        for pos, e in zip(positions, mon):
+            full[pos] = e
+        terms[tuple(full)] = coeff
+    return parent_ring.from_dict(terms) if terms else parent_ring.zero
+
+
+# ---------------------------------------------------------------- built-in parametric families
+
+def _names(prefix, count):
+    return [f"{prefix}{i}" for i in range(1, count + 1)]
+
+
+def _identity(N, cols=None):
+    cols = N if cols is None else cols
+    return [["1" if i == j else "0" for j in range(cols)] for i in range(N)]
+
+
+def _rotation(N=2, **_):
+    """Rotation by theta with t = tan(theta/2): A = [[(1-t^2)/(1+t^2), -2t/(1+t^2)], [...]], B = e1, C = I."""
+    c, s = "(1-t^2)/(1+t^2)", "2*t/(1+t^2)"
+    return parametric_ssm([[c, f"-{s}"], [s, c]], [["1"], ["0"]], _identity(2), parameters=["t"],
+                          name="rotation by 2 arctan t")
+
+
+def _diagonal(N=3, **_):
+    """diag(l1..lN), B = ones, C = I: as many heads as distinct eigenvalues (Vandermonde)."""
+    names = _names("l", N)
+    A = [[names[i] if i == j else "0" for j in range(N)] for i in range(N)]
+    return parametric_ssm(A, [["1"] for _ in range(N)], _identity(N), parameters=names,
+                          name=f"diagonal with symbolic eigenvalues, N = {N}")
+
+
+def _companion(N=3, **_):
+    """Companion matrix of x^N + a{N-1} x^{N-1} + ... + a0, B = e_N, C = I."""
+    names = [f"a{i}" for i in range(N)]
+    A = [["0"] * N for _ in range(N)]
+    for i in range(N - 1):
+        A[i][i + 1] = "1"
+    A[N - 1] = [f"-{x}" for x in names]
+    B = [["1" if i == N - 1 else "0"] for i in range(N)]
+    return parametric_ssm(A, B, _identity(N), parameters=names,
+                          name=f"companion with symbolic coefficients, N = {N}")
+
+
+def _jordan(N=2, **_):
+    """Jordan block [[a, 1], [0, a]], B = e2, C = I: two heads for every a."""
+    return parametric_ssm([["a", "1"], ["0", "a"]], [["0"], ["1"]], _identity(2), parameters=["a"],
+                          name="Jordan block with symbolic eigenvalue")
+
+
+def _bilinear_family(A, B, label, N):
+    """Abar = (I - h/2 A)^-1 (I + h/2 A), Bbar = (I - h/2 A)^-1 h B over QQ(h); C = I."""
+    from sympy.polys.matrices import DomainMatrix
+
+    field = parameter_field(["h"])
+    h = field.gens[0]
+    dom = field.to_domain()
+    half = h / 2
+    left = [[(1 if i == j else 0) - half * A[i][j] for j in range(N)] for i in range(N)]
+    right = [[(1 if i == j else 0) + half * A[i][j] for j in range(N)] for i in range(N)]
+    inv = DomainMatrix([[field(x) for x in row] for row in left], (N, N), dom).inv()
+    abar = inv * DomainMatrix([[field(x) for x in row] for row in right], (N, N), dom)
+    bbar = inv * DomainMatrix([[field(h * b) for b in row] for row in B], (N, len(B[0])), dom)
+    text = [[rational_function_text(abar[i, j].element) for j in range(N)] for i in range(N)]
+    btext = [[rational_function_text(bbar[i, j].element) for j in range(len(B[0]))] for i in range(N)]
+    return parametric_ssm(text, btext, _identity(N), parameters=["h"],
+                          name=f"{label}, bilinear step h, N = {N}")
+
+
+def _hippo_legs(N=3, **_):
+    """HiPPO-LegS (rational form A_nk = -(2k+1) below, -(n+1) on the diagonal, B = ones), bilinear step h."""
+    A = [[-(2 * k + 1) if n > k else (-(n + 1) if n == k else 0) for k in range(N)] for n in range(N)]
+    return _bilinear_family(A, [[1] for _ in range(N)], "HiPPO-LegS", N)
+
+
+def _hippo_legt(N=3, **_):
+    """HiPPO-LegT (rational form A_nk = -(2k+1) (-1)^(n-k) for n < k, else -(2k+1); B = ones), step h."""
+    A = [[-(2 * k + 1) * ((-1) ** (n - k) if n < k else 1) for k in range(N)] for n in range(N)]
+    return _bilinear_family(A, [[1] for _ in range(N)], "HiPPO-LegT", N)
+
+
+def _s4d_real(N=3, **_):
+    """S4D-Real A = diag(-(n+1)), B = ones, bilinear step h."""
+    A = [[-(n + 1) if n == k else 0 for k in range(N)] for n in range(N)]
+    return _bilinear_family(A, [[1] for _ in range(N)], "S4D-Real", N)
+
+
+def _generic(N=2, p=1, m=1, **_):
+    """Every entry of A (a11..), B (b11..) and C (c11..) a parameter: the generic head count min(n, pm, N)."""
+    def mat(letter, rows, cols):
+        return [[f"{letter}{i + 1}{j + 1}" for j in range(cols)] for i in range(rows)]
+
+    A, B, C = mat("a", N, N), mat("b", N, m), mat("c", p, N)
+    names = [x for M in (A, B, C) for row in M for x in row]
+    return parametric_ssm(A, B, C, parameters=names, name=f"generic {N}-state system, p = {p}, m = {m}")
+
+
+#: Built-in parametric families: name -> (builder, default N, largest N).
+PARAMETRIC_FAMILIES = {
+    "rotation-symbolic": (_rotation, 2, 2),
+    "diagonal-symbolic": (_diagonal, 3, 4),
+    "companion-symbolic": (_companion, 3, 5),
+    "jordan-symbolic": (_jordan, 2, 2),
+    "hippo-legs-step": (_hippo_legs, 3, 4),
+    "hippo-legt-step": (_hippo_legt, 3, 4),
+    "s4d-real-step": (_s4d_real, 3, 4),
+    "generic-symbolic": (_generic, 2, 3),
+}
+
+#: One line per parametric family (shown by ``symssm families``).
+PARAMETRIC_NOTES = {name: builder.__doc__.splitlines()[0] for name, (builder, _, _) in PARAMETRIC_FAMILIES.items()}
+
+
+def parametric_family(name, *, N=None, p=None, m=None):
+    """Build a built-in parametric family.
+
+    Raises
+    ------
+    InputError
+        If the family is unknown, or ``N`` (or ``p``, ``m`` for ``generic-symbolic``) is out of range.
+    """
+    if name not in PARAMETRIC_FAMILIES:
+        raise InputError(f"unknown parametric family {name!r}; choose one of {', '.join(PARAMETRIC_FAMILIES)}")
+    builder, default, largest = PARAMETRIC_FAMILIES[name]
+    N = default if N is None else N
+    if not 1 <= N <= largest or (name in ("rotation-symbolic", "jordan-symbolic") and N != 2):
+        raise InputError(f"family {name} is built for N from {1 if largest > 2 else 2} to {largest}, got {N}")
+    if name == "generic-symbolic":
+        p, m = p or 1, m or 1
+        if not (1 <= p <= 3 and 1 <= m <= 3):
+            raise InputError("generic-symbolic is built for p, m from 1 to 3")
+        return builder(N, p, m)
+    if (p or 1) != 1 or (m or 1) != 1:
+        raise InputError(f"family {name} has fixed p and m; --p and --m apply to generic-symbolic")
+    return builder(N)

@@ -1,0 +1,425 @@
+"""Families with parameters: grammar, generic head counts, cases, the checker, --at, LaTeX (issue #14)."""
+
+import copy
+import json
+import os
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from symssm import certify
+from symssm.checker.core import check_data
+from symssm.checker.parametric import parse_point
+from symssm.cli import main
+from symssm.errors import InputError, LimitError, ParseError
+from symssm.formats.expressions import parameter_field, parse_formula, rational_function_text
+from symssm.sources.parametric import PARAMETRIC_FAMILIES, parametric_family, parametric_ssm, substitute
+
+from latex_tools import TWO_COLUMN, overfull_boxes, require_tools
+
+
+def cert_of(A, B, C, D=None, *, parameters, n=4, name="family"):
+    return certify(parametric_ssm(A, B, C, D, parameters=parameters, name=name), n).data
+
+
+def at(data, text):
+    result = check_data(data, at=parse_point(text))
+    assert result.verified, result.message
+    return result.at["head_count"]
+
+
+def rejected(data):
+    result = check_data(data)
+    assert result.code == 1, result.message
+    return result.message
+
+
+# ---------------------------------------------------------------- the grammar
+
+@pytest.mark.parametrize("text, expected", [
+    ("(1-t^2)/(1+t^2)", "(-t^2 + 1)/(t^2 + 1)"),
+    ("2*t/((t+1)*(t+2))", "(2*t)/(t^2 + 3*t + 2)"),
+    ("0.25*t - 1/3", "1/4*t - 1/3"),
+    ("-(t-1)^2", "-t^2 + 2*t - 1"),
+    ("(t^2-1)/(t-1)", "t + 1"),
+    ("3", "3"),
+])
+def test_formulas_parse_to_reduced_fractions(text, expected):
+    assert rational_function_text(parse_formula(text, parameter_field(["t"]))) == expected
+
+
+@pytest.mark.parametrize("text, error", [
+    ("2t", ParseError), ("t^-1", ParseError), ("t**2", ParseError), ("t^2^2", ParseError), ("1e-3", ParseError),
+    ("t^65", LimitError), ("(t", ParseError), ("t/(t-t)", ParseError), ("x", ParseError), ("", ParseError),
+    ("__import__('os')", ParseError), ("t" + "+t" * 600, LimitError), ("(" * 60 + "t" + ")" * 60, LimitError),
+])
+def test_formulas_outside_the_grammar_are_refused(text, error):
+    with pytest.raises(error):
+        parse_formula(text, parameter_field(["t"]))
+
+
+def test_spec_errors_are_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"parameters": ["a", "a"], "A": [["a"]], "B": [[1]], "C": [[1]]}))
+    assert main(["certify", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "distinct" in err
+    bad.write_text(json.dumps({"parameters": ["a"], "A": [["b"]], "B": [[1]], "C": [[1]]}))
+    assert main(["certify", str(bad)]) == 2
+    assert "not a declared parameter" in capsys.readouterr().err
+    bad.write_text(json.dumps({"parameters": ["a"], "A": [[True]], "B": [[1]], "C": [[1]]}))
+    assert main(["certify", str(bad)]) == 2
+    bad.write_text(json.dumps({"parameters": ["a"], "A": [["a"]], "B": [[1]], "C": [[1]]}))
+    assert main(["gradient", str(bad)]) == 2
+    assert "declares parameters" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- known answers
+
+def test_diagonal_two_parameters():
+    d = cert_of([["a", 0], [0, "b"]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], parameters=["a", "b"])
+    assert d["head_count"] == 2 and d["complete"] is True
+    factors = d["bodies"][0]["factors"]["list"]
+    assert [(f["polynomial"], f["status"]) for f in factors] == [("a - b", "case")]
+    assert d["bodies"][1]["substitution"] == {"parent": 0, "factor": 0, "parameter": "a", "value": "b"}
+    assert d["bodies"][1]["head_count"] == 1
+    assert at(d, "a=1/2,b=3") == 2 and at(d, "a=7,b=7") == 1 and at(d, "a=0,b=0") == 1
+
+
+def test_rotation_family():
+    d = certify(parametric_family("rotation-symbolic"), 4).data
+    assert d["head_count"] == 2 and d["complete"] is True
+    statuses = {f["polynomial"]: f["status"] for f in d["bodies"][0]["factors"]["list"]}
+    assert statuses == {"t": "case", "t^2 + 1": "outside-domain"}
+    assert at(d, "t=0") == 1 and at(d, "t=1/3") == 2 and at(d, "t=-5") == 2
+
+
+def test_diagonal_three_eigenvalues_nested_cases():
+    d = cert_of([["l1", 0, 0], [0, "l2", 0], [0, 0, "l3"]], [[1], [1], [1]],
+                [[1, 0, 0], [0, 1, 0], [0, 0, 1]], parameters=["l1", "l2", "l3"], n=5)
+    assert d["head_count"] == 3 and d["complete"] is True
+    assert max(len(b["parameters"]) for b in d["bodies"][1:]) == 2
+    assert min(len(b["parameters"]) for b in d["bodies"]) == 1  # two substitutions deep
+    for point, distinct in [("l1=1,l2=2,l3=3", 3), ("l1=1,l2=1,l3=3", 2), ("l1=1,l2=3,l3=1", 2),
+                            ("l1=5,l2=2,l3=2", 2), ("l1=-1/2,l2=-1/2,l3=-1/2", 1), ("l1=0,l2=0,l3=0", 1)]:
+        assert at(d, point) == distinct, point
+
+
+def test_jordan_block_has_no_exceptions():
+    d = certify(parametric_family("jordan-symbolic"), 6).data
+    assert d["head_count"] == 2 and d["complete"] is True and len(d["bodies"]) == 1
+    assert d["bodies"][0]["factors"]["list"] == []
+    assert at(d, "a=0") == 2 and at(d, "a=-3/7") == 2
+
+
+def test_step_families_need_N_heads_for_every_positive_step():
+    for name in ("hippo-legs-step", "hippo-legt-step", "s4d-real-step"):
+        d = certify(parametric_family(name, N=3), 5).data
+        assert d["head_count"] == 3 and d["complete"] is True, name
+        cases = [f for f in d["bodies"][0]["factors"]["list"] if f["status"] == "case"]
+        assert [f["polynomial"] for f in cases] == ["h"]  # h = 0: the identity map, no input
+        assert at(d, "h=0") == 0
+        for h in ("1/100", "1", "7/2", "1000"):
+            assert at(d, f"h={h}") == 3
+
+
+def test_generic_system_proves_min_n_pm_N_with_honest_uncovered_factors():
+    d = certify(parametric_family("generic-symbolic", N=2, p=2, m=2), 5).data
+    assert d["head_count"] == 2 == min(5, 4, 2)
+    assert d["complete"] is False
+    statuses = {f["status"] for f in d["bodies"][0]["factors"]["list"]}
+    assert statuses == {"uncovered"}
+    point = ",".join(f"{x}={i + 2}" for i, x in enumerate(d["system"]["parameters"]))
+    assert at(d, point) in (2, None)
+
+
+def test_undefined_points_and_uncovered_points_answer_null():
+    d = cert_of([["1/(a-1)"]], [[1]], [["a^2+1"]], parameters=["a"])
+    result = check_data(d, at={"a": Fraction(1)})
+    assert result.verified and result.at["head_count"] is None and "not defined" in result.at["reason"]
+    g = certify(parametric_family("generic-symbolic", N=2), 3).data
+    point = {x: Fraction(0) for x in g["system"]["parameters"]}
+    answer = check_data(g, at=point).at
+    assert answer["head_count"] is None and "does not cover" in answer["reason"]
+
+
+def test_substitute_and_family_limits():
+    fam = parametric_family("diagonal-symbolic", N=2)
+    assert substitute(fam, "l1", "2*l2").formulas["A"] == (("2*l2", "0"), ("0", "l2"))
+    with pytest.raises(InputError):
+        substitute(fam, "x", "1")
+    with pytest.raises(InputError):
+        parametric_family("rotation-symbolic", N=3)
+    with pytest.raises(InputError):
+        parametric_family("generic-symbolic", N=3, p=2, m=2)  # 21 parameters
+    with pytest.raises(InputError):
+        parametric_family("nope")
+
+
+def test_certificates_are_deterministic():
+    a = certify(parametric_family("diagonal-symbolic"), 5).to_json()
+    b = certify(parametric_family("diagonal-symbolic"), 5).to_json()
+    assert a == b
+
+
+# ---------------------------------------------------------------- property: --at equals an independent rank
+
+def _rank(rows):
+    rows = [list(r) for r in rows]
+    rank, cols = 0, len(rows[0]) if rows else 0
+    for c in range(cols):
+        pivot = next((i for i in range(rank, len(rows)) if rows[i][c] != 0), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for i in range(len(rows)):
+            if i != rank and rows[i][c] != 0:
+                f = rows[i][c] / rows[rank][c]
+                rows[i] = [x - f * y for x, y in zip(rows[i], rows[rank])]
+        rank += 1
+    return rank
+
+
+def _independent_head_count(A, B, C, D, n):
+    """k(n) of a concrete Fraction system by plain lags and Gaussian elimination."""
+    N = len(A)
+    T = N + (1 if D is not None else 0)
+    lags, X = [], B
+    for d in range(min(n, T)):
+        L = [[sum(C[i][t] * X[t][j] for t in range(N)) for j in range(len(B[0]))] for i in range(len(C))]
+        if d == 0 and D is not None:
+            L = [[L[i][j] + D[i][j] for j in range(len(B[0]))] for i in range(len(C))]
+        lags.append([x for row in L for x in row])
+        X = [[sum(A[i][t] * X[t][j] for t in range(N)) for j in range(len(B[0]))] for i in range(N)]
+    return _rank(lags) if lags else 0
+
+
+def _evaluate(system, point):
+    """Entries at a point (SymPy field, generator side), or None where a reduced denominator vanishes."""
+    from symssm.formats.expressions import normalise
+
+    out = {}
+    for key in ("A", "B", "C", "D"):
+        mat = getattr(system, key)
+        if mat is None:
+            out[key] = None
+            continue
+        rows = []
+        for row in mat:
+            vals = []
+            for x in row:
+                vals_num = x.numer(*point) if point else x.numer.LC
+                vals_den = x.denom(*point) if point else x.denom.LC
+                if vals_den == 0:
+                    return None
+                vals.append(Fraction(int(vals_num.numerator), int(vals_num.denominator))
+                            / Fraction(int(vals_den.numerator), int(vals_den.denominator)))
+            rows.append(vals)
+        out[key] = rows
+    del normalise
+    return out
+
+
+ATOMS = ["0", "1", "-1", "2", "a", "b", "a+1", "a-b", "2*a", "a*b", "a^2", "1/2", "1/(a+1)", "b/(a-2)",
+         "(a-1)/(b+3)"]
+values = st.fractions(min_value=-3, max_value=3, max_denominator=3)
+
+
+@st.composite
+def families(draw):
+    names = ["a", "b"][: draw(st.integers(1, 2))]
+    atoms = [x for x in ATOMS if "b" not in x or "b" in names]
+    N = draw(st.integers(1, 2))
+    p, m = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    mat = lambda r, c: [[draw(st.sampled_from(atoms)) for _ in range(c)] for _ in range(r)]
+    D = mat(p, m) if draw(st.booleans()) else None
+    return names, mat(N, N), mat(N, m), mat(p, N), D, draw(st.integers(1, 4))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(families(), st.lists(values, min_size=2, max_size=2), st.data())
+def test_at_agrees_with_an_independent_rank(family, raw_point, data):
+    names, A, B, C, D, n = family
+    system = parametric_ssm(A, B, C, D, parameters=names)
+    cert = certify(system, n)
+    assert cert.check().verified
+    d = cert.data
+    points = [dict(zip(names, raw_point))]
+    for body in d["bodies"][1:]:  # points on each covered factor: solve the substitution chain
+        chain, i = [], d["bodies"].index(body)
+        while d["bodies"][i]["substitution"] is not None:
+            chain.append(d["bodies"][i]["substitution"])
+            i = d["bodies"][i]["substitution"]["parent"]
+        rest = {x: data.draw(values) for x in body["parameters"]}
+        for sub in chain:  # innermost substitution first: express each substituted parameter
+            from symssm.checker import polynomials as P
+            rest[sub["parameter"]] = P.evaluate(P.parse_polynomial(sub["value"], list(rest)), list(rest.values()))
+        points.append({x: rest[x] for x in names})
+    for point in points:
+        answer = check_data(d, at=point).at
+        concrete = _evaluate(system, [point[x] for x in names])
+        if concrete is None:
+            assert answer["head_count"] is None and "not defined" in answer["reason"]
+            continue
+        if answer["head_count"] is None:
+            assert not d["complete"]
+            continue
+        assert answer["head_count"] == _independent_head_count(concrete["A"], concrete["B"], concrete["C"],
+                                                               concrete["D"], n), (point, answer)
+
+
+# ---------------------------------------------------------------- corrupted certificates
+
+@pytest.fixture(scope="module")
+def diag3():
+    return certify(parametric_family("diagonal-symbolic", N=3), 5).data
+
+
+def corrupt(data, change):
+    bad = copy.deepcopy(data)
+    change(bad)
+    return rejected(bad)
+
+
+def test_the_honest_certificate_verifies(diag3):
+    assert check_data(diag3).verified
+
+
+def test_generic_k_plus_and_minus_one(diag3):
+    def plus(d):
+        d["head_count"] += 1
+        d["bodies"][0]["head_count"] += 1
+
+    def minus(d):
+        d["head_count"] -= 1
+        d["bodies"][0]["head_count"] -= 1
+
+    assert "bodies[0]" in corrupt(diag3, plus)
+    assert "bodies[0]" in corrupt(diag3, minus)
+    assert corrupt(diag3, lambda d: d.update(head_count=2)).startswith("head_count")
+
+
+def test_wrong_delta(diag3):
+    def change(d):
+        d["bodies"][0]["lower_bound"]["determinant"] = "l1 - l2"
+
+    assert corrupt(diag3, change).startswith("bodies[0].lower_bound.determinant")
+
+
+def test_wrong_substitution(diag3):
+    def change(d):
+        d["bodies"][1]["substitution"]["value"] = "l2 + 1"
+
+    assert corrupt(diag3, change).startswith("bodies[1].substitution")
+
+
+def test_case_whose_system_differs(diag3):
+    def change(d):
+        d["bodies"][1]["entries"]["A"][0][0] = ["l3", "1"]
+
+    assert corrupt(diag3, change).startswith("bodies[1].entries.A[0][0]")
+
+
+def test_false_complete():
+    d = certify(parametric_family("generic-symbolic", N=2), 3).data
+    bad = copy.deepcopy(d)
+    bad["complete"] = True
+    bad["bodies"][0]["complete"] = True
+    assert rejected(bad).startswith("bodies[0].complete")
+
+
+def test_more_corruptions(diag3):
+    def drop_factor(d):
+        d["bodies"][0]["factors"]["list"].pop()
+
+    def factor_status(d):
+        f = d["bodies"][0]["factors"]["list"][0]
+        f["status"] = "outside-domain"
+        del f["case"]
+
+    def system_entry(d):
+        d["system"]["A"][0][0] = "l2"
+
+    def coefficient(d):
+        body = next(b for b in d["bodies"] if not b["upper_bound"]["dimension"])
+        body["upper_bound"]["coefficients"][0]["q"] = "2"
+
+    assert "factors" in corrupt(diag3, drop_factor)
+    assert "outside the domain" in corrupt(diag3, factor_status)
+    assert corrupt(diag3, system_entry).startswith("input_sha256")
+    assert "coefficients" in corrupt(diag3, coefficient) or "upper" in corrupt(diag3, coefficient)
+
+
+def test_checker_pure_mode_gives_same_verdict(diag3, monkeypatch):
+    monkeypatch.setenv("SYMSSM_CHECKER_PURE", "1")
+    assert check_data(diag3).verified
+
+
+# ---------------------------------------------------------------- command line and LaTeX
+
+def test_cli_certify_check_at_json(tmp_path, capsys):
+    spec = tmp_path / "rot.json"
+    spec.write_text(json.dumps({"name": "rotation", "parameters": ["t"],
+                                "A": [["(1-t^2)/(1+t^2)", "-2*t/(1+t^2)"], ["2*t/(1+t^2)", "(1-t^2)/(1+t^2)"]],
+                                "B": [[1], [0]], "C": [[1, 0], [0, 1]], "n": 4}))
+    out = tmp_path / "rot.cert.json"
+    assert main(["certify", str(spec), "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "where t = 0" in text and "complete" in text
+    assert main(["check", str(out), "--spec", str(spec), "--at", "t=0", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["verdict"] == "verified" and answer["head_count"] == 1 and answer["case"] == ["t = 0"]
+    assert main(["check", str(out), "--at", "t=2"]) == 0
+    assert "k(4) = 2" in capsys.readouterr().out
+    assert main(["check", str(out), "--at", "s=2"]) == 2
+    assert main(["check", str(out), "--at", "t=2,t=3"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown s" in err and "twice" in err
+    bad = json.loads(out.read_text())
+    bad["bodies"][0]["lower_bound"]["determinant"] = "t"
+    out.write_text(json.dumps(bad))
+    assert main(["check", str(out), "--at", "t=0", "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["verdict"] == "rejected" and answer["head_count"] is None
+
+
+def test_at_refused_for_concrete_certificates(tmp_path, capsys):
+    from paths import FIXTURES
+
+    spec = os.path.join(FIXTURES, "specs", "rotation.json")
+    out = tmp_path / "c.json"
+    assert main(["certify", spec, "-o", str(out)]) == 0
+    assert main(["check", str(out), "--at", "t=1"]) == 2
+    assert "parametric" in capsys.readouterr().err
+
+
+def test_cli_family_option(tmp_path, capsys):
+    out = tmp_path / "j.json"
+    assert main(["certify", "--family", "jordan-symbolic", "-n", "3", "-o", str(out)]) == 0
+    assert "k(3) = 2" in capsys.readouterr().out
+    assert main(["families"]) == 0
+    assert "hippo-legs-step" in capsys.readouterr().out
+    assert main(["gradient", "--family", "jordan-symbolic"]) == 2
+
+
+@pytest.mark.parametrize("name, kwargs", [(name, {}) for name in PARAMETRIC_FAMILIES]
+                         + [("generic-symbolic", {"p": 2, "m": 2}), ("diagonal-symbolic", {"N": 4})])
+def test_latex_fits_two_columns(tmp_path, name, kwargs):
+    require_tools()
+    cert = certify(parametric_family(name, **kwargs), 5)
+    text = cert.to_latex()
+    assert "\\begin{symssmtheorem}" in text
+    (tmp_path / "doc.tex").write_text(TWO_COLUMN % text)
+    assert overfull_boxes(tmp_path) == []
+
+
+def test_latex_refuses_a_corrupted_family_certificate(diag3):
+    from symssm.errors import CertificateError
+    from symssm.render.latex import render
+
+    bad = copy.deepcopy(diag3)
+    bad["bodies"][0]["head_count"] = 2
+    with pytest.raises(CertificateError):
+        render(bad)
