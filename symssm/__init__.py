@@ -49,6 +49,9 @@ _EXPORTS = {
     "operator_blocks": "exact.interaction",
     "layers": "sources.layers",
     "families": "sources.families",
+    "ParametricSSM": "sources.parametric",
+    "parametric_ssm": "sources.parametric",
+    "parametric_family": "sources.parametric",
     "errors": "errors",
 }
 #: Names that are modules themselves rather than attributes of one.

@@ -88,6 +88,58 @@ class Certificate:
             self._verdicts = {fingerprint: result}
         return result
 
+    def at(self, **values):
+        """What a verified family certificate proves at one parameter point.
+
+        Parameters
+        ----------
+        **values
+            Every parameter, as an int, a :class:`fractions.Fraction` or a string ``"p/q"``.
+
+        Returns
+        -------
+        dict
+            ``head_count`` (an int, or None where the certificate proves nothing: the family is
+            undefined there or the point lies on an uncovered factor), ``holds_for``, ``case`` (the
+            substitutions that lead to the point's case), ``reason``.
+
+        Raises
+        ------
+        InputError
+            If this is not a parametric certificate, a value is not rational, or the parameters differ.
+        CertificateError
+            If the certificate does not verify.
+
+        Examples
+        --------
+        >>> from symssm import certify
+        >>> from symssm.sources.parametric import parametric_family
+        >>> cert = certify(parametric_family("rotation-symbolic"), 4)
+        >>> cert.at(t=0)["head_count"], cert.at(t="1/2")["head_count"]
+        (1, 2)
+        """
+        from fractions import Fraction
+
+        from .checker.core import check_data
+        from .errors import CertificateError, InputError
+
+        if self.kind != "parametric-head-count":
+            raise InputError("at() applies to certificates about families with parameters")
+        point = {}
+        for name, value in values.items():
+            try:
+                point[name] = Fraction(value) if type(value) in (int, str, Fraction) else None
+            except (ValueError, ZeroDivisionError):
+                point[name] = None
+            if point[name] is None:
+                raise InputError(f"{name}: {str(value)[:40]!r} is not a rational number")
+        result = check_data(self._data, at=point)
+        if result.code == 2 and result.message.startswith("--at"):
+            raise InputError(result.message)
+        if not result.verified:
+            raise CertificateError(f"the certificate does not verify: {result.message}")
+        return result.at
+
     def to_latex(self, **options):
         """LaTeX proving the claim, once the checker has verified it (see :func:`symssm.render.latex.render`).
 
@@ -118,6 +170,9 @@ class Certificate:
         label = repr(name[:40]) if isinstance(name, str) and name else ("a layer" if d["kind"] == "interaction-rank" else "an SSM")
         if d["kind"] == "head-count":
             return f"<Certificate head-count k({d.get('n')}) = {d.get('head_count')} for {label}>"
+        if d["kind"] == "parametric-head-count":
+            return (f"<Certificate parametric-head-count k({d.get('n')}) = {d.get('head_count')} generically for "
+                    f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
         if d["kind"] == "interaction-rank":
             return f"<Certificate interaction-rank r = {d.get('interaction_rank')} for {label}>"
         return f"<Certificate {d['kind']} for {label}>"
@@ -164,7 +219,13 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     if isinstance(system, ParametricSSM):
         from .certificate.parametric import parametric_data
 
-        return Certificate(parametric_data(system, n))
+        cert = Certificate(parametric_data(system, n))
+        verdict = cert.check()
+        if verdict.code == 2:  # the generator never hands out what the checker would refuse
+            from .errors import LimitError
+
+            raise LimitError(f"the family's certificate is beyond the checker's limits: {verdict.message}")
+        return cert
     if isinstance(system, ComplexSSM):
         from .certificate.gaussian import gaussian_data
 

@@ -423,3 +423,23 @@ def test_latex_refuses_a_corrupted_family_certificate(diag3):
     bad["bodies"][0]["head_count"] = 2
     with pytest.raises(CertificateError):
         render(bad)
+
+
+def test_generator_and_checker_share_the_family_limits():
+    from symssm.checker import parametric as CP
+    from symssm.checker import polynomials as CPOLY
+    from symssm.formats import limits as L
+
+    assert (L.MAX_PARAMETERS, L.MAX_POLY_TERMS, L.MAX_FORMULA_CHARS, L.MAX_FORMULA_DEGREE, L.MAX_POLY_WORK) == \
+        (CPOLY.MAX_PARAMETERS, CPOLY.MAX_POLY_TERMS, CPOLY.MAX_FORMULA_CHARS, CPOLY.MAX_FORMULA_DEGREE,
+         CPOLY.MAX_POLY_WORK)
+    assert (L.MAX_CASES, L.MAX_PARAMETRIC_DIM) == (CP.MAX_CASES, CP.MAX_PARAMETRIC_DIM)
+
+
+def test_work_limit_is_a_clean_refusal(monkeypatch):
+    from symssm.checker import polynomials as CPOLY
+
+    cert = certify(parametric_family("diagonal-symbolic", N=3), 5).data
+    monkeypatch.setattr(CPOLY, "MAX_POLY_WORK", 100)
+    result = check_data(cert)
+    assert result.code == 2 and "work limit" in result.message

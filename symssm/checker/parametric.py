@@ -320,6 +320,7 @@ def check_parametric(ledger, cert, system, *, keep=None):
 
     ``keep`` (a list), when given, receives the parsed bodies for :func:`head_count_at`.
     """
+    P.reset_work()
     keys = {"format", "version", "kind", "generator", "system", "input_sha256", "n", "truncation", "head_count",
             "complete", "bodies"}
     ledger.require(set(cert) == keys, "structure", f"a parametric certificate has exactly {', '.join(sorted(keys))}")

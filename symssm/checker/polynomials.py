@@ -10,12 +10,13 @@ formula parses into a pair ``(numerator, denominator)`` of polynomials.
 """
 
 import re
+import threading
 from fractions import Fraction
 
 from .reading import Unreadable
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
-           "add", "sub", "mul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
+           "reset_work", "add", "sub", "mul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
            "linear_solution", "parse_pair", "parse_polynomial", "parse_rational"]
 
 MAX_PARAMETERS = 16
@@ -24,6 +25,9 @@ MAX_FORMULA_CHARS = 1000
 MAX_FORMULA_DEGREE = 64
 #: Longest text of a polynomial field of a certificate (determinants, coefficients, factors).
 MAX_POLY_CHARS = 4_000_000
+#: Most term-by-term products one certificate may cost (the work bound of the parametric kind).
+MAX_POLY_WORK = 50_000_000
+_WORK = threading.local()
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 _TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
 _RATIONAL = re.compile(r"-?[0-9]{1,4000}(?:\.[0-9]{1,4000}|/[0-9]{1,4000})?")
@@ -68,7 +72,21 @@ def sub(a, b):
     return add(a, scale(b, -1))
 
 
+def reset_work():
+    """Start counting term products afresh (once per certificate)."""
+    _WORK.used = 0
+
+
+def _spend(amount):
+    used = getattr(_WORK, "used", 0) + amount
+    _WORK.used = used
+    if used > MAX_POLY_WORK:
+        raise Unreadable(f"checking this certificate needs more than {MAX_POLY_WORK} polynomial term products, the "
+                         "checker's work limit: undecided")
+
+
 def mul(a, b):
+    _spend(len(a) * len(b))
     if len(a) > len(b):
         a, b = b, a
     out = {}
@@ -106,6 +124,7 @@ def divide_exact(a, b):
     lc = b[lead]
     rem, quo = dict(a), {}
     while rem:
+        _spend(len(b))
         top = max(rem)
         shift = tuple(x - y for x, y in zip(top, lead))
         if any(e < 0 for e in shift):

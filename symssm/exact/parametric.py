@@ -32,7 +32,7 @@ from math import gcd
 
 from ..errors import InputError, LimitError
 from ..formats.expressions import polynomial_text
-from ..formats.limits import MAX_CASES, MAX_POLY_TERMS
+from ..formats.limits import MAX_CASES, MAX_POLY_TERMS, MAX_POLY_WORK
 from ..sources.parametric import substitute
 
 __all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
@@ -197,7 +197,14 @@ def _scaled_lags(system, rows):
     D = scaled("D") if pairs["D"] is not None else None
     N, m, p = len(A), len(B[0]), len(C)
 
+    work = [0]
+
     def mul(X, Y):
+        work[0] += sum(len(X[i][t]) * len(Y[t][j]) for i in range(len(X)) for t in range(len(Y))
+                       for j in range(len(Y[0])))
+        if work[0] > MAX_POLY_WORK:
+            raise LimitError(f"forming the lags of this family takes more than {MAX_POLY_WORK} polynomial term "
+                             "products, the limit (both sides): use fewer parameters, a smaller N or a shorter n")
         return [[_check_terms(sum((X[i][t] * Y[t][j] for t in range(len(Y))), ring.zero), "a lag entry")
                  for j in range(len(Y[0]))] for i in range(len(X))]
 

@@ -35,6 +35,7 @@ __all__ = [
     "MAX_FORMULA_DEGREE",
     "MAX_POLY_TERMS",
     "MAX_CASES",
+    "MAX_POLY_WORK",
     "check_n",
     "check_name",
     "Deadline",
@@ -157,3 +158,5 @@ MAX_FORMULA_DEGREE = 64
 MAX_POLY_TERMS = 20_000
 #: Most bodies (the generic case plus every case of the exceptional set) in one certificate.
 MAX_CASES = 256
+#: Most term-by-term products of polynomials one parametric certificate may need (both sides).
+MAX_POLY_WORK = 50_000_000

@@ -67,7 +67,7 @@ def parametric_lines(d):
         else:
             at = ", ".join(f"{x} = {v}" for x, v in item["path"][-1:])
             lines.append(f"{pad}where {at} (and the family is defined): {head}"
-                         + (f", except where one of {', '.join(item['factors'])} vanishes" if item["factors"] else ""))
+                         + (_except(item["factors"]) if item["factors"] else ""))
         for f in item["outside"]:
             lines.append(f"{pad}  {f} = 0: the family is not defined there")
         for f in item["uncovered"]:
@@ -75,6 +75,12 @@ def parametric_lines(d):
     lines.append("complete: every parameter value where the family is defined has its head count" if d["complete"]
                  else "not complete: the uncovered factors above are left open")
     return lines
+
+
+def _except(factors):
+    if len(factors) == 1:
+        return f", except where {factors[0]} vanishes"
+    return f", except where one of {', '.join(factors)} vanishes"
 
 
 # ---------------------------------------------------------------- LaTeX

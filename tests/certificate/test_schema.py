@@ -59,3 +59,11 @@ def test_complex_head_count_certificates_conform():
 
     cert = certify(complex_ssm([["1/2i", 0], [0, "-1/2+1/3i"]], [[1], [1]], [[1, 0], [0, 1]]), 10)
     jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))
+
+
+def test_parametric_certificates_conform():
+    from symssm.sources.parametric import PARAMETRIC_FAMILIES, parametric_family
+
+    validator = jsonschema.Draft202012Validator(schema())
+    for name in PARAMETRIC_FAMILIES:
+        validator.validate(json.loads(certify(parametric_family(name), 4).to_json()))
