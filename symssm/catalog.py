@@ -12,14 +12,19 @@ from .api import certify, gradient_certificate
 from .errors import NotStableError
 from .formats.files import atomic_write
 from .sources.families import FAMILIES
+from .sources.parametric import parametric_family
 
-__all__ = ["CASES", "N_LENGTH", "build_catalog", "catalog_files"]
+__all__ = ["CASES", "FAMILY_CASES", "N_LENGTH", "build_catalog", "catalog_files"]
 
 #: Sizes (N, p, m) certified for every family.
 SIZES = ((2, 1, 1), (4, 2, 1), (6, 2, 2), (8, 3, 2))
 #: Sequence length of the catalogue's certificates.
 N_LENGTH = 1024
 CASES = tuple((family, N, p, m) for family in FAMILIES for (N, p, m) in SIZES)
+#: Families with parameters in the catalogue: (family, N, p, m); each certificate covers every parameter value.
+FAMILY_CASES = (("rotation-symbolic", 2, 2, 1), ("jordan-symbolic", 2, 2, 1), ("diagonal-symbolic", 3, 3, 1),
+                ("companion-symbolic", 3, 3, 1), ("hippo-legs-step", 3, 3, 1), ("hippo-legt-step", 3, 3, 1),
+                ("s4d-real-step", 3, 3, 1), ("generic-symbolic", 2, 2, 2))
 
 
 def _system(family, N, p, m):
@@ -31,7 +36,7 @@ def catalog_files(records):
     names = []
     for r in records:
         names += [f"{r['name']}.json", f"{r['name']}.tex"]
-        if r["gradient"] is not None:
+        if r.get("gradient") is not None:
             names += [f"{r['name']}.gradient.json", f"{r['name']}.gradient.tex"]
     return names + ["README.md"]
 
@@ -76,6 +81,17 @@ def build_catalog(out, *, progress=None):
         records.append(rec)
         if progress is not None:
             progress(name)
+    for family, N, p, m in FAMILY_CASES:
+        system = parametric_family(family, N=N, **({"p": p, "m": m} if family == "generic-symbolic" else {}))
+        name = f"{family}-N{N}-p{p}-m{m}"
+        cert = certify(system, N_LENGTH)
+        _write_verified(out, name, cert)
+        root = cert["bodies"][0]
+        records.append({"family": family, "name": name, "N": N, "p": p, "m": m, "k": cert["head_count"],
+                        "parameters": root["parameters"], "bodies": cert["bodies"], "complete": cert["complete"],
+                        "parametric": True, "gradient": None})
+        if progress is not None:
+            progress(name)
     atomic_write(os.path.join(out, "README.md"), _readme(records))
     return records
 
@@ -94,7 +110,33 @@ def _profile_text(values):
     return ", ".join(map(str, values))
 
 
+def _family_section(records):
+    lines = ["", "## Families with parameters", "",
+             "Each certificate below is a theorem for a whole family ([docs/parametric.md](../docs/parametric.md)): "
+             "the head count at every parameter value (real or complex) where the family is defined, or the factors "
+             "on which it proves nothing. `symssm check FILE --at NAME=VALUE,...` answers for one point.", "",
+             "| case | parameters | generic k | cases | complete | exceptions (factor: k there) | certificate | LaTeX |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        bodies = r["bodies"]
+        notes = []
+        for f in bodies[0]["factors"]["list"]:
+            if f["status"] == "case":
+                notes.append(f"{f['polynomial']} = 0: {bodies[f['case']]['head_count']}")
+            elif f["status"] == "outside-domain":
+                notes.append(f"{f['polynomial']} = 0: undefined")
+            else:
+                notes.append(f"{f['polynomial']} = 0: not covered")
+        params = ", ".join(r["parameters"])
+        lines.append(f"| {r['name']} | {params} | {r['k']} | {len(bodies)} | {'yes' if r['complete'] else 'no'} | "
+                     f"{'; '.join(notes) or 'none'} | [{r['name']}.json]({r['name']}.json) | "
+                     f"[{r['name']}.tex]({r['name']}.tex) |")
+    return lines
+
+
 def _readme(records):
+    families = [r for r in records if r.get("parametric")]
+    records = [r for r in records if not r.get("parametric")]
     lines = [
         "# The certified catalogue",
         "",
@@ -165,6 +207,8 @@ def _readme(records):
                  "certificate; the others (rotations: spectral radius 1; companion and random members with an "
                  "eigenvalue of modulus >= 1) are refused with a reason. Crossover distances: "
                  + ", ".join(f"{r['name']} {r['gradient']['crossover']}" for r in stable) + ".")
+    if families:
+        lines += _family_section(families)
     lines.append("")
     return "\n".join(lines)
 
