@@ -54,10 +54,18 @@ def test_formulas_parse_to_reduced_fractions(text, expected):
     ("2t", ParseError), ("t^-1", ParseError), ("t**2", ParseError), ("t^2^2", ParseError), ("1e-3", ParseError),
     ("t^65", LimitError), ("(t", ParseError), ("t/(t-t)", ParseError), ("x", ParseError), ("", ParseError),
     ("__import__('os')", ParseError), ("t" + "+t" * 600, LimitError), ("(" * 60 + "t" + ")" * 60, LimitError),
+    ("(t+1)^64*(t+1)^64", LimitError),
 ])
 def test_formulas_outside_the_grammar_are_refused(text, error):
     with pytest.raises(error):
         parse_formula(text, parameter_field(["t"]))
+
+
+def test_expansion_work_is_bounded_before_it_is_done():
+    field = parameter_field(list("abcdefgh"))
+    for text in ("(a+b+c+d+e+f+g+h)^64", "(a+b+c+d+e+f+g+h)^8*(a+b+c+d+e+f+g+h)^8"):
+        with pytest.raises(LimitError):
+            parse_formula(text, field)
 
 
 def test_spec_errors_are_one_line(tmp_path, capsys):

@@ -35,7 +35,7 @@ import re
 from fractions import Fraction
 
 from ..errors import LimitError, ParseError
-from .limits import MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_PARAMETERS, MAX_POLY_TERMS
+from .limits import MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK, MAX_PARAMETERS, MAX_POLY_TERMS
 
 __all__ = ["NAME_PATTERN", "parameter_field", "check_parameters", "parse_formula", "polynomial_text",
            "rational_function_text", "normalise"]
@@ -136,6 +136,7 @@ class _Parser:
             if self.peek()[1] == "*" and op == "*":
                 self.fail("'**' is not part of the grammar (write powers with '^')")
             rhs = self.unary()
+            _guard(value, rhs, self)
             if op == "*":
                 value = value * rhs
             else:
@@ -163,10 +164,12 @@ class _Parser:
                 raise LimitError(f"formula {self.text[:60]!r}: exponent {k} is above the limit {MAX_FORMULA_DEGREE}")
             if self.peek()[1] == "^":
                 self.fail("chained '^' (use parentheses)")
-            if k == 0:
-                return self.field.one
-            base = base ** k
-            _check_size(base, self)
+            result = self.field.one
+            for _ in range(k):
+                _guard(result, base, self)
+                result = result * base
+                _check_size(result, self)
+            return result
         return base
 
     def atom(self):
@@ -196,6 +199,14 @@ def _decimal(tok):
 
     value = Fraction(tok)
     return QQ(value.numerator, value.denominator)
+
+
+def _guard(a, b, parser):
+    """Refuse a product whose expansion alone would cost more than ``MAX_FORMULA_WORK`` term products."""
+    work = len(a.numer) * (len(b.numer) + len(b.denom)) + len(a.denom) * (len(b.numer) + len(b.denom))
+    if work > MAX_FORMULA_WORK:
+        raise LimitError(f"formula {parser.text[:60]!r}: expanding it takes more than {MAX_FORMULA_WORK} term "
+                         "products (write a smaller formula)")
 
 
 def _check_size(value, parser):

@@ -36,6 +36,7 @@ __all__ = [
     "MAX_POLY_TERMS",
     "MAX_CASES",
     "MAX_POLY_WORK",
+    "MAX_FORMULA_WORK",
     "check_n",
     "check_name",
     "Deadline",
@@ -158,5 +159,7 @@ MAX_FORMULA_DEGREE = 64
 MAX_POLY_TERMS = 20_000
 #: Most bodies (the generic case plus every case of the exceptional set) in one certificate.
 MAX_CASES = 256
+#: Most term products the generator spends expanding one formula (the checker's bound is MAX_POLY_WORK).
+MAX_FORMULA_WORK = 1_000_000
 #: Most term-by-term products of polynomials one parametric certificate may need (both sides).
 MAX_POLY_WORK = 50_000_000
