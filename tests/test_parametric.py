@@ -451,3 +451,72 @@ def test_work_limit_is_a_clean_refusal(monkeypatch):
     monkeypatch.setattr(CPOLY, "MAX_POLY_WORK", 100)
     result = check_data(cert)
     assert result.code == 2 and "work limit" in result.message
+
+
+# ---------------------------------------------------------------- mutation fuzzing of the family checker
+
+FUZZ_BASES = [
+    cert_of([["a", 0], [0, "b"]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], parameters=["a", "b"]),
+    certify(parametric_family("rotation-symbolic"), 3).data,
+    cert_of([["a", 1], [0, "b"]], [[1], ["a"]], [["b", "1/(a+b)"]], [["a-b"]], parameters=["a", "b"], n=2),
+]
+FUZZ_POINTS = [{"a": Fraction(x), "b": Fraction(y)} for x, y in [(1, 2), (2, 2), (0, 0), (-1, 1), (3, "1/2"),
+                                                                    (0, 5), ("1/3", "1/3")]]
+
+
+def _paths(obj, prefix=()):
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k in sorted(obj):
+            out += _paths(obj[k], prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+@st.composite
+def family_mutants(draw):
+    data = copy.deepcopy(draw(st.sampled_from(FUZZ_BASES)))
+    for _ in range(draw(st.integers(1, 2))):
+        path = draw(st.sampled_from(_paths(data)[1:]))
+        parent = data
+        for p in path[:-1]:
+            parent = parent[p]
+        key = path[-1]
+        value = parent[key]
+        choice = draw(st.sampled_from(["poly", "int", "flip", "drop", "text"]))
+        if choice == "poly":
+            parent[key] = draw(st.sampled_from(["0", "1", "a", "b", "a - b", "t", "-1", "2*a", "a^2 + 1", "t + 1"]))
+        elif choice == "int":
+            parent[key] = (value + draw(st.sampled_from([-1, 1, 2]))) if type(value) is int else draw(
+                st.integers(-1, 3))
+        elif choice == "flip":
+            parent[key] = (not value) if isinstance(value, bool) else (list(reversed(value))
+                                                                       if isinstance(value, list) else None)
+        elif choice == "drop" and isinstance(parent, (dict, list)):
+            del parent[key]
+        else:
+            parent[key] = draw(st.sampled_from(["case", "uncovered", "outside-domain", "", "x y", "1/0"]))
+    return data
+
+
+@settings(max_examples=int(os.environ.get("SYMSSM_FUZZ_EXAMPLES", "300")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(family_mutants())
+def test_family_checker_never_accepts_a_false_claim(mutant):
+    result = check_data(mutant)
+    assert result.code in (0, 1, 2)
+    assert not result.message.startswith("structure: malformed"), result.message
+    if not result.verified:
+        return
+    s = mutant["system"]
+    system = parametric_ssm(s["A"], s["B"], s["C"], s["D"], parameters=s["parameters"])
+    for point in FUZZ_POINTS:
+        point = {x: point.get(x, Fraction(1, 2)) for x in s["parameters"]}
+        answer = check_data(mutant, at=point).at
+        concrete = _evaluate(system, [point[x] for x in s["parameters"]])
+        if answer["head_count"] is None or concrete is None:
+            continue
+        truth = _independent_head_count(concrete["A"], concrete["B"], concrete["C"], concrete["D"], mutant["n"])
+        assert answer["head_count"] == truth, ("FALSE ACCEPTANCE", point, answer)
