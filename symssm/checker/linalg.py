@@ -64,15 +64,23 @@ def definite_between(P, mu, M):
     return positive_definite(lower), positive_definite(upper)
 
 
+def diagonally_dominant(S):
+    """Strictly diagonally dominant with a positive diagonal (then a symmetric S is positive definite)."""
+    return all(row[i] > sum(abs(x) for j, x in enumerate(row) if j != i) for i, row in enumerate(S))
+
+
 def positive_definite(S):
     """Whether a symmetric rational matrix is positive definite, exactly.
 
-    With python-flint: its characteristic polynomial's coefficients strictly alternate in sign (all
-    eigenvalues, which are real, are positive).  Without: every leading principal minor is positive
-    (fraction-free Bareiss).  Both are exact characterisations, so the verdicts agree.
+    First the sufficient test :func:`diagonally_dominant` (S symmetric); then, with python-flint: its
+    characteristic polynomial's coefficients strictly alternate in sign (all eigenvalues, which are
+    real, are positive).  Without: every leading principal minor is positive (fraction-free Bareiss).
+    All are exact, and the last two characterise definiteness, so the verdicts agree.
     """
     n = len(S)
     if n == 0:
+        return True
+    if diagonally_dominant(S):  # a sufficient condition (Gershgorin), exact and cheap
         return True
     if _flint is not None:
         coeffs = _fq(S).charpoly().coeffs()[::-1]

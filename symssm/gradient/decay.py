@@ -13,10 +13,12 @@ system gives the same certificate bytes on every machine, whatever BLAS or threa
   (certified complex root isolation); if its lower end is at least 1, no decay certificate
   exists and the message says so with the enclosure;
 * ``P`` is the Smith doubling sum ``sum_k (Ar^T)^k Ar^k`` for ``Ar = A / r``, formed with
-  integer matrices and a fixed, explicit rounding to 64-bit dyadic numbers;
+  integer matrices and a fixed, explicit rounding to dyadic numbers (64 bits, or 48 bits below
+  the binary point of P's largest entry when P is large);
 * ``mu`` and ``M`` come from certified enclosures of P's eigenvalues;
 * positive definiteness is decided exactly: a symmetric matrix is positive definite if and
-  only if the coefficients of its characteristic polynomial strictly alternate in sign.
+  only if the coefficients of its characteristic polynomial strictly alternate in sign; for
+  ``r^2 P - A^T P A`` a strictly dominant positive diagonal (Gershgorin) is tried first.
 
 Examples
 --------
@@ -38,10 +40,16 @@ from ..formats.rationals import short_rational
 __all__ = ["DecayBound", "decay_bound", "positive_definite", "spectral_radius_enclosure", "instability_reason",
            "format_estimate"]
 
-#: Bits kept in the mantissa of the dyadic matrices of the Smith iteration.
+#: Bits kept in the mantissa of the dyadic matrices of the Smith iteration (at least; more when P grows:
+#: the iteration keeps ``ABSOLUTE_BITS`` bits below the binary point of P's largest entry).
 WORK_BITS = 64
-#: Bits kept in P's entries in the certificate (relative to P's largest entry).
+#: Bits below the binary point kept in the iteration, whatever P's size (its absolute precision).
+ABSOLUTE_BITS = 48
+#: Bits kept in P's entries in the certificate (relative to P's largest entry, at least) ...
 P_BITS = 40
+#: ... and bits below the binary point kept in them (an absolute grid, so that a large, ill-conditioned
+#: P still satisfies ``r^2 P - A^T P A ~ r^2 I`` after rounding).
+P_FRACTION_BITS = 24
 #: Smith doubling steps before giving up (2^64 terms of the series).
 MAX_DOUBLINGS = 64
 
@@ -226,12 +234,24 @@ def _neg_log2(x):
     return k - 1
 
 
+def _diagonally_dominant(S):
+    """Strictly diagonally dominant with a positive diagonal: a sufficient test of positive definiteness
+    for a symmetric matrix (Gershgorin), exact and cheap; ``r^2 P - A^T P A`` is near ``r^2 I``."""
+    n = S.nrows()
+    for i in range(n):
+        off = sum((abs(S[i, j]) for j in range(n) if j != i), flint.fmpq(0))
+        if not S[i, i] > off:
+            return False
+    return True
+
+
 def _smith_lyapunov(A, r):
     """Dyadic approximation of ``P = sum_k (Ar^T)^k Ar^k``, ``Ar = A / r``; None if it does not converge."""
     N = len(A)
     Ar = [[x / r for x in row] for row in A]
     Ak, ea = _dyadic_of(Ar)
     P, ep = flint.fmpz_mat(N, N, [1 if i == j else 0 for i in range(N) for j in range(N)]), 0
+    bits = WORK_BITS
     for _ in range(MAX_DOUBLINGS):
         term = Ak.transpose() * P * Ak  # scale 2^-(2 ea + ep)
         shift = 2 * ea
@@ -240,9 +260,12 @@ def _smith_lyapunov(A, r):
             ep = ep + shift
         else:
             P = P + term * (1 << -shift)
-        P, ep, ptop = _renormalise(P, ep)
-        Ak, ea, top = _renormalise(Ak * Ak, 2 * ea)
-        if top - ea < -(WORK_BITS + 8):  # ||Ak|| below 2^-72: the remaining terms are negligible
+        # P only grows: keep ABSOLUTE_BITS below its binary point (relative rounding alone loses an
+        # ill-conditioned P's small directions, and r^2 P - A^T P A is then no longer near r^2 I)
+        bits = max(bits, min(_top_bits([int(v) for v in P.entries()]) - ep + ABSOLUTE_BITS, 4 * WORK_BITS))
+        P, ep, ptop = _renormalise(P, ep, bits)
+        Ak, ea, top = _renormalise(Ak * Ak, 2 * ea, bits)
+        if top - ea < -(bits + 8):  # ||Ak|| below 2^-(bits+8): the remaining terms are negligible
             break
         if ptop - ep > 4096:  # diverging: A / r is not stable
             return None
@@ -252,8 +275,10 @@ def _smith_lyapunov(A, r):
 
 
 def _final_P(Z, e):
-    """Symmetric rational P with entries rounded to ``P_BITS`` bits (relative to the largest)."""
-    Z, e, _ = _renormalise(Z, e, bits=P_BITS)
+    """Symmetric rational P, entries rounded to ``P_BITS`` bits relative to the largest, and at least
+    ``P_FRACTION_BITS`` bits below the binary point."""
+    top = _top_bits([int(v) for v in Z.entries()])
+    Z, e, _ = _renormalise(Z, e, bits=max(P_BITS, top - e + P_FRACTION_BITS))
     N = Z.nrows()
     vals = [[int(Z[i, j]) for j in range(N)] for i in range(N)]
     den = Fraction(2) ** e
@@ -339,7 +364,7 @@ def decay_bound(system, *, deadline=None):
         if not _alternates(pP):  # P itself must be positive definite: a cheap first test
             continue
         S = qP * (flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
-        if not _alternates(S.charpoly()):
+        if not (_diagonally_dominant(S) or _alternates(S.charpoly())):
             continue
         low, high = _real_root_bounds(pP)
         mu = _rational_below(low * (1 - Fraction(1, 10**6)), 2**40)
