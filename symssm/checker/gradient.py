@@ -16,7 +16,7 @@ from collections import deque
 from fractions import Fraction
 from math import factorial
 
-from .linalg import definite_between, matmul_exact, positive_definite
+from .linalg import decrease_definite, definite_between
 from .numbers import rat_text
 from .reading import integer, is_text, keys, matrix, rational, strict_equal
 
@@ -28,10 +28,6 @@ MAX_SMALL_DIGITS = 40
 GRAPH_N = 12
 ESTIMATE = re.compile(r"-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?\Z")
 CONSTRUCTION = "single-head-softmax-v1"
-
-
-def _pd(S):
-    return positive_definite(S)
 
 
 def _bfs(adj, start, goal):
@@ -105,9 +101,7 @@ def check_gradient(ledger, cert, system):
     above_mu, below_M = definite_between(P, mu, M)
     ledger.require(above_mu, "lyapunov.mu", "P - mu I is not positive definite")
     ledger.require(below_M, "lyapunov.M", "M I - P is not positive definite")
-    At = [list(col) for col in zip(*A)]
-    AtPA = matmul_exact(At, matmul_exact(P, A))
-    ledger.require(_pd([[r * r * P[i][j] - AtPA[i][j] for j in range(N)] for i in range(N)]), "lyapunov.P",
+    ledger.require(decrease_definite(A, P, r), "lyapunov.P",
                    "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
     frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))
     need = frob2(C) * frob2(B) * M / mu

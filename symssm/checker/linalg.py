@@ -3,6 +3,8 @@
 Nothing here searches: it recomputes lags and determinants the certificate names.
 """
 
+import importlib
+import importlib.util
 import os
 from fractions import Fraction
 from math import lcm
@@ -10,10 +12,25 @@ from math import lcm
 #: Set SYMSSM_CHECKER_PURE=1 to force the standard-library path (same verdicts, slower).
 PURE = bool(os.environ.get("SYMSSM_CHECKER_PURE"))
 
-try:  # numpy only speeds up products modulo a prime; results are identical without it
-    import numpy as _np
-except ImportError:  # pragma: no cover - exercised by the pure-Python test
-    _np = None
+class _Lazy:
+    """A module imported on first use (numpy costs ~50 ms at start-up; most certificates never need it)."""
+
+    __slots__ = ("_name", "_module")
+
+    def __init__(self, name):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_module", None)
+
+    def __getattr__(self, attr):
+        module = object.__getattribute__(self, "_module")
+        if module is None:
+            module = importlib.import_module(object.__getattribute__(self, "_name"))
+            object.__setattr__(self, "_module", module)
+        return getattr(module, attr)
+
+
+# numpy only speeds up products modulo a prime; results are identical without it
+_np = _Lazy("numpy") if importlib.util.find_spec("numpy") is not None else None
 try:  # python-flint speeds up exact rational products and definiteness tests; same verdicts without it
     import flint as _flint
 except ImportError:  # pragma: no cover
@@ -67,6 +84,24 @@ def definite_between(P, mu, M):
 def diagonally_dominant(S):
     """Strictly diagonally dominant with a positive diagonal (then a symmetric S is positive definite)."""
     return all(row[i] > sum(abs(x) for j, x in enumerate(row) if j != i) for i, row in enumerate(S))
+
+
+def decrease_definite(A, P, r):
+    """Whether ``r^2 P - A^T P A`` is positive definite (P symmetric), exactly; formed in python-flint
+    when present (no round trip through Fractions), else with Fractions: the same verdict."""
+    if _flint is None or not P:
+        At = [list(col) for col in zip(*A)]
+        AtPA = matmul_exact(At, matmul_exact(P, A))
+        n = len(P)
+        return positive_definite([[r * r * P[i][j] - AtPA[i][j] for j in range(n)] for i in range(n)])
+    qP, qA = _fq(P), _fq(A)
+    S = qP * (_flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
+    n = S.nrows()
+    zero = _flint.fmpq(0)
+    if all(S[i, i] > sum((abs(S[i, j]) for j in range(n) if j != i), zero) for i in range(n)):
+        return True
+    coeffs = S.charpoly().coeffs()[::-1]
+    return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(coeffs))
 
 
 def positive_definite(S):

@@ -186,24 +186,22 @@ def _frob2(mat):
     return sum((x * x for row in mat for x in row), Fraction(0))
 
 
-def _top_bits(entries):
-    return max(max(entries, default=0).bit_length(), (-min(entries, default=0)).bit_length())
-
-
-def _renormalise(Z, e, bits=WORK_BITS):
+def _renormalise(Z, e, bits=WORK_BITS, top=None):
     """Round the dyadic matrix ``Z / 2**e`` to at most ``bits`` bits per entry: ``(Z', e', top)``.
 
     Rounding is to nearest with ties upward, ``(v + 2^(s-1)) >> s``: exact integer arithmetic, the
-    same on every machine.  ``top`` is the bit length of the largest entry afterwards.
+    same on every machine.  ``top`` (in and out) is the bit length of the largest entry.
     """
-    entries = [int(v) for v in Z.entries()]
-    top = _top_bits(entries)
+    entries = Z.entries()
+    if top is None:
+        top = max((abs(v) for v in entries), default=0).bit_length()
     shift = top - bits
     if shift <= 0:
         return Z, e, top
     half = 1 << (shift - 1)
     rounded = [(v + half) >> shift for v in entries]
-    return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift, _top_bits(rounded)
+    return (flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift,
+            max((abs(v) for v in rounded), default=0).bit_length())
 
 
 def _dyadic_of(mat, bits=WORK_BITS):
@@ -212,14 +210,12 @@ def _dyadic_of(mat, bits=WORK_BITS):
     if top == 0:
         return flint.fmpz_mat(len(mat), len(mat[0]), [0] * (len(mat) * len(mat[0]))), 0
     e = bits - (floor(top).bit_length() if top >= 1 else -_neg_log2(top))
-    scale = Fraction(2) ** e
     vals = []
     for row in mat:
         for x in row:
-            y = x * scale
-            q = floor(y)
-            frac = y - q
-            if frac > Fraction(1, 2) or (frac == Fraction(1, 2) and q % 2):
+            num, den = (x.numerator << e, x.denominator) if e >= 0 else (x.numerator, x.denominator << -e)
+            q, rem = divmod(num, den)  # floor, and 0 <= rem < den
+            if 2 * rem > den or (2 * rem == den and q % 2):  # to nearest, ties to even
                 q += 1
             vals.append(q)
     return flint.fmpz_mat(len(mat), len(mat[0]), vals), e
@@ -262,8 +258,9 @@ def _smith_lyapunov(A, r):
             P = P + term * (1 << -shift)
         # P only grows: keep ABSOLUTE_BITS below its binary point (relative rounding alone loses an
         # ill-conditioned P's small directions, and r^2 P - A^T P A is then no longer near r^2 I)
-        bits = max(bits, min(_top_bits([int(v) for v in P.entries()]) - ep + ABSOLUTE_BITS, 4 * WORK_BITS))
-        P, ep, ptop = _renormalise(P, ep, bits)
+        ptop = max((abs(v) for v in P.entries()), default=0).bit_length()
+        bits = max(bits, min(ptop - ep + ABSOLUTE_BITS, 4 * WORK_BITS))
+        P, ep, ptop = _renormalise(P, ep, bits, ptop)
         Ak, ea, top = _renormalise(Ak * Ak, 2 * ea, bits)
         if top - ea < -(bits + 8):  # ||Ak|| below 2^-(bits+8): the remaining terms are negligible
             break
@@ -277,12 +274,91 @@ def _smith_lyapunov(A, r):
 def _final_P(Z, e):
     """Symmetric rational P, entries rounded to ``P_BITS`` bits relative to the largest, and at least
     ``P_FRACTION_BITS`` bits below the binary point."""
-    top = _top_bits([int(v) for v in Z.entries()])
-    Z, e, _ = _renormalise(Z, e, bits=max(P_BITS, top - e + P_FRACTION_BITS))
+    top = max((abs(v) for v in Z.entries()), default=0).bit_length()
+    Z, e, _ = _renormalise(Z, e, max(P_BITS, top - e + P_FRACTION_BITS), top)
     N = Z.nrows()
     vals = [[int(Z[i, j]) for j in range(N)] for i in range(N)]
     den = Fraction(2) ** e
     return [[Fraction(vals[i][j] + vals[j][i], 2) / den for j in range(N)] for i in range(N)]
+
+
+#: Relative slack of mu and M against P's extreme eigenvalues (each a verified bound, not an estimate).
+_EIG_SLACK = Fraction(1, 10**6)
+
+
+def _mu_bound(pP):
+    """A rational ``mu > 0`` below every root of P's characteristic polynomial, within ``_EIG_SLACK``
+    (relative) of the least one; None if some root is not positive.
+
+    Decided by exact sign-alternation tests of the shifted polynomial, about a millisecond each:
+    P is near ``I`` plus a positive semidefinite sum, so the search starts just below 1.
+    """
+    ok = lambda m: _shift_alternates(pP, m)
+    lo = 1 - Fraction(1, 2**20)
+    if ok(lo):
+        hi = 2 * lo
+        for _ in range(400):
+            if not ok(hi):
+                break
+            lo, hi = hi, 2 * hi
+        else:
+            return None
+    else:
+        if not _alternates(pP):  # P is not positive definite
+            return None
+        hi = lo
+        for _ in range(400):
+            lo = hi / 2
+            if ok(lo):
+                break
+            hi = lo
+        else:
+            return None
+    while hi - lo > lo * _EIG_SLACK:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return _rational_below(lo, 2**40) if _rational_below(lo, 2**40) > 0 and ok(_rational_below(lo, 2**40)) else lo
+
+
+def _M_bound(pP, P):
+    """A rational ``M`` above every root of P's characteristic polynomial, within about ``_EIG_SLACK``.
+
+    The candidate comes from a deterministic power iteration in integer arithmetic (a fixed start
+    vector and a fixed rounding); it is accepted only by the exact sign-alternation test, and raised
+    until it passes.
+    """
+    ok = lambda m: _shift_alternates(pP, m, reverse=True)
+    estimate = _power_estimate(P)
+    M = _rational_above(estimate * (1 + _EIG_SLACK) + Fraction(1, 10**12), 2**20)
+    if ok(M):
+        return M
+    lo, hi = M, 2 * M
+    for _ in range(400):
+        if ok(hi):
+            break
+        lo, hi = hi, 2 * hi
+    while hi - lo > lo * _EIG_SLACK:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if not ok(mid) else (lo, mid)
+    return _rational_above(hi, 2**20) if ok(_rational_above(hi, 2**20)) else hi
+
+
+def _power_estimate(P, steps=60):
+    """Rayleigh quotient after ``steps`` power iterations on P (integer arithmetic, 64-bit vectors)."""
+    N = len(P)
+    den = max(x.denominator for row in P for x in row)  # P is dyadic: one power of two clears it
+    Z = flint.fmpz_mat(N, N, [x.numerator * (den // x.denominator) for row in P for x in row])
+    v = flint.fmpz_mat(N, 1, [1] * N)
+    for _ in range(steps):
+        w = Z * v
+        shift = max(abs(x) for x in w.entries()).bit_length() - 64
+        v = flint.fmpz_mat(N, 1, [x >> shift for x in w.entries()]) if shift > 0 else w
+        if v.is_zero():
+            return Fraction(0)
+    Zv = Z * v
+    num = sum(int(a) * int(b) for a, b in zip(v.entries(), Zv.entries()))
+    vv = sum(int(a) ** 2 for a in v.entries())
+    return Fraction(num, vv * den) if vv else Fraction(0)
 
 
 def _rational_above(x, den=1000):
@@ -360,19 +436,14 @@ def decay_bound(system, *, deadline=None):
             continue
         P = _final_P(*found)
         qP = _fmpq_mat(P)
-        pP = qP.charpoly()
-        if not _alternates(pP):  # P itself must be positive definite: a cheap first test
-            continue
         S = qP * (flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
         if not (_diagonally_dominant(S) or _alternates(S.charpoly())):
             continue
-        low, high = _real_root_bounds(pP)
-        mu = _rational_below(low * (1 - Fraction(1, 10**6)), 2**40)
-        M = _rational_above(high * (1 + Fraction(1, 10**6)) + Fraction(1, 10**12), 2**20)
-        if mu <= 0:
+        pP = qP.charpoly()
+        mu = _mu_bound(pP)
+        if mu is None:  # P is not positive definite
             continue
-        if not (_shift_alternates(pP, mu) and _shift_alternates(pP, M, reverse=True)):
-            continue
+        M = _M_bound(pP, P)
         K2 = _frob2(system.C) * _frob2(system.B) * M / mu
         return DecayBound(r=r, K2=K2, P=tuple(tuple(row) for row in P), mu=mu, M=M, spectral_radius_upper=rho)
     raise NotStableError(

@@ -17,8 +17,6 @@ Examples
 
 import zipfile
 
-import numpy as np
-
 from ..errors import InputError, ParseError
 from ..formats.limits import check_n
 from .spec import Spec
@@ -44,6 +42,8 @@ def read_npz_arrays(path):
     """
     what = f"spec {path}"
     try:
+        import numpy as np  # only for .npz specs: other commands do not pay its import
+
         with np.load(path, allow_pickle=False) as archive:
             data = {key: archive[key] for key in archive.files}
     except FileNotFoundError:
