@@ -38,6 +38,11 @@ class _Terminated(BaseException):
     """SIGTERM, raised like KeyboardInterrupt so that cleanup handlers run."""
 
 
+class _BudgetAlarm(BaseException):
+    """The --max-seconds alarm: a BaseException, so that no ``except Exception`` on the way (the
+    checker's fail-closed handler in particular) mistakes it for a fault of the data."""
+
+
 def _count(text):
     from .formats.rationals import int_from_digits
 
@@ -560,7 +565,7 @@ class _Budget:
     def __enter__(self):
         if self.seconds and hasattr(signal, "setitimer"):
             def expire(signum, frame):
-                raise BudgetExceeded(f"stopped after the --max-seconds budget of {self.seconds:g} s")
+                raise _BudgetAlarm(f"stopped after the --max-seconds budget of {self.seconds:g} s")
 
             self.previous = signal.signal(signal.SIGALRM, expire)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
@@ -608,6 +613,9 @@ def main(argv=None):
     except SymssmError as exc:
         print(f"{PROG}: error: {_safe(exc)}", file=sys.stderr)
         return exc.exit_code
+    except _BudgetAlarm as exc:
+        print(f"{PROG}: error: {_safe(BudgetExceeded(str(exc)))}", file=sys.stderr)
+        return BudgetExceeded.exit_code
     except BrokenPipeError:
         return _quiet_broken_pipe()
     except KeyboardInterrupt:

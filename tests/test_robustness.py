@@ -92,6 +92,28 @@ def test_max_seconds_stops_cleanly_and_writes_nothing(tmp_path, capsys):
     assert not out.exists() and sorted(os.listdir(tmp_path)) == ["big.json"]
 
 
+def test_budget_expiring_inside_the_checker_is_a_budget_error(tmp_path, monkeypatch, capsys):
+    """The alarm must not be caught by the checker's fail-closed handler and reported as a rejection."""
+    import symssm.checker as checker
+
+    def slow_check(*args, **kwargs):
+        try:
+            time.sleep(5)
+        except Exception as exc:  # the checker's own catch-all, which must not swallow the alarm
+            return checker.CheckResult(1, f"structure: malformed certificate ({type(exc).__name__})")
+        raise AssertionError("the budget did not fire")
+
+    monkeypatch.setattr(checker, "check_data", slow_check)
+    out = tmp_path / "c.json"
+    spec = tmp_path / "s.json"
+    spec.write_text('{"A": [[0]], "B": [[1]], "C": [[1]]}')
+    start = time.perf_counter()
+    code = main(["certify", str(spec), "--max-seconds", "0.5", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "max-seconds" in err and "internal error" not in err, err
+    assert time.perf_counter() - start < 4 and not out.exists()
+
+
 def test_keyboard_interrupt_exits_130_without_traceback(monkeypatch, capsys):
     import symssm.cli as cli
 

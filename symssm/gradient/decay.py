@@ -15,7 +15,8 @@ system gives the same certificate bytes on every machine, whatever BLAS or threa
 * ``P`` is the Smith doubling sum ``sum_k (Ar^T)^k Ar^k`` for ``Ar = A / r``, formed with
   integer matrices and a fixed, explicit rounding to dyadic numbers (64 bits, or 48 bits below
   the binary point of P's largest entry when P is large);
-* ``mu`` and ``M`` come from certified enclosures of P's eigenvalues;
+* ``mu`` and ``M`` are rational bounds within 10^-6 (relative) of P's extreme eigenvalues, each
+  accepted only by an exact sign-alternation test of P's shifted characteristic polynomial;
 * positive definiteness is decided exactly: a symmetric matrix is positive definite if and
   only if the coefficients of its characteristic polynomial strictly alternate in sign; for
   ``r^2 P - A^T P A`` a strictly dominant positive diagonal (Gershgorin) is tried first.
@@ -104,17 +105,6 @@ def _root_moduli(poly):
         a = abs(z)
         out.append((max(Fraction(0), _arb_fraction(a.lower())), _arb_fraction(a.upper())))
     return out
-
-
-def _real_root_bounds(poly):
-    """Lower bound of the least and upper bound of the largest root of a real-rooted polynomial."""
-    ip = _integer_poly(poly)
-    lows, highs = [], []
-    for z, _mult in ip.complex_roots():
-        re = z.real
-        lows.append(_arb_fraction(re.lower()))
-        highs.append(_arb_fraction(re.upper()))
-    return min(lows), max(highs)
 
 
 def spectral_radius_enclosure(system):
