@@ -44,6 +44,7 @@ def rejected(data):
     ("0.25*t - 1/3", "1/4*t - 1/3"),
     ("-(t-1)^2", "-t^2 + 2*t - 1"),
     ("(t^2-1)/(t-1)", "t + 1"),
+    ("1e-3*t + 2.5E1", "1/1000*t + 25"),
     ("3", "3"),
 ])
 def test_formulas_parse_to_reduced_fractions(text, expected):
@@ -51,7 +52,8 @@ def test_formulas_parse_to_reduced_fractions(text, expected):
 
 
 @pytest.mark.parametrize("text, error", [
-    ("2t", ParseError), ("t^-1", ParseError), ("t**2", ParseError), ("t^2^2", ParseError), ("1e-3", ParseError),
+    ("2t", ParseError), ("t^-1", ParseError), ("t**2", ParseError), ("t^2^2", ParseError), ("t^2.0", ParseError),
+    ("t^1e1", ParseError), ("1e10001", LimitError),
     ("t^65", LimitError), ("(t", ParseError), ("t/(t-t)", ParseError), ("x", ParseError), ("", ParseError),
     ("__import__('os')", ParseError), ("t" + "+t" * 600, LimitError), ("(" * 60 + "t" + ")" * 60, LimitError),
     ("(t+1)^64*(t+1)^64", LimitError),
@@ -66,6 +68,19 @@ def test_expansion_work_is_bounded_before_it_is_done():
     for text in ("(a+b+c+d+e+f+g+h)^64", "(a+b+c+d+e+f+g+h)^8*(a+b+c+d+e+f+g+h)^8"):
         with pytest.raises(LimitError):
             parse_formula(text, field)
+
+
+def test_json_numbers_and_a_family_without_parameters(tmp_path, capsys):
+    spec = tmp_path / "f.json"
+    spec.write_text('{"parameters": ["a"], "A": [[0.5, "a"], [0, 1e-3]], "B": [[1], [1]], "C": [[1, 0]], "n": 3}')
+    out = tmp_path / "f.cert.json"
+    assert main(["certify", str(spec), "-o", str(out)]) == 0
+    assert main(["check", str(out), "--spec", str(spec), "--at", "a=2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["head_count"] == 1
+    spec.write_text('{"parameters": [], "A": [["1/2"]], "B": [[1]], "C": [[1]]}')
+    assert main(["certify", str(spec), "-o", str(out)]) == 0
+    assert main(["check", str(out), "--at", "", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["head_count"] == 1
 
 
 def test_spec_errors_are_one_line(tmp_path, capsys):

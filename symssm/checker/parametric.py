@@ -365,6 +365,8 @@ def parse_point(text):
         If the text is not a comma-separated list of ``name=rational``, or repeats a name.
     """
     point = {}
+    if not text.strip():  # a family without parameters: the empty point
+        return point
     for part in text.split(","):
         name, eq, value = part.strip().partition("=")
         name = name.strip()

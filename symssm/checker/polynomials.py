@@ -29,7 +29,7 @@ MAX_POLY_CHARS = 4_000_000
 MAX_POLY_WORK = 50_000_000
 _WORK = threading.local()
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
+_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
 _RATIONAL = re.compile(r"-?[0-9]{1,4000}(?:\.[0-9]{1,4000}|/[0-9]{1,4000})?")
 
 
@@ -244,7 +244,7 @@ class _Parser:
         if self.peek() == ("op", "^"):
             self.take()
             kind, tok = self.take()
-            if kind != "num" or "." in tok or int(tok) > MAX_FORMULA_DEGREE:
+            if kind != "num" or not tok.isdigit() or int(tok) > MAX_FORMULA_DEGREE:
                 raise FormulaError(f"the exponent must be an integer from 0 to {MAX_FORMULA_DEGREE}")
             if self.peek() == ("op", "^"):
                 raise FormulaError("chained '^'")
@@ -256,6 +256,9 @@ class _Parser:
         kind, tok = self.take()
         one = const(1, self.nv)
         if kind == "num":
+            mantissa, _, exponent = tok.lower().partition("e")
+            if (exponent and abs(int(exponent)) > 10_000) or len(mantissa) > 10_000:
+                raise FormulaError("a number beyond the limits (10,000 digits, exponent +-10,000)")
             return const(Fraction(tok), self.nv), one
         if kind == "name":
             if tok not in self.names:

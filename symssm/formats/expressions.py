@@ -9,11 +9,13 @@ coefficients.  They are written in this grammar and nothing else (never ``eval``
     unary  := "-" unary | power
     power  := atom ("^" INTEGER)?          (a non-negative integer exponent, at most 64)
     atom   := NUMBER | NAME | "(" expr ")"
-    NUMBER := digits ("." digits)?          (integers and exact decimals; p/q is a division)
+    NUMBER := digits ("." digits)? (("e" | "E") ("+" | "-")? digits)?
+                                            (integers and exact decimals, read exactly; p/q is a
+                                            division; exponents up to +-10,000)
     NAME   := a declared parameter ([A-Za-z][A-Za-z0-9_]*)
 
-Spaces are allowed between tokens.  ``2a`` (implicit product), ``a^b``, ``a^-1``, ``a^2^3``,
-``1e-3`` and ``**`` are refused with a message naming the position.  Formulas parse into
+Spaces are allowed between tokens.  ``2a`` (implicit product), ``a^b``, ``a^-1``, ``a^2^3``
+and ``**`` are refused with a message naming the position.  Formulas parse into
 SymPy's rational function field ``QQ(params)`` (:func:`sympy.polys.fields.field`), which keeps
 every fraction reduced.
 
@@ -35,14 +37,15 @@ import re
 from fractions import Fraction
 
 from ..errors import LimitError, ParseError
-from .limits import MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK, MAX_PARAMETERS, MAX_POLY_TERMS
+from .limits import (MAX_DIGITS, MAX_EXPONENT, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK,
+                     MAX_PARAMETERS, MAX_POLY_TERMS)
 
 __all__ = ["NAME_PATTERN", "parameter_field", "check_parameters", "parse_formula", "polynomial_text",
            "rational_function_text", "normalise"]
 
 #: A parameter name: a letter, then letters, digits or underscores (at most 16 characters).
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
+_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
 
 
 def check_parameters(names, *, what="parameters"):
@@ -157,7 +160,7 @@ class _Parser:
         if self.peek()[1] == "^" and self.peek()[0] == "op":
             self.take()
             kind, tok, pos = self.take()
-            if kind != "num" or "." in tok:
+            if kind != "num" or not tok.isdigit():
                 self.fail("the exponent after '^' must be a non-negative integer", pos)
             k = int(tok)
             if k > MAX_FORMULA_DEGREE:
@@ -197,6 +200,11 @@ class _Parser:
 def _decimal(tok):
     from sympy import QQ
 
+    mantissa, _, exponent = tok.lower().partition("e")
+    if exponent and abs(int(exponent)) > MAX_EXPONENT:
+        raise LimitError(f"number {tok[:40]!r} has an exponent beyond +-{MAX_EXPONENT}")
+    if len(mantissa) > MAX_DIGITS:
+        raise LimitError(f"number of {len(mantissa)} digits; the limit is {MAX_DIGITS}")
     value = Fraction(tok)
     return QQ(value.numerator, value.denominator)
 
