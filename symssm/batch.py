@@ -1,8 +1,8 @@
 """Many systems in one run: ``symssm batch IN.jsonl -o OUT.jsonl``, on local processes or a Dask cluster.
 
-Each input line is one spec (a time-invariant SSM, or a layer with a ``"kind"``).  Each result is one
-JSON line: ``{"line", "name", "kind", "n", "head_count" or "interaction_rank", "verified",
-"certificate", "error"}``; a spec that cannot be certified gives its error as data, never a stop.
+Each input line is one spec (a time-invariant SSM, a family with ``"parameters"``, or a layer with a
+``"kind"``).  Each result is one JSON line: ``{"line", "name", "kind", "n", "head_count" (with
+``"complete"`` for a family) or "interaction_rank", "verified", "certificate", "error"}``; a spec that cannot be certified gives its error as data, never a stop.
 
 Results are appended to the output as they complete, one whole line at a time, so an interrupted
 run loses nothing; a rerun reads what is there, skips the lines already done and runs the rest.  When
@@ -43,7 +43,16 @@ def _certify_line(number, text, cert_dir, method):
         if len(text) > MAX_LINE_BYTES:
             raise InputError(f"{what} is {len(text)} bytes; the limit is {MAX_LINE_BYTES}")
         data = loads_strict(text, what=what)
-        if is_layer_spec(data):
+        from .sources.parametric import is_parametric_spec, parametric_from_data
+
+        if is_parametric_spec(data):
+            system, n = parametric_from_data(data, what=what)
+            n = n if n is not None else system.N + (1 if system.D is not None else 0)
+            row.update(name=system.name, kind="parametric-head-count", n=n)
+            cert = certify(system, n)
+            row["head_count"] = cert["head_count"]
+            row["complete"] = cert["complete"]
+        elif is_layer_spec(data):
             system = layer_from_data(data, what=what)
             row.update(name=system.name, kind="interaction-rank", n=system.n)
             cert = certify(system)

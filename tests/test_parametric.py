@@ -535,3 +535,13 @@ def test_family_checker_never_accepts_a_false_claim(mutant):
             continue
         truth = _independent_head_count(concrete["A"], concrete["B"], concrete["C"], concrete["D"], mutant["n"])
         assert answer["head_count"] == truth, ("FALSE ACCEPTANCE", point, answer)
+
+
+def test_batch_certifies_families(tmp_path):
+    from symssm.batch import run_lines
+
+    line = json.dumps({"name": "d", "parameters": ["a", "b"], "A": [["a", 0], [0, "b"]], "B": [[1, 0], [0, 1]],
+                       "C": [[1, 0], [0, 1]], "n": 3})
+    rows = run_lines([line], cert_dir=str(tmp_path))
+    assert rows[0]["kind"] == "parametric-head-count" and rows[0]["head_count"] == 2
+    assert rows[0]["complete"] is True and rows[0]["verified"] is True
