@@ -198,8 +198,9 @@ def parametric_fragment(d):
             where = f"Where {path} and the family is defined{rest}"
         lines.append(f"\\item {where}: $k = {item['k']}$.")
         for f in item["uncovered"]:
-            lines.append(f"\\item On ${tex_polynomial(f)} = 0$ within the previous case, this certificate proves "
-                         "nothing.")
+            where = "" if item["depth"] == 0 else " and ".join(
+                f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
+            lines.append(f"\\item Where {where}${tex_polynomial(f)} = 0$, this certificate proves nothing.")
     lines.append("\\end{enumerate}")
     outside = items[0]["outside"]
     if d["complete"]:
