@@ -565,6 +565,9 @@ class _Budget:
     def __enter__(self):
         if self.seconds and hasattr(signal, "setitimer"):
             def expire(signum, frame):
+                # re-arm first: an exception raised inside a garbage-collector callback or a __del__
+                # is printed and dropped by Python, so the alarm repeats until it lands in real code
+                signal.setitimer(signal.ITIMER_REAL, 0.25)
                 raise _BudgetAlarm(f"stopped after the --max-seconds budget of {self.seconds:g} s")
 
             self.previous = signal.signal(signal.SIGALRM, expire)
