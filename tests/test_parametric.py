@@ -545,3 +545,28 @@ def test_batch_certifies_families(tmp_path):
     rows = run_lines([line], cert_dir=str(tmp_path))
     assert rows[0]["kind"] == "parametric-head-count" and rows[0]["head_count"] == 2
     assert rows[0]["complete"] is True and rows[0]["verified"] is True
+
+
+def test_a_case_factor_must_lead_to_its_own_body(diag3):
+    """Two factors sharing one case body would send the points of one to the other's theorem."""
+    bad = copy.deepcopy(diag3)
+    bodies = bad["bodies"]
+    drop = {bodies[0]["factors"]["list"][1]["case"]}  # the body of l1 - l3 = 0 and its descendants
+    changed = True
+    while changed:
+        changed = False
+        for i, b in enumerate(bodies):
+            if b["substitution"] is not None and b["substitution"]["parent"] in drop and i not in drop:
+                drop.add(i)
+                changed = True
+    keep = [i for i in range(len(bodies)) if i not in drop]
+    new_index = {old: new for new, old in enumerate(keep)}
+    bodies[0]["factors"]["list"][1]["case"] = bodies[0]["factors"]["list"][0]["case"]
+    for b in (bodies[i] for i in keep):
+        if b["substitution"] is not None:
+            b["substitution"]["parent"] = new_index[b["substitution"]["parent"]]
+        for f in b["factors"]["list"]:
+            if "case" in f:
+                f["case"] = new_index[f["case"]]
+    bad["bodies"] = [bodies[i] for i in keep]
+    assert "case of another factor" in rejected(bad)

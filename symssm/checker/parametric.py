@@ -336,6 +336,12 @@ def check_parametric(ledger, cert, system, *, keep=None):
         parsed.append(_check_body(ledger, cert, system, bodies, i, parsed))
     for i in range(1, len(bodies)):
         ledger.require(isinstance(bodies[i]["substitution"], dict), f"bodies[{i}].substitution", "must be present")
+    for i, body in enumerate(parsed):  # every case factor leads to the body made for exactly that factor
+        for j, (_, _, status, case) in enumerate(body.factors):
+            if status == "case":
+                sub = bodies[case]["substitution"]
+                ledger.require(sub["parent"] == i and sub["factor"] == j, f"bodies[{i}].factors.list[{j}]",
+                               f"names body {case}, which is the case of another factor")
     complete = [False] * len(parsed)
     for i in reversed(range(len(parsed))):
         complete[i] = all(s == "outside-domain" or (s == "case" and complete[c]) for _, _, s, c in parsed[i].factors)
