@@ -221,8 +221,6 @@ def _independent_head_count(A, B, C, D, n):
 
 def _evaluate(system, point):
     """Entries at a point (SymPy field, generator side), or None where a reduced denominator vanishes."""
-    from symssm.formats.expressions import normalise
-
     out = {}
     for key in ("A", "B", "C", "D"):
         mat = getattr(system, key)
@@ -241,7 +239,6 @@ def _evaluate(system, point):
                             / Fraction(int(vals_den.numerator), int(vals_den.denominator)))
             rows.append(vals)
         out[key] = rows
-    del normalise
     return out
 
 

@@ -73,9 +73,7 @@ def definite_between(P, mu, M):
         fm = lambda q: _flint.fmpq(q.numerator, q.denominator)
         shifted = p(_flint.fmpq_poly([fm(mu), 1]))
         reflected = p(_flint.fmpq_poly([fm(M), -1])) * (-1 if n % 2 else 1)
-        alternating = lambda poly: all(c != 0 and ((c > 0) == (k % 2 == 0))
-                                       for k, c in enumerate(poly.coeffs()[::-1]))
-        return alternating(shifted), alternating(reflected)
+        return _alternates(shifted), _alternates(reflected)
     lower = [[P[i][j] - (mu if i == j else 0) for j in range(n)] for i in range(n)]
     upper = [[(M if i == j else 0) - P[i][j] for j in range(n)] for i in range(n)]
     return positive_definite(lower), positive_definite(upper)
@@ -84,6 +82,21 @@ def definite_between(P, mu, M):
 def diagonally_dominant(S):
     """Strictly diagonally dominant with a positive diagonal (then a symmetric S is positive definite)."""
     return all(row[i] > sum(abs(x) for j, x in enumerate(row) if j != i) for i, row in enumerate(S))
+
+
+def _alternates(poly):
+    """The coefficients of a (real-rooted) polynomial strictly alternate in sign: every root is positive."""
+    return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(poly.coeffs()[::-1]))
+
+
+def _definite_fq(S):
+    """Positive definiteness of a symmetric python-flint matrix: the dominant-diagonal test, then the
+    sign pattern of its characteristic polynomial."""
+    n = S.nrows()
+    zero = _flint.fmpq(0)
+    if all(S[i, i] > sum((abs(S[i, j]) for j in range(n) if j != i), zero) for i in range(n)):
+        return True
+    return _alternates(S.charpoly())
 
 
 def decrease_definite(A, P, r):
@@ -95,13 +108,7 @@ def decrease_definite(A, P, r):
         n = len(P)
         return positive_definite([[r * r * P[i][j] - AtPA[i][j] for j in range(n)] for i in range(n)])
     qP, qA = _fq(P), _fq(A)
-    S = qP * (_flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
-    n = S.nrows()
-    zero = _flint.fmpq(0)
-    if all(S[i, i] > sum((abs(S[i, j]) for j in range(n) if j != i), zero) for i in range(n)):
-        return True
-    coeffs = S.charpoly().coeffs()[::-1]
-    return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(coeffs))
+    return _definite_fq(qP * (_flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA)
 
 
 def positive_definite(S):
@@ -115,11 +122,10 @@ def positive_definite(S):
     n = len(S)
     if n == 0:
         return True
+    if _flint is not None:
+        return _definite_fq(_fq(S))
     if diagonally_dominant(S):  # a sufficient condition (Gershgorin), exact and cheap
         return True
-    if _flint is not None:
-        coeffs = _fq(S).charpoly().coeffs()[::-1]
-        return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(coeffs))
     minors = leading_minors_exact(S)
     return len(minors) == n and all(x > 0 for x in minors)
 

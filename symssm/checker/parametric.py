@@ -334,8 +334,6 @@ def check_parametric(ledger, cert, system, *, keep=None):
     parsed = []
     for i in range(len(bodies)):
         parsed.append(_check_body(ledger, cert, system, bodies, i, parsed))
-    for i in range(1, len(bodies)):
-        ledger.require(isinstance(bodies[i]["substitution"], dict), f"bodies[{i}].substitution", "must be present")
     for i, body in enumerate(parsed):  # every case factor leads to the body made for exactly that factor
         for j, (_, _, status, case) in enumerate(body.factors):
             if status == "case":

@@ -28,12 +28,11 @@ Examples
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd
 
 from ..errors import InputError, LimitError
-from ..formats.expressions import polynomial_text
+from ..formats.expressions import integer_scale, polynomial_text
 from ..formats.limits import MAX_CASES, MAX_POLY_TERMS, MAX_POLY_WORK
-from ..sources.parametric import substitute
+from ..sources.parametric import drop_generator, substitute
 
 __all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
 
@@ -82,14 +81,7 @@ def _primitive(poly):
     """(scale, poly * scale) with integer coprime coefficients and a positive leading coefficient."""
     if poly.is_zero:
         return Fraction(1), poly
-    coeffs = [_fraction(c) for c in poly.coeffs()]
-    den = 1
-    for c in coeffs:
-        den = den * c.denominator // gcd(den, c.denominator)
-    content = 0
-    for c in coeffs:
-        content = gcd(content, int(c * den))
-    scale = Fraction(den, content) * (1 if poly.LC > 0 else -1)
+    scale = integer_scale((poly,), poly.LC)
     return scale, poly * poly.ring.domain.convert(scale)
 
 
@@ -304,9 +296,7 @@ def _child_text(poly, index):
     from ..formats.expressions import parameter_field
 
     names = [str(s) for s in poly.ring.symbols]
-    child = parameter_field(names[:index] + names[index + 1:]).ring
-    terms = {mon[:index] + mon[index + 1:]: c for mon, c in poly.terms()}
-    return polynomial_text(child.from_dict(terms) if terms else child.zero)
+    return polynomial_text(drop_generator(poly, index, parameter_field(names[:index] + names[index + 1:]).ring))
 
 
 def analyse_body(system, n):

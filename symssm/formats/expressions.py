@@ -40,12 +40,14 @@ from ..errors import LimitError, ParseError
 from .limits import (MAX_DIGITS, MAX_EXPONENT, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK,
                      MAX_PARAMETERS, MAX_POLY_TERMS)
 
-__all__ = ["NAME_PATTERN", "parameter_field", "check_parameters", "parse_formula", "polynomial_text",
+__all__ = ["NAME_PATTERN", "TOKEN", "integer_scale", "parameter_field", "check_parameters", "parse_formula",
+           "polynomial_text",
            "rational_function_text", "normalise"]
 
 #: A parameter name: a letter, then letters, digits or underscores (at most 16 characters).
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
+#: One token of the grammar (a number, a name or an operator), after optional spaces.
+TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
 
 
 def check_parameters(names, *, what="parameters"):
@@ -85,7 +87,7 @@ def _tokens(text):
     while pos < len(text):
         if text[pos:].strip() == "":
             break
-        m = _TOKEN.match(text, pos)
+        m = TOKEN.match(text, pos)
         if not m:
             raise ParseError(f"formula {text[:60]!r}: unexpected {text[pos:].strip()[:1]!r} at position {pos + 1}")
         kind = m.lastgroup
@@ -277,20 +279,24 @@ def polynomial_text(poly):
     return text
 
 
-def normalise(numer, denom):
-    """``(numer, denom)`` scaled to integer coefficients with no common content and ``denom``'s leading
-    coefficient (lex order) positive: a canonical pair for the same fraction."""
+def integer_scale(polys, lead):
+    """The rational that makes ``polys`` integer with no common content and ``lead`` positive."""
     from math import gcd
 
-    coeffs = [Fraction(int(c.numerator), int(c.denominator)) for c in list(numer.coeffs()) + list(denom.coeffs())]
+    coeffs = [Fraction(int(c.numerator), int(c.denominator)) for poly in polys for c in poly.coeffs()]
     scale = 1
     for c in coeffs:
         scale = scale * c.denominator // gcd(scale, c.denominator)
     content = 0
     for c in coeffs:
         content = gcd(content, int(c * scale))
-    factor = Fraction(scale, content or 1) * (1 if denom.LC > 0 else -1)
-    ground = numer.ring.domain.convert(factor)
+    return Fraction(scale, content or 1) * (1 if lead > 0 else -1)
+
+
+def normalise(numer, denom):
+    """``(numer, denom)`` scaled to integer coefficients with no common content and ``denom``'s leading
+    coefficient (lex order) positive: a canonical pair for the same fraction."""
+    ground = numer.ring.domain.convert(integer_scale((numer, denom), denom.LC))
     return numer * ground, denom * ground
 
 

@@ -304,10 +304,20 @@ def _mu_bound(pP):
             hi = lo
         else:
             return None
+    lo, hi = _bisect(ok, lo, hi, good_is_low=True)
+    rounded = _rational_below(lo, 2**40)
+    return rounded if rounded > 0 and ok(rounded) else lo
+
+
+def _bisect(ok, lo, hi, *, good_is_low):
+    """Narrow ``[lo, hi]`` to ``_EIG_SLACK`` (relative), keeping ``ok`` true at the low end (or the high end)."""
     while hi - lo > lo * _EIG_SLACK:
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
-    return _rational_below(lo, 2**40) if _rational_below(lo, 2**40) > 0 and ok(_rational_below(lo, 2**40)) else lo
+        if ok(mid) == good_is_low:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
 
 
 def _M_bound(pP, P):
@@ -327,10 +337,9 @@ def _M_bound(pP, P):
         if ok(hi):
             break
         lo, hi = hi, 2 * hi
-    while hi - lo > lo * _EIG_SLACK:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if not ok(mid) else (lo, mid)
-    return _rational_above(hi, 2**20) if ok(_rational_above(hi, 2**20)) else hi
+    lo, hi = _bisect(ok, lo, hi, good_is_low=False)
+    rounded = _rational_above(hi, 2**20)
+    return rounded if ok(rounded) else hi
 
 
 def _power_estimate(P, steps=60):

@@ -18,12 +18,12 @@ Examples
 
 import re
 
+from ..formats.expressions import TOKEN
 from .tex import PREAMBLE, display_name, escape_text, tex_hash
 
 __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_markdown", "tex_polynomial",
            "tex_parameter"]
 
-_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
 _MAX_LISTED = 12
 
 
@@ -103,7 +103,7 @@ def tex_polynomial(text):
     toks = []
     pos = 0
     while pos < len(text) and text[pos:].strip():
-        m = _TOKEN.match(text, pos)
+        m = TOKEN.match(text, pos)
         if not m:  # not reachable for verified data; typeset nothing unsafe
             return "\\text{(see certificate)}"
         toks.append((m.lastgroup, m.group(m.lastgroup)))

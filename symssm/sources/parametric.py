@@ -30,6 +30,7 @@ from ..formats.expressions import check_parameters, parameter_field, parse_formu
 from ..formats.limits import MAX_PARAMETRIC_DIM, check_name, check_n
 
 __all__ = ["ParametricSSM", "parametric_ssm", "is_parametric_spec", "parametric_from_data", "substitute",
+           "drop_generator",
            "PARAMETRIC_FAMILIES", "PARAMETRIC_NOTES", "parametric_family"]
 
 _KEYS = ("A", "B", "C", "D", "n", "name", "parameters")
@@ -169,14 +170,16 @@ def parametric_from_data(data, *, what="spec"):
     return system, n
 
 
+def drop_generator(poly, index, child_ring):
+    """A polynomial free of generator ``index``, re-expressed in ``child_ring`` (the ring without it)."""
+    terms = {mon[:index] + mon[index + 1:]: coeff for mon, coeff in poly.terms()}
+    return child_ring.from_dict(terms) if terms else child_ring.zero
+
+
 def _to_child(poly, index, value, child_ring):
     """``poly`` (a parent polynomial) with generator ``index`` replaced by ``value``, in ``child_ring``."""
     parent = poly.ring
-    composed = poly.compose(parent.gens[index], value) if parent.ngens else poly
-    terms = {}
-    for mon, coeff in composed.terms():
-        terms[mon[:index] + mon[index + 1:]] = coeff
-    return child_ring.from_dict(terms) if terms else child_ring.zero
+    return drop_generator(poly.compose(parent.gens[index], value) if parent.ngens else poly, index, child_ring)
 
 
 def substitute(system, name, value):
