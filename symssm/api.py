@@ -180,7 +180,7 @@ class Certificate:
     def __eq__(self, other):
         return isinstance(other, Certificate) and other._data == self._data
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking data: unhashable
 
 
 def certify(system, n=None, *, method="auto", max_seconds=None):

@@ -1,11 +1,26 @@
+"""Shared test configuration.
+
+Hypothesis runs derandomized with no example database by default, so the README's test command
+gives the same verdict on every run and machine (a flaky property test could reject any good
+submission). ``SYMSSM_HYPOTHESIS_PROFILE=fuzz`` restores random exploration for long fuzzing runs
+(see docs/robustness.md); ``SYMSSM_FUZZ_EXAMPLES`` raises the example counts of the fuzz tests.
+"""
+
 import os
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fuzz", derandomize=False, database=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("SYMSSM_HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture

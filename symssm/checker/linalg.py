@@ -6,6 +6,7 @@ Nothing here searches: it recomputes lags and determinants the certificate names
 import importlib
 import importlib.util
 import os
+from typing import Any
 from fractions import Fraction
 from math import lcm
 
@@ -30,11 +31,12 @@ class _Lazy:
 
 
 # numpy only speeds up products modulo a prime; results are identical without it
-_np = _Lazy("numpy") if importlib.util.find_spec("numpy") is not None else None
+_np: Any = _Lazy("numpy") if importlib.util.find_spec("numpy") is not None else None
+_flint: Any
 try:  # python-flint speeds up exact rational products and definiteness tests; same verdicts without it
     import flint as _flint
 except ImportError:  # pragma: no cover
-    _flint = None
+    _flint = None  # pragma: no cover
 if PURE:
     _np = _flint = None
 

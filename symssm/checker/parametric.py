@@ -167,9 +167,10 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
     shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
     pairs = {}
     for key, shape in shapes.items():
-        if ent[key] is None:
+        if key == "D" and ent[key] is None:
             pairs[key] = None
             continue
+        ledger.require(ent[key] is not None, f"{w}.entries.{key}", f"must be a {shape[0]} x {shape[1]} matrix")
         _formula_matrix(ledger, ent[key], shape, f"{w}.entries.{key}", pair=True)
         pairs[key] = [[(_poly(ledger, x[0], names, f"{w}.entries.{key}"), _poly(ledger, x[1], names,
                                                                                   f"{w}.entries.{key}"))

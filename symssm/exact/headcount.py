@@ -34,6 +34,7 @@ Examples
 (1, 2)
 """
 
+from typing import Optional
 from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
@@ -105,10 +106,10 @@ class HeadCountWitness:
     positions: tuple
     prime: int
     coefficients: dict
-    minor: tuple = None
-    determinant: Fraction = None
-    determinant_mod_p: int = None
-    value_maps: tuple = None
+    minor: Optional[tuple] = None
+    determinant: Optional[Fraction] = None
+    determinant_mod_p: Optional[int] = None
+    value_maps: Optional[tuple] = None
 
     @property
     def rank(self):

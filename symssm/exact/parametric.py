@@ -25,6 +25,7 @@ Examples
 [('t', 'case'), ('t^2 + 1', 'outside-domain')]
 """
 
+from typing import Optional
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -46,9 +47,9 @@ class Factor:
     text: str
     multiplicity: int
     status: str  # "outside-domain", "case" or "uncovered"
-    case: int = None  # index of the body for the substituted family (status "case")
-    parameter: str = None
-    value: str = None
+    case: Optional[int] = None  # index of the body for the substituted family (status "case")
+    parameter: Optional[str] = None
+    value: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ Examples
 (2, ['1/2i', '0'])
 """
 
+from typing import Optional
 from dataclasses import dataclass, field
 
 from ..errors import InputError, LimitError, ShapeError
@@ -37,12 +38,12 @@ def _matrix(name, value):
 class ComplexSSM(StateSpaceForm):
     """An exact SSM over Q(i); build it with :func:`complex_ssm`."""
 
-    _format_entry = staticmethod(format_gaussian)
+    _format_entry = staticmethod(format_gaussian)  # type: ignore[assignment]
 
     A: tuple
     B: tuple
     C: tuple
-    D: tuple = None
+    D: Optional[tuple] = None
     name: str = field(default="", compare=False)
 
     def __hash__(self):

@@ -339,7 +339,7 @@ PARAMETRIC_FAMILIES = {
 }
 
 #: One line per parametric family (shown by ``symssm families``).
-PARAMETRIC_NOTES = {name: builder.__doc__.splitlines()[0] for name, (builder, _, _) in PARAMETRIC_FAMILIES.items()}
+PARAMETRIC_NOTES = {name: (builder.__doc__ or name).splitlines()[0] for name, (builder, _, _) in PARAMETRIC_FAMILIES.items()}
 
 
 def parametric_family(name, *, N=None, p=None, m=None):

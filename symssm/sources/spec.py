@@ -15,6 +15,7 @@ Examples
 (((Fraction(1, 4),),), 4)
 """
 
+from typing import Optional
 from dataclasses import dataclass
 
 from ..errors import InputError
@@ -32,7 +33,7 @@ class Spec:
     """A parsed spec: the system and the optional sequence length."""
 
     system: SSM
-    n: int = None
+    n: Optional[int] = None
 
 
 def check_spec_fields(data, *, what="spec"):

@@ -12,6 +12,7 @@ Examples
 Fraction(1, 1)
 """
 
+from typing import Optional
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -171,7 +172,7 @@ class SSM(StateSpaceForm):
     A: tuple
     B: tuple
     C: tuple
-    D: tuple = None
+    D: Optional[tuple] = None
     name: str = field(default="", compare=False)
 
     def entry(self, name, i, j):
