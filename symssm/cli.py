@@ -269,6 +269,25 @@ def _cmd_latex(args):
     return 0
 
 
+def _cmd_coq(args):
+    from .api import load_certificate
+    from .formats.files import atomic_write
+    from .render.coq import coq_project
+
+    out = args.out
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise SymssmError(f"cannot write the Coq project into {_safe(out)}: it is not a folder")
+    cert = load_certificate(args.certificate)
+    files = coq_project(cert)  # refuses (exit 1) a certificate that does not verify
+    os.makedirs(out, exist_ok=True)
+    for name in sorted(files):
+        atomic_write(os.path.join(out, name), files[name], inputs=(args.certificate,))
+    print(f"Coq project for '{_safe(cert['system']['name'])}' written to {_safe(out)} "
+          f"(theorem symssm_head_count: k = {cert['head_count']})")
+    print(f"build it with: cd {_safe(out)} && coq_makefile -f _CoqProject -o Makefile && make")
+    return 0
+
+
 def _verified_gradient(args):
     """(system, n, stem, inputs, certificate): a gradient certificate the independent checker accepted."""
     from .api import gradient_certificate
@@ -501,6 +520,11 @@ def build_parser():
     mode.add_argument("--standalone", action="store_true", help="a complete document for pdflatex")
     mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
     p.add_argument("--prefix", default="Symssm", help="macro name prefix, letters only (default Symssm)")
+
+    p = _command(sub, "coq", _cmd_coq, "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq "
+                 "project whose theorem symssm_head_count states the head count (N <= 8, p m <= 16)")
+    p.add_argument("certificate", help="a head-count certificate of a real system")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="folder for the Coq project (created if missing)")
 
     p = _command(sub, "gradient", _cmd_gradient, "certify gradient decay (SSM) against a gradient highway (attention)")
     _add_system_source(p)

@@ -1,0 +1,314 @@
+"""A head-count certificate as a Coq/mathcomp project: the claim re-proved by a proof assistant.
+
+``coq_project(cert)`` returns the files of a Coq project (``_CoqProject``, the generic library
+``SymssmLib.v`` shipped with symssm, and ``HeadCount.v``) for a verified head-count certificate
+of a real system.  ``HeadCount.v`` states, in mathcomp's terms, that the dimension of the span of
+the lags ``L_0 = C B + D, L_d = C A^d B`` (``d < n``) equals the certified head count for every
+length the certificate covers, and the profile below it; its proofs apply the library's
+theorems ``rank_lags_from`` / ``rank_lags_between`` / ``rank_lags`` to the certificate's
+witnesses, and their boolean side conditions are decided by ``vm_compute`` on binary integers.
+Nothing in it is admitted: ``Print Assumptions symssm_head_count`` prints "Closed under the
+global context". See docs/formal.md.
+
+Examples
+--------
+>>> import symssm
+>>> from symssm.render.coq import coq_project
+>>> rot = symssm.ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation")
+>>> files = coq_project(symssm.certify(rot, 8))
+>>> sorted(files)
+['HeadCount.v', 'README.md', 'SymssmLib.v', '_CoqProject']
+>>> "forall n, (2 <= n)%nat -> \\\\rank (lags A B C D n) = 2%nat" in files["HeadCount.v"]
+True
+"""
+
+import os
+from fractions import Fraction
+from math import lcm
+
+from ..errors import CertificateError, LimitError
+
+__all__ = ["coq_project", "MAX_N", "MAX_PM", "LIBRARY"]
+
+#: Size limits of the Coq export (docs/formal.md): the proofs compute with N x N products.
+MAX_N = 8
+MAX_PM = 16
+#: The generic library, proved once and copied into every project.
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "coq", "SymssmLib.v")
+
+
+def _frac(text):
+    return Fraction(text)
+
+
+def _scaled(M):
+    """An integer matrix and a positive denominator with ``M = Z / den``."""
+    den = 1
+    for row in M:
+        for x in row:
+            den = lcm(den, x.denominator)
+    return [[int(x * den) for x in row] for row in M], den
+
+
+def _mul(X, Y):
+    return [[sum(X[i][k] * Y[k][j] for k in range(len(Y))) for j in range(len(Y[0]))] for i in range(len(X))]
+
+
+def _solve(W, rhs):
+    """Solve ``x W = rhs`` (x a row) exactly; W square and nonsingular (Gauss-Jordan over Q)."""
+    n = len(W)
+    # x W = rhs  <=>  W^T x^T = rhs^T
+    M = [[Fraction(W[c][r]) for c in range(n)] + [Fraction(rhs[r])] for r in range(n)]
+    for col in range(n):
+        piv = next(r for r in range(col, n) if M[r][col] != 0)
+        M[col], M[piv] = M[piv], M[col]
+        inv = 1 / M[col][col]
+        M[col] = [v * inv for v in M[col]]
+        for r in range(n):
+            if r != col and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [a - f * b for a, b in zip(M[r], M[col])]
+    return [M[r][n] for r in range(n)]
+
+
+def _adjugate(W):
+    """``(adj, det)`` of an integer matrix: ``W adj = det I`` (exact, via the inverse over Q)."""
+    n = len(W)
+    M = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(W)]
+    det = Fraction(1)
+    for col in range(n):
+        piv = next((r for r in range(col, n) if M[r][col] != 0), None)
+        if piv is None:
+            raise CertificateError("the witness minor is singular (a generator bug)")
+        if piv != col:
+            M[col], M[piv] = M[piv], M[col]
+            det = -det
+        det *= M[col][col]
+        inv = 1 / M[col][col]
+        M[col] = [v * inv for v in M[col]]
+        for r in range(n):
+            if r != col and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [a - f * b for a, b in zip(M[r], M[col])]
+    adj = [[M[i][n + j] * det for j in range(n)] for i in range(n)]
+    assert all(x.denominator == 1 for row in adj for x in row) and det.denominator == 1
+    return [[int(x) for x in row] for row in adj], int(det)
+
+
+def _z(x):
+    return f"({x})" if x < 0 else str(x)
+
+
+def _zlist(M):
+    return "[:: " + "; ".join("[:: " + "; ".join(_z(x) for x in row) + "]" for row in M) + "]%Z"
+
+
+def _nlist(xs):
+    return "[:: " + "; ".join(str(x) for x in xs) + "]%nat" if xs else "[::]"
+
+
+def _ids(ids):
+    items = [f"({d}%nat, {_z(q)}%Z, [:: {'; '.join(_z(x) for x in P)}]%Z)" if P else f"({d}%nat, {_z(q)}%Z, [::])"
+             for d, q, P in ids]
+    return "[:: " + "; ".join(items) + "]" if items else "[::]"
+
+
+def _comment_matrix(M):
+    return "[" + "; ".join(" ".join(str(x) for x in row) for row in M) + "]"
+
+
+class _Data:
+    """The certificate's system and witnesses, scaled to integers as the library reads them."""
+
+    def __init__(self, cert):
+        s = cert["system"]
+        self.N, self.p, self.m = s["N"], s["p"], s["m"]
+        self.A = [[_frac(x) for x in row] for row in s["A"]]
+        self.B = [[_frac(x) for x in row] for row in s["B"]]
+        self.C = [[_frac(x) for x in row] for row in s["C"]]
+        self.D = None if s["D"] is None else [[_frac(x) for x in row] for row in s["D"]]
+        self.Az, self.a = _scaled(self.A)
+        self.Bz, self.b = _scaled(self.B)
+        self.Cz, self.c = _scaled(self.C)
+        if self.D is None:
+            self.Dz, self.e = [[0] * self.m for _ in range(self.p)], 1
+        else:
+            self.Dz, self.e = _scaled(self.D)
+        self.DS = list(cert["lower_bound"]["lags"])
+        self.RS = [rc[0] for rc in cert["lower_bound"]["positions"]]
+        self.CS = [rc[1] for rc in cert["lower_bound"]["positions"]]
+        prof = cert["profile"]
+        self.values, self.n0, self.K = list(prof["values"]), prof["constant_from"], prof["eventual"]
+        self._lags = {}
+
+    def zlag(self, d):
+        """The integer lag the library's ``zlag`` computes (a nonzero multiple of L_d)."""
+        if d not in self._lags:
+            if d == 0:
+                CB = _mul(self.Cz, self.Bz)
+                self._lags[d] = [[self.e * x + self.c * self.b * y for x, y in zip(r1, r2)]
+                                 for r1, r2 in zip(CB, self.Dz)]
+            else:
+                P = self.Bz
+                for _ in range(d):
+                    P = _mul(self.Az, P)
+                self._lags[d] = _mul(self.Cz, P)
+        return self._lags[d]
+
+    def minor(self, j):
+        return [[self.zlag(self.DS[s])[self.RS[t]][self.CS[t]] for t in range(j)] for s in range(j)]
+
+    def identity(self, d):
+        """``(d, q, P)`` with ``q zlag(d) = sum_h P_h zlag(DS_h)`` over the witnesses below ``d``."""
+        below = [h for h, dh in enumerate(self.DS) if dh < d]
+        l = len(below)
+        target = self.zlag(d)
+        if l == 0:
+            x = []
+        else:
+            W = self.minor(l)
+            x = _solve(W, [target[self.RS[t]][self.CS[t]] for t in range(l)])
+        q = 1
+        for v in x:
+            q = lcm(q, v.denominator)
+        P = [int(v * q) for v in x]
+        for r in range(self.p):  # the identity must hold on every entry (else the certificate lied)
+            for c in range(self.m):
+                if q * target[r][c] != sum(P[h] * self.zlag(self.DS[h])[r][c] for h in range(l)):
+                    raise CertificateError(f"lag {d} is not in the span of the witnesses below it")
+        return d, q, P
+
+
+def _check_args(data, n_lo, j):
+    adj, det = _adjugate(data.minor(j)) if j else ([], 1)
+    args = f"{n_lo} {j} {_nlist(data.DS)} {_nlist(data.RS)} {_nlist(data.CS)}\n         {_zlist(adj) if adj else '[::]'} {_z(det)}%Z"
+    return args
+
+
+def coq_project(cert):
+    """The files of a Coq project re-proving a verified head-count certificate.
+
+    Parameters
+    ----------
+    cert : Certificate
+        A head-count certificate of a real system (``field`` absent) that the checker verifies.
+
+    Returns
+    -------
+    dict
+        File name -> text: ``_CoqProject``, ``SymssmLib.v``, ``HeadCount.v``, ``README.md``.
+
+    Raises
+    ------
+    CertificateError
+        If the certificate is not a head count over Q or does not verify.
+    LimitError
+        If ``N > 8`` or ``p m > 16`` (docs/formal.md).
+    """
+    data_json = cert.data
+    if data_json.get("kind") != "head-count" or "field" in data_json:
+        raise CertificateError("symssm coq takes head-count certificates of real systems (over Q); this one is "
+                               f"{data_json.get('kind')!s:.40}{' over ' + str(data_json['field']) if 'field' in data_json else ''}")
+    result = cert.check()
+    if not result.verified:
+        err = CertificateError(f"the certificate does not verify, refusing to export it: {result.message}")
+        err.exit_code = 1
+        raise err
+    d = _Data(data_json)
+    if d.N > MAX_N or d.p * d.m > MAX_PM:
+        raise LimitError(f"the Coq export takes N <= {MAX_N} and p m <= {MAX_PM}; this system has N = {d.N}, "
+                         f"p m = {d.p * d.m}")
+    N, p, m = d.N, d.p, d.m
+    name = data_json["system"]["name"]
+    n_cert, k_cert = data_json["n"], data_json["head_count"]
+    lo, hi = data_json["holds_for"]["from"], data_json["holds_for"]["to"]
+    idents = [d.identity(x) for x in range(N + 1) if x not in d.DS]
+    lines = [
+        f"(** symssm head-count certificate for {_coq_comment(name)}, re-proved in Coq/mathcomp.",
+        "",
+        f"    Generated by symssm from a certificate with input_sha256 = {data_json['input_sha256']}.",
+        "    The system's matrices are exact rationals, each an integer matrix over a positive",
+        "    denominator: [qmx r c den M] is the r x c matrix M / den.  [lags A B C D n] is the",
+        "    n x (p m) matrix whose row d is mxvec L_d, with L_0 = C B + D and L_d = C A^d B; its rank",
+        "    is the dimension of span{L_0, ..., L_(n-1)}, the number of attention heads needed on",
+        "    length-n sequences (arXiv:2512.15115, Head-Count Theorem). *)",
+        "From mathcomp Require Import all_ssreflect all_algebra.",
+        "From Coq Require Import ZArith.",
+        "From Symssm Require Import SymssmLib.",
+        "",
+        "Local Open Scope ring_scope.",
+        "",
+        f"(** A = (1/{d.a}) {_comment_matrix(d.Az)} *)",
+        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z {_zlist(d.Az)}.",
+        f"(** B = (1/{d.b}) {_comment_matrix(d.Bz)} *)",
+        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z {_zlist(d.Bz)}.",
+        f"(** C = (1/{d.c}) {_comment_matrix(d.Cz)} *)",
+        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z {_zlist(d.Cz)}.",
+        f"(** D = (1/{d.e}) {_comment_matrix(d.Dz)} *)",
+        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z {_zlist(d.Dz)}.",
+        "",
+    ]
+    system_args = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {d.a}%Z) (b := {d.b}%Z) (c := {d.c}%Z) "
+                   f"(e := {d.e}%Z)\n         (Az := {_zlist(d.Az)}) (Bz := {_zlist(d.Bz)})\n"
+                   f"         (Cz := {_zlist(d.Cz)}) (Dz := {_zlist(d.Dz)})")
+
+    def witnesses(j):
+        adj, det = _adjugate(d.minor(j)) if j else ([], 1)
+        return (f"(DS := {_nlist(d.DS)}) (RS := {_nlist(d.RS)}) (CS := {_nlist(d.CS)})\n"
+                f"         (adj := {_zlist(adj) if adj else '[::]'}) (det := {_z(det)}%Z) (ids := {_ids(idents)})")
+
+    def proof_from(n0, j):
+        return ["Proof.", "rewrite /A /B /C /D.",
+                f"apply: (rank_lags_from {system_args}\n         (n0 := {n0}) (j := {j}) {witnesses(j)}).",
+                "by vm_compute.", "Qed."]
+
+    def proof_at(n, j):
+        return ["Proof.", "rewrite /A /B /C /D.",
+                f"apply: (rank_lags {system_args}\n         (n := {n}) (j := {j}) {witnesses(j)}).",
+                "by vm_compute.", "Qed."]
+
+    def proof_between(n_lo, n_hi, j):
+        return ["Proof.", "rewrite /A /B /C /D.",
+                f"apply: (rank_lags_between {system_args}\n         (lo := {n_lo}) (hi := {n_hi}) (j := {j}) "
+                f"{witnesses(j)}); by vm_compute.", "Qed."]
+
+    # the certificate's claim
+    if hi is None:
+        lines += [f"(** The certified head count: k(n) = {k_cert} for every n >= {lo} (the certificate's n = {n_cert}). *)",
+                  f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k_cert}%nat."]
+        lines += proof_from(lo, k_cert)
+    else:
+        lines += [f"(** The certified head count: k(n) = {k_cert} for every n from {lo} to {hi} "
+                  f"(the certificate's n = {n_cert}). *)",
+                  f"Theorem symssm_head_count : forall n, ({lo} <= n <= {hi})%nat -> "
+                  f"\\rank (lags A B C D n) = {k_cert}%nat."]
+        lines += proof_between(lo, hi, k_cert)
+        lines += ["", f"(** The eventual head count: k(n) = {d.K} for every n >= {d.n0}. *)",
+                  f"Theorem symssm_eventual_head_count : forall n, ({d.n0} <= n)%nat -> "
+                  f"\\rank (lags A B C D n) = {d.K}%nat."]
+        lines += proof_from(d.n0, d.K)
+    # the profile below the eventual value
+    for n_small, k_small in enumerate(d.values, start=1):
+        if n_small >= d.n0:
+            break
+        lines += ["", f"(** The profile: k({n_small}) = {k_small}. *)",
+                  f"Theorem symssm_profile_{n_small} : \\rank (lags A B C D {n_small}) = {k_small}%nat."]
+        lines += proof_at(n_small, k_small)
+    lines += ["", "Print Assumptions symssm_head_count.", ""]
+    with open(LIBRARY, encoding="utf-8") as fh:
+        library = fh.read()
+    readme = (f"# Coq proof of the head count of {name}\n\n"
+              "Built with Coq 8.16, mathcomp 1.15 and CoqEAL 1.1 (Debian/Ubuntu: `coq`, `libcoq-mathcomp`,\n"
+              "`libcoq-coqeal`):\n\n"
+              "    coq_makefile -f _CoqProject -o Makefile && make\n\n"
+              "`HeadCount.v` states the theorem `symssm_head_count`; the build ends by printing\n"
+              "`Print Assumptions symssm_head_count` (\"Closed under the global context\").\n"
+              "`SymssmLib.v` holds the generic lemmas, proved once (symssm's docs/formal.md).\n")
+    return {"_CoqProject": "-R . Symssm\nSymssmLib.v\nHeadCount.v\n", "SymssmLib.v": library,
+            "HeadCount.v": "\n".join(lines), "README.md": readme}
+
+
+def _coq_comment(text):
+    """User text inside a Coq comment: no comment delimiters, printable ASCII."""
+    safe = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(text))
+    return safe.replace("(*", "( *").replace("*)", "* )")
