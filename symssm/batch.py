@@ -19,6 +19,7 @@ Examples
 
 import json
 import os
+import sys
 
 from .errors import InputError, OutputError, SymssmError
 
@@ -43,6 +44,8 @@ def _certify_line(number, text, cert_dir, method):
         if len(text) > MAX_LINE_BYTES:
             raise InputError(f"{what} is {len(text)} bytes; the limit is {MAX_LINE_BYTES}")
         data = loads_strict(text, what=what)
+        if isinstance(data, dict) and type(data.get("name")) is str and len(data["name"]) <= 200:
+            row["name"] = data["name"]  # the spec's own name, also on a line that then fails
         from .sources.parametric import is_parametric_spec, parametric_from_data
 
         if is_parametric_spec(data):
@@ -154,6 +157,13 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
     return len(ordered), sum(1 for row in ordered if row["error"])
 
 
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _progress(total, initial, enabled):
     class _Quiet:
         def update(self, k):
@@ -162,7 +172,8 @@ def _progress(total, initial, enabled):
         def close(self):
             pass
 
-    if not enabled:
+    # a bar only where a person watches: a terminal, or a Jupyter kernel (tqdm.auto draws a widget)
+    if not enabled or not (_isatty(sys.stderr) or "ipykernel" in sys.modules):
         return _Quiet()
     try:
         from tqdm.auto import tqdm

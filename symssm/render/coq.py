@@ -232,6 +232,7 @@ def coq_project(cert):
         "    n x (p m) matrix whose row d is mxvec L_d, with L_0 = C B + D and L_d = C A^d B; its rank",
         "    is the dimension of span{L_0, ..., L_(n-1)}, the number of attention heads needed on",
         "    length-n sequences (arXiv:2512.15115, Head-Count Theorem). *)",
+        "Set Warnings \"-notation-overridden,-ambiguous-paths,-notation-incompatible-prefix\".",
         "From mathcomp Require Import all_ssreflect all_algebra.",
         "From Coq Require Import ZArith.",
         "From Symssm Require Import SymssmLib.",

@@ -4,6 +4,7 @@
     [L_0 = C B + D] and [L_d = C A^d B]; the head count on length-[n] sequences is the dimension
     of their span, [\rank (lags n)], where row [d] of [lags n] is [mxvec L_d].  These lemmas are
     proved once, for every field; a certificate's file instantiates them with its own matrices. *)
+Set Warnings "-notation-overridden,-ambiguous-paths,-notation-incompatible-prefix".
 From mathcomp Require Import all_ssreflect all_algebra.
 
 Set Implicit Arguments.
