@@ -289,7 +289,8 @@ def framework_markdown(rows, *, seed, n, m):
     lines = [f"# The unified framework, certified (seed {seed}, n = {n} tokens, p = m = {m})", "",
              "Each row is an independently checked `interaction-rank` certificate: the blocks W_ij of the layer on",
              "the same seeded input span exactly r dimensions, so exactly r attention heads are necessary and",
-             "sufficient on that input.", "",
+             "sufficient on that input in the multi-head factorized class (signed, unnormalised,",
+             "input-specific coefficients alpha^h_ij(X) with shared value maps V_h).", "",
              "| architecture | structural bound | certified r | certificate |", "|---|---|---|---|"]
     for label, bound, cert in rows:
         lines.append(f"| {label} | {bound} | {cert['interaction_rank']} | "

@@ -17,6 +17,7 @@ STAGES = {
     "certificate": 4,
     "api": 5, "render": 5,
     "catalog": 6, "batch": 6, "cli": 7, "__main__": 8, "__init__": 8,
+    "families": 8, "layers": 8,  # facades: `from symssm.families import rotation` as the docs write it
     "checker": -1,
 }
 #: Same-stage imports that are allowed, and why (docs/architecture.md).
@@ -76,9 +77,24 @@ def test_imports_only_run_downward():
             assert STAGES[target] < STAGES[here] or target == "checker", f"{path}: stage {here} imports {target}"
 
 
+FACADES = ("families.py", "layers.py")
+
+
 def test_few_modules_at_the_top():
-    top = [name for name in os.listdir(PACKAGE) if name.endswith(".py")]
+    top = [name for name in os.listdir(PACKAGE) if name.endswith(".py") and name not in FACADES]
     assert len(top) <= 8, top
+
+
+def test_facades_only_re_export():
+    """``symssm.families`` and ``symssm.layers`` hold no code of their own: imports and ``__all__``."""
+    for name in FACADES:
+        tree = ast.parse(open(os.path.join(PACKAGE, name)).read())
+        for node in tree.body:
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                continue  # the docstring
+            assert isinstance(node, (ast.ImportFrom, ast.Assign)), (name, ast.dump(node)[:80])
+            if isinstance(node, ast.Assign):
+                assert [t.id for t in node.targets] == ["__all__"], name
 
 
 def test_no_import_circles_between_modules():

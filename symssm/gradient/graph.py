@@ -1,7 +1,8 @@
 """Computation graphs of the two layers, and the lengths of their shortest paths.
 
 For the unrolled SSM the shortest path ``x_j -> h_j -> ... -> h_i -> y_i`` has ``i - j + 2``
-edges (and ``x_i -> y_i`` has 1 with a feed-through D, else 2); for the attention layer
+edges (and ``x_i -> y_i`` has 1 with a feed-through D, else 2: pass ``feedthrough=system.has_D``,
+as the gradient certificate does; the default is a system without D); for the attention layer
 ``x_j -> v_j -> y_i`` has 2 whatever the distance (1 for ``i = j``, the residual edge).
 
 The certificate records these lengths from the closed forms above.  The graphs themselves are
@@ -11,7 +12,9 @@ against networkx's breadth-first search, and the checker re-derives them with it
 
 Examples
 --------
->>> ssm_path_lengths(6)
+>>> ssm_path_lengths(6)                       # no D: i - j + 2 at every distance
+[2, 3, 4, 5, 6, 7]
+>>> ssm_path_lengths(6, feedthrough=True)     # with D, x_i -> y_i directly
 [1, 3, 4, 5, 6, 7]
 >>> attention_path_lengths(6)
 [1, 2, 2, 2, 2, 2]
@@ -22,8 +25,11 @@ True
 __all__ = ["ssm_graph", "attention_graph", "graph_path_lengths", "ssm_path_lengths", "attention_path_lengths"]
 
 
-def ssm_graph(n, *, feedthrough=True):
-    """networkx DAG of the unrolled SSM on n tokens (x_t, h_t, y_t nodes, 1-based)."""
+def ssm_graph(n, *, feedthrough=False):
+    """networkx DAG of the unrolled SSM on n tokens (x_t, h_t, y_t nodes, 1-based).
+
+    ``feedthrough=True`` adds the edge ``x_t -> y_t`` of a nonzero D (``system.has_D``).
+    """
     import networkx as nx
 
     G = nx.DiGraph()
@@ -64,7 +70,7 @@ def graph_path_lengths(G):
     return [nx.shortest_path_length(G, ("x", 1), ("y", 1 + d)) for d in range(n)]
 
 
-def ssm_path_lengths(n, *, feedthrough=True):
+def ssm_path_lengths(n, *, feedthrough=False):
     """Shortest path lengths x_1 -> y_{1+delta} for delta = 0..n-1 in the SSM graph (closed form)."""
     return [(1 if feedthrough else 2) if d == 0 else d + 2 for d in range(n)]
 

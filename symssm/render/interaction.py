@@ -98,4 +98,5 @@ def interaction_markdown(d, safe_name):
     """A short Markdown summary of verified interaction-rank data."""
     return (f"**symssm interaction-rank certificate** for `{safe_name}` ({d['system']['kind']}, "
             f"n = {d['system']['n']}): the blocks $W_{{ij}}$ span exactly $r = {d['interaction_rank']}$ dimensions, "
-            f"so exactly {d['interaction_rank']} head(s) are necessary and sufficient on this input.")
+            f"so exactly {d['interaction_rank']} head(s) are necessary and sufficient on this input in the multi-head "
+            "factorized class.")

@@ -57,14 +57,14 @@ def head_count_summary(cert):
     upto = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
     lines = [
         f"k({n}) = {k}: exactly {k} attention head{'s' if k != 1 else ''} necessary and sufficient "
-        f"on length-{n} sequences ({upto})",
+        f"in the multi-head factorized class on length-{n} sequences ({upto})",
         f"profile: k(1..{len(vals)}) = {shown}; k(n) = {prof['eventual']} for all n >= {prof['constant_from']}",
     ]
     if k >= 2:
         lines.append(f"Interaction Rank Gap: single-head attention fails; every H < {k} fails "
                      f"(H = {', '.join(str(h) for h in range(min(k, 8)))}{', ...' if k > 8 else ''})")
     elif k == 1:
-        lines.append("a single head suffices (H = 0 fails)")
+        lines.append("a single head suffices in the multi-head factorized class (H = 0 fails)")
     if k:
         if lb["method"] == "exact":
             det = lb["determinant"]
@@ -118,11 +118,12 @@ def interaction_summary(cert):
     r = cert["interaction_rank"]
     lb = cert["lower_bound"]
     lines = [f"r = {r}: the blocks W_ij span exactly {r} dimension{'s' if r != 1 else ''}, so exactly {r} "
-             f"attention head{'s are' if r != 1 else ' is'} necessary and sufficient on this input"]
+             f"attention head{'s are' if r != 1 else ' is'} necessary and sufficient in the multi-head factorized "
+             "class on this input"]
     if r >= 2:
         lines.append(f"Interaction Rank Gap: single-head attention fails on this input; every H < {r} fails")
     elif r == 1:
-        lines.append("a single head suffices on this input (H = 0 fails)")
+        lines.append("a single head suffices in the multi-head factorized class on this input (H = 0 fails)")
     if r:
         blocks = ", ".join(f"({i},{j})" for i, j in lb["blocks"][:8]) + (", ..." if r > 8 else "")
         how = (f"exact {r}x{r} minor, det = {lb['determinant'][:40]}" if lb["method"] == "exact" else

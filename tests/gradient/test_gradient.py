@@ -147,3 +147,18 @@ def test_closed_form_path_lengths_match_networkx(n, feedthrough):
 
     assert graph_path_lengths(ssm_graph(n, feedthrough=feedthrough)) == ssm_path_lengths(n, feedthrough=feedthrough)
     assert graph_path_lengths(attention_graph(n)) == attention_path_lengths(n)
+
+
+@pytest.mark.parametrize("with_D", [False, True])
+def test_the_computation_graph_agrees_with_the_certificate_at_every_distance(with_D):
+    """The graph's BFS lengths x_j -> y_i are the certificate's ssm_path_edges (i - j + 2; 1 at i = j with D)."""
+    from symssm.gradient.graph import graph_path_lengths, ssm_graph
+
+    D = [["1/3"]] if with_D else None
+    system = ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0]], D, name="g")
+    cert = gradient_certificate(system, 64)
+    recorded = cert["computation_graph"]["ssm_path_edges"]
+    graph = graph_path_lengths(ssm_graph(len(recorded), feedthrough=system.has_D))
+    assert graph == recorded
+    assert recorded[1:] == [d + 2 for d in range(1, len(recorded))]
+    assert recorded[0] == (1 if with_D else 2)
