@@ -81,6 +81,12 @@ def _load_system(args, *, layers=False):
         from .sources.families import family_system
         from .sources.parametric import PARAMETRIC_FAMILIES, parametric_family
 
+        plain, symbolic = _family_names()
+        if args.family not in plain and args.family not in symbolic:
+            raise SymssmError(f"unknown family {args.family[:40]!r}; choose one of {', '.join(plain)}, or, with "
+                              f"parameters, {', '.join(symbolic)} (see 'symssm families')")
+        if args.family not in symbolic and args.family_N is None:
+            raise SymssmError(f"family {args.family} needs its state dimension: -N STATES (or --states)")
         if args.family in PARAMETRIC_FAMILIES:
             if not layers:
                 raise SymssmError(f"family {args.family} has parameters; 'symssm certify' certifies it for every "
@@ -214,6 +220,7 @@ def _cmd_check(args):
 
     argv = [args.certificate] + (["--spec", args.spec] if args.spec else [])
     argv += (["--at", args.at] if args.at is not None else []) + (["--json"] if args.json else [])
+    argv += ["--quiet"] if args.quiet else []
     if args.max_seconds:
         argv += ["--max-seconds", repr(args.max_seconds)]
     return check_main(argv, prog=f"{PROG} check")
@@ -224,7 +231,7 @@ def _cmd_demo(args):
     from .render.summary import describe, head_count_summary
     from .sources.examples import DEMO_NAMES, example
 
-    out = args.out
+    out = args.output
     if os.path.exists(out) and not os.path.isdir(out):
         raise SymssmError(f"cannot write into {_safe(out)}: it is not a folder")
     os.makedirs(out, exist_ok=True)
@@ -274,7 +281,7 @@ def _cmd_coq(args):
     from .formats.files import atomic_write
     from .render.coq import coq_project
 
-    out = args.out
+    out = args.output
     if os.path.exists(out) and not os.path.isdir(out):
         raise SymssmError(f"cannot write the Coq project into {_safe(out)}: it is not a folder")
     cert = load_certificate(args.certificate)
@@ -389,22 +396,22 @@ def _cmd_plot(args):
 def _cmd_catalog(args):
     from .catalog import build_catalog, catalog_files
 
-    records = build_catalog(args.out, progress=(lambda name: print(f"  {name}", flush=True)) if args.verbose else None)
-    print(f"catalogue: {len(records)} cases, {len(catalog_files(records))} files written to {_safe(args.out)}")
+    records = build_catalog(args.output, progress=(lambda name: print(f"  {name}", flush=True)) if args.verbose else None)
+    print(f"catalogue: {len(records)} cases, {len(catalog_files(records))} files written to {_safe(args.output)}")
     return 0
 
 
 def _cmd_framework(args):
     from .catalog import build_framework
 
-    rows = build_framework(args.out, seed=args.seed, n=args.tokens, m=args.m)
+    rows = build_framework(args.output, seed=args.seed, n=args.tokens, m=args.m)
     print(f"the unified framework on one seeded input (seed {args.seed}, n = {args.tokens} tokens, p = m = {args.m}); "
           "every r is certified and independently checked:")
     width = max(len(label) for label, _, _ in rows)
     for label, bound, cert in rows:
         print(f"  {label:<{width}}  r = {cert['interaction_rank']}   ({bound})")
-    if args.out:
-        print(f"certificates, LaTeX and framework.md written to {_safe(args.out)}")
+    if args.output:
+        print(f"certificates, LaTeX and framework.md written to {_safe(args.output)}")
     return 0
 
 
@@ -470,110 +477,164 @@ def _cmd_families(args):
 
 # ---------------------------------------------------------------- parser
 
-def _add_system_source(p):
-    p.add_argument("spec", nargs="?", help="system spec JSON file (or use --family)")
-    p.add_argument("--family", help="a built-in family instead of a spec (see 'symssm families')")
-    p.add_argument("--N", type=_count, dest="family_N", help="family state dimension")
-    p.add_argument("--p", type=_count, dest="family_p", default=None, help="family output dimension")
-    p.add_argument("--m", type=_count, dest="family_m", default=None, help="family input dimension")
-    p.add_argument("--seed", type=_count, dest="family_seed", default=None, help="seed (random family)")
-    p.add_argument("-n", type=_count, dest="n", default=None, help="sequence length (default: the spec's n, else T)")
+# One vocabulary for every subcommand (kept here, in one place):
+#   -o/--out PATH      every file or folder a command writes (--output: the older spelling, kept)
+#   -n/--length N      the sequence length (--n kept)
+#   -N/--states, -p/--outputs, -m/--inputs   the sizes of a family member (--N, --p, --m kept)
+#   --seed SEED, --max-seconds SECONDS, --json
+def _family_names():
+    from .sources.families import FAMILIES
+    from .sources.parametric import PARAMETRIC_FAMILIES
+
+    return list(FAMILIES), list(PARAMETRIC_FAMILIES)
+
+
+def _family_help():
+    plain, symbolic = _family_names()
+    return (f"a built-in family instead of a spec: {', '.join(plain)}; with parameters (certify only): "
+            f"{', '.join(symbolic)} (see 'symssm families')")
+
+
+def _add_out(p, what, *, required=False, default=None):
+    p.add_argument("-o", "--out", "--output", dest="output", metavar="PATH", required=required, default=default,
+                   help=what)
+
+
+def _add_length(p, default_text):
+    p.add_argument("-n", "--length", "--n", type=_count, dest="n", default=None, metavar="LENGTH",
+                   help=f"sequence length n (default: {default_text})")
+
+
+def _add_budget(p, text="stop cleanly (exit 2, nothing written) after this many seconds"):
+    p.add_argument("--max-seconds", type=_seconds, default=None, metavar="SECONDS", help=text)
+
+
+def _add_system_source(p, *, default_n):
+    p.add_argument("spec", nargs="?", metavar="SPEC",
+                   help="system spec: a JSON file (docs/certificate-format.md) or an .npz archive; or use --family")
+    p.add_argument("--family", metavar="NAME", help=_family_help())
+    p.add_argument("-N", "--states", "--N", type=_count, dest="family_N", metavar="STATES",
+                   help="state dimension N of the family member")
+    p.add_argument("-p", "--outputs", "--p", type=_count, dest="family_p", default=None, metavar="OUTPUTS",
+                   help="output dimension p of the family member (default 1)")
+    p.add_argument("-m", "--inputs", "--m", type=_count, dest="family_m", default=None, metavar="INPUTS",
+                   help="input dimension m of the family member (default 1)")
+    p.add_argument("--seed", type=_count, dest="family_seed", default=None, metavar="SEED",
+                   help="seed of the random family")
+    _add_length(p, default_n)
 
 
 def _command(sub, name, run, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}",
+                   help="print the version and exit")
     p.set_defaults(run=run)
     return p
+
+
+METHOD_HELP = ("how the witness minor is found: exact (fraction-free elimination over Q), modular (elimination "
+               "modulo a prime, the minor still checked exactly or modulo a prime that divides no denominator), "
+               "or auto (default: chosen by size)")
 
 
 def build_parser():
     """The argument parser of ``symssm`` (every command; no abbreviations)."""
     parser = _Parser(prog=PROG, description="Exact, certified head counts for linear state space models "
-                                            "(arXiv:2512.15115).")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+                                            "(arXiv:2512.15115). 'symssm COMMAND --help' shows a command's options.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    p = _command(sub, "certify", _cmd_certify, "certify the exact head count k(n) of a system (real or complex), or "
-                 "the interaction rank of a layer on its input")
-    _add_system_source(p)
-    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
-    p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p = _command(sub, "certify", _cmd_certify, "certify the exact head count k(n) of a system (real or complex), a "
+                 "family with parameters for every parameter value, or the interaction rank of a layer on its input")
+    _add_system_source(p, default_n="the spec's n, else T = N, or N + 1 with D")
+    _add_out(p, "certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
+    p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto", help=METHOD_HELP)
+    _add_budget(p)
     p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate before writing it")
 
     p = _command(sub, "check", _cmd_check, "verify a certificate with the independent checker")
-    p.add_argument("certificate")
-    p.add_argument("--spec", help="also require the certificate to be about this spec's system")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="give up, undecided (exit 2), after this")
+    p.add_argument("certificate", metavar="CERT", help="certificate JSON file")
+    p.add_argument("--spec", metavar="SPEC", help="also require the certificate to be about this spec's system")
+    _add_budget(p, "give up, undecided (exit 2), after this many seconds")
     p.add_argument("--at", metavar="NAME=VALUE,...", help="for a family certificate: what it proves at this "
                    "parameter point (rational values, e.g. a=1/2,b=3)")
     p.add_argument("--json", action="store_true", help="print the verdict (and the --at answer) as one JSON object")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
 
     p = _command(sub, "demo", _cmd_demo, "certify built-in examples and check the certificates")
-    p.add_argument("--out", default="symssm-demo", help="folder for the certificates (default ./symssm-demo)")
+    _add_out(p, "folder for the certificates (default ./symssm-demo)", default="symssm-demo")
 
     p = _command(sub, "latex", _cmd_latex, "typeset a (verified) certificate as a theorem with its proof")
-    p.add_argument("certificate")
-    p.add_argument("-o", "--output", help="output .tex file (default: standard output)")
+    p.add_argument("certificate", metavar="CERT", help="certificate JSON file (it must verify)")
+    _add_out(p, ".tex file to write (default: standard output)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--standalone", action="store_true", help="a complete document for pdflatex")
     mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
-    p.add_argument("--prefix", default="Symssm", help="macro name prefix, letters only (default Symssm)")
+    p.add_argument("--prefix", default="Symssm", metavar="PREFIX",
+                   help="macro name prefix, letters only (default Symssm)")
 
     p = _command(sub, "coq", _cmd_coq, "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq "
                  "project whose theorem symssm_head_count states the head count (N <= 8, p m <= 16)")
-    p.add_argument("certificate", help="a head-count certificate of a real system")
-    p.add_argument("-o", "--out", required=True, metavar="DIR", help="folder for the Coq project (created if missing)")
+    p.add_argument("certificate", metavar="CERT", help="a head-count certificate of a real system")
+    _add_out(p, "folder for the Coq project (created if missing)", required=True)
 
     p = _command(sub, "gradient", _cmd_gradient, "certify gradient decay (SSM) against a gradient highway (attention)")
-    _add_system_source(p)
-    p.add_argument("-o", "--output", help="certificate file (default SPEC-STEM.gradient.json; '-' for standard output)")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    _add_system_source(p, default_n=f"the spec's n, else {DEFAULT_N}")
+    _add_out(p, "certificate file (default SPEC-STEM.gradient.json; '-' for standard output)")
+    _add_budget(p)
 
     p = _command(sub, "numeric", _cmd_numeric, "numerical head count and H-head error curve (floats; not a certificate)")
-    _add_system_source(p)
-    p.add_argument("--tol", type=_tolerance, default=1e-10, help="relative tolerance of the numerical rank (default 1e-10)")
+    _add_system_source(p, default_n=f"the spec's n, else {DEFAULT_N}")
+    p.add_argument("--tol", type=_tolerance, default=1e-10, metavar="TAU",
+                   help="relative tolerance of the numerical rank (default 1e-10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="array backend: cpu (numpy, default) or cuda (CuPy on a GPU; needs the gpu extra)")
+    _add_budget(p)
 
     p = _command(sub, "catalog", _cmd_catalog, "regenerate the certified catalogue of built-in families")
-    p.add_argument("--out", default="certificates", help="folder (default ./certificates)")
-    p.add_argument("-v", "--verbose", action="store_true")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    _add_out(p, "folder (default ./certificates)", default="certificates")
+    p.add_argument("-v", "--verbose", action="store_true", help="name each certificate as it is written")
+    _add_budget(p)
 
     p = _command(sub, "plot", _cmd_plot, "figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)")
-    p.add_argument("what", choices=("heads", "gradient"))
-    _add_system_source(p)
-    p.add_argument("-o", "--output", required=True, help="figure file: .png, .pdf or .svg")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p.add_argument("what", choices=("heads", "gradient"), metavar="heads|gradient",
+                   help="heads: best H-head error against H; gradient: certified decay against distance")
+    _add_system_source(p, default_n=f"the spec's n, else {DEFAULT_N}")
+    _add_out(p, "figure file: .png, .pdf or .svg", required=True)
+    _add_budget(p)
 
     p = _command(sub, "framework", _cmd_framework,
                  "certified interaction ranks of feedforward, convolution, SSMs, Mamba-2 and attention side by side")
-    p.add_argument("--seed", type=_count, default=0, help="seed of the shared input and parameters (default 0)")
-    p.add_argument("-n", "--tokens", type=_count, default=6, help="sequence length (default 6)")
-    p.add_argument("--m", type=_count, default=2, help="token dimension, p = m (default 2)")
-    p.add_argument("--out", default=None, help="folder for the certificates, their LaTeX and the table")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p.add_argument("--seed", type=_count, default=0, metavar="SEED",
+                   help="seed of the shared input and parameters (default 0)")
+    p.add_argument("-n", "--length", "--tokens", "--n", type=_count, dest="tokens", default=6, metavar="LENGTH",
+                   help="sequence length, the number of tokens (default 6)")
+    p.add_argument("-m", "--inputs", "--m", type=_count, dest="m", default=2, metavar="INPUTS",
+                   help="token dimension m, and p = m (default 2)")
+    _add_out(p, "folder for the certificates, their LaTeX and the table (default: print the table only)")
+    _add_budget(p)
 
     p = _command(sub, "batch", _cmd_batch, "certify many specs (one JSON object a line); resumable; processes or Dask")
-    p.add_argument("input", help="JSON Lines file: one spec (SSM or layer) per line")
-    p.add_argument("-o", "--output", required=True, help="JSON Lines results (appended as they come; resumable)")
-    p.add_argument("--certificates", help="folder for the verified certificates (LINE.cert.json)")
-    p.add_argument("--workers", type=_count, default=None, help="local worker processes (default: CPU count)")
-    p.add_argument("--scheduler", help="address of a Dask distributed scheduler (needs the dask extra)")
-    p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p.add_argument("input", metavar="INPUT", help="JSON Lines file: one spec (SSM, family or layer) per line")
+    _add_out(p, "JSON Lines results (appended as they come; resumable)", required=True)
+    p.add_argument("--certificates", metavar="DIR", help="folder for the verified certificates (LINE.cert.json)")
+    p.add_argument("--workers", type=_count, default=None, metavar="K",
+                   help="local worker processes (default: the CPU count)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a Dask distributed scheduler (needs the dask extra)")
+    p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto", help=METHOD_HELP)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (none is drawn off a terminal)")
+    _add_budget(p)
 
     p = _command(sub, "model", _cmd_model, "numerical head counts of the S4D / S5 / LRU / Mamba layers of a checkpoint")
-    p.add_argument("checkpoint", help=".npz, .safetensors or PyTorch .pt state dict")
-    p.add_argument("-n", type=_count, dest="n", default=None, help="sequence length (default 1024)")
-    p.add_argument("--tol", type=_tolerance, default=1e-10, help="relative tolerance (default 1e-10)")
+    p.add_argument("checkpoint", metavar="CHECKPOINT", help=".npz, .safetensors or PyTorch .pt state dict")
+    _add_length(p, "1024")
+    p.add_argument("--tol", type=_tolerance, default=1e-10, metavar="TAU", help="relative tolerance (default 1e-10)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--plot", help="also draw every layer's error curve against H (.png, .pdf or .svg)")
-    p.add_argument("--max-seconds", type=_seconds, default=None, help="stop cleanly after this budget")
+    p.add_argument("--plot", metavar="FIGURE",
+                   help="also draw every layer's error curve against H (.png, .pdf or .svg)")
+    _add_budget(p)
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")
     return parser
@@ -629,7 +690,10 @@ def main(argv=None):
         previous = None
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            where = f"{PROG} {args.command}" if getattr(args, "command", None) else PROG
+            raise SymssmError(f"unrecognized arguments: {' '.join(extra)[:120]} (see '{where} --help')")
         if getattr(args, "run", None) is None:
             parser.print_help()
             return 2

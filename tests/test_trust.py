@@ -180,7 +180,7 @@ def test_sigterm_leaves_no_temporary_file(tmp_path):
 # ---------------------------------------------------------------- command line and API
 
 def test_no_option_abbreviations(capsys):
-    assert main(["certify", ROT, "--n", "3"]) == 2
+    assert main(["certify", ROT, "--len", "3"]) == 2  # --length, abbreviated
     assert "unrecognized arguments" in _one_line(capsys.readouterr().err)
     assert main(["certify", ROT, "--no-ver"]) == 2
 
