@@ -113,6 +113,18 @@ def run_python(body, cwd, namespace, where):
         os.chdir(old)
 
 
+COMMAND_LIKE = re.compile(r"^    (\$ |symssm |python3? |pip |mkdir |cp |apt-get |SYMSSM_)")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_commands_are_in_fenced_blocks(page):
+    """An indented command would escape the runner: every command a page shows is in a fenced block."""
+    text = open(os.path.join(ROOT, page), encoding="utf-8").read()
+    outside = FENCE.sub("", text)
+    bad = [line for line in outside.splitlines() if COMMAND_LIKE.match(line)]
+    assert not bad, f"{page}: put these commands in a ```console block: {bad}"
+
+
 def test_the_runner_compares_output():
     assert output_matches(["a ... c", "..."], ["a b c", "x", "y"])
     assert not output_matches(["a ... c"], ["a b d"])

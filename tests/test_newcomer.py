@@ -1,6 +1,7 @@
 """A newcomer's path: one CLI vocabulary, help on every option, the names the docs use, the wording."""
 
 import argparse
+import glob
 import importlib
 import json
 import os
@@ -140,3 +141,19 @@ def test_batch_lines_keep_the_spec_name_and_draw_no_bar_off_a_terminal(tmp_path,
     row = json.loads(out.read_text())
     assert row["name"] == "bad" and row["error"]
     assert capsys.readouterr().err == ""  # stderr is not a terminal under pytest
+
+
+def test_every_file_the_docs_name_exists():
+    """Paths such as tests/checker/test_fuzz_checker.py or docs/example/decay.json name real files."""
+    pages = ["README.md", os.path.join("certificates", "README.md")] + [
+        os.path.join("docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")]
+    pattern = re.compile(r"(?<![\w/.-])((?:tests|benchmarks|fuzz|docs|symssm|certificates)/[\w./-]*\w)")
+    missing = []
+    for page in pages:
+        for path in pattern.findall(open(os.path.join(ROOT, page)).read()):
+            path = path.rstrip(".")
+            if any(ch in path for ch in "*{}") or path.startswith("fuzz/corpus_"):
+                continue
+            if not os.path.exists(os.path.join(ROOT, path)) and not glob.glob(os.path.join(ROOT, path) + "-*"):
+                missing.append((page, path))  # (a glob such as spec-* names the files it starts)
+    assert not missing, missing
