@@ -4,6 +4,7 @@ import argparse
 import sys
 
 from .core import check_file
+from .reading import CheckResult
 
 
 def _version():
@@ -40,7 +41,6 @@ def main(argv=None, *, prog="symssm-check"):
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 2 if exc.code else 0
-    import signal
 
     at = None
     if args.at is not None:
@@ -51,38 +51,51 @@ def main(argv=None, *, prog="symssm-check"):
         except ValueError as exc:
             print(f"{prog}: error: {exc}", file=sys.stderr)
             return 2
-    armed = bool(args.max_seconds) and args.max_seconds > 0 and hasattr(signal, "setitimer")
-    try:
-        if armed:
-            def expire(signum, frame):
-                raise TimeoutError
+    import os
 
-            previous = signal.signal(signal.SIGALRM, expire)
-            signal.setitimer(signal.ITIMER_REAL, args.max_seconds)
-        result = check_file(args.certificate, spec_path=args.spec, max_seconds=args.max_seconds, at=at)
+    from .isolate import DEFAULT_SECONDS, SECONDS_PER_MB, Undecided, default_seconds, run_isolated
+
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        print(f"{prog}: error: --max-seconds must be a positive number of seconds", file=sys.stderr)
+        return 2
+    if args.max_seconds:
+        seconds, limit_text = args.max_seconds, f"--max-seconds {args.max_seconds:g}"
+    else:
+        try:
+            size = os.path.getsize(args.certificate)
+        except OSError:
+            size = 0
+        seconds = default_seconds(size)
+        limit_text = (f"the default limit of {seconds:.3g} s for a {size / 1e6:.3g} MB certificate "
+                      f"({DEFAULT_SECONDS:g} s + {SECONDS_PER_MB:g} s per MB; --max-seconds allows more)")
+
+    def task():
+        try:
+            res = check_file(args.certificate, spec_path=args.spec, max_seconds=seconds, at=at)
+        except (MemoryError, RecursionError) as exc:
+            return {"code": 2, "message": f"the certificate is too large to check ({type(exc).__name__})"}
+        except Exception as exc:  # fail closed, never a traceback
+            return {"code": 2, "message": f"internal checker error, nothing verified: {type(exc).__name__}: "
+                                         f"{str(exc)[:200]}"}
+        return {"code": res.code, "message": res.message, "obligations": len(res.obligations), "at": res.at}
+
+    try:
+        # the child's own budget (above) reports first; the parent's kill is the backstop for native code
+        out = run_isolated(task, seconds=seconds + 0.4, limit_text=limit_text)
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
-        return 130
-    except TimeoutError:
-        print(f"{prog}: error: not finished within --max-seconds {args.max_seconds:g}: neither verified nor "
-              "rejected", file=sys.stderr)
+        print(f"{prog}: interrupted: neither verified nor rejected", file=sys.stderr)
         return 2
-    except (MemoryError, RecursionError) as exc:
-        print(f"{prog}: error: the certificate is too large to check ({type(exc).__name__})", file=sys.stderr)
+    except Undecided as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # fail closed, never a traceback
-        print(f"{prog}: error: internal checker error, nothing verified: {type(exc).__name__}: {str(exc)[:200]}",
-              file=sys.stderr)
-        return 2
-    finally:
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+    result = CheckResult(out["code"], out["message"])
+    result.count = out.get("obligations", 0)
+    result.at = out.get("at")
     if args.json and not args.quiet:
         _print_json(result, at is not None)
     elif not args.quiet:
         if result.code == 0:
-            print(f"VERIFIED: {result.message} ({len(result.obligations)} obligations checked)")
+            print(f"VERIFIED: {result.message} ({result.count} obligations checked)")
         elif result.code == 1:
             print(f"REJECTED: {result.message}")
         else:
@@ -105,7 +118,7 @@ def _print_json(result, asked_at):
     import json
 
     verdict = {0: "verified", 1: "rejected"}.get(result.code, "undecided")
-    out = {"verdict": verdict, "message": result.message, "obligations": len(result.obligations)}
+    out = {"verdict": verdict, "message": result.message, "obligations": result.count}
     if asked_at:
         at = result.at or {}
         out.update(head_count=at.get("head_count"), holds_for=at.get("holds_for"), n=at.get("n"),

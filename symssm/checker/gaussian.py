@@ -11,7 +11,7 @@ import re
 from bisect import bisect_left
 from fractions import Fraction
 
-from .numbers import NumberError, canonical_rational
+from .numbers import NumberError, canonical_rational, int_text
 from .reading import Rejected, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
 
 FIELD = "Q(i)"
@@ -204,7 +204,7 @@ def check_gaussian_head_count(ledger, cert, system):
     for d in range(T):
         ledger.require(d in lags or d in listed, "upper_bound", f"lag {d} is neither a witness lag nor given coefficients")
     want = bisect_left(lags, n)
-    ledger.require(k == want, "head_count", f"the witnesses prove k({n}) = {want}, not {k}")
+    ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
     start = lags[-1] + 1 if lags else 1
     prof = cert["profile"]
     keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
@@ -228,7 +228,7 @@ def check_gaussian_head_count(ledger, cert, system):
     ledger.require(strict_equal(cert["interaction_rank_gap"], [{"H": H, "minor_order": H + 1} for H in range(k)]),
                    "interaction_rank_gap", f"must list H = 0..{k - 1}")
     name = system["name"] or "the system"
-    return f"head-count over Q(i) k({n}) = {k} for {name!r}"
+    return f"head-count over Q(i) k({int_text(n)}) = {k} for {name!r}"
 
 
 def _spec_gaussian(value):

@@ -1,0 +1,151 @@
+"""Run a check in a child process that a budget, a memory limit and a signal can always end.
+
+A hostile certificate can make one exact operation (a product in python-flint, a characteristic
+polynomial) run long inside native code, where neither a Python alarm nor a signal handler gets
+control back.  The command-line checker therefore runs the whole check in a forked child and
+waits for it.  The parent stays in Python, where it can act on its own:
+
+- **time**: ``--max-seconds`` if given, else the default ``10 s + 2 s per MB`` of certificate.
+  At expiry the child is killed and the verdict is *undecided* (exit 2), within 0.1 s;
+- **memory**: the child's resident memory is polled (Linux ``/proc``), and above 2 GB it is
+  killed, with the verdict undecided (exit 2);
+- **signals**: SIGTERM or SIGINT kills the child, and the command exits 2 at once.
+
+The child only reads and checks. It writes nothing, so killing it loses nothing. Where ``fork``
+is not available (Windows), the check runs in-process, with the Python-level budget only.
+Standard library only.
+"""
+
+import json
+import os
+import select
+import signal
+import time
+
+__all__ = ["DEFAULT_SECONDS", "SECONDS_PER_MB", "MEMORY_LIMIT", "default_seconds", "run_isolated",
+           "Undecided"]
+
+#: The default time budget of a check without --max-seconds: DEFAULT_SECONDS + SECONDS_PER_MB per MB.
+DEFAULT_SECONDS = 10.0
+SECONDS_PER_MB = 2.0
+#: The resident memory a check may use (bytes).
+MEMORY_LIMIT = 2 * 1024 ** 3
+_POLL = 0.05
+
+
+class Undecided(Exception):
+    """The check was stopped by a limit: neither verified nor rejected (exit 2)."""
+
+
+class _Stop(BaseException):
+    """SIGTERM (or SIGINT) while waiting: end the check now."""
+
+
+def default_seconds(nbytes):
+    """The default time budget for a certificate of ``nbytes`` bytes.
+
+    >>> default_seconds(0), default_seconds(5_000_000)
+    (10.0, 20.0)
+    """
+    return DEFAULT_SECONDS + SECONDS_PER_MB * nbytes / 1e6
+
+
+def _rss(pid):
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def run_isolated(task, *, seconds, limit_text, memory=MEMORY_LIMIT):
+    """Run ``task()`` (returning a JSON-ready dict) in a child process; return its dict.
+
+    Raises :class:`Undecided` when the time or memory limit ends the child, and re-raises
+    KeyboardInterrupt when SIGTERM or SIGINT arrive; in every case the child is killed first.
+    """
+    if not hasattr(os, "fork"):  # pragma: no cover - Windows
+        return task()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: check, send the verdict, exit without running any parent cleanup
+        code = 0
+        try:
+            os.close(read_end)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                payload = task()
+            except MemoryError:
+                payload = {"code": 2, "message": "the certificate is too large to check (MemoryError)"}
+            except RecursionError:
+                payload = {"code": 2, "message": "the certificate nests too deeply to check (RecursionError)"}
+            data = json.dumps(payload, default=str).encode("utf-8")
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write_end, view):]
+        except BaseException:  # noqa: BLE001 - the parent reports a child that ends without a verdict
+            code = 3
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    handlers = {}
+
+    def stop(signum, frame):
+        raise _Stop()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            handlers[sig] = signal.signal(sig, stop)
+        except (ValueError, OSError):  # not the main thread: no handler, the limits still hold
+            pass
+    chunks, done = [], False
+    deadline = time.monotonic() + seconds
+    try:
+        while not done:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                _kill(pid)
+                pid = None
+                raise Undecided(f"undecided: the check did not finish within {limit_text}; neither verified nor "
+                                "rejected")
+            ready, _, _ = select.select([read_end], [], [], min(remaining, _POLL))
+            if ready:
+                data = os.read(read_end, 1 << 20)
+                if data:
+                    chunks.append(data)
+                else:
+                    done = True
+            if not done and memory and _rss(pid) > memory:
+                _kill(pid)
+                pid = None
+                raise Undecided(f"undecided: the check needed more than {memory / 1024 ** 3:g} GB of memory (the "
+                                "checker's limit); neither verified nor rejected")
+    except _Stop:
+        _kill(pid)
+        pid = None
+        raise KeyboardInterrupt from None
+    finally:
+        os.close(read_end)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        if pid is not None:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+    if not chunks:
+        raise Undecided("undecided: the checking process ended without a verdict (it was killed or ran out of "
+                        "memory); neither verified nor rejected")
+    return json.loads(b"".join(chunks).decode("utf-8"))
