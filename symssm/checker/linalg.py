@@ -160,10 +160,11 @@ MAX_LAG_BITS = 33_220
 def lag_bit_bound(system, dmax):
     """Upper bound on the bits of ``C' A'^d B'`` entries for d <= dmax (A', B', C': denominators cleared).
 
-    ``bits(C') + bits(B') + dmax * bits(A') + (dmax + 1) * ceil(log2 N)``; the generator uses the same
-    formula, written separately.
+    ``bits(C') + bits(B') + dmax * bits(A') + (dmax + 1) * ceil(log2 N)`` for the numerators, plus
+    ``lb(c) + lb(b) + dmax * lb(a)`` (``lb = ceil(log2)``) for the denominators the lags carry; the
+    generator uses the same formula, written separately.
     """
-    sizes = []
+    sizes, dens = [], []
     for M in (system["C"], system["B"], system["A"]):
         scale = 1
         for row in M:
@@ -174,8 +175,9 @@ def lag_bit_bound(system, dmax):
                         return MAX_LAG_BITS + 1
         sizes.append(max((abs(x.numerator * (scale // x.denominator)).bit_length() for row in M for x in row),
                          default=0))
+        dens.append((scale - 1).bit_length())
     log_n = max(1, (len(system["A"]) - 1).bit_length())
-    return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n
+    return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n + dens[0] + dens[1] + dmax * dens[2]
 
 
 def combinations(exact, lags, coefficient_rows, p, m):

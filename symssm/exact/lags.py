@@ -34,7 +34,9 @@ def lag_bit_bound(system, dmax):
     """Upper bound on the bits of the integer lag entries ``C' A'^d B'`` for ``d <= dmax``.
 
     ``A' = a A``, ``B' = b B``, ``C' = c C`` clear the denominators; the bound is
-    ``bits(C') + bits(B') + dmax * bits(A') + (dmax + 1) * ceil(log2 N)``.
+    ``bits(C') + bits(B') + dmax * bits(A') + (dmax + 1) * ceil(log2 N)`` for the numerators plus
+    ``lb(c) + lb(b) + dmax * lb(a)`` (``lb = ceil(log2)``) for the denominator ``c b a^d``, which the
+    exact lags carry too (``A = P / q`` with a 7,000-digit ``q`` has 1-bit numerators).
 
     Examples
     --------
@@ -42,15 +44,16 @@ def lag_bit_bound(system, dmax):
     >>> lag_bit_bound(ssm([[3, 0], [0, 1]], [[1], [1]], [[1, 1]]), 4)
     15
     """
-    sizes = []
+    sizes, dens = [], []
     for M in (system.C, system.B, system.A):
         scale = _capped_lcm(M, MAX_LAG_BITS)
         if scale is None:  # the common denominator alone is over the limit
             return MAX_LAG_BITS + 1
         sizes.append(max((abs(x.numerator * (scale // x.denominator)).bit_length() for row in M for x in row),
                          default=0))
+        dens.append((scale - 1).bit_length())
     log_n = max(1, (system.N - 1).bit_length())
-    return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n
+    return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n + dens[0] + dens[1] + dmax * dens[2]
 
 
 def _capped_lcm(mat, cap_bits):

@@ -26,3 +26,31 @@ def test_the_ledger_deduplicates_in_constant_time():
     assert len(ledger.done) == 400_001
     assert ledger.done[0] == "system.A[0]" and ledger.done[1] == "system"
     assert len(ledger._seen) == len(ledger.done)
+
+
+def test_the_lag_bound_counts_denominators_on_both_sides():
+    """A = (cyclic permutation) / q with a 7,000-digit q: 1-bit numerators, q^d denominators (exhausted 6 GB)."""
+    import sys
+    from fractions import Fraction
+
+    import pytest
+
+    from symssm.checker.linalg import MAX_LAG_BITS, lag_bit_bound
+    from symssm.errors import LimitError
+    from symssm.exact.lags import lag_bit_bound as generator_bound
+
+    q = 10 ** 7000 + 7
+    N = 6
+    A = [[Fraction(1 if i == (j + 1) % N else 0, q) for j in range(N)] for i in range(N)]
+    system = symssm.ssm(A, [[1]] + [[0]] * (N - 1), [[1] * N])
+    checker_view = {"A": [list(r) for r in system.A], "B": [list(r) for r in system.B], "C": [list(r) for r in system.C]}
+    assert generator_bound(system, N - 1) == lag_bit_bound(checker_view, N - 1) > MAX_LAG_BITS
+    with pytest.raises(LimitError, match="33220"):
+        symssm.certify(system, 10, method="exact")
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        cert = json.loads(symssm.certify(system, 10).to_json())  # auto: the modular method
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert cert["lower_bound"]["method"] == "modular" and check_data(cert).verified
