@@ -8,7 +8,7 @@ Examples
 (6, '101/200')
 """
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..formats.limits import Deadline, check_n
 from ..formats.rationals import format_rational
 from ..gradient.attention import attention_highway
@@ -24,6 +24,25 @@ __all__ = ["gradient_data", "GRAPH_N", "MAX_GRADIENT_N"]
 GRAPH_N = 12
 #: Largest sequence length of a gradient certificate (the checker has the same limit).
 MAX_GRADIENT_N = 10**12
+#: Sizes the checker's exact definiteness tests accept (bits over a common denominator; the checker
+#: applies the same numbers, so the generator never writes what it would refuse).
+MAX_P_BITS = 1024
+MAX_A_BITS = 4096
+
+
+def _integer_bits(mat, cap):
+    """Bits of a Fraction matrix over its common denominator (``cap + 1`` as soon as it is over ``cap``)."""
+    from math import lcm
+
+    den = 1
+    for row in mat:
+        for x in row:
+            if den % x.denominator:
+                den = lcm(den, x.denominator)
+                if den.bit_length() > cap:
+                    return cap + 1
+    num = max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0)
+    return (den - 1).bit_length() + num
 
 
 def _mat(rows):
@@ -49,6 +68,8 @@ def gradient_data(system, n=1000, *, max_seconds=None):
     ------
     InputError
         If ``system`` is not an SSM or ``n`` is not an integer in ``[2, 10^12]``.
+    LimitError
+        If A, or the Lyapunov matrix P found, is over the size the checker's exact tests accept.
     NotStableError
         If A's spectral radius is >= 1 (then no decay certificate exists; the message says why).
     BudgetExceeded
@@ -57,7 +78,13 @@ def gradient_data(system, n=1000, *, max_seconds=None):
     if not isinstance(system, SSM):
         raise InputError(f"expected an SSM, got {type(system).__name__}")
     check_n(n, what="n", minimum=2, maximum=MAX_GRADIENT_N)
+    if _integer_bits(system.A, MAX_A_BITS) > MAX_A_BITS:
+        raise LimitError(f"A's entries over a common denominator need more than {MAX_A_BITS} bits; a gradient "
+                         "certificate's exact tests (shared with the checker) stop there")
     bound = decay_bound(system, deadline=Deadline(max_seconds))
+    if _integer_bits(bound.P, MAX_P_BITS) > MAX_P_BITS:
+        raise LimitError(f"the Lyapunov matrix P would need more than {MAX_P_BITS} bits over a common denominator; "
+                         "the limit (shared with the checker) keeps its exact tests bounded")
     hw = attention_highway(system.p, system.m, n)
     delta = crossover_distance(bound.K2, bound.r, hw.c, n)
     data = {

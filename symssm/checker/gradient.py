@@ -16,9 +16,9 @@ from collections import deque
 from fractions import Fraction
 from math import factorial
 
-from .linalg import decrease_definite, definite_between
+from .linalg import MAX_A_BITS, MAX_P_BITS, decrease_definite, definite_between, integer_bits
 from .numbers import rat_text
-from .reading import integer, is_text, keys, matrix, rational, strict_equal
+from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
 #: Limits that keep every gradient certificate decidable in seconds (docs/robustness.md); the
 #: generator stays far inside them (Taylor terms <= 3 ceil(ln n) + 20, r on a 1/1000 grid).
@@ -95,6 +95,13 @@ def check_gradient(ledger, cert, system):
     keys(ledger, ly, "lyapunov", ("P", "mu", "M"))
     P = matrix(ledger, ly["P"], "lyapunov.P", N, N)
     ledger.require(all(P[i][j] == P[j][i] for i in range(N) for j in range(i)), "lyapunov.P", "must be symmetric")
+    # the exact definiteness tests below cost grows with these sizes: refuse over the limit before any of them
+    if integer_bits(P, MAX_P_BITS) > MAX_P_BITS:
+        raise Unreadable(f"lyapunov.P: over the cost limit: its entries over a common denominator need more than "
+                         f"{MAX_P_BITS} bits (the limit of the exact definiteness tests; docs/robustness.md)")
+    if integer_bits(A, MAX_A_BITS) > MAX_A_BITS:
+        raise Unreadable(f"system.A: over the cost limit of a gradient certificate: its entries over a common "
+                         f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
     mu = rational(ledger, ly["mu"], "lyapunov.mu")
     M = rational(ledger, ly["M"], "lyapunov.M")
     ledger.require(mu > 0 and M > 0, "lyapunov.mu", "mu and M must be positive")

@@ -188,11 +188,14 @@ def blocks(layer):
                 out[(i, j)] = K[i - j] if i - j < len(K) else zero
     elif kind == "linear-attention":
         X = layer["X"]
+        # the projections Q_h x_t and K_h x_t once per token (layer_work counts them once per token)
+        qs = [[[_dot(r, x) for r in Q] for x in X] for Q, _, _ in layer["heads"]]
+        ks = [[[_dot(r, x) for r in K] for x in X] for _, K, _ in layer["heads"]]
         for i in range(1, n + 1):
             for j in range(1, i + 1):
                 W = [[_ZERO] * m for _ in range(p)]
-                for Q, K, V in layer["heads"]:
-                    s = _dot([_dot(r, X[i - 1]) for r in Q], [_dot(r, X[j - 1]) for r in K])
+                for h, (_, _, V) in enumerate(layer["heads"]):
+                    s = _dot(qs[h][i - 1], ks[h][j - 1])
                     W = [[w + s * v for w, v in zip(rw, rv)] for rw, rv in zip(W, V)]
                 out[(i, j)] = W
     elif kind == "operator":

@@ -157,6 +157,29 @@ def _matmul_int(A, X):
 MAX_LAG_BITS = 33_220
 
 
+#: Size limits of a gradient certificate's exact definiteness tests (bits of a matrix over its common
+#: denominator: denominator plus largest numerator).  Honest certificates: P <= 101 bits (HiPPO-LegS
+#: N = 96), A <= 329 bits; the generator applies the same limits.
+MAX_P_BITS = 1024
+MAX_A_BITS = 4096
+
+
+def integer_bits(mat, cap):
+    """Bits of ``mat`` over its common denominator (denominator + largest numerator); ``cap + 1`` past ``cap``.
+
+    Computed with a capped lcm, so a hostile matrix of distinct huge denominators costs no more than reading it.
+    """
+    den = 1
+    for row in mat:
+        for x in row:
+            if den % x.denominator:
+                den = lcm(den, x.denominator)
+                if den.bit_length() > cap:
+                    return cap + 1
+    num = max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0)
+    return (den - 1).bit_length() + num
+
+
 def lag_bit_bound(system, dmax):
     """Upper bound on the bits of ``C' A'^d B'`` entries for d <= dmax (A', B', C': denominators cleared).
 

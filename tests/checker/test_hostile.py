@@ -54,3 +54,52 @@ def test_the_lag_bound_counts_denominators_on_both_sides():
     finally:
         sys.set_int_max_str_digits(old)
     assert cert["lower_bound"]["method"] == "modular" and check_data(cert).verified
+
+
+def _with_P(cert, P):
+    from symssm.formats.rationals import format_rational
+
+    out = json.loads(json.dumps(cert))
+    out["lyapunov"]["P"] = [[format_rational(x) for x in row] for row in P]
+    return out
+
+
+def test_a_lyapunov_matrix_over_the_size_limit_is_refused_before_any_charpoly(monkeypatch):
+    """A P of 1,000-digit entries kept python-flint's charpoly busy past 30 s (and past --max-seconds)."""
+    import os
+    from fractions import Fraction
+
+    import symssm.checker.gradient as gradient_checker
+    from paths import ROOT
+
+    calls = []
+    real = gradient_checker.definite_between
+    monkeypatch.setattr(gradient_checker, "definite_between", lambda *a: calls.append(a) or real(*a))
+    cert = json.load(open(os.path.join(ROOT, "certificates", "hippo-legs-N8-p3-m2.gradient.json")))
+    N = cert["system"]["N"]
+    den = 3 ** 650  # 1,030 bits of denominator alone: just over the 1,024-bit limit
+    over = [[Fraction(int(i == j) * 10 ** 6 + 1, den) for j in range(N)] for i in range(N)]
+    result = check_data(_with_P(cert, over))
+    assert result.code == 2 and "lyapunov.P: over the cost limit" in result.message and "1024 bits" in result.message
+    assert calls == []  # refused before the definiteness tests
+    # just under the limit, it is decided (here rejected: this P proves nothing), not refused
+    under = [[Fraction(int(i == j) * 10 ** 6 + 1, 3 ** 600) for j in range(N)] for i in range(N)]
+    result = check_data(_with_P(cert, under))
+    assert result.code in (0, 1) and "cost limit" not in result.message
+    assert len(calls) == 1  # the tests ran
+
+
+def test_honest_gradient_certificates_are_far_below_the_limits():
+    import glob
+    import os
+    from fractions import Fraction
+
+    from paths import ROOT
+    from symssm.checker.linalg import MAX_A_BITS, MAX_P_BITS, integer_bits
+
+    for path in glob.glob(os.path.join(ROOT, "certificates", "*.gradient.json")):
+        cert = json.load(open(path))
+        P = [[Fraction(x) for x in row] for row in cert["lyapunov"]["P"]]
+        A = [[Fraction(x) for x in row] for row in cert["system"]["A"]]
+        assert integer_bits(P, MAX_P_BITS) <= MAX_P_BITS // 8
+        assert integer_bits(A, MAX_A_BITS) <= MAX_A_BITS // 8
