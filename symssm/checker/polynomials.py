@@ -25,7 +25,8 @@ MAX_FORMULA_CHARS = 1000
 MAX_FORMULA_DEGREE = 64
 #: Longest text of a polynomial field of a certificate (determinants, coefficients, factors).
 MAX_POLY_CHARS = 4_000_000
-#: Most term-by-term products one certificate may cost (the work bound of the parametric kind).
+#: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
+#: weighted by the 64-bit words of its coefficients (1 for the small coefficients of honest families).
 MAX_POLY_WORK = 50_000_000
 _WORK = threading.local()
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
@@ -81,12 +82,19 @@ def _spend(amount):
     used = getattr(_WORK, "used", 0) + amount
     _WORK.used = used
     if used > MAX_POLY_WORK:
-        raise Unreadable(f"checking this certificate needs more than {MAX_POLY_WORK} polynomial term products, the "
-                         "checker's work limit: undecided")
+        raise Unreadable(f"checking this certificate needs more than {MAX_POLY_WORK} polynomial term products "
+                         "(weighted by coefficient size), the checker's work limit: undecided")
+
+
+def _words(p):
+    """64-bit words of the largest coefficient (numerator and denominator): the cost of one term product."""
+    return 1 + max((c.numerator.bit_length() + c.denominator.bit_length() for c in p.values()), default=0) // 64
 
 
 def mul(a, b):
-    _spend(len(a) * len(b))
+    # the work is counted before it is done, and weighted by the coefficients' size: a power of a sum
+    # with 1,000-digit constants creates huge coefficients from few terms
+    _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
     if len(a) > len(b):
         a, b = b, a
     out = {}

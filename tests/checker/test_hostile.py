@@ -103,3 +103,30 @@ def test_honest_gradient_certificates_are_far_below_the_limits():
         A = [[Fraction(x) for x in row] for row in cert["system"]["A"]]
         assert integer_bits(P, MAX_P_BITS) <= MAX_P_BITS // 8
         assert integer_bits(A, MAX_A_BITS) <= MAX_A_BITS // 8
+
+
+def test_polynomial_work_is_weighted_by_coefficient_size_and_counted_before_the_product(monkeypatch):
+    """A power of a sum with 1,000-digit constants: few terms, huge coefficients (kept the checker busy > 30 s)."""
+    from fractions import Fraction
+
+    import pytest
+
+    import symssm.checker.polynomials as P
+    from symssm.checker.reading import Unreadable
+
+    small = {(i, 0): Fraction(i + 1) for i in range(100)}
+    big = {(i, 0): Fraction(10 ** 1000 + i) for i in range(100)}
+    P.reset_work()
+    P.mul(small, small)
+    assert P._WORK.used == 100 * 100  # honest coefficients: weight 1, as before
+    P.reset_work()
+    P.mul(big, small)
+    words = 1 + (10 ** 1000).bit_length() // 64
+    assert P._WORK.used == 100 * 100 * words
+    monkeypatch.setattr(P, "MAX_POLY_WORK", 100 * 100 * words - 1)
+    P.reset_work()
+    calls = []
+    monkeypatch.setattr(P, "_size", lambda p: calls.append(1) or p)
+    with pytest.raises(Unreadable, match="weighted by coefficient size"):
+        P.mul(big, small)
+    assert calls == []  # refused before the product was formed
