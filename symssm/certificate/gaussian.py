@@ -31,6 +31,35 @@ def _mat(M):
     return [[format_gaussian(x) for x in row] for row in M]
 
 
+#: The checker's cost limits for Q(i) lags (checker/gaussian.py states the same numbers and formula).
+MAX_ENTRIES = 8_388_608
+MAX_GAUSSIAN_WORK = 50_000_000
+MAX_GAUSSIAN_LAG_BITS = 33_220
+
+
+def _check_cost(system):
+    """Refuse a system whose certificate the checker would refuse as over its cost limits."""
+    from ..errors import LimitError
+
+    N, p, m = system.N, system.p, system.m
+    if N * N + N * m + p * N + 2 * p * m > MAX_ENTRIES:
+        raise LimitError(f"the system has more than {MAX_ENTRIES} entries")
+
+    def bits(M):
+        return max((x.numerator.bit_length() + x.denominator.bit_length() for row in M for z in row
+                    for x in (z.re, z.im)), default=0)
+
+    bA, bB, bC = bits(system.A), bits(system.B), bits(system.C)
+    log_n = max(1, (2 * N - 1).bit_length())
+    work = bound = 0
+    for d in range(system.truncation):
+        bound = bC + bB + d * bA + (d + 1) * log_n
+        work += (N * N * m + p * N * m) * (1 + bound // 64)
+    if bound > MAX_GAUSSIAN_LAG_BITS or work > MAX_GAUSSIAN_WORK:
+        raise LimitError(f"the lags of this complex system are over the checker's cost limit ({bound} bits, limit "
+                         f"{MAX_GAUSSIAN_LAG_BITS}; {work} word-weighted products, limit {MAX_GAUSSIAN_WORK})")
+
+
 def gaussian_data(system, n=None):
     """The head-count certificate data of a :class:`~symssm.sources.complex_system.ComplexSSM`.
 
@@ -39,9 +68,10 @@ def gaussian_data(system, n=None):
     InputError
         If ``n`` is not valid.
     LimitError
-        If a number would exceed the checker's digit limit.
+        If a number would exceed the checker's digit limit, or the lags its cost limit.
     """
     n = system.truncation if n is None else check_n(n)
+    _check_cost(system)
     w = gaussian_witness(system)
     lags, k = w["lags"], bisect_left(w["lags"], n)
     K = len(lags)

@@ -1,6 +1,7 @@
 """Head-count certificates over Q(i) (``"field": "Q(i)"``): the checker's own Gaussian arithmetic.
 
-Standard library only.  Numbers are pairs of Fractions; the lags are recomputed exactly over Q(i);
+Standard library only (python-flint, if installed, forms the lags from integer matrices of the real
+and imaginary parts, with the same results).  Numbers are pairs of Fractions; the lags are recomputed exactly over Q(i);
 the witness minor's leading principal minors are the pivots of elimination without pivoting (a
 field, so each is exact); coefficient identities are checked entry by entry.
 """
@@ -10,12 +11,46 @@ import json
 import re
 from bisect import bisect_left
 from fractions import Fraction
+from math import lcm
 
+from . import linalg
 from .numbers import NumberError, canonical_rational, int_text
-from .reading import Rejected, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
+from .reading import Rejected, Unreadable, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
 
 FIELD = "Q(i)"
 MAX_N = 64
+#: Most entries of a Q(i) system (the same number as over Q).
+MAX_ENTRIES = 8_388_608
+#: Most word-weighted Gaussian products the lags may cost: sum over d < T of (N^2 m + p N m) times the
+#: 64-bit words of L_d's entries (bound below).  Honest: a random N = 64, p = m = 4 system with
+#: one-digit Gaussian rationals costs 9.2e6 (checked in 4 s with python-flint); the generator refuses
+#: the same systems.
+MAX_GAUSSIAN_WORK = 50_000_000
+#: Largest bound on the bits of a lag entry (numerator plus denominator of a part), as over Q.
+MAX_GAUSSIAN_LAG_BITS = 33_220
+
+
+def _bits(M):
+    return max((x.numerator.bit_length() + x.denominator.bit_length() for row in M for z in row for x in (z.a, z.b)),
+               default=0)
+
+
+def lag_cost(system, T):
+    """``(bits bound of L_(T-1), word-weighted products)`` of the lags L_0..L_(T-1) (the generator: the same).
+
+    The entries of ``L_d = C A^d B`` have at most ``bits(C) + bits(B) + d bits(A) + (d + 1) ceil(log2 2N)``
+    bits (each part's numerator and denominator), so forming L_d costs ``N^2 m + p N m`` products of
+    that many bits at most.
+    """
+    N, p, m = system["N"], system["p"], system["m"]
+    bA, bB, bC = _bits(system["A"]), _bits(system["B"]), _bits(system["C"])
+    log_n = max(1, (2 * N - 1).bit_length())
+    work = 0
+    bound = 0
+    for d in range(T):
+        bound = bC + bB + d * bA + (d + 1) * log_n
+        work += (N * N * m + p * N * m) * (1 + bound // 64)
+    return bound, work
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
 _RAT = r"-?(?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?"
 _GAUSS = re.compile(rf"(?:({_RAT})([+-](?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?)i|({_RAT})i|({_RAT}))\Z")
@@ -92,6 +127,7 @@ def read_gaussian_system(ledger, obj):
     N = integer(ledger, obj["N"], "system.N", 1, MAX_N)
     m = integer(ledger, obj["m"], "system.m", 1, 4096)
     p = integer(ledger, obj["p"], "system.p", 1, 4096)
+    ledger.require(N * N + N * m + p * N + 2 * p * m <= MAX_ENTRIES, "system", f"has more than {MAX_ENTRIES} entries")
     A = _matrix(ledger, obj["A"], "system.A", N, N)
     B = _matrix(ledger, obj["B"], "system.B", N, m)
     C = _matrix(ledger, obj["C"], "system.C", p, N)
@@ -120,6 +156,41 @@ def _mul(X, Y):
 
 
 def _lags(system, count):
+    """Exact lags L_0..L_(count-1) over Q(i); python-flint when present (same numbers), else pure Python."""
+    if linalg._flint is not None and count:
+        return _lags_flint(system, count)
+    return _lags_pure(system, count)
+
+
+def _split(M):
+    """Integer matrices of the real and imaginary parts over one common denominator (python-flint)."""
+    den = 1
+    for row in M:
+        for z in row:
+            den = lcm(den, z.a.denominator, z.b.denominator)
+    fm = linalg._flint.fmpz_mat
+    return (fm([[int(z.a * den) for z in row] for row in M]), fm([[int(z.b * den) for z in row] for row in M]),
+            den)
+
+
+def _lags_flint(system, count):
+    Ar, Ai, a = _split(system["A"])
+    Xr, Xi, scale = _split(system["B"])
+    Cr, Ci, c = _split(system["C"])
+    out = []
+    for d in range(count):
+        Lr, Li, s = Cr * Xr - Ci * Xi, Cr * Xi + Ci * Xr, c * scale
+        L = [[G(Fraction(int(Lr[i, j]), s), Fraction(int(Li[i, j]), s)) for j in range(Lr.ncols())]
+             for i in range(Lr.nrows())]
+        if d == 0 and system["D"] is not None:
+            L = [[x + y for x, y in zip(r1, r2)] for r1, r2 in zip(L, system["D"])]
+        out.append(L)
+        if d + 1 < count:
+            Xr, Xi, scale = Ar * Xr - Ai * Xi, Ar * Xi + Ai * Xr, scale * a
+    return out
+
+
+def _lags_pure(system, count):
     X, out = system["B"], []
     for d in range(count):
         L = _mul(system["C"], X)
@@ -162,6 +233,11 @@ def check_gaussian_head_count(ledger, cert, system):
     K = len(lags)
     cells = positions(ledger, lb["positions"], K, p, m)
     integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used over Q(i): kept for the format
+    bound, work = lag_cost(system, T)
+    if bound > MAX_GAUSSIAN_LAG_BITS or work > MAX_GAUSSIAN_WORK:
+        raise Unreadable(f"over the cost limit of Q(i) lags: forming L_0..L_{T - 1} may need entries of {bound} bits "
+                         f"(limit {MAX_GAUSSIAN_LAG_BITS}) and {work} word-weighted products (limit "
+                         f"{MAX_GAUSSIAN_WORK}; docs/robustness.md)")
     exact = _lags(system, T)
     minor = _matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
     for s, d in enumerate(lags):

@@ -130,3 +130,26 @@ def test_polynomial_work_is_weighted_by_coefficient_size_and_counted_before_the_
     with pytest.raises(Unreadable, match="weighted by coefficient size"):
         P.mul(big, small)
     assert calls == []  # refused before the product was formed
+
+
+def test_gaussian_lags_with_and_without_flint_agree():
+    import random
+
+    from symssm.checker import gaussian, linalg
+    from symssm.checker.reading import Ledger
+
+    rng = random.Random(3)
+
+    def g():
+        b = rng.randint(-9, 9)
+        return f"{rng.randint(-9, 9)}/{rng.randint(1, 9)}{'+' if b >= 0 else '-'}{abs(b)}/{rng.randint(1, 9)}i"
+
+    for N, p, m, with_D in ((3, 2, 1, True), (5, 1, 3, False)):
+        D = [[g() for _ in range(m)] for _ in range(p)] if with_D else None
+        s = complex_ssm([[g() for _ in range(N)] for _ in range(N)], [[g() for _ in range(m)] for _ in range(N)],
+                        [[g() for _ in range(N)] for _ in range(p)], D)
+        system = gaussian.read_gaussian_system(Ledger(), symssm.certify(s, 4).data["system"])
+        pure = gaussian._lags_pure(system, N + 2)
+        if linalg._flint is not None:
+            assert gaussian._lags_flint(system, N + 2) == pure
+        assert gaussian._lags(system, N + 2) == pure
