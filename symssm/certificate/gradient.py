@@ -26,8 +26,8 @@ GRAPH_N = 12
 MAX_GRADIENT_N = 10**12
 #: Sizes the checker's exact definiteness tests accept (bits over a common denominator; the checker
 #: applies the same numbers, so the generator never writes what it would refuse).
-MAX_P_BITS = 1024
-MAX_A_BITS = 4096
+MAX_P_BITS = 33_220
+MAX_A_BITS = 33_220
 
 
 def _integer_bits(mat, cap):

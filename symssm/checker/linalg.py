@@ -158,10 +158,10 @@ MAX_LAG_BITS = 33_220
 
 
 #: Size limits of a gradient certificate's exact definiteness tests (bits of a matrix over its common
-#: denominator: denominator plus largest numerator).  Honest certificates: P <= 101 bits (HiPPO-LegS
-#: N = 96), A <= 329 bits; the generator applies the same limits.
-MAX_P_BITS = 1024
-MAX_A_BITS = 4096
+#: denominator: denominator plus largest numerator; about 10,000 digits, as for lags).  Honest
+#: certificates: P <= 101 bits (HiPPO-LegS N = 96), A <= 329 bits; the generator applies the same limits.
+MAX_P_BITS = 33_220
+MAX_A_BITS = 33_220
 
 
 def integer_bits(mat, cap):
