@@ -7,8 +7,9 @@ waits for it.  The parent stays in Python, where it can act on its own:
 
 - **time**: ``--max-seconds`` if given, else the default ``10 s + 2 s per MB`` of certificate.
   At expiry the child is killed and the verdict is *undecided* (exit 2), within 0.1 s;
-- **memory**: the child's resident memory is polled (Linux ``/proc``), and above 2 GB it is
-  killed, with the verdict undecided (exit 2);
+- **memory**: the child's new allocations are capped (``RLIMIT_AS``, relative to what it inherits)
+  and its resident memory is polled (Linux ``/proc``): above 2 GB it stops, with the verdict undecided
+  (exit 2);
 - **signals**: SIGTERM or SIGINT kills the child, and the command exits 2 at once.
 
 The child only reads and checks. It writes nothing, so killing it loses nothing. Where ``fork``
@@ -58,6 +59,26 @@ def _rss(pid):
         return 0
 
 
+def _cap_address_space(memory):
+    """In the child: new allocations beyond ``memory`` bytes fail with MemoryError (a hard stop between polls).
+
+    The cap is set relative to the address space the child inherits, so libraries already mapped by the
+    parent do not count against it.
+    """
+    try:
+        import resource
+
+        with open("/proc/self/statm") as fh:
+            size, rss = (int(x) * os.sysconf("SC_PAGE_SIZE") for x in fh.read().split()[:2])
+        cap = size + max(memory - rss, 0)
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not Linux: the polling still applies
+        pass
+
+
 def _kill(pid):
     try:
         os.kill(pid, signal.SIGKILL)
@@ -85,6 +106,7 @@ def run_isolated(task, *, seconds, limit_text, memory=MEMORY_LIMIT):
             os.close(read_end)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _cap_address_space(memory)
             try:
                 payload = task()
             except MemoryError:
