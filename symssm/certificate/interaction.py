@@ -14,7 +14,7 @@ Examples
 ('interaction-rank', 1)
 """
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..exact.interaction import interaction_witness
 from ..formats.rationals import format_rational
 from ..sources.layers import Layer
@@ -39,7 +39,7 @@ def interaction_data(layer, *, max_seconds=None):
     InputError
         If ``layer`` is not a :class:`~symssm.sources.layers.Layer` of an exact kind.
     LimitError
-        If a number would exceed the checker's digit limit.
+        If a number would exceed the checker's digit limit, or checking the identities its work limit.
     """
     if not isinstance(layer, Layer):
         raise InputError(f"expected a Layer, got {type(layer).__name__}")
@@ -52,6 +52,12 @@ def interaction_data(layer, *, max_seconds=None):
     pivots = [list(w.blocks[b][0]) for b in w.pivots]
     coefficients = [{"block": list(w.blocks[idx][0]), "c": [format_rational(x) for x in c]}
                     for idx, c in sorted(w.coefficients.items())]
+    from ..sources.layers import MAX_LAYER_WORK
+
+    identity_work = sum(len(row["c"]) for row in coefficients) * layer.p * layer.m
+    if identity_work > MAX_LAYER_WORK:  # the checker refuses the same (its cost limit)
+        raise LimitError(f"checking this layer's {len(coefficients)} coefficient identities takes {identity_work} "
+                         f"multiply-adds; the limit (shared with the checker) is {MAX_LAYER_WORK}")
     return within_limits({
         **header("interaction-rank", layer),
         "interaction_rank": r,

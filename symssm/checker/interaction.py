@@ -19,11 +19,12 @@ from fractions import Fraction
 
 from .numbers import NumberError, rat_text, spec_rational
 from .headcount import nonsingular_minor
+from .linalg import combinations
 from .reading import Unreadable, integer, is_text, keys, matrix, positions, rational, strict_equal
 
 MAX_TOKENS = 256
 MAX_BLOCKS = 20_000
-MAX_LAYER_WORK = 20_000_000
+MAX_LAYER_WORK = 1_000_000
 MAX_DIM = 4096
 LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention", "operator")
 RULE = ("W_ij = sum_h alpha^h_ij V_h with V_h = W at the h-th witness block; alpha^h_ij = 1 if (i,j) is "
@@ -266,7 +267,13 @@ def check_interaction(ledger, cert, layer):
     ub = cert["upper_bound"]
     keys(ledger, ub, "upper_bound", ("coefficients",))
     ledger.require(isinstance(ub["coefficients"], list), "upper_bound.coefficients", "must be a list")
-    listed = set()
+    # the identities cost (coefficients) x p x m multiply-adds each: bounded before any is checked
+    identity_work = sum(len(row["c"]) if isinstance(row, dict) and isinstance(row.get("c"), list) else 0
+                        for row in ub["coefficients"]) * p * m
+    if identity_work > MAX_LAYER_WORK:
+        raise Unreadable(f"upper_bound.coefficients: over the cost limit: checking the identities takes "
+                         f"{identity_work} multiply-adds; the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
+    listed, rows = set(), []
     for e, row in enumerate(ub["coefficients"]):
         where = f"upper_bound.coefficients[{e}]"
         keys(ledger, row, where, ("block", "c"))
@@ -277,8 +284,10 @@ def check_interaction(ledger, cert, layer):
         ledger.require(isinstance(row["c"], list) and len(row["c"]) == len(below), f"{where}.c",
                        "must have one coefficient per witness block before it")
         c = [rational(ledger, x, f"{where}.c[{h}]") for h, x in enumerate(row["c"])]
-        combo = [[sum((c[h] * W[below[h]][rr][cc] for h in range(len(c))), _ZERO) for cc in range(m)]
-                 for rr in range(p)]
+        rows.append((b, c))
+    # every identity at once: one product (coefficients x witness blocks), exact, python-flint when present
+    combos = combinations(W, wit, [c for _, c in rows], p, m)
+    for (b, _), combo in zip(rows, combos):
         ledger.require(combo == W[b], f"upper_bound.coefficients block {b}",
                        f"W_{b} is not the stated combination of the witness blocks")
     for b in order:

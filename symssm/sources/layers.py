@@ -47,7 +47,7 @@ MAX_TOKENS = 256
 #: Most blocks an interaction operator may have (the checker has the same limit).
 MAX_BLOCKS = 20_000
 #: Most multiply-adds forming the blocks may take (the checker has the same limit and formula).
-MAX_LAYER_WORK = 20_000_000
+MAX_LAYER_WORK = 1_000_000
 #: Longest input of a softmax-attention certificate (interval arithmetic on every weight).
 MAX_SOFTMAX_TOKENS = 64
 

@@ -1,0 +1,198 @@
+"""Certificates at the checker's documented limits: the worst check time and peak memory per kind.
+
+Each case is a certificate of one kind built at (or just under) a limit the checker enforces before
+work: honest ones made by the generator, and hostile ones made here (the system hash recomputed, so
+the checker reaches its expensive obligations). Each is checked by the command a reviewer runs,
+``symssm check CERT`` with no option (default budget 10 s + 2 s per MB, 2 GB). The table shows the
+verdict, the wall time, the peak resident memory of the checking processes, and the default budget.
+
+    python benchmarks/bench_limits.py [--quick]
+
+``--quick`` skips the two cases that take minutes to build (N = 1024 and N = 64 over Q(i)).
+Results are recorded in docs/robustness.md.
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from fractions import Fraction
+
+import symssm
+from symssm.checker.isolate import default_seconds
+
+sys.set_int_max_str_digits(0)  # the hostile cases hold 10,000-digit numbers (symssm's own I/O is chunked)
+
+
+_PROBE = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+          "r = subprocess.run(['symssm', 'check', sys.argv[1]], capture_output=True, text=True); "
+          "t = time.perf_counter() - t; out = (r.stdout + r.stderr).strip().splitlines(); "
+          "print(r.returncode, t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+          "print(out[0][:70] if out else '')")
+
+
+def _check(path):
+    """Exit code, first line, wall time and peak memory (MB) of ``symssm check PATH``, in a fresh process."""
+    res = subprocess.run([sys.executable, "-c", _PROBE, path], capture_output=True, text=True)
+    head, verdict = (res.stdout.splitlines() + ["", ""])[:2]
+    code, took, peak_kb = head.split()
+    return int(code), verdict, float(took), int(peak_kb) / 1024
+
+
+def _save(folder, name, data):
+    path = os.path.join(folder, name)
+    with open(path, "w") as fh:
+        json.dump(data, fh)
+    return path
+
+
+def head_count_lag_bits(folder):
+    """Exact lags just under 33,220 bits: an 8-state system whose B has a 9,500-digit entry."""
+    rng = random.Random(1)
+    N = 8
+    A = [[rng.randint(-3, 3) for _ in range(N)] for _ in range(N)]
+    B = [[rng.randint(-3, 3)] for _ in range(N)]
+    B[0][0] = int("7" * 9500)
+    C = [[rng.randint(-3, 3) for _ in range(N)]]
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        cert = symssm.certify(symssm.ssm(A, B, C, name="lag-bits"), 64, method="exact")
+        return _save(folder, "lag-bits.json", json.loads(cert.to_json()))
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def head_count_large(folder):
+    """The largest honest size measured: N = 1024, p = m = 32 (modular witnesses)."""
+    rng = random.Random(0)
+    N, p, m = 1024, 32, 32
+    system = symssm.ssm([[rng.randint(-9, 9) for _ in range(N)] for _ in range(N)],
+                        [[rng.randint(-9, 9) for _ in range(m)] for _ in range(N)],
+                        [[rng.randint(-9, 9) for _ in range(N)] for _ in range(p)], name="n1024")
+    cert = symssm.certify(system, 10 ** 6)
+    path = os.path.join(folder, "n1024.json")
+    cert.save(path)
+    return path
+
+
+def gaussian_large(folder):
+    """Q(i): N = 64, p = m = 4 with one-digit Gaussian rationals (9.2e6 of the 5e7 lag work)."""
+    from symssm.sources.complex_system import complex_ssm
+
+    rng = random.Random(0)
+
+    def g():
+        b = rng.randint(-9, 9)
+        return f"{rng.randint(-9, 9)}/{rng.randint(1, 9)}{'+' if b >= 0 else '-'}{abs(b)}/{rng.randint(1, 9)}i"
+
+    N, p, m = 64, 4, 4
+    s = complex_ssm([[g() for _ in range(N)] for _ in range(N)], [[g() for _ in range(m)] for _ in range(N)],
+                    [[g() for _ in range(N)] for _ in range(p)])
+    path = os.path.join(folder, "gauss64.json")
+    symssm.certify(s, 100).save(path)
+    return path
+
+
+def gradient_hostile_P(folder, N=20):
+    """Hostile: a positive definite P whose entries share one 10,000-digit denominator (at the limit)."""
+    base = symssm.gradient_certificate(symssm.families.diagonal(N), 1000).data
+    cert = json.loads(json.dumps(base))
+    rng = random.Random(2)
+    den = 10 ** 9999 + 7
+    P = [[Fraction(0)] * N for _ in range(N)]
+    for i in range(N):
+        for j in range(i, N):
+            x = Fraction(rng.randint(1, 10 ** 50) if i != j else 10 ** 60, den)
+            P[i][j] = P[j][i] = x
+    from symssm.formats.rationals import format_rational
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        cert["lyapunov"]["P"] = [[format_rational(x) for x in row] for row in P]
+        return _save(folder, f"gradient-P-N{N}.json", cert)
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def gradient_hostile_distinct(folder, N=20):
+    """Hostile, refused before work: 1,000-digit entries of P with distinct denominators."""
+    base = symssm.gradient_certificate(symssm.families.diagonal(N), 1000).data
+    cert = json.loads(json.dumps(base))
+    rng = random.Random(3)
+    P = [[None] * N for _ in range(N)]
+    for i in range(N):
+        for j in range(i, N):
+            x = Fraction(rng.randint(1, 10 ** 999), rng.randint(10 ** 998, 10 ** 999) | 1)
+            P[i][j] = P[j][i] = x
+    from symssm.formats.rationals import format_rational
+
+    cert["lyapunov"]["P"] = [[format_rational(x) for x in row] for row in P]
+    return _save(folder, "gradient-P-distinct.json", cert)
+
+
+def family_largest(folder):
+    """The largest honest family measured: diagonal with five symbolic eigenvalues (160,819 term products)."""
+    names = ["l1", "l2", "l3", "l4", "l5"]
+    A = [[names[i] if i == j else 0 for j in range(5)] for i in range(5)]
+    fam = symssm.parametric_ssm(A, [[1]] * 5, [[int(i == j) for j in range(5)] for i in range(5)], parameters=names)
+    path = os.path.join(folder, "diag5.json")
+    symssm.certify(fam, 6).save(path)
+    return path
+
+
+def layer_at_work_limit(folder):
+    """Linear attention near the layer work limit (1e6 multiply-adds): n = 21 tokens, 4 heads, p = m = 32."""
+    from symssm.sources.layers import layer_from_data, layer_work
+
+    rng = random.Random(4)
+    n, m, p, heads, d = 21, 32, 32, 4, 4
+    spec = {"kind": "linear-attention", "name": "work-limit",
+            "X": [[rng.randint(-2, 2) for _ in range(m)] for _ in range(n)],
+            "heads": [{"Q": [[rng.randint(-2, 2) for _ in range(m)] for _ in range(d)],
+                       "K": [[rng.randint(-2, 2) for _ in range(m)] for _ in range(d)],
+                       "V": [[rng.randint(-2, 2) for _ in range(m)] for _ in range(p)]} for _ in range(heads)]}
+    print(f"  (layer work {layer_work('linear-attention', n, p, m, (heads, d)):,} of 1,000,000)", file=sys.stderr)
+    path = os.path.join(folder, "attention-work.json")
+    symssm.certify(layer_from_data(spec)).save(path)
+    return path
+
+
+CASES = [
+    ("head-count", "exact lags at 33,220 bits (B entry of 9,500 digits)", head_count_lag_bits, False),
+    ("head-count", "N = 1024, p = m = 32, modular (honest)", head_count_large, True),
+    ("head-count Q(i)", "N = 64, p = m = 4 (honest, 9.2e6 of 5e7 lag work)", gaussian_large, True),
+    ("gradient", "hostile P, N = 20, one 10,000-digit denominator", gradient_hostile_P, False),
+    ("gradient", "hostile P, N = 20, distinct 1,000-digit denominators", gradient_hostile_distinct, False),
+    ("parametric", "diagonal, 5 symbolic eigenvalues (honest)", family_largest, False),
+    ("interaction", "linear attention near the work limit", layer_at_work_limit, False),
+]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="skip the cases that take minutes to build")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        rows = []
+        for kind, what, build, slow in CASES:
+            if slow and args.quick:
+                continue
+            print(f"building: {kind}: {what}", file=sys.stderr)
+            path = build(folder)
+            size = os.path.getsize(path)
+            code, verdict, took, peak = _check(path)
+            rows.append((kind, what, size / 1e6, code, took, peak, default_seconds(size), verdict))
+        print(f"| kind | certificate | MB | exit | check (s) | peak MB | default budget (s) | first line |")
+        print("|---|---|---|---|---|---|---|---|")
+        for kind, what, mb, code, took, peak, budget, verdict in rows:
+            print(f"| {kind} | {what} | {mb:.2f} | {code} | {took:.2f} | {peak:.0f} | {budget:.1f} | `{verdict}` |")
+
+
+if __name__ == "__main__":
+    main()
