@@ -57,6 +57,13 @@ def layer_work(kind, n, p, m, extra):
     return pairs
 
 
+def _within_work(work):
+    """Refuse (exit 2, the limit named) a layer whose blocks cost more than the documented work limit."""
+    if work > MAX_LAYER_WORK:
+        raise Unreadable(f"system: over the cost limit: forming this layer's blocks takes about {work} multiply-adds; "
+                         f"the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
+
+
 def read_layer(ledger, obj):
     """The layer of an interaction-rank certificate, validated; with its canonical hash."""
     ledger.require(isinstance(obj, dict), "system", "must be a JSON object")
@@ -72,7 +79,7 @@ def read_layer(ledger, obj):
     layer = {"kind": kind, "name": obj["name"], "n": n, "p": p, "m": m}
     if kind == "selective-ssm":
         N, _ = _shape_of(ledger, obj["A"][0] if isinstance(obj["A"], list) and obj["A"] else None, "system.A[0]")
-        ledger.require(layer_work(kind, n, p, m, N) <= MAX_LAYER_WORK, "system", "exceeds the layer work limit")
+        _within_work(layer_work(kind, n, p, m, N))
         layer["A"] = _matrices(ledger, obj["A"], "system.A", n, N, N)
         layer["B"] = _matrices(ledger, obj["B"], "system.B", n, N, m)
         layer["C"] = _matrices(ledger, obj["C"], "system.C", n, p, N)
@@ -86,8 +93,7 @@ def read_layer(ledger, obj):
         heads = obj["heads"]
         ledger.require(isinstance(heads, list) and 1 <= len(heads) <= 64, "system.heads", "must list 1 to 64 heads")
         d, _ = _shape_of(ledger, heads[0].get("Q") if isinstance(heads[0], dict) else None, "system.heads[0].Q")
-        ledger.require(layer_work(kind, n, p, m, (len(heads), d)) <= MAX_LAYER_WORK, "system",
-                       "exceeds the layer work limit")
+        _within_work(layer_work(kind, n, p, m, (len(heads), d)))
         layer["heads"] = []
         for h, head in enumerate(heads):
             keys(ledger, head, f"system.heads[{h}]", ("Q", "K", "V"))

@@ -73,12 +73,15 @@ def _dot(u, v):
     return sum((a * b for a, b in zip(u, v)), Fraction(0))
 
 
-def _rank(rows):
-    """Exact rank of rational row vectors (Gaussian elimination)."""
+def _rank(rows, stop=None):
+    """Exact rank of rational row vectors (Gaussian elimination), or ``stop`` once that many pivots are found.
+
+    With ``stop`` the work is at most ``stop * len(rows) * width`` operations, whatever the shape.
+    """
     rows = [list(r) for r in rows]
     rank, col = 0, 0
     width = len(rows[0]) if rows else 0
-    while rank < len(rows) and col < width:
+    while rank < len(rows) and col < width and (stop is None or rank < stop):
         pivot = next((i for i in range(rank, len(rows)) if rows[i][col] != 0), None)
         if pivot is None:
             col += 1
@@ -105,7 +108,10 @@ def check_softmax(ledger, cert, layer, r):
     terms = integer(ledger, lb["taylor_terms"], "lower_bound.taylor_terms", 8, MAX_TERMS)
     ub = cert["upper_bound"]
     keys(ledger, ub, "upper_bound", ("value_maps_rank",))
-    vrank = _rank([[x for row in V for x in row] for _, _, V in heads])
+    # past MAX_RANK the certificate is refused anyway: stop there (work <= (MAX_RANK + 1) heads p m)
+    vrank = _rank([[x for row in V for x in row] for _, _, V in heads], stop=MAX_RANK + 1)
+    ledger.require(vrank <= MAX_RANK, "upper_bound.value_maps_rank", f"the value maps have rank at least "
+                   f"{MAX_RANK + 1}; softmax certificates are checked up to rank {MAX_RANK}")
     ledger.require(strict_equal(ub["value_maps_rank"], vrank), "upper_bound.value_maps_rank",
                    f"the value maps have rank {vrank}")
     ledger.require(r == vrank, "interaction_rank", f"must be the value maps' rank {vrank} (the upper bound)")

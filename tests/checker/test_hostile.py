@@ -155,3 +155,53 @@ def test_gaussian_lags_with_and_without_flint_agree():
         if linalg._flint is not None:
             assert gaussian._lags_flint(system, N + 2) == pure
         assert gaussian._lags(system, N + 2) == pure
+
+
+def test_softmax_value_map_rank_stops_past_the_rank_limit():
+    """The value maps' elimination ran on every head and entry, uncounted; past rank 6 it is refused anyway."""
+    from fractions import Fraction
+
+    from symssm.checker.softmax import MAX_RANK, _rank
+
+    rows = [[Fraction(int(i == j)) for j in range(40)] for i in range(40)]  # rank 40
+    assert _rank(rows) == 40
+    assert _rank(rows, stop=MAX_RANK + 1) == MAX_RANK + 1
+
+
+def test_gaussian_lag_cost_is_refused_before_the_lags(monkeypatch):
+    from symssm.checker import gaussian
+    from symssm.errors import LimitError
+
+    import pytest
+
+    s = complex_ssm([["1/2+" + "7" * 200 + "i", 0], [0, "1/3"]], [[1], [1]], [[1, 1]], name="g")
+    data = json.loads(symssm.certify(s, 4).to_json())
+    assert check_data(data).verified
+    called = []
+    monkeypatch.setattr(gaussian, "_lags", lambda *a: called.append(1) or [])
+    monkeypatch.setattr(gaussian, "MAX_GAUSSIAN_WORK", 1)
+    result = check_data(data)
+    assert result.code == 2 and "over the cost limit of Q(i) lags" in result.message and called == []
+    import symssm.certificate.gaussian as generator
+
+    monkeypatch.setattr(generator, "MAX_GAUSSIAN_WORK", 1)
+    with pytest.raises(LimitError, match="cost limit"):
+        symssm.certify(s, 4)
+
+
+def test_layer_identity_work_is_refused_before_the_identities(monkeypatch):
+    import symssm.checker.interaction as checker_interaction
+    from symssm.sources.layers import layer_from_data
+
+    spec = {"kind": "linear-attention", "name": "w", "X": [[1, 0], [0, 1], [1, 1], [2, -1]],
+            "heads": [{"Q": [[1, 0]], "K": [[1, 0]], "V": [[1, 0]]}, {"Q": [[0, 1]], "K": [[0, 1]], "V": [[0, 1]]}]}
+    data = json.loads(symssm.certify(layer_from_data(spec)).to_json())
+    assert check_data(data).verified
+    called = []
+    monkeypatch.setattr(checker_interaction, "combinations", lambda *a: called.append(1) or [])
+    monkeypatch.setattr(checker_interaction, "MAX_LAYER_WORK", 3)
+    result = check_data(data)  # the blocks alone are over this limit: refused, named, exit 2
+    assert result.code == 2 and "forming this layer's blocks" in result.message and called == []
+    monkeypatch.setattr(checker_interaction, "layer_work", lambda *a: 0)
+    result = check_data(data)  # the blocks pass, the identities are over: refused before any is checked
+    assert result.code == 2 and "checking the identities" in result.message and called == []
