@@ -75,8 +75,8 @@ def main(argv=None, *, prog="symssm-check"):
         except (MemoryError, RecursionError) as exc:
             return {"code": 2, "message": f"the certificate is too large to check ({type(exc).__name__})"}
         except Exception as exc:  # fail closed, never a traceback
-            return {"code": 2, "message": f"internal checker error, nothing verified: {type(exc).__name__}: "
-                                         f"{str(exc)[:200]}"}
+            return {"code": 2, "message": f"undecided: the checker could not decide this certificate "
+                                         f"({type(exc).__name__}: {str(exc)[:160]}); neither verified nor rejected"}
         return {"code": res.code, "message": res.message, "obligations": len(res.obligations), "at": res.at}
 
     try:
