@@ -19,7 +19,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from fractions import Fraction
 
 import symssm
@@ -188,7 +187,7 @@ def main(argv=None):
             size = os.path.getsize(path)
             code, verdict, took, peak = _check(path)
             rows.append((kind, what, size / 1e6, code, took, peak, default_seconds(size), verdict))
-        print(f"| kind | certificate | MB | exit | check (s) | peak MB | default budget (s) | first line |")
+        print("| kind | certificate | MB | exit | check (s) | peak MB | default budget (s) | first line |")
         print("|---|---|---|---|---|---|---|---|")
         for kind, what, mb, code, took, peak, budget, verdict in rows:
             print(f"| {kind} | {what} | {mb:.2f} | {code} | {took:.2f} | {peak:.0f} | {budget:.1f} | `{verdict}` |")

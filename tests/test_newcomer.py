@@ -7,7 +7,6 @@ import json
 import os
 import re
 
-import pytest
 
 from paths import ROOT
 from symssm.cli import DEFAULT_N, build_parser, main

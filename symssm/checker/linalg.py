@@ -164,10 +164,10 @@ MAX_P_BITS = 33_220
 MAX_A_BITS = 33_220
 
 
-def integer_bits(mat, cap):
-    """Bits of ``mat`` over its common denominator (denominator + largest numerator); ``cap + 1`` past ``cap``.
+def _scaled_sizes(mat, cap):
+    """``(bits of the largest numerator over the common denominator, the denominator)``, or None past ``cap``.
 
-    Computed with a capped lcm, so a hostile matrix of distinct huge denominators costs no more than reading it.
+    A capped lcm: a hostile matrix of distinct huge denominators costs no more than reading it.
     """
     den = 1
     for row in mat:
@@ -175,9 +175,14 @@ def integer_bits(mat, cap):
             if den % x.denominator:
                 den = lcm(den, x.denominator)
                 if den.bit_length() > cap:
-                    return cap + 1
-    num = max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0)
-    return (den - 1).bit_length() + num
+                    return None
+    return max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0), den
+
+
+def integer_bits(mat, cap):
+    """Bits of ``mat`` over its common denominator (denominator + largest numerator); ``cap + 1`` past ``cap``."""
+    sizes = _scaled_sizes(mat, cap)
+    return cap + 1 if sizes is None else (sizes[1] - 1).bit_length() + sizes[0]
 
 
 def lag_bit_bound(system, dmax):
@@ -189,16 +194,11 @@ def lag_bit_bound(system, dmax):
     """
     sizes, dens = [], []
     for M in (system["C"], system["B"], system["A"]):
-        scale = 1
-        for row in M:
-            for x in row:
-                if scale % x.denominator:
-                    scale = lcm(scale, x.denominator)
-                    if scale.bit_length() > MAX_LAG_BITS:
-                        return MAX_LAG_BITS + 1
-        sizes.append(max((abs(x.numerator * (scale // x.denominator)).bit_length() for row in M for x in row),
-                         default=0))
-        dens.append((scale - 1).bit_length())
+        scaled = _scaled_sizes(M, MAX_LAG_BITS)
+        if scaled is None:  # the common denominator alone is over the limit
+            return MAX_LAG_BITS + 1
+        sizes.append(scaled[0])
+        dens.append((scaled[1] - 1).bit_length())
     log_n = max(1, (len(system["A"]) - 1).bit_length())
     return sizes[0] + sizes[1] + dmax * sizes[2] + (dmax + 1) * log_n + dens[0] + dens[1] + dmax * dens[2]
 

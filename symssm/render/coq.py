@@ -54,27 +54,12 @@ def _mul(X, Y):
     return [[sum(X[i][k] * Y[k][j] for k in range(len(Y))) for j in range(len(Y[0]))] for i in range(len(X))]
 
 
-def _solve(W, rhs):
-    """Solve ``x W = rhs`` (x a row) exactly; W square and nonsingular (Gauss-Jordan over Q)."""
-    n = len(W)
-    # x W = rhs  <=>  W^T x^T = rhs^T
-    M = [[Fraction(W[c][r]) for c in range(n)] + [Fraction(rhs[r])] for r in range(n)]
-    for col in range(n):
-        piv = next(r for r in range(col, n) if M[r][col] != 0)
-        M[col], M[piv] = M[piv], M[col]
-        inv = 1 / M[col][col]
-        M[col] = [v * inv for v in M[col]]
-        for r in range(n):
-            if r != col and M[r][col] != 0:
-                f = M[r][col]
-                M[r] = [a - f * b for a, b in zip(M[r], M[col])]
-    return [M[r][n] for r in range(n)]
+def _reduce(M, n):
+    """Gauss-Jordan over Q on the n x (n + k) matrix M, in place; returns the determinant of its left block.
 
-
-def _adjugate(W):
-    """``(adj, det)`` of an integer matrix: ``W adj = det I`` (exact, via the inverse over Q)."""
-    n = len(W)
-    M = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(W)]
+    Raises CertificateError if that block is singular (the certificate's minor is nonsingular, so this
+    is a generator bug).
+    """
     det = Fraction(1)
     for col in range(n):
         piv = next((r for r in range(col, n) if M[r][col] != 0), None)
@@ -90,6 +75,22 @@ def _adjugate(W):
             if r != col and M[r][col] != 0:
                 f = M[r][col]
                 M[r] = [a - f * b for a, b in zip(M[r], M[col])]
+    return det
+
+
+def _solve(W, rhs):
+    """Solve ``x W = rhs`` (x a row) exactly; W square and nonsingular."""
+    n = len(W)
+    M = [[Fraction(W[c][r]) for c in range(n)] + [Fraction(rhs[r])] for r in range(n)]  # W^T x^T = rhs^T
+    _reduce(M, n)
+    return [M[r][n] for r in range(n)]
+
+
+def _adjugate(W):
+    """``(adj, det)`` of an integer matrix: ``W adj = det I`` (exact, via the inverse over Q)."""
+    n = len(W)
+    M = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(W)]
+    det = _reduce(M, n)
     adj = [[M[i][n + j] * det for j in range(n)] for i in range(n)]
     assert all(x.denominator == 1 for row in adj for x in row) and det.denominator == 1
     return [[int(x) for x in row] for row in adj], int(det)
@@ -177,12 +178,6 @@ class _Data:
                 if q * target[r][c] != sum(P[h] * self.zlag(self.DS[h])[r][c] for h in range(l)):
                     raise CertificateError(f"lag {d} is not in the span of the witnesses below it")
         return d, q, P
-
-
-def _check_args(data, n_lo, j):
-    adj, det = _adjugate(data.minor(j)) if j else ([], 1)
-    args = f"{n_lo} {j} {_nlist(data.DS)} {_nlist(data.RS)} {_nlist(data.CS)}\n         {_zlist(adj) if adj else '[::]'} {_z(det)}%Z"
-    return args
 
 
 def coq_project(cert):
