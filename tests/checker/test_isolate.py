@@ -2,6 +2,8 @@
 
 A C-level loop (``sum(range(...))``) stands for a long python-flint or numpy call: Python's own
 alarm never gets control back inside it, so only the isolation in a child process can end it.
+The loop would run for hours; the time bounds below only tell "ended" from "hung" (they are far
+above the budgets), so a slow machine cannot fail them. Speed is measured in benchmarks/, not here.
 """
 
 import os
@@ -31,7 +33,7 @@ def test_time_runs_out_inside_native_code():
     start = time.monotonic()
     with pytest.raises(Undecided, match="did not finish within the limit"):
         run_isolated(_native_loop, seconds=0.5, limit_text="the limit")
-    assert time.monotonic() - start < 1.5
+    assert time.monotonic() - start < 60  # the loop alone would take hours
 
 
 def test_memory_runs_out():
@@ -58,41 +60,44 @@ SCRIPT = textwrap.dedent("""
     import symssm.checker.isolate as iso
     iso.DEFAULT_SECONDS, iso.SECONDS_PER_MB = {default}, 0.0
     def slow(*args, **kwargs):
+        open({started!r}, "w").close()  # the check has begun (inside the isolated child)
         sum(range(10 ** 13))
     cli.check_file = slow
     sys.exit(cli.main({argv}))
 """)
 
 
-def _run(tmp_path, argv, default=60.0, term_after=None):
+def _run(tmp_path, argv, default=3600.0, terminate=False):
     cert = tmp_path / "c.json"
     cert.write_text("{}")
-    code = SCRIPT.format(default=default, argv=repr([str(cert)] + argv))
+    started = tmp_path / "started"
+    code = SCRIPT.format(default=default, argv=repr([str(cert)] + argv), started=str(started))
     start = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if term_after is not None:
-        time.sleep(term_after)
+    if terminate:
+        while not started.exists() and proc.poll() is None and time.monotonic() - start < 120:
+            time.sleep(0.05)
+        assert started.exists(), "the check never started"
         proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=300)
     return proc.returncode, out + err, time.monotonic() - start
 
 
 def test_max_seconds_holds_in_native_code(tmp_path):
     code, text, took = _run(tmp_path, ["--max-seconds", "1"])
     assert code == 2 and "--max-seconds 1" in text and "neither verified nor rejected" in text, text
-    assert took < 4  # 1 s budget, interpreter start-up included
+    assert took < 120  # ended, not hung (the loop alone would take hours)
     assert "Traceback" not in text
 
 
 def test_the_default_budget_is_named(tmp_path):
     code, text, took = _run(tmp_path, [], default=1.0)
     assert code == 2 and "default limit" in text and "--max-seconds allows more" in text, text
-    assert took < 4
+    assert took < 120
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM])
-def test_sigterm_ends_the_check_at_once(tmp_path, sig):
-    code, text, took = _run(tmp_path, [], term_after=1.5)
+def test_sigterm_ends_the_check_at_once(tmp_path):
+    code, text, took = _run(tmp_path, [], terminate=True)  # default budget: an hour
     assert code == 2 and "neither verified nor rejected" in text, text
-    assert took < 1.5 + 1.5
+    assert took < 120  # ended by the signal, not by the hour-long budget
     assert "Traceback" not in text
