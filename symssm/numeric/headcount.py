@@ -354,7 +354,9 @@ def _errors_from_squares(ev, k):
     if total <= 0:
         return [0.0] * (k + 1)
     tails = np.concatenate([np.cumsum(ev[::-1])[::-1], [0.0]])
-    return [math.sqrt(float(tails[H]) / total) for H in range(k + 1)]
+    # past the factor's own singular values nothing is left to approximate: the error is 0 (k may count
+    # more directions than this factor holds; asking for tails[H] there was an IndexError)
+    return [math.sqrt(float(tails[min(H, len(ev))]) / total) for H in range(k + 1)]
 
 
 #: Methods of the error curve (see the module docstring).

@@ -138,3 +138,23 @@ def test_plot_heads(tmp_path, capsys):
     spec.write_text('{"name": "f", "A": [[0.5, 0.1], [0, -0.25]], "B": [[1], [0.3]], "C": [[1, 1], [1, -1]]}')
     assert main(["plot", "heads", str(spec), "-o", str(tmp_path / "h.png")]) == 0
     assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("N", [64, 128])
+def test_the_error_curve_never_asks_for_more_singular_values_than_the_factor_holds(N):
+    """A fast-decaying system: the horizon factor keeps ~18 directions while k counts 64 (was an IndexError)."""
+    import numpy as np
+
+    from symssm.numeric.headcount import _errors_from_squares, numeric_head_count
+
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((N, N))
+    A *= 0.1 / max(abs(np.linalg.eigvals(A)))
+    res = numeric_head_count((A, rng.standard_normal((N, 8)), rng.standard_normal((8, N))), 10 ** 6)
+    k = res.numerical_head_count
+    assert k > 20  # more directions than the horizon factor holds (at the tolerance 1e-10)
+    errors = res.approximation_error
+    assert len(errors) == k + 1 and errors[0] == 1.0
+    assert all(a >= b for a, b in zip(errors, errors[1:]))  # non-increasing
+    assert errors[-1] == 0.0
+    assert _errors_from_squares([4.0, 1.0], 4) == [1.0, (1 / 5) ** 0.5, 0.0, 0.0, 0.0]
