@@ -327,6 +327,57 @@ def _weighted_gram_closed_form(A, B, C, D, n):
     return G
 
 
+#: The doubling form works on M = A (x) conj(A), an N^2 x N^2 matrix: used for N <= this.
+DOUBLING_MAX_N = 16
+
+
+def _weighted_gram_doubling(A, B, C, D, n):
+    """``sum_{d<n} (n - d) vec(L_d) vec(L_d)^*`` in O(log n) products, for any A (defective too).
+
+    With ``M = A (x) conj(A)``, ``sum_d (n - d) M^d`` is the top-right block of ``T^(n+1)`` for
+    ``T = [[M, I, 0], [0, I, I], [0, 0, I]]`` (repeated squaring); realigning it gives
+    ``sum_d (n - d) vec(A^d) vec(A^d)^*``, and ``K = B^T (x) C`` maps it to the lags.  Raises
+    InputError when float64 cannot represent the sums (they overflow) at this n.
+    """
+    N = A.shape[0]
+    p, m = C.shape[0], B.shape[1]
+    dtype = complex if (np.iscomplexobj(A) or np.iscomplexobj(B) or np.iscomplexobj(C)) else float
+    M = np.kron(A, np.conj(A)).astype(dtype)
+    q = N * N
+    I = np.eye(q, dtype=dtype)
+    Z = np.zeros((q, q), dtype=dtype)
+    T = np.block([[M, I, Z], [Z, I, I], [Z, Z, I]])
+    R = np.eye(3 * q, dtype=dtype)
+    e = n + 1
+    with np.errstate(over="ignore", invalid="ignore"):
+        while e:
+            if e & 1:
+                R = R @ T
+            e >>= 1
+            if e:
+                T = T @ T
+            if not (np.all(np.isfinite(R)) and np.all(np.isfinite(T))):
+                raise InputError(f"the weighted sums of the lags overflow float64 at n = {n} (the system grows too "
+                                 "fast for the numeric path at this length); try a smaller n")
+    S = R[:q, 2 * q:]  # sum_{d<n} (n - d) (A (x) conj A)^d
+    # realign: (P (x) Q)[i*N + k, j*N + l] = P[i, j] Q[k, l]  ->  vec(P)[i*N + j] conj(vec(conj Q))[k*N + l]
+    U = S.reshape(N, N, N, N).transpose(0, 2, 1, 3).reshape(q, q)  # sum w_d vec(A^d) vec(A^d)^*
+    K = np.kron(B.T, C)  # vec(C X B) = (B^T (x) C) vec(X), column-major vec
+    # column-major vec of X is the row-major vec of X^T: permute U to column-major order
+    perm = np.arange(q).reshape(N, N).T.reshape(q)
+    Uc = U[np.ix_(perm, perm)]
+    G = K @ Uc @ np.conj(K).T  # in column-major vec(L_d) coordinates
+    permL = np.arange(p * m).reshape(m, p).T.reshape(p * m)  # back to row-major vec (p x m)
+    G = G[np.ix_(permL, permL)]
+    if D is not None:
+        L0k = (C @ B).reshape(p * m)
+        L0 = (C @ B + D).reshape(p * m)
+        G = G - n * np.outer(L0k, np.conj(L0k)) + n * np.outer(L0, np.conj(L0))
+    if dtype is float:
+        G = np.real(G)
+    return G
+
+
 def _weighted_geometric(z, n, log_shift):
     """exp(-log_shift) * sum_{d=0}^{n-1} (n - d) z^d, stable for large n."""
     if abs(z - 1) < 1e-12:
@@ -360,7 +411,7 @@ def _errors_from_squares(ev, k):
 
 
 #: Methods of the error curve (see the module docstring).
-METHODS = ("auto", "direct", "horizon", "closed-form")
+METHODS = ("auto", "direct", "horizon", "closed-form", "doubling")
 #: ``auto`` considers the horizon form only past this many multiples of N: below it the direct
 #: sum over n lags costs about as much as finding where a stable system's tail becomes negligible.
 HORIZON_MIN_RATIO = 4
@@ -432,7 +483,7 @@ def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, met
     device : {"cpu", "cuda"}
     xp : array namespace, optional
         Run the core in this namespace instead (tests pass ``array_api_strict``).
-    method : {"auto", "direct", "horizon", "closed-form"}
+    method : {"auto", "direct", "horizon", "closed-form", "doubling"}
         How to form the weighted Gram matrix of the error curve.
 
     Returns
@@ -495,8 +546,11 @@ def _numeric_core(A, B, C, D, name, n, tol, device, xp, method):
     G = None
     if method == "closed-form":
         G = _weighted_gram_closed_form(A, B, C, D, n)
-        if G is None:
-            method = "direct"  # A is defective or badly conditioned
+        if G is None:  # A is defective or badly conditioned: repeated squaring (log n) where N is small
+            method = "doubling" if A.shape[0] <= DOUBLING_MAX_N else "direct"
+    if method == "doubling":
+        G = _weighted_gram_doubling(np.asarray(A), np.asarray(B), np.asarray(C),
+                                    None if D is None else np.asarray(D), n)
     if G is None:
         Rx, used = _weighted_factor_direct(xp, Ax, Bx, Cx, Dx, n, stop_when_decayed=(method == "horizon"),
                                            progress=progress)

@@ -158,3 +158,48 @@ def test_the_error_curve_never_asks_for_more_singular_values_than_the_factor_hol
     assert all(a >= b for a, b in zip(errors, errors[1:]))  # non-increasing
     assert errors[-1] == 0.0
     assert _errors_from_squares([4.0, 1.0], 4) == [1.0, (1 / 5) ** 0.5, 0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("n", [10 ** 6, 10 ** 9, 10 ** 30])
+def test_a_jordan_block_costs_log_n(n):
+    """A defective A fell back to the direct sum: 14.5 s at n = 10^6, never ending at 10^30 (issue)."""
+    import numpy as np
+
+    from symssm.numeric.headcount import numeric_head_count
+
+    A = np.array([[1.0, 1.0], [0.0, 1.0]])
+    res = numeric_head_count((A, np.eye(2), np.eye(2)), n)
+    assert res.approximation_method == "doubling"
+    assert res.numerical_head_count == 2
+    e = res.approximation_error
+    assert e[0] == 1.0 and abs(e[1] * n / 2 - 1) < 1e-5 and e[2] < 1e-12  # e_1 = (2/n)(1 + O(1/n)) here
+
+
+def test_the_doubling_gram_equals_the_direct_sum():
+    import numpy as np
+
+    from symssm.numeric.headcount import _weighted_gram_doubling
+
+    rng = np.random.default_rng(7)
+    for N, p, m, with_D in ((1, 1, 1, False), (2, 1, 3, True), (3, 2, 2, True), (4, 3, 2, False)):
+        A = rng.standard_normal((N, N)) * 0.7
+        B, C = rng.standard_normal((N, m)), rng.standard_normal((p, N))
+        D = rng.standard_normal((p, m)) if with_D else None
+        n = 9
+        G = np.zeros((p * m, p * m))
+        X = np.eye(N)
+        for d in range(n):
+            L = C @ X @ B + (D if (d == 0 and D is not None) else 0)
+            G += (n - d) * np.outer(L.reshape(-1), L.reshape(-1))
+            X = A @ X
+        assert np.allclose(_weighted_gram_doubling(A, B, C, D, n), G, rtol=1e-12, atol=1e-12)
+
+
+def test_overflow_is_refused_in_one_line(capsys):
+    import numpy as np
+
+    from symssm.errors import InputError
+    from symssm.numeric.headcount import numeric_head_count
+
+    with pytest.raises(InputError, match="overflow float64"):
+        numeric_head_count((np.array([[2.0, 1.0], [0.0, 2.0]]), np.eye(2), np.eye(2)), 10 ** 8)
