@@ -210,7 +210,34 @@ def _results(chunks, cert_dir, method, workers, scheduler):
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed as done_first
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         futures = [pool.submit(process_chunk, chunk, cert_dir, method) for chunk in chunks]
         for future in done_first(futures):
             yield future.result()
+    except BaseException:  # --max-seconds, Ctrl-C, SIGTERM, or the consumer stopped: end the workers now
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_pool(pool):
+    """Cancel what has not started and end the worker processes (waiting for them could take the whole batch).
+
+    Lines already written stay; the unfinished ones are simply absent, so the same command resumes them.
+    """
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        try:
+            proc.terminate()
+        except (OSError, ValueError, AttributeError):
+            pass
+    for proc in processes:
+        try:
+            proc.join(2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(2)
+        except (OSError, ValueError, AttributeError, AssertionError):
+            pass

@@ -92,3 +92,31 @@ def test_cli_errors(tmp_path, capsys):
 def test_run_lines_in_process():
     rows = run_lines(['{"A": [[0, 1], [0, 0]], "B": [[0], [1]], "C": [[1, 0]]}', "{}"])
     assert rows[0]["head_count"] == 1 and rows[1]["error"]
+
+
+def test_a_budget_ends_a_batch_with_workers_and_a_rerun_loses_nothing(tmp_path, capsys):
+    """--max-seconds with --workers 2 printed its error and then waited for every queued chunk (issue #28)."""
+    import json
+    import random
+    import time
+
+    from symssm.cli import main
+
+    rng = random.Random(0)
+    src = tmp_path / "in.jsonl"
+    N = 140
+    with open(src, "w") as fh:
+        for i in range(64):
+            fh.write(json.dumps({"name": f"s{i}", "A": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(N)],
+                                 "B": [[rng.randint(-9, 9) for _ in range(4)] for _ in range(N)],
+                                 "C": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(4)], "n": 100}) + "\n")
+    out = tmp_path / "out.jsonl"
+    start = time.monotonic()
+    code = main(["batch", str(src), "-o", str(out), "--workers", "2", "--max-seconds", "0.5"])
+    assert code == 2 and "max-seconds" in capsys.readouterr().err
+    assert time.monotonic() - start < 120  # ended, not hung (the queued chunks alone take far longer to wait for)
+    kept = out.read_text().splitlines() if out.exists() else []
+    assert all(json.loads(line)["verified"] for line in kept)
+    assert main(["batch", str(src), "-o", str(out), "--workers", "2"]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["line"] for r in rows] == list(range(1, 65)) and all(r["verified"] for r in rows)

@@ -88,8 +88,25 @@ def check_output_path(path, *, inputs=()):
     return path
 
 
+def _fsync_folder(folder):
+    """Make a rename in ``folder`` durable (POSIX); a no-op where folders cannot be opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path, data, *, inputs=()):
     """Write ``data`` (str or bytes) to ``path`` through a temporary file and rename.
+
+    The file is fsync'ed before the rename and its folder after, so a power cut leaves either the old
+    file or the whole new one, never an empty file behind the new name.
 
     Parameters
     ----------
@@ -116,7 +133,9 @@ def atomic_write(path, data, *, inputs=()):
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
+            os.fsync(fh.fileno())  # the bytes are on disk before the name points at them (a power cut)
         os.replace(tmp, path)
+        _fsync_folder(folder)  # and the rename itself is durable
     except BaseException as exc:
         try:
             os.unlink(tmp)

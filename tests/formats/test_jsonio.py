@@ -48,3 +48,15 @@ def test_atomic_write_leaves_no_temporary(tmp_path):
 def test_atomic_write_to_missing_folder(tmp_path):
     with pytest.raises(OutputError, match="does not exist"):
         atomic_write(tmp_path / "nope" / "x.json", "x")
+
+
+def test_atomic_write_fsyncs_the_file_and_its_folder(tmp_path, monkeypatch):
+    import os
+
+    from symssm.formats import files
+
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(files.os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    files.atomic_write(str(tmp_path / "a.json"), "{}\n")
+    assert len(synced) == 2 and (tmp_path / "a.json").read_text() == "{}\n"
