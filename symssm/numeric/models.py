@@ -115,9 +115,9 @@ def analyse_checkpoint(path, n, *, tol=DEFAULT_TOL):
     InputError
         If the file cannot be read, or holds no recognised layer.
     """
-    from ..sources.checkpoints import find_layers, read_tensors
+    from ..sources.checkpoints import read_layers
 
-    layers = find_layers(read_tensors(path))
+    layers = read_layers(path)  # only the recognised layers' tensors are read
     if not layers:
         raise InputError(f"{path}: no S4D, S5 or LRU layer recognised (docs/models.md lists the parameter names)")
     return {"file": str(path), "n": n, "numerical": True,

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..errors import InputError, ParseError
 
-__all__ = ["read_tensors", "find_layers", "CheckpointLayer", "SAFETENSORS_DTYPES"]
+__all__ = ["read_tensors", "read_layers", "tensor_names", "find_layers", "CheckpointLayer", "SAFETENSORS_DTYPES"]
 
 #: Element types of safetensors this reader accepts.
 SAFETENSORS_DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16, "I64": np.int64, "I32": np.int32,
@@ -61,24 +61,50 @@ class CheckpointLayer:
     tensors: dict
 
 
-def _safetensors(path):
+def _safetensors(path, wanted=None):
+    """The tensors of a safetensors file; with ``wanted`` (a set of names), only those are read from disk."""
+    import os
+
     with open(path, "rb") as fh:
-        raw = fh.read()
-    if len(raw) < 8:
-        raise ParseError(f"{path} is not a safetensors file (too short)")
-    (size,) = struct.unpack("<Q", raw[:8])
-    if size > _MAX_HEADER or 8 + size > len(raw):
-        raise ParseError(f"{path} is not a safetensors file (header of {size} bytes)")
-    try:
-        header = json.loads(raw[8:8 + size].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise ParseError(f"{path}: the safetensors header is not JSON") from None
+        total = os.fstat(fh.fileno()).st_size
+        first = fh.read(8)
+        if len(first) < 8:
+            raise ParseError(f"{path} is not a safetensors file (too short)")
+        (size,) = struct.unpack("<Q", first)
+        if size > _MAX_HEADER or 8 + size > total:
+            raise ParseError(f"{path} is not a safetensors file (header of {size} bytes)")
+        try:
+            header = json.loads(fh.read(size).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise ParseError(f"{path}: the safetensors header is not JSON") from None
+        if not isinstance(header, dict):
+            raise ParseError(f"{path}: the safetensors header is not an object")
+        return _safetensors_body(path, fh, header, 8 + size, total - 8 - size, wanted)
+
+
+def _safetensors_keys(path):
+    import os
+
+    with open(path, "rb") as fh:
+        first = fh.read(8)
+        if len(first) < 8:
+            raise ParseError(f"{path} is not a safetensors file (too short)")
+        (size,) = struct.unpack("<Q", first)
+        if size > _MAX_HEADER or 8 + size > os.fstat(fh.fileno()).st_size:
+            raise ParseError(f"{path} is not a safetensors file (header of {size} bytes)")
+        try:
+            header = json.loads(fh.read(size).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise ParseError(f"{path}: the safetensors header is not JSON") from None
     if not isinstance(header, dict):
         raise ParseError(f"{path}: the safetensors header is not an object")
-    body = raw[8 + size:]
+    return [k for k in header if k != "__metadata__"]
+
+
+def _safetensors_body(path, fh, header, base, body_size, wanted):
     out = {}
     for name, info in header.items():
-        if name == "__metadata__":
+        if name == "__metadata__" or (wanted is not None and name not in wanted):
             continue
         if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"}:
             raise ParseError(f"{path}: tensor {name[:60]!r} has a malformed header entry")
@@ -87,30 +113,35 @@ def _safetensors(path):
             raise ParseError(f"{path}: tensor {name[:60]!r} has unsupported dtype {str(dtype)[:20]}")
         if not (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)):
             raise ParseError(f"{path}: tensor {name[:60]!r} has a malformed shape")
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(body)):
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= body_size):
             raise ParseError(f"{path}: tensor {name[:60]!r} points outside the file")
         count = int(np.prod(shape)) if shape else 1
+        fh.seek(base + start)
+        data = fh.read(end - start)
         if dtype == "BF16":
-            bits = np.frombuffer(body[start:end], dtype="<u2")
+            bits = np.frombuffer(data, dtype="<u2")
             if bits.size != count:
                 raise ParseError(f"{path}: tensor {name[:60]!r} has {bits.size} elements, its shape says {count}")
             arr = (bits.astype(np.uint32) << 16).view(np.float32)
         else:
-            arr = np.frombuffer(body[start:end], dtype=np.dtype(SAFETENSORS_DTYPES[dtype]).newbyteorder("<"))
+            arr = np.frombuffer(data, dtype=np.dtype(SAFETENSORS_DTYPES[dtype]).newbyteorder("<"))
             if arr.size != count:
                 raise ParseError(f"{path}: tensor {name[:60]!r} has {arr.size} elements, its shape says {count}")
         out[name] = arr.reshape(shape).astype(np.float64 if arr.dtype.kind == "f" else arr.dtype)
     return out
 
 
-def _torch(path):
+def _torch(path, wanted=None):
     try:
         import torch
     except ImportError:
         raise InputError(f"reading {path} needs PyTorch (pip install torch); .npz and .safetensors need nothing "
                          "more") from None
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        try:  # memory-mapped: only the tensors converted below are read
+            state = torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+        except (RuntimeError, TypeError, ValueError):  # an older file format or torch without mmap
+            state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many kinds; weights_only refuses anything but tensors
         raise ParseError(f"{path} is not a PyTorch state dict of tensors ({type(exc).__name__})") from None
     if isinstance(state, dict) and "state_dict" in state and isinstance(state["state_dict"], dict):
@@ -119,6 +150,8 @@ def _torch(path):
         raise ParseError(f"{path} does not hold a state dict")
     out = {}
     for name, value in state.items():
+        if wanted is not None and str(name) not in wanted:
+            continue
         if hasattr(value, "detach"):
             value = value.detach().cpu()
             if value.is_complex():
@@ -127,8 +160,8 @@ def _torch(path):
     return out
 
 
-def read_tensors(path):
-    """``{name: numpy array}`` from a checkpoint file, by its suffix.
+def read_tensors(path, wanted=None):
+    """``{name: numpy array}`` from a checkpoint file, by its suffix; with ``wanted``, only those names.
 
     Raises
     ------
@@ -138,12 +171,12 @@ def read_tensors(path):
     text = str(path).lower()
     try:
         if text.endswith(".npz"):
-            with np.load(path, allow_pickle=False) as archive:
-                return {key: archive[key] for key in archive.files}
+            with np.load(path, allow_pickle=False) as archive:  # each member is read only when asked for
+                return {key: archive[key] for key in archive.files if wanted is None or key in wanted}
         if text.endswith(".safetensors"):
-            return _safetensors(path)
+            return _safetensors(path, wanted)
         if text.endswith((".pt", ".pth", ".bin")):
-            return _torch(path)
+            return _torch(path, wanted)
     except FileNotFoundError:
         raise ParseError(f"{path}: no such file") from None
     except (OSError, ValueError, EOFError) as exc:
@@ -161,16 +194,69 @@ _PATTERNS = {
 }
 
 
-def find_layers(tensors):
-    """The SSM layers in a checkpoint's tensors, in key order (S4D, S5, LRU; see the module docstring)."""
-    layers = []
-    for key in sorted(tensors):
+def _layer_keys(names):
+    """``[(prefix, kind, {short name: full key})]`` of the recognised layers among tensor names, in key order."""
+    names = set(names)
+    found = []
+    for key in sorted(names):
         for kind, (anchor, required, optional) in _PATTERNS.items():
             if key == anchor or key.endswith("." + anchor):
                 prefix = key[:-len(anchor)]
-                names = (anchor,) + required + optional
-                if all(prefix + n in tensors for n in (anchor,) + required):
-                    layers.append(CheckpointLayer(prefix.rstrip(".") or kind, kind,
-                                                  {n: np.asarray(tensors[prefix + n]) for n in names
-                                                   if prefix + n in tensors}))
-    return layers
+                if all(prefix + n in names for n in (anchor,) + required):
+                    found.append((prefix, kind, {n: prefix + n for n in (anchor,) + required + optional
+                                                 if prefix + n in names}))
+    return found
+
+
+def find_layers(tensors):
+    """The SSM layers in a checkpoint's tensors, in key order (S4D, S5, LRU; see the module docstring)."""
+    return [CheckpointLayer(prefix.rstrip(".") or kind, kind, {n: np.asarray(tensors[k]) for n, k in keys.items()})
+            for prefix, kind, keys in _layer_keys(tensors)]
+
+
+def tensor_names(path):
+    """The tensor names of a checkpoint, read without loading any tensor (.npz, .safetensors; .pt loads lazily)."""
+    text = str(path).lower()
+    try:
+        if text.endswith(".npz"):
+            with np.load(path, allow_pickle=False) as archive:
+                return list(archive.files)
+        if text.endswith(".safetensors"):
+            return _safetensors_keys(path)
+    except FileNotFoundError:
+        raise ParseError(f"{path}: no such file") from None
+    except (OSError, ValueError, EOFError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise ParseError(f"{path} cannot be read as a checkpoint ({str(exc)[:80]})") from None
+    return None  # .pt: torch.load(mmap=True) maps the file; only the layers' tensors are converted
+
+
+def read_layers(path):
+    """The recognised SSM layers of a checkpoint, reading only their tensors (peak memory: those tensors).
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.npz")
+    >>> np.savez(path, **{"embed": np.zeros((4, 4)), "l.kernel.log_dt": np.zeros(2),
+    ...                   "l.kernel.log_A_real": np.zeros((2, 1)), "l.kernel.A_imag": np.zeros((2, 1)),
+    ...                   "l.kernel.C": np.ones((2, 1, 2))})
+    >>> [(layer.name, sorted(layer.tensors)) for layer in read_layers(path)]
+    [('l', ['kernel.A_imag', 'kernel.C', 'kernel.log_A_real', 'kernel.log_dt'])]
+    """
+    names = tensor_names(path)
+    if names is None:  # .pt: load lazily, keep only what a layer needs
+        with_torch = read_tensors(path, wanted=None if not str(path).lower().endswith((".pt", ".pth", ".bin"))
+                                  else _TorchWanted())
+        return find_layers(with_torch)
+    wanted = {k for _, _, keys in _layer_keys(names) for k in keys.values()}
+    return find_layers(read_tensors(path, wanted=wanted))
+
+
+class _TorchWanted:
+    """For a .pt file: the names are known only once mapped; keep the keys of recognised layers."""
+
+    def __contains__(self, name):
+        return any(name == a or name.endswith("." + a) or any(name.endswith("." + r) or name == r for r in req + opt)
+                   for a, req, opt in _PATTERNS.values())

@@ -148,3 +148,28 @@ def test_mamba_layer_interaction_rank(tmp_path):
     (layer,) = analyse_checkpoint(tmp_path / "mamba.npz", 16)["layers"]
     assert layer["kind"] == "mamba" and layer["name"] == "layers.0.mixer"
     assert 1 <= layer["numerical_head_count"] <= d_inner  # diagonal blocks: at most d_inner directions
+
+
+@pytest.mark.parametrize("fmt", ["safetensors", "npz"])
+def test_only_the_layers_tensors_are_read(tmp_path, fmt):
+    """A 64 MB embedding beside a small S4D layer: reading it all peaked at 2 GB for a Mamba-130M-sized file."""
+    import tracemalloc
+
+    from symssm.sources.checkpoints import read_layers
+
+    rng = np.random.default_rng(0)
+    tensors = {"embedding.weight": rng.standard_normal((4096, 4096)).astype(np.float32),  # 64 MB
+               "layers.0.kernel.log_dt": np.full(3, np.log(0.05)),
+               "layers.0.kernel.log_A_real": np.zeros((3, 2)), "layers.0.kernel.A_imag": np.ones((3, 2)),
+               "layers.0.kernel.C": rng.standard_normal((3, 2, 2)), "layers.0.D": np.ones(3)}
+    path = tmp_path / f"m.{fmt}"
+    if fmt == "safetensors":
+        _write_safetensors(path, tensors)
+    else:
+        np.savez(path, **tensors)
+    tracemalloc.start()
+    layers = read_layers(str(path))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [(layer.name, layer.kind) for layer in layers] == [("layers.0", "s4d")]
+    assert peak < 8 * 1024 * 1024, peak  # the embedding (64 MB) was never read
