@@ -174,21 +174,34 @@ def _from_state_space_object(sys_):
 
 
 class _Progress:
+    """A tqdm bar (the same library batch uses) for long direct sums, drawn only on a terminal."""
+
     def __init__(self, total, label):
-        self.on = total >= 20000 and sys.stderr.isatty()
-        self.total, self.label, self.last = total, label, -1
+        self.bar = None
+        if total >= 20000 and _isatty(sys.stderr):
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:  # pragma: no cover - tqdm is a dependency
+                return
+            self.bar = tqdm(total=total, desc=label, unit="lag", leave=False, file=sys.stderr)
+        self.done = 0
 
     def __call__(self, done):
-        if self.on:
-            pct = int(100 * done / self.total)
-            if pct != self.last:
-                self.last = pct
-                sys.stderr.write(f"\r{self.label}: {pct:3d}%")
-                sys.stderr.flush()
+        if self.bar is not None and done > self.done:
+            self.bar.update(done - self.done)
+            self.done = done
 
     def close(self):
-        if self.on:
-            sys.stderr.write("\r" + " " * (len(self.label) + 8) + "\r")
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def lag_span_columns(xp, A, B, C, D, count, *, full_rank_tol=None):
