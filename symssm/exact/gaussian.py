@@ -14,9 +14,12 @@ Examples
 ([0, 1], [(0, 0), (1, 0)])
 """
 
+from fractions import Fraction
+from math import lcm
+
 from ..formats.gaussian import Gaussian
 
-__all__ = ["gaussian_lags", "gaussian_witness"]
+__all__ = ["gaussian_lags", "gaussian_lags_pure", "gaussian_witness"]
 
 _ZERO = Gaussian(0)
 
@@ -26,8 +29,44 @@ def _mul(X, Y):
     return [[sum((a * b for a, b in zip(row, col)), _ZERO) for col in cols] for row in X]
 
 
+def _split(M):
+    """python-flint integer matrices of the real and imaginary parts over one common denominator."""
+    import flint
+
+    den = 1
+    for row in M:
+        for z in row:
+            den = lcm(den, z.re.denominator, z.im.denominator)
+    return (flint.fmpz_mat([[int(z.re * den) for z in row] for row in M]),
+            flint.fmpz_mat([[int(z.im * den) for z in row] for row in M]), den)
+
+
 def gaussian_lags(system, count):
-    """``L_0 .. L_{count-1}`` over Q(i) (lists of lists of Gaussian)."""
+    """``L_0 .. L_{count-1}`` over Q(i) (lists of lists of Gaussian).
+
+    The products run on python-flint integer matrices of the real and imaginary parts (one common
+    denominator each): 64 lags of a 64-state system take milliseconds instead of seconds.
+    """
+    if count == 0:
+        return []
+    Ar, Ai, a = _split(system.A)
+    Xr, Xi, scale = _split(system.B)
+    Cr, Ci, c = _split(system.C)
+    out = []
+    for d in range(count):
+        Lr, Li, s = Cr * Xr - Ci * Xi, Cr * Xi + Ci * Xr, c * scale
+        L = [[Gaussian(Fraction(int(Lr[i, j]), s), Fraction(int(Li[i, j]), s)) for j in range(Lr.ncols())]
+             for i in range(Lr.nrows())]
+        if d == 0 and system.D is not None:
+            L = [[x + y for x, y in zip(r1, r2)] for r1, r2 in zip(L, system.D)]
+        out.append(L)
+        if d + 1 < count:
+            Xr, Xi, scale = Ar * Xr - Ai * Xi, Ar * Xi + Ai * Xr, scale * a
+    return out
+
+
+def gaussian_lags_pure(system, count):
+    """The same lags with symssm's own Gaussian arithmetic (the reference the fast path is tested against)."""
     X = [list(row) for row in system.B]
     out = []
     for d in range(count):

@@ -98,3 +98,23 @@ def test_cli_with_a_decimal_complex_spec(tmp_path, capsys):
     assert main(["latex", str(tmp_path / "c.cert.json"), "-o", str(tmp_path / "c.tex")]) == 0
     assert "\\mathbb{Q}(i)" in (tmp_path / "c.tex").read_text()
     assert main(["gradient", str(spec)]) == 2
+
+
+def test_flint_lags_equal_the_pure_gaussian_lags():
+    import random
+
+    from symssm.exact.gaussian import gaussian_lags, gaussian_lags_pure
+    from symssm.sources.complex_system import complex_ssm
+
+    rng = random.Random(5)
+
+    def g():
+        b = rng.randint(-9, 9)
+        return f"{rng.randint(-9, 9)}/{rng.randint(1, 9)}{'+' if b >= 0 else '-'}{abs(b)}/{rng.randint(1, 9)}i"
+
+    for N, p, m, with_D in ((1, 1, 1, False), (3, 2, 1, True), (5, 3, 2, True), (4, 1, 3, False)):
+        D = [[g() for _ in range(m)] for _ in range(p)] if with_D else None
+        s = complex_ssm([[g() for _ in range(N)] for _ in range(N)], [[g() for _ in range(m)] for _ in range(N)],
+                        [[g() for _ in range(N)] for _ in range(p)], D)
+        assert gaussian_lags(s, N + 2) == gaussian_lags_pure(s, N + 2)
+    assert gaussian_lags(s, 0) == []
