@@ -61,43 +61,36 @@ class CheckpointLayer:
     tensors: dict
 
 
-def _safetensors(path, wanted=None):
-    """The tensors of a safetensors file; with ``wanted`` (a set of names), only those are read from disk."""
+def _safetensors_header(path, fh):
+    """``(header, body offset, body size)`` of an open safetensors file; only the header is read."""
     import os
 
+    total = os.fstat(fh.fileno()).st_size
+    first = fh.read(8)
+    if len(first) < 8:
+        raise ParseError(f"{path} is not a safetensors file (too short)")
+    (size,) = struct.unpack("<Q", first)
+    if size > _MAX_HEADER or 8 + size > total:
+        raise ParseError(f"{path} is not a safetensors file (header of {size} bytes)")
+    try:
+        header = json.loads(fh.read(size).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ParseError(f"{path}: the safetensors header is not JSON") from None
+    if not isinstance(header, dict):
+        raise ParseError(f"{path}: the safetensors header is not an object")
+    return header, 8 + size, total - 8 - size
+
+
+def _safetensors(path, wanted=None):
+    """The tensors of a safetensors file; with ``wanted`` (a set of names), only those are read from disk."""
     with open(path, "rb") as fh:
-        total = os.fstat(fh.fileno()).st_size
-        first = fh.read(8)
-        if len(first) < 8:
-            raise ParseError(f"{path} is not a safetensors file (too short)")
-        (size,) = struct.unpack("<Q", first)
-        if size > _MAX_HEADER or 8 + size > total:
-            raise ParseError(f"{path} is not a safetensors file (header of {size} bytes)")
-        try:
-            header = json.loads(fh.read(size).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise ParseError(f"{path}: the safetensors header is not JSON") from None
-        if not isinstance(header, dict):
-            raise ParseError(f"{path}: the safetensors header is not an object")
-        return _safetensors_body(path, fh, header, 8 + size, total - 8 - size, wanted)
+        header, base, body_size = _safetensors_header(path, fh)
+        return _safetensors_body(path, fh, header, base, body_size, wanted)
 
 
 def _safetensors_keys(path):
-    import os
-
     with open(path, "rb") as fh:
-        first = fh.read(8)
-        if len(first) < 8:
-            raise ParseError(f"{path} is not a safetensors file (too short)")
-        (size,) = struct.unpack("<Q", first)
-        if size > _MAX_HEADER or 8 + size > os.fstat(fh.fileno()).st_size:
-            raise ParseError(f"{path} is not a safetensors file (header of {size} bytes)")
-        try:
-            header = json.loads(fh.read(size).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise ParseError(f"{path}: the safetensors header is not JSON") from None
-    if not isinstance(header, dict):
-        raise ParseError(f"{path}: the safetensors header is not an object")
+        header, _, _ = _safetensors_header(path, fh)
     return [k for k in header if k != "__metadata__"]
 
 
@@ -246,10 +239,8 @@ def read_layers(path):
     [('l', ['kernel.A_imag', 'kernel.C', 'kernel.log_A_real', 'kernel.log_dt'])]
     """
     names = tensor_names(path)
-    if names is None:  # .pt: load lazily, keep only what a layer needs
-        with_torch = read_tensors(path, wanted=None if not str(path).lower().endswith((".pt", ".pth", ".bin"))
-                                  else _TorchWanted())
-        return find_layers(with_torch)
+    if names is None:  # .pt: mapped lazily, only what a layer needs is converted (other suffixes are refused)
+        return find_layers(read_tensors(path, wanted=_TorchWanted()))
     wanted = {k for _, _, keys in _layer_keys(names) for k in keys.values()}
     return find_layers(read_tensors(path, wanted=wanted))
 
