@@ -315,6 +315,7 @@ def to_latex(certificate, **options):
         If it does not verify.
     """
     if isinstance(certificate, (str, os.PathLike)):
+        options.setdefault("source", os.fspath(certificate))
         certificate = load_certificate(certificate)
     if not isinstance(certificate, Certificate):
         certificate = Certificate(getattr(certificate, "data", certificate))

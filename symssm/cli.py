@@ -271,9 +271,20 @@ def _cmd_latex(args):
     inputs = (args.certificate,)
     _check_output(args.output, inputs)
     cert = _verified_certificate(args.certificate)
-    text = cert.to_latex(standalone=args.standalone, macros=args.macros, prefix=args.prefix)
+    text = cert.to_latex(standalone=args.standalone, macros=args.macros, prefix=args.prefix, label=args.label,
+                         environment=args.environment, theorem_name=args.theorem_name,
+                         source=os.path.basename(args.certificate))
     _emit(args.output or "-", text, inputs)
     return 0
+
+
+def _cmd_audit(args):
+    from .audit import audit_lines
+
+    code, lines = audit_lines(args.paper, args.certificates)
+    for line in lines:
+        print(_safe(line))
+    return code
 
 
 def _cmd_coq(args):
@@ -570,8 +581,23 @@ def build_parser():
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--standalone", action="store_true", help="a complete document for pdflatex")
     mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
-    p.add_argument("--prefix", default="Symssm", metavar="PREFIX",
-                   help="macro name prefix, letters only (default Symssm)")
+    p.add_argument("--prefix", default=None, metavar="PREFIX",
+                   help="macro name prefix, letters only (default: Symssm + the certificate file's name in "
+                        "CamelCase, digits spelled, e.g. SymssmRotationCert)")
+    p.add_argument("--label", default=None, metavar="LABEL",
+                   help="\\label placed inside the theorem, so the paper can \\ref it (A-Z a-z 0-9 : . _ - /)")
+    p.add_argument("--environment", default="symssmtheorem", metavar="ENV",
+                   help="theorem environment to use, e.g. your paper's 'theorem' (defined only if the paper lacks "
+                        "it; default symssmtheorem)")
+    p.add_argument("--theorem-name", default="Certified result", metavar="NAME",
+                   help="printed name of the environment when the fragment defines it (default 'Certified result')")
+
+    p = _command(sub, "audit", _cmd_audit, "re-verify every symssm result in a paper: follow its \\input files, find "
+                 "each fragment's certificate, re-check it and compare the re-rendered text (exit 0 only when all "
+                 "verify)")
+    p.add_argument("paper", metavar="PAPER", help="the paper's main .tex file")
+    p.add_argument("--certificates", metavar="DIR", default=None,
+                   help="folder searched (recursively) for the certificates' .json files (default: the paper's folder)")
 
     p = _command(sub, "coq", _cmd_coq, "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq "
                  "project whose theorem symssm_head_count states the head count (N <= 8, p m <= 16)")

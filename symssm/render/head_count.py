@@ -1,153 +1,301 @@
-"""LaTeX of head-count certificates: the theorem and its proof, from verified certificate data."""
+"""LaTeX of head-count certificates: the theorem and its proof, from verified certificate data.
 
+The statement is the paper's: exactly ``k`` heads are necessary and sufficient in the multi-head
+factorized class, for the range of lengths the certificate proves.  For small systems the proof
+shows every witness it uses (the lag operators, the minor, its leading principal minors, the
+characteristic polynomial that drives the recurrence for the coefficients); for large ones it
+names the lags, entries and determinant and refers to the certificate for the rest.
+"""
+
+from .exactsmall import charpoly, lags_of, leading_minors
 from .tex import (
     COLUMN_PT,
     MAX_ROWS,
     MAX_SHOWN,
-    PREAMBLE,
+    display,
     display_name,
-    escape_text,
+    fits,
     inline_list,
     matrix_block,
     number_width,
+    parse_number,
     system_block,
+    tex_count,
+    tex_hash,
     tex_number,
 )
 
-__all__ = ["head_count_fragment"]
+__all__ = ["head_count_fragment", "coefficient_rows", "lengths", "positions_text"]
+
+#: Most lag operators displayed in the proof (all witness lags up to this many).
+MAX_LAGS_SHOWN = 8
+#: Most characters of coefficient text typeset before referring to the certificate.
+MAX_COEFFICIENT_CHARS = 900
 
 
-def head_count_fragment(d):
+def lengths(lo, hi, var="n"):
+    """``n \\ge 2`` or ``2 \\le n \\le 5`` (or ``n = 3``), math mode without dollars."""
+    if hi is None:
+        return f"{var} \\ge {tex_count(lo)}"
+    if lo == hi:
+        return f"{var} = {tex_count(lo)}"
+    return f"{tex_count(lo)} \\le {var} \\le {tex_count(hi)}"
+
+
+def positions_text(positions):
+    """Entry positions numbered from 1, as a breakable inline list."""
+    return inline_list(f"({r + 1},{c + 1})" for r, c in positions)
+
+
+def _small(s):
+    return s["N"] <= MAX_SHOWN and s["p"] <= MAX_SHOWN and s["m"] <= MAX_SHOWN
+
+
+def _profile_sentence(lags, n_from, n_to):
+    """k(n) = #{s : d_s < n} as runs of lengths, skipping the run the theorem states."""
+    runs = []
+    bounds = [0] + [d + 1 for d in lags]
+    for s in range(len(lags) + 1):
+        lo = bounds[s] if s else 1
+        hi = lags[s] if s < len(lags) else None
+        if hi is not None and hi < lo:
+            continue
+        if lo == n_from and hi == n_to:
+            continue
+        runs.append(f"$k(n) = {s}$ for ${lengths(lo, hi)}$")
+    if not runs:
+        return ""
+    if len(runs) > 10:
+        runs = runs[:9] + ["\\dots"]
+    return ("\\emph{Other lengths.} The same argument gives $k(n) = \\#\\{s : d_s < n\\}$ for every $n$: "
+            + ", ".join(runs) + ".")
+
+
+def head_count_fragment(d, style):
     """The theorem and proof for head-count data that the checker has verified."""
     s = d["system"]
     k, n, T = d["head_count"], d["n"], d["truncation"]
-    lb, ub, prof, hf = d["lower_bound"], d["upper_bound"], d["profile"], d["holds_for"]
+    lb, ub, hf = d["lower_bound"], d["upper_bound"], d["holds_for"]
     lags = lb["lags"]
     K = len(lags)
-    pm = s["p"] * s["m"]
-    field = "\\mathbb{Q}(i)" if d.get("field") else "\\mathbb{Q}"
-    rng = f"every $n'$ with ${hf['from']} \\le n'" + (f" \\le {hf['to']}$" if hf["to"] is not None else "$")
-    lines = [
-        f"% symssm head-count certificate ({escape_text(d['generator'])}); input sha256 {d['input_sha256']}",
-        PREAMBLE.rstrip("\n"),
-        f"\\begin{{symssmtheorem}}[{{Head count of the SSM {display_name(s)}}}]\\emergencystretch=3em",
-        f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if s['D'] is not None else ''}$ "
-        f"with state dimension $N = {s['N']}$, inputs in ${field}^{{{s['m']}}}$, outputs in ${field}^{{{s['p']}}}$ and",
-        system_block(s, d["input_sha256"]).rstrip("\n"),
-        "Let $L_0 = CB" + (" + D" if s["D"] is not None else "") + "$ and $L_d = C A^d B$ ($d \\ge 1$) be its lag operators.",
-        f"On sequences of length $n = {n}$, exactly $k = {k}$ attention head{'s are' if k != 1 else ' is'} necessary and "
-        f"sufficient: the SSM is represented by an $H$-head factorized model if and only if $H \\ge {k}$. "
-        f"The same holds for {rng}.",
-        "\\end{symssmtheorem}",
-        "\\begin{proof}\\emergencystretch=3em",
-    ]
-    # Necessity.
-    if k == 0:
-        lines.append("\\emph{Necessity.} Nothing to prove: $k = 0$.")
-    else:
-        sub = f"the leading ${k}\\times {k}$ part of " if k < K else ""
-        lag_list = inline_list(lags[:k])
-        pos_list = inline_list(f"({r},{c})" for r, c in lb["positions"][:k])
-        if lb["method"] == "exact":
-            minor = lb["minor"]
-            lines.append(
-                f"\\emph{{Necessity (Interaction Rank Gap).}} Take the lags $d = {lag_list}$ "
-                f"and the entries $(r,c) = {pos_list}$ "
-                f"(rows and columns from 0). The matrix $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$ is {sub}")
-            shown = [row[:k] for row in minor[:k]]
-            lines.append(matrix_block("M", shown, suffix=".").rstrip("\n"))
-            if k == K:
-                lines.append(f"Its determinant is $\\det M = {tex_number(lb['determinant'])} \\neq 0$.")
-            lines.append("Every leading principal minor of $M$ is nonzero (fraction-free Bareiss elimination), ")
-        else:
-            P = lb["prime"]
-            lines.append(
-                f"\\emph{{Necessity (Interaction Rank Gap).}} Take the lags $d = {lag_list}$ "
-                f"and the entries $(r,c) = {pos_list}$ (from 0), and let "
-                f"$M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$. Reduced modulo the prime $P = {P}$, which divides no denominator "
-                f"of $A, B, C{', D' if s['D'] is not None else ''}$, every leading principal minor of $M$ is nonzero"
-                + (f", and $\\det M \\equiv {lb['determinant_mod_p']} \\pmod{{{P}}}$" if k == K else "")
-                + ". Reduction modulo $P$ is a ring homomorphism on rationals with denominators prime to $P$, "
-                "so these minors are nonzero over $\\mathbb{Q}$ as well; ")
-        independent = (f"$L_d$ for the {k} lags $d$ listed above are" if k > 10 else
-                       f"${inline_list(f'L_{{{d}}}' for d in lags[:k])}$ {'are' if k > 1 else 'is'}")
-        lines.append(
-            f"hence {independent} linearly independent{'' if k > 1 else ' (nonzero)'} and "
-            f"$k(n) = \\dim \\symssmspan\\{{L_0, \\dots, L_{{n-1}}\\}} \\ge {k}$. "
-            f"Every $H$-head factorized model $W_{{ij}} = \\sum_{{h=1}}^H \\alpha^h_{{ij}} V_h$ has all its operators in "
-            f"$\\symssmspan\\{{V_1, \\dots, V_H\\}}$, of dimension at most $H$, while the SSM's operator takes every value "
-            f"$L_{{i-j}}$, $0 \\le i - j < n$. So no model with $H < {k}$ heads represents it"
-            + (" (in particular no single-head attention layer)" if k >= 2 else "")
-            + f"; for each $H < {k}$ the leading $(H+1)\\times(H+1)$ minor is the witness.")
-    vm = d["heads"].get("value_maps")
-    if vm and len(vm[0]) <= MAX_SHOWN and len(vm[0][0]) <= MAX_SHOWN:
-        shown_maps = vm[:6]
-        lines.append("The lag operators used are" + (f" (the first 6 of {len(vm)})" if len(vm) > 6 else ""))
-        lines.append("".join(matrix_block(f"L_{{{lags[h]}}}", V, suffix="," if h + 1 < len(shown_maps) else ".")
-                             for h, V in enumerate(shown_maps)).rstrip("\n"))
-    # Sufficiency.
+    gaussian = bool(d.get("field"))
+    field = "\\mathbb{Q}(\\mathrm{i})" if gaussian else "\\mathbb{Q}"
+    hasD = s["D"] is not None
+    small = _small(s)
+    lines = [style.begin(f"Head count of the SSM {display_name(s)}")]
+    where = (f"where" if small else f"whose matrices $A, B, C{', D' if hasD else ''}$ are given in the certificate "
+             f"(sha256 {tex_hash(d['input_sha256'])}).")
+    lines.append(f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if hasD else ''}$ be the state space "
+                 f"model with $N = {s['N']}$ states, inputs $x_i \\in {field}^{{{s['m']}}}$ and outputs "
+                 f"$y_i \\in {field}^{{{s['p']}}}$, {where}")
+    if small:
+        lines.append(system_block(s, end=".").rstrip("\n"))
+    lines.append(f"Let $L_0 = CB{' + D' if hasD else ''}$ and $L_d = C A^d B$ ($d \\ge 1$) be its lag operators. "
+                 f"For every sequence length ${lengths(hf['from'], hf['to'])}$, exactly $k = {k}$ attention "
+                 f"head{'s are' if k != 1 else ' is'} necessary and sufficient in the multi-head factorized class: "
+                 f"the SSM's map on sequences of length $n$ equals that of an $H$-head factorized model if and only "
+                 f"if $H \\ge {k}$" + (f" (in particular for $n = {tex_count(n)}$)" if n != hf["from"] else "") + "."
+                 + (" On such sequences the SSM maps every input to zero." if k == 0 else ""))
+    lines.append(style.end())
+    lines.append("\\begin{proof}\\emergencystretch=3em")
+    lines += _necessity(d, s, small, gaussian)
     lines.append("")
-    coeffs = ub["coefficients"]
-    suff = [f"\\emph{{Sufficiency.}} By the Cayley--Hamilton theorem every lag $L_d$ with $d \\ge {T}$ lies in "
-            f"$\\symssmspan\\{{L_0, \\dots, L_{{{T - 1}}}\\}}$" + (" (from $L_1$ on, as $D \\neq 0$)" if s["D"] is not None else "") + ". "]
-    if ub["dimension_from_lag"] is not None:
-        suff.append(f"The ${K}$ independent lags span all of $\\mathbb{{Q}}^{{{s['p']}\\times {s['m']}}}$ "
-                    f"(dimension $pm = {pm}$), which covers every lag $d \\ge {ub['dimension_from_lag']}$. ")
-    if coeffs:
-        suff.append("Each remaining lag is an exact combination $L_d = \\sum_h c_{d,h} L_{d_h}$ of the witness lags "
-                    "below it, verified entry by entry:")
-        lines.append("".join(suff))
-        zero = [r["lag"] for r in coeffs if not r["c"]]
-        if zero:
-            listed = inline_list(zero[:24]) + (",\\allowbreak \\dots" if len(zero) > 24 else "")
-            lines.append(f"The lags $L_d$ with $d \\in \\{{{listed}\\}}$ are zero (no witness lag lies below them).")
-        rows = [r for r in coeffs if r["c"]]
-        lines.append(_coefficient_rows(rows))
-    else:
-        lines.append("".join(suff))
-    lines.append(f"Hence $k(n') = \\#\\{{s : d_s < n'\\}}$ for every $n'$, and $k({n}) = {k}$.")
-    # Construction.
+    lines += _sufficiency(d, s, small)
     lines.append("")
-    if k:
-        listed = [r for r in coeffs if r["c"]]
-        lines.append(
-            f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_h = L_{{d_h}}$ "
-            f"($h = 1, \\dots, {k}$) and write $L_d = \\sum_h c_{{d,h}} V_h$, which the sufficiency part shows is "
-            f"possible for every $d$ (with $c_{{d_h, h'}} = [h = h']$"
-            + (", and the coefficients listed above" if listed else "")
-            + "); set $\\alpha^h_{ij} = c_{i-j,h}$ for $j \\le i$ and $\\alpha^h_{ij} = 0$ for $j > i$. "
-            "These coefficients do not depend on the input, and $\\sum_h \\alpha^h_{ij} V_h = L_{i-j}$ for all $j \\le i$.")
-    lines.append("")
-    vals = prof["values"]
-    shown_vals = inline_list(vals[:24]) + (",\\allowbreak \\dots" if len(vals) > 24 else "")
-    lines.append(f"\\emph{{Profile.}} $k(1), k(2), \\dots = {shown_vals}$, and $k(n) = {prof['eventual']}$ for all "
-                 f"$n \\ge {prof['constant_from']}$.")
+    lines += _construction(d, s, small)
+    other = _profile_sentence(lags, hf["from"], hf["to"])
+    if other:
+        lines += ["", other]
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
 
 
-def _coefficient_rows(rows):
-    """The coefficient table, as a tabular where it fits a column, else one breakable line per lag."""
+def _necessity(d, s, small, gaussian):
+    lb = d["lower_bound"]
+    k, lags, K = d["head_count"], lb["lags"], len(lb["lags"])
+    if K == 0:
+        return ["\\emph{Necessity.} Every lag operator is zero, so $k(n) = 0$ for every $n$ and there is nothing "
+                "to prove."]
+    out = []
+    ds = "d_1, \\dots, d_{" + str(K) + "}" if K > 2 else ("d_1, d_2" if K == 2 else "d_1")
+    rc = "(r_1, c_1), \\dots, (r_{" + str(K) + "}, c_{" + str(K) + "})" if K > 2 else \
+        ("(r_1, c_1), (r_2, c_2)" if K == 2 else "(r_1, c_1)")
+    out.append(f"\\emph{{Necessity (Interaction Rank Gap).}} Take the witness lags ${ds} = {inline_list(lags)}$ "
+               f"and the entries ${rc} = {positions_text(lb['positions'])}$ (rows and columns numbered from 1).")
+    shown_lags = small and K <= MAX_LAGS_SHOWN
+    if shown_lags:
+        Ls = lags_of(s, lags)
+        items = [(f"L_{{{x}}}", L) for x, L in zip(lags, Ls)]
+        if all(fits(L, nm) for nm, L in items):
+            out.append(f"The witness lag operator{'s are' if K > 1 else ' is'}")
+            out.append(display(items, end=".").rstrip("\n"))
+        else:
+            out.append(f"The witness lag operator{'s are' if K > 1 else ' is'}")
+            out.append("".join(matrix_block(nm, L, suffix="," if i + 1 < K else ".")
+                               for i, (nm, L) in enumerate(items)).rstrip("\n"))
+    if lb["method"] == "exact":
+        minor = lb["minor"]
+        out.append(f"The ${K}\\times {K}$ matrix $M$ with $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$ is")
+        if K <= MAX_SHOWN and fits(minor, "M"):
+            out.append(display([("M", minor)], end=",").rstrip("\n"))
+            minors = leading_minors(minor)
+            if sum(len(x) for x in minors) <= 400:
+                out.append(f"whose leading principal minors are ${inline_list(tex_number(x) for x in minors)}$"
+                           + (", all nonzero." if K > 1 else ", nonzero."))
+            else:
+                out.append(f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and every leading principal "
+                           "minor nonzero.")
+        else:
+            out.append(f"listed in the certificate; the checker recomputed its entries from the lags, and "
+                       f"$\\det M = {tex_number(lb['determinant'])} \\neq 0$ with every leading principal minor "
+                       "nonzero.")
+    else:
+        P = lb["prime"]
+        out.append(f"Let $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$. Every entry of $A, B, C{', D' if s['D'] is not None else ''}$ "
+                   f"has a denominator prime to $P = {P}$; modulo $P$, every leading principal minor of $M$ is "
+                   f"nonzero and $\\det M \\equiv {lb['determinant_mod_p']} \\pmod{{{P}}}$. Reduction modulo $P$ is "
+                   "a ring homomorphism on such numbers, so these minors are nonzero over "
+                   + ("$\\mathbb{Q}(\\mathrm{i})$" if gaussian else "$\\mathbb{Q}$") + " as well.")
+    if k == 0:
+        out.append(f"On sequences of length $n \\le {lags[0]}$ no lag of the SSM is nonzero ($d_1 = {lags[0]}$ is "
+                   "the first nonzero lag), so $k(n) = 0$.")
+        return out
+    sub = f"$L_{{d_1}}, \\dots, L_{{d_{{{k}}}}}$" if k > 2 else \
+        ("$L_{d_1}, L_{d_2}$" if k == 2 else "$L_{d_1}$")
+    out.append(
+        f"A vanishing combination of {sub} would vanish at the entries $(r_t, c_t)$, which the nonzero leading "
+        f"${k}\\times {k}$ minor of $M$ excludes; so {'these lags are' if k > 1 else 'it is'} linearly "
+        f"independent{'' if k > 1 else ' (nonzero)'}, and $k(n) = \\dim \\symssmspan\\{{L_0, \\dots, L_{{n-1}}\\}} "
+        f"\\ge {k}$ for $n > d_{{{k}}} = {lags[k - 1]}$. An $H$-head factorized model "
+        f"$W_{{ij}} = \\sum_{{h=1}}^H \\alpha^h_{{ij}} V_h$ has all its operators in "
+        f"$\\symssmspan\\{{V_1, \\dots, V_H\\}}$, of dimension at most $H$, while the SSM's operator takes every value "
+        f"$L_{{i-j}}$, $0 \\le i - j < n$. So no model with $H < {k}$ heads represents it"
+        + (" (in particular no single-head attention layer)" if k >= 2 else "")
+        + (f"; for each $H < {k}$ the leading $(H+1)\\times(H+1)$ minor of $M$ is the witness." if k > 1 else "."))
+    return out
+
+
+def _charpoly_text(s):
+    """``x^2 + 1`` (math) and the coefficient texts, or None when too large to be worth printing."""
+    if s["N"] > 8:
+        return None
+    cs = charpoly(s["A"])
+    if sum(len(c) for c in cs) > 160:
+        return None
+    N = s["N"]
+    terms = []
+    for j, c in enumerate(cs):
+        power = N - j
+        re_, im = parse_number(c)
+        if re_ == 0 and im == 0:
+            continue
+        mono = "" if power == 0 else ("x" if power == 1 else f"x^{{{power}}}")
+        if im == 0:
+            neg = re_ < 0
+            mag = tex_number(c.lstrip("-"))
+            coef = "" if (mag == "1" and mono) else mag
+        else:
+            neg = False
+            coef = f"({tex_number(c)})"
+        sep = (" - " if neg else " + ") if terms else ("-" if neg else "")
+        terms.append(sep + coef + ("\\," if coef and mono and im == 0 and "/" in coef else "") + mono)
+    return "".join(terms), cs
+
+
+def coefficient_rows(rows, head="d"):
+    """The coefficient table: a tabular where it fits a column, else one breakable line per row."""
     if not rows:
         return ""
-    shown = rows[:MAX_ROWS]
-    width = max(len(r["c"]) for r in shown)
-    col = [max((number_width(r["c"][h]) for r in shown if h < len(r["c"])), default=0) + 12 for h in range(width)]
-    out = []
-    if sum(col) + 25 <= COLUMN_PT:
-        body = ["$d$ & " + " & ".join(f"$c_{{d,{h + 1}}}$" for h in range(width)) + r" \\ \hline"]
-        for r in shown:
+    width = max(len(r["c"]) for r in rows)
+    col = [max((number_width(r["c"][h]) for r in rows if h < len(r["c"])), default=0) + 12 for h in range(width)]
+    label_w = max(6 * len(str(r["lag"])) for r in rows) + 12
+    if sum(col) + label_w <= COLUMN_PT:
+        body = [f"${head}$ & " + " & ".join(f"$c_{{{head},{h + 1}}}$" for h in range(width)) + r" \\ \hline"]
+        for r in rows:
             cells = [f"${tex_number(x)}$" for x in r["c"]] + [""] * (width - len(r["c"]))
             body.append(f"${r['lag']}$ & " + " & ".join(cells) + r" \\")
-        out.append("\\begin{center}\n\\begin{tabular}{c|" + "c" * width + "}\n" + "\n".join(body)
-                   + "\n\\end{tabular}\n\\end{center}")
-    else:
-        out.append("{\\raggedright")
-        for r in shown:
-            out.append(f"\\par\\noindent\\hspace*{{1em}}$d = {r['lag']}$: "
-                       f"$(c_{{{r['lag']},1}},\\dots) = ({inline_list(tex_number(x) for x in r['c'])})$")
-        out.append("\\par}")
-    if len(rows) > MAX_ROWS:
-        out.append(f"(The coefficients are shown for the first {MAX_ROWS} of these lags; the other "
-                   f"{len(rows) - MAX_ROWS} are in the certificate.)")
+        return ("\\begin{center}\n\\begin{tabular}{c|" + "c" * width + "}\n" + "\n".join(body)
+                + "\n\\end{tabular}\n\\end{center}")
+    out = ["{\\raggedright"]
+    for r in rows:
+        out.append(f"\\par\\noindent\\hspace*{{1em}}${head} = {r['lag']}$: "
+                   f"$({inline_list(tex_number(x) for x in r['c'])})$")
+    out.append("\\par}")
     return "\n".join(out)
+
+
+def _listed(d):
+    """The coefficient rows the proof needs (lags the dimension argument does not cover): (zero, nonzero)."""
+    ub = d["upper_bound"]
+    dim_from = ub["dimension_from_lag"]
+    rows = [r for r in ub["coefficients"] if dim_from is None or r["lag"] < dim_from]
+    return [r["lag"] for r in rows if not any(x != "0" for x in r["c"])], [r for r in rows if any(x != "0" for x in r["c"])]
+
+
+def _sufficiency(d, s, small):
+    ub, lb = d["upper_bound"], d["lower_bound"]
+    T, lags, K = d["truncation"], lb["lags"], len(lb["lags"])
+    hasD = s["D"] is not None
+    pm = s["p"] * s["m"]
+    cp = _charpoly_text(s) if small else None
+    start = "N + 1" if hasD else "N"
+    if cp:
+        chi = (f"$\\chi_A(x) = \\det(xI - A) = {cp[0]}$, written "
+               "$x^N + \\sum_{j=0}^{N-1} a_j x^j$")
+    else:
+        chi = "$\\chi_A(x) = \\det(xI - A) = x^N + a_{N-1} x^{N-1} + \\dots + a_0$"
+    out = [f"\\emph{{Sufficiency.}} Let {chi}. By the Cayley--Hamilton theorem "
+           f"$\\chi_A(A) = 0$, so $L_d = -\\sum_{{j=0}}^{{N-1}} a_j L_{{d-N+j}}$ for every $d \\ge {start} = {T}$"
+           + (" (where $L_{d-N} = C A^{d-N} B$ does not involve $D$)" if hasD else "")
+           + f"; every lag lies in $\\symssmspan\\{{L_0, \\dots, L_{{{T - 1}}}\\}}$."]
+    dim_from = ub["dimension_from_lag"]
+    if dim_from is not None:
+        field = "\\mathbb{Q}(\\mathrm{i})" if d.get("field") else "\\mathbb{Q}"
+        out.append(f"The $pm = {K}$ independent witness lag{'s' if K > 1 else ''} span all of ${field}^{{{s['p']}\\times {s['m']}}}$, "
+                   f"which contains every lag, in particular every $L_d$ with $d \\ge {dim_from}$.")
+    zero, rows = _listed(d)
+    if zero:
+        listed = inline_list(zero[:24]) + (",\\allowbreak \\dots" if len(zero) > 24 else "")
+        out.append(f"The lags $L_d$ with $d \\in \\{{{listed}\\}}$ are zero.")
+    if rows:
+        chars = sum(len(x) for r in rows for x in r["c"])
+        if len(rows) <= MAX_ROWS and chars <= MAX_COEFFICIENT_CHARS:
+            out.append("The other lags below " + f"${T}$" + " are the exact combinations "
+                       "$L_d = \\sum_h c_{d,h} L_{d_h}$ of the witness lags below them, with")
+            out.append(coefficient_rows(rows))
+        else:
+            out.append(f"The other {len(rows)} lags below ${T}$ ($d = {inline_list(r['lag'] for r in rows[:12])}"
+                       + (",\\allowbreak \\dots" if len(rows) > 12 else "") + "$) are exact combinations "
+                       "$L_d = \\sum_h c_{d,h} L_{d_h}$ of the witness lags below them; the coefficients are in the "
+                       "certificate, and the checker verified every identity entry by entry.")
+    out.append("By induction on $d$, $\\symssmspan\\{L_0, \\dots, L_{n-1}\\} = \\symssmspan\\{L_{d_s} : d_s < n\\}$ "
+               f"for every $n$, so $k(n) \\le {d['head_count']}$ on the stated lengths.")
+    return out
+
+
+def _construction(d, s, small):
+    k = d["head_count"]
+    if k == 0:
+        return ["\\emph{Construction.} The model with no heads (the zero map) represents the SSM."]
+    ub = d["upper_bound"]
+    T = d["truncation"]
+    hasD = s["D"] is not None
+    kk = "h = 1, \\dots, " + str(k) if k > 2 else ("h = 1, 2" if k == 2 else "h = 1")
+    text = (f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_h = L_{{d_h}}$ (${kk}$) and "
+            "coefficients $c_{d,h}$ with $L_d = \\sum_h c_{d,h} V_h$ for every lag $d < n$: "
+            "$c_{d_h,h} = 1$ and $c_{d_h,h'} = 0$ for $h' \\neq h$; ")
+    zero, rows = _listed(d)
+    if zero:
+        text += "$c_{d,h} = 0$ for the zero lags; "
+    if rows:
+        text += "the coefficients above (or in the certificate) for the other lags below " + f"${T}$; "
+    if ub["dimension_from_lag"] is not None and k == len(d["lower_bound"]["lags"]):
+        text += (f"and, for $d \\ge {ub['dimension_from_lag']}$, the unique solution of "
+                 "$\\sum_h c_{d,h} M_{ht} = (L_d)_{r_t c_t}$ ($t = 1, \\dots, " + str(k) + "$), $M$ being invertible. ")
+    else:
+        text += (f"and, for $d \\ge {T}$, the recurrence $c_{{d,h}} = -\\sum_{{j=0}}^{{N-1}} a_j c_{{d-N+j,h}}$ "
+                 "given by $\\chi_A$" + (" (the lags it uses are at least 1, so $D$ does not enter)" if hasD else "")
+                 + ". ")
+    text += ("Set $\\alpha^h_{ij} = c_{i-j,h}$ for $j \\le i$ and $\\alpha^h_{ij} = 0$ for $j > i$. These "
+             "coefficients do not depend on the input, and $\\sum_h \\alpha^h_{ij} V_h = L_{i-j}$ for all $j \\le i$.")
+    return [text]

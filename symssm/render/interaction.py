@@ -1,95 +1,176 @@
-"""LaTeX of interaction-rank certificates (the unified framework), from verified certificate data."""
+"""LaTeX of interaction-rank certificates (the unified framework), from verified certificate data.
 
-from .head_count import _coefficient_rows
-from .tex import PREAMBLE, display_name, escape_text, inline_list, matrix_block, tex_hash, tex_number
+The theorem names what the rank depends on: the tokens for attention, the per-token matrices for
+a selective SSM, nothing but the length for a convolution, the listed blocks for an operator; the
+objects are shown when small, otherwise the certificate (hash once) holds them.  The proof shows
+the witness blocks, the minor and its leading principal minors.
+"""
+
+from .exactsmall import leading_minors
+from .head_count import coefficient_rows, positions_text
+from .tex import (
+    MAX_ROWS,
+    MAX_SHOWN,
+    display,
+    display_name,
+    fits,
+    inline_list,
+    matrix_block,
+    tex_count,
+    tex_hash,
+    tex_number,
+)
 
 __all__ = ["interaction_fragment", "interaction_markdown", "LAYER_DESCRIPTIONS"]
 
-#: How each layer kind maps its input, in LaTeX (the certificate holds its parameters and input).
+#: How each layer kind maps its input, in LaTeX.
 LAYER_DESCRIPTIONS = {
-    "selective-ssm": "the selective SSM $h_i = A_i h_{{i-1}} + B_i x_i$, $y_i = C_i h_i{D}$ with state dimension "
-                     "$N = {N}$, so $W_{{ij}} = C_i A_i \\cdots A_{{j+1}} B_j$ ($j < i$) and "
-                     "$W_{{ii}} = C_i B_i{D2}$",
-    "convolution": "the causal convolution $y_i = \\sum_{{0 \\le i-j < {L}}} K_{{i-j}} x_j$ with ${L}$ taps, so "
-                   "$W_{{ij}} = K_{{i-j}}$",
+    "selective-ssm": "the selective SSM $h_i = A_i h_{{i-1}} + B_i x_i$, $y_i = C_i h_i{D}$ with $N = {N}$ states, "
+                     "so $W_{{ij}} = C_i A_i \\cdots A_{{j+1}} B_j$ ($j < i$) and $W_{{ii}} = C_i B_i{D2}$",
+    "convolution": "the causal convolution $y_i = \\sum_{{0 \\le i-j < {L}}} K_{{i-j}} x_j$ with ${L}$ "
+                   "tap{taps_s}, so $W_{{ij}} = K_{{i-j}}$",
     "linear-attention": "linear attention with ${H}$ head{s}, "
                         "$W_{{ij}} = \\sum_h (Q_h x_i \\cdot K_h x_j) V_h$ for $j \\le i$",
     "softmax-attention": "softmax attention with ${H}$ head{s}, $W_{{ij}} = \\sum_h a^h_{{ij}} V_h$ for $j \\le i$, "
                          "$a^h_{{ij}} = e^{{s^h_{{ij}}}} / \\sum_{{l \\le i}} e^{{s^h_{{il}}}}$, "
                          "$s^h_{{ij}} = Q_h x_i \\cdot K_h x_j$",
-    "operator": "the sequence map whose blocks $W_{{ij}}$ are given in the certificate (${B}$ nonzero blocks "
-                "listed)",
+    "operator": "the linear sequence map $y_i = \\sum_j W_{{ij}} x_j$ with ${B}$ nonzero block{bs}",
 }
+
+#: Most numbers of a layer's own data (tokens, taps, blocks, heads) typeset in the statement.
+MAX_LAYER_NUMBERS = 96
 
 
 def _describe(s):
     kind = s["kind"]
     heads = len(s.get("heads") or [])
     D = s.get("D")
+    L = len(s.get("kernel") or [])
+    B = len(s.get("blocks") or [])
     return LAYER_DESCRIPTIONS[kind].format(
         N=len(s["A"][0]) if kind == "selective-ssm" else 0, D=" + D_i x_i" if D is not None else "",
-        D2=" + D_i" if D is not None else "", L=len(s.get("kernel") or []), H=heads, s="s" if heads != 1 else "",
-        B=len(s.get("blocks") or []))
+        D2=" + D_i" if D is not None else "", L=L, taps_s="s" if L != 1 else "", H=heads, s="s" if heads != 1 else "",
+        B=B, bs="s" if B != 1 else "")
 
 
-def interaction_fragment(d):
+def _count(items):
+    return sum(len(M) * len(M[0]) for _, M in items if M and M[0])
+
+
+def _layer_objects(s):
+    """(what the claim depends on, LaTeX sentence showing it or None when too large)."""
+    kind, n = s["kind"], s["n"]
+    if kind in ("linear-attention", "softmax-attention"):
+        items = [("X^{\\top}", [list(col) for col in zip(*s["X"])])] if s["X"] and s["X"][0] else []
+        for h, head in enumerate(s["heads"]):
+            items += [(f"Q_{{{h + 1}}}", head["Q"]), (f"K_{{{h + 1}}}", head["K"]), (f"V_{{{h + 1}}}", head["V"])]
+        where = f"on the input $X = (x_1, \\dots, x_{{{n}}})$ (the tokens are the columns of $X^{{\\top}}$)"
+    elif kind == "selective-ssm":
+        items = []
+        for i in range(n):
+            items += [(f"A_{{{i + 1}}}", s["A"][i]), (f"B_{{{i + 1}}}", s["B"][i]), (f"C_{{{i + 1}}}", s["C"][i])]
+            if s.get("D") is not None:
+                items.append((f"D_{{{i + 1}}}", s["D"][i]))
+        where = f"with the per-token matrices $A_i, B_i, C_i$ ($i = 1, \\dots, {n}$) of this input"
+    elif kind == "convolution":
+        items = [(f"K_{{{t}}}", K) for t, K in enumerate(s["kernel"])]
+        where = f"on sequences of length $n = {tex_count(n)}$ (for every input)"
+    else:
+        items = [(f"W_{{{b['i']},{b['j']}}}", b["W"]) for b in s["blocks"]]
+        where = f"on sequences of length $n = {tex_count(n)}$"
+    small = (_count(items) <= MAX_LAYER_NUMBERS and len(items) <= 12
+             and all(len(M) <= MAX_SHOWN and M and len(M[0]) <= MAX_SHOWN and fits(M, nm) for nm, M in items))
+    return where, items if small else None
+
+
+def interaction_fragment(d, style):
     """The theorem and proof for interaction-rank data that the checker has verified."""
     s = d["system"]
     r, n, p, m = d["interaction_rank"], s["n"], s["p"], s["m"]
     lb, heads = d["lower_bound"], d["heads"]
     blocks = [tuple(b) for b in lb["blocks"]]
-    scope = "all listed pairs $(i, j)$" if s["kind"] == "operator" else "$1 \\le j \\le i \\le " + str(n) + "$"
-    lines = [
-        f"% symssm interaction-rank certificate ({escape_text(d['generator'])}); input sha256 {d['input_sha256']}",
-        PREAMBLE.rstrip("\n"),
-        f"\\begin{{symssmtheorem}}[{{Interaction rank of the layer {display_name(s)}}}]\\emergencystretch=3em",
-        f"Consider {_describe(s)}, with tokens in $\\mathbb{{Q}}^{{{m}}}$, outputs in $\\mathbb{{Q}}^{{{p}}}$ and the "
-        f"input of $n = {n}$ tokens given in the certificate (sha256 {tex_hash(d['input_sha256'])}). Its interaction "
-        f"operator $y_i = \\sum_j W_{{ij}} x_j$ has blocks spanning a space of dimension exactly $r = {r}$ over "
-        f"{scope}. Hence an $H$-head factorized model $W_{{ij}} = \\sum_{{h=1}}^H \\alpha^h_{{ij}} V_h$ represents "
-        f"this layer on this input if and only if $H \\ge {r}$.",
-        "\\end{symssmtheorem}",
-        "\\begin{proof}\\emergencystretch=3em",
-    ]
+    scope = "over all listed pairs $(i, j)$" if s["kind"] == "operator" else \
+        f"over $1 \\le j \\le i \\le {tex_count(n)}$"
+    where, items = _layer_objects(s)
+    lines = [style.begin(f"Interaction rank of the layer {display_name(s)}")]
+    shown = "" if items else f" (given in the certificate, sha256 {tex_hash(d['input_sha256'])})"
+    lines.append(f"Consider {_describe(s)}, with tokens in $\\mathbb{{Q}}^{{{m}}}$ and outputs in "
+                 f"$\\mathbb{{Q}}^{{{p}}}$, {where}{shown}" + (", where" if items else "."))
+    if items:
+        lines.append(display(items, end=".").rstrip("\n"))
+    depends = s["kind"] not in ("convolution", "operator")
+    lines.append(f"Its blocks $W_{{ij}}$ span a space of dimension exactly $r = {r}$ {scope}. Hence an $H$-head "
+                 f"factorized model $W_{{ij}} = \\sum_{{h=1}}^H \\alpha^h_{{ij}} V_h$ represents this layer"
+                 + (" on this input" if depends else "") + f" if and only if $H \\ge {r}$"
+                 + (": exactly $r$ heads are necessary and sufficient in the multi-head factorized class." if r
+                    else "."))
+    lines.append(style.end())
+    lines.append("\\begin{proof}\\emergencystretch=3em")
     if r == 0:
-        lines.append("\\emph{Necessity.} Nothing to prove: $r = 0$.")
+        lines.append("\\emph{Necessity.} Nothing to prove: $r = 0$ (every block is zero).")
     else:
-        pos = inline_list(f"({a},{b})" for a, b in lb["positions"])
-        blist = inline_list(f"({i},{j})" for i, j in blocks)
-        lines.append(f"\\emph{{Necessity (Interaction Rank Gap).}} Take the blocks $(i,j) = {blist}$ and the entries "
-                     f"$(r,c) = {pos}$ (from 0), and let $M_{{st}}$ be entry $(r_t, c_t)$ of the $s$-th block.")
+        K = len(blocks)
+        lines.append(f"\\emph{{Necessity (Interaction Rank Gap).}} Take the witness blocks "
+                     f"$(i,j) = {inline_list(f'({i},{j})' for i, j in blocks)}$ and the entries "
+                     f"$(r_t, c_t) = {positions_text(lb['positions'])}$ (rows and columns numbered from 1), and let "
+                     "$M_{st}$ be entry $(r_t, c_t)$ of the $s$-th witness block.")
+        vm = heads.get("value_maps")
+        if vm and len(vm) <= 8 and all(fits(V, "W_{00,00}") for V in vm):
+            names = [f"W_{{{i},{j}}}" for i, j in heads["value_map_blocks"]]
+            lines.append(f"The witness block{'s are' if len(vm) > 1 else ' is'}")
+            lines.append(display(list(zip(names, vm)), end=".").rstrip("\n"))
         if lb["method"] == "exact":
-            lines.append("Then")
-            lines.append(matrix_block("M", lb["minor"], suffix=",").rstrip("\n"))
-            lines.append(f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and every leading principal minor "
-                         "nonzero (fraction-free Bareiss elimination).")
+            minor = lb["minor"]
+            if K <= MAX_SHOWN and fits(minor, "M"):
+                lines.append("Then")
+                lines.append(display([("M", minor)], end=",").rstrip("\n"))
+                minors = leading_minors(minor)
+                lines.append(f"whose leading principal minors are ${inline_list(tex_number(x) for x in minors)}$"
+                             + (", all nonzero." if K > 1 else ", nonzero."))
+            else:
+                lines.append(f"The checker recomputed $M$ from the layer; $\\det M = {tex_number(lb['determinant'])} "
+                             "\\neq 0$ and every leading principal minor is nonzero.")
         else:
-            lines.append(f"Its entries are irrational; outward-rounded interval arithmetic with "
-                         f"{lb['precision_bits']}-bit dyadic bounds (Taylor polynomials of degree {lb['taylor_terms']} "
-                         "with explicit remainders for the exponentials) encloses $\\det M$ in an interval that "
-                         "excludes $0$, so $M$ is nonsingular.")
-        lines.append(f"So the blocks span at least ${r}$ dimension{'s' if r != 1 else ''}, while an $H$-head model's blocks all lie in "
-                     f"$\\symssmspan\\{{V_1, \\dots, V_H\\}}$; no model with $H < {r}$ heads represents the layer on "
-                     "this input" + (" (in particular no single-head attention layer)" if r >= 2 else "")
-                     + f"; for each $H < {r}$ the leading $(H+1)\\times(H+1)$ minor is the witness.")
+            lines.append(f"The entries of $M$ involve exponentials of the scores. Outward-rounded interval arithmetic "
+                         f"with {lb['precision_bits']}-bit dyadic bounds (Taylor polynomials of degree "
+                         f"{lb['taylor_terms']} with explicit remainders for the exponentials) encloses $\\det M$ in an "
+                         "interval that excludes $0$, so $M$ is nonsingular.")
+        lines.append(f"So the blocks span at least ${r}$ dimension{'s' if r != 1 else ''}, while an $H$-head model's "
+                     f"blocks all lie in $\\symssmspan\\{{V_1, \\dots, V_H\\}}$; no model with $H < {r}$ heads "
+                     "represents the layer" + (" on this input" if depends else "")
+                     + (" (in particular no single-head attention layer)" if r >= 2 else "")
+                     + (f"; for each $H < {r}$ the leading $(H+1)\\times(H+1)$ minor of $M$ is the witness."
+                        if r > 1 and lb["method"] == "exact" else "."))
     lines.append("")
     if lb["method"] == "exact":
         coeffs = d["upper_bound"]["coefficients"]
-        rows = [{"lag": f"({c['block'][0]},{c['block'][1]})", "c": c["c"]} for c in coeffs if c["c"]]
-        lines.append(f"\\emph{{Sufficiency.}} Every other block is zero or an exact combination of the witness blocks "
-                     f"before it ({len(coeffs)} blocks, verified entry by entry)" + (":" if rows else "."))
-        if rows:
-            lines.append(_coefficient_rows(rows).replace("$d = ", "$(i,j) = ").replace("$d$ &", "$(i,j)$ &"))
-        lines.append(f"\\emph{{Explicit construction with $H = {r}$.}} Take $V_h$ the $h$-th witness block and "
-                     "$\\alpha^h_{ij}$ the coefficient of $W_{ij}$ on it (1 at its own block, the listed "
-                     "coefficients, 0 for zero blocks); then $\\sum_h \\alpha^h_{ij} V_h = W_{ij}$ for every block. "
-                     "The coefficients depend on the input, as $F_H$ allows.")
+        zero = [c["block"] for c in coeffs if not any(x != "0" for x in c["c"])]
+        rows = [{"lag": f"({c['block'][0]},{c['block'][1]})", "c": c["c"]} for c in coeffs
+                if any(x != "0" for x in c["c"])]
+        text = (f"\\emph{{Sufficiency.}} Every other block is zero or an exact combination "
+                f"$W_{{ij}} = \\sum_h c_{{ij,h}} V_h$ of the witness blocks before it")
+        chars = sum(len(x) for row in rows for x in row["c"])
+        if rows and len(rows) <= MAX_ROWS and chars <= 900:
+            lines.append(text + f" ({len(zero)} zero block{'s' if len(zero) != 1 else ''}; the others with the "
+                         "coefficients below, numbered in order of the witness blocks):")
+            lines.append(coefficient_rows(rows, head="(i,j)").replace("c_{(i,j),", "c_{ij,"))
+        elif rows:
+            lines.append(text + f" ({len(zero)} zero, {len(rows)} with coefficients listed in the certificate; the "
+                         "checker verified every identity entry by entry).")
+        else:
+            lines.append(text + (": here every other block is zero." if zero else "."))
+        if r:
+            lines.append(f"\\emph{{Explicit construction with $H = {r}$.}} Take $V_h$ the $h$-th witness block and "
+                         "$\\alpha^h_{ij} = c_{ij,h}$ (1 at its own block, 0 on the other witness blocks and on zero "
+                         "blocks); then $\\sum_h \\alpha^h_{ij} V_h = W_{ij}$ for every block."
+                         + (" The coefficients depend on the input, as the factorized class allows." if depends
+                            else ""))
     else:
         basis = inline_list(h + 1 for h in heads["value_map_heads"])
         lines.append(f"\\emph{{Sufficiency.}} Every block is a combination of the value maps $V_h$, whose span has "
-                     f"dimension exactly ${r}$ (an exact rank; heads ${basis}$ form a basis). A model with ${r}$ heads, "
-                     "those value maps and the softmax weights re-expressed in that basis as coefficients represents "
-                     "the layer on this input.")
+                     f"dimension exactly ${r}$ (an exact rank; heads ${basis}$ form a basis). A model with ${r}$ "
+                     f"head{'s' if r != 1 else ''}, those value maps and the softmax weights re-expressed in that "
+                     "basis as coefficients represents the layer on this input.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
 

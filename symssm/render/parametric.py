@@ -19,7 +19,8 @@ Examples
 import re
 
 from ..formats.expressions import TOKEN
-from .tex import PREAMBLE, display_name, escape_text, tex_hash
+from ..formats.expressions import polynomial_text
+from .tex import display_name, tex_count, tex_hash
 
 __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_markdown", "tex_polynomial",
            "tex_parameter"]
@@ -99,7 +100,7 @@ def tex_parameter(name):
 
 
 def tex_polynomial(text):
-    """Canonical polynomial (or formula) text as inline-math LaTeX: ``3/2*a^2*b - 1`` -> ``\\tfrac{3}{2} a^{2} b - 1``."""
+    """Canonical polynomial (or formula) text as inline-math LaTeX: ``3/2*a^2*b - 1`` -> ``3/2\\, a^{2}\\, b - 1``."""
     toks = []
     pos = 0
     while pos < len(text) and text[pos:].strip():
@@ -113,7 +114,7 @@ def tex_polynomial(text):
         kind, tok = toks[i]
         if kind == "num" and i + 2 < len(toks) and toks[i + 1] == ("op", "/") and toks[i + 2][0] == "num" \
                 and (i + 3 >= len(toks) or toks[i + 3][1] != "^") and (i == 0 or toks[i - 1][1] != "^"):
-            out.append(f"\\tfrac{{{tok}}}{{{toks[i + 2][1]}}}")
+            out.append(f"{tok}/{toks[i + 2][1]}")
             i += 3
             continue
         if kind == "name":
@@ -161,7 +162,7 @@ def _system_lines(d):
     keys = ["A", "B", "C"] + (["D"] if body["entries"]["D"] is not None else [])
     total = sum(len(x) for k in keys for row in body["entries"][k] for pair in row for x in pair)
     if total > 1200:
-        return [f"The entries are given in the certificate (system sha256 {tex_hash(d['input_sha256'])})."]
+        return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
     lines = ["The entries, as reduced fractions, are (row by row):"]
     for k in keys:
         rows = body["entries"][k]
@@ -170,21 +171,68 @@ def _system_lines(d):
     return ["{\\raggedright"] + lines + ["\\par}"]
 
 
-def parametric_fragment(d):
+def _power(f, e, *, product=False):
+    """A factor with its multiplicity (``(t^2 + 1)^{5}``): parenthesised, unless a single variable or number,
+    when it carries an exponent or stands in a product."""
+    text = tex_polynomial(f)
+    atom = re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*|[0-9]+", f.strip()) is not None
+    if e == 1:
+        return text if atom or not product else f"({text})"
+    return f"{text}^{{{e}}}" if atom else f"({text})^{{{e}}}"
+
+
+def _factored(delta, factors, names):
+    """``Delta`` as constant times powers of the listed factors (LaTeX), or None when it is not such a product."""
+    if len(delta) > 600:
+        return None
+    try:
+        from ..formats.expressions import parameter_field, parse_formula
+
+        field = parameter_field(names)
+        rest = parse_formula(delta, field).numer
+        parts = []
+        for f in factors:
+            g = parse_formula(f, field).numer
+            if g.is_ground:
+                continue
+            e = 0
+            while True:
+                q, r = rest.div(g)
+                if not r.is_zero:
+                    break
+                rest, e = q, e + 1
+            if e:
+                parts.append(_power(f, e, product=True))
+        if not rest.is_ground:
+            return None
+        const = polynomial_text(rest)
+    except Exception:  # pragma: no cover - verified data always parses; print the expanded form instead
+        return None
+    if const == "1" and parts:
+        return " ".join(parts)
+    if const == "-1" and parts:
+        return "-" + " ".join(parts)
+    return " ".join([tex_polynomial(const)] + parts)
+
+
+def _ranges(hf):
+    lo, hi = hf["from"], hf["to"]
+    return f"n \\ge {lo}" if hi is None else (f"n = {lo}" if lo == hi else f"{lo} \\le n \\le {hi}")
+
+
+def parametric_fragment(d, style):
     """The theorem and proof for parametric head-count data that the checker has verified."""
     s = d["system"]
     n = d["n"]
     items = outline(d)
     params = ", ".join(f"${tex_parameter(x)}$" for x in s["parameters"])
     lines = [
-        f"% symssm parametric head-count certificate ({escape_text(d['generator'])}); input sha256 "
-        f"{d['input_sha256']}",
-        PREAMBLE.rstrip("\n"),
-        f"\\begin{{symssmtheorem}}[{{Head count of the family {display_name(s)}}}]\\emergencystretch=3em",
-        f"Consider the state space model {display_name(s)} with $N = {s['N']}$, $m = {s['m']}$, $p = {s['p']}$, whose "
-        f"entries are rational functions of the parameter{'s' if len(s['parameters']) != 1 else ''} {params} "
-        f"(sha256 {tex_hash(d['input_sha256'])}). Let $k = k({n})$ be the number of attention heads necessary and "
-        f"sufficient to represent it on sequences of length $n = {n}$ ($H$ heads suffice if and only if $H \\ge k$).",
+        style.begin(f"Head count of the family {display_name(s)}"),
+        f"Consider the state space model {display_name(s)} with $N = {s['N']}$ states, $m = {s['m']}$ inputs and "
+        f"$p = {s['p']}$ outputs, whose entries are rational functions of the parameter"
+        f"{'s' if len(s['parameters']) != 1 else ''} {params} (sha256 {tex_hash(d['input_sha256'])}). Let $k(n)$ be the "
+        f"number of attention heads necessary and sufficient in the multi-head factorized class to represent it on "
+        f"sequences of length $n$ ($H$ heads suffice if and only if $H \\ge k(n)$).",
         "\\begin{enumerate}",
     ]
     for item in items:
@@ -196,7 +244,9 @@ def parametric_fragment(d):
             rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
                 else ""
             where = f"Where {path} and the family is defined{rest}"
-        lines.append(f"\\item {where}: $k = {item['k']}$.")
+        lines.append(f"\\item {where}: $k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
+                     + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else "")
+                     + ".")
         for f in item["uncovered"]:
             where = "" if item["depth"] == 0 else " and ".join(
                 f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
@@ -209,31 +259,43 @@ def parametric_fragment(d):
                         + ")" if outside else "") + ".")
     else:
         lines.append("The cases do not cover the zero sets of the factors marked as proving nothing.")
-    lines += ["\\end{symssmtheorem}", "\\begin{proof}\\emergencystretch=3em"]
+    lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
     lines += _system_lines(d)
     lines.append("Let $g$ be the common denominator of the entries and $\\Lambda_d = g^{d+2} L_d$, polynomial "
                  "matrices ($\\Lambda_0 = (gC)(gB) + g (gD)$). In each case below, the minor of $\\Lambda_{d_1}, "
-                 "\\dots, \\Lambda_{d_k}$ at the listed entries has a nonzero determinant $\\Delta$ (lower bound); every "
-                 "other lag below $\\min(n, T)$, $T = N$ ($N+1$ with $D$), satisfies "
-                 "$q_d \\Lambda_d = \\sum_s p_{d,s} \\Lambda_{d_s}$, or $k = \\min(n, T, pm)$ (upper bound); and "
-                 "$g \\Delta \\prod_d q_d$ is the product of the listed factors, so off their zero sets the rank "
-                 "is $k$ at every point. A factor that divides an entry's denominator lies outside the domain; a "
-                 "factor linear in one parameter is covered by the family with that parameter substituted. "
-                 "Every identity was verified exactly as a polynomial identity by the independent checker.")
+                 "\\dots, \\Lambda_{d_k}$ at the listed entries (rows and columns numbered from 1) has the nonzero "
+                 "determinant $\\Delta$ shown (lower bound); every other lag below $\\min(n, T)$, $T = N$ ($N+1$ with "
+                 "$D$), satisfies $q_d \\Lambda_d = \\sum_s p_{d,s} \\Lambda_{d_s}$, or $k = \\min(n, T, pm)$ and the "
+                 "dimension argument applies (upper bound); and $g \\Delta \\prod_d q_d$ is the product of the listed "
+                 "factors, so off their zero sets the rank is $k$ at every point. A factor that divides an entry's "
+                 "denominator lies outside the domain; a factor linear in one parameter is covered by the family with "
+                 "that parameter substituted. The checker verified every identity exactly as a polynomial identity.")
     lines.append("\\begin{itemize}")
     for item in items:
         b = item["body"]
         lb = b["lower_bound"]
         lags = ", ".join(str(x) for x in lb["lags"]) or "none"
-        pos = ",\\allowbreak ".join(f"({r},{c})" for r, c in lb["positions"]) or "none"
+        pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
         label = "generic case" if item["depth"] == 0 else "case " + ", ".join(
             f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
+        ncoef = len(b["upper_bound"].get("coefficients") or [])
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
-            f"{len(b['upper_bound']['coefficients'])} coefficient identit{'y' if len(b['upper_bound']['coefficients']) == 1 else 'ies'}"
-        factors = ", ".join(f"${tex_polynomial(f['polynomial'])}$" + (f"$^{{{f['multiplicity']}}}$"
-                                                                      if f["multiplicity"] > 1 else "")
-                            for f in b["factors"]["list"][:_MAX_LISTED]) or "none"
-        lines.append(f"\\item {label}: $k = {b['head_count']}$; witness lags ${lags}$ at entries ${pos}$; upper "
+            f"{ncoef} coefficient identit{'y' if ncoef == 1 else 'ies'}"
+        flist = b["factors"]["list"]
+        factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
+        if len(flist) > _MAX_LISTED:
+            factors += f" and {len(flist) - _MAX_LISTED} more in the certificate"
+        det = lb.get("determinant")
+        delta = ""
+        if det is not None and b["head_count"]:
+            fact = _factored(det, [f["polynomial"] for f in flist], b["parameters"])
+            if fact is not None and len(fact) <= 300:
+                delta = f" $\\Delta = {fact}$;"
+            elif len(det) <= 200:
+                delta = f" $\\Delta = {tex_polynomial(det)}$;"
+            else:
+                delta = f" $\\Delta$ of {len(det)} characters in the certificate;"
+        lines.append(f"\\item {label}: $k = {b['head_count']}$; witness lags ${lags}$ at entries ${pos}$;{delta} upper "
                      f"bound by {upper}; factors {factors}.")
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")

@@ -1,30 +1,52 @@
-"""LaTeX primitives: escaping user text, typesetting exact numbers and matrices.
+"""LaTeX primitives: escaping user text, typesetting exact numbers and matrices, fitting a column.
 
 Text from a certificate (a system's name, the generator string) is escaped, never passed
-through as LaTeX; numbers are re-validated as canonical rationals before they are typeset.
+through as LaTeX; numbers are re-validated as canonical rationals (or Gaussian rationals) before
+they are typeset.
+
+Numbers are set so that no line collides with its neighbours: a matrix of fractions is shown as
+a scale factor times an integer matrix (``\\frac{1}{12}``, or ``2^{-5}`` for dyadic entries), a
+fraction in running text or in a table is written ``p/q`` (large dyadic ones ``p \\cdot 2^{-e}``), the imaginary unit is an upright ``\\mathrm{i}``, and large counts read ``10^{18}``.
 
 Examples
 --------
 >>> escape_text("50% of $x_1 & y^2 {ok} \\\\ #~")
 '50\\\\% of \\\\$x\\\\_1 \\\\& y\\\\textasciicircum{}2 \\\\{ok\\\\} \\\\textbackslash{} \\\\#\\\\textasciitilde{}'
 >>> tex_number("-3/4")
-'-\\\\tfrac{3}{4}'
+'-3/4'
+>>> tex_number("-355/113")
+'-355/113'
+>>> tex_number("1/2+1/3i")
+'(3 + 2\\\\,\\\\mathrm{i})/6'
+>>> tex_count(10**18), tex_count(3 * 10**9), tex_count(1234567)
+('10^{18}', '3 \\\\cdot 10^{9}', '1\\\\,234\\\\,567')
+>>> tex_matrix([["1/2", "0"], ["0", "3/4"]])
+'\\\\frac{1}{4}\\\\begin{pmatrix}2 & 0 \\\\\\\\ 0 & 3\\\\end{pmatrix}'
+>>> tex_matrix([["1/128", "3/256"]])
+'2^{-8}\\\\begin{pmatrix}2 & 3\\\\end{pmatrix}'
 """
 
 import re
+from fractions import Fraction
+from math import lcm
 
 from ..errors import CertificateError
 
-__all__ = ["escape_text", "tex_name", "tex_number", "tex_matrix", "shown", "display_name", "system_block",
-           "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "COLUMN_PT",
-           "PREAMBLE", "MAX_SHOWN", "MAX_ROWS", "MAX_DIGITS_SHOWN"]
+__all__ = ["escape_text", "tex_name", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
+           "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "fits",
+           "parse_number", "preamble", "tex_decimal", "tex_value", "row_list", "COLUMN_PT", "WIDE_PT", "PREAMBLE", "MAX_SHOWN", "MAX_ROWS",
+           "MAX_DIGITS_SHOWN"]
 
 #: Largest matrix dimension typeset entry by entry.
 MAX_SHOWN = 12
-#: Most coefficient-table rows typeset before truncating.
+#: Most coefficient-table rows typeset before referring to the certificate.
 MAX_ROWS = 12
 #: Numbers with more digits are abbreviated (the exact value stays in the certificate).
 MAX_DIGITS_SHOWN = 40
+#: Width budget (pt) of one displayed line: a two-column article's column is about 229 to 240 pt.
+COLUMN_PT = 215
+#: Widest line worth a one-line alternative for single-column hosts (``\\columnwidth`` decides).
+WIDE_PT = 440
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "%": r"\%", "#": r"\#",
@@ -75,73 +97,167 @@ def tex_name(text, *, breakable=False):
     return "\\texttt{" + "".join(out) + "}"
 
 
+_RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")
+_GAUSSIAN = re.compile(r"(-?[0-9]+(?:/[0-9]+)?)?([+-]?[0-9]+(?:/[0-9]+)?)i")
+
+
+def parse_number(text):
+    """``(real, imag)`` Fractions of a canonical rational or Gaussian rational string.
+
+    Raises
+    ------
+    CertificateError
+        If ``text`` is not such a string (not reachable for verified data).
+    """
+    if isinstance(text, str):
+        if _RATIONAL.fullmatch(text):
+            return Fraction(text), Fraction(0)
+        g = _GAUSSIAN.fullmatch(text)
+        if g:
+            return Fraction(g.group(1) or 0), Fraction(g.group(2))
+    raise CertificateError(f"not a rational in the certificate: {str(text)[:40]!r}")
+
+
 def _digits(s):
     if len(s) <= MAX_DIGITS_SHOWN:
         return s
     return f"{s[:12]}\\ldots{s[-6:]}\\ (\\text{{{len(s)} digits}})"
 
 
-_GAUSSIAN = re.compile(r"(-?[0-9]+(?:/[0-9]+)?)?([+-]?[0-9]+(?:/[0-9]+)?)i")
+def _tiny(q):
+    return len(str(abs(q.numerator))) <= 2 and len(str(q.denominator)) <= 2
 
 
-def tex_number(text):
-    """A canonical rational (or Gaussian rational) string as math-mode LaTeX (``\\tfrac`` for fractions)."""
-    g = _GAUSSIAN.fullmatch(text) if isinstance(text, str) else None
-    if g:
-        real, imag = g.groups()
-        im = tex_number(imag.lstrip("+"))
-        return (tex_number(real) + (" - " + im[1:] if im.startswith("-") else " + " + im) if real else im) + "\\,i"
-    if not isinstance(text, str) or not re.fullmatch(r"-?[0-9]+(/[0-9]+)?", text):
-        raise CertificateError(f"not a rational in the certificate: {str(text)[:40]!r}")
-    sign = "-" if text.startswith("-") else ""
-    body = text.lstrip("-")
-    if "/" in body:
-        num, den = body.split("/")
-        return f"{sign}\\tfrac{{{_digits(num)}}}{{{_digits(den)}}}"
-    return sign + _digits(body)
+def _rational(q, *, display=False):
+    sign = "-" if q < 0 else ""
+    num, den = str(abs(q.numerator)), str(q.denominator)
+    if den == "1":
+        return sign + _digits(num)
+    if q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3:
+        return f"{sign}{_digits(num)} \\cdot 2^{{-{q.denominator.bit_length() - 1}}}"
+    if display and len(num) <= 12 and len(den) <= 12:
+        return f"{sign}\\frac{{{num}}}{{{den}}}"
+    brk = "\\allowbreak " if len(num) + len(den) > 12 else ""
+    return f"{sign}{_digits(num)}/{brk}{_digits(den)}"
 
 
-def tex_matrix(rows):
-    """A matrix of rational strings: pmatrix up to 10 columns, array beyond (MaxMatrixCols)."""
-    if not rows or not rows[0]:
-        return r"\begin{pmatrix}\end{pmatrix}"
-    body = r" \\ ".join(" & ".join(tex_number(x) for x in row) for row in rows)
-    if len(rows[0]) <= 10:
-        return r"\begin{pmatrix}" + body + r"\end{pmatrix}"
-    return r"\left(\begin{array}{" + "c" * len(rows[0]) + "}" + body + r"\end{array}\right)"
+_I = "\\mathrm{i}"
 
 
-def shown(name, rows):
-    """``name = (matrix)`` in math mode, or its size when it is larger than :data:`MAX_SHOWN`."""
-    r, c = len(rows), len(rows[0]) if rows else 0
-    if r <= MAX_SHOWN and c <= MAX_SHOWN:
-        return f"{name} = {tex_matrix(rows)}"
-    return f"{name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}\\ \\text{{(entries in the certificate)}}"
+def _gaussian(re_, im, *, display=False):
+    if im == 0:
+        return _rational(re_, display=display)
+    den = lcm(re_.denominator, im.denominator)
+    if den > 1 and not (_tiny(re_) and _tiny(im) and re_ == 0):
+        a, b = re_ * den, im * den
+        inner = _gaussian(a, b)
+        return f"({inner})/{den}" if re_ != 0 or b not in (1, -1) else f"{inner}/{den}"
+    mag = abs(im)
+    unit = _I if mag == 1 else _rational(mag) + "\\," + _I
+    if re_ == 0:
+        return ("-" if im < 0 else "") + unit
+    return _rational(re_) + (" - " if im < 0 else " + ") + unit
 
 
-#: Width budget (pt) of one displayed line: a two-column article's column is about 229 to 240 pt.
-COLUMN_PT = 215
+def tex_number(text, *, display=False):
+    """A canonical rational (or Gaussian rational) string as math-mode LaTeX.
+
+    Integers are written as they are (abbreviated beyond :data:`MAX_DIGITS_SHOWN` digits),
+    fractions ``p/q`` (``\\frac`` up to 12 digits with ``display``), the dyadic ones ``p \\cdot 2^{-e}``.
+    """
+    re_, im = parse_number(text)
+    return _gaussian(re_, im, display=display)
+
+
+def tex_count(value):
+    """A nonnegative integer such as a sequence length: ``10^{18}``, ``3 \\cdot 10^{9}``, ``1\\,234\\,567``."""
+    value = int(value)
+    s = str(value)
+    if len(s) <= 6:
+        return s
+    stripped = s.rstrip("0")
+    zeros = len(s) - len(stripped)
+    if zeros >= 6:
+        return "10^{" + str(zeros) + "}" if stripped == "1" else f"{_digits(stripped)} \\cdot 10^{{{zeros}}}"
+    if value & (value - 1) == 0:
+        return f"2^{{{value.bit_length() - 1}}}"
+    if len(s) > MAX_DIGITS_SHOWN:
+        return _digits(s)
+    head = len(s) % 3 or 3
+    groups = [s[:head]] + [s[i:i + 3] for i in range(head, len(s), 3)]
+    return "\\,".join(groups)
 
 
 def number_width(text):
     """A generous estimate (pt) of the typeset width of :func:`tex_number` of ``text``."""
-    sign = 7.8 if text.startswith("-") else 0.0
-    body = text.lstrip("-")
-    if "/" in body:
-        num, den = body.split("/")
-        digits = max(min(len(num), 20), min(len(den), 20))
-        extra = 60.0 if max(len(num), len(den)) > MAX_DIGITS_SHOWN else 0.0
-        return sign + 3.6 * digits + 2.0 + extra
-    extra = 60.0 if len(body) > MAX_DIGITS_SHOWN else 0.0
-    return sign + 5.0 * min(len(body), 20) + extra
+    re_, im = parse_number(text)
+    if im != 0:
+        den = lcm(re_.denominator, im.denominator)
+        return (_rational_width(re_ * den if den > 1 else re_) + _rational_width(im * den if den > 1 else im)
+                + 24.0 + (5.0 * len(str(den)) + 12.0 if den > 1 else 0.0))
+    return _rational_width(re_)
+
+
+def _rational_width(q):
+    sign = 7.8 if q < 0 else 0.0
+    num, den = str(abs(q.numerator)), str(q.denominator)
+    if den == "1":
+        return sign + (5.0 * len(num) if len(num) <= MAX_DIGITS_SHOWN else 160.0)
+    if q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3:
+        return sign + 5.0 * min(len(num), MAX_DIGITS_SHOWN) + 30.0
+    part = [5.0 * len(x) if len(x) <= MAX_DIGITS_SHOWN else 160.0 for x in (num, den)]
+    return sign + part[0] + part[1] + 5.0
+
+
+def _scale(rows):
+    """(scale LaTeX or "", integer-text rows): rows = scale * integer rows, the common denominator pulled out."""
+    nums = [[parse_number(x) for x in row] for row in rows]
+    den = 1
+    for row in nums:
+        for a, b in row:
+            den = lcm(den, a.denominator, b.denominator)
+    if den == 1:
+        return "", rows
+    ints = [[_int_text(a * den, b * den) for a, b in row] for row in nums]
+    if den >= 64 and den & (den - 1) == 0:
+        return f"2^{{-{den.bit_length() - 1}}}", ints
+    return f"\\frac{{1}}{{{den}}}", ints
+
+
+def _int_text(a, b):
+    a, b = int(a), int(b)
+    if b == 0:
+        return str(a)
+    return (str(a) if a else "") + ("+" if b > 0 and a else "") + str(b) + "i"
+
+
+def tex_matrix(rows):
+    """A matrix of exact numbers: its common denominator pulled out, then ``pmatrix`` (``array`` beyond 10 columns).
+
+    Examples
+    --------
+    >>> tex_matrix([["1", "0"], ["-2", "1"]])
+    '\\\\begin{pmatrix}1 & 0 \\\\\\\\ -2 & 1\\\\end{pmatrix}'
+    """
+    if not rows or not rows[0]:
+        return r"\begin{pmatrix}\end{pmatrix}"
+    scale, ints = _scale(rows)
+    body = r" \\ ".join(" & ".join(tex_number(x) for x in row) for row in ints)
+    if len(rows[0]) <= 10:
+        inner = r"\begin{pmatrix}" + body + r"\end{pmatrix}"
+    else:
+        inner = r"\left(\begin{array}{" + "c" * len(rows[0]) + "}" + body + r"\end{array}\right)"
+    return scale + inner
 
 
 def matrix_width(rows):
     """Estimated width (pt) of :func:`tex_matrix` of ``rows``."""
     if not rows or not rows[0]:
         return 0.0
-    cols = list(zip(*rows))
-    return sum(max(number_width(x) for x in col) for col in cols) + 10.0 * (len(cols) - 1) + 22.0
+    scale, ints = _scale(rows)
+    cols = list(zip(*ints))
+    extra = 0.0 if not scale else 8.0 + 5.0 * len(re.sub(r"[^0-9]", "", scale))
+    return sum(max(number_width(x) for x in col) for col in cols) + 10.0 * (len(cols) - 1) + 20.0 + extra
 
 
 def inline_list(items):
@@ -154,39 +270,97 @@ def tex_hash(hex_text):
     return "\\texttt{" + "\\allowbreak ".join(hex_text[i:i + 16] for i in range(0, len(hex_text), 16)) + "}"
 
 
-def matrix_block(name, rows, *, sha256=None, suffix=""):
-    """A displayed matrix that fits a two-column article's column (text mode in, text mode out).
+def _name_width(name):
+    return 6.5 * len(re.sub(r"\\[A-Za-z]+|[{}_^ ]", "", name)) + 4.0 * name.count("\\top")
 
-    Small matrices are displayed as ``name = (...)``; wider ones are listed row by row with
-    break points after every entry; matrices larger than :data:`MAX_SHOWN` are given by their
-    size and, with ``sha256``, the hash of the system they belong to (the entries are in the
-    certificate).
+
+def fits(rows, name=""):
+    """True if ``name = (matrix)`` fits one line of a two-column article's column."""
+    return matrix_width(rows) + _name_width(name) + 16 <= COLUMN_PT
+
+
+def display(items, *, end="."):
+    """One display of ``(name, rows)`` matrices, packed into lines that fit the column.
+
+    All items on one line when they fit :data:`COLUMN_PT`; otherwise a ``gather*`` packs them
+    greedily, and, when one line would fit a wider host, ``\\columnwidth`` chooses between the two
+    layouts when the document is typeset.  Text mode in, text mode out.
+    """
+    widths = [matrix_width(rows) + _name_width(name) + 16 for name, rows in items]
+    texts = [f"{name} = {tex_matrix(rows)}" for name, rows in items]
+
+    def joined(group):
+        return ",\\quad ".join(texts[i] for i in group)
+
+    total = sum(widths) + 14 * (len(items) - 1)
+    one_line = "\\[\n" + joined(range(len(items))) + end + "\n\\]\n"
+    if total <= COLUMN_PT:
+        return one_line
+    lines, current, width = [], [], 0.0
+    for i, w in enumerate(widths):
+        if current and width + 14 + w > COLUMN_PT:
+            lines.append(current)
+            current, width = [], 0.0
+        current.append(i)
+        width += w + (14 if len(current) > 1 else 0)
+    lines.append(current)
+    stacked = ("\\begin{gather*}\n" + ",\\\\\n".join(joined(g) for g in lines) + end + "\n\\end{gather*}\n")
+    if total <= WIDE_PT:
+        return f"\\ifdim\\columnwidth<{int(total) + 20}pt\n{stacked}\\else\n{one_line}\\fi\n"
+    return stacked
+
+
+def matrix_block(name, rows, *, sha256=None, suffix=""):
+    """A matrix that fits a two-column article's column (text mode in, text mode out).
+
+    Small matrices are displayed as ``name = (...)`` with the common denominator pulled out;
+    wider ones are listed row by row with break points after every entry; matrices larger than
+    :data:`MAX_SHOWN` are given by their size and, with ``sha256``, the hash of the certificate
+    they belong to.
     """
     r, c = len(rows), len(rows[0]) if rows else 0
     if r > MAX_SHOWN or c > MAX_SHOWN:
-        where = f" (system sha256 {tex_hash(sha256)})" if sha256 else ""
-        return (f"${name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}$, its entries given in the certificate{where}"
-                f"{suffix}\n")
-    if matrix_width(rows) + 12 * len(name) + 20 <= COLUMN_PT:
-        return f"\\[\n{name} = {tex_matrix(rows)}{suffix}\n\\]\n"
-    lines = [f"${name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}$ has the rows"]
+        where = f" (sha256 {tex_hash(sha256)})" if sha256 else ""
+        return f"${name} \\in \\mathbb{{Q}}^{{{r}\\times {c}}}$, its entries given in the certificate{where}{suffix}\n"
+    if fits(rows, name):
+        return display([(name, rows)], end=suffix)
+    return row_list(name, rows, suffix=suffix)
+
+
+def row_list(name, rows, *, suffix=""):
+    """``name`` given row by row, one breakable inline list per row (for matrices too wide to display)."""
+    r, c = len(rows), len(rows[0]) if rows else 0
+    field = "\\mathbb{Q}(\\mathrm{i})" if any("i" in x for row in rows for x in row) else "\\mathbb{Q}"
+    lines = [f"${name} \\in {field}^{{{r}\\times {c}}}$ has the rows"]
     for i, row in enumerate(rows):
         end = "," if i + 1 < r else suffix
         lines.append(f"\\par\\noindent\\hspace*{{1em}}$({inline_list(tex_number(x) for x in row)})${end}")
     return "{\\raggedright\n" + "\n".join(lines) + "\\par}\n"
 
 
-PREAMBLE = (
-    "\\ifcsname symssmtheorem\\endcsname\\else\\newtheorem{symssmtheorem}{Certified result}\\fi\n"
-    "\\providecommand{\\symssmspan}{\\operatorname{span}}\n"
-)
+def preamble(environment="symssmtheorem", name="Certified result"):
+    """The fragment's definitions: its theorem environment (only if absent) and ``\\symssmspan``."""
+    return (f"\\ifcsname {environment}\\endcsname\\else\\newtheorem{{{environment}}}{{{escape_text(name)}}}\\fi\n"
+            "\\providecommand{\\symssmspan}{\\operatorname{span}}\n")
 
 
-def system_block(s, sha256=None):
-    """The system's matrices, each as a :func:`matrix_block`."""
-    names = ["A", "B", "C"] + (["D"] if s["D"] is not None else [])
-    return "".join(matrix_block(n, s[n], sha256=sha256, suffix="," if i + 1 < len(names) else ".")
-                   for i, n in enumerate(names))
+PREAMBLE = preamble()
+
+
+def system_block(s, sha256=None, *, end="."):
+    """The system's matrices A, B, C (and D) in one display, or by shape when they are too large."""
+    names = ["A", "B", "C"] + (["D"] if s.get("D") is not None else [])
+    big = [n for n in names if len(s[n]) > MAX_SHOWN or len(s[n][0]) > MAX_SHOWN]
+    if big:
+        return "".join(matrix_block(n, s[n], sha256=sha256 if i + 1 == len(names) else None,
+                                    suffix="," if i + 1 < len(names) else end)
+                       for i, n in enumerate(names))
+    shown = [(n, s[n]) for n in names if fits(s[n], n)]
+    listed = [n for n in names if not fits(s[n], n)]
+    out = display(shown, end=end if not listed else ",") if shown else ""
+    for i, n in enumerate(listed):
+        out += row_list(n, s[n], suffix="," if i + 1 < len(listed) else end)
+    return out
 
 
 def display_name(s):
@@ -194,3 +368,43 @@ def display_name(s):
     return tex_name(s["name"], breakable=True) if s["name"] else "under consideration"
 
 
+def tex_decimal(text, *, up, digits=4):
+    """A rigorous decimal bound of a rational: rounded up (``up=True``) or down, ``digits`` significant digits.
+
+    Examples
+    --------
+    >>> tex_decimal("2/3", up=True), tex_decimal("2/3", up=False), tex_decimal("123456789/7", up=True)
+    ('0.6667', '0.6666', '1.764 \\\\cdot 10^{7}')
+    """
+    q, _ = parse_number(text)
+    if q == 0:
+        return "0"
+    sign = -1 if q < 0 else 1
+    a = abs(q)
+    e = len(str(a.numerator // a.denominator)) - 1 if a >= 1 else -len(str(a.denominator // a.numerator))
+    while a >= Fraction(10) ** (e + 1):
+        e += 1
+    while a < Fraction(10) ** e:
+        e -= 1
+    scaled = a / Fraction(10) ** (e - digits + 1)
+    toward_up = up if sign > 0 else not up
+    m = -((-scaled.numerator) // scaled.denominator) if toward_up else scaled.numerator // scaled.denominator
+    if m >= 10 ** digits:
+        m //= 10
+        e += 1
+    mant = str(m)
+    if -4 <= e < 0:
+        body = "0." + "0" * (-e - 1) + mant.rstrip("0")
+    elif 0 <= e < digits:
+        body = mant[:e + 1] + ("." + mant[e + 1:].rstrip("0") if mant[e + 1:].rstrip("0") else "")
+    else:
+        frac = mant[1:].rstrip("0")
+        body = mant[0] + ("." + frac if frac else "") + f" \\cdot 10^{{{e}}}"
+    return ("-" if sign < 0 else "") + body
+
+
+def tex_value(text, *, up, limit=16):
+    """``= exact`` when the exact value is short, else ``\\le`` (``up``) or ``\\ge`` a rounded decimal."""
+    if len(text) <= limit:
+        return f"= {tex_number(text)}"
+    return ("\\le " if up else "\\ge ") + tex_decimal(text, up=up)
