@@ -44,7 +44,7 @@ def catalog_files(records):
 def _write_verified(out, stem, cert):
     """Write a certificate and its LaTeX, after the independent checker has verified it."""
     cert.save(os.path.join(out, f"{stem}.json"))
-    atomic_write(os.path.join(out, f"{stem}.tex"), cert.to_latex())
+    atomic_write(os.path.join(out, f"{stem}.tex"), cert.to_latex(source=f"{stem}.json"))
 
 
 def build_catalog(out, *, progress=None):

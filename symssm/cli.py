@@ -279,7 +279,7 @@ def _cmd_latex(args):
 
 
 def _cmd_audit(args):
-    from .audit import audit_lines
+    from .render.audit import audit_lines
 
     code, lines = audit_lines(args.paper, args.certificates)
     for line in lines:

@@ -16,7 +16,7 @@ STAGES = {
     "exact": 3, "numeric": 3, "gradient": 3,
     "certificate": 4,
     "api": 5, "render": 5,
-    "catalog": 6, "batch": 6, "audit": 6, "cli": 7, "__main__": 8, "__init__": 8,
+    "catalog": 6, "batch": 6, "cli": 7, "__main__": 8, "__init__": 8,
     "families": 8, "layers": 8,  # facades: `from symssm.families import rotation` as the docs write it
     "checker": -1,
 }

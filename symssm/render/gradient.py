@@ -97,7 +97,7 @@ def gradient_macros(d):
         ("DecayConstantSquared", tex_number(d["decay_constant_squared"])),
         ("AttentionLowerBound", tex_number(d["attention_lower_bound"])),
         ("CrossoverDistance", d["crossover_distance"] if d["crossover_distance"] is not None else "\\infty"),
-        ("N", d["n"]),
+        ("Length", tex_count(d["n"])),
     ]
 
 

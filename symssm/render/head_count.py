@@ -224,6 +224,13 @@ def coefficient_rows(rows, head="d"):
     return "\n".join(out)
 
 
+def _first_lags(T):
+    """``L_0, \\dots, L_{T-1}`` written out when T is 1, 2 or 3."""
+    if T <= 3:
+        return ", ".join(f"L_{{{d}}}" for d in range(T))
+    return f"L_0, \\dots, L_{{{T - 1}}}"
+
+
 def _listed(d):
     """The coefficient rows the proof needs (lags the dimension argument does not cover): (zero, nonzero)."""
     ub = d["upper_bound"]
@@ -247,7 +254,7 @@ def _sufficiency(d, s, small):
     out = [f"\\emph{{Sufficiency.}} Let {chi}. By the Cayley--Hamilton theorem "
            f"$\\chi_A(A) = 0$, so $L_d = -\\sum_{{j=0}}^{{N-1}} a_j L_{{d-N+j}}$ for every $d \\ge {start} = {T}$"
            + (" (where $L_{d-N} = C A^{d-N} B$ does not involve $D$)" if hasD else "")
-           + f"; every lag lies in $\\symssmspan\\{{L_0, \\dots, L_{{{T - 1}}}\\}}$."]
+           + f"; every lag lies in $\\symssmspan\\{{{_first_lags(T)}\\}}$."]
     dim_from = ub["dimension_from_lag"]
     if dim_from is not None:
         field = "\\mathbb{Q}(\\mathrm{i})" if d.get("field") else "\\mathbb{Q}"

@@ -220,6 +220,100 @@ def _ranges(hf):
     return f"n \\ge {lo}" if hi is None else (f"n = {lo}" if lo == hi else f"{lo} \\le n \\le {hi}")
 
 
+def _case_items(items, n):
+    out = []
+    for item in items:
+        if item["depth"] == 0:
+            where = ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
+                else "For the system"
+        else:
+            path = " and ".join(f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
+            rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
+                else ""
+            where = f"Where {path} and the family is defined{rest}"
+        out.append(f"\\item {where}: $k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
+                   + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else "")
+                   + ".")
+        for f in item["uncovered"]:
+            where = "" if item["depth"] == 0 else " and ".join(
+                f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
+            out.append(f"\\item Where {where}${tex_polynomial(f)} = 0$, this certificate proves nothing.")
+    return out
+
+
+_DIFFERENCE = re.compile(r"([A-Za-z][A-Za-z0-9_]*) - ([A-Za-z][A-Za-z0-9_]*)")
+
+
+def _partition_cases(d, items):
+    """{partition: (k, holds_for)} when every case is "which parameters are equal", else None.
+
+    That is the shape of a complete certificate whose substitutions all set one parameter equal to
+    another and whose every case is cut out by all pairwise differences of its remaining parameters:
+    each case is then exactly one partition of the parameters into classes of equal values, and the
+    symmetric cases (``l_1 = l_2 = l_3`` reached three ways) are one statement.
+    """
+    params = list(d["system"]["parameters"])
+    if not d["complete"] or len(params) < 2 or len(params) > 6:
+        return None
+    out = {}
+    for item in items:
+        parent = {x: x for x in params}
+
+        def root(x):
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for x, v in item["path"]:
+            if v not in params:
+                return None
+            parent[root(x)] = root(v)
+        remaining = item["parameters"]
+        need = {frozenset((a, b)) for i, a in enumerate(remaining) for b in remaining[i + 1:]}
+        have = set()
+        for f in item["body"]["factors"]["list"]:
+            m = _DIFFERENCE.fullmatch(f["polynomial"])
+            if not m or f["status"] != "case" or m.group(1) not in remaining or m.group(2) not in remaining:
+                return None
+            have.add(frozenset(m.groups()))
+        if have != need:
+            return None
+        classes = {}
+        for x in params:
+            classes.setdefault(root(x), []).append(x)
+        partition = tuple(sorted((tuple(c) for c in classes.values()), key=lambda c: params.index(c[0])))
+        hf = item["holds_for"]
+        if partition in out and out[partition] != (item["k"], hf["from"], hf["to"]):
+            return None
+        out[partition] = (item["k"], hf["from"], hf["to"])
+    return out
+
+
+def _partition_items(merged, params, n):
+    names = [tex_parameter(x) for x in params]
+    listed = ", ".join(names)
+    out = []
+    order = sorted(merged, key=lambda part: (-len(part), [[params.index(x) for x in c] for c in part if len(c) > 1]))
+    for part in order:
+        k, lo, hi = merged[part]
+        if len(part) == len(params):
+            where = f"If ${listed}$ are pairwise distinct"
+        elif len(part) == 1:
+            where = "If $" + " = ".join(names) + "$"
+        else:
+            eq = " and ".join("$" + " = ".join(tex_parameter(x) for x in c) + "$" for c in part if len(c) > 1)
+            where = f"If {eq}, and no other two of ${listed}$ are equal"
+        rng = _ranges({"from": lo, "to": hi})
+        out.append(f"\\item {where}: $k(n) = {k}$ for every ${rng}$"
+                   + (f", in particular $k({tex_count(n)}) = {k}$" if n != lo else "") + ".")
+    if all(k == len(part) for part, (k, _, _) in merged.items()):
+        lo = max(v[1] for v in merged.values())
+        his = [v[2] for v in merged.values() if v[2] is not None]
+        rng = _ranges({"from": lo, "to": min(his) if his else None})
+        out.append(f"\\item[] In short: for every ${rng}$, $k(n)$ is the number of distinct values among ${listed}$.")
+    return out
+
+
 def parametric_fragment(d, style):
     """The theorem and proof for parametric head-count data that the checker has verified."""
     s = d["system"]
@@ -235,22 +329,11 @@ def parametric_fragment(d, style):
         f"sequences of length $n$ ($H$ heads suffice if and only if $H \\ge k(n)$).",
         "\\begin{enumerate}",
     ]
-    for item in items:
-        if item["depth"] == 0:
-            where = ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
-                else "For the system"
-        else:
-            path = " and ".join(f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
-            rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
-                else ""
-            where = f"Where {path} and the family is defined{rest}"
-        lines.append(f"\\item {where}: $k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
-                     + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else "")
-                     + ".")
-        for f in item["uncovered"]:
-            where = "" if item["depth"] == 0 else " and ".join(
-                f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
-            lines.append(f"\\item Where {where}${tex_polynomial(f)} = 0$, this certificate proves nothing.")
+    merged = _partition_cases(d, items)
+    if merged is not None:
+        lines += _partition_items(merged, s["parameters"], n)
+    else:
+        lines += _case_items(items, n)
     lines.append("\\end{enumerate}")
     outside = items[0]["outside"]
     if d["complete"]:

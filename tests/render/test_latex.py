@@ -20,7 +20,7 @@ NASTY = "we\\ird {name} $x$ 100% #1 a_b & c~d ^e"
 
 
 def test_numbers_and_matrices():
-    assert tex_number("7") == "7" and tex_number("-2/3") == "-\\tfrac{2}{3}"
+    assert tex_number("7") == "7" and tex_number("-2/3") == "-2/3"
     assert tex_matrix([["1", "0"], ["0", "1"]]).startswith("\\begin{pmatrix}")
     wide = tex_matrix([[str(i) for i in range(11)]])
     assert wide.startswith("\\left(\\begin{array}{ccccccccccc}")
@@ -43,9 +43,13 @@ def test_output_is_deterministic():
 
 def test_macros_and_prefix():
     text = render(certify(example("rotation").system, 8), macros=True)
-    assert "\\newcommand{\\SymssmHeadCount}{2}" in text
-    assert "\\newcommand{\\SymssmWitnessDet}{-1}" in text
-    assert "\\newcommand{\\SymssmHoldsFrom}{2}" in text
+    assert "\\newcommand{\\SymssmRotationHeadCount}{\\ensuremath{2}}" in text
+    assert "\\newcommand{\\SymssmRotationWitnessDet}{\\ensuremath{-1}}" in text
+    assert "\\newcommand{\\SymssmRotationHoldsFrom}{\\ensuremath{2}}" in text
+    assert "\\newcommand{\\SymssmRotationLength}{\\ensuremath{8}}" in text
+    assert "\\newcommand{\\SymssmRotationN}{\\ensuremath{2}}" in text  # N, the state dimension
+    text = render(certify(example("rotation").system, 8), macros=True, prefix="Rot")
+    assert "\\newcommand{\\RotHeadCount}{\\ensuremath{2}}" in text
     with pytest.raises(InputError, match="letters"):
         render(certify(example("rotation").system, 8), macros=True, prefix="Bad1")
 
@@ -65,7 +69,7 @@ def test_standalone_pdf_states_the_result_and_escapes_the_name(tmp_path):
     flat = " ".join(text.split())
     assert "exactly k = 2 attention heads are necessary and sufficient" in flat
     assert "Proof." in flat and "Necessity (Interaction Rank Gap)" in flat and "Sufficiency" in flat
-    assert "det M = −1" in flat
+    assert "leading principal minors are 1, −1, all nonzero" in flat
     assert "we\\ird {name} $x$ 100% #1 a_b & c~d ^e" in flat
 
 
@@ -128,7 +132,8 @@ def test_certificate_object_latex():
 def test_independence_sentence_lists_the_witness_lags_as_they_are():
     # The 5-state shift's witness lags are 1 and 3; L_2 = 0, so "L_1, ..., L_3" would be false.
     text = certify(example("shift5-two-outputs").system, 8).to_latex()
-    assert "$L_{1},\\allowbreak L_{3}$ are linearly independent" in text
+    assert "d_1, d_2 = 1,\\allowbreak 3$" in text
+    assert "L_{1} = " in text and "L_{3} = " in text and "L_{2} = " not in text
     assert "\\dots, L_{3}" not in text
 
 

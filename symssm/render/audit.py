@@ -41,7 +41,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Optional
 
-from .errors import InputError, SymssmError
+from ..errors import InputError, SymssmError
 
 __all__ = ["Finding", "audit_paper", "audit_lines", "MAX_TEX_BYTES", "MAX_TEX_FILES", "MAX_JSON_FILES"]
 
@@ -185,8 +185,8 @@ def _blocks(lines):
 
 def _index(folder, wanted):
     """{sha256: path} of the ``.json`` files under ``folder`` whose bytes or canonical JSON hash to a wanted value."""
-    from .formats.jsonio import loads_strict
-    from .render.style import certificate_sha256
+    from ..formats.jsonio import loads_strict
+    from .style import certificate_sha256
 
     found, count = {}, 0
     for top, dirs, files in os.walk(folder):
@@ -221,8 +221,8 @@ def _index(folder, wanted):
 
 def _check(path):
     """(code, message) of the independent checker on ``path``, isolated with its default limits."""
-    from .checker.core import check_file
-    from .checker.isolate import Undecided, default_seconds, run_isolated
+    from ..checker.core import check_file
+    from ..checker.isolate import Undecided, default_seconds, run_isolated
 
     seconds = default_seconds(os.path.getsize(path))
 
@@ -238,6 +238,14 @@ def _check(path):
     except Undecided as exc:
         return 2, str(exc)
     return out["code"], out["message"]
+
+
+def _sha(path):
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def _options(text):
@@ -287,9 +295,9 @@ def audit_paper(paper, certificates=None):
     InputError
         If the paper or the folder cannot be read, or inputs form a cycle.
     """
-    from .api import Certificate
-    from .formats.jsonio import loads_strict
-    from .render.latex import _render_checked
+    from ..certificate.envelope import check_envelope
+    from ..formats.jsonio import loads_strict
+    from .latex import _render_checked
 
     paper = os.fspath(paper)
     folder = os.fspath(certificates) if certificates is not None else (os.path.dirname(os.path.abspath(paper)))
@@ -309,8 +317,8 @@ def audit_paper(paper, certificates=None):
                                     f"no .json file under {folder} has sha256 {b['sha'][:16]}..."))
             continue
         if path not in verdicts:
-            verdicts[path] = _check(path)
-        code, message = verdicts[path]
+            verdicts[path] = (_check(path), _sha(path))
+        (code, message), checked = verdicts[path]
         if code != 0:
             findings.append(Finding("FAILS CHECK", b["file"], b["line"], what, shown,
                                     ("rejected: " if code == 1 else "undecided: ") + message))
@@ -321,11 +329,14 @@ def audit_paper(paper, certificates=None):
             continue
         try:
             with open(path, "rb") as fh:
-                data = loads_strict(fh.read().decode("utf-8"), what=path)
+                raw = fh.read()
+            if hashlib.sha256(raw).hexdigest() != checked:
+                raise InputError("the file changed while it was audited")
+            data = loads_strict(raw.decode("utf-8"), what=path)
+            check_envelope(data)
             options = _options(b["options"])
-            cert = Certificate(data, what=path)
             source = None if b["source"] == "-" else b["source"]
-            expected = _render_checked(cert.data, source=source, **options)
+            expected = _render_checked(data, source=source, **options)
         except (SymssmError, UnicodeDecodeError, OSError) as exc:
             findings.append(Finding("EDITED", b["file"], b["line"], what, shown,
                                     f"its marker cannot be re-rendered ({str(exc)[:120]})"))
