@@ -18,6 +18,7 @@ Examples
 
 from fractions import Fraction
 
+from ..formats.rationals import int_to_text
 from .tex import parse_number
 
 __all__ = ["lags_of", "leading_minors", "charpoly", "number_text"]
@@ -32,7 +33,7 @@ def number_text(z):
     a, b = z
 
     def q(x):
-        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+        return int_to_text(x.numerator) if x.denominator == 1 else f"{int_to_text(x.numerator)}/{int_to_text(x.denominator)}"
 
     if b == 0:
         return q(a)

@@ -31,6 +31,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..errors import CertificateError
+from ..formats.rationals import int_from_digits, int_to_text
 
 __all__ = ["escape_text", "tex_name", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
            "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "fits",
@@ -111,11 +112,16 @@ def parse_number(text):
     """
     if isinstance(text, str):
         if _RATIONAL.fullmatch(text):
-            return Fraction(text), Fraction(0)
+            return _fraction(text), Fraction(0)
         g = _GAUSSIAN.fullmatch(text)
         if g:
-            return Fraction(g.group(1) or 0), Fraction(g.group(2))
+            return _fraction(g.group(1) or "0"), _fraction(g.group(2))
     raise CertificateError(f"not a rational in the certificate: {str(text)[:40]!r}")
+
+
+def _fraction(text):
+    num, _, den = text.lstrip("+").partition("/")
+    return Fraction(int_from_digits(num), int_from_digits(den) if den else 1)
 
 
 def _digits(s):
@@ -125,12 +131,12 @@ def _digits(s):
 
 
 def _tiny(q):
-    return len(str(abs(q.numerator))) <= 2 and len(str(q.denominator)) <= 2
+    return abs(q.numerator) < 100 and q.denominator < 100
 
 
 def _rational(q, *, display=False):
     sign = "-" if q < 0 else ""
-    num, den = str(abs(q.numerator)), str(q.denominator)
+    num, den = int_to_text(abs(q.numerator)), int_to_text(q.denominator)
     if den == "1":
         return sign + _digits(num)
     if q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3:
@@ -172,7 +178,7 @@ def tex_number(text, *, display=False):
 def tex_count(value):
     """A nonnegative integer such as a sequence length: ``10^{18}``, ``3 \\cdot 10^{9}``, ``1\\,234\\,567``."""
     value = int(value)
-    s = str(value)
+    s = int_to_text(value)
     if len(s) <= 6:
         return s
     stripped = s.rstrip("0")
@@ -194,13 +200,13 @@ def number_width(text):
     if im != 0:
         den = lcm(re_.denominator, im.denominator)
         return (_rational_width(re_ * den if den > 1 else re_) + _rational_width(im * den if den > 1 else im)
-                + 24.0 + (5.0 * len(str(den)) + 12.0 if den > 1 else 0.0))
+                + 24.0 + (5.0 * min(len(int_to_text(den)), 45) + 12.0 if den > 1 else 0.0))
     return _rational_width(re_)
 
 
 def _rational_width(q):
     sign = 7.8 if q < 0 else 0.0
-    num, den = str(abs(q.numerator)), str(q.denominator)
+    num, den = int_to_text(abs(q.numerator)), int_to_text(q.denominator)
     if den == "1":
         return sign + (5.0 * len(num) if len(num) <= MAX_DIGITS_SHOWN else 160.0)
     if q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3:
@@ -227,8 +233,8 @@ def _scale(rows):
 def _int_text(a, b):
     a, b = int(a), int(b)
     if b == 0:
-        return str(a)
-    return (str(a) if a else "") + ("+" if b > 0 and a else "") + str(b) + "i"
+        return int_to_text(a)
+    return (int_to_text(a) if a else "") + ("+" if b > 0 and a else "") + int_to_text(b) + "i"
 
 
 def tex_matrix(rows):
@@ -381,7 +387,8 @@ def tex_decimal(text, *, up, digits=4):
         return "0"
     sign = -1 if q < 0 else 1
     a = abs(q)
-    e = len(str(a.numerator // a.denominator)) - 1 if a >= 1 else -len(str(a.denominator // a.numerator))
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    e = e * 3 // 10
     while a >= Fraction(10) ** (e + 1):
         e += 1
     while a < Fraction(10) ** e:
@@ -392,7 +399,7 @@ def tex_decimal(text, *, up, digits=4):
     if m >= 10 ** digits:
         m //= 10
         e += 1
-    mant = str(m)
+    mant = int_to_text(m)
     if -4 <= e < 0:
         body = "0." + "0" * (-e - 1) + mant.rstrip("0")
     elif 0 <= e < digits:

@@ -96,7 +96,7 @@ def test_cli_with_a_decimal_complex_spec(tmp_path, capsys):
     assert "over Q(i)" in capsys.readouterr().out
     assert main(["check", str(tmp_path / "c.cert.json"), "--spec", str(spec)]) == 0
     assert main(["latex", str(tmp_path / "c.cert.json"), "-o", str(tmp_path / "c.tex")]) == 0
-    assert "\\mathbb{Q}(i)" in (tmp_path / "c.tex").read_text()
+    assert "\\mathbb{Q}(\\mathrm{i})" in (tmp_path / "c.tex").read_text()
     assert main(["gradient", str(spec)]) == 2
 
 

@@ -108,20 +108,27 @@ def test_cli_latex_and_refusal_of_bad_certificates(tmp_path, capsys):
     assert not (tmp_path / "bad.tex").exists()
 
 
-def test_example_paper_inputs_are_current_and_compile(tmp_path):
+def test_example_paper_inputs_are_current_compile_and_audit(tmp_path):
     example_dir = os.path.join(ROOT, "docs", "example")
     rot = tmp_path / "rotation.cert.json"
     sh = tmp_path / "shift.cert.json"
-    assert main(["certify", os.path.join(ROOT, "tests", "fixtures", "specs", "rotation.json"), "-o", str(rot)]) == 0
+    assert main(["certify", os.path.join(example_dir, "rotation.json"), "-o", str(rot)]) == 0
     assert main(["certify", "--family", "shift", "--N", "5", "--p", "2", "-n", "8", "-o", str(sh)]) == 0
-    for argv, name in (([str(rot)], "rotation.tex"), ([str(rot), "--macros"], "rotation-macros.tex"),
-                       ([str(sh)], "shift.tex"), ([str(sh), "--macros", "--prefix", "SymssmShift"], "shift-macros.tex")):
+    for name in ("rotation.cert.json", "shift.cert.json"):
+        assert (tmp_path / name).read_bytes() == open(os.path.join(example_dir, name), "rb").read(), name
+    for argv, name in (([str(rot), "--label", "thm:rotation"], "rotation.tex"),
+                       ([str(rot), "--macros"], "rotation-macros.tex"),
+                       ([str(sh), "--label", "thm:shift", "--environment", "theorem"], "shift.tex"),
+                       ([str(sh), "--macros"], "shift-macros.tex")):
         assert main(["latex", *argv, "-o", str(tmp_path / name)]) == 0
         assert (tmp_path / name).read_text() == open(os.path.join(example_dir, name)).read(), name
-    require_tools()
     shutil.copy(os.path.join(example_dir, "paper.tex"), tmp_path / "paper.tex")
-    text = " ".join(compile_tex(tmp_path, "paper.tex").split())
-    assert "needs 2 attention heads on sequences of length 8" in text
+    assert main(["audit", str(tmp_path / "paper.tex")]) == 0
+    require_tools()
+    compile_tex(tmp_path, "paper.tex")
+    text = " ".join(compile_tex(tmp_path, "paper.tex").split())  # twice: the \ref numbers
+    assert "The planar rotation rotation needs exactly 2 atten" in text and "n ≥ 2 (Result 1)" in text
+    assert "determinant −1" in text and "(Theorem 2)" in text and "??" not in text
 
 
 def test_certificate_object_latex():
