@@ -74,16 +74,15 @@ def _profile_sentence(lags, n_from, n_to):
 def head_count_fragment(d, style):
     """The theorem and proof for head-count data that the checker has verified."""
     s = d["system"]
-    k, n, T = d["head_count"], d["n"], d["truncation"]
-    lb, ub, hf = d["lower_bound"], d["upper_bound"], d["holds_for"]
+    k, n = d["head_count"], d["n"]
+    lb, hf = d["lower_bound"], d["holds_for"]
     lags = lb["lags"]
-    K = len(lags)
     gaussian = bool(d.get("field"))
     field = "\\mathbb{Q}(\\mathrm{i})" if gaussian else "\\mathbb{Q}"
     hasD = s["D"] is not None
     small = _small(s)
     lines = [style.begin(f"Head count of the SSM {display_name(s)}")]
-    where = (f"where" if small else f"whose matrices $A, B, C{', D' if hasD else ''}$ are given in the certificate "
+    where = ("where" if small else f"whose matrices $A, B, C{', D' if hasD else ''}$ are given in the certificate "
              f"(sha256 {tex_hash(d['input_sha256'])}).")
     lines.append(f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if hasD else ''}$ be the state space "
                  f"model with $N = {s['N']}$ states, inputs $x_i \\in {field}^{{{s['m']}}}$ and outputs "
@@ -241,9 +240,8 @@ def _listed(d):
 
 def _sufficiency(d, s, small):
     ub, lb = d["upper_bound"], d["lower_bound"]
-    T, lags, K = d["truncation"], lb["lags"], len(lb["lags"])
+    T, K = d["truncation"], len(lb["lags"])
     hasD = s["D"] is not None
-    pm = s["p"] * s["m"]
     cp = _charpoly_text(s) if small else None
     start = "N + 1" if hasD else "N"
     if cp:

@@ -15,7 +15,6 @@ from .tex import (
     display_name,
     fits,
     inline_list,
-    matrix_block,
     tex_count,
     tex_hash,
     tex_number,
@@ -147,8 +146,8 @@ def interaction_fragment(d, style):
         zero = [c["block"] for c in coeffs if not any(x != "0" for x in c["c"])]
         rows = [{"lag": f"({c['block'][0]},{c['block'][1]})", "c": c["c"]} for c in coeffs
                 if any(x != "0" for x in c["c"])]
-        text = (f"\\emph{{Sufficiency.}} Every other block is zero or an exact combination "
-                f"$W_{{ij}} = \\sum_h c_{{ij,h}} V_h$ of the witness blocks before it")
+        text = ("\\emph{Sufficiency.} Every other block is zero or an exact combination "
+                "$W_{ij} = \\sum_h c_{ij,h} V_h$ of the witness blocks before it")
         chars = sum(len(x) for row in rows for x in row["c"])
         if rows and len(rows) <= MAX_ROWS and chars <= 900:
             lines.append(text + f" ({len(zero)} zero block{'s' if len(zero) != 1 else ''}; the others with the "

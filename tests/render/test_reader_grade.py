@@ -14,7 +14,6 @@ import shutil
 import pytest
 
 from symssm import certify, gradient_certificate, ssm
-from symssm.api import load_certificate
 from symssm.cli import main
 from symssm.render.latex import render
 from symssm.render.tex import tex_count, tex_decimal, tex_matrix, tex_number
