@@ -13,7 +13,7 @@ from .reading import Rejected, Unreadable, is_text, strict_equal
 __all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric", "head_count_at", "parse_point"]
 
 MAX_PARAMETRIC_DIM = 8
-MAX_CASES = 256
+MAX_CASES = 1024
 STATUSES = ("outside-domain", "case", "uncovered")
 
 

@@ -9,11 +9,22 @@ names, ``+ - * /``, ``^`` with a non-negative integer exponent, parentheses, una
 formula parses into a pair ``(numerator, denominator)`` of polynomials.
 """
 
+import os
 import re
 import threading
 from fractions import Fraction
 
 from .reading import Unreadable
+
+try:  # an optional accelerator: the same products and quotients, the same work counted, the same verdicts
+    import flint as _flint
+except ImportError:  # pragma: no cover - python-flint is a dependency of symssm, not of the checker
+    _flint = None
+if os.environ.get("SYMSSM_CHECKER_PURE"):
+    _flint = None
+#: Products with at least this many term pairs go to FLINT (when it is installed).
+FLINT_MIN_PAIRS = 64
+_CONTEXTS = {}
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
            "reset_work", "add", "sub", "mul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
@@ -88,15 +99,55 @@ def _spend(amount):
 
 def _words(p):
     """64-bit words of the largest coefficient (numerator and denominator): the cost of one term product."""
-    return 1 + max((c.numerator.bit_length() + c.denominator.bit_length() for c in p.values()), default=0) // 64
+    big = 0
+    try:
+        for c in p.values():
+            bits = c._numerator.bit_length() + c._denominator.bit_length()
+            if bits > big:
+                big = bits
+    except AttributeError:  # pragma: no cover - every coefficient is a Fraction; stay correct if not
+        big = max((c.numerator.bit_length() + c.denominator.bit_length() for c in p.values()), default=0)
+    return 1 + big // 64
+
+
+def _ctx(nvars):
+    ctx = _CONTEXTS.get(nvars)
+    if ctx is None:
+        ctx = _CONTEXTS[nvars] = _flint.fmpq_mpoly_ctx.get(tuple(f"x{i}" for i in range(nvars)), "lex")
+    return ctx
+
+
+def _to_flint(a, nvars):
+    return _ctx(nvars).from_dict({mon: _flint.fmpq(c.numerator, c.denominator) for mon, c in a.items()})
+
+
+def _from_flint(poly):
+    return {tuple(mon): Fraction(int(c.p), int(c.q)) for mon, c in poly.terms()}
+
+
+def _nvars(a, b):
+    for mon in a:
+        return len(mon)
+    for mon in b:
+        return len(mon)
+    return 0
 
 
 def mul(a, b):
     # the work is counted before it is done, and weighted by the coefficients' size: a power of a sum
     # with 1,000-digit constants creates huge coefficients from few terms
     _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
+    if _flint is not None and len(a) * len(b) >= FLINT_MIN_PAIRS:
+        nv = _nvars(a, b)
+        if nv:
+            return _size(_from_flint(_to_flint(a, nv) * _to_flint(b, nv)))
     if len(a) > len(b):
         a, b = b, a
+    if len(a) == 1:  # a monomial times a polynomial: no two products share a monomial, none is zero
+        (m1, c1), = a.items()
+        if not any(m1):
+            return _size({m2: c1 * c2 for m2, c2 in b.items()})
+        return _size({tuple(x + y for x, y in zip(m1, m2)): c1 * c2 for m2, c2 in b.items()})
     out = {}
     for m1, c1 in a.items():
         for m2, c2 in b.items():
@@ -128,6 +179,19 @@ def divide_exact(a, b):
     """``a / b`` if ``b`` (nonzero) divides ``a`` exactly, else None."""
     if not b:
         return None
+    if _flint is not None and len(a) * len(b) >= FLINT_MIN_PAIRS and _nvars(a, b):
+        nv = _nvars(a, b)
+        try:
+            quo = _from_flint(_to_flint(a, nv) / _to_flint(b, nv))
+        except Exception:  # noqa: BLE001 - not exact: the pure loop below decides (and counts) as always
+            quo = None
+        if quo is not None and len(quo) <= MAX_POLY_TERMS:
+            _spend(len(b) * len(quo))  # what the loop spends: one pass per quotient term
+            return quo
+    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass per term of ``a``
+        c = next(iter(b.values()))
+        _spend(len(a))
+        return _size({mon: v / c for mon, v in a.items()})
     lead = max(b)
     lc = b[lead]
     rem, quo = dict(a), {}
@@ -308,6 +372,52 @@ def parse_pair(text, names, *, limit=MAX_FORMULA_CHARS):
     return _fold(n, d)
 
 
+_CANON_SPLIT = re.compile(r" ([-+]) ")
+_CANON_COEFF = re.compile(r"[0-9]{1,10000}(?:/[0-9]{1,10000})?")
+_CANON_FACTOR = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,15})(?:\^([0-9]{1,2}))?")
+
+
+def _canonical(text, names):
+    """The polynomial of a canonical text (``3/2*a^2*b - c + 1``) in one pass, or None to use the grammar.
+
+    Only texts the general parser reads to the same value are taken here: a sum of distinct
+    monomials, each an optional coefficient and distinct names with exponents from 2 to 64.
+    """
+    nv = len(names)
+    index = {x: i for i, x in enumerate(names)}
+    parts = _CANON_SPLIT.split(text)
+    first = parts[0]
+    signs = ["-" if first.startswith("-") else "+"] + parts[1::2]
+    terms = [first[1:] if first.startswith("-") else first] + parts[2::2]
+    out = {}
+    for sign, term in zip(signs, terms):
+        pieces = term.split("*")
+        coeff = Fraction(1)
+        if _CANON_COEFF.fullmatch(pieces[0]):
+            num, _, den = pieces[0].partition("/")
+            if den and not int(den):
+                return None
+            coeff = Fraction(pieces[0])
+            pieces = pieces[1:]
+            if not coeff:
+                return None
+        exps = [0] * nv
+        for piece in pieces:
+            m = _CANON_FACTOR.fullmatch(piece)
+            if not m or m.group(1) not in index or exps[index[m.group(1)]]:
+                return None
+            e = int(m.group(2)) if m.group(2) else 1
+            if not 2 <= e <= MAX_FORMULA_DEGREE and m.group(2):
+                return None
+            exps[index[m.group(1)]] = e
+        mon = tuple(exps)
+        if mon in out:
+            return None
+        out[mon] = -coeff if sign == "-" else coeff
+    _spend(len(out))
+    return _size(out)
+
+
 def parse_polynomial(text, names):
     """A polynomial field of a certificate (a formula whose denominator is a constant).
 
@@ -318,6 +428,10 @@ def parse_polynomial(text, names):
     """
     if type(text) is not str:
         raise FormulaError("must be a string")
+    if len(text) <= MAX_POLY_CHARS and text and text == text.strip() and text != "0":
+        fast = _canonical(text, names)
+        if fast is not None:
+            return fast
     n, d = parse_pair(text, names, limit=MAX_POLY_CHARS)
     if not is_const(d):
         raise FormulaError("is not a polynomial")

@@ -372,16 +372,24 @@ def _fraction_text(value):
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def family_head_count(system, n, *, max_cases=MAX_CASES):
+def family_head_count(system, n, *, max_cases=MAX_CASES, engine="flint"):
     """Every body of a family's certificate: index 0 is the generic family, then its cases (breadth first).
 
     A case factor beyond ``max_cases`` bodies is left ``uncovered`` (and the certificate incomplete).
+    ``engine`` is ``"flint"`` (python-flint's ``fmpq_mpoly``, :mod:`symssm.exact.flintfamily`) or
+    ``"sympy"`` (this module's reference implementation); both give the same bodies.
 
     Raises
     ------
     InputError
         See :func:`analyse_body`.
     """
+    if engine == "flint":
+        from .flintfamily import family_head_count_flint
+
+        return family_head_count_flint(system, n, max_cases=max_cases)
+    if engine != "sympy":
+        raise InputError(f"engine must be 'flint' or 'sympy', got {engine!r}")
     queue = [(system, None)]
     raw = []
     while len(raw) < len(queue):

@@ -158,7 +158,7 @@ MAX_FORMULA_DEGREE = 64
 #: Most terms in one polynomial of a parametric certificate (entries, determinants, coefficients).
 MAX_POLY_TERMS = 20_000
 #: Most bodies (the generic case plus every case of the exceptional set) in one certificate.
-MAX_CASES = 256
+MAX_CASES = 1024
 #: Most term products the generator spends expanding one formula (the checker's bound is MAX_POLY_WORK).
 MAX_FORMULA_WORK = 1_000_000
 #: Most term-by-term products of polynomials one parametric certificate may need (both sides).

@@ -329,12 +329,12 @@ def _generic(N=2, p=1, m=1, **_):
 #: Built-in parametric families: name -> (builder, default N, largest N).
 PARAMETRIC_FAMILIES = {
     "rotation-symbolic": (_rotation, 2, 2),
-    "diagonal-symbolic": (_diagonal, 3, 4),
-    "companion-symbolic": (_companion, 3, 5),
+    "diagonal-symbolic": (_diagonal, 3, 5),
+    "companion-symbolic": (_companion, 3, 8),
     "jordan-symbolic": (_jordan, 2, 2),
-    "hippo-legs-step": (_hippo_legs, 3, 4),
-    "hippo-legt-step": (_hippo_legt, 3, 4),
-    "s4d-real-step": (_s4d_real, 3, 4),
+    "hippo-legs-step": (_hippo_legs, 3, 8),
+    "hippo-legt-step": (_hippo_legt, 3, 8),
+    "s4d-real-step": (_s4d_real, 3, 8),
     "generic-symbolic": (_generic, 2, 3),
 }
 

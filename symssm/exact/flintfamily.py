@@ -1,0 +1,550 @@
+"""Head counts of families on python-flint's ``fmpq_mpoly``: the engine behind :func:`~symssm.exact.parametric.family_head_count`.
+
+The same proof as the SymPy reference in :mod:`symssm.exact.parametric` (same witness points, same
+Bareiss determinants, same Cramer relations reduced by the gcd, same factor normalisation and case
+analysis), on multivariate polynomials over Q in FLINT (lex order, the parameters in the order
+given), so the certificate's bytes are the same whichever engine made them; ``tests/exact`` compares
+the two on every built-in family.  Substitution into a case stays in FLINT too: a child family's
+entries are reduced fractions with a primitive denominator, checked against the formula limits a
+spec would be (1,000 characters, degree 64), as the reference does by re-parsing them.
+
+Examples
+--------
+>>> from symssm.sources.parametric import parametric_family
+>>> bodies = family_head_count_flint(parametric_family("rotation-symbolic"), 4)
+>>> [(b.head_count, b.complete) for b in bodies]
+[(2, True), (1, True)]
+>>> [(f.text, f.status) for f in bodies[0].factors]
+[('t', 'case'), ('t^2 + 1', 'outside-domain')]
+"""
+
+import random
+from fractions import Fraction
+from math import gcd
+
+import flint
+
+from ..errors import InputError, LimitError
+from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
+
+__all__ = ["family_head_count_flint", "poly_text"]
+
+_ATTEMPTS = 8
+_KEYS = ("A", "B", "C", "D")
+
+
+class _Family:
+    """A family over ``Q(parameters)`` as FLINT polynomials: each entry a reduced (num, den) pair."""
+
+    __slots__ = ("parameters", "ctx", "pairs", "name")
+
+    def __init__(self, parameters, ctx, pairs, name):
+        self.parameters, self.ctx, self.pairs, self.name = tuple(parameters), ctx, pairs, name
+
+    @property
+    def N(self):
+        return len(self.pairs["A"])
+
+    @property
+    def m(self):
+        return len(self.pairs["B"][0])
+
+    @property
+    def p(self):
+        return len(self.pairs["C"])
+
+    @property
+    def D(self):
+        return self.pairs["D"]
+
+
+def _context(names):
+    return flint.fmpq_mpoly_ctx.get(tuple(names) or ("_",), "lex")
+
+
+def _frac(c):
+    return Fraction(int(c.p), int(c.q))
+
+
+def _fmpq(x):
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _terms(poly):
+    return poly.terms()
+
+
+def _from_sympy(poly, ctx, nvars):
+    terms = {}
+    for mon, coeff in poly.terms():
+        key = tuple(mon) if nvars else (0,)
+        terms[key] = flint.fmpq(int(coeff.numerator), int(coeff.denominator))
+    return ctx.from_dict(terms) if terms else ctx.from_dict({})
+
+
+def poly_text(poly, names):
+    """Canonical text of a FLINT polynomial (as :func:`~symssm.formats.expressions.polynomial_text`).
+
+    FLINT prints a lex-ordered polynomial in exactly this form (``3/2*a^2*b - c + 1``; tested against
+    the printer below on random polynomials), so its own printer is used when the names agree.
+    """
+    ctx_names = poly.context().names()
+    if tuple(names) == tuple(ctx_names) or (not names and poly.is_constant()):
+        return str(poly)
+    parts = []
+    for mon, coeff in sorted(poly.terms(), key=lambda t: tuple(t[0]), reverse=True):
+        factors = [name if e == 1 else f"{name}^{e}" for name, e in zip(names, mon) if e]
+        c = _frac(coeff)
+        sign = "-" if c < 0 else "+"
+        c = abs(c)
+        ctext = str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+        if not factors:
+            body = ctext
+        elif c == 1:
+            body = "*".join(factors)
+        else:
+            body = ctext + "*" + "*".join(factors)
+        parts.append((sign, body))
+    if not parts:
+        return "0"
+    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    for sign, body in parts[1:]:
+        text += f" {sign} {body}"
+    return text
+
+
+def _is_const(poly):
+    return poly.is_constant()
+
+
+def _const(poly):
+    """The value of a constant polynomial, as a Fraction."""
+    terms = list(poly.terms())
+    return _frac(terms[0][1]) if terms else Fraction(0)
+
+
+def _lead(poly):
+    """The leading coefficient in lex order (as SymPy's ``LC``)."""
+    terms = sorted(poly.terms(), key=lambda t: tuple(t[0]), reverse=True)
+    return _frac(terms[0][1]) if terms else Fraction(0)
+
+
+def _integer_scale(polys, lead):
+    coeffs = [_frac(c) for poly in polys for _, c in poly.terms()]
+    scale = 1
+    for c in coeffs:
+        scale = scale * c.denominator // gcd(scale, c.denominator)
+    content = 0
+    for c in coeffs:
+        content = gcd(content, int(c * scale))
+    return Fraction(scale, content or 1) * (1 if lead > 0 else -1)
+
+
+def _primitive(poly):
+    """(scale, poly * scale): integer coprime coefficients, positive leading coefficient."""
+    if poly.is_zero():
+        return Fraction(1), poly
+    scale = _integer_scale((poly,), _lead(poly))
+    return scale, poly * _fmpq(scale)
+
+
+def _check_terms(poly, what):
+    if len(poly) > MAX_POLY_TERMS:
+        raise LimitError(f"{what} has {len(poly)} terms; the limit is {MAX_POLY_TERMS} (a smaller family, "
+                         "fewer parameters or a shorter n)")
+    return poly
+
+
+def _exquo(a, b):
+    if _is_const(b):
+        return a * _fmpq(1 / _const(b))
+    return a / b
+
+
+def _lcm(a, b):
+    if _is_const(a):
+        return b
+    if _is_const(b):
+        return a
+    return _exquo(a * b, a.gcd(b))
+
+
+def _gcd(a, b):
+    if a.is_zero():
+        return b
+    if b.is_zero():
+        return a
+    if _is_const(a) or _is_const(b):
+        return a.context().from_dict({(0,) * a.context().nvars(): 1})
+    return a.gcd(b)
+
+
+def _divides(f, g):
+    try:
+        g / f
+    except Exception:  # noqa: BLE001 - FLINT's DomainError: not exact
+        return False
+    return True
+
+
+def _value(poly, point):
+    if _is_const(poly):
+        return _const(poly)
+    return _frac(poly(*[_fmpq(x) for x in point]))
+
+
+def _det(rows, one):
+    """Fraction-free (Bareiss) determinant with exact divisions."""
+    k = len(rows)
+    if k == 0:
+        return None
+    M = [list(r) for r in rows]
+    sign, prev = 1, one
+    for i in range(k):
+        if M[i][i].is_zero():
+            swap = next((r for r in range(i + 1, k) if not M[r][i].is_zero()), None)
+            if swap is None:
+                return one * 0
+            M[i], M[swap] = M[swap], M[i]
+            sign = -sign
+        for r in range(i + 1, k):
+            for c in range(i + 1, k):
+                num = M[r][c] * M[i][i] - M[r][i] * M[i][c]
+                M[r][c] = num if (_is_const(prev) and _const(prev) == 1) else _exquo(num, prev)
+        prev = M[i][i]
+    return M[k - 1][k - 1] * sign
+
+
+def _normalised_pairs(fam_pairs):
+    """(pairs with primitive denominators, g) as the reference's ``_scaled_lags`` makes them."""
+    pairs, g = {}, None
+    for key in _KEYS:
+        rows = fam_pairs[key]
+        if rows is None:
+            pairs[key] = None
+            continue
+        out = []
+        for row in rows:
+            prow = []
+            for num, den in row:
+                if _is_const(den):
+                    num, den = num * _fmpq(1 / _const(den)), den * 0 + 1
+                else:
+                    scale, den = _primitive(den)
+                    num = num * _fmpq(scale)
+                prow.append((num, den))
+                g = den if g is None else _lcm(g, den)
+            out.append(prow)
+        pairs[key] = out
+    _, g = _primitive(g)
+    return pairs, g
+
+
+def _scaled_lags(fam, rows):
+    pairs, g = _normalised_pairs(fam.pairs)
+
+    def scaled(key):
+        return [[num * _exquo(g, den) if not _is_const(den) else num * g for num, den in row] for row in pairs[key]]
+
+    A, B, C = scaled("A"), scaled("B"), scaled("C")
+    D = scaled("D") if pairs["D"] is not None else None
+    m, p = len(B[0]), len(C)
+    zero = g * 0
+    work = [0]
+
+    def mul(X, Y):
+        work[0] += sum(len(X[i][t]) * len(Y[t][j]) for i in range(len(X)) for t in range(len(Y))
+                       for j in range(len(Y[0])))
+        if work[0] > MAX_POLY_WORK:
+            raise LimitError(f"forming the lags of this family takes more than {MAX_POLY_WORK} polynomial term "
+                             "products, the limit (both sides): use fewer parameters, a smaller N or a shorter n")
+        out = []
+        for i in range(len(X)):
+            row = []
+            for j in range(len(Y[0])):
+                acc = zero
+                for t in range(len(Y)):
+                    acc = acc + X[i][t] * Y[t][j]
+                row.append(_check_terms(acc, "a lag entry"))
+            out.append(row)
+        return out
+
+    lags = []
+    X = B
+    for d in range(rows):
+        L = mul(C, X)
+        if d == 0 and D is not None:
+            L = [[L[i][j] + g * D[i][j] for j in range(m)] for i in range(p)]
+        lags.append(L)
+        if d + 1 < rows:
+            X = mul(A, X)
+    return pairs, g, lags
+
+
+def _points(fam, pairs):
+    rng = random.Random(0x5EED + len(fam.parameters))
+    dens = [den for key in _KEYS if pairs[key] is not None for row in pairs[key] for _, den in row]
+    found = 0
+    for _ in range(1000):
+        point = [Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 997)) for _ in fam.parameters]
+        if all(_value(den, point) != 0 for den in dens):
+            yield point
+            found += 1
+            if found == _ATTEMPTS:
+                return
+
+
+def _witness(lags, point, p, m):
+    basis = []
+    lags_out, positions = [], []
+    for d, L in enumerate(lags):
+        row = [_value(L[i][j], point) for i in range(p) for j in range(m)]
+        for pivot, brow in basis:
+            if row[pivot]:
+                f = row[pivot] / brow[pivot]
+                row = [x - f * y for x, y in zip(row, brow)]
+        pivot = next((c for c, x in enumerate(row) if x), None)
+        if pivot is not None:
+            basis.append((pivot, row))
+            lags_out.append(d)
+            positions.append(divmod(pivot, m))
+    return tuple(lags_out), tuple(positions)
+
+
+def _relations(lags, witness, positions, delta, p, m, one):
+    M = [[lags[d][r][c] for r, c in positions] for d in witness]
+    out = []
+    for d, L in enumerate(lags):
+        if d in witness:
+            continue
+        v = [L[r][c] for r, c in positions]
+        ps = []
+        for s in range(len(witness)):
+            rows = [list(row) for row in M]
+            rows[s] = v
+            ps.append(_det(rows, one))
+        q = delta
+        common = q
+        for x in ps:
+            common = _gcd(common, x)
+        if not _is_const(common):
+            q = _exquo(q, common)
+            ps = [_exquo(x, common) for x in ps]
+        scale, q = _primitive(q)
+        ps = [x * _fmpq(scale) for x in ps]
+        for i in range(p):
+            for j in range(m):
+                rhs = one * 0
+                for s in range(len(witness)):
+                    rhs = rhs + ps[s] * lags[witness[s]][i][j]
+                if q * L[i][j] != rhs:
+                    return None
+        out.append((d, q, tuple(ps)))
+    return out
+
+
+def _factor_list(poly):
+    if _is_const(poly):
+        return _const(poly), []
+    c, fs = poly.factor()
+    return _frac(c), [(f, int(e)) for f, e in fs]
+
+
+def _linear_in(f, names):
+    terms = [(tuple(mon), c) for mon, c in f.terms()]
+    for index, name in enumerate(names):
+        ones = [(mon, c) for mon, c in terms if mon[index] == 1]
+        if any(mon[index] > 1 for mon, _ in terms) or len(ones) != 1:
+            continue
+        mon, c = ones[0]
+        if any(e for i, e in enumerate(mon) if i != index):
+            continue
+        rest = {m_: c_ for m_, c_ in terms if m_ != mon}
+        value = {m_: c_ * _fmpq(-1 / _frac(c)) for m_, c_ in rest.items()}
+        return name, index, value
+    return None
+
+
+def _child_names(names, index):
+    return [x for i, x in enumerate(names) if i != index]
+
+
+def _dict_text(terms, names, index):
+    """Text of a polynomial given as {monomial: coefficient} free of generator ``index``, without it."""
+    ctx = _context(_child_names(names, index))
+    child = {m[:index] + m[index + 1:]: c for m, c in terms.items()}
+    if not _child_names(names, index):
+        child = {(0,): c for m, c in child.items()}
+    return poly_text(ctx.from_dict(child), _child_names(names, index))
+
+
+def _rational_text(num, den, names):
+    """The canonical text of num/den (reduced) as the reference's ``rational_function_text`` writes it."""
+    if _is_const(den):
+        return poly_text(num * _fmpq(1 / _const(den)), names)
+    scale = _fmpq(_integer_scale((num, den), _lead(den)))
+    return f"({poly_text(num * scale, names)})/({poly_text(den * scale, names)})"
+
+
+def _substitute(fam, index, value_terms, value_text):
+    """The child family: parameter ``index`` replaced by the polynomial ``value_terms`` in the others."""
+    names = list(fam.parameters)
+    rest = _child_names(names, index)
+    child_ctx = _context(rest)
+    gens = list(child_ctx.gens()) if rest else []
+    value = child_ctx.from_dict({(m[:index] + m[index + 1:] if rest else (0,)): c for m, c in value_terms.items()}) \
+        if value_terms else child_ctx.from_dict({})
+    images = []
+    g = iter(gens)
+    for i in range(len(names)):
+        images.append(value if i == index else next(g))
+    out = {}
+    for key in _KEYS:
+        rows = fam.pairs[key]
+        if rows is None:
+            out[key] = None
+            continue
+        new_rows = []
+        for row in rows:
+            new = []
+            for num, den in row:
+                n2 = num.compose(*images, ctx=child_ctx)
+                d2 = den.compose(*images, ctx=child_ctx)
+                if d2.is_zero():
+                    raise InputError(f"the family is undefined where {names[index]} = {value_text}: a denominator "
+                                     "vanishes")
+                if not _is_const(d2) and not n2.is_zero():
+                    common = n2.gcd(d2)
+                    if not _is_const(common):
+                        n2, d2 = n2 / common, d2 / common
+                if n2.is_zero():
+                    d2 = d2 * 0 + 1
+                _check_formula(n2, d2, rest)
+                new.append((n2, d2))
+            new_rows.append(new)
+        out[key] = new_rows
+    return _Family(rest, child_ctx, out, fam.name)
+
+
+def _check_formula(num, den, names):
+    """The limits a spec's formula has (as the reference re-parses the child's entries)."""
+    text = _rational_text(num, den, names)
+    if len(text) > MAX_FORMULA_CHARS:
+        raise LimitError(f"formula of {len(text)} characters; the limit is {MAX_FORMULA_CHARS}")
+    for part in (num, den):
+        if len(part) > MAX_POLY_TERMS:
+            raise LimitError("more than the limit of terms")
+        degree = part.total_degree() if not part.is_zero() else 0
+        if degree > MAX_FORMULA_DEGREE:
+            raise LimitError(f"degree {degree} is above the limit {MAX_FORMULA_DEGREE}")
+
+
+def _from_system(system):
+    names = list(system.parameters)
+    ctx = _context(names)
+    nv = len(names)
+    pairs = {}
+    for key in _KEYS:
+        mat = getattr(system, key)
+        if mat is None:
+            pairs[key] = None
+            continue
+        pairs[key] = [[(_from_sympy(x.numer, ctx, nv), _from_sympy(x.denom, ctx, nv)) for x in row] for row in mat]
+    return _Family(names, ctx, pairs, system.name)
+
+
+def _analyse(fam, n):
+    names = list(fam.parameters)
+    T = fam.N + (1 if fam.D is not None else 0)
+    rows = min(n, T)
+    pairs, g, lags = _scaled_lags(fam, rows)
+    p, m = fam.p, fam.m
+    one = g * 0 + 1
+    for point in _points(fam, pairs):
+        witness, positions = _witness(lags, point, p, m)
+        k = len(witness)
+        delta = _det([[lags[d][r][c] for r, c in positions] for d in witness], one) if k else one
+        _check_terms(delta, "the determinant")
+        dimension = k == min(rows, p * m)
+        relations = [] if dimension else _relations(lags, witness, positions, delta, p, m, one)
+        if relations is None:
+            continue
+        break
+    else:
+        raise InputError("could not prove a generic head count at the deterministic sample points (the family's "
+                         "denominators vanish too often); please report this family")
+    text = (lambda poly: poly_text(poly, names)) if names else (lambda poly: poly_text(poly, []))
+    constant, merged = Fraction(1), {}
+    for poly in [g, delta] + [q for _, q, _ in relations]:
+        c, fs = _factor_list(poly)
+        constant *= c
+        for f, e in fs:
+            scale, f = _primitive(f)
+            constant /= scale ** e
+            key = text(f)
+            merged[key] = (f, merged.get(key, (f, 0))[1] + e)
+    dens = [den for key in _KEYS if pairs[key] is not None for row in pairs[key] for _, den in row
+            if not _is_const(den)]
+    factors = []
+    for key in sorted(merged):
+        f, e = merged[key]
+        if any(_divides(f, den) for den in dens):
+            factors.append((key, e, "outside-domain", None, None, None))
+            continue
+        lin = _linear_in(f, names)
+        if lin is None:
+            factors.append((key, e, "uncovered", None, None, None))
+        else:
+            name, index, value = lin
+            factors.append((key, e, "case", name, _dict_text(value, names, index), (index, value)))
+    entries = {key: (None if pairs[key] is None else tuple(tuple((text(a), text(b)) for a, b in row)
+                                                           for row in pairs[key]))
+               for key in _KEYS}
+    k = len(witness)
+    return {
+        "entries": entries, "denominator": text(g), "head_count": k, "lags": witness,
+        "positions": positions, "determinant": text(delta), "dimension": dimension,
+        "coefficients": tuple((d, text(q), tuple(text(x) for x in ps)) for d, q, ps in relations),
+        "constant": str(constant.numerator) if constant.denominator == 1 else
+        f"{constant.numerator}/{constant.denominator}",
+        "factors": factors,
+        "holds_for": (witness[-1] + 1 if k else 0, None if n >= T else n),
+    }
+
+
+def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
+    """Every body of a family's certificate, on FLINT (see :func:`~symssm.exact.parametric.family_head_count`).
+
+    Raises
+    ------
+    InputError
+        If no witness could be proven at the deterministic points.
+    LimitError
+        If a polynomial grows beyond the limits.
+    """
+    from .parametric import Body, Factor
+
+    queue = [(_from_system(system), None)]
+    raw = []
+    while len(raw) < len(queue):
+        fam, sub = queue[len(raw)]
+        body = _analyse(fam, n)
+        factors = []
+        for i, (text, e, status, name, value, where) in enumerate(body["factors"]):
+            if status == "case" and len(queue) < max_cases:
+                try:
+                    child = _substitute(fam, where[0], where[1], value)
+                except InputError:
+                    factors.append(Factor(text, e, "uncovered"))
+                    continue
+                queue.append((child, (len(raw), i, name, value)))
+                factors.append(Factor(text, e, "case", len(queue) - 1, name, value))
+            else:
+                factors.append(Factor(text, e, "uncovered" if status == "case" else status))
+        body["factors"] = tuple(factors)
+        raw.append((fam, sub, body))
+    complete = [False] * len(raw)
+    for i in reversed(range(len(raw))):
+        complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
+                          for f in raw[i][2]["factors"])
+    return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]
