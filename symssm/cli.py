@@ -548,12 +548,30 @@ METHOD_HELP = ("how the witness minor is found: exact (fraction-free elimination
                "or auto (default: chosen by size)")
 
 
-def build_parser():
-    """The argument parser of ``symssm`` (every command; no abbreviations)."""
+def _add_check(sub):
+    p = _command(sub, "check", _cmd_check, "verify a certificate with the independent checker")
+    p.add_argument("certificate", metavar="CERT", help="certificate JSON file")
+    p.add_argument("--spec", metavar="SPEC", help="also require the certificate to be about this spec's system")
+    _add_budget(p, "give up, undecided (exit 2), after this many seconds")
+    p.add_argument("--at", metavar="NAME=VALUE,...", help="for a family certificate: what it proves at this "
+                   "parameter point (rational values, e.g. a=1/2,b=3)")
+    p.add_argument("--json", action="store_true", help="print the verdict (and the --at answer) as one JSON object")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
+
+
+def build_parser(only=None):
+    """The argument parser of ``symssm`` (every command; no abbreviations).
+
+    ``only="check"`` builds just the ``check`` command: the reviewer's command starts without
+    importing the generator's libraries (SymPy), which the other commands' help texts need.
+    """
     parser = _Parser(prog=PROG, description="Exact, certified head counts for linear state space models "
                                             "(arXiv:2512.15115). 'symssm COMMAND --help' shows a command's options.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    if only == "check":
+        _add_check(sub)
+        return parser
 
     p = _command(sub, "certify", _cmd_certify, "certify the exact head count k(n) of a system (real or complex), a "
                  "family with parameters for every parameter value, or the interaction rank of a layer on its input")
@@ -563,14 +581,7 @@ def build_parser():
     _add_budget(p)
     p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate before writing it")
 
-    p = _command(sub, "check", _cmd_check, "verify a certificate with the independent checker")
-    p.add_argument("certificate", metavar="CERT", help="certificate JSON file")
-    p.add_argument("--spec", metavar="SPEC", help="also require the certificate to be about this spec's system")
-    _add_budget(p, "give up, undecided (exit 2), after this many seconds")
-    p.add_argument("--at", metavar="NAME=VALUE,...", help="for a family certificate: what it proves at this "
-                   "parameter point (rational values, e.g. a=1/2,b=3)")
-    p.add_argument("--json", action="store_true", help="print the verdict (and the --at answer) as one JSON object")
-    p.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
+    _add_check(sub)
 
     p = _command(sub, "demo", _cmd_demo, "certify built-in examples and check the certificates")
     _add_out(p, "folder for the certificates (default ./symssm-demo)", default="symssm-demo")
@@ -715,7 +726,8 @@ def main(argv=None):
     except (ValueError, OSError):  # not the main thread
         previous = None
     try:
-        parser = build_parser()
+        words = list(sys.argv[1:] if argv is None else argv)
+        parser = build_parser("check" if words[:1] == ["check"] else None)
         args, extra = parser.parse_known_args(argv)
         if extra:
             where = f"{PROG} {args.command}" if getattr(args, "command", None) else PROG
