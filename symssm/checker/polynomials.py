@@ -14,8 +14,11 @@ import re
 import threading
 from fractions import Fraction
 
+from typing import Any, Dict
+
 from .reading import Unreadable
 
+_flint: Any
 try:  # an optional accelerator: the same products and quotients, the same work counted, the same verdicts
     import flint as _flint
 except ImportError:  # pragma: no cover - python-flint is a dependency of symssm, not of the checker
@@ -24,7 +27,7 @@ if os.environ.get("SYMSSM_CHECKER_PURE"):
     _flint = None
 #: Products with at least this many term pairs go to FLINT (when it is installed).
 FLINT_MIN_PAIRS = 64
-_CONTEXTS = {}
+_CONTEXTS: Dict[int, Any] = {}
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
            "reset_work", "add", "sub", "mul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",

@@ -26,6 +26,7 @@ import flint
 
 from ..errors import InputError, LimitError
 from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
+from .bodies import Body, Factor
 
 __all__ = ["family_head_count_flint", "poly_text"]
 
@@ -522,8 +523,6 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     LimitError
         If a polynomial grows beyond the limits.
     """
-    from .parametric import Body, Factor
-
     queue = [(_from_system(system), None)]
     raw = []
     while len(raw) < len(queue):

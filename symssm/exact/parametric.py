@@ -25,51 +25,18 @@ Examples
 [('t', 'case'), ('t^2 + 1', 'outside-domain')]
 """
 
-from typing import Optional
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import InputError, LimitError
 from ..formats.expressions import integer_scale, polynomial_text
 from ..formats.limits import MAX_CASES, MAX_POLY_TERMS, MAX_POLY_WORK
 from ..sources.parametric import drop_generator, substitute
+from .bodies import Body, Factor
 
 __all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
 
 _ATTEMPTS = 8
-
-
-@dataclass(frozen=True)
-class Factor:
-    """One irreducible factor of ``g * Delta * prod q_d`` with its multiplicity and status."""
-
-    text: str
-    multiplicity: int
-    status: str  # "outside-domain", "case" or "uncovered"
-    case: Optional[int] = None  # index of the body for the substituted family (status "case")
-    parameter: Optional[str] = None
-    value: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class Body:
-    """The proof for one family (the generic one, or a case of the exceptional set)."""
-
-    system: object
-    substitution: tuple  # None, or (parent index, factor index, parameter, value text)
-    entries: dict  # key -> rows of (numerator text, denominator text), or None for an absent D
-    denominator: str
-    head_count: int
-    lags: tuple
-    positions: tuple
-    determinant: str
-    dimension: bool
-    coefficients: tuple  # ((lag, q text, (p texts...)), ...)
-    constant: str
-    factors: tuple
-    complete: bool
-    holds_for: tuple
 
 
 # ---------------------------------------------------------------- polynomial helpers (ground-safe)
