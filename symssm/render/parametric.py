@@ -181,6 +181,12 @@ def _power(f, e, *, product=False):
     return f"{text}^{{{e}}}" if atom else f"({text})^{{{e}}}"
 
 
+def _factor_tex(text):
+    """A polynomial as a factor of a product: parenthesised when it is a sum."""
+    tex = tex_polynomial(text)
+    return f"({tex})" if re.search(r"[+-]", text.strip()[1:]) else tex
+
+
 def _factored(delta, factors, names):
     """``Delta`` as constant times powers of the listed factors (LaTeX), or None when it is not such a product."""
     if len(delta) > 600:
@@ -364,6 +370,24 @@ def parametric_fragment(d, style):
         ncoef = len(b["upper_bound"].get("coefficients") or [])
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
             f"{ncoef} coefficient identit{'y' if ncoef == 1 else 'ies'}"
+        co = b["upper_bound"].get("coefficients") or []
+        if co and sum(len(x["q"]) + sum(len(y) for y in x["p"]) for x in co) <= 240:
+            shown = []
+            for x in co:
+                rhs = ""
+                for s_, y in enumerate(x["p"]):
+                    if y == "0":
+                        continue
+                    lam = f"\\Lambda_{{{lb['lags'][s_]}}}"
+                    term = lam if y == "1" else f"-{lam}" if y == "-1" else f"{_factor_tex(y)}\\,{lam}"
+                    if rhs:
+                        rhs += f" - {term[1:].lstrip()}" if term.startswith("-") else f" + {term}"
+                    else:
+                        rhs = term
+                rhs = rhs or "0"
+                q = "" if x["q"] == "1" else f"{_factor_tex(x['q'])}\\,"
+                shown.append(f"${q}\\Lambda_{{{x['lag']}}} = {rhs}$")
+            upper += " (" + ", ".join(shown) + ")"
         flist = b["factors"]["list"]
         factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
         if len(flist) > _MAX_LISTED:
