@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
-__all__ = ["Factor", "Body"]
+__all__ = ["Factor", "Body", "run_cases"]
 
 
 @dataclass(frozen=True)
@@ -36,3 +36,40 @@ class Body:
     factors: tuple
     complete: bool
     holds_for: tuple
+
+
+def run_cases(root, analyse, substitute, max_cases):
+    """Analyse ``root`` and, breadth first, the family of every case factor: the bodies of a certificate.
+
+    ``analyse(family)`` returns a body's fields with ``factors`` as tuples ``(text, multiplicity,
+    status, parameter, value, where)``; ``substitute(family, factor)`` returns the case's family or
+    raises :class:`~symssm.errors.InputError` (the factor is then ``uncovered``). A case factor beyond
+    ``max_cases`` bodies is left ``uncovered``; ``complete`` is computed from the leaves up.
+    """
+    from ..errors import InputError
+
+    queue = [(root, None)]
+    raw = []
+    while len(raw) < len(queue):
+        fam, sub = queue[len(raw)]
+        body = analyse(fam)
+        factors = []
+        for i, factor in enumerate(body["factors"]):
+            text, e, status, name, value = factor[:5]
+            if status == "case" and len(queue) < max_cases:
+                try:
+                    child = substitute(fam, factor)
+                except InputError:
+                    factors.append(Factor(text, e, "uncovered"))
+                    continue
+                queue.append((child, (len(raw), i, name, value)))
+                factors.append(Factor(text, e, "case", len(queue) - 1, name, value))
+            else:
+                factors.append(Factor(text, e, "uncovered" if status == "case" else status))
+        body["factors"] = tuple(factors)
+        raw.append((fam, sub, body))
+    complete = [False] * len(raw)
+    for i in reversed(range(len(raw))):
+        complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
+                          for f in raw[i][2]["factors"])
+    return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]

@@ -26,7 +26,7 @@ import flint
 
 from ..errors import InputError, LimitError
 from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
-from .bodies import Body, Factor
+from .bodies import run_cases
 
 __all__ = ["family_head_count_flint", "poly_text"]
 
@@ -84,34 +84,15 @@ def _from_sympy(poly, ctx, nvars):
 
 
 def poly_text(poly, names):
-    """Canonical text of a FLINT polynomial (as :func:`~symssm.formats.expressions.polynomial_text`).
+    """Canonical text of a FLINT polynomial, as :func:`~symssm.formats.expressions.polynomial_text` writes it.
 
-    FLINT prints a lex-ordered polynomial in exactly this form (``3/2*a^2*b - c + 1``; tested against
-    the printer below on random polynomials), so its own printer is used when the names agree.
+    FLINT prints a lex-ordered polynomial in exactly this form (``3/2*a^2*b - c + 1``; the tests
+    compare the two printers on random polynomials); ``names`` must be its context's names (or empty
+    for a family without parameters, whose polynomials are constants).
     """
-    ctx_names = poly.context().names()
-    if tuple(names) == tuple(ctx_names) or (not names and poly.is_constant()):
-        return str(poly)
-    parts = []
-    for mon, coeff in sorted(poly.terms(), key=lambda t: tuple(t[0]), reverse=True):
-        factors = [name if e == 1 else f"{name}^{e}" for name, e in zip(names, mon) if e]
-        c = _frac(coeff)
-        sign = "-" if c < 0 else "+"
-        c = abs(c)
-        ctext = str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
-        if not factors:
-            body = ctext
-        elif c == 1:
-            body = "*".join(factors)
-        else:
-            body = ctext + "*" + "*".join(factors)
-        parts.append((sign, body))
-    if not parts:
-        return "0"
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    for sign, body in parts[1:]:
-        text += f" {sign} {body}"
-    return text
+    if tuple(names) != tuple(poly.context().names()) and not (not names and poly.is_constant()):
+        raise ValueError("poly_text: the names are not the polynomial's")  # not reachable: a programming error
+    return str(poly)
 
 
 def _is_const(poly):
@@ -523,27 +504,5 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     LimitError
         If a polynomial grows beyond the limits.
     """
-    queue = [(_from_system(system), None)]
-    raw = []
-    while len(raw) < len(queue):
-        fam, sub = queue[len(raw)]
-        body = _analyse(fam, n)
-        factors = []
-        for i, (text, e, status, name, value, where) in enumerate(body["factors"]):
-            if status == "case" and len(queue) < max_cases:
-                try:
-                    child = _substitute(fam, where[0], where[1], value)
-                except InputError:
-                    factors.append(Factor(text, e, "uncovered"))
-                    continue
-                queue.append((child, (len(raw), i, name, value)))
-                factors.append(Factor(text, e, "case", len(queue) - 1, name, value))
-            else:
-                factors.append(Factor(text, e, "uncovered" if status == "case" else status))
-        body["factors"] = tuple(factors)
-        raw.append((fam, sub, body))
-    complete = [False] * len(raw)
-    for i in reversed(range(len(raw))):
-        complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
-                          for f in raw[i][2]["factors"])
-    return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]
+    return run_cases(_from_system(system), lambda fam: _analyse(fam, n),
+                     lambda fam, f: _substitute(fam, f[5][0], f[5][1], f[4]), max_cases)

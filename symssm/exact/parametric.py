@@ -32,7 +32,7 @@ from ..errors import InputError, LimitError
 from ..formats.expressions import integer_scale, polynomial_text
 from ..formats.limits import MAX_CASES, MAX_POLY_TERMS, MAX_POLY_WORK
 from ..sources.parametric import drop_generator, substitute
-from .bodies import Body, Factor
+from .bodies import Body, Factor, run_cases
 
 __all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
 
@@ -312,14 +312,14 @@ def analyse_body(system, n):
     for key in sorted(merged):
         f, e = merged[key]
         if any(_divides(f, den) for den in dens):
-            factors.append((key, e, "outside-domain", None, None))
+            factors.append((key, e, "outside-domain", None, None, None))
             continue
         lin = _linear_in(f, system.parameters)
         if lin is None:
-            factors.append((key, e, "uncovered", None, None))
+            factors.append((key, e, "uncovered", None, None, None))
         else:
             name, value = lin
-            factors.append((key, e, "case", name, _child_text(value, system.parameters.index(name))))
+            factors.append((key, e, "case", name, _child_text(value, system.parameters.index(name)), None))
     entries = {key: (None if pairs[key] is None else tuple(tuple((polynomial_text(a), polynomial_text(b))
                                                                  for a, b in row) for row in pairs[key]))
                for key in ("A", "B", "C", "D")}
@@ -357,27 +357,5 @@ def family_head_count(system, n, *, max_cases=MAX_CASES, engine="flint"):
         return family_head_count_flint(system, n, max_cases=max_cases)
     if engine != "sympy":
         raise InputError(f"engine must be 'flint' or 'sympy', got {engine!r}")
-    queue = [(system, None)]
-    raw = []
-    while len(raw) < len(queue):
-        fam, sub = queue[len(raw)]
-        body = analyse_body(fam, n)
-        factors = []
-        for i, (text, e, status, name, value) in enumerate(body["factors"]):
-            if status == "case" and len(queue) < max_cases:
-                try:
-                    child = substitute(fam, name, value)
-                except InputError:
-                    factors.append(Factor(text, e, "uncovered"))
-                    continue
-                queue.append((child, (len(raw), i, name, value)))
-                factors.append(Factor(text, e, "case", len(queue) - 1, name, value))
-            else:
-                factors.append(Factor(text, e, "uncovered" if status == "case" else status))
-        body["factors"] = tuple(factors)
-        raw.append((fam, sub, body))
-    complete = [False] * len(raw)
-    for i in reversed(range(len(raw))):
-        complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
-                          for f in raw[i][2]["factors"])
-    return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]
+    return run_cases(system, lambda fam: analyse_body(fam, n), lambda fam, f: substitute(fam, f[3], f[4]),
+                     max_cases)

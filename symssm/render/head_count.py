@@ -25,7 +25,7 @@ from .tex import (
     tex_number,
 )
 
-__all__ = ["head_count_fragment", "coefficient_rows", "lengths", "positions_text"]
+__all__ = ["head_count_fragment", "coefficient_rows", "lengths", "positions_text", "minors_sentence"]
 
 #: Most lag operators displayed in the proof (all witness lags up to this many).
 MAX_LAGS_SHOWN = 8
@@ -45,6 +45,15 @@ def lengths(lo, hi, var="n"):
 def positions_text(positions):
     """Entry positions numbered from 1, as a breakable inline list."""
     return inline_list(f"({r + 1},{c + 1})" for r, c in positions)
+
+
+def minors_sentence(minor):
+    """"whose leading principal minors are 1, -1, all nonzero." (None when they are too long to print)."""
+    minors = leading_minors(minor)
+    if sum(len(x) for x in minors) > 400:
+        return None
+    return (f"whose leading principal minors are ${inline_list(tex_number(x) for x in minors)}$"
+            + (", all nonzero." if len(minors) > 1 else ", nonzero."))
 
 
 def _small(s):
@@ -137,10 +146,9 @@ def _necessity(d, s, small, gaussian):
         out.append(f"The ${K}\\times {K}$ matrix $M$ with $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$ is")
         if K <= MAX_SHOWN and fits(minor, "M"):
             out.append(display([("M", minor)], end=",").rstrip("\n"))
-            minors = leading_minors(minor)
-            if sum(len(x) for x in minors) <= 400:
-                out.append(f"whose leading principal minors are ${inline_list(tex_number(x) for x in minors)}$"
-                           + (", all nonzero." if K > 1 else ", nonzero."))
+            sentence = minors_sentence(minor)
+            if sentence:
+                out.append(sentence)
             else:
                 out.append(f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and every leading principal "
                            "minor nonzero.")

@@ -6,8 +6,7 @@ objects are shown when small, otherwise the certificate (hash once) holds them. 
 the witness blocks, the minor and its leading principal minors.
 """
 
-from .exactsmall import leading_minors
-from .head_count import coefficient_rows, positions_text
+from .head_count import coefficient_rows, minors_sentence, positions_text
 from .tex import (
     MAX_ROWS,
     MAX_SHOWN,
@@ -123,9 +122,8 @@ def interaction_fragment(d, style):
             if K <= MAX_SHOWN and fits(minor, "M"):
                 lines.append("Then")
                 lines.append(display([("M", minor)], end=",").rstrip("\n"))
-                minors = leading_minors(minor)
-                lines.append(f"whose leading principal minors are ${inline_list(tex_number(x) for x in minors)}$"
-                             + (", all nonzero." if K > 1 else ", nonzero."))
+                lines.append(minors_sentence(minor) or f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and "
+                             "every leading principal minor nonzero.")
             else:
                 lines.append(f"The checker recomputed $M$ from the layer; $\\det M = {tex_number(lb['determinant'])} "
                              "\\neq 0$ and every leading principal minor is nonzero.")

@@ -147,3 +147,21 @@ def test_texts_off_the_canonical_form_go_to_the_grammar(text):
     except P.FormulaError:
         expected = "error"
     assert expected != {} or text == "0*a"
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(_monomial, _coeff, max_size=8))
+def test_flint_prints_the_canonical_text(poly):
+    """The generator's texts come from FLINT's printer; it must be symssm's canonical form."""
+    import flint
+    from sympy import QQ
+    from sympy.polys.rings import ring
+
+    from symssm.exact.flintfamily import poly_text
+    from symssm.formats.expressions import polynomial_text
+
+    R, *_ = ring("a,b,c", QQ)
+    ctx = flint.fmpq_mpoly_ctx.get(("a", "b", "c"), "lex")
+    ref = polynomial_text(R.from_dict({m: QQ(c.numerator, c.denominator) for m, c in poly.items()}) if poly else R.zero)
+    fl = ctx.from_dict({m: flint.fmpq(c.numerator, c.denominator) for m, c in poly.items()})
+    assert poly_text(fl, ["a", "b", "c"]) == ref
