@@ -20,11 +20,11 @@ Examples
 
 import random
 from fractions import Fraction
-from math import gcd
 
 import flint
 
 from ..errors import InputError, LimitError
+from ..formats.expressions import integer_scale
 from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
 from .bodies import run_cases
 
@@ -111,22 +111,11 @@ def _lead(poly):
     return _frac(terms[0][1]) if terms else Fraction(0)
 
 
-def _integer_scale(polys, lead):
-    coeffs = [_frac(c) for poly in polys for _, c in poly.terms()]
-    scale = 1
-    for c in coeffs:
-        scale = scale * c.denominator // gcd(scale, c.denominator)
-    content = 0
-    for c in coeffs:
-        content = gcd(content, int(c * scale))
-    return Fraction(scale, content or 1) * (1 if lead > 0 else -1)
-
-
 def _primitive(poly):
     """(scale, poly * scale): integer coprime coefficients, positive leading coefficient."""
     if poly.is_zero():
         return Fraction(1), poly
-    scale = _integer_scale((poly,), _lead(poly))
+    scale = integer_scale((poly,), _lead(poly))
     return scale, poly * _fmpq(scale)
 
 
@@ -364,7 +353,7 @@ def _rational_text(num, den, names):
     """The canonical text of num/den (reduced) as the reference's ``rational_function_text`` writes it."""
     if _is_const(den):
         return poly_text(num * _fmpq(1 / _const(den)), names)
-    scale = _fmpq(_integer_scale((num, den), _lead(den)))
+    scale = _fmpq(integer_scale((num, den), _lead(den)))
     return f"({poly_text(num * scale, names)})/({poly_text(den * scale, names)})"
 
 
