@@ -183,8 +183,12 @@ class Certificate:
     __hash__ = None  # type: ignore[assignment]  # mutable-looking data: unhashable
 
 
-def certify(system, n=None, *, method="auto", max_seconds=None):
+def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     """Certify the head count ``k(n)`` of a system, or the interaction rank of a layer with its input.
+
+    With ``tolerance`` (a number in (0, 1), e.g. ``"1e-3"``): the eps-head count instead, the least H
+    whose best H-head model has relative error at most the tolerance on length ``n``, with certified
+    brackets on every error up to it (kind ``approximate-head-count``, docs/numeric.md).
 
     Parameters
     ----------
@@ -216,6 +220,14 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     from .sources.layers import Layer
     from .sources.parametric import ParametricSSM
 
+    if tolerance is not None:
+        from .errors import InputError
+
+        if isinstance(system, (ParametricSSM, ComplexSSM, Layer)):
+            raise InputError("--tolerance certifies eps-head counts of real systems (rational or float entries)")
+        from .certificate.approximate import approximate_data
+
+        return Certificate(approximate_data(system, system.truncation if n is None else n, tolerance))
     if isinstance(system, ParametricSSM):
         from .certificate.parametric import parametric_data
 

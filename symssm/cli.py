@@ -190,7 +190,7 @@ def _cmd_certify(args):
     system, n, stem, inputs = _load_system(args, layers=True)
     out = args.output or f"{stem}.cert.json"
     _check_output(out, inputs)
-    cert = certify(system, n, method=args.method, max_seconds=args.max_seconds)
+    cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance)
     if not args.no_verify:
         _require_verified(cert)
     _emit(out, cert.to_json(), inputs)
@@ -202,6 +202,10 @@ def _cmd_certify(args):
         _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
                                                                                else ""))
         summary = interaction_summary if is_layer else head_count_summary
+        if args.tolerance is not None:
+            from .render.summary import approximate_summary
+
+            summary = approximate_summary
     for line in summary(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
@@ -578,6 +582,9 @@ def build_parser(only=None):
     _add_system_source(p, default_n="the spec's n, else T = N, or N + 1 with D")
     _add_out(p, "certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
     p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto", help=METHOD_HELP)
+    p.add_argument("--tolerance", default=None, metavar="EPS",
+                   help="certify the eps-head count instead: the least H whose best H-head model has relative error "
+                        "at most EPS on length n (e.g. 1e-3), with certified brackets on every error (docs/numeric.md)")
     _add_budget(p)
     p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate before writing it")
 

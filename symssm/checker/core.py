@@ -6,6 +6,7 @@ generator.  It fails closed: anything unexpected is a rejection or undecided, ne
 
 import time
 
+from .approximate import check_approximate
 from .gradient import check_gradient
 from .gaussian import FIELD as GAUSSIAN_FIELD
 from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussian_system
@@ -33,6 +34,7 @@ KINDS = {
     "gradient-highway": (read_system, spec_hash, check_gradient),
     "interaction-rank": (read_layer, layer_spec_hash, check_interaction),
     "parametric-head-count": (read_parametric_system, parametric_spec_hash, check_parametric),
+    "approximate-head-count": (read_system, spec_hash, check_approximate),
 }
 
 

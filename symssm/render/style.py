@@ -127,7 +127,7 @@ def end_marker(what, data):
 
 _DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
 _KIND_TAG = {"head-count": "", "gradient-highway": "Decay", "interaction-rank": "Rank",
-             "parametric-head-count": "Family"}
+             "parametric-head-count": "Family", "approximate-head-count": "Approximate"}
 
 
 def derived_prefix(data, source=None):

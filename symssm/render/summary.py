@@ -10,7 +10,7 @@ Examples
 """
 
 __all__ = ["terminal_safe", "describe", "describe_layer", "head_count_summary", "interaction_summary",
-           "gradient_summary", "numeric_summary"]
+           "gradient_summary", "numeric_summary", "approximate_summary"]
 
 
 def terminal_safe(text):
@@ -129,4 +129,33 @@ def interaction_summary(cert):
         how = (f"exact {r}x{r} minor, det = {lb['determinant'][:40]}" if lb["method"] == "exact" else
                f"{r}x{r} minor whose determinant's interval enclosure excludes 0")
         lines.append(f"witness: blocks {blocks}; {how}")
+    return lines
+
+
+def _short(text):
+    from fractions import Fraction
+
+    value = Fraction(text)
+    return "0" if value == 0 else f"{float(value):.6g}"
+
+
+def approximate_summary(cert):
+    """Short human summary of verified eps-head-count certificate data (lines of text)."""
+    n, tol, k = cert["n"], _short(cert["tolerance"]), cert["head_count"]
+    errs = cert["errors"]
+    lines = []
+    if not errs:
+        return [f"the operator on length-{n} sequences is zero: 0 heads reach any tolerance"]
+    if k is not None:
+        lines.append(f"k_eps = {k}: {k} head{'s' if k != 1 else ''} approximate the SSM on length-{n} sequences to "
+                     f"relative error <= {_short(errs[k]['upper'])} <= {tol}"
+                     + (f"; {k - 1} cannot get below {_short(errs[k - 1]['lower'])} > {tol}" if k else ""))
+    else:
+        h = cert["undecided_at"]
+        lines.append(f"no eps-head count claimed: e_{h} lies in [{_short(errs[h]['lower'])}, {_short(errs[h]['upper'])}],"
+                     f" around the tolerance {tol}")
+    lines.append("certified brackets (relative error of the best H-head model, Eckart-Young, rows weighted by "
+                 "sqrt(n - d)):")
+    for e in errs:
+        lines.append(f"  H = {e['H']}: e_H in [{_short(e['lower'])}, {_short(e['upper'])}]")
     return lines

@@ -65,6 +65,8 @@ def _small_certificates():
                                                      [[1, 0], [0, 1]], name="c"), 6).data)
     out["head-count-feedthrough"] = copy.deepcopy(
         certify(ssm([[0, 0], [1, 0]], [[1], [0]], [[0, 1]], [[3]], name="s"), 5).data)
+    out["approximate-head-count"] = copy.deepcopy(
+        certify(ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="a"), 8, tolerance="1/100").data)
     for label, _, cert in build_framework(None, seed=0, n=3, m=1):
         out["interaction " + label] = copy.deepcopy(cert.data)
     return out

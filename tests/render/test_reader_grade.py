@@ -396,5 +396,6 @@ def test_families_framework_and_gaussian_fragments_fit_every_host(tmp_path):
     fragments = [certify(layer).to_latex() for _, _, layer in _framework_layers(0, 6, 2)]
     fragments += [certify(parametric_family(name), 8).to_latex() for name in sorted(PARAMETRIC_FAMILIES)]
     fragments.append(certify(ssm([[0, -1], [1, 0]], [[1], [0]], [[1, 0]]), 10**18).to_latex(label="thm:big"))
+    fragments.append(certify(family_system("diagonal", N=6, p=2, m=2), 128, tolerance="1e-3").to_latex())
     _compiles_in_both(tmp_path, fragments, more=True)
     assert colliding_words(tmp_path / "two" / "doc.pdf") == []

@@ -1,0 +1,185 @@
+"""Obligations of ``approximate-head-count`` certificates: certified eps-head counts (standard library; flint optional).
+
+With ``G`` a positive multiple of ``sum_{d<n} (n - d) vec(L_d) vec(L_d)^T`` (formed here from the
+system with integers) and ``S_H`` the sum of its eigenvalues after the H largest, the best H-head
+relative error is ``e_H = sqrt(S_H / tr G)``. For each listed H:
+
+1. upper: ``upper^2 tr G >= tr G - tr((V^T V)^{-1} V^T G V)`` for the integer basis V (Ky Fan);
+2. lower: ``gamma_i >= 0``, ``M = zeta tr(G) I + R diag(gamma tr G) R^T - G`` positive definite (exactly),
+   and ``lower^2 <= 1 - H zeta - sum_i gamma_i |r_i|^2`` (Weyl); without that witness, ``lower = 0``;
+3. the claim: H runs 0, 1, ..., K; ``upper_K <= tolerance``; the eps-head count is K when
+   ``lower_{K-1} > tolerance`` (e_H decreases in H), else it is withheld (``undecided_at = K - 1``).
+"""
+
+from fractions import Fraction
+
+from . import linalg
+from .numbers import int_text, rat_text
+from .reading import integer, keys, rational
+
+MAX_APPROX_N = 4096
+MAX_GRAM_WORK = 20_000_000
+MAX_APPROX_DIM = 64
+
+
+def _den(M):
+    from math import lcm
+
+    out = 1
+    for row in M:
+        for x in row:
+            out = lcm(out, x.denominator)
+    return out
+
+
+def gram(system, n):
+    """``(G, tr G)``: an integer positive multiple of the weighted Gram matrix of the lags."""
+    from math import lcm
+
+    A, B, C, D = system["A"], system["B"], system["C"], system["D"]
+    p, m = system["p"], system["m"]
+    a, b, c = _den(A), _den(B), _den(C)
+    Ai = [[int(x * a) for x in row] for row in A]
+    X = [[int(x * b) for x in row] for row in B]
+    Ci = [[int(x * c) for x in row] for row in C]
+    rows, scales = [], []
+    for d in range(n):
+        Y = linalg._matmul_int(Ci, X)
+        if d == 0 and D is not None:
+            delta = _den(D)
+            Y = [[y * delta + int(v * c * b * delta) for y, v in zip(r1, r2)] for r1, r2 in zip(Y, D)]
+            scales.append(c * b * delta)
+        else:
+            scales.append(c * b * a ** d)
+        rows.append([v for row in Y for v in row])
+        if d + 1 < n:
+            X = linalg._matmul_int(Ai, X)
+    S = 1
+    for s in scales:
+        S = lcm(S, s)
+    weights = [(n - d) * (S // s) ** 2 for d, s in enumerate(scales)]
+    pm = p * m
+    if linalg._flint is not None and n:
+        fz = linalg._flint.fmpz_mat
+        Yt = fz(n, pm, [v for row in rows for v in row]).transpose()
+        Yw = fz(n, pm, [v * w for row, w in zip(rows, weights) for v in row])
+        G = [[int(x) for x in row] for row in (Yt * Yw).tolist()]
+    else:
+        G = [[sum(w * r[i] * r[j] for r, w in zip(rows, weights)) for j in range(pm)] for i in range(pm)]
+    return G, sum(G[i][i] for i in range(pm))
+
+
+def _captured(G, V):
+    """``tr((V^T V)^{-1} V^T G V)`` exactly (V integer, full column rank), or None if V^T V is singular."""
+    H = len(V[0])
+    pm = len(G)
+    cols = [[V[i][h] for i in range(pm)] for h in range(H)]
+    gram_v = [[sum(x * y for x, y in zip(cols[a], cols[b_])) for b_ in range(H)] for a in range(H)]
+    GV = [[sum(G[i][k] * cols[h][k] for k in range(pm)) for i in range(pm)] for h in range(H)]
+    inner = [[sum(cols[a][i] * GV[b_][i] for i in range(pm)) for b_ in range(H)] for a in range(H)]
+    # solve gram_v X = inner (Gauss-Jordan over Q), then the trace of X
+    M = [[Fraction(x) for x in gram_v[r]] + [Fraction(x) for x in inner[r]] for r in range(H)]
+    for col in range(H):
+        piv = next((r for r in range(col, H) if M[r][col] != 0), None)
+        if piv is None:
+            return None
+        M[col], M[piv] = M[piv], M[col]
+        inv = 1 / M[col][col]
+        M[col] = [x * inv for x in M[col]]
+        for r in range(H):
+            if r != col and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [x - f * y for x, y in zip(M[r], M[col])]
+    return sum((M[h][H + h] for h in range(H)), Fraction(0))
+
+
+def _int_matrix(ledger, value, where, rows, cols):
+    ledger.require(isinstance(value, list) and len(value) == rows and all(
+        isinstance(r, list) and len(r) == cols for r in value), where, f"must be a {rows} x {cols} matrix")
+    out = []
+    for r in value:
+        row = []
+        for x in r:
+            ledger.require(isinstance(x, str) and 0 < len(x) <= 400 and x.lstrip("-").isdigit()
+                           and x == str(int(x)), where, "entries must be canonical integers (at most 400 characters)")
+            row.append(int(x))
+        out.append(row)
+    return out
+
+
+def check_approximate(ledger, cert, system):
+    keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
+                                       "tolerance", "head_count", "undecided_at", "errors"))
+    p, m = system["p"], system["m"]
+    pm = p * m
+    ledger.require(pm <= MAX_APPROX_DIM, "system", f"eps-head counts are checked for p*m <= {MAX_APPROX_DIM}")
+    n = integer(ledger, cert["n"], "n", 1, MAX_APPROX_N)
+    ledger.require(n * pm * pm <= MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
+                   "multiply-adds: beyond the checker's limit")
+    bound = linalg.lag_bit_bound(system, n - 1)
+    ledger.require(bound <= linalg.MAX_LAG_BITS, "n", f"the exact lags up to L_{n - 1} may need {bound} bits; the "
+                   f"limit is {linalg.MAX_LAG_BITS}")
+    tol = rational(ledger, cert["tolerance"], "tolerance")
+    ledger.require(0 < tol < 1, "tolerance", "must lie strictly between 0 and 1")
+    errors = cert["errors"]
+    ledger.require(isinstance(errors, list) and len(errors) <= pm + 1, "errors", f"must be a list of at most {pm + 1} "
+                   "brackets")
+    G, tr = gram(system, n)
+    if tr == 0:
+        ledger.require(errors == [] and cert["head_count"] == 0 and cert["undecided_at"] is None, "head_count",
+                       "the operator is zero: no brackets, head count 0")
+        return f"eps-head count 0 for {system['name'] or 'the system'!r}: its operator on length {n} is zero"
+    lowers, uppers = [], []
+    for H, e in enumerate(errors):
+        w = f"errors[{H}]"
+        ledger.require(isinstance(e, dict) and e.get("H") == H and not isinstance(e.get("H"), bool), f"{w}.H",
+                       f"must be {H} (the brackets list H = 0, 1, ...)")
+        keys(ledger, e, w, ("H", "lower", "upper") if H == 0 else ("H", "lower", "upper", "basis", "definite"))
+        lo, up = rational(ledger, e["lower"], f"{w}.lower"), rational(ledger, e["upper"], f"{w}.upper")
+        ledger.require(0 <= lo <= up, f"{w}.lower", "must satisfy 0 <= lower <= upper")
+        if H == 0:
+            ledger.require(lo <= 1 <= up, w, "e_0 = 1: the bracket must contain 1")
+        else:
+            V = _int_matrix(ledger, e["basis"], f"{w}.basis", pm, H)
+            cap = _captured(G, V)
+            ledger.require(cap is not None, f"{w}.basis", "its columns are linearly dependent")
+            rest = Fraction(tr) - cap
+            ledger.require(up * up * tr >= rest, f"{w}.upper",
+                           f"is below the error of the basis' projection (e_{H}^2 <= {rat_text(rest / tr)[:60]})")
+            dfn = e["definite"]
+            if dfn is None:
+                ledger.require(lo == 0, f"{w}.lower", "must be 0 without a definiteness witness")
+            else:
+                keys(ledger, dfn, f"{w}.definite", ("zeta", "gammas", "factor"))
+                zeta = rational(ledger, dfn["zeta"], f"{w}.definite.zeta")
+                ledger.require(isinstance(dfn["gammas"], list) and len(dfn["gammas"]) == H, f"{w}.definite.gammas",
+                               f"must list {H} numbers")
+                gammas = [rational(ledger, g, f"{w}.definite.gammas") for g in dfn["gammas"]]
+                ledger.require(zeta >= 0 and all(g >= 0 for g in gammas), f"{w}.definite", "zeta and the gammas must be "
+                               "non-negative")
+                R = _int_matrix(ledger, dfn["factor"], f"{w}.definite.factor", pm, H)
+                M = [[(zeta * tr if i == j else 0) + sum(gammas[h] * tr * R[i][h] * R[j][h] for h in range(H))
+                      - G[i][j] for j in range(pm)] for i in range(pm)]
+                ledger.require(linalg.positive_definite(M), f"{w}.definite",
+                               "zeta tr(G) I + R diag(gamma tr G) R^T - G is not positive definite")
+                low_sq = 1 - H * zeta - sum((g * sum(R[i][h] ** 2 for i in range(pm)) for h, g in enumerate(gammas)),
+                                            Fraction(0))
+                ledger.require(lo == 0 or lo * lo <= low_sq, f"{w}.lower",
+                               f"is above what the witness proves (e_{H}^2 >= {rat_text(low_sq)[:60]})")
+        lowers.append(lo)
+        uppers.append(up)
+    K = len(errors) - 1
+    ledger.require(K >= 0 and uppers[K] <= tol, "errors", "the last bracket's upper bound must be within the tolerance")
+    ledger.require(all(u > tol for u in uppers[:K]), "errors", "the brackets must stop at the first H whose upper "
+                   "bound is within the tolerance")
+    k = cert["head_count"]
+    if K == 0 or lowers[K - 1] > tol:
+        ledger.require(k == K and not isinstance(k, bool) and cert["undecided_at"] is None, "head_count",
+                       f"the brackets prove the eps-head count {K}")
+        return (f"eps-head count {int_text(K)} for {system['name'] or 'the system'!r} on length {int_text(n)} at "
+                f"tolerance {rat_text(tol)} (e_{K} <= {float(uppers[K]):.3g}"
+                + (f", e_{K - 1} >= {float(lowers[K - 1]):.3g})" if K else ")"))
+    ledger.require(k is None and cert["undecided_at"] == K - 1, "head_count",
+                   f"the bracket of e_{K - 1} straddles the tolerance: no count may be claimed (undecided_at {K - 1})")
+    return (f"no eps-head count claimed for {system['name'] or 'the system'!r} on length {int_text(n)}: e_{K - 1} "
+            f"lies in [{float(lowers[K - 1]):.3g}, {float(uppers[K - 1]):.3g}], around the tolerance")

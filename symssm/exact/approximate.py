@@ -1,0 +1,264 @@
+"""Certified eps-head counts: rigorous brackets on the best H-head relative error of the length-n operator.
+
+The numeric path's error (docs/numeric.md) is ``e_H = sqrt(S_H / tr G)``, where ``G`` is the Gram
+matrix ``sum_{d<n} (n - d) vec(L_d) vec(L_d)^T`` (p m x p m) and ``S_H`` the sum of its eigenvalues
+after the ``H`` largest (Eckart-Young on the lag matrix with rows weighted by ``sqrt(n - d)``).
+Here ``G`` is formed exactly (an integer multiple of it, which changes no ratio), floats only *find*
+the witnesses, and every bound is proven by exact arithmetic the checker repeats:
+
+- upper: an integer basis ``V`` of an H-dimensional subspace (rounded eigenvectors) gives
+  ``S_H <= tr G - tr((V^T V)^{-1} V^T G V)`` (Ky Fan: no H-dimensional projection captures more than
+  the top H eigenvalues);
+- lower: rationals ``zeta`` and ``gamma_i >= 0`` and an integer ``R`` with
+  ``M = zeta tr(G) I + R diag(gamma tr(G)) R^T - G`` positive definite give, for the top-H sum,
+  ``lambda_1 + ... + lambda_H <= H zeta tr G + tr(R diag(gamma tr G) R^T)`` (Weyl, then trace), hence
+  ``S_H / tr G >= 1 - H zeta - sum_i gamma_i |r_i|^2``.
+
+Examples
+--------
+>>> from symssm.sources.system import ssm
+>>> G, tr = gram_matrix(ssm([["1/2"]], [[1]], [[1]]), 3)
+>>> G, tr  # 16 * (3 + 2/4 + 1/16)
+([[57]], 57)
+"""
+
+import math
+from fractions import Fraction
+
+from ..errors import InputError, LimitError
+from ..formats.limits import check_n
+from .lags import lag_bit_bound, scaled_lag_stack
+
+__all__ = ["gram_matrix", "error_brackets", "MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM"]
+
+#: Longest sequence whose Gram matrix is summed exactly.
+MAX_APPROX_N = 4096
+#: Most multiply-adds to form the Gram matrix (n (p m)^2), both sides.
+MAX_GRAM_WORK = 20_000_000
+#: Largest p m (the Gram matrix's size), both sides.
+MAX_APPROX_DIM = 64
+#: Bits of the integer basis vectors (rounded eigenvectors).
+BASIS_BITS = 40
+#: Largest p m refined with 60-digit eigenvectors (mpmath) when the float64 bracket is loose.
+MP_MAX_DIM = 24
+#: The lags' entries may have at most this many bits (as for exact head counts).
+MAX_BITS = 33_220
+
+
+def gram_matrix(system, n):
+    """``(G, tr G)``: an integer multiple of ``sum_{d<n} (n - d) vec(L_d) vec(L_d)^T`` and its trace.
+
+    Raises
+    ------
+    LimitError
+        If ``n``, ``p m`` or the work exceeds the limits shared with the checker.
+    """
+    n = check_n(n, maximum=MAX_APPROX_N)
+    pm = system.p * system.m
+    if pm > MAX_APPROX_DIM:
+        raise LimitError(f"certified eps-head counts are made for p*m <= {MAX_APPROX_DIM}, got {pm}")
+    if n * pm * pm > MAX_GRAM_WORK:
+        raise LimitError(f"forming the Gram matrix takes n (p m)^2 = {n * pm * pm} multiply-adds; the limit is "
+                         f"{MAX_GRAM_WORK} (a shorter n)")
+    if n and lag_bit_bound(system, n - 1) > MAX_BITS:
+        raise LimitError(f"the exact lags up to L_{n - 1} may need more than {MAX_BITS} bits per entry; certified "
+                         "eps-head counts sum them exactly (a shorter n, or smaller denominators)")
+    stack = scaled_lag_stack(system, n)
+    S = 1
+    for s in stack.scales:
+        S = math.lcm(S, s)
+    weights = [(n - d) * (S // s) ** 2 for d, s in enumerate(stack.scales)]
+    rows = stack.rows
+    try:
+        import flint
+
+        Y = flint.fmpz_mat(n, pm, [v for row in rows for v in row]) if n else None
+        Yw = flint.fmpz_mat(n, pm, [v * w for row, w in zip(rows, weights) for v in row]) if n else None
+        G = [[int(x) for x in row] for row in (Y.transpose() * Yw).tolist()] if n else [[0] * pm for _ in range(pm)]
+    except ImportError:  # pragma: no cover - python-flint is a dependency
+        G = [[sum(w * r[i] * r[j] for r, w in zip(rows, weights)) for j in range(pm)] for i in range(pm)]
+    return G, sum(G[i][i] for i in range(pm))
+
+
+def _eigh(G, tr):
+    """Eigenvalues (descending, as Fractions of tr G) and eigenvectors in float64: they only guide."""
+    import numpy as np
+
+    M = np.array([[float(Fraction(x, tr)) for x in row] for row in G], dtype=float)
+    lam, Q = np.linalg.eigh((M + M.T) / 2)
+    order = np.argsort(lam)[::-1]
+    return [Fraction(float(x)) for x in lam[order]], [[Fraction(float(x)) for x in row] for row in Q[:, order]]
+
+
+def _eigh_mp(G, tr, dps=60):
+    """The same at ``dps`` decimal digits (mpmath), for tight brackets on small errors."""
+    import mpmath
+
+    with mpmath.workdps(dps):
+        M = mpmath.matrix([[mpmath.mpf(x) / tr for x in row] for row in G])
+        lam, Q = mpmath.eigsy(M)
+        order = sorted(range(len(G)), key=lambda i: -lam[i])
+        frac = lambda v: Fraction(int(mpmath.nint(v * mpmath.mpf(2) ** 200)), 2 ** 200)  # noqa: E731
+        return [frac(lam[i]) for i in order], [[frac(Q[r, i]) for i in order] for r in range(len(G))]
+
+
+def _dyadic(x, bits=96):
+    """A short dyadic rational at least the rational ``x`` (x >= 0), ``bits`` significant bits."""
+    x = Fraction(x)
+    if x <= 0:
+        return Fraction(0)
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    scale = Fraction(2) ** (bits - e)
+    return Fraction(math.ceil(x * scale)) / scale
+
+
+def _positive_definite(M):
+    """Whether the symmetric integer matrix M is positive definite: its characteristic polynomial's
+    coefficients strictly alternate in sign (all its eigenvalues, which are real, are positive)."""
+    import flint
+
+    coeffs = flint.fmpz_mat(M).charpoly().coeffs()[::-1]
+    return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(coeffs))
+
+
+def _likely_definite(G, tr, zeta, gammas, R, dps=50):
+    """A 50-digit Cholesky of ``M / (q tr)``: cheap screening, so the exact test runs about once per H."""
+    import mpmath
+
+    pm, H = len(G), len(gammas)
+    with mpmath.workdps(dps):
+        z = mpmath.mpf(zeta.numerator) / zeta.denominator
+        g = [mpmath.mpf(x.numerator) / x.denominator for x in gammas]
+        t = mpmath.mpf(tr)
+        M = mpmath.matrix(pm, pm)
+        for i in range(pm):
+            for j in range(i, pm):
+                v = (z if i == j else 0) + sum(g[h] * R[i][h] * R[j][h] for h in range(H)) - mpmath.mpf(G[i][j]) / t
+                M[i, j] = M[j, i] = v
+        try:
+            mpmath.cholesky(M)
+        except ZeroDivisionError:
+            return False
+        except ValueError:
+            return False
+    return True
+
+
+def _upper(G, tr, V):
+    """Exact ``S / tr`` for the subspace spanned by the columns of the integer matrix V (pm x H)."""
+    H = len(V[0]) if V and V[0] else 0
+    if H == 0:
+        return Fraction(1)
+    import flint
+
+    Vm = flint.fmpq_mat(flint.fmpz_mat(V))
+    Gm = flint.fmpq_mat(flint.fmpz_mat(G))
+    gram = Vm.transpose() * Vm
+    inner = Vm.transpose() * Gm * Vm
+    captured = (gram.inv() * inner)
+    total = sum((captured[i, i] for i in range(H)), flint.fmpq(0))
+    rest = Fraction(tr) - Fraction(int(total.p), int(total.q))
+    return rest / tr
+
+
+def _lower_matrix(G, tr, zeta, gammas, R):
+    """The integer matrix ``q M`` (q clears zeta's and gamma's denominators) whose definiteness is the proof."""
+    pm = len(G)
+    q = 1
+    for x in [zeta] + list(gammas):
+        q = math.lcm(q, x.denominator)
+    z = int(zeta * q) * tr
+    g = [int(x * q) * tr for x in gammas]
+    H = len(gammas)
+    return [[(z if i == j else 0) + sum(g[h] * R[i][h] * R[j][h] for h in range(H)) - q * G[i][j]
+             for j in range(pm)] for i in range(pm)]
+
+
+def _basis(Q, H, bits):
+    return [[round(Q[i][h] * 2 ** bits) for h in range(H)] for i in range(len(Q))]
+
+
+def _lower(G, tr, lam, Q, H, margins, bits):
+    """(zeta, gammas, R, S/tr lower bound) or None when no margin tried makes M positive definite."""
+    pm = len(G)
+    R = _basis(Q, H, bits)
+    norms = [sum(R[i][h] ** 2 for i in range(pm)) for h in range(H)]
+    nxt = max(lam[H], Fraction(0)) if H < pm else Fraction(0)
+    for margin in margins:
+        zeta = _dyadic(nxt + margin)
+        gammas = [_dyadic(max(lam[h] - nxt, Fraction(0)) + margin) / norms[h] if norms[h] else Fraction(0)
+                  for h in range(H)]
+        if _likely_definite(G, tr, zeta, gammas, R) and _positive_definite(_lower_matrix(G, tr, zeta, gammas, R)):
+            bound = 1 - H * zeta - sum((gm * nm for gm, nm in zip(gammas, norms)), Fraction(0))
+            return zeta, gammas, R, bound
+    return None
+
+
+def sqrt_bounds(x, bits=64):
+    """Rationals ``lo <= sqrt(x) <= hi`` (x >= 0 rational), dyadic with ``bits`` fractional bits."""
+    x = Fraction(x)
+    if x <= 0:
+        return Fraction(0), Fraction(0)
+    scale = 4 ** bits
+    lo = math.isqrt(x.numerator * scale // x.denominator)
+    hi_sq = -((-x.numerator * scale) // x.denominator)
+    hi = math.isqrt(hi_sq)
+    if hi * hi < hi_sq:
+        hi += 1
+    return Fraction(lo, 2 ** bits), Fraction(hi, 2 ** bits)
+
+
+def error_brackets(system, n, tolerance, *, extra=0):
+    """Certified brackets ``[lower_H, upper_H]`` on ``e_H`` and the eps-head count they prove.
+
+    Returns a dict: ``trace`` (of the integer Gram matrix), ``errors`` (a list of dicts for
+    H = 0, 1, ..., each with the witnesses), ``head_count`` (``k_eps`` or None when a bracket
+    straddles the tolerance) and ``undecided`` (the H whose bracket straddles it, or None).
+
+    Raises
+    ------
+    InputError
+        If the tolerance is not a rational in (0, 1).
+    LimitError
+        As :func:`gram_matrix`.
+    """
+    tolerance = Fraction(tolerance)
+    if not 0 < tolerance < 1:
+        raise InputError(f"the tolerance must be a number between 0 and 1, got {tolerance}")
+    G, tr = gram_matrix(system, n)
+    pm = len(G)
+    if tr == 0:
+        return {"trace": 0, "errors": [], "head_count": 0, "undecided": None}
+    guides = [(_eigh(G, tr), [Fraction(1, 10 ** k) for k in (16, 15, 14, 13, 11, 9, 7, 5, 3)], BASIS_BITS)]
+    errors, head_count, undecided = [], None, None
+    for H in range(pm + 1):
+        if H == 0:
+            errors.append({"H": 0, "lower": Fraction(1), "upper": Fraction(1)})
+        else:
+            for attempt in range(2):
+                (lam, Q), margins, bits = guides[attempt] if attempt < len(guides) else guides[-1]
+                V = _basis(Q, H, bits)
+                up_sq = _upper(G, tr, V)
+                low = _lower(G, tr, lam, Q, H, margins, bits)
+                if low is not None and low[3] <= 0:
+                    low = None  # a witness that proves nothing is not written
+                lo = sqrt_bounds(max(low[3], Fraction(0)))[0] if low else Fraction(0)
+                hi = sqrt_bounds(max(up_sq, Fraction(0)))[1]
+                tight = hi == 0 or (hi - lo) <= hi * Fraction(1, 10 ** 7) or hi <= Fraction(1, 10 ** 9)
+                if tight or attempt == 1 or len(G) > MP_MAX_DIM:
+                    break
+                if len(guides) == 1:  # refine once, in 60 digits, and keep it for the larger H
+                    guides.append((_eigh_mp(G, tr), [Fraction(1, 10 ** k) for k in (40, 35, 30, 25, 20, 16, 13)], 120))
+            item = {"H": H, "lower": lo, "upper": hi, "basis": V}
+            if low:
+                item.update(zeta=low[0], gammas=low[1], factor=low[2])
+            errors.append(item)
+        cur = errors[-1]
+        if cur["upper"] <= tolerance:
+            prev = errors[-2] if H else None
+            if prev is None or prev["lower"] > tolerance:
+                head_count = H
+            else:
+                undecided = H - 1
+            break
+    return {"trace": tr, "errors": errors, "head_count": head_count, "undecided": undecided}

@@ -1,0 +1,90 @@
+"""LaTeX of eps-head-count certificates (kind ``approximate-head-count``), from verified data.
+
+The theorem states the eps-head count with the two brackets that prove it; the proof gives the
+definition of the error, the witnesses' form (Ky Fan for the upper bounds, Weyl for the lower),
+and the table of every certified bracket, as decimals rounded outward from the exact values.
+"""
+
+from .tex import (MAX_SHOWN, display_name, inline_list, system_block, tex_count, tex_decimal, tex_hash, tex_number)
+
+__all__ = ["approximate_fragment", "approximate_markdown"]
+
+
+def _up(text):
+    return tex_number(text) if len(text) <= 10 else tex_decimal(text, up=True)
+
+
+def _down(text):
+    return tex_number(text) if len(text) <= 10 else tex_decimal(text, up=False)
+
+
+def approximate_fragment(d, style):
+    """The theorem and proof for eps-head-count data that the checker has verified."""
+    s = d["system"]
+    n, errs, k = d["n"], d["errors"], d["head_count"]
+    eps = tex_number(d["tolerance"])
+    small = s["N"] <= MAX_SHOWN and s["p"] <= MAX_SHOWN and s["m"] <= MAX_SHOWN
+    hasD = s["D"] is not None
+    lines = [style.begin(f"Approximate head count of the SSM {display_name(s)}")]
+    lines.append(f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if hasD else ''}$ be the state space "
+                 f"model with $N = {s['N']}$ states, inputs in $\\mathbb{{Q}}^{{{s['m']}}}$ and outputs in "
+                 f"$\\mathbb{{Q}}^{{{s['p']}}}$, " + ("where" if small else "whose matrices are given in the "
+                                                        f"certificate (sha256 {tex_hash(d['input_sha256'])})."))
+    if small:
+        lines.append(system_block(s, end=".").rstrip("\n"))
+    lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
+                 "of an $H$-head factorized model $W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ whose coefficients "
+                 "depend only on $i - j$.")
+    if not errs:
+        lines.append("The SSM's operator on these sequences is zero, so $0$ heads represent it exactly.")
+    elif k is not None:
+        first = (f"Then $e_{{{k}}} = 0 < \\varepsilon = {eps}$" if errs[k]["upper"] == "0" else
+                 f"Then $e_{{{k}}} \\le {_up(errs[k]['upper'])} \\le \\varepsilon = {eps}$")
+        lines.append(first
+                     + (f" while $e_{{{k - 1}}} \\ge {_down(errs[k - 1]['lower'])} > \\varepsilon$" if k else "")
+                     + f": exactly $k_\\varepsilon = {k}$ head{'s are' if k != 1 else ' is'} needed to approximate "
+                     "the SSM to relative error $\\varepsilon$ in this class.")
+    else:
+        h = d["undecided_at"]
+        lines.append(f"Then $e_{{{h + 1}}} \\le {_up(errs[h + 1]['upper'])} \\le \\varepsilon = {eps}$, and "
+                     f"${_down(errs[h]['lower'])} \\le e_{{{h}}} \\le {_up(errs[h]['upper'])}$: whether "
+                     f"${h}$ heads reach $\\varepsilon$ is not decided here, so $k_\\varepsilon \\in \\{{{h}, {h + 1}\\}}$.")
+    lines.append(style.end())
+    lines.append("\\begin{proof}\\emergencystretch=3em")
+    lines.append("The operator repeats $L_d$ ($L_0 = CB" + (" + D" if hasD else "") + "$, $L_d = C A^d B$) on "
+                 "$n - d$ block diagonals, so $e_H^2 = S_H / \\operatorname{tr} G$, where "
+                 "$G = \\sum_{d<n} (n - d)\\, \\operatorname{vec}(L_d) \\operatorname{vec}(L_d)^{\\top}$ and $S_H$ is the "
+                 "sum of the eigenvalues of $G$ after the $H$ largest (Eckart--Young). The checker forms $G$ "
+                 "exactly from $A, B, C" + (", D" if hasD else "") + "$.")
+    if errs:
+        lines.append("\\emph{Upper bounds.} For each $H$ the certificate gives an integer matrix $V$ with $H$ "
+                     "independent columns; no $H$-dimensional projection captures more than the $H$ largest "
+                     "eigenvalues (Ky Fan), so $S_H \\le \\operatorname{tr} G - \\operatorname{tr}((V^{\\top} V)^{-1} "
+                     "V^{\\top} G V)$, computed exactly.")
+        lines.append("\\emph{Lower bounds.} For each $H$ it gives $\\zeta \\ge 0$, $\\gamma_1, \\dots, \\gamma_H \\ge 0$ "
+                     "and an integer matrix $R$ such that $\\zeta \\operatorname{tr}(G) I + R \\operatorname{diag}"
+                     "(\\gamma \\operatorname{tr} G) R^{\\top} - G$ is positive definite (checked exactly by the signs "
+                     "of its characteristic polynomial). By Weyl's inequalities the $H$ largest eigenvalues of $G$ "
+                     "sum to at most $H \\zeta \\operatorname{tr} G + \\sum_h \\gamma_h \\lVert r_h \\rVert^2 "
+                     "\\operatorname{tr} G$, so $e_H^2 \\ge 1 - H\\zeta - \\sum_h \\gamma_h \\lVert r_h \\rVert^2$.")
+        rows = [f"$H = {e['H']}$: $[{_down(e['lower'])},\\ {_up(e['upper'])}]$" for e in errs]
+        lines.append("The certified brackets, rounded outward from the exact values in the certificate, are "
+                     + inline_list(rows) + ".")
+        lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
+    lines.append("\\end{proof}")
+    return "\n".join(lines) + "\n"
+
+
+def approximate_markdown(d, safe_name):
+    """A short Markdown summary of verified eps-head-count data."""
+    k = d["head_count"]
+    return (f"**symssm approximate head count** for `{safe_name}` (n = {d['n']}, tolerance {d['tolerance']}): "
+            + (f"$k_\\varepsilon = {k}$" if k is not None else "not decided at this tolerance")
+            + "; brackets " + ", ".join(f"$e_{{{e['H']}}} \\in [{float(_fraction(e['lower'])):.4g}, "
+                                         f"{float(_fraction(e['upper'])):.4g}]$" for e in d["errors"]))
+
+
+def _fraction(text):
+    from fractions import Fraction
+
+    return Fraction(text)

@@ -1,0 +1,177 @@
+"""Certified eps-head counts (kind approximate-head-count): brackets that contain the truth, tampering rejected."""
+
+import json
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symssm import certify, ssm
+from symssm.checker import check_data
+from symssm.cli import main
+from symssm.errors import InputError, LimitError
+from symssm.sources.families import family_system
+
+
+def _reference_errors(system, n, dps=50):
+    """e_H for H = 0..pm by mpmath: the weighted lag stack's singular values, at ``dps`` digits."""
+    from symssm.exact.lags import lags
+
+    with mpmath.workdps(dps):
+        Ls = lags(system, n)
+        rows = [[mpmath.sqrt(n - d) * mpmath.mpf(x.numerator) / x.denominator for row in L for x in row]
+                for d, L in enumerate(Ls)]
+        pm = len(rows[0])
+        G = mpmath.matrix(pm, pm)
+        for r in rows:
+            for i in range(pm):
+                for j in range(pm):
+                    G[i, j] += r[i] * r[j]
+        lam = sorted((max(x, 0) for x in mpmath.eigsy(G, eigvals_only=True)), reverse=True)
+        tr = sum(lam)
+        return [mpmath.sqrt(sum(lam[H:]) / tr) if tr else mpmath.mpf(0) for H in range(pm + 1)]
+
+
+def _F(x):
+    """An mpf as an exact Fraction."""
+    man, exp = x.man_exp  # no mpf() here: that would round to the current precision
+    return Fraction(int(man) * 2 ** exp) if exp >= 0 else Fraction(int(man), 2 ** -exp)
+
+
+def test_known_answer_of_a_diagonal_system():
+    # L_d = diag(1/2^d, (-1/3)^d) as a 2x1 column: two independent directions, e_1 from the smaller one
+    s = ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="diag")
+    cert = certify(s, 16, tolerance="1/100")
+    assert cert["kind"] == "approximate-head-count" and cert["head_count"] == 2
+    assert check_data(cert.data).code == 0
+    ref = _reference_errors(s, 16)
+    e = cert["errors"]
+    for H in range(3):
+        assert Fraction(e[H]["lower"]) <= _F(ref[H]) + Fraction(1, 10**30)
+        assert _F(ref[H]) <= Fraction(e[H]["upper"]) + Fraction(1, 10**30)
+    assert e[2]["upper"] == "0"  # two heads represent it exactly
+    # brackets tight to 1e-6 relative where the error is above 1e-8
+    lo, up = Fraction(e[1]["lower"]), Fraction(e[1]["upper"])
+    assert up - lo <= up * Fraction(1, 10**6)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 2), st.integers(1, 2), st.integers(0, 10**6),
+       st.sampled_from(["1/10", "1/1000", "1/100000"]))
+def test_brackets_contain_a_high_precision_reference(N, p, m, seed, tol):
+    import random
+
+    rng = random.Random(seed)
+    A = [[Fraction(rng.randint(-6, 6), 10) for _ in range(N)] for _ in range(N)]
+    B = [[rng.randint(-2, 2) for _ in range(m)] for _ in range(N)]
+    C = [[rng.randint(-2, 2) for _ in range(N)] for _ in range(p)]
+    s = ssm(A, B, C)
+    n = rng.randint(1, 40)
+    cert = certify(s, n, tolerance=tol)
+    assert check_data(cert.data).code == 0
+    ref = _reference_errors(s, n)
+    for e in cert["errors"]:
+        r = _F(ref[e["H"]])
+        slack = Fraction(1, 10**25)
+        assert Fraction(e["lower"]) - slack <= r <= Fraction(e["upper"]) + slack, (e, float(r))
+    k = cert["head_count"]
+    if k is not None:
+        assert _F(ref[k]) <= Fraction(tol) + Fraction(1, 10**25)
+        assert k == 0 or _F(ref[k - 1]) > Fraction(tol)
+
+
+def _cert():
+    return certify(family_system("diagonal", N=6, p=2, m=2), 64, tolerance="1e-3").data
+
+
+def _tampered(change):
+    data = json.loads(json.dumps(_cert()))
+    change(data)
+    return check_data(data)
+
+
+def test_tampered_certificates_are_rejected_with_the_obligation_named():
+    honest = _cert()
+    assert check_data(honest).code == 0 and honest["head_count"] == 2
+
+    r = _tampered(lambda d: d.update(head_count=1))
+    assert r.code == 1 and r.message.startswith("head_count")
+
+    def raise_lower(d):
+        e = d["errors"][1]
+        e["lower"] = e["upper"]
+        lo = Fraction(e["upper"]) * Fraction(1000001, 1000000)
+        e["lower"] = f"{lo.numerator}/{lo.denominator}"
+        e["upper"] = e["lower"]
+
+    r = _tampered(raise_lower)
+    assert r.code == 1 and r.message.startswith("errors[1]")
+
+    def lower_upper(d):
+        up = Fraction(d["errors"][2]["upper"]) / 2
+        d["errors"][2]["upper"] = f"{up.numerator}/{up.denominator}"
+        d["errors"][2]["lower"] = "0"
+
+    r = _tampered(lower_upper)
+    assert r.code == 1 and r.message.startswith("errors[2].upper")
+
+    r = _tampered(lambda d: d["system"]["A"][0].__setitem__(0, "1/3"))
+    assert r.code == 1 and r.message.startswith("input_sha256")
+
+    def bad_witness(d):
+        d["errors"][1]["definite"]["zeta"] = "0"
+
+    r = _tampered(bad_witness)
+    assert r.code == 1 and r.message.startswith("errors[1].definite")
+
+    r = _tampered(lambda d: d["errors"].pop())
+    assert r.code == 1 and r.message.startswith("errors")
+
+
+def test_straddling_tolerance_claims_nothing():
+    s = family_system("diagonal", N=6, p=2, m=2)
+    probe = certify(s, 64, tolerance="1e-3")
+    e1 = probe["errors"][1]
+    lo, up = Fraction(e1["lower"]), Fraction(e1["upper"])
+    assert lo < up
+    mid = (lo + up) / 2
+    cert = certify(s, 64, tolerance=f"{mid.numerator}/{mid.denominator}")
+    assert cert["head_count"] is None and cert["undecided_at"] == 1
+    assert check_data(cert.data).code == 0
+    lying = json.loads(json.dumps(cert.data))
+    lying["head_count"], lying["undecided_at"] = 2, None
+    assert check_data(lying).code == 1
+
+
+def test_bad_tolerances_and_limits():
+    s = ssm([["1/2"]], [[1]], [[1]])
+    for bad in ("0", "1", "2", "-1e-3", "abc", "1/0", "nan"):
+        with pytest.raises(InputError):
+            certify(s, 8, tolerance=bad)
+    with pytest.raises(LimitError):
+        certify(s, 5000, tolerance="1e-3")
+
+
+def test_cli_certify_check_latex(tmp_path, capsys):
+    spec = tmp_path / "legs.json"
+    spec.write_text('{"name": "float-legs", "A": [[-0.5, 0.25], [0.125, -0.75]], "B": [[1.0], [0.5]], '
+                    '"C": [[1.0, -1.0], [0.5, 2.0]]}')
+    cert = tmp_path / "c.json"
+    assert main(["certify", str(spec), "-n", "64", "--tolerance", "1e-3", "-o", str(cert)]) == 0
+    out = capsys.readouterr().out
+    assert "k_eps = 2: 2 heads approximate the SSM on length-64 sequences" in out
+    assert "H = 1: e_H in [0.147359, 0.147359]" in out
+    assert main(["check", str(cert)]) == 0
+    assert "eps-head count 2" in capsys.readouterr().out
+    assert main(["certify", str(spec), "-n", "64", "--tolerance", "2", "-o", str(tmp_path / "x.json")]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
+    assert main(["latex", str(cert), "--standalone", "-o", str(tmp_path / "c.tex")]) == 0
+    text = (tmp_path / "c.tex").read_text()
+    assert "exactly $k_\\varepsilon = 2$ heads are needed" in text
+    from latex_tools import compile_tex, require_tools
+
+    require_tools()
+    (tmp_path / "doc.tex").write_text(text)
+    assert "Approximate head count" in compile_tex(tmp_path)
