@@ -5,7 +5,7 @@ definition of the error, the witnesses' form (Ky Fan for the upper bounds, Weyl 
 and the table of every certified bracket, as decimals rounded outward from the exact values.
 """
 
-from .tex import (MAX_SHOWN, display_name, inline_list, system_block, tex_count, tex_decimal, tex_hash, tex_number)
+from .tex import MAX_SHOWN, display_name, system_block, tex_count, tex_decimal, tex_hash, tex_number
 
 __all__ = ["approximate_fragment", "approximate_markdown"]
 
@@ -57,6 +57,7 @@ def approximate_fragment(d, style):
                  "sum of the eigenvalues of $G$ after the $H$ largest (Eckart--Young). The checker forms $G$ "
                  "exactly from $A, B, C" + (", D" if hasD else "") + "$.")
     if errs:
+        lines.append("")
         lines.append("\\emph{Upper bounds.} For each $H$ the certificate gives an integer matrix $V$ with $H$ "
                      "independent columns; no $H$-dimensional projection captures more than the $H$ largest "
                      "eigenvalues (Ky Fan), so $S_H \\le \\operatorname{tr} G - \\operatorname{tr}((V^{\\top} V)^{-1} "
@@ -67,9 +68,14 @@ def approximate_fragment(d, style):
                      "of its characteristic polynomial). By Weyl's inequalities the $H$ largest eigenvalues of $G$ "
                      "sum to at most $H \\zeta \\operatorname{tr} G + \\sum_h \\gamma_h \\lVert r_h \\rVert^2 "
                      "\\operatorname{tr} G$, so $e_H^2 \\ge 1 - H\\zeta - \\sum_h \\gamma_h \\lVert r_h \\rVert^2$.")
-        rows = [f"$H = {e['H']}$: $[{_down(e['lower'])},\\ {_up(e['upper'])}]$" for e in errs]
-        lines.append("The certified brackets, rounded outward from the exact values in the certificate, are "
-                     + inline_list(rows) + ".")
+        lines.append("The certified brackets, rounded outward from the exact values in the certificate, are")
+        if len(errs) <= 16:
+            body = "\n".join(f"${e['H']}$ & ${_down(e['lower'])}$ & ${_up(e['upper'])}$ \\\\" for e in errs)
+            lines.append("\\begin{center}\n\\begin{tabular}{c|cc}\n$H$ & $e_H \\ge$ & $e_H \\le$ \\\\ \\hline\n"
+                         + body + "\n\\end{tabular}\n\\end{center}")
+        else:
+            lines.append("; ".join(f"$e_{{{e['H']}}} \\in [{_down(e['lower'])}, {_up(e['upper'])}]$" for e in errs)
+                         + ".")
         lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
