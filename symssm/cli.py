@@ -403,7 +403,15 @@ def _cmd_plot(args):
         from .numeric.headcount import numeric_head_count
 
         system, n, inputs = _load_numeric_source(args)
-        plot_heads([numeric_head_count(system, n if n is not None else DEFAULT_N)], args.output, inputs=inputs)
+        n = n if n is not None else DEFAULT_N
+        certified = None
+        if args.tolerance is not None:
+            from .api import certify
+
+            cert = certify(system, n, tolerance=args.tolerance)
+            _require_verified(cert)
+            certified = cert.data
+        plot_heads([numeric_head_count(system, n)], args.output, inputs=inputs, certified=certified)
     print(f"wrote {_safe(args.output)}")
     return 0
 
@@ -646,6 +654,9 @@ def build_parser(only=None):
                    help="heads: best H-head error against H; gradient: certified decay against distance")
     _add_system_source(p, default_n=f"the spec's n, else {DEFAULT_N}")
     _add_out(p, "figure file: .png, .pdf or .svg", required=True)
+    p.add_argument("--tolerance", default=None, metavar="EPS",
+                   help="heads: also certify the eps-head count and draw the certified error brackets (exact "
+                        "systems; docs/numeric.md)")
     _add_budget(p)
 
     p = _command(sub, "framework", _cmd_framework,

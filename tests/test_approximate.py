@@ -175,3 +175,15 @@ def test_cli_certify_check_latex(tmp_path, capsys):
     require_tools()
     (tmp_path / "doc.tex").write_text(text)
     assert "Approximate head count" in compile_tex(tmp_path)
+
+
+def test_plot_heads_draws_the_certified_brackets(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "heads.png"
+    assert main(["plot", "heads", "--family", "diagonal", "--N", "6", "--p", "2", "--m", "2", "-n", "128",
+                 "--tolerance", "1e-3", "-o", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = tmp_path / "again.png"
+    assert main(["plot", "heads", "--family", "diagonal", "--N", "6", "--p", "2", "--m", "2", "-n", "128",
+                 "--tolerance", "1e-3", "-o", str(again)]) == 0
+    assert again.read_bytes() == out.read_bytes()  # same input, same bytes

@@ -3,7 +3,8 @@
 * :func:`plot_gradient`: gradient norm against distance on a log scale: the SSM's exact
   ``||L_d||_F``, its certified envelope ``K r^d``, the attention lower bound ``c``, the crossover.
 * :func:`plot_heads`: best H-head approximation error against H (the paper's experiment,
-  computed deterministically by the numeric path), with the head count marked.
+  computed deterministically by the numeric path), with the head count marked and, from a verified
+  eps-head-count certificate, the certified brackets as error bars.
 """
 
 from fractions import Fraction
@@ -112,8 +113,12 @@ def plot_gradient(cert, path, *, max_distance=None, inputs=()):
     plt.close(fig)
 
 
-def plot_heads(results, path, *, inputs=()):
+def plot_heads(results, path, *, inputs=(), certified=None):
     """Plot approximation error against H for one or more numeric results (PNG, PDF or SVG by suffix).
+
+    ``certified``: the data of a verified ``approximate-head-count`` certificate; its brackets are
+    drawn as error bars (the paper's figure with rigorous error bars), with the tolerance and the
+    certified eps-head count.
 
     Raises
     ------
@@ -128,9 +133,22 @@ def plot_heads(results, path, *, inputs=()):
         floor = max(max(errs) * 1e-17, 1e-300)
         ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i}", label=f"{res.name or 'SSM'} (k = {res.numerical_head_count})")
         ax.axvline(res.numerical_head_count, color=f"C{i}", ls=":")
+    title = "Approximation error vs. heads (numerical)"
+    if certified is not None and certified.get("errors"):
+        Hs = [e["H"] for e in certified["errors"]]
+        lo = [float(Fraction(e["lower"])) for e in certified["errors"]]
+        up = [float(Fraction(e["upper"])) for e in certified["errors"]]
+        floor = max(max(up) * 1e-17, 1e-300)
+        mid = [max(u, floor) for u in up]
+        ax.errorbar(Hs, mid, yerr=[[max(u, floor) - max(l_, floor) for l_, u in zip(lo, up)], [0] * len(up)],
+                    fmt="s", color="k", capsize=4, label="certified bracket [lower, upper]")
+        tol = float(Fraction(certified["tolerance"]))
+        ax.axhline(tol, color="k", ls="--", lw=0.8, label=f"tolerance {tol:g}")
+        k = certified["head_count"]
+        title = "Approximation error vs. heads: certified brackets" + (f", k_eps = {k}" if k is not None else "")
     ax.set_xlabel("number of heads H")
     ax.set_ylabel("best H-head error (Frobenius, length-n operator)")
-    ax.set_title("Approximation error vs. heads (numerical)")
+    ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path, inputs)
