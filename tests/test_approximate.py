@@ -187,3 +187,24 @@ def test_plot_heads_draws_the_certified_brackets(tmp_path, capsys):
     assert main(["plot", "heads", "--family", "diagonal", "--N", "6", "--p", "2", "--m", "2", "-n", "128",
                  "--tolerance", "1e-3", "-o", str(again)]) == 0
     assert again.read_bytes() == out.read_bytes()  # same input, same bytes
+
+
+def test_both_sides_share_the_limits():
+    import symssm.checker.approximate as checker
+    import symssm.exact.approximate as generator
+
+    for name in ("MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM", "MAX_DEFINITE_WORK"):
+        assert getattr(checker, name) == getattr(generator, name), name
+
+
+def test_definiteness_work_is_bounded_before_it_starts(monkeypatch):
+    import symssm.checker.approximate as checker
+    import symssm.exact.approximate as generator
+
+    data = _cert()
+    monkeypatch.setattr(checker, "MAX_DEFINITE_WORK", 1000)
+    result = check_data(data)
+    assert result.code == 1 and result.message.startswith("errors: checking 3 brackets")
+    monkeypatch.setattr(generator, "MAX_DEFINITE_WORK", 1000)
+    with pytest.raises(LimitError, match="beyond the checker's limit"):
+        certify(family_system("diagonal", N=6, p=2, m=2), 64, tolerance="1e-3")

@@ -20,6 +20,13 @@ from .reading import integer, keys, rational
 MAX_APPROX_N = 4096
 MAX_GRAM_WORK = 20_000_000
 MAX_APPROX_DIM = 64
+#: Most word operations the definiteness tests may cost: brackets x (p m)^3 x 64-bit words of tr G (both sides).
+MAX_DEFINITE_WORK = 500_000_000
+
+
+def definite_work(brackets, pm, trace):
+    """The cost measure of the definiteness tests, known before any of them runs."""
+    return brackets * pm ** 3 * (1 + trace.bit_length() // 64)
 
 
 def _den(M):
@@ -129,6 +136,9 @@ def check_approximate(ledger, cert, system):
         ledger.require(errors == [] and cert["head_count"] == 0 and cert["undecided_at"] is None, "head_count",
                        "the operator is zero: no brackets, head count 0")
         return f"eps-head count 0 for {system['name'] or 'the system'!r}: its operator on length {n} is zero"
+    work = definite_work(len(errors), pm, tr)
+    ledger.require(work <= MAX_DEFINITE_WORK, "errors", f"checking {len(errors)} brackets of a {pm} x {pm} Gram matrix "
+                   f"of {tr.bit_length()}-bit entries costs {work} word operations; the limit is {MAX_DEFINITE_WORK}")
     lowers, uppers = [], []
     for H, e in enumerate(errors):
         w = f"errors[{H}]"

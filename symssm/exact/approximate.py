@@ -39,6 +39,8 @@ MAX_GRAM_WORK = 20_000_000
 MAX_APPROX_DIM = 64
 #: Bits of the integer basis vectors (rounded eigenvectors).
 BASIS_BITS = 40
+#: Most word operations of the definiteness tests: brackets x (p m)^3 x 64-bit words of tr G (both sides).
+MAX_DEFINITE_WORK = 500_000_000
 #: Largest p m refined with 60-digit eigenvectors (mpmath) when the float64 bracket is loose.
 MP_MAX_DIM = 24
 #: The lags' entries may have at most this many bits (as for exact head counts).
@@ -232,6 +234,11 @@ def error_brackets(system, n, tolerance, *, extra=0):
     guides = [(_eigh(G, tr), [Fraction(1, 10 ** k) for k in (16, 15, 14, 13, 11, 9, 7, 5, 3)], BASIS_BITS)]
     errors, head_count, undecided = [], None, None
     for H in range(pm + 1):
+        work = (H + 1) * pm ** 3 * (1 + tr.bit_length() // 64)
+        if work > MAX_DEFINITE_WORK:
+            raise LimitError(f"certifying {H + 1} brackets of a {pm} x {pm} Gram matrix of {tr.bit_length()}-bit entries "
+                             f"costs {work} word operations, beyond the checker's limit {MAX_DEFINITE_WORK} (a shorter n, "
+                             "or a larger tolerance)")
         if H == 0:
             errors.append({"H": 0, "lower": Fraction(1), "upper": Fraction(1)})
         else:
