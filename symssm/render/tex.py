@@ -285,6 +285,25 @@ def fits(rows, name=""):
     return matrix_width(rows) + _name_width(name) + 16 <= COLUMN_PT
 
 
+def is_diagonal(rows):
+    """A square matrix of size at least 3 whose off-diagonal entries are all zero (written ``diag(...)``)."""
+    n = len(rows)
+    return n >= 3 and all(len(r) == n for r in rows) and all(
+        rows[i][j] == "0" for i in range(n) for j in range(n) if i != j)
+
+
+def _item_tex(rows):
+    if is_diagonal(rows):
+        return "\\operatorname{diag}(" + ", ".join(tex_number(rows[i][i]) for i in range(len(rows))) + ")"
+    return tex_matrix(rows)
+
+
+def _item_width(name, rows):
+    if is_diagonal(rows):
+        return sum(number_width(rows[i][i]) + 8.0 for i in range(len(rows))) + 30.0 + _name_width(name) + 16
+    return matrix_width(rows) + _name_width(name) + 16
+
+
 def display(items, *, end="."):
     """One display of ``(name, rows)`` matrices, packed into lines that fit the column.
 
@@ -292,8 +311,8 @@ def display(items, *, end="."):
     greedily, and, when one line would fit a wider host, ``\\columnwidth`` chooses between the two
     layouts when the document is typeset.  Text mode in, text mode out.
     """
-    widths = [matrix_width(rows) + _name_width(name) + 16 for name, rows in items]
-    texts = [f"{name} = {tex_matrix(rows)}" for name, rows in items]
+    widths = [_item_width(name, rows) for name, rows in items]
+    texts = [f"{name} = {_item_tex(rows)}" for name, rows in items]
 
     def joined(group):
         return ",\\quad ".join(texts[i] for i in group)
@@ -361,8 +380,8 @@ def system_block(s, sha256=None, *, end="."):
         return "".join(matrix_block(n, s[n], sha256=sha256 if i + 1 == len(names) else None,
                                     suffix="," if i + 1 < len(names) else end)
                        for i, n in enumerate(names))
-    shown = [(n, s[n]) for n in names if fits(s[n], n)]
-    listed = [n for n in names if not fits(s[n], n)]
+    shown = [(n, s[n]) for n in names if _item_width(n, s[n]) <= COLUMN_PT]
+    listed = [n for n in names if _item_width(n, s[n]) > COLUMN_PT]
     out = display(shown, end=end if not listed else ",") if shown else ""
     for i, n in enumerate(listed):
         out += row_list(n, s[n], suffix="," if i + 1 < len(listed) else end)

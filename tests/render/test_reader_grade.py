@@ -141,6 +141,12 @@ def test_hand_checkable_proof_of_a_small_system():
     assert "(rows and columns numbered from 1)" in text
 
 
+def test_a_diagonal_matrix_is_written_diag():
+    text = certify(ssm([["1/2", 0, 0], [0, "-1/3", 0], [0, 0, "1/4"]], [[1], [1], [1]], [[1, 0, 0], [0, 1, 1]]),
+                   8).to_latex()
+    assert "A = \\operatorname{diag}(1/2, -1/3, 1/4)" in text
+
+
 def test_large_n_is_a_power_of_ten(tmp_path):
     text = certify(ssm([[0, -1], [1, 0]], [[1], [0]], [[1, 0]]), 10**18).to_latex()
     assert "10^{18}" in text and str(10**18) not in text.split("\n", 2)[2]
