@@ -60,6 +60,29 @@ def _rational(N, seed=2):
 SPECS = [_diagonal(4), _diagonal(5), _rank_one_inputs(6), _rank_one_inputs(8), _rational(6), _rational(8)]
 
 
+IN_PROCESS = r"""
+import json, sys, time
+from symssm.sources.parametric import parametric_from_data
+from symssm.certificate.parametric import parametric_data
+from symssm.checker import check_data
+spec = json.load(open(sys.argv[1]))
+system, n = parametric_from_data(spec)
+t = time.perf_counter(); data = parametric_data(system, n); t_gen = time.perf_counter() - t
+t = time.perf_counter(); res = check_data(json.load(open(sys.argv[2]))); t_check = time.perf_counter() - t
+print(json.dumps([t_gen, t_check, res.code]))
+"""
+
+
+def _in_process(tree, spec, cert, repeat):
+    """Median (generator, checker) seconds inside one process, imports excluded."""
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", IN_PROCESS, spec, cert], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=tree), cwd=tree)
+        runs.append(json.loads(out.stdout) if out.returncode == 0 else [float("nan"), float("nan"), out.returncode])
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[-1][2]
+
+
 def _run(tree, args, env=None):
     full = dict(os.environ, PYTHONPATH=tree, **(env or {}))
     start = time.perf_counter()
@@ -94,6 +117,7 @@ def main(argv=None):
         print("| family | bodies | certify before | certify now | ratio | check before | check now | ratio "
               "| check now, pure |")
         print("|---|---|---|---|---|---|---|---|---|")
+        inproc = []
         for spec in SPECS:
             path = os.path.join(work, spec["name"] + ".json")
             with open(path, "w") as fh:
@@ -117,6 +141,15 @@ def main(argv=None):
                 len((certs["before"] or {}).get("bodies", [])) == 256 else " (differs!)"
             print(f"| {spec['name']} | {bodies}{note} | {_cell(cb, cbc)} | {_cell(cn, cnc)} | {cn / cb:.2f}x "
                   f"| {_cell(kb, kbc)} | {_cell(kn, knc)} | {kn / kb:.2f}x | {_cell(kp, kpc)} |", flush=True)
+            inproc.append((spec["name"], _in_process(base, path, now_cert, args.repeat),
+                           _in_process(ROOT, path, now_cert, args.repeat)))
+        print("\nInside one process (imports excluded): the generator (the family's analysis, no check) and the "
+              "checker on this checkout's certificate.\n")
+        print("| family | generator before | generator now | ratio | checker before | checker now | ratio |")
+        print("|---|---|---|---|---|---|---|")
+        for name, (gb, kb, kbc), (gn, kn, knc) in inproc:
+            print(f"| {name} | {gb:.3f} s | {gn:.3f} s | {gn / gb:.2f}x | {kb:.3f} s{'' if kbc == 0 else f' (exit {kbc})'} "
+                  f"| {kn:.3f} s | {kn / kb:.2f}x |")
     finally:
         subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", base], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
