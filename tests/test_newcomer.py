@@ -156,3 +156,11 @@ def test_every_file_the_docs_name_exists():
             if not os.path.exists(os.path.join(ROOT, path)) and not glob.glob(os.path.join(ROOT, path) + "-*"):
                 missing.append((page, path))  # (a glob such as spec-* names the files it starts)
     assert not missing, missing
+
+
+def test_help_family_names_match_the_registries():
+    from symssm.cli import FAMILY_NAMES, PARAMETRIC_FAMILY_NAMES
+    from symssm.sources.families import FAMILIES
+    from symssm.sources.parametric import PARAMETRIC_FAMILIES
+
+    assert FAMILY_NAMES == tuple(FAMILIES) and PARAMETRIC_FAMILY_NAMES == tuple(PARAMETRIC_FAMILIES)
