@@ -115,6 +115,7 @@ def _int_matrix(ledger, value, where, rows, cols):
 
 
 def check_approximate(ledger, cert, system):
+    """Every obligation of an eps-head-count certificate (module docstring); returns the verdict's summary."""
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "tolerance", "head_count", "undecided_at", "errors"))
     p, m = system["p"], system["m"]

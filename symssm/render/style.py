@@ -102,6 +102,7 @@ class Style:
                 + "\\emergencystretch=3em")
 
     def end(self):
+        """``\\end{ENV}``."""
         return f"\\end{{{self.environment}}}"
 
 
@@ -122,6 +123,7 @@ def begin_marker(what, data, source, options):
 
 
 def end_marker(what, data):
+    """``% end of symssm fragment SHA``: the comment that closes a fragment or macro file."""
     return f"{END} {what} {certificate_sha256(data)}"
 
 
