@@ -29,23 +29,13 @@ def definite_work(brackets, pm, trace):
     return brackets * pm ** 3 * (1 + trace.bit_length() // 64)
 
 
-def _den(M):
-    from math import lcm
-
-    out = 1
-    for row in M:
-        for x in row:
-            out = lcm(out, x.denominator)
-    return out
-
-
 def gram(system, n):
     """``(G, tr G)``: an integer positive multiple of the weighted Gram matrix of the lags."""
     from math import lcm
 
     A, B, C, D = system["A"], system["B"], system["C"], system["D"]
     p, m = system["p"], system["m"]
-    a, b, c = _den(A), _den(B), _den(C)
+    a, b, c = linalg._den(A), linalg._den(B), linalg._den(C)
     Ai = [[int(x * a) for x in row] for row in A]
     X = [[int(x * b) for x in row] for row in B]
     Ci = [[int(x * c) for x in row] for row in C]
@@ -53,7 +43,7 @@ def gram(system, n):
     for d in range(n):
         Y = linalg._matmul_int(Ci, X)
         if d == 0 and D is not None:
-            delta = _den(D)
+            delta = linalg._den(D)
             Y = [[y * delta + int(v * c * b * delta) for y, v in zip(r1, r2)] for r1, r2 in zip(Y, D)]
             scales.append(c * b * delta)
         else:
