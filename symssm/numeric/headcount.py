@@ -340,48 +340,67 @@ def _weighted_gram_closed_form(A, B, C, D, n):
     return G
 
 
-#: The doubling form works on M = A (x) conj(A), an N^2 x N^2 matrix: used for N <= this.
-DOUBLING_MAX_N = 16
+#: The doubling form keeps min(p, m)^2 blocks of N x N: at most this many numbers ...
+DOUBLING_MAX_ENTRIES = 20_000_000
+#: ... and at most this many multiply-adds over its O(log n) steps (about a minute on one core at worst).
+DOUBLING_MAX_WORK = 300_000_000_000
+
+
+def doubling_fits(N, p, m, n):
+    """Whether the doubling form's memory and work stay within the limits above for this shape and n."""
+    blocks = min(p, m) ** 2
+    return blocks * N * N <= DOUBLING_MAX_ENTRIES and 8 * blocks * N ** 3 * max(1, int(n).bit_length()) \
+        <= DOUBLING_MAX_WORK
 
 
 def _weighted_gram_doubling(A, B, C, D, n):
     """``sum_{d<n} (n - d) vec(L_d) vec(L_d)^*`` in O(log n) products, for any A (defective too).
 
-    With ``M = A (x) conj(A)``, ``sum_d (n - d) M^d`` is the top-right block of ``T^(n+1)`` for
-    ``T = [[M, I, 0], [0, I, I], [0, 0, I]]`` (repeated squaring); realigning it gives
-    ``sum_d (n - d) vec(A^d) vec(A^d)^*``, and ``K = B^T (x) C`` maps it to the lags.  Raises
-    InputError when float64 cannot represent the sums (they overflow) at this n.
+    Column by column, ``L_d[:, j] = C A^d b_j``, so the Gram matrix's block (j, l) is
+    ``C S_jl C^*`` with the weighted Stein sum ``S_jl = sum_{d<n} (n - d) A^d b_j b_l^* A^{*d}``.
+    With ``P_k = sum_{d<k} A^d Y A^{*d}`` and ``Q_k = sum_{d<k} d A^d Y A^{*d}`` (Y holding every
+    ``b_j b_l^*``), two runs combine as ``P_{a+b} = P_a + A^a P_b A^{*a}``,
+    ``Q_{a+b} = Q_a + A^a (Q_b + a P_b) A^{*a}``, so square-and-multiply gives ``n P_n - Q_n`` in
+    O(log n) steps of ``m^2`` products of N x N matrices (rows instead of columns when p < m).
+    Raises InputError when float64 cannot represent the sums (they overflow) at this n.
     """
-    N = A.shape[0]
+    A, B, C = np.asarray(A), np.asarray(B), np.asarray(C)
     p, m = C.shape[0], B.shape[1]
+    if p < m:  # L_d^T = B^T (A^T)^d C^T: fewer blocks; transpose back at the end
+        GT = _weighted_gram_doubling(A.T, C.T, B.T, None if D is None else np.asarray(D).T, n)
+        perm = np.arange(p * m).reshape(p, m).T.reshape(p * m)  # vec of L^T -> vec of L
+        inv = np.argsort(perm)
+        return GT[np.ix_(inv, inv)]
+    N = A.shape[0]
     dtype = complex if (np.iscomplexobj(A) or np.iscomplexobj(B) or np.iscomplexobj(C)) else float
-    M = np.kron(A, np.conj(A)).astype(dtype)
-    q = N * N
-    I = np.eye(q, dtype=dtype)
-    Z = np.zeros((q, q), dtype=dtype)
-    T = np.block([[M, I, Z], [Z, I, I], [Z, Z, I]])
-    R = np.eye(3 * q, dtype=dtype)
-    e = n + 1
+    A = A.astype(dtype)
+    Bd = B.astype(dtype)
+    Y = np.einsum("ij,kl->jlik", Bd, np.conj(Bd))  # Y[j, l] = b_j b_l^* (N x N), batched
+
+    def move(Ak, X):  # A^k X A^{*k} for every block at once (batched BLAS products)
+        return Ak @ X @ np.conj(Ak).T
+
+    zero = np.zeros_like(Y)
+    res = (0, zero, zero, np.eye(N, dtype=dtype))  # (count, P, Q, A^count)
+    cur = (1, Y, zero, A)
+    e = n
     with np.errstate(over="ignore", invalid="ignore"):
         while e:
             if e & 1:
-                R = R @ T
+                a, Pa, Qa, Aa = res
+                b, Pb, Qb, Ab = cur
+                res = (a + b, Pa + move(Aa, Pb), Qa + move(Aa, Qb + a * Pb), Aa @ Ab)
             e >>= 1
             if e:
-                T = T @ T
-            if not (np.all(np.isfinite(R)) and np.all(np.isfinite(T))):
+                k, Pk, Qk, Ak = cur
+                cur = (2 * k, Pk + move(Ak, Pk), Qk + move(Ak, Qk + k * Pk), Ak @ Ak)
+            if not all(np.all(np.isfinite(x)) for x in (res[1], res[2], cur[1], cur[2])):
                 raise InputError(f"the weighted sums of the lags overflow float64 at n = {n} (the system grows too "
                                  "fast for the numeric path at this length); try a smaller n")
-    S = R[:q, 2 * q:]  # sum_{d<n} (n - d) (A (x) conj A)^d
-    # realign: (P (x) Q)[i*N + k, j*N + l] = P[i, j] Q[k, l]  ->  vec(P)[i*N + j] conj(vec(conj Q))[k*N + l]
-    U = S.reshape(N, N, N, N).transpose(0, 2, 1, 3).reshape(q, q)  # sum w_d vec(A^d) vec(A^d)^*
-    K = np.kron(B.T, C)  # vec(C X B) = (B^T (x) C) vec(X), column-major vec
-    # column-major vec of X is the row-major vec of X^T: permute U to column-major order
-    perm = np.arange(q).reshape(N, N).T.reshape(q)
-    Uc = U[np.ix_(perm, perm)]
-    G = K @ Uc @ np.conj(K).T  # in column-major vec(L_d) coordinates
-    permL = np.arange(p * m).reshape(m, p).T.reshape(p * m)  # back to row-major vec (p x m)
-    G = G[np.ix_(permL, permL)]
+    S = n * res[1] - res[2]  # S[j, l] = sum_{d<n} (n - d) A^d b_j b_l^* A^{*d}
+    Cd = C.astype(dtype)
+    T = Cd @ S @ np.conj(Cd).T  # T[j, l] = C S_jl C^* (p x p)
+    G = T.transpose(2, 0, 3, 1).reshape(p * m, p * m)  # G[(r, j), (s, l)], row-major vec of L_d
     if D is not None:
         L0k = (C @ B).reshape(p * m)
         L0 = (C @ B + D).reshape(p * m)
@@ -560,7 +579,7 @@ def _numeric_core(A, B, C, D, name, n, tol, device, xp, method):
     if method == "closed-form":
         G = _weighted_gram_closed_form(A, B, C, D, n)
         if G is None:  # A is defective or badly conditioned: repeated squaring (log n) where N is small
-            method = "doubling" if A.shape[0] <= DOUBLING_MAX_N else "direct"
+            method = "doubling" if doubling_fits(A.shape[0], C.shape[0], B.shape[1], n) else "direct"
     if method == "doubling":
         G = _weighted_gram_doubling(np.asarray(A), np.asarray(B), np.asarray(C),
                                     None if D is None else np.asarray(D), n)

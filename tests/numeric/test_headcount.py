@@ -203,3 +203,33 @@ def test_overflow_is_refused_in_one_line(capsys):
 
     with pytest.raises(InputError, match="overflow float64"):
         numeric_head_count((np.array([[2.0, 1.0], [0.0, 2.0]]), np.eye(2), np.eye(2)), 10 ** 8)
+
+
+def test_doubling_is_logarithmic_beyond_16_states():
+    """Defective A with N > 16 used the direct sum, linear in n (issue #21, item 1)."""
+    import numpy as np
+
+    from symssm.numeric.headcount import _weighted_gram_doubling, numeric_head_count
+
+    def system(N):
+        A = np.zeros((N, N))
+        for i in range(0, N - 2, 2):
+            th = 0.1 * (i + 1)
+            A[i:i + 2, i:i + 2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
+        A[N - 2:, N - 2:] = [[1, 1], [0, 1]]  # a Jordan block: no eigendecomposition
+        return A
+
+    rng = np.random.default_rng(3)
+    A = system(40)
+    B, C = rng.standard_normal((40, 3)), rng.standard_normal((2, 40))
+    n = 300
+    G = np.zeros((6, 6))
+    X = np.eye(40)
+    for d in range(n):
+        L = C @ X @ B
+        G += (n - d) * np.outer(L.reshape(-1), L.reshape(-1))
+        X = A @ X
+    assert np.allclose(_weighted_gram_doubling(A, B, C, None, n), G, rtol=1e-10, atol=1e-8 * np.abs(G).max())
+    res = numeric_head_count((A, B, C), 10**12)  # float rotations drift (radius 1 + 2e-16) past ~10^15
+    assert res.approximation_method == "doubling" and res.numerical_head_count == 6
+    assert all(np.isfinite(res.approximation_error))
