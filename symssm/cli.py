@@ -613,7 +613,7 @@ def build_parser(only=None):
     mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
     p.add_argument("--prefix", default=None, metavar="PREFIX",
                    help="macro name prefix, letters only (default: Symssm + the certificate file's name in "
-                        "CamelCase, digits spelled, e.g. SymssmRotationCert)")
+                        "CamelCase, digits spelled: rotation.cert.json gives SymssmRotation)")
     p.add_argument("--label", default=None, metavar="LABEL",
                    help="\\label placed inside the theorem, so the paper can \\ref it (A-Z a-z 0-9 : . _ - /)")
     p.add_argument("--environment", default="symssmtheorem", metavar="ENV",

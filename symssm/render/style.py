@@ -133,16 +133,18 @@ _KIND_TAG = {"head-count": "", "gradient-highway": "Decay", "interaction-rank": 
 
 
 def derived_prefix(data, source=None):
-    """The default macro prefix: ``Symssm`` + the certificate file's stem (or the system's name) in CamelCase.
+    """The default macro prefix, derived from the certificate, so two certificates' macro files can share a preamble.
 
-    Digits are spelled (``N4`` -> ``NFour``), so two certificates in one folder get distinct macro
-    names and their macro files can share a preamble.
+    With the certificate's file name (``symssm latex``): ``Symssm`` + the file's stem in CamelCase,
+    digits spelled (``N4`` -> ``NFour``): files in one folder have distinct names. Without one
+    (Python): the system's name, the kind, and four letters from the certificate's SHA-256, so two
+    certificates (even of the same or an unnamed system) never define the same macro.
 
     Examples
     --------
     >>> derived_prefix({"kind": "head-count", "system": {"name": "x"}}, "certs/rotation-N2.cert.json")
     'SymssmRotationNTwo'
-    >>> derived_prefix({"kind": "gradient-highway", "system": {"name": "legs 4"}})
+    >>> derived_prefix({"kind": "gradient-highway", "system": {"name": "legs 4"}})[:-4]
     'SymssmLegsFourDecay'
     """
     if source:
@@ -152,8 +154,9 @@ def derived_prefix(data, source=None):
         tag = ""
     else:
         stem = (data.get("system") or {}).get("name") or ""
-        tag = _KIND_TAG.get(data.get("kind"), "")
+        digest = certificate_sha256(data)
+        tag = _KIND_TAG.get(data.get("kind"), "") + "".join(chr(ord("a") + int(c, 16)) for c in digest[:4]).title()
     words = []
     for part in re.findall(r"[A-Za-z]+|[0-9]", stem):
         words.append(_DIGITS[int(part)] if part.isdigit() else part[0].upper() + part[1:])
-    return ("Symssm" + "".join(words) + tag)[:60]
+    return ("Symssm" + "".join(words)[:40] + tag)[:60]

@@ -42,12 +42,19 @@ def test_output_is_deterministic():
 
 
 def test_macros_and_prefix():
-    text = render(certify(example("rotation").system, 8), macros=True)
-    assert "\\newcommand{\\SymssmRotationHeadCount}{\\ensuremath{2}}" in text
-    assert "\\newcommand{\\SymssmRotationWitnessDet}{\\ensuremath{-1}}" in text
-    assert "\\newcommand{\\SymssmRotationHoldsFrom}{\\ensuremath{2}}" in text
-    assert "\\newcommand{\\SymssmRotationLength}{\\ensuremath{8}}" in text
-    assert "\\newcommand{\\SymssmRotationN}{\\ensuremath{2}}" in text  # N, the state dimension
+    from symssm.render.style import derived_prefix
+
+    cert = certify(example("rotation").system, 8)
+    text = render(cert, macros=True)
+    pre = derived_prefix(cert.data)
+    assert pre.startswith("SymssmRotation") and len(pre) == len("SymssmRotation") + 4  # + 4 letters of the hash
+    assert f"\\newcommand{{\\{pre}HeadCount}}{{\\ensuremath{{2}}}}" in text
+    assert f"\\newcommand{{\\{pre}WitnessDet}}{{\\ensuremath{{-1}}}}" in text
+    assert f"\\newcommand{{\\{pre}HoldsFrom}}{{\\ensuremath{{2}}}}" in text
+    assert f"\\newcommand{{\\{pre}Length}}{{\\ensuremath{{8}}}}" in text
+    assert f"\\newcommand{{\\{pre}N}}{{\\ensuremath{{2}}}}" in text  # N, the state dimension
+    other = certify(example("rotation").system, 16)  # the same system, another n: other macro names
+    assert derived_prefix(other.data) != pre
     text = render(certify(example("rotation").system, 8), macros=True, prefix="Rot")
     assert "\\newcommand{\\RotHeadCount}{\\ensuremath{2}}" in text
     with pytest.raises(InputError, match="letters"):

@@ -221,8 +221,12 @@ def test_macros_work_in_running_text_and_two_files_share_a_preamble(tmp_path):
                      "-o", str(tmp_path / f"{name}-macros.tex")]) == 0
     gc = gradient_certificate(family_system("diagonal", N=2, p=1, m=1), 16)  # crossover may be \infty
     (tmp_path / "g-macros.tex").write_text(render(gc, macros=True, prefix="Grad"))
+    # from Python, without files: two unnamed systems' default macro files share the preamble too
+    (tmp_path / "u1-macros.tex").write_text(render(certify(ssm([[1]], [[1]], [[1]]), 8), macros=True))
+    (tmp_path / "u2-macros.tex").write_text(render(certify(ssm([[2]], [[1]], [[1]]), 8), macros=True))
     doc = ("\\documentclass{article}\n\\usepackage{amsmath,amssymb,amsthm}\n"
-           "\\input{a-macros}\\input{b-macros}\\input{g-macros}\n\\begin{document}\n"
+           "\\input{a-macros}\\input{b-macros}\\input{g-macros}\\input{u1-macros}\\input{u2-macros}\n"
+           "\\begin{document}\n"
            "A: \\SymssmANFourHeadCount{} heads for \\SymssmANFourLengths, up to \\SymssmANFourHoldsTo; "
            "$N = \\SymssmANFourN$, $n = \\SymssmANFourLength$. B: \\SymssmBNFourHeadCount, det \\SymssmBNFourWitnessDet. "
            "Crossover \\GradCrossoverDistance, rate \\GradDecayRate.\n\\end{document}\n")
