@@ -1,9 +1,19 @@
-"""What a family's analysis returns, whichever polynomial engine made it: bodies and their factors."""
+"""What a family's analysis returns, whichever polynomial engine made it, and the steps that do not depend on it.
 
+Both engines (:mod:`symssm.exact.parametric` on SymPy, :mod:`symssm.exact.flintfamily` on FLINT)
+sample the same points, pick the same witnesses and walk the same cases with the functions here,
+each passing its own ``value(poly, point)``; that is what keeps their certificates byte-identical.
+"""
+
+import random
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Optional
 
-__all__ = ["Factor", "Body", "run_cases"]
+__all__ = ["Factor", "Body", "run_cases", "sample_points", "witness_at", "ATTEMPTS"]
+
+#: Deterministic sample points tried for the generic witness.
+ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
@@ -73,3 +83,34 @@ def run_cases(root, analyse, substitute, max_cases):
         complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
                           for f in raw[i][2]["factors"])
     return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]
+
+
+def sample_points(parameters, dens, value):
+    """Deterministic rational points (seeded by the number of parameters) where every denominator is nonzero."""
+    rng = random.Random(0x5EED + len(parameters))
+    found = 0
+    for _ in range(1000):
+        point = [Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 997)) for _ in parameters]
+        if all(value(den, point) != 0 for den in dens):
+            yield point
+            found += 1
+            if found == ATTEMPTS:
+                return
+
+
+def witness_at(lags, point, p, m, value):
+    """Lex-first lags whose values at ``point`` raise the rank, with pivot positions ``(row, column)``."""
+    basis = []  # (pivot, reduced row)
+    lags_out, positions = [], []
+    for d, L in enumerate(lags):
+        row = [value(L[i][j], point) for i in range(p) for j in range(m)]
+        for pivot, brow in basis:
+            if row[pivot]:
+                f = row[pivot] / brow[pivot]
+                row = [x - f * y for x, y in zip(row, brow)]
+        pivot = next((c for c, x in enumerate(row) if x), None)
+        if pivot is not None:
+            basis.append((pivot, row))
+            lags_out.append(d)
+            positions.append(divmod(pivot, m))
+    return tuple(lags_out), tuple(positions)

@@ -18,7 +18,6 @@ Examples
 [('t', 'case'), ('t^2 + 1', 'outside-domain')]
 """
 
-import random
 from fractions import Fraction
 
 import flint
@@ -26,11 +25,10 @@ import flint
 from ..errors import InputError, LimitError
 from ..formats.expressions import integer_scale
 from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
-from .bodies import run_cases
+from .bodies import run_cases, sample_points, witness_at
 
 __all__ = ["family_head_count_flint", "poly_text"]
 
-_ATTEMPTS = 8
 _KEYS = ("A", "B", "C", "D")
 
 
@@ -252,36 +250,6 @@ def _scaled_lags(fam, rows):
     return pairs, g, lags
 
 
-def _points(fam, pairs):
-    rng = random.Random(0x5EED + len(fam.parameters))
-    dens = [den for key in _KEYS if pairs[key] is not None for row in pairs[key] for _, den in row]
-    found = 0
-    for _ in range(1000):
-        point = [Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 997)) for _ in fam.parameters]
-        if all(_value(den, point) != 0 for den in dens):
-            yield point
-            found += 1
-            if found == _ATTEMPTS:
-                return
-
-
-def _witness(lags, point, p, m):
-    basis = []
-    lags_out, positions = [], []
-    for d, L in enumerate(lags):
-        row = [_value(L[i][j], point) for i in range(p) for j in range(m)]
-        for pivot, brow in basis:
-            if row[pivot]:
-                f = row[pivot] / brow[pivot]
-                row = [x - f * y for x, y in zip(row, brow)]
-        pivot = next((c for c, x in enumerate(row) if x), None)
-        if pivot is not None:
-            basis.append((pivot, row))
-            lags_out.append(d)
-            positions.append(divmod(pivot, m))
-    return tuple(lags_out), tuple(positions)
-
-
 def _relations(lags, witness, positions, delta, p, m, one):
     M = [[lags[d][r][c] for r, c in positions] for d in witness]
     out = []
@@ -431,8 +399,9 @@ def _analyse(fam, n):
     pairs, g, lags = _scaled_lags(fam, rows)
     p, m = fam.p, fam.m
     one = g * 0 + 1
-    for point in _points(fam, pairs):
-        witness, positions = _witness(lags, point, p, m)
+    dens = [den for key in _KEYS if pairs[key] is not None for row in pairs[key] for _, den in row]
+    for point in sample_points(fam.parameters, dens, _value):
+        witness, positions = witness_at(lags, point, p, m, _value)
         k = len(witness)
         delta = _det([[lags[d][r][c] for r, c in positions] for d in witness], one) if k else one
         _check_terms(delta, "the determinant")

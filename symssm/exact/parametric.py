@@ -25,18 +25,16 @@ Examples
 [('t', 'case'), ('t^2 + 1', 'outside-domain')]
 """
 
-import random
 from fractions import Fraction
 
 from ..errors import InputError, LimitError
 from ..formats.expressions import integer_scale, polynomial_text
 from ..formats.limits import MAX_CASES, MAX_POLY_TERMS, MAX_POLY_WORK
 from ..sources.parametric import drop_generator, substitute
-from .bodies import Body, Factor, run_cases
+from .bodies import Body, Factor, run_cases, sample_points, witness_at
 
 __all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
 
-_ATTEMPTS = 8
 
 
 # ---------------------------------------------------------------- polynomial helpers (ground-safe)
@@ -181,38 +179,6 @@ def _scaled_lags(system, rows):
     return pairs, g, lags
 
 
-def _points(system, pairs):
-    """Deterministic rational points where every denominator is nonzero."""
-    rng = random.Random(0x5EED + len(system.parameters))
-    dens = [den for key in ("A", "B", "C", "D") if pairs[key] is not None for row in pairs[key] for _, den in row]
-    found = 0
-    for _ in range(1000):
-        point = [Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 997)) for _ in system.parameters]
-        if all(_value(den, point) != 0 for den in dens):
-            yield point
-            found += 1
-            if found == _ATTEMPTS:
-                return
-
-
-def _witness(lags, point, p, m):
-    """Lex-first rows whose values at ``point`` raise the rank, with pivot positions."""
-    basis = []  # (pivot, reduced row)
-    lags_out, positions = [], []
-    for d, L in enumerate(lags):
-        row = [_value(L[i][j], point) for i in range(p) for j in range(m)]
-        for pivot, brow in basis:
-            if row[pivot]:
-                f = row[pivot] / brow[pivot]
-                row = [x - f * y for x, y in zip(row, brow)]
-        pivot = next((c for c, x in enumerate(row) if x), None)
-        if pivot is not None:
-            basis.append((pivot, row))
-            lags_out.append(d)
-            positions.append(divmod(pivot, m))
-    return tuple(lags_out), tuple(positions)
-
-
 def _relations(lags, witness, positions, delta, p, m):
     """For every non-witness row: (d, q, p_s) with q Lambda_d = sum p_s Lambda_{d_s}; None if one fails."""
     ring = delta.ring
@@ -284,8 +250,9 @@ def analyse_body(system, n):
     pairs, g, lags = _scaled_lags(system, rows)
     p, m = system.p, system.m
     ring = g.ring
-    for point in _points(system, pairs):
-        witness, positions = _witness(lags, point, p, m)
+    dens = [den for key in ("A", "B", "C", "D") if pairs[key] is not None for row in pairs[key] for _, den in row]
+    for point in sample_points(system.parameters, dens, _value):
+        witness, positions = witness_at(lags, point, p, m, _value)
         k = len(witness)
         delta = _det([[lags[d][r][c] for r, c in positions] for d in witness]) if k else ring.one
         _check_terms(delta, "the determinant")
