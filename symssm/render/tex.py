@@ -35,7 +35,7 @@ from ..formats.rationals import int_from_digits, int_to_text
 
 __all__ = ["escape_text", "tex_name", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
            "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "fits",
-           "parse_number", "preamble", "tex_decimal", "tex_value", "row_list", "COLUMN_PT", "WIDE_PT", "PREAMBLE", "MAX_SHOWN", "MAX_ROWS",
+           "parse_number", "tex_decimal", "tex_value", "row_list", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
            "MAX_DIGITS_SHOWN"]
 
 #: Largest matrix dimension typeset entry by entry.
@@ -134,12 +134,17 @@ def _tiny(q):
     return abs(q.numerator) < 100 and q.denominator < 100
 
 
+def _dyadic(q, num):
+    """A large dyadic fraction is written ``p \\cdot 2^{-e}``: its denominator is 2^10 or more, its numerator long."""
+    return q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3
+
+
 def _rational(q, *, display=False):
     sign = "-" if q < 0 else ""
     num, den = int_to_text(abs(q.numerator)), int_to_text(q.denominator)
     if den == "1":
         return sign + _digits(num)
-    if q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3:
+    if _dyadic(q, num):
         return f"{sign}{_digits(num)} \\cdot 2^{{-{q.denominator.bit_length() - 1}}}"
     if display and len(num) <= 12 and len(den) <= 12:
         return f"{sign}\\frac{{{num}}}{{{den}}}"
@@ -209,7 +214,7 @@ def _rational_width(q):
     num, den = int_to_text(abs(q.numerator)), int_to_text(q.denominator)
     if den == "1":
         return sign + (5.0 * len(num) if len(num) <= MAX_DIGITS_SHOWN else 160.0)
-    if q.denominator >= 1024 and q.denominator & (q.denominator - 1) == 0 and len(num) > 3:
+    if _dyadic(q, num):
         return sign + 5.0 * min(len(num), MAX_DIGITS_SHOWN) + 30.0
     part = [5.0 * len(x) if len(x) <= MAX_DIGITS_SHOWN else 160.0 for x in (num, den)]
     return sign + part[0] + part[1] + 5.0
@@ -361,15 +366,6 @@ def row_list(name, rows, *, suffix=""):
         end = "," if i + 1 < r else suffix
         lines.append(f"\\par\\noindent\\hspace*{{1em}}$({inline_list(tex_number(x) for x in row)})${end}")
     return "{\\raggedright\n" + "\n".join(lines) + "\\par}\n"
-
-
-def preamble(environment="symssmtheorem", name="Certified result"):
-    """The fragment's definitions: its theorem environment (only if absent) and ``\\symssmspan``."""
-    return (f"\\ifcsname {environment}\\endcsname\\else\\newtheorem{{{environment}}}{{{escape_text(name)}}}\\fi\n"
-            "\\providecommand{\\symssmspan}{\\operatorname{span}}\n")
-
-
-PREAMBLE = preamble()
 
 
 def system_block(s, sha256=None, *, end="."):
