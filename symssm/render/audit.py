@@ -184,7 +184,8 @@ def _blocks(lines):
 
 
 def _index(folder, wanted):
-    """{sha256: path} of the ``.json`` files under ``folder`` whose bytes or canonical JSON hash to a wanted value."""
+    """{sha256: (path, sha256 of its bytes)} of the ``.json`` files under ``folder`` whose bytes or canonical JSON
+    hash to a wanted value (the bytes' hash lets the audit notice a file that changes while it runs)."""
     from ..formats.jsonio import loads_strict
     from .style import certificate_sha256
 
@@ -205,9 +206,9 @@ def _index(folder, wanted):
                     raw = fh.read()
             except OSError:
                 continue
-            digest = hashlib.sha256(raw).hexdigest()
+            raw_digest = digest = hashlib.sha256(raw).hexdigest()
             if digest in wanted:
-                found.setdefault(digest, path)
+                found.setdefault(digest, (path, raw_digest))
                 continue
             try:
                 data = loads_strict(raw.decode("utf-8"), what=path)
@@ -215,7 +216,7 @@ def _index(folder, wanted):
             except (SymssmError, UnicodeDecodeError, ValueError, TypeError, RecursionError):
                 continue
             if digest in wanted:
-                found.setdefault(digest, path)
+                found.setdefault(digest, (path, raw_digest))
     return found
 
 
@@ -238,14 +239,6 @@ def _check(path):
     except Undecided as exc:
         return 2, str(exc)
     return out["code"], out["message"]
-
-
-def _sha(path):
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def _options(text):
@@ -310,15 +303,15 @@ def audit_paper(paper, certificates=None):
     findings = []
     for b in blocks:
         what = f"{b['kind']} {b['what']}" if b["what"] == "fragment" else f"{b['kind']} macros"
-        path = index.get(b["sha"])
+        path, indexed = index.get(b["sha"], (None, None))
         shown = os.path.relpath(path) if path else b["source"] if b["source"] != "-" else None
         if path is None:
             findings.append(Finding("MISSING CERTIFICATE", b["file"], b["line"], what, shown,
                                     f"no .json file under {folder} has sha256 {b['sha'][:16]}..."))
             continue
         if path not in verdicts:
-            verdicts[path] = (_check(path), _sha(path))
-        (code, message), checked = verdicts[path]
+            verdicts[path] = _check(path)
+        code, message = verdicts[path]
         if code != 0:
             findings.append(Finding("FAILS CHECK", b["file"], b["line"], what, shown,
                                     ("rejected: " if code == 1 else "undecided: ") + message))
@@ -330,7 +323,7 @@ def audit_paper(paper, certificates=None):
         try:
             with open(path, "rb") as fh:
                 raw = fh.read()
-            if hashlib.sha256(raw).hexdigest() != checked:
+            if hashlib.sha256(raw).hexdigest() != indexed:
                 raise InputError("the file changed while it was audited")
             data = loads_strict(raw.decode("utf-8"), what=path)
             check_envelope(data)
