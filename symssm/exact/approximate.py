@@ -3,8 +3,9 @@
 The numeric path's error (docs/numeric.md) is ``e_H = sqrt(S_H / tr G)``, where ``G`` is the Gram
 matrix ``sum_{d<n} (n - d) vec(L_d) vec(L_d)^T`` (p m x p m) and ``S_H`` the sum of its eigenvalues
 after the ``H`` largest (Eckart-Young on the lag matrix with rows weighted by ``sqrt(n - d)``).
-Here ``G`` is formed exactly (an integer multiple of it, which changes no ratio), floats only *find*
-the witnesses, and every bound is proven by exact arithmetic the checker repeats:
+Here ``G`` is formed exactly (an integer multiple of it, which changes no ratio), mpmath's
+high-precision eigenvectors only *find* the witnesses (in pure Python, so the bytes are the same on
+every machine), and every bound is proven by exact arithmetic the checker repeats:
 
 - upper: an integer basis ``V`` of an H-dimensional subspace (rounded eigenvectors) gives
   ``S_H <= tr G - tr((V^T V)^{-1} V^T G V)`` (Ky Fan: no H-dimensional projection captures more than
@@ -37,11 +38,9 @@ MAX_APPROX_N = 4096
 MAX_GRAM_WORK = 20_000_000
 #: Largest p m (the Gram matrix's size), both sides.
 MAX_APPROX_DIM = 64
-#: Bits of the integer basis vectors (rounded eigenvectors).
-BASIS_BITS = 40
 #: Most word operations of the definiteness tests: brackets x (p m)^3 x 64-bit words of tr G (both sides).
 MAX_DEFINITE_WORK = 500_000_000
-#: Largest p m refined with 60-digit eigenvectors (mpmath) when the float64 bracket is loose.
+#: Largest p m whose witnesses come from 60-digit eigenvectors (30 digits beyond: the cost grows as (p m)^3).
 MP_MAX_DIM = 24
 #: The lags' entries may have at most this many bits (as for exact head counts).
 MAX_BITS = 33_220
@@ -82,18 +81,13 @@ def gram_matrix(system, n):
     return G, sum(G[i][i] for i in range(pm))
 
 
-def _eigh(G, tr):
-    """Eigenvalues (descending, as Fractions of tr G) and eigenvectors in float64: they only guide."""
-    import numpy as np
+def _eigh_mp(G, tr, dps):
+    """Eigenvalues (descending) and eigenvectors of ``G / tr G`` at ``dps`` decimal digits, as Fractions.
 
-    M = np.array([[float(Fraction(x, tr)) for x in row] for row in G], dtype=float)
-    lam, Q = np.linalg.eigh((M + M.T) / 2)
-    order = np.argsort(lam)[::-1]
-    return [Fraction(float(x)) for x in lam[order]], [[Fraction(float(x)) for x in row] for row in Q[:, order]]
-
-
-def _eigh_mp(G, tr, dps=60):
-    """The same at ``dps`` decimal digits (mpmath), for tight brackets on small errors."""
+    mpmath, in pure Python: the witnesses (hence the certificate's bytes) are the same on every
+    machine, which float64 LAPACK kernels would not guarantee. They only guide: every bound is then
+    proven exactly.
+    """
     import mpmath
 
     with mpmath.workdps(dps):
@@ -231,7 +225,9 @@ def error_brackets(system, n, tolerance, *, extra=0):
     pm = len(G)
     if tr == 0:
         return {"trace": 0, "errors": [], "head_count": 0, "undecided": None}
-    guides = [(_eigh(G, tr), [Fraction(1, 10 ** k) for k in (16, 15, 14, 13, 11, 9, 7, 5, 3)], BASIS_BITS)]
+    dps, bits = (60, 120) if pm <= MP_MAX_DIM else (30, 80)
+    lam, Q = _eigh_mp(G, tr, dps)
+    margins = [Fraction(1, 10 ** k) for k in range(dps * 2 // 3, 2, -3)]
     errors, head_count, undecided = [], None, None
     for H in range(pm + 1):
         work = (H + 1) * pm ** 3 * (1 + tr.bit_length() // 64)
@@ -242,20 +238,13 @@ def error_brackets(system, n, tolerance, *, extra=0):
         if H == 0:
             errors.append({"H": 0, "lower": Fraction(1), "upper": Fraction(1)})
         else:
-            for attempt in range(2):
-                (lam, Q), margins, bits = guides[attempt] if attempt < len(guides) else guides[-1]
-                V = _basis(Q, H, bits)
-                up_sq = _upper(G, tr, V)
-                low = _lower(G, tr, lam, Q, H, margins, bits)
-                if low is not None and low[3] <= 0:
-                    low = None  # a witness that proves nothing is not written
-                lo = sqrt_bounds(max(low[3], Fraction(0)))[0] if low else Fraction(0)
-                hi = sqrt_bounds(max(up_sq, Fraction(0)))[1]
-                tight = hi == 0 or (hi - lo) <= hi * Fraction(1, 10 ** 7) or hi <= Fraction(1, 10 ** 9)
-                if tight or attempt == 1 or len(G) > MP_MAX_DIM:
-                    break
-                if len(guides) == 1:  # refine once, in 60 digits, and keep it for the larger H
-                    guides.append((_eigh_mp(G, tr), [Fraction(1, 10 ** k) for k in (40, 35, 30, 25, 20, 16, 13)], 120))
+            V = _basis(Q, H, bits)
+            up_sq = _upper(G, tr, V)
+            low = _lower(G, tr, lam, Q, H, margins, bits)
+            if low is not None and low[3] <= 0:
+                low = None  # a witness that proves nothing is not written
+            lo = sqrt_bounds(max(low[3], Fraction(0)))[0] if low else Fraction(0)
+            hi = sqrt_bounds(max(up_sq, Fraction(0)))[1]
             item = {"H": H, "lower": lo, "upper": hi, "basis": V}
             if low:
                 item.update(zeta=low[0], gammas=low[1], factor=low[2])
