@@ -131,7 +131,7 @@ def plot_heads(results, path, *, inputs=(), certified=None):
         errs = res.approximation_error
         H = list(range(len(errs)))
         floor = max(max(errs) * 1e-17, 1e-300)
-        ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i}", label=f"{res.name or 'SSM'} (k = {res.numerical_head_count})")
+        ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i}", label=f"{res.name or 'SSM'} (numerical, k = {res.numerical_head_count})")
         ax.axvline(res.numerical_head_count, color=f"C{i}", ls=":")
     title = "Approximation error vs. heads (numerical)"
     if certified is not None and certified.get("errors"):
