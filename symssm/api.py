@@ -89,7 +89,7 @@ class Certificate:
         return result
 
     def at(self, **values):
-        """What a verified family certificate proves at one parameter point.
+        """What a verified certificate with parameters (a family, or a layer for every input) proves at one point.
 
         Parameters
         ----------
@@ -101,7 +101,8 @@ class Certificate:
         dict
             ``head_count`` (an int, or None where the certificate proves nothing: the family is
             undefined there or the point lies on an uncovered factor), ``holds_for``, ``case`` (the
-            substitutions that lead to the point's case), ``reason``.
+            substitutions that lead to the point's case), ``reason``; for a layer, ``interaction_rank``
+            in place of ``head_count`` and ``holds_for``.
 
         Raises
         ------
@@ -123,8 +124,8 @@ class Certificate:
         from .checker.core import check_data
         from .errors import CertificateError, InputError
 
-        if self.kind != "parametric-head-count":
-            raise InputError("at() applies to certificates about families with parameters")
+        if self.kind not in ("parametric-head-count", "parametric-interaction-rank"):
+            raise InputError("at() applies to certificates with parameters (families, and layers for every input)")
         point = {}
         for name, value in values.items():
             try:
@@ -167,7 +168,8 @@ class Certificate:
     def __repr__(self):
         d = self._data
         name = d["system"]["name"] if isinstance(d.get("system"), dict) else ""
-        label = repr(name[:40]) if isinstance(name, str) and name else ("a layer" if d["kind"] == "interaction-rank" else "an SSM")
+        label = repr(name[:40]) if isinstance(name, str) and name else (
+            "a layer" if d["kind"] in ("interaction-rank", "parametric-interaction-rank") else "an SSM")
         if d["kind"] == "head-count":
             return f"<Certificate head-count k({d.get('n')}) = {d.get('head_count')} for {label}>"
         if d["kind"] == "parametric-head-count":
@@ -175,6 +177,9 @@ class Certificate:
                     f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
         if d["kind"] == "interaction-rank":
             return f"<Certificate interaction-rank r = {d.get('interaction_rank')} for {label}>"
+        if d["kind"] == "parametric-interaction-rank":
+            return (f"<Certificate parametric-interaction-rank r = {d.get('interaction_rank')} generically for "
+                    f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
         return f"<Certificate {d['kind']} for {label}>"
 
     def __eq__(self, other):
@@ -192,11 +197,12 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
 
     Parameters
     ----------
-    system : SSM, ComplexSSM, ParametricSSM or Layer
+    system : SSM, ComplexSSM, ParametricSSM, Layer or ParametricLayer
         A time-invariant SSM (head count; a :class:`~symssm.sources.parametric.ParametricSSM`
         gives a certificate for every parameter value, ``docs/parametric.md``), or a layer of the unified framework
-        (:mod:`symssm.sources.layers`: interaction rank on its given input; ``n`` and ``method``
-        do not apply).
+        (:mod:`symssm.sources.layers`: interaction rank on its given input; a
+        :class:`~symssm.sources.parametric_layers.ParametricLayer` gives it for every input,
+        ``docs/framework.md``; ``n`` and ``method`` do not apply).
     n : int, optional
         Sequence length; default the truncation length ``T`` (where ``k`` has
         reached its final value).
@@ -219,24 +225,34 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     from .sources.complex_system import ComplexSSM
     from .sources.layers import Layer
     from .sources.parametric import ParametricSSM
+    from .sources.parametric_layers import ParametricLayer
 
     if tolerance is not None:
         from .errors import InputError
 
-        if isinstance(system, (ParametricSSM, ComplexSSM, Layer)):
+        if isinstance(system, (ParametricSSM, ComplexSSM, Layer, ParametricLayer)):
             raise InputError("--tolerance certifies eps-head counts of real systems (rational or float entries)")
         from .certificate.approximate import approximate_data
 
         return Certificate(approximate_data(system, system.truncation if n is None else n, tolerance))
-    if isinstance(system, ParametricSSM):
-        from .certificate.parametric import parametric_data
+    if isinstance(system, (ParametricSSM, ParametricLayer)):
+        if isinstance(system, ParametricSSM):
+            from .certificate.parametric import parametric_data
 
-        cert = Certificate(parametric_data(system, n))
+            cert = Certificate(parametric_data(system, n))
+        else:
+            from .certificate.parametric_interaction import parametric_interaction_data
+
+            if n is not None:
+                from .errors import InputError
+
+                raise InputError("n does not apply to a layer (its length is its input's length)")
+            cert = Certificate(parametric_interaction_data(system))
         verdict = cert.check()
         if verdict.code == 2:  # the generator never hands out what the checker would refuse
             from .errors import LimitError
 
-            raise LimitError(f"the family's certificate is beyond the checker's limits: {verdict.message}")
+            raise LimitError(f"the certificate is beyond the checker's limits: {verdict.message}")
         return cert
     if isinstance(system, ComplexSSM):
         from .certificate.gaussian import gaussian_data

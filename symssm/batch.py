@@ -48,7 +48,15 @@ def _certify_line(number, text, cert_dir, method):
             row["name"] = data["name"]  # the spec's own name, also on a line that then fails
         from .sources.parametric import is_parametric_spec, parametric_from_data
 
-        if is_parametric_spec(data):
+        from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
+
+        if is_parametric_layer_spec(data):
+            system = parametric_layer_from_data(data, what=what)
+            row.update(name=system.name, kind="parametric-interaction-rank", n=system.n)
+            cert = certify(system)
+            row["interaction_rank"] = cert["interaction_rank"]
+            row["complete"] = cert["complete"]
+        elif is_parametric_spec(data):
             system, n = parametric_from_data(data, what=what)
             n = n if n is not None else system.N + (1 if system.D is not None else 0)
             row.update(name=system.name, kind="parametric-head-count", n=n)

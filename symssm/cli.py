@@ -110,6 +110,15 @@ def _load_system(args, *, layers=False):
     data = load_strict(args.spec, what=what)
     from .sources.parametric import is_parametric_spec, parametric_from_data
 
+    from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
+
+    if is_parametric_layer_spec(data):
+        if not layers:
+            raise SymssmError(f"{what} describes a {str(data.get('kind'))[:40]} layer with parameters; 'symssm certify' "
+                              "certifies its interaction rank for every input (this command takes a concrete system)")
+        if args.n is not None:
+            raise SymssmError(f"{what}: -n does not apply to a layer (its length is its input's length)")
+        return parametric_layer_from_data(data, what=what), None, _stem(args.spec), (args.spec,)
     if is_parametric_spec(data):
         if not layers:
             raise SymssmError(f"{what} declares parameters; 'symssm certify' certifies the family for every "
@@ -195,9 +204,16 @@ def _cmd_certify(args):
         _require_verified(cert)
     _emit(out, cert.to_json(), inputs)
     is_layer = isinstance(system, Layer)
+    from .sources.parametric_layers import ParametricLayer
+
     if isinstance(system, ParametricSSM):
         _say(args, describe_family(system))
         summary = parametric_summary
+    elif isinstance(system, ParametricLayer):
+        from .render.summary import describe_parametric_layer, interaction_family_summary
+
+        _say(args, describe_parametric_layer(system))
+        summary = interaction_family_summary
     else:
         _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
                                                                                else ""))
@@ -430,9 +446,10 @@ def _cmd_framework(args):
     rows = build_framework(args.output, seed=args.seed, n=args.tokens, m=args.m)
     print(f"the unified framework on one seeded input (seed {args.seed}, n = {args.tokens} tokens, p = m = {args.m}); "
           "every r is certified and independently checked:")
-    width = max(len(label) for label, _, _ in rows)
-    for label, bound, cert in rows:
+    width = max(len(label) for label, _, _, _ in rows)
+    for label, bound, cert, every in rows:
         print(f"  {label:<{width}}  r = {cert['interaction_rank']}   ({bound})")
+        print(f"  {'':<{width}}  for all inputs: {every[0]}")
     if args.output:
         print(f"certificates, LaTeX and framework.md written to {_safe(args.output)}")
     return 0

@@ -26,7 +26,8 @@ __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certific
 FORMAT = "symssm-certificate"
 VERSION = 1
 #: The certificate kinds this generator writes (the checker knows the same).
-KINDS = ("head-count", "gradient-highway", "interaction-rank", "parametric-head-count", "approximate-head-count")
+KINDS = ("head-count", "gradient-highway", "interaction-rank", "parametric-head-count", "approximate-head-count",
+         "parametric-interaction-rank")
 
 
 def system_json(system):

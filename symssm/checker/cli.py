@@ -31,8 +31,8 @@ def main(argv=None, *, prog="symssm-check"):
     parser.add_argument("certificate", help="certificate JSON file")
     parser.add_argument("--spec", help="also require the certificate to be about the system in this spec file")
     parser.add_argument("--max-seconds", type=float, default=None, help="give up (exit 2) after this many seconds")
-    parser.add_argument("--at", metavar="NAME=VALUE,...", help="for a family certificate: what it proves at this "
-                        "parameter point (rational values, e.g. a=1/2,b=3)")
+    parser.add_argument("--at", metavar="NAME=VALUE,...", help="for a certificate with parameters (a family, or a "
+                        "layer for every input): what it proves at this point (rational values, e.g. a=1/2,b=3)")
     parser.add_argument("--json", action="store_true", help="print the verdict (and the --at answer) as one JSON "
                         "object")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
@@ -106,7 +106,11 @@ def main(argv=None, *, prog="symssm-check"):
 
 
 def _at_line(at):
-    point = ", ".join(f"{k} = {v}" for k, v in at["point"].items())
+    point = ", ".join(f"{k} = {v}" for k, v in at["point"].items()) or "the only point (no parameters)"
+    if "interaction_rank" in at:
+        if at["interaction_rank"] is None:
+            return f"at {point}: the certificate proves no interaction rank here ({at['reason']})"
+        return f"at {point}: r = {at['interaction_rank']} ({at['reason']}; n = {at['n']} tokens)"
     if at["head_count"] is None:
         return f"at {point}: the certificate proves no head count here ({at['reason']})"
     hf = at["holds_for"]
@@ -121,7 +125,10 @@ def _print_json(result, asked_at):
     out = {"verdict": verdict, "message": result.message, "obligations": result.count}
     if asked_at:
         at = result.at or {}
-        out.update(head_count=at.get("head_count"), holds_for=at.get("holds_for"), n=at.get("n"),
-                   point=at.get("point"), case=at.get("case"), reason=at.get("reason", "the certificate is not "
-                                                                                     "verified: nothing is proven"))
+        if "interaction_rank" in at:
+            out.update(interaction_rank=at["interaction_rank"])
+        else:
+            out.update(head_count=at.get("head_count"), holds_for=at.get("holds_for"))
+        out.update(n=at.get("n"), point=at.get("point"), case=at.get("case"),
+                   reason=at.get("reason", "the certificate is not verified: nothing is proven"))
     print(json.dumps(out, sort_keys=True))

@@ -13,6 +13,8 @@ from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussi
 from .headcount import check_head_count
 from .interaction import check_interaction, layer_spec_hash, read_layer
 from .parametric import check_parametric, head_count_at, parametric_spec_hash, read_parametric_system
+from .parametric_interaction import (check_parametric_interaction, interaction_rank_at, parametric_layer_spec_hash,
+                                     read_parametric_layer)
 from .reading import (
     FORMAT,
     VERSIONS,
@@ -26,7 +28,7 @@ from .reading import (
     spec_hash,
 )
 
-__all__ = ["check_data", "check_file", "KINDS"]
+__all__ = ["check_data", "check_file", "KINDS", "AT_KINDS"]
 
 #: Each certificate kind: how its ``system`` is read, how a spec is hashed, and its obligations.
 KINDS = {
@@ -35,15 +37,18 @@ KINDS = {
     "interaction-rank": (read_layer, layer_spec_hash, check_interaction),
     "parametric-head-count": (read_parametric_system, parametric_spec_hash, check_parametric),
     "approximate-head-count": (read_system, spec_hash, check_approximate),
+    "parametric-interaction-rank": (read_parametric_layer, parametric_layer_spec_hash, check_parametric_interaction),
 }
+#: The kinds that say what they prove at a parameter point (``--at``).
+AT_KINDS = ("parametric-head-count", "parametric-interaction-rank")
 
 
 def check_data(cert, *, spec=None, max_seconds=None, at=None):
     """Check certificate data (already parsed JSON). ``spec``: parsed spec JSON or None.
 
-    ``at`` (a dict ``{name: Fraction}``) asks a parametric certificate what it proves at that point;
-    the answer is the result's ``at`` attribute (a dict with ``head_count`` an int or None), set only
-    when the certificate is verified.
+    ``at`` (a dict ``{name: Fraction}``) asks a certificate with parameters what it proves at that point;
+    the answer is the result's ``at`` attribute (a dict with ``head_count``, or ``interaction_rank`` for
+    a layer, an int or None), set only when the certificate is verified.
     """
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     ledger = Ledger(deadline)
@@ -66,16 +71,19 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
         if spec is not None:
             ledger.require(hasher(spec) == system["sha256"], "spec",
                            "the certificate is about a different system than the spec")
-        if at is not None and cert["kind"] != "parametric-head-count":
-            raise Unreadable("--at applies to certificates about families with parameters (kind "
-                             "parametric-head-count)")
+        if at is not None and cert["kind"] not in AT_KINDS:
+            raise Unreadable("--at applies to certificates with parameters (kinds parametric-head-count and "
+                             "parametric-interaction-rank)")
         if at is None:
             summary = obligations(ledger, cert, system)
             return CheckResult(0, summary, ledger.done)
         parsed = []
         summary = obligations(ledger, cert, system, keep=parsed)
         try:
-            answer = head_count_at(parsed, at, cert["n"])
+            if cert["kind"] == "parametric-head-count":
+                answer = head_count_at(parsed, at, cert["n"])
+            else:
+                answer = interaction_rank_at(parsed, at, system)
         except ValueError as exc:
             raise Unreadable(str(exc)) from None
         result = CheckResult(0, summary, ledger.done)

@@ -10,7 +10,8 @@ multiplying out, divisibility by exact division, and each case's system by subst
 from . import polynomials as P
 from .reading import Rejected, Unreadable, is_text, strict_equal
 
-__all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric", "head_count_at", "parse_point"]
+__all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric", "head_count_at", "parse_point",
+           "read_body_family", "scaled_entries", "check_rank", "check_factors", "check_cases", "locate", "show_point"]
 
 MAX_PARAMETRIC_DIM = 8
 MAX_CASES = 1024
@@ -27,7 +28,7 @@ def _hash(obj):
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def _names(ledger, value, where):
+def parameter_names(ledger, value, where):
     ledger.require(isinstance(value, list) and len(value) <= P.MAX_PARAMETERS
                    and all(type(x) is str and P.NAME.fullmatch(x) for x in value)
                    and len(set(value)) == len(value), where,
@@ -35,7 +36,7 @@ def _names(ledger, value, where):
     return list(value)
 
 
-def _formula_matrix(ledger, rows, shape, where, *, pair=False):
+def formula_matrix(ledger, rows, shape, where, *, pair=False):
     ledger.require(isinstance(rows, list) and len(rows) == shape[0]
                    and all(isinstance(r, list) and len(r) == shape[1] for r in rows), where,
                    f"must be a {shape[0]} x {shape[1]} matrix")
@@ -59,12 +60,12 @@ def read_parametric_system(ledger, obj):
         ledger.require(type(obj[key]) is int and 1 <= obj[key] <= MAX_PARAMETRIC_DIM, f"system.{key}",
                        f"must be an integer from 1 to {MAX_PARAMETRIC_DIM}")
     N, m, p = obj["N"], obj["m"], obj["p"]
-    names = _names(ledger, obj["parameters"], "system.parameters")
+    names = parameter_names(ledger, obj["parameters"], "system.parameters")
     shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
     for key, shape in shapes.items():
         if key == "D" and obj["D"] is None:
             continue
-        _formula_matrix(ledger, obj[key], shape, f"system.{key}")
+        formula_matrix(ledger, obj[key], shape, f"system.{key}")
     return {"N": N, "m": m, "p": p, "parameters": names, "formulas": {k: obj[k] for k in shapes},
             "name": obj["name"], "sha256": _hash(obj)}
 
@@ -85,11 +86,11 @@ def _poly(ledger, text, names, where):
         raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
 
 
-def _matmul(X, Y):
-    return [[_sum(P.mul(X[i][t], Y[t][j]) for t in range(len(Y))) for j in range(len(Y[0]))] for i in range(len(X))]
+def matmul(X, Y):
+    return [[poly_sum(P.mul(X[i][t], Y[t][j]) for t in range(len(Y))) for j in range(len(Y[0]))] for i in range(len(X))]
 
 
-def _sum(polys):
+def poly_sum(polys):
     out = {}
     for x in polys:
         out = P.add(out, x)
@@ -123,24 +124,25 @@ def _det(rows, nv):
 
 # ---------------------------------------------------------------- one body
 
-class _Body:
+class ParsedBody:
     __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index")
 
 
-def _check_body(ledger, cert, system, bodies, i, parsed):
+def read_body_family(ledger, bodies, i, root, shapes, parsed):
+    """The family of body ``i``: ``(names, pairs)`` after checking its parameters, substitution and entries.
+
+    ``root`` has the system's ``parameters`` and ``formulas`` (``{key: matrix as written}``);
+    ``shapes`` is ``{key: (rows, cols)}`` in order, or ``None`` for a matrix the system does not have.
+    Body 0's entries must equal the formulas; a case's must be its parent's with the substitution.
+    """
     b = bodies[i]
     w = f"bodies[{i}]"
-    keys = {"parameters", "substitution", "entries", "denominator", "head_count", "lower_bound", "upper_bound",
-            "factors", "complete", "holds_for"}
-    ledger.require(isinstance(b, dict) and set(b) == keys, w, f"must have exactly {', '.join(sorted(keys))}")
-    names = _names(ledger, b["parameters"], f"{w}.parameters")
+    names = parameter_names(ledger, b["parameters"], f"{w}.parameters")
     nv = len(names)
-    N, m, p = system["N"], system["m"], system["p"]
     sub = b["substitution"]
-    # -- the family: the root's parameters, or the parent's with one substituted
     if i == 0:
         ledger.require(sub is None, f"{w}.substitution", "the generic body has no substitution")
-        ledger.require(names == system["parameters"], f"{w}.parameters", "must be the system's parameters")
+        ledger.require(names == root["parameters"], f"{w}.parameters", "must be the system's parameters")
     else:
         ledger.require(isinstance(sub, dict) and set(sub) == {"parent", "factor", "parameter", "value"}, f"{w}.substitution",
                        "must have parent, factor, parameter, value")
@@ -159,19 +161,17 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
         solved = P.linear_solution(pf[0], index)
         ledger.require(solved is not None and solved == value, f"{w}.substitution",
                        "the value is not the solution of the parent's factor for that parameter")
-    # -- entries
     ent = b["entries"]
-    ledger.require(isinstance(ent, dict) and set(ent) == {"A", "B", "C", "D"}, f"{w}.entries", "must have A, B, C, D")
-    ledger.require((ent["D"] is None) == (system["formulas"]["D"] is None), f"{w}.entries.D",
-                   "must be present exactly when the system has D")
-    shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
+    ledger.require(isinstance(ent, dict) and set(ent) == set(shapes), f"{w}.entries",
+                   f"must have {', '.join(shapes) if len(shapes) <= 8 else 'one matrix per key of the system'}")
     pairs = {}
     for key, shape in shapes.items():
-        if key == "D" and ent[key] is None:
+        if shape is None:
+            ledger.require(ent[key] is None, f"{w}.entries.{key}", "must be present exactly when the system has it")
             pairs[key] = None
             continue
         ledger.require(ent[key] is not None, f"{w}.entries.{key}", f"must be a {shape[0]} x {shape[1]} matrix")
-        _formula_matrix(ledger, ent[key], shape, f"{w}.entries.{key}", pair=True)
+        formula_matrix(ledger, ent[key], shape, f"{w}.entries.{key}", pair=True)
         pairs[key] = [[(_poly(ledger, x[0], names, f"{w}.entries.{key}"), _poly(ledger, x[1], names,
                                                                                   f"{w}.entries.{key}"))
                        for x in row] for row in ent[key]]
@@ -181,7 +181,7 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
                 ledger.require(bool(den), where, "has a zero denominator")
                 if i == 0:
                     try:
-                        fn, fd = P.parse_pair(system["formulas"][key][r][c], names)
+                        fn, fd = P.parse_pair(root["formulas"][key][r][c], names)
                     except P.FormulaError as exc:
                         raise Rejected(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
                     ledger.require(P.mul(fn, den) == P.mul(fd, num), where, "is not the system's entry")
@@ -193,8 +193,12 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
                                                     "(the factor is outside the domain, not a case)")
                     ledger.require(P.mul(num, sd) == P.mul(sn, den) and P.divide_exact(sd, den) is not None, where,
                                    "is not the parent's entry with the substitution applied")
-    # -- common denominator and scaled lags
-    g = _poly(ledger, b["denominator"], names, f"{w}.denominator")
+    return names, pairs
+
+
+def scaled_entries(ledger, w, text, pairs, names):
+    """``(g, scaled)``: the body's common denominator (checked to be a multiple of every entry's) and entries times g."""
+    g = _poly(ledger, text, names, f"{w}.denominator")
     ledger.require(bool(g), f"{w}.denominator", "must be nonzero")
     scaled = {}
     for key, rows in pairs.items():
@@ -210,66 +214,82 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
                 orow.append(P.mul(num, q))
             out.append(orow)
         scaled[key] = out
-    T = cert["truncation"]
-    n = cert["n"]
-    rows_needed = min(n, T)
-    lags, X = [], scaled["B"]
-    for d in range(rows_needed):
-        ledger.require(True, f"{w}.lags", "")
-        L = _matmul(scaled["C"], X)
-        if d == 0 and scaled["D"] is not None:
-            L = [[P.add(L[r][c], P.mul(g, scaled["D"][r][c])) for c in range(m)] for r in range(p)]
-        lags.append(L)
-        if d + 1 < rows_needed:
-            X = _matmul(scaled["A"], X)
-    # -- lower bound
-    k = b["head_count"]
-    ledger.require(type(k) is int and 0 <= k <= min(rows_needed, p * m), f"{w}.head_count",
-                   f"must be an integer from 0 to min(n, T, pm) = {min(rows_needed, p * m)}")
+    return g, scaled
+
+
+def check_rank(ledger, w, b, rows, labels, names, p, m, *, field, dimension_at, skip_zero, row_word, relation):
+    """The lower and upper bound of one body: returns ``(k, delta, qs)``.
+
+    ``rows`` are the scaled p x m polynomial matrices, ``labels`` their JSON names (a lag, or a
+    block ``[i, j]``); ``b[field]`` is the claimed rank.  The witness minor's determinant must be the
+    certificate's and nonzero; every other row (every other nonzero row with ``skip_zero``) needs a
+    relation ``q row = sum p_s witness_s`` unless the rank is ``dimension_at``.
+    """
+    nv = len(names)
+    key, one = row_word + "s", row_word
+    k = b[field]
+    ledger.require(type(k) is int and 0 <= k <= min(len(rows), p * m), f"{w}.{field}",
+                   f"must be an integer from 0 to {min(len(rows), p * m)}")
     lb = b["lower_bound"]
-    ledger.require(isinstance(lb, dict) and set(lb) == {"lags", "positions", "determinant"}, f"{w}.lower_bound",
-                   "must have lags, positions, determinant")
-    wl, pos = lb["lags"], lb["positions"]
-    ledger.require(isinstance(wl, list) and len(wl) == k and all(type(d) is int for d in wl)
-                   and all(0 <= d < rows_needed for d in wl) and all(a < b2 for a, b2 in zip(wl, wl[1:])),
-                   f"{w}.lower_bound.lags", f"must be {k} increasing lags below min(n, T) = {rows_needed}")
+    ledger.require(isinstance(lb, dict) and set(lb) == {key, "positions", "determinant"}, f"{w}.lower_bound",
+                   f"must have {key}, positions, determinant")
+    index = {json_key(label): t for t, label in enumerate(labels)}
+    wl = lb[key]
+    ledger.require(isinstance(wl, list) and len(wl) == k and all(json_key(x) in index for x in wl),
+                   f"{w}.lower_bound.{key}", f"must be {k} {key} of the certificate's range")
+    wl = [index[json_key(x)] for x in wl]
+    ledger.require(all(a < b2 for a, b2 in zip(wl, wl[1:])), f"{w}.lower_bound.{key}", f"must be {k} increasing {key}")
+    pos = lb["positions"]
     ledger.require(isinstance(pos, list) and len(pos) == k and all(
         isinstance(rc, list) and len(rc) == 2 and all(type(x) is int for x in rc) and 0 <= rc[0] < p and 0 <= rc[1] < m
         for rc in pos), f"{w}.lower_bound.positions", f"must be {k} [row, column] pairs in range")
-    delta = _det([[lags[d][r][c] for r, c in pos] for d in wl], nv)
+    delta = _det([[rows[d][r][c] for r, c in pos] for d in wl], nv)
     ledger.require(_poly(ledger, lb["determinant"], names, f"{w}.lower_bound.determinant") == delta,
-                   f"{w}.lower_bound.determinant", "is not the determinant of the minor of the scaled lags")
+                   f"{w}.lower_bound.determinant", f"is not the determinant of the minor of the scaled {key}")
     ledger.require(bool(delta), f"{w}.lower_bound.determinant", "is the zero polynomial: no lower bound")
-    # -- upper bound
     ub = b["upper_bound"]
     ledger.require(isinstance(ub, dict) and type(ub.get("dimension")) is bool, f"{w}.upper_bound",
                    "must have a boolean dimension")
     qs = []
     if ub["dimension"]:
-        ledger.require(set(ub) == {"dimension"} and k == min(rows_needed, p * m), f"{w}.upper_bound.dimension",
-                       "the dimension argument applies only when k = min(n, T, pm)")
-    else:
-        ledger.require(set(ub) == {"dimension", "coefficients"} and isinstance(ub["coefficients"], list),
-                       f"{w}.upper_bound", "must list coefficients")
-        others = [d for d in range(rows_needed) if d not in wl]
-        co = ub["coefficients"]
-        ledger.require(len(co) == len(others) and all(isinstance(x, dict) and set(x) == {"lag", "q", "p"} for x in co)
-                       and [x["lag"] for x in co] == others, f"{w}.upper_bound.coefficients",
-                       "must have one row for every other lag below min(n, T), in order")
-        for x in co:
-            where = f"{w}.upper_bound.coefficients[lag {x['lag']}]"
-            q = _poly(ledger, x["q"], names, where)
-            ledger.require(bool(q), where, "q must be nonzero")
-            ledger.require(isinstance(x["p"], list) and len(x["p"]) == k, where, f"must have {k} coefficients")
-            ps = [_poly(ledger, y, names, where) for y in x["p"]]
-            L = lags[x["lag"]]
-            for r in range(p):
-                for c in range(m):
-                    rhs = _sum(P.mul(ps[s], lags[wl[s]][r][c]) for s in range(k))
-                    ledger.require(P.mul(q, L[r][c]) == rhs, where,
-                                   f"q Lambda_d = sum p_s Lambda_(d_s) fails at entry [{r}][{c}]")
-            qs.append(q)
-    # -- factors
+        ledger.require(set(ub) == {"dimension"} and k == dimension_at, f"{w}.upper_bound.dimension",
+                       f"the dimension argument applies only when the rank is {dimension_at}")
+        return k, delta, qs
+    ledger.require(set(ub) == {"dimension", "coefficients"} and isinstance(ub["coefficients"], list),
+                   f"{w}.upper_bound", "must list coefficients")
+    others = [d for d in range(len(rows)) if d not in wl and not (skip_zero and not any(x for r in rows[d] for x in r))]
+    co = ub["coefficients"]
+    ledger.require(len(co) == len(others) and all(isinstance(x, dict) and set(x) == {one, "q", "p"} for x in co)
+                   and [json_key(x[one]) for x in co] == [json_key(labels[d]) for d in others],
+                   f"{w}.upper_bound.coefficients",
+                   f"must have one row for every other {'nonzero ' if skip_zero else ''}{one}, in order")
+    for x, d in zip(co, others):
+        where = f"{w}.upper_bound.coefficients[{one} {x[one]}]"
+        q = _poly(ledger, x["q"], names, where)
+        ledger.require(bool(q), where, "q must be nonzero")
+        ledger.require(isinstance(x["p"], list) and len(x["p"]) == k, where, f"must have {k} coefficients")
+        ps = [_poly(ledger, y, names, where) for y in x["p"]]
+        L = rows[d]
+        for r in range(p):
+            for c in range(m):
+                rhs = poly_sum(P.mul(ps[s], rows[wl[s]][r][c]) for s in range(k))
+                ledger.require(P.mul(q, L[r][c]) == rhs, where, f"{relation} fails at entry [{r}][{c}]")
+        qs.append(q)
+    return k, delta, qs
+
+
+def json_key(label):
+    """A hashable form of a row's JSON label (an int, or a list of ints)."""
+    if type(label) is int:
+        return label
+    if isinstance(label, list) and all(type(x) is int for x in label):
+        return tuple(label)
+    return None
+
+
+def check_factors(ledger, w, b, names, pairs, whole, i, count):
+    """The factor list of body ``i``: ``constant * prod f^e == whole``; returns ``[(poly, text, status, case)]``."""
+    nv = len(names)
     fa = b["factors"]
     ledger.require(isinstance(fa, dict) and set(fa) == {"constant", "list"} and isinstance(fa["list"], list)
                    and type(fa["constant"]) is str, f"{w}.factors", "must have constant and list")
@@ -299,18 +319,64 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
                            "divides no entry's denominator, so it is not outside the domain")
         elif status == "case":
             case = f["case"]
-            ledger.require(type(case) is int and i < case < len(bodies), where, "case must index a later body")
+            ledger.require(type(case) is int and i < case < count, where, "case must index a later body")
         product = P.mul(product, P.power(poly, e, nv))
         factors.append((poly, f["polynomial"], status, case))
+    ledger.require(whole == product, f"{w}.factors", "constant * prod f^e is not g * Delta * prod q_d")
+    ledger.require(type(b["complete"]) is bool, f"{w}.complete", "must be a boolean")
+    return factors
+
+
+def check_cases(ledger, bodies, parsed):
+    """Every case factor leads to its own body; ``complete`` is computed from the leaves up and must match."""
+    for i, body in enumerate(parsed):
+        for j, (_, _, status, case) in enumerate(body.factors):
+            if status == "case":
+                sub = bodies[case]["substitution"]
+                ledger.require(sub["parent"] == i and sub["factor"] == j, f"bodies[{i}].factors.list[{j}]",
+                               f"names body {case}, which is the case of another factor")
+    complete = [False] * len(parsed)
+    for i in reversed(range(len(parsed))):
+        complete[i] = all(s == "outside-domain" or (s == "case" and complete[c]) for _, _, s, c in parsed[i].factors)
+        ledger.require(parsed[i].complete == complete[i], f"bodies[{i}].complete",
+                       f"must be {str(complete[i]).lower()}: " + ("every factor is covered" if complete[i] else
+                                                                  "some factor is uncovered"))
+    return complete
+
+
+def _check_body(ledger, cert, system, bodies, i, parsed):
+    b = bodies[i]
+    w = f"bodies[{i}]"
+    keys = {"parameters", "substitution", "entries", "denominator", "head_count", "lower_bound", "upper_bound",
+            "factors", "complete", "holds_for"}
+    ledger.require(isinstance(b, dict) and set(b) == keys, w, f"must have exactly {', '.join(sorted(keys))}")
+    N, m, p = system["N"], system["m"], system["p"]
+    shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": None if system["formulas"]["D"] is None else (p, m)}
+    names, pairs = read_body_family(ledger, bodies, i, system, shapes, parsed)
+    g, scaled = scaled_entries(ledger, w, b["denominator"], pairs, names)
+    T = cert["truncation"]
+    n = cert["n"]
+    rows_needed = min(n, T)
+    lags, X = [], scaled["B"]
+    for d in range(rows_needed):
+        L = matmul(scaled["C"], X)
+        if d == 0 and scaled["D"] is not None:
+            L = [[P.add(L[r][c], P.mul(g, scaled["D"][r][c])) for c in range(m)] for r in range(p)]
+        lags.append(L)
+        if d + 1 < rows_needed:
+            X = matmul(scaled["A"], X)
+    k, delta, qs = check_rank(ledger, w, b, lags, list(range(rows_needed)), names, p, m, field="head_count",
+                              dimension_at=min(rows_needed, p * m), skip_zero=False, row_word="lag",
+                              relation="q Lambda_d = sum p_s Lambda_(d_s)")
     whole = P.mul(g, delta)
     for q in qs:
         whole = P.mul(whole, q)
-    ledger.require(whole == product, f"{w}.factors", "constant * prod f^e is not g * Delta * prod q_d")
-    ledger.require(type(b["complete"]) is bool, f"{w}.complete", "must be a boolean")
+    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies))
+    wl = b["lower_bound"]["lags"]
     T_from = wl[-1] + 1 if k else 0
     ledger.require(strict_equal(b["holds_for"], {"from": T_from, "to": None if n >= T else n}), f"{w}.holds_for",
                    "is not the range the witnesses prove")
-    body = _Body()
+    body = ParsedBody()
     body.names, body.pairs, body.g, body.k = names, pairs, g, k
     body.holds, body.factors, body.complete, body.index = b["holds_for"], factors, b["complete"], i
     return body
@@ -335,18 +401,7 @@ def check_parametric(ledger, cert, system, *, keep=None):
     parsed = []
     for i in range(len(bodies)):
         parsed.append(_check_body(ledger, cert, system, bodies, i, parsed))
-    for i, body in enumerate(parsed):  # every case factor leads to the body made for exactly that factor
-        for j, (_, _, status, case) in enumerate(body.factors):
-            if status == "case":
-                sub = bodies[case]["substitution"]
-                ledger.require(sub["parent"] == i and sub["factor"] == j, f"bodies[{i}].factors.list[{j}]",
-                               f"names body {case}, which is the case of another factor")
-    complete = [False] * len(parsed)
-    for i in reversed(range(len(parsed))):
-        complete[i] = all(s == "outside-domain" or (s == "case" and complete[c]) for _, _, s, c in parsed[i].factors)
-        ledger.require(parsed[i].complete == complete[i], f"bodies[{i}].complete",
-                       f"must be {str(complete[i]).lower()}: " + ("every factor is covered" if complete[i] else
-                                                                  "some factor is uncovered"))
+    complete = check_cases(ledger, bodies, parsed)
     ledger.require(strict_equal(cert["head_count"], parsed[0].k), "head_count", "is not the generic body's head count")
     ledger.require(strict_equal(cert["complete"], complete[0]), "complete", "is not the generic body's completeness")
     if keep is not None:
@@ -390,13 +445,18 @@ def _show(value):
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def head_count_at(parsed, point, n):
-    """What the verified certificate proves at ``point``: a dict with ``head_count`` (int or None).
+def show_point(point):
+    """The point's values as canonical strings."""
+    return {k: _show(v) for k, v in point.items()}
+
+
+def locate(parsed, point, what="the system"):
+    """``(body, case path, reason)``: the verified body whose claim holds at ``point``, or None with the reason.
 
     Raises
     ------
     ValueError
-        If the point does not give exactly the family's parameters.
+        If the point does not give exactly the root's parameters.
     """
     root = parsed[0]
     if set(point) != set(root.names):
@@ -406,26 +466,31 @@ def head_count_at(parsed, point, n):
             ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(extra)}"] if extra else [])))
     values = dict(point)
     body, path = root, []
-    out = {"n": n, "point": {k: _show(v) for k, v in point.items()}, "case": path}
     while True:
         coords = [values[x] for x in body.names]
         for key, rows in body.pairs.items():
             for r, row in enumerate(rows or ()):
                 for c, (_, den) in enumerate(row):
                     if P.evaluate(den, coords) == 0:
-                        out.update(head_count=None, holds_for=None,
-                                   reason=f"the system is not defined here: the denominator of {key}[{r}][{c}] "
-                                          "vanishes")
-                        return out
+                        return None, path, f"{what} is not defined here: the denominator of {key}[{r}][{c}] vanishes"
         vanishing = [f for f in body.factors if P.evaluate(f[0], coords) == 0]
         if not vanishing:
-            reason = "the generic case" if not path else "case " + ", ".join(path)
-            out.update(head_count=body.k, holds_for=body.holds, reason=reason)
-            return out
+            return body, path, "the generic case" if not path else "case " + ", ".join(path)
         case = next((f for f in vanishing if f[2] == "case"), None)
         if case is None:
-            out.update(head_count=None, holds_for=None,
-                       reason=f"the point lies on the factor {vanishing[0][1]}, which the certificate does not cover")
-            return out
+            return None, path, f"the point lies on the factor {vanishing[0][1]}, which the certificate does not cover"
         path.append(f"{case[1]} = 0")
         body = parsed[case[3]]
+
+
+def head_count_at(parsed, point, n):
+    """What the verified certificate proves at ``point``: a dict with ``head_count`` (int or None).
+
+    Raises
+    ------
+    ValueError
+        If the point does not give exactly the family's parameters.
+    """
+    body, path, reason = locate(parsed, point)
+    return {"n": n, "point": show_point(point), "case": path, "reason": reason,
+            "head_count": None if body is None else body.k, "holds_for": None if body is None else body.holds}

@@ -27,7 +27,8 @@ from ..formats.expressions import integer_scale
 from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
 from .bodies import run_cases, sample_points, witness_at
 
-__all__ = ["family_head_count_flint", "poly_text"]
+__all__ = ["family_head_count_flint", "poly_text", "prove_rows", "scaled_entries", "counted_product", "family_from_matrices",
+           "substitute_case"]
 
 _KEYS = ("A", "B", "C", "D")
 
@@ -187,8 +188,7 @@ def _det(rows, one):
 def _normalised_pairs(fam_pairs):
     """(pairs with primitive denominators, g) as the reference's ``_scaled_lags`` makes them."""
     pairs, g = {}, None
-    for key in _KEYS:
-        rows = fam_pairs[key]
+    for key, rows in fam_pairs.items():
         if rows is None:
             pairs[key] = None
             continue
@@ -209,23 +209,24 @@ def _normalised_pairs(fam_pairs):
     return pairs, g
 
 
-def _scaled_lags(fam, rows):
+def scaled_entries(fam):
+    """``(pairs, g, scaled)``: primitive-denominator entries, their common denominator g, and every entry times g."""
     pairs, g = _normalised_pairs(fam.pairs)
+    scaled = {key: None if rows is None else
+              [[num * _exquo(g, den) if not _is_const(den) else num * g for num, den in row] for row in rows]
+              for key, rows in pairs.items()}
+    return pairs, g, scaled
 
-    def scaled(key):
-        return [[num * _exquo(g, den) if not _is_const(den) else num * g for num, den in row] for row in pairs[key]]
 
-    A, B, C = scaled("A"), scaled("B"), scaled("C")
-    D = scaled("D") if pairs["D"] is not None else None
-    m, p = len(B[0]), len(C)
-    zero = g * 0
+def counted_product(zero, what):
+    """A matrix product of polynomial matrices that counts term products against ``MAX_POLY_WORK``."""
     work = [0]
 
     def mul(X, Y):
         work[0] += sum(len(X[i][t]) * len(Y[t][j]) for i in range(len(X)) for t in range(len(Y))
                        for j in range(len(Y[0])))
         if work[0] > MAX_POLY_WORK:
-            raise LimitError(f"forming the lags of this family takes more than {MAX_POLY_WORK} polynomial term "
+            raise LimitError(f"forming {what} takes more than {MAX_POLY_WORK} polynomial term "
                              "products, the limit (both sides): use fewer parameters, a smaller N or a shorter n")
         out = []
         for i in range(len(X)):
@@ -234,10 +235,18 @@ def _scaled_lags(fam, rows):
                 acc = zero
                 for t in range(len(Y)):
                     acc = acc + X[i][t] * Y[t][j]
-                row.append(_check_terms(acc, "a lag entry"))
+                row.append(_check_terms(acc, "an entry"))
             out.append(row)
         return out
 
+    return mul
+
+
+def _scaled_lags(fam, rows):
+    pairs, g, scaled = scaled_entries(fam)
+    A, B, C, D = scaled["A"], scaled["B"], scaled["C"], scaled["D"]
+    m, p = len(B[0]), len(C)
+    mul = counted_product(g * 0, "the lags of this family")
     lags = []
     X = B
     for d in range(rows):
@@ -250,11 +259,11 @@ def _scaled_lags(fam, rows):
     return pairs, g, lags
 
 
-def _relations(lags, witness, positions, delta, p, m, one):
+def _relations(lags, witness, positions, delta, p, m, one, skip_zero=False):
     M = [[lags[d][r][c] for r, c in positions] for d in witness]
     out = []
     for d, L in enumerate(lags):
-        if d in witness:
+        if d in witness or (skip_zero and all(x.is_zero() for row in L for x in row)):
             continue
         v = [L[r][c] for r, c in positions]
         ps = []
@@ -338,8 +347,7 @@ def _substitute(fam, index, value_terms, value_text):
     for i in range(len(names)):
         images.append(value if i == index else next(g))
     out = {}
-    for key in _KEYS:
-        rows = fam.pairs[key]
+    for key, rows in fam.pairs.items():
         if rows is None:
             out[key] = None
             continue
@@ -378,41 +386,76 @@ def _check_formula(num, den, names):
             raise LimitError(f"degree {degree} is above the limit {MAX_FORMULA_DEGREE}")
 
 
-def _from_system(system):
-    names = list(system.parameters)
+def family_from_matrices(parameters, matrices, name):
+    """A family over ``Q(parameters)`` from ``{key: rows of SymPy fractions}`` (a None matrix stays None)."""
+    names = list(parameters)
     ctx = _context(names)
     nv = len(names)
-    pairs = {}
-    for key in _KEYS:
-        mat = getattr(system, key)
-        if mat is None:
-            pairs[key] = None
-            continue
-        pairs[key] = [[(_from_sympy(x.numer, ctx, nv), _from_sympy(x.denom, ctx, nv)) for x in row] for row in mat]
-    return _Family(names, ctx, pairs, system.name)
+    pairs = {key: None if mat is None else
+             [[(_from_sympy(x.numer, ctx, nv), _from_sympy(x.denom, ctx, nv)) for x in row] for row in mat]
+             for key, mat in matrices.items()}
+    return _Family(names, ctx, pairs, name)
+
+
+def substitute_case(fam, factor):
+    """The family of a ``case`` factor (as :func:`prove_rows` lists it): its parameter replaced by the solution.
+
+    Raises
+    ------
+    InputError
+        If a denominator vanishes identically there (the factor is then left uncovered).
+    LimitError
+        If an entry of the child grows beyond the formula limits.
+    """
+    return _substitute(fam, factor[5][0], factor[5][1], factor[4])
+
+
+def _from_system(system):
+    return family_from_matrices(system.parameters, {key: getattr(system, key) for key in _KEYS}, system.name)
 
 
 def _analyse(fam, n):
-    names = list(fam.parameters)
     T = fam.N + (1 if fam.D is not None else 0)
     rows = min(n, T)
     pairs, g, lags = _scaled_lags(fam, rows)
-    p, m = fam.p, fam.m
+    body = prove_rows(fam, pairs, g, lags, fam.p, fam.m, dimension_at=min(rows, fam.p * fam.m))
+    k = body["head_count"]
+    body["holds_for"] = (body["lags"][-1] + 1 if k else 0, None if n >= T else n)
+    return body
+
+
+def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what="head count"):
+    """The proof of one body: the rank of ``rows`` (p x m polynomial matrices) over ``Q(parameters)``.
+
+    Witness rows and positions at the first deterministic sample point whose witness proves
+    itself, the minor's determinant, a Cramer relation (reduced by the gcd) for every other row
+    (every other nonzero row with ``skip_zero``) unless the rank is ``dimension_at``, and the
+    factors of ``g * Delta * prod q`` with their status.  The fields of a
+    :class:`~symssm.exact.bodies.Body` but ``holds_for``; the rank is ``head_count``.
+
+    Raises
+    ------
+    InputError
+        If no witness proves itself at the deterministic points.
+    LimitError
+        If a polynomial grows beyond the limits.
+    """
+    names = list(fam.parameters)
     one = g * 0 + 1
-    dens = [den for key in _KEYS if pairs[key] is not None for row in pairs[key] for _, den in row]
+    dens = [den for key in pairs if pairs[key] is not None for row in pairs[key] for _, den in row]
     for point in sample_points(fam.parameters, dens, _value):
-        witness, positions = witness_at(lags, point, p, m, _value)
+        witness, positions = witness_at(rows, point, p, m, _value)
         k = len(witness)
-        delta = _det([[lags[d][r][c] for r, c in positions] for d in witness], one) if k else one
+        delta = _det([[rows[d][r][c] for r, c in positions] for d in witness], one) if k else one
         _check_terms(delta, "the determinant")
-        dimension = k == min(rows, p * m)
-        relations = [] if dimension else _relations(lags, witness, positions, delta, p, m, one)
+        dimension = k == dimension_at
+        relations = [] if dimension else _relations(rows, witness, positions, delta, p, m, one, skip_zero)
         if relations is None:
             continue
         break
     else:
-        raise InputError("could not prove a generic head count at the deterministic sample points (the family's "
-                         "denominators vanish too often); please report this family")
+        raise InputError(f"could not prove a generic {what} at the deterministic sample points (the "
+                         "denominators vanish too often); please report this case")
     text = (lambda poly: poly_text(poly, names)) if names else (lambda poly: poly_text(poly, []))
     constant, merged = Fraction(1), {}
     for poly in [g, delta] + [q for _, q, _ in relations]:
@@ -423,7 +466,7 @@ def _analyse(fam, n):
             constant /= scale ** e
             key = text(f)
             merged[key] = (f, merged.get(key, (f, 0))[1] + e)
-    dens = [den for key in _KEYS if pairs[key] is not None for row in pairs[key] for _, den in row
+    dens = [den for key in pairs if pairs[key] is not None for row in pairs[key] for _, den in row
             if not _is_const(den)]
     factors = []
     for key in sorted(merged):
@@ -439,7 +482,7 @@ def _analyse(fam, n):
             factors.append((key, e, "case", name, _dict_text(value, names, index), (index, value)))
     entries = {key: (None if pairs[key] is None else tuple(tuple((text(a), text(b)) for a, b in row)
                                                            for row in pairs[key]))
-               for key in _KEYS}
+               for key in pairs}
     k = len(witness)
     return {
         "entries": entries, "denominator": text(g), "head_count": k, "lags": witness,
@@ -448,7 +491,6 @@ def _analyse(fam, n):
         "constant": str(constant.numerator) if constant.denominator == 1 else
         f"{constant.numerator}/{constant.denominator}",
         "factors": factors,
-        "holds_for": (witness[-1] + 1 if k else 0, None if n >= T else n),
     }
 
 
@@ -462,5 +504,4 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     LimitError
         If a polynomial grows beyond the limits.
     """
-    return run_cases(_from_system(system), lambda fam: _analyse(fam, n),
-                     lambda fam, f: _substitute(fam, f[5][0], f[5][1], f[4]), max_cases)
+    return run_cases(_from_system(system), lambda fam: _analyse(fam, n), substitute_case, max_cases)

@@ -29,7 +29,10 @@ _MAX_LISTED = 12
 
 
 def outline(d):
-    """The cases of verified parametric data, depth first: dicts with depth, path, parameters, k, factors."""
+    """The cases of verified parametric data, depth first: dicts with depth, path, parameters, k, factors.
+
+    ``k`` is a body's head count, or its interaction rank for a layer (whose bodies have no ``holds_for``).
+    """
     bodies = d["bodies"]
     out = []
 
@@ -37,10 +40,11 @@ def outline(d):
         b = bodies[i]
         factors = b["factors"]["list"]
         out.append({"index": i, "depth": depth, "path": path, "parameters": b["parameters"],
-                    "k": b["head_count"], "factors": [f["polynomial"] for f in factors],
+                    "k": b["head_count"] if "head_count" in b else b["interaction_rank"],
+                    "factors": [f["polynomial"] for f in factors],
                     "outside": [f["polynomial"] for f in factors if f["status"] == "outside-domain"],
                     "uncovered": [f["polynomial"] for f in factors if f["status"] == "uncovered"],
-                    "complete": b["complete"], "holds_for": b["holds_for"], "body": b})
+                    "complete": b["complete"], "holds_for": b.get("holds_for"), "body": b})
         for f in factors:
             if f["status"] == "case":
                 sub = bodies[f["case"]]["substitution"]

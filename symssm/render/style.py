@@ -129,7 +129,8 @@ def end_marker(what, data):
 
 _DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
 _KIND_TAG = {"head-count": "", "gradient-highway": "Decay", "interaction-rank": "Rank",
-             "parametric-head-count": "Family", "approximate-head-count": "Approximate"}
+             "parametric-head-count": "Family", "approximate-head-count": "Approximate",
+             "parametric-interaction-rank": "EveryInput"}
 
 
 def derived_prefix(data, source=None):

@@ -9,7 +9,7 @@ Examples
 'ok\\\\x1b[2J\\\\nVERIFIED'
 """
 
-__all__ = ["terminal_safe", "describe", "describe_layer", "head_count_summary", "interaction_summary",
+__all__ = ["terminal_safe", "describe", "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
            "gradient_summary", "numeric_summary", "approximate_summary"]
 
 
@@ -44,6 +44,20 @@ def parametric_summary(cert):
     from .parametric import parametric_lines
 
     return [terminal_safe(line) for line in parametric_lines(cert)]
+
+
+def interaction_family_summary(cert):
+    """Short human summary of verified interaction ranks for every input (lines of text)."""
+    from .parametric_interaction import interaction_family_lines
+
+    return [terminal_safe(line) for line in interaction_family_lines(cert)]
+
+
+def describe_parametric_layer(layer):
+    """One line: a layer with parameters, its kind, sizes and parameters."""
+    name = terminal_safe(layer.name) if layer.name else "(unnamed layer)"
+    return (f"{name}: {layer.kind} layer, n = {layer.n} tokens, m = {layer.m}, p = {layer.p}; "
+            f"parameters {', '.join(layer.parameters) or 'none'}")
 
 
 def head_count_summary(cert):

@@ -67,7 +67,21 @@ def _small_certificates():
         certify(ssm([[0, 0], [1, 0]], [[1], [0]], [[0, 1]], [[3]], name="s"), 5).data)
     out["approximate-head-count"] = copy.deepcopy(
         certify(ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="a"), 8, tolerance="1/100").data)
-    for label, _, cert in build_framework(None, seed=0, n=3, m=1):
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    out["parametric-interaction-rank"] = copy.deepcopy(certify(parametric_layer_from_data({
+        "kind": "convolution", "n": 2, "parameters": ["t"],
+        "kernel": [[["1", "0"], ["0", "t"]], [["t", "0"], ["0", "(1+t)/(2-t)"]]]})).data)
+    out["parametric-interaction-rank selective"] = copy.deepcopy(certify(parametric_layer_from_data({
+        "kind": "selective-ssm", "parameters": ["a", "b"], "A": [[["a"]], [["1/2"]]], "B": [[["1"]], [["b"]]],
+        "C": [[["1"], ["a"]], [["1"], ["1"]]], "D": [[["0"], ["1"]], [["b"], ["0"]]]})).data)
+    out["parametric-interaction-rank attention"] = copy.deepcopy(certify(parametric_layer_from_data({
+        "kind": "linear-attention", "parameters": ["x", "y"], "X": [["x", "1"], ["y", "x"]],
+        "heads": [{"Q": [[1, 0]], "K": [[0, 1]], "V": [[1, 0]]}]})).data)
+    out["parametric-interaction-rank operator"] = copy.deepcopy(certify(parametric_layer_from_data({
+        "kind": "operator", "n": 2, "p": 1, "m": 1, "parameters": ["s"],
+        "blocks": [{"i": 1, "j": 2, "W": [["s"]]}, {"i": 2, "j": 1, "W": [["1/s"]]}]})).data)
+    for label, _, cert, _ in build_framework(None, seed=0, n=3, m=1, every_input=False):
         out["interaction " + label] = copy.deepcopy(cert.data)
     return out
 

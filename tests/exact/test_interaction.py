@@ -216,7 +216,7 @@ def test_framework_table(tmp_path):
     from symssm.catalog import build_framework
 
     rows = build_framework(str(tmp_path), seed=0, n=5, m=2)
-    ranks = {label: cert["interaction_rank"] for label, _, cert in rows}
+    ranks = {label: cert["interaction_rank"] for label, _, cert, _ in rows}
     assert ranks["feedforward"] == 1 and ranks["Mamba-2 head (scalar gate)"] == 1
     assert ranks["linear attention, H = 2"] == 2 and ranks["softmax attention, H = 2"] == 2
     assert (tmp_path / "framework.md").exists() and (tmp_path / "framework.tex").exists()

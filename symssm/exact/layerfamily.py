@@ -1,0 +1,107 @@
+"""Interaction ranks of layers with parameters, on FLINT: the proof for every input at once.
+
+The rows are the layer's blocks ``W_ij`` over ``Q(parameters)``, each scaled by a power of the
+common denominator ``g`` of the entries (every matrix of the layer is multiplied by ``g`` before
+the blocks are formed, so a block is ``g^e W_ij`` with ``e`` = 1 for taps and operator blocks,
+``i - j + 2`` for a selective SSM, 5 for linear attention).  Where the layer is defined, ``g`` is
+nonzero, so the scaled blocks span the same space as the blocks.  The rank proof of a body is the
+family one (:func:`~symssm.exact.flintfamily.prove_rows`): a minor with determinant ``Delta``, a
+relation ``q W'_b = sum_s p_s W'_(b_s)`` for every other nonzero block, and the factors of
+``g * Delta * prod q`` (outside the domain, a case solved for a parameter, or honestly uncovered).
+
+Examples
+--------
+>>> from symssm.sources.parametric_layers import parametric_layer_from_data
+>>> layer = parametric_layer_from_data({"kind": "convolution", "n": 2, "parameters": ["t"],
+...                                     "kernel": [[["1", "0"], ["0", "t"]], [["t", "0"], ["0", "1"]]]})
+>>> bodies = interaction_bodies(layer)
+>>> [(b.head_count, [f.text for f in b.factors]) for b in bodies]
+[(2, ['t + 1', 't - 1']), (1, []), (1, [])]
+"""
+
+from ..errors import InputError
+from ..formats.limits import MAX_CASES
+from ..sources.parametric_layers import ParametricLayer
+from .bodies import run_cases
+from .flintfamily import counted_product, family_from_matrices, prove_rows, scaled_entries, substitute_case
+
+__all__ = ["block_order", "interaction_bodies"]
+
+
+def block_order(layer):
+    """The pairs ``(i, j)`` whose blocks are the rows, in order: row by row (every ``j <= i``), or an operator's list."""
+    if layer.kind == "operator":
+        return tuple(layer.structure[1])
+    return tuple((i, j) for i in range(1, layer.n + 1) for j in range(1, i + 1))
+
+
+def scaled_blocks(layer, fam):
+    """``(pairs, g, rows)``: the scaled blocks of ``fam`` (a family with the layer's keys) in :func:`block_order`."""
+    pairs, g, S = scaled_entries(fam)
+    zero = g * 0
+    mul = counted_product(zero, "the blocks of this layer")
+    n, p, m = layer.n, layer.p, layer.m
+    blank = [[zero for _ in range(m)] for _ in range(p)]
+    out = {}
+    if layer.kind == "selective-ssm":
+        has_d = layer.structure[2]
+        for j in range(1, n + 1):
+            X = S[f"B[{j}]"]
+            W = mul(S[f"C[{j}]"], X)
+            if has_d:
+                W = [[W[r][c] + g * S[f"D[{j}]"][r][c] for c in range(m)] for r in range(p)]
+            out[(j, j)] = W
+            for i in range(j + 1, n + 1):
+                X = mul(S[f"A[{i}]"], X)
+                out[(i, j)] = mul(S[f"C[{i}]"], X)
+    elif layer.kind == "convolution":
+        taps = layer.structure[1]
+        for i in range(1, n + 1):
+            for j in range(1, i + 1):
+                out[(i, j)] = S[f"kernel[{i - j}]"] if i - j < taps else blank
+    elif layer.kind == "linear-attention":
+        X = S["X"]
+        heads = layer.structure[1]
+        cols = [[[x] for x in X[t]] for t in range(n)]  # token t as an m x 1 column
+        q = {(h, t): mul(S[f"Q[{h}]"], cols[t]) for h in range(1, heads + 1) for t in range(n)}
+        k = {(h, t): mul(S[f"K[{h}]"], cols[t]) for h in range(1, heads + 1) for t in range(n)}
+        for i in range(1, n + 1):
+            for j in range(1, i + 1):
+                W = blank
+                for h in range(1, heads + 1):
+                    s = mul([[x[0] for x in q[(h, i - 1)]]], k[(h, j - 1)])[0][0]
+                    V = S[f"V[{h}]"]
+                    W = [[W[r][c] + mul([[s]], [[V[r][c]]])[0][0] for c in range(m)] for r in range(p)]
+                out[(i, j)] = W
+    else:
+        for i, j in layer.structure[1]:
+            out[(i, j)] = S[f"W[{i},{j}]"]
+    return pairs, g, [out[ij] for ij in block_order(layer)]
+
+
+def interaction_bodies(layer, *, max_cases=MAX_CASES):
+    """Every body of a layer's certificate: the generic rank, then each case of the exceptional set.
+
+    Each :class:`~symssm.exact.bodies.Body` has ``head_count`` = the interaction rank of its
+    family and ``lags`` = indices into :func:`block_order` of the witness blocks.
+
+    Raises
+    ------
+    InputError
+        If ``layer`` is not a :class:`~symssm.sources.parametric_layers.ParametricLayer`, or no
+        witness proves itself at the deterministic points.
+    LimitError
+        If a polynomial grows beyond the limits (both sides share them).
+    """
+    if not isinstance(layer, ParametricLayer):
+        raise InputError(f"expected a ParametricLayer, got {type(layer).__name__}")
+    root = family_from_matrices(layer.parameters, dict(layer.matrices), layer.name)
+    p, m = layer.p, layer.m
+
+    def analyse(fam):
+        pairs, g, rows = scaled_blocks(layer, fam)
+        body = prove_rows(fam, pairs, g, rows, p, m, dimension_at=p * m, skip_zero=True, what="interaction rank")
+        body["holds_for"] = None
+        return body
+
+    return run_cases(root, analyse, substitute_case, max_cases)

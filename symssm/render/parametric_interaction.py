@@ -1,0 +1,200 @@
+"""Theorems for layers with parameters: the interaction rank for every input, from verified certificates.
+
+Every sentence states a case the checker verified: the generic rank off the listed factors, the
+rank on each covered factor (recursively), where the layer is undefined, and, where factors are
+uncovered, that nothing is claimed there.
+
+Examples
+--------
+>>> from symssm import certify
+>>> from symssm.sources.parametric_layers import parametric_layer_from_data
+>>> layer = parametric_layer_from_data({"kind": "linear-attention", "name": "scalar tokens",
+...     "parameters": ["x1", "x2"], "X": [["x1"], ["x2"]], "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]})
+>>> for line in interaction_family_lines(certify(layer).data):
+...     print(line)
+r = 1 for every x1, x2 where x1 is nonzero (the generic case)
+  where x1 = 0 (and the layer is defined): r = 1, except where x2 vanishes
+    where x2 = 0 (and the layer is defined): r = 0
+complete: every input where the layer is defined has its interaction rank
+"""
+
+from .parametric import _MAX_LISTED, _entry, _factor_tex, _factored, _names, _nonzero, _point, _power, outline
+from .parametric import tex_parameter, tex_polynomial
+from .tex import display_name, tex_hash
+
+__all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown", "LAYER_WORDS"]
+
+#: What each kind is, in a sentence of the theorem.
+LAYER_WORDS = {
+    "selective-ssm": "selective state space layer ($h_i = A_i h_{i-1} + B_i x_i$, $y_i = C_i h_i + D_i x_i$, "
+                     "so $W_{ij} = C_i A_i \\cdots A_{j+1} B_j$ for $j < i$ and $W_{ii} = C_i B_i + D_i$)",
+    "convolution": "convolution ($W_{ij} = K_{i-j}$ for $0 \\le i - j$ below the number of taps, else $0$)",
+    "linear-attention": "linear attention layer ($W_{ij} = \\sum_h \\langle Q_h x_i, K_h x_j \\rangle V_h$ for "
+                        "$j \\le i$)",
+    "operator": "sequence map given by its blocks $W_{ij}$ (blocks not listed are zero)",
+}
+_SCALE = {
+    "selective-ssm": "$U_{ij} = g^{i-j+2} W_{ij}$",
+    "convolution": "$U_{ij} = g W_{ij}$",
+    "linear-attention": "$U_{ij} = g^{5} W_{ij}$",
+    "operator": "$U_{ij} = g W_{ij}$",
+}
+
+
+def interaction_family_lines(d):
+    """Terminal summary lines of verified ``parametric-interaction-rank`` data."""
+    lines = []
+    for item in outline(d):
+        pad = "  " * item["depth"]
+        head = f"r = {item['k']}"
+        if item["depth"] == 0:
+            params = _names(item["parameters"])
+            factors = item["factors"]
+            cond = "" if not factors else (f" where {factors[0]} is nonzero" if len(factors) == 1 else
+                                           f" where none of {', '.join(factors)} vanishes")
+            lines.append(f"{head} for every {params}{cond} (the generic case)" if params else head)
+        else:
+            at = ", ".join(f"{x} = {v}" for x, v in item["path"][-1:])
+            rest = ""
+            if item["factors"]:
+                rest = (f", except where {item['factors'][0]} vanishes" if len(item["factors"]) == 1 else
+                        f", except where one of {', '.join(item['factors'])} vanishes")
+            lines.append(f"{pad}where {at} (and the layer is defined): {head}{rest}")
+        for f in item["outside"]:
+            lines.append(f"{pad}  {f} = 0: the layer is not defined there")
+        for f in item["uncovered"]:
+            lines.append(f"{pad}  {f} = 0: not covered, the certificate proves nothing there")
+    lines.append("complete: every input where the layer is defined has its interaction rank" if d["complete"]
+                 else "not complete: the uncovered factors above are left open")
+    return lines
+
+
+def _entries_lines(d):
+    entries = d["bodies"][0]["entries"]
+    total = sum(len(x) for rows in entries.values() for row in rows for pair in row for x in pair)
+    if total > 1200 or len(entries) > 24:
+        return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
+    lines = ["The entries, as reduced fractions, are (row by row):"]
+    for key, rows in entries.items():
+        cells = "; ".join(", ".join(f"${_entry(p)}$" for p in row) for row in rows)
+        lines.append(f"\\par\\noindent\\hspace*{{1em}}${_key_tex(key)}$: {cells}.")
+    return ["{\\raggedright"] + lines + ["\\par}"]
+
+
+def _key_tex(key):
+    """``A[2]`` -> ``A_{2}``, ``kernel[0]`` -> ``K_{0}``, ``W[2,1]`` -> ``W_{21}``, ``X`` -> ``X``."""
+    if key == "X":
+        return "X"
+    name, _, index = key.partition("[")
+    index = index.rstrip("]").replace(",", "")
+    letter = "K" if name == "kernel" else name
+    return f"{letter}_{{{index}}}"
+
+
+def _w(i, j):
+    return f"U_{{{i}{j}}}" if max(i, j) < 10 else f"U_{{{i},{j}}}"
+
+
+def _where(item):
+    if item["depth"] == 0:
+        return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
+            else "For the layer"
+    path = " and ".join(f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
+    rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] else ""
+    return f"Where {path} and the layer is defined{rest}"
+
+
+def interaction_family_fragment(d, style):
+    """The theorem and proof for verified ``parametric-interaction-rank`` data."""
+    s = d["system"]
+    items = outline(d)
+    names = s["parameters"]
+    params = ", ".join(f"${tex_parameter(x)}$" for x in names)
+    lines = [
+        style.begin(f"Interaction rank of {display_name(s)} for every input"),
+        f"Consider the {LAYER_WORDS[s['kind']]} {display_name(s)} on $n = {s['n']}$ tokens, with $p = {s['p']}$ "
+        f"outputs and $m = {s['m']}$ inputs per token, whose entries are rational functions of the parameter"
+        f"{'s' if len(names) != 1 else ''} {params} (sha256 {tex_hash(d['input_sha256'])}). Let $r$ be the dimension "
+        "of the span of its blocks $W_{ij}$"
+        + ("" if s["kind"] == "operator" else " ($1 \\le j \\le i \\le n$)")
+        + ": exactly $r$ heads are necessary and sufficient in the multi-head factorized class "
+          "($H$ heads represent the layer at that point if and only if $H \\ge r$).",
+        "\\begin{enumerate}",
+    ]
+    for item in items:
+        lines.append(f"\\item {_where(item)}: $r = {item['k']}$.")
+        for f in item["uncovered"]:
+            where = "" if item["depth"] == 0 else " and ".join(
+                f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
+            lines.append(f"\\item Where {where}${tex_polynomial(f)} = 0$, this certificate proves nothing.")
+    lines.append("\\end{enumerate}")
+    outside = items[0]["outside"]
+    if d["complete"]:
+        lines.append("These cases cover every point at which the layer is defined"
+                     + (" (it is undefined exactly where " + ", ".join(f"${tex_polynomial(f)} = 0$" for f in outside)
+                        + ")" if outside else "") + ".")
+    else:
+        lines.append("The cases do not cover the zero sets of the factors marked as proving nothing.")
+    lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
+    lines += _entries_lines(d)
+    lines.append(f"Let $g$ be the common denominator of the entries; multiplying every matrix of the layer by $g$ "
+                 f"gives polynomial blocks {_SCALE[s['kind']]}, which span the same space wherever the layer is "
+                 "defined ($g \\ne 0$ there). In each case below, the minor of the witness blocks at the listed entries "
+                 "(rows and columns numbered from 1) has the nonzero determinant $\\Delta$ shown (lower bound); every "
+                 "other nonzero block satisfies $q_b U_b = \\sum_s p_{b,s} U_{b_s}$, or $r = pm$ and the dimension "
+                 "argument applies (upper bound); and $g \\Delta \\prod_b q_b$ is the product of the listed factors, "
+                 "so off their zero sets the rank is $r$ at every point. A factor that divides an entry's denominator "
+                 "lies outside the domain; a factor linear in one parameter is covered by the layer with that "
+                 "parameter substituted. The checker verified every identity exactly as a polynomial identity.")
+    lines.append("\\begin{itemize}")
+    for item in items:
+        b = item["body"]
+        lb = b["lower_bound"]
+        blocks = ",\\allowbreak ".join(_w(i, j) for i, j in lb["blocks"]) or "none"
+        pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
+        label = "generic case" if item["depth"] == 0 else "case " + ", ".join(
+            f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
+        co = b["upper_bound"].get("coefficients") or []
+        upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
+            f"{len(co)} coefficient identit{'y' if len(co) == 1 else 'ies'}"
+        if co and sum(len(x["q"]) + sum(len(y) for y in x["p"]) for x in co) <= 240:
+            shown = []
+            for x in co:
+                terms = []
+                for (i, j), y in zip(lb["blocks"], x["p"]):
+                    if y == "0":
+                        continue
+                    w = _w(i, j)
+                    terms.append(w if y == "1" else f"-{w}" if y == "-1" else f"{_factor_tex(y)}\\,{w}")
+                rhs = terms[0] if terms else "0"
+                for t in terms[1:]:
+                    rhs += f" - {t[1:]}" if t.startswith("-") else f" + {t}"
+                q = "" if x["q"] == "1" else f"{_factor_tex(x['q'])}\\,"
+                i, j = x["block"]
+                shown.append(f"${q}{_w(i, j)} = {rhs}$")
+            upper += " (" + ", ".join(shown) + ")"
+        flist = b["factors"]["list"]
+        factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
+        if len(flist) > _MAX_LISTED:
+            factors += f" and {len(flist) - _MAX_LISTED} more in the certificate"
+        delta = ""
+        if b["interaction_rank"]:
+            det = lb["determinant"]
+            fact = _factored(det, [f["polynomial"] for f in flist], b["parameters"])
+            if fact is not None and len(fact) <= 300:
+                delta = f" $\\Delta = {fact}$;"
+            elif len(det) <= 200:
+                delta = f" $\\Delta = {tex_polynomial(det)}$;"
+            else:
+                delta = f" $\\Delta$ of {len(det)} characters in the certificate;"
+        lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
+                     f"{delta} upper bound by {upper}; factors {factors}.")
+    lines.append("\\end{itemize}")
+    lines.append("\\end{proof}")
+    return "\n".join(lines) + "\n"
+
+
+def interaction_family_markdown(d, safe_name):
+    """A short Markdown summary of verified ``parametric-interaction-rank`` data."""
+    body = "\n".join(f"- {line.strip()}" for line in interaction_family_lines(d))
+    return f"**symssm certificate for every input** of the layer `{safe_name}` (n = {d['system']['n']}):\n\n{body}"
