@@ -359,6 +359,7 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
     rows_needed = min(n, T)
     lags, X = [], scaled["B"]
     for d in range(rows_needed):
+        ledger.require(True, f"{w}.lags", "")
         L = matmul(scaled["C"], X)
         if d == 0 and scaled["D"] is not None:
             L = [[P.add(L[r][c], P.mul(g, scaled["D"][r][c])) for c in range(m)] for r in range(p)]

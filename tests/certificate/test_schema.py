@@ -67,3 +67,18 @@ def test_parametric_certificates_conform():
     validator = jsonschema.Draft202012Validator(schema())
     for name in PARAMETRIC_FAMILIES:
         validator.validate(json.loads(certify(parametric_family(name), 4).to_json()))
+
+
+def test_parametric_interaction_and_approximate_certificates_conform():
+    from symssm import ssm
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    validator = jsonschema.Draft202012Validator(schema())
+    for data in ({"kind": "convolution", "n": 3, "parameters": ["t"], "kernel": [[["1", "1"]], [["t", "1"]]]},
+                 {"kind": "linear-attention", "parameters": ["x", "y"], "X": [["x"], ["y"]],
+                  "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]},
+                 {"kind": "operator", "n": 2, "p": 1, "m": 1, "parameters": ["s"],
+                  "blocks": [{"i": 1, "j": 2, "W": [["1/s"]]}]}):
+        validator.validate(json.loads(certify(parametric_layer_from_data(data)).to_json()))
+    cert = certify(ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]]), 8, tolerance="1/100")
+    validator.validate(json.loads(cert.to_json()))
