@@ -215,11 +215,20 @@ def _readme(records):
 
 # ---------------------------------------------------------------- the framework table
 
-#: Architectures of the framework table: (label, structural bound on r, builder(rng, n, m)).
+#: Architectures of the framework table: (label, structural bound on r, layer, spec for every input or None).
 def _framework_layers(seed, n, m):
+    """The framework's layers on one seeded input, each with the spec of the same layer for every input.
+
+    The spec for every input is the same layer with its input-dependent quantities as parameters
+    (linear attention's tokens, the Mamba-2 head's gates, the selective SSM's steps): at the seeded
+    values of those parameters it is exactly the layer of the row. None for layers whose blocks do
+    not depend on the input, and for softmax attention (not rational in the tokens).
+    """
     import random
 
-    from .sources.layers import layer_from_data, mamba2_layer, selective_bilinear, selective_from_ssm
+    from .formats.rationals import format_rational
+    from .sources.layers import layer_from_data, layer_json, mamba2_layer, selective_bilinear, selective_from_ssm
+    from .sources.parametric import _bilinear_family
     from .sources.system import ssm
 
     rng = random.Random(seed)
@@ -228,73 +237,47 @@ def _framework_layers(seed, n, m):
     N = 4
     steps = [f"1/{rng.randint(2, 9)}" for _ in range(n)]
     tokens = mat(n, m)
-    attention = lambda kind, H: layer_from_data({
-        "kind": kind, "name": f"{kind}-H{H}", "X": tokens,
-        "heads": [{"Q": mat(2, m), "K": mat(2, m), "V": mat(m, m)} for _ in range(H)]})
+    heads = {H: [{"Q": mat(2, m), "K": mat(2, m), "V": mat(m, m)} for _ in range(H)] for H in (2,)}
+    attention = lambda kind, H: layer_from_data({"kind": kind, "name": f"{kind}-H{H}", "X": tokens, "heads": heads[H]})
     continuous = [[-(i + 1) if i == j else (small() if j < i else 0) for j in range(N)] for i in range(N)]
+    feedforward = layer_from_data({"kind": "operator", "name": "feedforward", "n": n, "p": m, "m": m,
+                                   "blocks": [{"i": i, "j": i, "W": (W := mat(m, m)) if i == 1 else W}
+                                              for i in range(1, n + 1)]})
+    conv = layer_from_data({"kind": "convolution", "name": "convolution-L3", "n": n, "kernel": [mat(m, m) for _ in range(3)]})
+    ti = selective_from_ssm(ssm(mat(N, N), mat(N, m), mat(m, N), name="ti-ssm-N4"), n)
+    sel_B, sel_C = mat(N, m), mat(m, N)
+    selective = selective_bilinear(continuous, sel_B, sel_C, steps, name="selective-ssm-N4")
+    gates = [f"{rng.randint(1, 9)}/10" for _ in range(n)]
+    mamba = mamba2_layer(gates, [[small() for _ in range(N)] for _ in range(n)],
+                         [[small() for _ in range(N)] for _ in range(n)], m, name="mamba2-head")
+    # the same layers for every input
+    symbols = [f"h{i}" for i in range(1, n + 1)]
+    base = _bilinear_family(continuous, sel_B, "selective", N)
+    every_step = {"kind": "selective-ssm", "name": "selective-ssm-N4-every-step", "parameters": symbols,
+                  "A": [[[x.replace("h", h) for x in row] for row in base.formulas["A"]] for h in symbols],
+                  "B": [[[x.replace("h", h) for x in row] for row in base.formulas["B"]] for h in symbols],
+                  "C": [sel_C] * n}
+    mj = layer_json(mamba)
+    size = len(mj["A"][0])
+    names = [f"a{i}" for i in range(1, n + 1)]
+    every_gate = {"kind": "selective-ssm", "name": "mamba2-head-every-gate", "parameters": names,
+                  "A": [[[a if r == c else "0" for c in range(size)] for r in range(size)] for a in names],
+                  "B": mj["B"], "C": mj["C"]}
+    X = [[f"x{i}{j}" if m > 1 else f"x{i}" for j in range(1, m + 1)] for i in range(1, n + 1)]
+    every_token = {"kind": "linear-attention", "name": "linear-attention-H2-every-input",
+                   "parameters": [x for row in X for x in row], "X": X,
+                   "heads": [{k: [[format_rational(v) if not isinstance(v, int) else v for v in row] for row in M]
+                              for k, M in head.items()} for head in heads[2]]}
     return [
-        ("feedforward", "r <= 1 (W_ij = [i = j] W)", layer_from_data({
-            "kind": "operator", "name": "feedforward", "n": n, "p": m, "m": m,
-            "blocks": [{"i": i, "j": i, "W": (W := mat(m, m)) if i == 1 else W} for i in range(1, n + 1)]})),
-        ("convolution, 3 taps", "r <= min(3, pm)", layer_from_data({
-            "kind": "convolution", "name": "convolution-L3", "n": n, "kernel": [mat(m, m) for _ in range(3)]})),
-        ("time-invariant SSM, N = 4", "r = k(n) <= min(n, pm, N)", selective_from_ssm(
-            ssm(mat(N, N), mat(N, m), mat(m, N), name="ti-ssm-N4"), n)),
-        ("selective SSM (bilinear, per-token steps)", "r <= min(n(n+1)/2, pm)", selective_bilinear(
-            continuous, mat(N, m), mat(m, N), steps, name="selective-ssm-N4")),
-        ("Mamba-2 head (scalar gate)", "r <= 1 (W_ij = c (c_i . b_j) I)", mamba2_layer(
-            [f"{rng.randint(1, 9)}/10" for _ in range(n)], [[small() for _ in range(N)] for _ in range(n)],
-            [[small() for _ in range(N)] for _ in range(n)], m, name="mamba2-head")),
-        ("linear attention, H = 2", "r <= min(H, pm)", attention("linear-attention", 2)),
-        ("softmax attention, H = 2", "r <= min(H, pm)", attention("softmax-attention", 2)),
+        ("feedforward", "r <= 1 (W_ij = [i = j] W)", feedforward, None),
+        ("convolution, 3 taps", "r <= min(3, pm)", conv, None),
+        ("time-invariant SSM, N = 4", "r = k(n) <= min(n, pm, N)", ti, None),
+        ("selective SSM (bilinear, per-token steps)", "r <= min(n(n+1)/2, pm)", selective,
+         ("the steps h_i", every_step)),
+        ("Mamba-2 head (scalar gate)", "r <= 1 (W_ij = c (c_i . b_j) I)", mamba, ("the gates a_i", every_gate)),
+        ("linear attention, H = 2", "r <= min(H, pm)", attention("linear-attention", 2), ("the tokens x_i", every_token)),
+        ("softmax attention, H = 2", "r <= min(H, pm)", attention("softmax-attention", 2), None),
     ]
-
-
-def _every_input_layers(seed, n, m):
-    """The framework's input-dependent layers with their input-dependent quantities as parameters.
-
-    ``{label: (what is symbolic, spec)}``: the same seeded weights as :func:`_framework_layers`, with
-    the tokens of linear attention, the gates of the Mamba-2 head and the steps of the selective SSM
-    made parameters, so the certificate is a theorem for every value of them.
-    """
-    import random
-
-    from .sources.parametric import _bilinear_family
-
-    rng = random.Random(seed + 1)
-    small = lambda: rng.randint(-3, 3)
-    mat = lambda r, c: [[small() for _ in range(c)] for _ in range(r)]
-    N = 2
-    tokens = [[f"x{i}{j}" if m > 1 else f"x{i}" for j in range(1, m + 1)] for i in range(1, n + 1)]
-    continuous = [[-(i + 1) if i == j else (small() if j < i else 0) for j in range(N)] for i in range(N)]
-    base = _bilinear_family(continuous, mat(N, 1), "selective", N)
-    steps = [f"h{i}" for i in range(1, n + 1)]
-    b = [[small() or 1 for _ in range(N)] for _ in range(n)]
-    c = [[small() or 1 for _ in range(N)] for _ in range(n)]
-    gates = [f"a{i}" for i in range(1, n + 1)]
-
-    def gate(i):
-        size = N * m
-        return [[gates[i] if r == s else 0 for s in range(size)] for r in range(size)]
-
-    return {
-        "selective SSM (bilinear, per-token steps)": ("the steps h_i", {
-            "kind": "selective-ssm", "name": "selective-ssm-every-step", "parameters": steps,
-            "A": [[[x.replace("h", steps[i]) for x in row] for row in base.formulas["A"]] for i in range(n)],
-            "B": [[[x.replace("h", steps[i]) for x in row] for row in base.formulas["B"]] for i in range(n)],
-            "C": [[[1 if j == 0 else 0 for j in range(N)]] for _ in range(n)]}),
-        "Mamba-2 head (scalar gate)": ("the gates a_i", {
-            "kind": "selective-ssm", "name": "mamba2-head-every-gate", "parameters": gates,
-            "A": [gate(i) for i in range(n)],
-            "B": [[[b[i][k] if ch == col else 0 for col in range(m)] for k in range(N) for ch in range(m)]
-                  for i in range(n)],
-            "C": [[[c[i][k] if ch == out else 0 for k in range(N) for ch in range(m)] for out in range(m)]
-                  for i in range(n)]}),
-        "linear attention, H = 2": ("the tokens x_i", {
-            "kind": "linear-attention", "name": "linear-attention-every-input", "parameters":
-                [x for row in tokens for x in row], "X": tokens,
-            "heads": [{"Q": mat(2, m), "K": mat(2, m), "V": mat(m, m)} for _ in range(2)]}),
-    }
 
 
 #: Cases a framework row's theorem for every input may split into (the rest is left uncovered, and said so).
@@ -309,9 +292,9 @@ def _every_input(label, spec):
     from .errors import CertificateError, InputError, LimitError
     from .sources.parametric_layers import parametric_layer_from_data
 
-    if label in _INDEPENDENT:
-        return "same r for every X (W_ij does not depend on X)", None
     if spec is None:
+        if label in _INDEPENDENT:
+            return "same r for every X (W_ij does not depend on X)", None
         return "not certified (the weights are not rational functions of X)", None
     what, data = spec
     try:
@@ -347,14 +330,13 @@ def build_framework(out=None, *, seed=0, n=6, m=2, every_input=True):
 
     from .errors import CertificateError
 
-    specs = _every_input_layers(seed, n, m) if every_input else {}
     rows = []
-    for label, bound, layer in _framework_layers(seed, n, m):
+    for label, bound, layer, spec in _framework_layers(seed, n, m):
         cert = certify(layer)
         result = cert.check()
         if not result.verified:  # pragma: no cover - a generator bug
             raise CertificateError(f"internal error: the checker rejected the {label} certificate: {result.message}")
-        rows.append((label, bound, cert, _every_input(label, specs.get(label)) if every_input else None))
+        rows.append((label, bound, cert, _every_input(label, spec) if every_input else None))
     if out is not None:
         if os.path.exists(out) and not os.path.isdir(out):
             raise OutputError(f"cannot write the framework table into {out}: it is not a folder")

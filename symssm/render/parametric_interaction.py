@@ -95,8 +95,17 @@ def _w(i, j):
     return f"U_{{{i}{j}}}" if max(i, j) < 10 else f"U_{{{i},{j}}}"
 
 
-def _where(item):
+def _tokens_are_the_parameters(s):
+    """Whether the parameters are exactly the token entries of ``X``, in order (linear attention on every input)."""
+    X = s.get("X")
+    return isinstance(X, list) and [x for row in X for x in row] == list(s["parameters"])
+
+
+def _where(item, s):
     if item["depth"] == 0:
+        if item["parameters"] and _tokens_are_the_parameters(s):
+            return (f"For every input $X \\in \\mathbb{{C}}^{{{s['n']} \\times {s['m']}}}$ (its entries are the "
+                    "parameters)" + _nonzero(item["factors"]))
         return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
             else "For the layer"
     path = " and ".join(f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
@@ -122,7 +131,7 @@ def interaction_family_fragment(d, style):
         "\\begin{enumerate}",
     ]
     for item in items:
-        lines.append(f"\\item {_where(item)}: $r = {item['k']}$.")
+        lines.append(f"\\item {_where(item, s)}: $r = {item['k']}$.")
         for f in item["uncovered"]:
             where = "" if item["depth"] == 0 else " and ".join(
                 f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
