@@ -257,7 +257,7 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     if isinstance(system, ComplexSSM):
         from .certificate.gaussian import gaussian_data
 
-        return Certificate(gaussian_data(system, n))
+        return Certificate(gaussian_data(system, n, method=method))
     if isinstance(system, Layer):
         from .certificate.interaction import interaction_data
 

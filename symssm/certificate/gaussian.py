@@ -1,7 +1,10 @@
-"""Head-count certificates of complex SSMs (``"field": "Q(i)"``; exact method).
+"""Head-count certificates of complex SSMs (``"field": "Q(i)"``; exact or modular method).
 
 Same fields as a head-count certificate, every number a canonical Gaussian rational string
-(``"1/2-3/4i"``), plus ``"field": "Q(i)"``; the lower bound is exact (``method: "exact"``).
+(``"1/2-3/4i"``), plus ``"field": "Q(i)"``.  The lower bound is exact (``method: "exact"``: the
+minor over Q(i), coefficients for every other lag), or modular for large systems (``"modular"``: a
+prime ``P = 1 mod 4``, ``i_mod_p`` with ``i_mod_p^2 = -1 mod P``, the minor's determinant mod P, and
+the dimension argument for every lag after the ``pm`` witness lags).
 
 Examples
 --------
@@ -15,7 +18,7 @@ from bisect import bisect_left
 
 from .._version import __version__
 from ..errors import CertificateError
-from ..exact.gaussian import gaussian_lags, gaussian_witness
+from ..exact.gaussian import gaussian_lags, gaussian_modular_witness, gaussian_witness
 from ..exact.primes import witness_primes
 from ..formats.gaussian import Gaussian, format_gaussian
 from ..formats.limits import check_n
@@ -60,17 +63,44 @@ def _check_cost(system):
                          f"{MAX_GAUSSIAN_LAG_BITS}; {work} word-weighted products, limit {MAX_GAUSSIAN_WORK})")
 
 
-def gaussian_data(system, n=None):
+#: Largest state dimension certified by exact elimination over Q(i) (method "auto" switches to modular above).
+MAX_EXACT_N = 64
+
+
+def gaussian_data(system, n=None, *, method="auto"):
     """The head-count certificate data of a :class:`~symssm.sources.complex_system.ComplexSSM`.
+
+    ``method``: ``"exact"`` (elimination over Q(i); N <= 64), ``"modular"`` (witness mod a prime
+    P = 1 mod 4; needs the first ``pm`` lags independent, so the dimension argument covers the rest),
+    or ``"auto"`` (exact up to N = 64, modular above).
 
     Raises
     ------
     InputError
-        If ``n`` is not valid.
+        If ``n`` or ``method`` is not valid.
     LimitError
-        If a number would exceed the checker's digit limit, or the lags its cost limit.
+        If a number would exceed the checker's digit limit, or the lags its cost limit; or, for a
+        large system, if no modular witness exists (its proof needs exact coefficients).
     """
+    from ..errors import InputError, LimitError
+
     n = system.truncation if n is None else check_n(n)
+    if method not in ("auto", "exact", "modular"):
+        raise InputError(f"unknown method {str(method)[:40]!r}; choose auto, exact or modular")
+    if method == "modular" or (method == "auto" and system.N > MAX_EXACT_N):
+        w = gaussian_modular_witness(system)
+        if w is not None:
+            return _modular_data(system, n, w)
+        if system.N > MAX_EXACT_N:
+            raise LimitError(f"this complex system (N = {system.N}) has no modular witness: its first p*m = "
+                             f"{system.p * system.m} lags are not independent, so its proof needs exact coefficients "
+                             f"over Q(i), which symssm computes up to N = {MAX_EXACT_N}")
+        if method == "modular":
+            raise InputError("this complex system has no modular witness (its first p*m lags are not independent); "
+                             "use method 'exact'")
+    if system.N > MAX_EXACT_N:
+        raise LimitError(f"exact elimination over Q(i) is limited to N = {MAX_EXACT_N}; got N = {system.N} "
+                         "(method 'modular' or 'auto')")
     _check_cost(system)
     w = gaussian_witness(system)
     lags, k = w["lags"], bisect_left(w["lags"], n)
@@ -105,3 +135,26 @@ def gaussian_data(system, n=None):
         "interaction_rank_gap": [{"H": H, "minor_order": H + 1} for H in range(k)],
     })
 
+
+
+def _modular_data(system, n, w):
+    lags = w["lags"]
+    K = len(lags)
+    k = bisect_left(lags, n)
+    n0 = lags[k - 1] + 1 if k > 0 else 0
+    n1 = lags[k] if k < K else None
+    start = lags[-1] + 1 if lags else 1
+    return within_limits({
+        "format": FORMAT, "version": VERSION, "kind": "head-count", "field": FIELD,
+        "generator": f"symssm {__version__}",
+        "system": {"name": system.name, "N": system.N, "m": system.m, "p": system.p, **system.entry_text},
+        "input_sha256": system.sha256, "n": n, "head_count": k, "truncation": system.truncation,
+        "lower_bound": {"method": "modular", "lags": lags, "positions": [list(rc) for rc in w["positions"]],
+                        "prime": w["prime"], "i_mod_p": w["i_mod_p"], "determinant_mod_p": w["determinant_mod_p"]},
+        "upper_bound": {"coefficients": [], "dimension_from_lag": start},
+        "heads": {"H": k, "value_map_lags": lags[:k], "rule": HEADS_RULE},
+        "profile": {"values": [bisect_left(lags, j) for j in range(1, start + 1)], "constant_from": start,
+                    "eventual": K},
+        "holds_for": {"from": n0, "to": n1},
+        "interaction_rank_gap": [{"H": H, "minor_order": H + 1} for H in range(k)],
+    })

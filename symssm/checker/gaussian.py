@@ -11,6 +11,7 @@ import json
 import re
 from bisect import bisect_left
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 from . import linalg
@@ -18,7 +19,11 @@ from .numbers import NumberError, canonical_rational, int_text
 from .reading import Rejected, Unreadable, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
 
 FIELD = "Q(i)"
-MAX_N = 64
+#: Largest N of a Q(i) system (modular witnesses); exact elimination is checked up to MAX_EXACT_N.
+MAX_N = 1024
+MAX_EXACT_N = 64
+#: Largest prime of a modular witness over Q(i) (the same bound as over Q).
+MAX_PRIME = 2**31
 #: Most entries of a Q(i) system (the same number as over Q).
 MAX_ENTRIES = 8_388_608
 #: Most word-weighted Gaussian products the lags may cost: sum over d < T of (N^2 m + p N m) times the
@@ -91,6 +96,17 @@ def parse(text):
     """A canonical Gaussian rational string ("p/q", "p/qi", "p/q+r/si"); raises NumberError otherwise."""
     if type(text) is not str or not text.isascii() or len(text) > 40_010:
         raise NumberError("not a Gaussian rational string")
+    if len(text) <= 24:  # short entries repeat: each text is parsed once (G values are never mutated)
+        return _parse_short(text)
+    return _parse(text)
+
+
+@lru_cache(maxsize=65536)
+def _parse_short(text):
+    return _parse(text)
+
+
+def _parse(text):
     m = _GAUSS.match(text)
     if not m:
         raise NumberError(f"{text[:40]!r} is not a canonical Gaussian rational")
@@ -227,12 +243,94 @@ def check_gaussian_head_count(ledger, cert, system):
     n = integer(ledger, cert["n"], "n", 0)
     k = integer(ledger, cert["head_count"], "head_count", 0)
     lb = cert["lower_bound"]
-    keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
-    ledger.require(lb["method"] == "exact", "lower_bound.method", "must be 'exact' over Q(i)")
+    ledger.require(isinstance(lb, dict) and lb.get("method") in ("exact", "modular"), "lower_bound.method",
+                   "must be 'exact' or 'modular'")
+    modular = lb["method"] == "modular"
+    if modular:
+        keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "i_mod_p", "determinant_mod_p"))
+    else:
+        keys(ledger, lb, "lower_bound", ("method", "lags", "positions", "prime", "minor", "determinant"))
     lags = witness_lags(ledger, lb["lags"], T, min(T, p * m))
     K = len(lags)
     cells = positions(ledger, lb["positions"], K, p, m)
-    integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used over Q(i): kept for the format
+    ub = cert["upper_bound"]
+    keys(ledger, ub, "upper_bound", ("coefficients", "dimension_from_lag"))
+    ledger.require(isinstance(ub["coefficients"], list), "upper_bound.coefficients", "must be a list")
+    if modular:
+        _check_modular_lower_bound(ledger, system, lb, lags, cells)
+        ledger.require(ub["coefficients"] == [], "upper_bound.coefficients",
+                       "must be empty with a modular witness (the dimension argument covers every other lag)")
+        ledger.require(K == p * m and K > 0 and lags == list(range(K)) and strict_equal(ub["dimension_from_lag"], K),
+                       "upper_bound.dimension_from_lag", "the dimension argument needs the witness lags 0..pm-1 and "
+                                                         "starts after the last one")
+        exact = None
+    else:
+        exact = _check_exact_lower_bound(ledger, system, lb, lags, cells, T)
+        ledger.require(ub["dimension_from_lag"] is None, "upper_bound.dimension_from_lag",
+                       "must be null with an exact witness over Q(i)")
+        listed = {}
+        for i, row in enumerate(ub["coefficients"]):
+            keys(ledger, row, f"upper_bound.coefficients[{i}]", ("lag", "c"))
+            d = integer(ledger, row["lag"], f"upper_bound.coefficients[{i}].lag", 0, T - 1)
+            ledger.require(d not in listed and d not in lags, f"upper_bound.coefficients[{i}].lag",
+                           "is a witness lag or listed twice")
+            below = bisect_left(lags, d)
+            ledger.require(isinstance(row["c"], list) and len(row["c"]) == below, f"upper_bound.coefficients[{i}].c",
+                           f"must have one coefficient per witness lag below {d}")
+            c = [_number(ledger, x, f"upper_bound.coefficients[{i}].c[{h}]") for h, x in enumerate(row["c"])]
+            combo = []
+            for r in range(p):
+                out_row = []
+                for col in range(m):
+                    acc = ZERO
+                    for h in range(below):
+                        acc = acc + c[h] * exact[lags[h]][r][col]
+                    out_row.append(acc)
+                combo.append(out_row)
+            ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
+                           f"L_{d} is not the stated combination of the witness lags")
+            listed[d] = c
+        for d in range(T):
+            ledger.require(d in lags or d in listed, "upper_bound",
+                           f"lag {d} is neither a witness lag nor given coefficients")
+    want = bisect_left(lags, n)
+    ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
+    start = lags[-1] + 1 if lags else 1
+    prof = cert["profile"]
+    keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
+    ledger.require(strict_equal(prof["values"], [bisect_left(lags, j) for j in range(1, start + 1)])
+                   and strict_equal(prof["constant_from"], start) and strict_equal(prof["eventual"], K),
+                   "profile", "does not follow from the witness lags")
+    n0 = lags[k - 1] + 1 if k > 0 else 0
+    n1 = lags[k] if k < K else None
+    ledger.require(strict_equal(cert["holds_for"], {"from": n0, "to": n1}), "holds_for",
+                   f"must be from {n0} to {n1}")
+    heads = cert["heads"]
+    if modular:  # value maps would need the exact lags: the rule and the lags define them
+        keys(ledger, heads, "heads", ("H", "value_map_lags", "rule"))
+    else:
+        keys(ledger, heads, "heads", ("H", "value_map_lags", "rule", "value_maps"))
+    ledger.require(strict_equal(heads["H"], k), "heads.H", f"must be {k}")
+    ledger.require(strict_equal(heads["value_map_lags"], lags[:k]), "heads.value_map_lags", f"must be {lags[:k]}")
+    ledger.require(heads["rule"] == HEADS_RULE, "heads.rule", "is not the construction rule of format version 1")
+    ledger.require(modular or (isinstance(heads["value_maps"], list) and len(heads["value_maps"]) == k),
+                   "heads.value_maps", f"must list {k} value maps")
+    for h, V in enumerate([] if modular else heads["value_maps"]):
+        ledger.require(_matrix(ledger, V, f"heads.value_maps[{h}]", p, m) == exact[lags[h]],
+                       f"heads.value_maps[{h}]", f"is not L_{lags[h]}")
+    ledger.require(strict_equal(cert["interaction_rank_gap"], [{"H": H, "minor_order": H + 1} for H in range(k)]),
+                   "interaction_rank_gap", f"must list H = 0..{k - 1}")
+    name = system["name"] or "the system"
+    return f"head-count over Q(i) k({int_text(n)}) = {k} for {name!r}"
+
+
+def _check_exact_lower_bound(ledger, system, lb, lags, cells, T):
+    """The exact minor over Q(i); returns the exact lags L_0..L_(T-1)."""
+    K = len(lags)
+    integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used by the exact method: kept for the format
+    ledger.require(system["N"] <= MAX_EXACT_N, "lower_bound.method",
+                   f"exact elimination over Q(i) is checked up to N = {MAX_EXACT_N}; a larger system needs a modular "
+                   "witness")
     bound, work = lag_cost(system, T)
     if bound > MAX_GAUSSIAN_LAG_BITS or work > MAX_GAUSSIAN_WORK:
         raise Unreadable(f"over the cost limit of Q(i) lags: forming L_0..L_{T - 1} may need entries of {bound} bits "
@@ -251,60 +349,38 @@ def check_gaussian_head_count(ledger, cert, system):
         det = det * piv
     ledger.require(_number(ledger, lb["determinant"], "lower_bound.determinant") == det, "lower_bound.determinant",
                    "is not the determinant of the minor")
-    ub = cert["upper_bound"]
-    keys(ledger, ub, "upper_bound", ("coefficients", "dimension_from_lag"))
-    ledger.require(ub["dimension_from_lag"] is None, "upper_bound.dimension_from_lag", "must be null over Q(i)")
-    listed = {}
-    ledger.require(isinstance(ub["coefficients"], list), "upper_bound.coefficients", "must be a list")
-    for i, row in enumerate(ub["coefficients"]):
-        keys(ledger, row, f"upper_bound.coefficients[{i}]", ("lag", "c"))
-        d = integer(ledger, row["lag"], f"upper_bound.coefficients[{i}].lag", 0, T - 1)
-        ledger.require(d not in listed and d not in lags, f"upper_bound.coefficients[{i}].lag",
-                       "is a witness lag or listed twice")
-        below = bisect_left(lags, d)
-        ledger.require(isinstance(row["c"], list) and len(row["c"]) == below, f"upper_bound.coefficients[{i}].c",
-                       f"must have one coefficient per witness lag below {d}")
-        c = [_number(ledger, x, f"upper_bound.coefficients[{i}].c[{h}]") for h, x in enumerate(row["c"])]
-        combo = []
-        for r in range(p):
-            out_row = []
-            for col in range(m):
-                acc = ZERO
-                for h in range(below):
-                    acc = acc + c[h] * exact[lags[h]][r][col]
-                out_row.append(acc)
-            combo.append(out_row)
-        ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
-                       f"L_{d} is not the stated combination of the witness lags")
-        listed[d] = c
-    for d in range(T):
-        ledger.require(d in lags or d in listed, "upper_bound", f"lag {d} is neither a witness lag nor given coefficients")
-    want = bisect_left(lags, n)
-    ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
-    start = lags[-1] + 1 if lags else 1
-    prof = cert["profile"]
-    keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
-    ledger.require(strict_equal(prof["values"], [bisect_left(lags, j) for j in range(1, start + 1)])
-                   and strict_equal(prof["constant_from"], start) and strict_equal(prof["eventual"], K),
-                   "profile", "does not follow from the witness lags")
-    n0 = lags[k - 1] + 1 if k > 0 else 0
-    n1 = lags[k] if k < K else None
-    ledger.require(strict_equal(cert["holds_for"], {"from": n0, "to": n1}), "holds_for",
-                   f"must be from {n0} to {n1}")
-    heads = cert["heads"]
-    keys(ledger, heads, "heads", ("H", "value_map_lags", "rule", "value_maps"))
-    ledger.require(strict_equal(heads["H"], k), "heads.H", f"must be {k}")
-    ledger.require(strict_equal(heads["value_map_lags"], lags[:k]), "heads.value_map_lags", f"must be {lags[:k]}")
-    ledger.require(heads["rule"] == HEADS_RULE, "heads.rule", "is not the construction rule of format version 1")
-    ledger.require(isinstance(heads["value_maps"], list) and len(heads["value_maps"]) == k, "heads.value_maps",
-                   f"must list {k} value maps")
-    for h, V in enumerate(heads["value_maps"]):
-        ledger.require(_matrix(ledger, V, f"heads.value_maps[{h}]", p, m) == exact[lags[h]],
-                       f"heads.value_maps[{h}]", f"is not L_{lags[h]}")
-    ledger.require(strict_equal(cert["interaction_rank_gap"], [{"H": H, "minor_order": H + 1} for H in range(k)]),
-                   "interaction_rank_gap", f"must list H = 0..{k - 1}")
-    name = system["name"] or "the system"
-    return f"head-count over Q(i) k({int_text(n)}) = {k} for {name!r}"
+    return exact
+
+
+def _check_modular_lower_bound(ledger, system, lb, lags, cells):
+    """The minor mod P under a + b i -> a + b j (j^2 = -1 mod P): every leading minor nonzero, the determinant stated."""
+    from .numbers import is_prime
+
+    prime = integer(ledger, lb["prime"], "lower_bound.prime", 5, MAX_PRIME - 1)
+    ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
+    ledger.require(prime % 4 == 1, "lower_bound.prime", f"{prime} is not 1 mod 4, so -1 has no square root mod P")
+    j = integer(ledger, lb["i_mod_p"], "lower_bound.i_mod_p", 1, prime - 1)
+    ledger.require(j * j % prime == prime - 1, "lower_bound.i_mod_p", f"{j}^2 is not -1 mod {prime}")
+    mats = [system[key] for key in ("A", "B", "C", "D") if system[key] is not None]
+    ledger.require(all(x.denominator % prime for M in mats for row in M for z in row for x in (z.a, z.b)),
+                   "lower_bound.prime", f"{prime} divides a denominator of the system, so reduction mod {prime} is not "
+                                        "defined")
+
+    def red(M):
+        return [[(x.a.numerator * pow(x.a.denominator, -1, prime) + j * x.b.numerator * pow(x.b.denominator, -1, prime))
+                 % prime for x in row] for row in M]
+
+    D = red(system["D"]) if system["D"] is not None else None
+    modl = linalg.lags_mod_residues(red(system["A"]), red(system["B"]), red(system["C"]), D, lags, prime)
+    M = [[modl[d][r][c] for (r, c) in cells] for d in lags]
+    minors = linalg.leading_minors_mod(M, prime)
+    for i, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor mod P",
+                       f"leading {i + 1}x{i + 1} minor is zero mod {prime}, so it proves nothing")
+    det = minors[-1] if minors else 1
+    integer(ledger, lb["determinant_mod_p"], "lower_bound.determinant_mod_p", 0, prime - 1)
+    ledger.require(lb["determinant_mod_p"] == det, "lower_bound.determinant_mod_p",
+                   f"is not the determinant of the minor mod {prime} ({det})")
 
 
 def _spec_gaussian(value):

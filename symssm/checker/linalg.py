@@ -334,6 +334,13 @@ def lags_mod(system, wanted, prime):
         return {}
     A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
     D = _reduce(system["D"], prime) if system["D"] is not None else None
+    return lags_mod_residues(A, B, C, D, wanted, prime)
+
+
+def lags_mod_residues(A, B, C, D, wanted, prime):
+    """{d: L_d mod P} for each lag d in ``wanted``, from residue matrices (lists of ints in [0, P); D or None)."""
+    if not wanted:
+        return {}
     wanted = set(wanted)
     if _np is not None and prime < FLOAT_LIMIT:
         return _lags_mod_float(A, B, C, D, wanted, prime)

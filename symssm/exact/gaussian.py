@@ -19,7 +19,8 @@ from math import lcm
 
 from ..formats.gaussian import Gaussian
 
-__all__ = ["gaussian_lags", "gaussian_lags_pure", "gaussian_witness"]
+__all__ = ["gaussian_lags", "gaussian_lags_pure", "gaussian_witness", "gaussian_modular_witness", "sqrt_minus_one",
+           "gaussian_residues"]
 
 _ZERO = Gaussian(0)
 
@@ -123,3 +124,86 @@ def gaussian_witness(system):
             work[i] = [a - f * b for a, b in zip(work[i], work[j])]
     return {"lags": pivots, "positions": [divmod(t, m) for t in positions], "coefficients": coefficients,
             "minor": minor, "determinant": det, "value_maps": [lags[d] for d in pivots]}
+
+
+# ---------------------------------------------------------------- modular witnesses over Q(i)
+
+#: Primes tried for a modular witness before giving up (an unlucky prime drops the rank).
+_MODULAR_TRIES = 6
+
+
+def sqrt_minus_one(prime):
+    """The least ``j`` in ``[1, P)`` with ``j^2 = -1 mod P``, for a prime ``P = 1 mod 4``.
+
+    Examples
+    --------
+    >>> sqrt_minus_one(13), 5 * 5 % 13
+    (5, 12)
+    """
+    for g in range(2, prime):
+        j = pow(g, (prime - 1) // 4, prime)
+        if j * j % prime == prime - 1:
+            return min(j, prime - j)
+    raise ValueError(f"{prime} is not a prime congruent to 1 mod 4")  # pragma: no cover - callers pass such primes
+
+
+def gaussian_residues(M, prime, j):
+    """A matrix of Gaussian rationals under ``a + b i -> a + b j mod P``, as a float64 array (a ring map on Z[1/d][i]
+    when P divides no denominator and ``j^2 = -1 mod P``)."""
+    import numpy as np
+
+    def red(x):
+        return x.numerator * pow(x.denominator, -1, prime) % prime
+
+    return np.array([[(red(z.re) + j * red(z.im)) % prime for z in row] for row in M],
+                    dtype=np.float64).reshape(len(M), len(M[0]))
+
+
+def _denominators(system):
+    return {x.denominator for M in (system.A, system.B, system.C, system.D or ()) for row in M for z in row
+            for x in (z.re, z.im)}
+
+
+def gaussian_modular_witness(system):
+    """A modular witness of the head count over Q(i), or None when the proof needs exact coefficients.
+
+    For primes ``P = 1 mod 4`` (below the float64 product limit) that divide no denominator, the
+    system is mapped to GF(P) with ``i -> j``, ``j^2 = -1``; the lags mod P, their row rank profile and
+    pivot positions give a minor whose determinant is nonzero mod P, hence over Q(i).  That proves the
+    head count by itself when the witness lags are ``0, 1, ..., K-1`` with ``K = pm`` (every lag after
+    them is covered by the dimension argument); otherwise None (the exact method lists coefficients).
+
+    Returns
+    -------
+    dict or None
+        ``prime``, ``i_mod_p``, ``lags``, ``positions`` ((row, column) pairs), ``determinant_mod_p``.
+    """
+    from .modfloat import FLOAT_PRIME_LIMIT, greedy_positions, lags_mod
+    from .primes import witness_primes
+    from .rankprofile import det_mod, row_rank_profile_mod
+
+    T, pm = system.truncation, system.p * system.m
+    if min(T, pm) < pm:
+        return None  # fewer lags than pm: the dimension argument cannot cover them
+    dens = _denominators(system)
+    tries = 0
+    for prime in witness_primes(FLOAT_PRIME_LIMIT):
+        if prime % 4 != 1 or any(d % prime == 0 for d in dens):
+            continue
+        tries += 1
+        if tries > _MODULAR_TRIES:
+            return None
+        j = sqrt_minus_one(prime)
+        res = lambda M: gaussian_residues(M, prime, j)
+        stack = lags_mod(res(system.A), res(system.B), res(system.C), res(system.D) if system.D is not None else None,
+                         pm, prime)
+        pivots = row_rank_profile_mod(stack, prime)
+        if pivots != list(range(pm)):
+            continue  # an unlucky prime, or a profile with gaps that needs exact coefficients
+        positions = greedy_positions(stack[pivots], prime)
+        if positions is None:  # pragma: no cover - the pivot rows are independent mod P
+            continue
+        minor = [[int(stack[d][t]) for t in positions] for d in pivots]
+        return {"prime": prime, "i_mod_p": j, "lags": pivots, "positions": [divmod(t, system.m) for t in positions],
+                "determinant_mod_p": det_mod(minor, prime)}
+    return None  # pragma: no cover - the prime list is long

@@ -15,8 +15,9 @@ Gaussian('-1')
 """
 
 from fractions import Fraction
+from functools import lru_cache
 
-from ..errors import FloatInExactPathError, ParseError
+from ..errors import FloatInExactPathError, LimitError, ParseError
 from .rationals import format_rational, parse_rational, to_fraction
 
 __all__ = ["Gaussian", "parse_gaussian", "to_gaussian", "format_gaussian", "is_gaussian_text"]
@@ -120,6 +121,20 @@ def parse_gaussian(text, *, what="entry"):
     """
     if not isinstance(text, str):
         raise ParseError(f"{what} must be a string")
+    if len(text) <= 24:  # short entries repeat (a trained or random system): parse each text once
+        try:
+            return _parse_short(text)
+        except (ParseError, LimitError):
+            pass  # parse again, uncached, for the message that names this entry
+    return _parse(text, what)
+
+
+@lru_cache(maxsize=65536)
+def _parse_short(text):
+    return _parse(text, "entry")
+
+
+def _parse(text, what):
     if not text.endswith("i"):
         return Gaussian(parse_rational(text, what=what))
     body = text[:-1]

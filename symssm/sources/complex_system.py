@@ -1,7 +1,8 @@
 """Complex SSMs with exact Gaussian-rational entries (diagonal S4D-like systems, rotations written in C).
 
-The head count is then the dimension over C of the span of the complex lags.  Exact and small:
-state dimension at most :data:`MAX_COMPLEX_N` (pure exact arithmetic over Q(i)).
+The head count is then the dimension over C of the span of the complex lags: exact elimination over
+Q(i) up to N = 64, modular witnesses (a prime P = 1 mod 4, i mapped to a square root of -1) up to
+:data:`MAX_COMPLEX_N`.
 
 Examples
 --------
@@ -20,8 +21,8 @@ from .system import StateSpaceForm
 
 __all__ = ["ComplexSSM", "complex_ssm", "MAX_COMPLEX_N", "has_imaginary_entries"]
 
-#: Largest state dimension of a complex system (exact arithmetic over Q(i) in pure Python).
-MAX_COMPLEX_N = 64
+#: Largest state dimension of a complex system (modular witnesses above N = 64; the checker admits the same).
+MAX_COMPLEX_N = 1024
 
 
 def _matrix(name, value):

@@ -118,3 +118,53 @@ def test_flint_lags_equal_the_pure_gaussian_lags():
                         [[g() for _ in range(N)] for _ in range(p)], D)
         assert gaussian_lags(s, N + 2) == gaussian_lags_pure(s, N + 2)
     assert gaussian_lags(s, 0) == []
+
+
+def _gaussian_integer_system(N, p, m, seed):
+    rng = random.Random(seed)
+    z = lambda: f"{rng.randint(-9, 9)}{rng.choice('+-')}{rng.randint(1, 9)}i"
+    return complex_ssm([[z() for _ in range(N)] for _ in range(N)], [[z() for _ in range(m)] for _ in range(N)],
+                       [[z() for _ in range(N)] for _ in range(p)], name=f"gauss{N}")
+
+
+def test_modular_witnesses_over_q_i_certify_large_complex_systems():
+    system = _gaussian_integer_system(80, 2, 2, 1)  # above the exact method's N = 64
+    cert = certify(system, 10**9)
+    lb = cert["lower_bound"]
+    assert lb["method"] == "modular" and lb["prime"] % 4 == 1 and lb["i_mod_p"] ** 2 % lb["prime"] == lb["prime"] - 1
+    assert cert["head_count"] == 4 and lb["lags"] == [0, 1, 2, 3]
+    assert cert["upper_bound"] == {"coefficients": [], "dimension_from_lag": 4}
+    assert check(cert).verified
+    cases = [
+        (lambda d: d["lower_bound"].update(i_mod_p=d["lower_bound"]["i_mod_p"] + 1), "lower_bound.i_mod_p"),
+        (lambda d: d["lower_bound"].update(prime=2097143), "lower_bound.prime"),  # a prime = 3 mod 4
+        (lambda d: d["lower_bound"].update(determinant_mod_p=(d["lower_bound"]["determinant_mod_p"] + 1)
+                                           % d["lower_bound"]["prime"]), "lower_bound.determinant_mod_p"),
+        (lambda d: d["lower_bound"].update(lags=[0, 1, 2, 5]), "lower_bound"),
+        (lambda d: d.update(head_count=5), "head_count"),
+        (lambda d: d["upper_bound"].update(dimension_from_lag=3), "upper_bound.dimension_from_lag"),
+        (lambda d: d["lower_bound"].update(method="exact"), "lower_bound"),
+    ]
+    for change, obligation in cases:
+        bad = copy.deepcopy(cert.data)
+        change(bad)
+        result = check(bad)
+        assert result.code == 1 and result.message.startswith(obligation), (obligation, result.message)
+
+
+def test_modular_and_exact_witnesses_agree_on_small_systems():
+    for seed in range(6):
+        system = _gaussian_integer_system(6, 2, 1, seed)
+        exact, modular = certify(system, 10), certify(system, 10, method="modular")
+        assert modular["lower_bound"]["method"] == "modular" and check(modular).verified
+        assert exact["head_count"] == modular["head_count"] == 2
+
+
+def test_a_large_complex_system_without_a_modular_witness_is_refused_clearly():
+    from symssm.errors import LimitError
+
+    N = 70  # a diagonal system with repeated eigenvalues: k = 2 < pm = 4, so the proof needs exact coefficients
+    A = [["1/2i" if r == c and r % 2 else ("-1/2i" if r == c else 0) for c in range(N)] for r in range(N)]
+    system = complex_ssm(A, [[1, 0] for _ in range(N)], [[1] * N, [1 if r % 2 else 0 for r in range(N)]])
+    with pytest.raises(LimitError, match="no modular witness"):
+        certify(system, 10)
