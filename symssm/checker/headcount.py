@@ -54,7 +54,7 @@ def check_head_count(ledger, cert, system):
     pos = positions(ledger, lb["positions"], K, p, m)
     prime = integer(ledger, lb["prime"], "lower_bound.prime", 3, MAX_PRIME - 1)
     ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
-    dens = [x.denominator for M in (system["A"], system["B"], system["C"], system["D"] or []) for row in M for x in row]
+    dens = {x.denominator for M in (system["A"], system["B"], system["C"], system["D"] or []) for row in M for x in row}
     ledger.require(all(q % prime for q in dens), "lower_bound.prime",
                    f"{prime} divides a denominator of the system, so reduction mod {prime} is not defined")
 

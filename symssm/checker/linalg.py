@@ -257,7 +257,8 @@ def _exact_lags_flint(A, B, C, D, count):
 
 
 def _reduce(mat, prime):
-    return [[x.numerator * pow(x.denominator, -1, prime) % prime for x in row] for row in mat]
+    return [[x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime
+             for x in row] for row in mat]
 
 
 def matmul_mod(A, X, prime):
@@ -283,14 +284,24 @@ FLOAT_LIMIT = 2**21
 _FCHUNK = 2048
 
 
+def _fmod(X, prime):
+    """X mod P in [0, P) for float64 integers below 2^53 in absolute value, exactly: ``X - P floor(X / P)`` is an
+    exact integer in [-P, 2P) even where the floating quotient is off by one, and one correction brings it into
+    range (numpy's own fmod is exact too, but about ten times slower)."""
+    X = X - prime * _np.floor(X * (1.0 / prime))
+    _np.add(X, prime, out=X, where=X < 0)
+    _np.subtract(X, prime, out=X, where=X >= prime)
+    return X
+
+
 def _fmul(X, Y, prime):
     """(X @ Y) mod P for float64 residue arrays, exactly (P < 2^21)."""
     k = X.shape[1]
     if k <= _FCHUNK:
-        return _np.fmod(X @ Y, prime)
+        return _fmod(X @ Y, prime)
     out = _np.zeros((X.shape[0], Y.shape[1]))
     for s in range(0, k, _FCHUNK):
-        out = _np.fmod(out + _np.fmod(X[:, s:s + _FCHUNK] @ Y[s:s + _FCHUNK], prime), prime)
+        out = _fmod(out + _fmod(X[:, s:s + _FCHUNK] @ Y[s:s + _FCHUNK], prime), prime)
     return out
 
 

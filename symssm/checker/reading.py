@@ -5,6 +5,7 @@ Standard library only; it never imports the generator.
 
 import hashlib
 import json
+import re
 import time
 
 from .numbers import NumberError, big_int, canonical_rational, rat_text, spec_rational
@@ -106,23 +107,24 @@ def _pairs(pairs):
     return out
 
 
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
 def _too_deep(text):
-    depth, in_str, esc = 0, False, False
-    for ch in text:
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
+    """Whether the JSON text nests deeper than MAX_DEPTH (brackets inside strings do not count).
+
+    The strings and every character that is not a bracket are removed by regular expressions (C
+    speed), then the brackets left are counted; an unterminated string keeps its brackets, which
+    can only make the answer more cautious.
+    """
+    depth = 0
+    for ch in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        if ch in "[{":
             depth += 1
             if depth > MAX_DEPTH:
                 return True
-        elif ch in "]}":
+        else:
             depth -= 1
     return False
 
@@ -200,13 +202,31 @@ def rational(ledger, value, where):
 
 
 def matrix(ledger, value, where, rows, cols, number=None):
-    """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals)."""
-    number = rational if number is None else number
+    """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals).
+
+    Canonical rationals already read in this matrix are looked up, not parsed again (entries repeat
+    in large systems); a text is added to the lookup only after it has parsed.
+    """
     ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
     out = []
+    if number is not None:
+        for i, row in enumerate(value):
+            ledger.require(isinstance(row, list) and len(row) == cols, f"{where}[{i}]",
+                           f"must be a row of {cols} entries")
+            out.append([number(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
+        return out
+    seen = {}
     for i, row in enumerate(value):
         ledger.require(isinstance(row, list) and len(row) == cols, f"{where}[{i}]", f"must be a row of {cols} entries")
-        out.append([number(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
+        parsed = []
+        for j, x in enumerate(row):
+            v = seen.get(x) if type(x) is str else None
+            if v is None:
+                v = rational(ledger, x, f"{where}[{i}][{j}]")
+                if type(x) is str and len(seen) < 65536:
+                    seen[x] = v
+            parsed.append(v)
+        out.append(parsed)
     return out
 
 

@@ -71,7 +71,11 @@ def gf_matrix(mat, prime):
 
 
 def nmod_matrix(rows, prime):
-    """Integer rows as a python-flint ``nmod_mat`` modulo ``prime``."""
+    """Integer rows (lists, or a numpy array of integral values) as a python-flint ``nmod_mat`` modulo ``prime``."""
+    if hasattr(rows, "astype"):  # numpy: C-speed conversion to Python ints
+        import numpy as np
+
+        return flint.nmod_mat(rows.astype(np.int64).tolist(), prime)
     return flint.nmod_mat([[int(v) for v in row] for row in rows], prime)
 
 

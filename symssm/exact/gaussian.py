@@ -178,9 +178,8 @@ def gaussian_modular_witness(system):
     dict or None
         ``prime``, ``i_mod_p``, ``lags``, ``positions`` ((row, column) pairs), ``determinant_mod_p``.
     """
-    from .modfloat import FLOAT_PRIME_LIMIT, greedy_positions, lags_mod
+    from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod
     from .primes import witness_primes
-    from .rankprofile import det_mod, row_rank_profile_mod
 
     T, pm = system.truncation, system.p * system.m
     if min(T, pm) < pm:
@@ -197,13 +196,9 @@ def gaussian_modular_witness(system):
         res = lambda M: gaussian_residues(M, prime, j)
         stack = lags_mod(res(system.A), res(system.B), res(system.C), res(system.D) if system.D is not None else None,
                          pm, prime)
-        pivots = row_rank_profile_mod(stack, prime)
+        pivots, positions, det = greedy_profile(stack, prime)
         if pivots != list(range(pm)):
             continue  # an unlucky prime, or a profile with gaps that needs exact coefficients
-        positions = greedy_positions(stack[pivots], prime)
-        if positions is None:  # pragma: no cover - the pivot rows are independent mod P
-            continue
-        minor = [[int(stack[d][t]) for t in positions] for d in pivots]
         return {"prime": prime, "i_mod_p": j, "lags": pivots, "positions": [divmod(t, system.m) for t in positions],
-                "determinant_mod_p": det_mod(minor, prime)}
+                "determinant_mod_p": det}
     return None  # pragma: no cover - the prime list is long

@@ -45,14 +45,9 @@ from ..formats.limits import Deadline, check_n
 from ..sources.system import SSM
 from .convert import qq_matrix, to_fraction
 from .lags import MAX_LAG_BITS, lag_bit_bound, scaled_lag_stack
-from .modfloat import FLOAT_PRIME_LIMIT, greedy_positions, lags_mod, residue_array
+from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_array
 from .primes import prime_divides_denominator, witness_primes
-from .rankprofile import (
-    det_mod,
-    greedy_positions_mod,
-    row_rank_profile_exact,
-    row_rank_profile_mod,
-)
+from .rankprofile import greedy_positions_mod, row_rank_profile_exact
 
 __all__ = [
     "METHODS",
@@ -282,11 +277,7 @@ def _modular_witness(system, deadline):
         stack_mod = lags_mod(res(system.A), res(system.B), res(system.C), res(system.D) if system.has_D else None,
                              T, prime, deadline=deadline)
         deadline.check("computing the rank profile mod P")
-        pivots = row_rank_profile_mod(stack_mod, prime)
-        positions = greedy_positions(stack_mod[pivots], prime) if pivots else []
-        if positions is None:  # pragma: no cover - the pivot rows are independent mod P
-            continue
-        rows = stack_mod
+        pivots, positions, det = greedy_profile(stack_mod, prime)
         K = len(pivots)
         last = pivots[-1] if pivots else -1
         pset = set(pivots)
@@ -301,11 +292,10 @@ def _modular_witness(system, deadline):
             coefficients = _solve_coefficients(stack, pivots, positions, needed)
             if coefficients is None:
                 continue  # unlucky prime: its rank was too small
-        minor_mod = [[int(rows[d][t]) for t in positions] for d in pivots]
         return HeadCountWitness(
             system=system, method="modular", lags=tuple(pivots),
             positions=tuple(divmod(t, system.m) for t in positions), prime=prime,
-            coefficients=coefficients, determinant_mod_p=det_mod(minor_mod, prime),
+            coefficients=coefficients, determinant_mod_p=det,
         )
     return _exact_witness(system, deadline)  # pragma: no cover - 12 unlucky primes
 

@@ -22,7 +22,7 @@ Examples
 
 import numpy as np
 
-__all__ = ["FLOAT_PRIME_LIMIT", "mulmod", "residue_array", "lags_mod", "greedy_positions", "baby_step"]
+__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_array", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
 
 #: Primes for the float path are below this bound.
 FLOAT_PRIME_LIMIT = 2**21
@@ -30,25 +30,48 @@ FLOAT_PRIME_LIMIT = 2**21
 _CHUNK = 2048
 
 
+def fmod(X, prime):
+    """``X mod P`` in ``[0, P)`` for a float64 array of integers of absolute value below 2^53, exactly.
+
+    ``q = floor(X / P)`` in floating point may be off by one near a multiple of P, but ``X - q P``
+    is then an exact integer in ``[-P, 2P)`` (both terms are integers below 2^53), which one
+    correction brings into range: the same residues as ``np.fmod`` on non-negative input, about ten
+    times faster (``np.fmod`` calls the C library's exact fmod per element).
+
+    Examples
+    --------
+    >>> fmod(np.array([-1.0, 7.0, 2.0**53 - 1]), 5).tolist()
+    [4.0, 2.0, 1.0]
+    """
+    X = X - prime * np.floor(X * (1.0 / prime))
+    np.add(X, prime, out=X, where=X < 0)
+    np.subtract(X, prime, out=X, where=X >= prime)
+    return X
+
+
 def mulmod(X, Y, prime):
     """``(X @ Y) mod P`` for float64 arrays of residues in ``[0, P)``, exactly (P < 2^21)."""
     k = X.shape[1]
     if k <= _CHUNK:
-        return np.fmod(X @ Y, prime)
+        return fmod(X @ Y, prime)
     out = np.zeros((X.shape[0], Y.shape[1]))
     for start in range(0, k, _CHUNK):
-        out = np.fmod(out + np.fmod(X[:, start:start + _CHUNK] @ Y[start:start + _CHUNK], prime), prime)
+        out = fmod(out + fmod(X[:, start:start + _CHUNK] @ Y[start:start + _CHUNK], prime), prime)
     return out
 
 
 def residue_array(mat, prime):
     """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator)."""
     rows = []
+    seen = {}  # id -> residue: an entry object shared by repeated values is reduced once
     for row in mat:
         out = []
         for x in row:
-            den = x.denominator
-            out.append(x.numerator % prime if den == 1 else x.numerator * pow(den, -1, prime) % prime)
+            r = seen.get(id(x))
+            if r is None:
+                den = x.denominator
+                r = seen[id(x)] = x.numerator % prime if den == 1 else x.numerator * pow(den, -1, prime) % prime
+            out.append(r)
         rows.append(out)
     return np.array(rows, dtype=np.float64).reshape(len(mat), len(mat[0]) if mat else 0)
 
@@ -113,10 +136,7 @@ def lags_mod(A, B, C, D, count, prime, *, deadline=None):
 def greedy_positions(rows, prime, *, block=64):
     """Columns ``t_1..t_k`` with every leading principal minor of ``rows[:, t]`` nonzero mod P.
 
-    Row s, reduced by the rows before it so that it vanishes at their columns, takes its first
-    nonzero column.  Rows are processed in blocks: a block is reduced against every earlier pivot
-    row with one product, then row by row within the block; the earlier pivot rows are brought up to
-    date with one product per block.  Returns None if the rows are dependent mod P.
+    Returns None if the rows are dependent mod P (see :func:`greedy_profile`).
 
     Examples
     --------
@@ -124,34 +144,66 @@ def greedy_positions(rows, prime, *, block=64):
     >>> greedy_positions(np.array([[0, 1, 2], [0, 1, 5]]), 7)
     [1, 2]
     """
-    R = np.fmod(np.asarray(rows, dtype=np.float64), prime)
+    pivots, cols, _ = greedy_profile(rows, prime, block=block)
+    return cols if len(pivots) == len(rows) else None
+
+
+def greedy_profile(rows, prime, *, block=64):
+    """Row rank profile, pivot columns and the minor's determinant mod P, in one elimination.
+
+    Row s, reduced by the pivot rows before it so that it vanishes at their columns, is a pivot row
+    when something is left, and takes its first nonzero column; a row reduced to zero is skipped.
+    The minor ``rows[pivots][:, cols]`` then has every leading principal minor nonzero, and its
+    determinant is the product of the pivot values (reducing a row by earlier rows keeps the
+    determinant, and leaves the minor triangular in the chosen column order).  Rows are processed
+    in blocks: a block is reduced against every earlier pivot row with one product, then row by row
+    within the block; the earlier pivot rows are brought up to date with one product per block.
+
+    Returns
+    -------
+    (list of int, list of int, int)
+        The pivot rows (the lexicographically first basis among the rows), their columns, and the
+        determinant mod P.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> greedy_profile(np.array([[0, 1, 2], [0, 2, 4], [0, 1, 5]]), 7)
+    ([0, 2], [1, 2], 3)
+    """
+    R = fmod(np.asarray(rows, dtype=np.float64), prime)
     K, width = R.shape
     U = np.zeros((0, width))  # pivot rows, 1 at their own column and 0 at every other pivot column
-    cols = []
+    cols, pivots, det = [], [], 1
     for start in range(0, K, block):
+        if len(cols) == width:
+            break  # the pivot rows span every row: the rest reduce to zero
         Rb = R[start:start + block].copy()
         if cols:
-            Rb = np.fmod(Rb - mulmod(Rb[:, cols], U, prime) + prime, prime)
+            Rb = fmod(Rb - mulmod(Rb[:, cols], U, prime), prime)
         N_new = np.zeros((Rb.shape[0], width))  # this block's pivot rows, fully reduced among themselves
         new_cols = []
         for i in range(Rb.shape[0]):
             q = len(new_cols)
             if q:  # at most 64 products of residues per entry: exact in float64
-                row = np.mod(Rb[i] - N_new[:q].T @ Rb[i, new_cols], prime)
+                row = fmod(Rb[i] - N_new[:q].T @ Rb[i, new_cols], prime)
             else:
                 row = Rb[i]
             nz = np.flatnonzero(row)
             if nz.size == 0:
-                return None
+                continue  # dependent on the pivot rows before it
             t = int(nz[0])
-            row = np.mod(row * pow(int(row[t]), -1, prime), prime)
+            value = int(row[t])
+            det = det * value % prime
+            row = fmod(row * pow(value, -1, prime), prime)
             if q:  # keep the block's pivot rows zero at the new column
-                N_new[:q] = np.mod(N_new[:q] - np.outer(N_new[:q, t], row), prime)
+                N_new[:q] = fmod(N_new[:q] - np.outer(N_new[:q, t], row), prime)
             N_new[q] = row
             new_cols.append(t)
+            pivots.append(start + i)
         N_new = N_new[:len(new_cols)]
-        if cols:
-            U = np.fmod(U - mulmod(U[:, new_cols], N_new, prime) + prime, prime)
+        if cols and new_cols:
+            U = fmod(U - mulmod(U[:, new_cols], N_new, prime), prime)
         U = np.concatenate([U, N_new], axis=0)
         cols.extend(new_cols)
-    return cols
+    return pivots, cols, det

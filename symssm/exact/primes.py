@@ -59,4 +59,4 @@ def witness_primes(start=PRIME_LIMIT):
 
 def prime_divides_denominator(system, prime):
     """Whether ``prime`` divides the denominator of some entry of the system."""
-    return any(x.denominator % prime == 0 for mat in system.matrices().values() for row in mat for x in row)
+    return any(d % prime == 0 for d in system.denominators)

@@ -60,7 +60,7 @@ def row_rank_profile_mod(rows, prime):
     """Row rank profile modulo a prime (python-flint ``nmod_mat``)."""
     if len(rows) == 0 or len(rows[0]) == 0:
         return []
-    columns = rows.T.tolist() if hasattr(rows, "T") else [list(col) for col in zip(*rows)]
+    columns = rows.T if hasattr(rows, "T") else [list(col) for col in zip(*rows)]
     reduced, rank = nmod_matrix(columns, prime).rref()
     return _pivots(reduced, rank)
 

@@ -15,7 +15,7 @@ from typing import Optional
 from dataclasses import dataclass, field
 
 from ..errors import InputError, LimitError, ShapeError
-from ..formats.gaussian import format_gaussian, is_gaussian_text, to_gaussian
+from ..formats.gaussian import format_gaussian, to_gaussian
 from ..formats.limits import check_name
 from .system import StateSpaceForm
 
@@ -87,6 +87,6 @@ def has_imaginary_entries(data):
         M = data.get(key) if isinstance(data, dict) else None
         if isinstance(M, list):
             for row in M:
-                if isinstance(row, list) and any(is_gaussian_text(x) for x in row):
+                if isinstance(row, list) and any(type(x) is str and x.endswith("i") for x in row):
                     return True
     return False

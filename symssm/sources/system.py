@@ -90,6 +90,7 @@ def _matrix(name, value):
         raise LimitError(f"{name} has {len(value)} rows; the limit is {MAX_DIM}")
     rows = []
     width = None
+    seen = {}
     for i, row in enumerate(value):
         if not isinstance(row, (list, tuple)):
             raise InputError(f"{name}[{i}] must be a row (a list), got {type(row).__name__}")
@@ -99,7 +100,17 @@ def _matrix(name, value):
                 raise LimitError(f"{name} has {width} columns; the limit is {MAX_DIM}")
         elif len(row) != width:
             raise ShapeError(f"{name} is ragged: row 0 has {width} entries but row {i} has {len(row)}")
-        rows.append(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row)))
+        parsed = []
+        for j, x in enumerate(row):
+            # a repeated int or string is converted once, and its entries share one Fraction object
+            key = x if type(x) is int or type(x) is str else None
+            v = seen.get(key) if key is not None else None
+            if v is None:
+                v = to_fraction(x, what=f"{name}[{i}][{j}]")
+                if key is not None and len(seen) < 65536:
+                    seen[key] = v
+            parsed.append(v)
+        rows.append(tuple(parsed))
     return tuple(rows)
 
 
@@ -137,15 +148,28 @@ class StateSpaceForm:
         return self.N + (1 if self.has_D else 0)
 
     @cached_property
+    def denominators(self):
+        """The distinct denominators above 1 of the entries (a frozenset, computed once)."""
+        return frozenset(x.denominator for M in (self.A, self.B, self.C, self.D or ()) for row in M for x in row) - {1}
+
+    @cached_property
     def entry_text(self):
         """``{"A": [["p/q", ...], ...], ...}``: every entry's canonical text, formatted once.
 
         ``D`` maps to ``None`` when absent.  Certificates and the system hash use this text.
         """
         fmt = type(self)._format_entry
+        seen = {}  # id -> text: an entry object parsed once (repeated values share it) is formatted once
+
+        def one(x):
+            key = id(x)
+            text = seen.get(key)
+            if text is None:
+                text = seen[key] = fmt(x)
+            return text
 
         def text(mat):
-            return [[fmt(x) for x in row] for row in mat]
+            return [[one(x) for x in row] for row in mat]
 
         return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
                 "D": text(self.D) if self.D is not None else None}
