@@ -10,6 +10,8 @@
 """
 
 from bisect import bisect_left
+from itertools import chain
+from operator import attrgetter
 from fractions import Fraction
 
 from . import linalg
@@ -54,7 +56,8 @@ def check_head_count(ledger, cert, system):
     pos = positions(ledger, lb["positions"], K, p, m)
     prime = integer(ledger, lb["prime"], "lower_bound.prime", 3, MAX_PRIME - 1)
     ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
-    dens = {x.denominator for M in (system["A"], system["B"], system["C"], system["D"] or []) for row in M for x in row}
+    rows = chain.from_iterable((system["A"], system["B"], system["C"], system["D"] or []))
+    dens = set(map(attrgetter("denominator"), chain.from_iterable(rows)))
     ledger.require(all(q % prime for q in dens), "lower_bound.prime",
                    f"{prime} divides a denominator of the system, so reduction mod {prime} is not defined")
 
@@ -107,8 +110,7 @@ def check_head_count(ledger, cert, system):
                                f"is {rat_text(minor[s][t])} but L_{d}[{r},{c}] = {rat_text(exact[d][r][c])}")
         nonsingular_minor(ledger, minor, lb["determinant"])
     else:
-        modl = linalg.lags_mod(system, lags, prime)
-        M = [[modl[d][r][c] for (r, c) in pos] for d in lags]
+        M = linalg.minor_mod(system, lags, pos, prime)
         minors = linalg.leading_minors_mod(M, prime)
         for j, value in enumerate(minors):
             ledger.require(value != 0, "lower_bound.minor mod P",

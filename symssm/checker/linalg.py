@@ -8,6 +8,7 @@ import importlib.util
 import os
 from typing import Any
 from fractions import Fraction
+from itertools import chain
 from math import lcm
 
 #: Set SYMSSM_CHECKER_PURE=1 to force the standard-library path (same verdicts, slower).
@@ -257,8 +258,12 @@ def _exact_lags_flint(A, B, C, D, count):
 
 
 def _reduce(mat, prime):
-    return [[x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime
-             for x in row] for row in mat]
+    """Every entry u/v as u v^-1 mod P; each distinct entry object once (entries read from one text are one object)."""
+    flat = list(chain.from_iterable(mat))
+    objects = dict(zip(map(id, flat), flat))
+    residue = {key: (x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime)
+               for key, x in objects.items()}
+    return [list(map(residue.__getitem__, map(id, row))) for row in mat]
 
 
 def matmul_mod(A, X, prime):
@@ -305,7 +310,20 @@ def _fmul(X, Y, prime):
     return out
 
 
-def _lags_mod_float(A, B, C, D, wanted, prime):
+def minor_mod(system, lags, cells, prime):
+    """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` (lists of ints), gathered in numpy when it is there."""
+    if _np is None or prime >= FLOAT_LIMIT or not lags:
+        modl = lags_mod(system, lags, prime)
+        return [[modl[d][r][c] for (r, c) in cells] for d in lags]
+    A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
+    D = _reduce(system["D"], prime) if system["D"] is not None else None
+    stack = _lags_mod_float(A, B, C, D, set(lags), prime, flat=True)
+    m = len(system["B"][0])
+    rows = _np.array([stack[d] for d in lags])
+    return rows[:, [r * m + c for r, c in cells]].astype(_np.int64).tolist()
+
+
+def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
     """Lags mod P by baby and giant steps: L_(g s + j) = (C A^(g s)) (A^j B); only the wanted ones."""
     A, B, C = (_np.array(M, dtype=_np.float64) for M in (A, B, C))
     top = max(wanted) + 1
@@ -331,11 +349,15 @@ def _lags_mod_float(A, B, C, D, wanted, prime):
             block = _fmul(G, stack, prime)
             for d in needed:
                 j = d - start
-                out[d] = block[:, j * m:(j + 1) * m].astype(_np.int64).tolist()
+                out[d] = block[:, j * m:(j + 1) * m].reshape(-1) if flat else \
+                    block[:, j * m:(j + 1) * m].astype(_np.int64).tolist()
         if start + s < top:
             G = _fmul(G, power, prime)
     if 0 in out and D is not None:
-        out[0] = [[(x + y) % prime for x, y in zip(r1, r2)] for r1, r2 in zip(out[0], D)]
+        if flat:
+            out[0] = _fmod(out[0] + _np.array(D, dtype=_np.float64).reshape(-1), prime)
+        else:
+            out[0] = [[(x + y) % prime for x, y in zip(r1, r2)] for r1, r2 in zip(out[0], D)]
     return out
 
 
@@ -447,29 +469,29 @@ def _leading_minors_blocked(M, prime, block=64):
     every value stays below 2^53) and are reduced once; the trailing update is one exact product.
     Stops after the first zero pivot (that leading minor is zero).
     """
-    W = _np.mod(_np.array(M, dtype=_np.float64), prime)
+    W = _fmod(_np.array(M, dtype=_np.float64), prime)
     n = W.shape[0]
     minors = []
     det = 1
     for kb in range(0, n, block):
         e = min(kb + block, n)
         for j in range(kb, e):  # the panel: columns kb..e-1, all rows from j down
-            W[j:, j] = _np.mod(W[j:, j], prime)
-            W[j, j:e] = _np.mod(W[j, j:e], prime)
+            W[j:, j] = _fmod(W[j:, j], prime)
+            W[j, j:e] = _fmod(W[j, j:e], prime)
             piv = int(W[j, j])
             det = det * piv % prime
             minors.append(det)
             if piv == 0:
                 return minors
-            W[j + 1:, j] = _np.mod(W[j + 1:, j] * pow(piv, -1, prime), prime)
+            W[j + 1:, j] = _fmod(W[j + 1:, j] * pow(piv, -1, prime), prime)
             if j + 1 < e:
                 W[j + 1:, j + 1:e] -= _np.outer(W[j + 1:, j], W[j, j + 1:e])
         if e < n:
-            W[kb:e, e:] = _np.mod(W[kb:e, e:], prime)
+            W[kb:e, e:] = _fmod(W[kb:e, e:], prime)
             for j in range(kb, e - 1):  # U's block row: forward substitution with the unit lower L11
-                W[j, e:] = _np.mod(W[j, e:], prime)
+                W[j, e:] = _fmod(W[j, e:], prime)
                 W[j + 1:e, e:] -= _np.outer(W[j + 1:e, j], W[j, e:])
-            W[kb:e, e:] = _np.mod(W[kb:e, e:], prime)
-            W[e:, kb:e] = _np.mod(W[e:, kb:e], prime)
-            W[e:, e:] = _np.mod(W[e:, e:] - _fmul(W[e:, kb:e], W[kb:e, e:], prime), prime)
+            W[kb:e, e:] = _fmod(W[kb:e, e:], prime)
+            W[e:, kb:e] = _fmod(W[e:, kb:e], prime)
+            W[e:, e:] = _fmod(W[e:, e:] - _fmul(W[e:, kb:e], W[kb:e, e:], prime), prime)
     return minors

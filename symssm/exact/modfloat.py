@@ -20,6 +20,8 @@ Examples
 [[7.0, 10.0], [15.0, 22.0]]
 """
 
+from itertools import chain
+
 import numpy as np
 
 __all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_array", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
@@ -62,17 +64,11 @@ def mulmod(X, Y, prime):
 
 def residue_array(mat, prime):
     """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator)."""
-    rows = []
-    seen = {}  # id -> residue: an entry object shared by repeated values is reduced once
-    for row in mat:
-        out = []
-        for x in row:
-            r = seen.get(id(x))
-            if r is None:
-                den = x.denominator
-                r = seen[id(x)] = x.numerator % prime if den == 1 else x.numerator * pow(den, -1, prime) % prime
-            out.append(r)
-        rows.append(out)
+    flat = list(chain.from_iterable(mat))
+    objects = dict(zip(map(id, flat), flat))  # an entry object shared by repeated values is reduced once
+    residue = {key: (x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime)
+               for key, x in objects.items()}
+    rows = [list(map(residue.__getitem__, map(id, row))) for row in mat]
     return np.array(rows, dtype=np.float64).reshape(len(mat), len(mat[0]) if mat else 0)
 
 

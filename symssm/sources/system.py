@@ -15,6 +15,8 @@ Fraction(1, 1)
 from typing import Optional
 import hashlib
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from functools import cached_property
 from math import lcm
 
@@ -88,9 +90,7 @@ def _matrix(name, value):
         raise InputError(f"{name} must be a matrix (a list of rows), got {type(value).__name__}")
     if len(value) > MAX_DIM:
         raise LimitError(f"{name} has {len(value)} rows; the limit is {MAX_DIM}")
-    rows = []
     width = None
-    seen = {}
     for i, row in enumerate(value):
         if not isinstance(row, (list, tuple)):
             raise InputError(f"{name}[{i}] must be a row (a list), got {type(row).__name__}")
@@ -100,18 +100,23 @@ def _matrix(name, value):
                 raise LimitError(f"{name} has {width} columns; the limit is {MAX_DIM}")
         elif len(row) != width:
             raise ShapeError(f"{name} is ragged: row 0 has {width} entries but row {i} has {len(row)}")
-        parsed = []
-        for j, x in enumerate(row):
-            # a repeated int or string is converted once, and its entries share one Fraction object
-            key = x if type(x) is int or type(x) is str else None
-            v = seen.get(key) if key is not None else None
-            if v is None:
-                v = to_fraction(x, what=f"{name}[{i}][{j}]")
-                if key is not None and len(seen) < 65536:
-                    seen[key] = v
-            parsed.append(v)
-        rows.append(tuple(parsed))
-    return tuple(rows)
+    table = _distinct_entries(value)
+    if table is not None:  # each distinct int or text converted once; its entries share one Fraction
+        return tuple(tuple(map(table.__getitem__, row)) for row in value)
+    return tuple(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
+                 for i, row in enumerate(value))
+
+
+def _distinct_entries(value):
+    """``{entry: Fraction}`` for a matrix of ints and strings that all convert, else None (read entry by entry)."""
+    flat = list(chain.from_iterable(value))
+    types = set(map(type, flat))
+    if not types <= {int, str}:  # bools (True == 1 as a key), floats, Fractions...: the careful path
+        return None
+    try:
+        return {x: to_fraction(x) for x in set(flat)}
+    except (InputError, LimitError):  # named by the entry-by-entry reading
+        return None
 
 
 class StateSpaceForm:
@@ -150,7 +155,8 @@ class StateSpaceForm:
     @cached_property
     def denominators(self):
         """The distinct denominators above 1 of the entries (a frozenset, computed once)."""
-        return frozenset(x.denominator for M in (self.A, self.B, self.C, self.D or ()) for row in M for x in row) - {1}
+        rows = chain.from_iterable((self.A, self.B, self.C, self.D or ()))
+        return frozenset(map(attrgetter("denominator"), chain.from_iterable(rows))) - {1}
 
     @cached_property
     def entry_text(self):
@@ -159,17 +165,12 @@ class StateSpaceForm:
         ``D`` maps to ``None`` when absent.  Certificates and the system hash use this text.
         """
         fmt = type(self)._format_entry
-        seen = {}  # id -> text: an entry object parsed once (repeated values share it) is formatted once
 
-        def one(x):
-            key = id(x)
-            text = seen.get(key)
-            if text is None:
-                text = seen[key] = fmt(x)
-            return text
-
-        def text(mat):
-            return [[one(x) for x in row] for row in mat]
+        def text(mat):  # an entry object parsed once (repeated values share it) is formatted once
+            flat = list(chain.from_iterable(mat))
+            objects = dict(zip(map(id, flat), flat))
+            texts = {key: fmt(x) for key, x in objects.items()}
+            return [list(map(texts.__getitem__, map(id, row))) for row in mat]
 
         return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
                 "D": text(self.D) if self.D is not None else None}

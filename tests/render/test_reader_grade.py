@@ -192,7 +192,7 @@ def test_gradient_theorem_states_the_inputs_of_the_attention_bound():
 def test_framework_layers_say_what_the_rank_depends_on():
     from symssm.catalog import _framework_layers
 
-    for label, _, layer in _framework_layers(0, 6, 2):
+    for label, _, layer, _ in _framework_layers(0, 6, 2):
         text = certify(layer).to_latex()
         theorem = _theorem(text)
         kind = layer.kind if hasattr(layer, "kind") else certify(layer)["system"]["kind"]
@@ -403,7 +403,7 @@ def test_families_framework_and_gaussian_fragments_fit_every_host(tmp_path):
     from symssm.sources.parametric import PARAMETRIC_FAMILIES
 
     require_tools()
-    fragments = [certify(layer).to_latex() for _, _, layer in _framework_layers(0, 6, 2)]
+    fragments = [certify(layer).to_latex() for _, _, layer, _ in _framework_layers(0, 6, 2)]
     fragments += [certify(parametric_family(name), 8).to_latex() for name in sorted(PARAMETRIC_FAMILIES)]
     fragments.append(certify(ssm([[0, -1], [1, 0]], [[1], [0]], [[1, 0]]), 10**18).to_latex(label="thm:big"))
     fragments.append(certify(family_system("diagonal", N=6, p=2, m=2), 128, tolerance="1e-3").to_latex())
