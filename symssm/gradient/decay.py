@@ -31,7 +31,9 @@ Examples
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from math import ceil, floor
+from operator import add, rshift
 
 import flint
 
@@ -184,14 +186,18 @@ def _renormalise(Z, e, bits=WORK_BITS, top=None):
     """
     entries = Z.entries()
     if top is None:
-        top = max((abs(v) for v in entries), default=0).bit_length()
+        top = _top_bits(entries)
     shift = top - bits
     if shift <= 0:
         return Z, e, top
     half = 1 << (shift - 1)
-    rounded = [(v + half) >> shift for v in entries]
-    return (flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift,
-            max((abs(v) for v in rounded), default=0).bit_length())
+    rounded = list(map(rshift, map(add, entries, repeat(half)), repeat(shift)))  # C-level loops, exact
+    return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift, _top_bits(rounded)
+
+
+def _top_bits(entries):
+    """Bit length of the largest absolute value among integers (fmpz or int)."""
+    return int(max(map(abs, entries), default=0).bit_length())
 
 
 def _dyadic_of(mat, bits=WORK_BITS):
@@ -248,7 +254,7 @@ def _smith_lyapunov(A, r):
             P = P + term * (1 << -shift)
         # P only grows: keep ABSOLUTE_BITS below its binary point (relative rounding alone loses an
         # ill-conditioned P's small directions, and r^2 P - A^T P A is then no longer near r^2 I)
-        ptop = max((abs(v) for v in P.entries()), default=0).bit_length()
+        ptop = _top_bits(P.entries())
         bits = max(bits, min(ptop - ep + ABSOLUTE_BITS, 4 * WORK_BITS))
         P, ep, ptop = _renormalise(P, ep, bits, ptop)
         Ak, ea, top = _renormalise(Ak * Ak, 2 * ea, bits)
@@ -264,7 +270,7 @@ def _smith_lyapunov(A, r):
 def _final_P(Z, e):
     """Symmetric rational P, entries rounded to ``P_BITS`` bits relative to the largest, and at least
     ``P_FRACTION_BITS`` bits below the binary point."""
-    top = max((abs(v) for v in Z.entries()), default=0).bit_length()
+    top = _top_bits(Z.entries())
     Z, e, _ = _renormalise(Z, e, max(P_BITS, top - e + P_FRACTION_BITS), top)
     N = Z.nrows()
     vals = [[int(Z[i, j]) for j in range(N)] for i in range(N)]

@@ -392,25 +392,31 @@ def parametric_fragment(d, style):
                 q = "" if x["q"] == "1" else f"{_factor_tex(x['q'])}\\,"
                 shown.append(f"${q}\\Lambda_{{{x['lag']}}} = {rhs}$")
             upper += " (" + ", ".join(shown) + ")"
-        flist = b["factors"]["list"]
-        factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
-        if len(flist) > _MAX_LISTED:
-            factors += f" and {len(flist) - _MAX_LISTED} more in the certificate"
-        det = lb.get("determinant")
-        delta = ""
-        if det is not None and b["head_count"]:
-            fact = _factored(det, [f["polynomial"] for f in flist], b["parameters"])
-            if fact is not None and len(fact) <= 300:
-                delta = f" $\\Delta = {fact}$;"
-            elif len(det) <= 200:
-                delta = f" $\\Delta = {tex_polynomial(det)}$;"
-            else:
-                delta = f" $\\Delta$ of {len(det)} characters in the certificate;"
+        factors, delta = body_factors(b, b["head_count"])
         lines.append(f"\\item {label}: $k = {b['head_count']}$; witness lags ${lags}$ at entries ${pos}$;{delta} upper "
                      f"bound by {upper}; factors {factors}.")
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
+
+
+def body_factors(b, rank):
+    """``(factors, delta)``: a body's factor list and its determinant (factored when it can be) as proof text."""
+    flist = b["factors"]["list"]
+    factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
+    if len(flist) > _MAX_LISTED:
+        factors += f" and {len(flist) - _MAX_LISTED} more in the certificate"
+    det = b["lower_bound"].get("determinant")
+    delta = ""
+    if det is not None and rank:
+        fact = _factored(det, [f["polynomial"] for f in flist], b["parameters"])
+        if fact is not None and len(fact) <= 300:
+            delta = f" $\\Delta = {fact}$;"
+        elif len(det) <= 200:
+            delta = f" $\\Delta = {tex_polynomial(det)}$;"
+        else:
+            delta = f" $\\Delta$ of {len(det)} characters in the certificate;"
+    return factors, delta
 
 
 def parametric_markdown(d, safe_name):

@@ -18,7 +18,7 @@ r = 1 for every x1, x2 where x1 is nonzero (the generic case)
 complete: every input where the layer is defined has its interaction rank
 """
 
-from .parametric import _MAX_LISTED, _entry, _factor_tex, _factored, _names, _nonzero, _point, _power, outline
+from .parametric import _entry, _factor_tex, _names, _nonzero, _point, body_factors, outline
 from .parametric import tex_parameter, tex_polynomial
 from .tex import display_name, tex_hash
 
@@ -182,20 +182,7 @@ def interaction_family_fragment(d, style):
                 i, j = x["block"]
                 shown.append(f"${q}{_w(i, j)} = {rhs}$")
             upper += " (" + ", ".join(shown) + ")"
-        flist = b["factors"]["list"]
-        factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
-        if len(flist) > _MAX_LISTED:
-            factors += f" and {len(flist) - _MAX_LISTED} more in the certificate"
-        delta = ""
-        if b["interaction_rank"]:
-            det = lb["determinant"]
-            fact = _factored(det, [f["polynomial"] for f in flist], b["parameters"])
-            if fact is not None and len(fact) <= 300:
-                delta = f" $\\Delta = {fact}$;"
-            elif len(det) <= 200:
-                delta = f" $\\Delta = {tex_polynomial(det)}$;"
-            else:
-                delta = f" $\\Delta$ of {len(det)} characters in the certificate;"
+        factors, delta = body_factors(b, b["interaction_rank"])
         lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
                      f"{delta} upper bound by {upper}; factors {factors}.")
     lines.append("\\end{itemize}")
