@@ -19,8 +19,9 @@ Examples
 from fractions import Fraction
 
 import flint
-from sympy import GF, QQ, ZZ
-from sympy.polys.matrices import DomainMatrix
+
+# SymPy (a third of a second to import) is loaded by the functions that build DomainMatrix values,
+# not by this module: the modular path of a large head count never needs it.
 
 __all__ = [
     "scaled_int_matrix",
@@ -46,16 +47,21 @@ def scaled_int_matrix(mat, scale):
 
 def int_domain_matrix(rows):
     """A list of lists of ints as a dense DomainMatrix over ZZ."""
+    from sympy import ZZ
+    from sympy.polys.matrices import DomainMatrix
+
     return DomainMatrix([[ZZ(int(v)) for v in row] for row in rows], _shape(rows), ZZ).to_dense()
-
-
-def _qq(x):
-    return QQ(x.numerator, x.denominator) if isinstance(x, Fraction) else QQ(int(x))
 
 
 def qq_matrix(mat):
     """A matrix of Fractions or ints as a dense DomainMatrix over QQ."""
-    return DomainMatrix([[_qq(x) for x in row] for row in mat], _shape(mat), QQ).to_dense()
+    from sympy import QQ
+    from sympy.polys.matrices import DomainMatrix
+
+    def qq(x):
+        return QQ(x.numerator, x.denominator) if isinstance(x, Fraction) else QQ(int(x))
+
+    return DomainMatrix([[qq(x) for x in row] for row in mat], _shape(mat), QQ).to_dense()
 
 
 def residue_rows(mat, prime):
@@ -66,6 +72,9 @@ def residue_rows(mat, prime):
 
 def gf_matrix(mat, prime):
     """A rational matrix reduced modulo ``prime`` as a dense DomainMatrix over GF(P)."""
+    from sympy import GF
+    from sympy.polys.matrices import DomainMatrix
+
     F = GF(prime)
     return DomainMatrix([[F(v) for v in row] for row in residue_rows(mat, prime)], _shape(mat), F).to_dense()
 
