@@ -123,7 +123,8 @@ def _brackets(text):
     other text goes through a regular expression that knows escapes.  Both run at C speed.
     """
     if text.isascii() and "\\" not in text:
-        kept = text.encode("ascii").translate(None, _DROP)
+        # two adjacent quotes enclose no bracket (a string, or the gap between two strings): drop them first
+        kept = text.encode("ascii").translate(None, _DROP).replace(b'""', b"")
         return _QUOTED.sub(b"", kept).replace(b'"', b"").decode("ascii")  # an unterminated string's quote too
     return _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
 

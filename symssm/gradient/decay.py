@@ -191,7 +191,7 @@ def _renormalise(Z, e, bits=WORK_BITS, top=None):
     if shift <= 0:
         return Z, e, top
     half = 1 << (shift - 1)
-    rounded = list(map(rshift, map(add, entries, repeat(half)), repeat(shift)))  # C-level loops, exact
+    rounded = list(map(rshift, map(add, map(int, entries), repeat(half)), repeat(shift)))  # C-level loops, exact
     return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift, _top_bits(rounded)
 
 
