@@ -155,8 +155,9 @@ class StateSpaceForm:
     @cached_property
     def denominators(self):
         """The distinct denominators above 1 of the entries (a frozenset, computed once)."""
-        rows = chain.from_iterable((self.A, self.B, self.C, self.D or ()))
-        return frozenset(map(attrgetter("denominator"), chain.from_iterable(rows))) - {1}
+        flat = list(chain.from_iterable(chain.from_iterable((self.A, self.B, self.C, self.D or ()))))
+        distinct = dict(zip(map(id, flat), flat)).values()  # repeated values share one object (see _matrix)
+        return frozenset(map(attrgetter("denominator"), distinct)) - {1}
 
     @cached_property
     def entry_text(self):
