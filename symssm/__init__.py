@@ -52,6 +52,9 @@ _EXPORTS = {
     "ParametricSSM": "sources.parametric",
     "parametric_ssm": "sources.parametric",
     "parametric_family": "sources.parametric",
+    "ParametricLayer": "sources.parametric_layers",
+    "parametric_layer": "sources.parametric_layers",
+    "read_parametric_layer": "sources.parametric_layers",
     "errors": "errors",
 }
 #: Names that are modules themselves rather than attributes of one.

@@ -170,6 +170,9 @@ def layer_from_data(data, *, what="layer"):
     if missing:
         raise InputError(f"{what}: a {kind} layer needs the field {missing[0]!r}")
     unknown = sorted(set(data) - required - optional)
+    if "parameters" in unknown:
+        raise InputError(f"{what}: a layer with parameters is a theorem for every input: read it with "
+                         "symssm.parametric_layer (symssm certify does this by itself)")
     if unknown:
         raise InputError(f"{what}: unknown field {unknown[0][:40]!r} for a {kind} layer")
     name = check_name(data.get("name", ""), what=f"{what}: name")

@@ -36,7 +36,8 @@ from ..errors import InputError, LimitError, ParseError, ShapeError
 from ..formats.expressions import check_parameters, parameter_field, parse_formula
 from ..formats.limits import MAX_PARAMETRIC_DIM, check_n, check_name
 
-__all__ = ["ParametricLayer", "is_parametric_layer_spec", "parametric_layer_from_data", "parametric_layer_hash",
+__all__ = ["ParametricLayer", "is_parametric_layer_spec", "parametric_layer_from_data", "parametric_layer",
+           "read_parametric_layer", "parametric_layer_hash",
            "MAX_PARAMETRIC_TOKENS", "MAX_PARAMETRIC_HEADS", "PARAMETRIC_LAYER_KINDS", "layer_spec_fields"]
 
 #: Longest input of a layer with parameters (its blocks grow like n^2, their degrees like n).
@@ -309,3 +310,36 @@ def _build(data, what):
         mats = [(f"W[{i},{j}]", found[(i, j)]) for i, j in order]
         structure = ("operator", order)
     return ParametricLayer(kind, n, p, m, parameters, tuple(mats), structure, spec, name, field)
+
+
+def parametric_layer(data, *, what="layer"):
+    """A layer with parameters from a spec dict (``symssm.parametric_layer``; see :func:`parametric_layer_from_data`).
+
+    Examples
+    --------
+    >>> import symssm
+    >>> layer = symssm.parametric_layer({"kind": "linear-attention", "parameters": ["x1", "x2"],
+    ...     "X": [["x1"], ["x2"]], "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]})
+    >>> cert = symssm.certify(layer)
+    >>> cert["interaction_rank"], cert.at(x1=0, x2=0)["interaction_rank"]
+    (1, 0)
+
+    Raises
+    ------
+    InputError
+        As :func:`parametric_layer_from_data`.
+    """
+    return parametric_layer_from_data(data, what=what)
+
+
+def read_parametric_layer(path):
+    """Read a layer spec file with ``"parameters"`` strictly.
+
+    Raises
+    ------
+    InputError
+        If the file is not strict JSON or not a valid layer with parameters (the message names the file).
+    """
+    from ..formats.jsonio import load_strict
+
+    return parametric_layer_from_data(load_strict(path, what=f"spec {path}"), what=f"spec {path}")
