@@ -168,3 +168,18 @@ def test_a_large_complex_system_without_a_modular_witness_is_refused_clearly():
     system = complex_ssm(A, [[1, 0] for _ in range(N)], [[1] * N, [1 if r % 2 else 0 for r in range(N)]])
     with pytest.raises(LimitError, match="no modular witness"):
         certify(system, 10)
+
+
+def test_modular_q_i_verdicts_are_the_same_without_numpy(monkeypatch):
+    from symssm.checker import linalg
+    from symssm.checker.core import check_data
+
+    cert = certify(_gaussian_integer_system(70, 1, 2, 3), 100)
+    assert cert["lower_bound"]["method"] == "modular"
+    bad = copy.deepcopy(cert.data)
+    bad["lower_bound"]["determinant_mod_p"] = (bad["lower_bound"]["determinant_mod_p"] + 1) % bad["lower_bound"]["prime"]
+    verdicts = []
+    for np_module in (linalg._np, None):
+        monkeypatch.setattr(linalg, "_np", np_module)
+        verdicts.append((check_data(cert.data).code, check_data(bad).message))
+    assert verdicts[0] == verdicts[1] and verdicts[0][0] == 0
