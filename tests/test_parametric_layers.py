@@ -235,6 +235,7 @@ def conv_cert():
     (lambda d: d["bodies"][1]["upper_bound"]["coefficients"][0].update(q="2"), "bodies[1].upper_bound.coefficients"),
     (lambda d: d["bodies"][0]["upper_bound"].update(dimension=False), "bodies[0].upper_bound"),
     (lambda d: d["bodies"][1]["substitution"].update(value="2"), "bodies[1].substitution"),
+    (lambda d: d["bodies"][0]["lower_bound"]["minor"][0].__setitem__(0, "2"), "bodies[0].lower_bound.minor[0][0]"),
 ])
 def test_tampered_certificates_are_rejected_naming_the_obligation(conv_cert, change, obligation):
     assert check_data(conv_cert).verified
@@ -310,6 +311,7 @@ def test_latex_theorem_fits_two_columns_and_states_the_cases(tmp_path):
     fragments = [certify(layer(spec)).to_latex() for spec in (CONV, SELECTIVE_B, SCALAR_TOKENS, MAMBA2)]
     assert "For every $t \\in \\mathbb{C}$ with $t - 1 \\neq 0$: $r = 2$." in fragments[0]
     assert "Where $t = 1$ and the layer is defined: $r = 1$." in fragments[0]
+    assert "minor $\\left(\\begin{smallmatrix} 1 & 1 \\\\ t & 1 \\end{smallmatrix}\\right)$" in fragments[0]
     for host in (TWO_COLUMN, ONE_COLUMN):
         folder = tmp_path / ("two" if host is TWO_COLUMN else "one")
         folder.mkdir()

@@ -44,7 +44,7 @@ def _body(body, order):
         "denominator": body.denominator,
         "interaction_rank": body.head_count,
         "lower_bound": {"blocks": [list(order[b]) for b in body.lags], "positions": [list(rc) for rc in body.positions],
-                        "determinant": body.determinant},
+                        "minor": [list(row) for row in body.minor], "determinant": body.determinant},
         "upper_bound": upper,
         "factors": {"constant": body.constant, "list": factors},
         "complete": body.complete,

@@ -217,7 +217,8 @@ def scaled_entries(ledger, w, text, pairs, names):
     return g, scaled
 
 
-def check_rank(ledger, w, b, rows, labels, names, p, m, *, field, dimension_at, skip_zero, row_word, relation):
+def check_rank(ledger, w, b, rows, labels, names, p, m, *, field, dimension_at, skip_zero, row_word, relation,
+               with_minor=False):
     """The lower and upper bound of one body: returns ``(k, delta, qs)``.
 
     ``rows`` are the scaled p x m polynomial matrices, ``labels`` their JSON names (a lag, or a
@@ -231,8 +232,9 @@ def check_rank(ledger, w, b, rows, labels, names, p, m, *, field, dimension_at, 
     ledger.require(type(k) is int and 0 <= k <= min(len(rows), p * m), f"{w}.{field}",
                    f"must be an integer from 0 to {min(len(rows), p * m)}")
     lb = b["lower_bound"]
-    ledger.require(isinstance(lb, dict) and set(lb) == {key, "positions", "determinant"}, f"{w}.lower_bound",
-                   f"must have {key}, positions, determinant")
+    want = {key, "positions", "determinant"} | ({"minor"} if with_minor else set())
+    ledger.require(isinstance(lb, dict) and set(lb) == want, f"{w}.lower_bound",
+                   f"must have {', '.join(sorted(want))}")
     index = {json_key(label): t for t, label in enumerate(labels)}
     wl = lb[key]
     ledger.require(isinstance(wl, list) and len(wl) == k and all(json_key(x) in index for x in wl),
@@ -243,7 +245,18 @@ def check_rank(ledger, w, b, rows, labels, names, p, m, *, field, dimension_at, 
     ledger.require(isinstance(pos, list) and len(pos) == k and all(
         isinstance(rc, list) and len(rc) == 2 and all(type(x) is int for x in rc) and 0 <= rc[0] < p and 0 <= rc[1] < m
         for rc in pos), f"{w}.lower_bound.positions", f"must be {k} [row, column] pairs in range")
-    delta = _det([[rows[d][r][c] for r, c in pos] for d in wl], nv)
+    minor = [[rows[d][r][c] for r, c in pos] for d in wl]
+    if with_minor:
+        shown = lb["minor"]
+        ledger.require(isinstance(shown, list) and len(shown) == k and all(isinstance(row, list) and len(row) == k
+                                                                            for row in shown),
+                       f"{w}.lower_bound.minor", f"must be a {k} x {k} matrix")
+        for s_, row in enumerate(shown):
+            for t, text in enumerate(row):
+                ledger.require(is_text(text, P.MAX_POLY_CHARS) and _poly(ledger, text, names,
+                                                                         f"{w}.lower_bound.minor") == minor[s_][t],
+                               f"{w}.lower_bound.minor[{s_}][{t}]", "is not the entry of the witness blocks there")
+    delta = _det(minor, nv)
     ledger.require(_poly(ledger, lb["determinant"], names, f"{w}.lower_bound.determinant") == delta,
                    f"{w}.lower_bound.determinant", f"is not the determinant of the minor of the scaled {key}")
     ledger.require(bool(delta), f"{w}.lower_bound.determinant", "is the zero polynomial: no lower bound")

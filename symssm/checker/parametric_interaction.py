@@ -188,7 +188,7 @@ def _check_body(ledger, system, bodies, i, parsed):
     rows = _blocks(system, scaled, g, len(names))
     k, delta, qs = check_rank(ledger, w, b, rows, block_order(system), names, p, m, field="interaction_rank",
                               dimension_at=p * m, skip_zero=True, row_word="block",
-                              relation="q W'_b = sum p_s W'_(b_s)")
+                              relation="q U_b = sum p_s U_(b_s)", with_minor=True)
     whole = P.mul(g, delta)
     for q in qs:
         whole = P.mul(whole, q)

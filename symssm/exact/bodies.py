@@ -46,6 +46,7 @@ class Body:
     factors: tuple
     complete: bool
     holds_for: tuple
+    minor: Optional[tuple] = None  # the witness minor's entries as texts (layers), row by row
 
 
 def run_cases(root, analyse, substitute, max_cases):

@@ -424,14 +424,15 @@ def _analyse(fam, n):
     return body
 
 
-def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what="head count"):
+def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what="head count", with_minor=False):
     """The proof of one body: the rank of ``rows`` (p x m polynomial matrices) over ``Q(parameters)``.
 
     Witness rows and positions at the first deterministic sample point whose witness proves
     itself, the minor's determinant, a Cramer relation (reduced by the gcd) for every other row
     (every other nonzero row with ``skip_zero``) unless the rank is ``dimension_at``, and the
     factors of ``g * Delta * prod q`` with their status.  The fields of a
-    :class:`~symssm.exact.bodies.Body` but ``holds_for``; the rank is ``head_count``.
+    :class:`~symssm.exact.bodies.Body` but ``holds_for``; the rank is ``head_count``; with ``with_minor``,
+    also ``minor``, the witness minor's entries as texts.
 
     Raises
     ------
@@ -491,6 +492,7 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
         "constant": str(constant.numerator) if constant.denominator == 1 else
         f"{constant.numerator}/{constant.denominator}",
         "factors": factors,
+        **({"minor": tuple(tuple(text(rows[d][r][c]) for r, c in positions) for d in witness)} if with_minor else {}),
     }
 
 

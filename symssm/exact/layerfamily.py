@@ -100,7 +100,8 @@ def interaction_bodies(layer, *, max_cases=MAX_CASES):
 
     def analyse(fam):
         pairs, g, rows = scaled_blocks(layer, fam)
-        body = prove_rows(fam, pairs, g, rows, p, m, dimension_at=p * m, skip_zero=True, what="interaction rank")
+        body = prove_rows(fam, pairs, g, rows, p, m, dimension_at=p * m, skip_zero=True, what="interaction rank",
+                          with_minor=True)
         body["holds_for"] = None
         return body
 
