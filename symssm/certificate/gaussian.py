@@ -103,42 +103,25 @@ def gaussian_data(system, n=None, *, method="auto"):
                          "(method 'modular' or 'auto')")
     _check_cost(system)
     w = gaussian_witness(system)
-    lags, k = w["lags"], bisect_left(w["lags"], n)
-    K = len(lags)
+    lags = w["lags"]
     dens = [x.denominator for M in (system.A, system.B, system.C, system.D or ()) for row in M
             for z in row for x in (z.re, z.im)]
     prime = next(q for q in witness_primes() if all(d % q for d in dens))
-    n0 = lags[k - 1] + 1 if k > 0 else 0
-    n1 = lags[k] if k < K else None
-    start = lags[-1] + 1 if lags else 1
     all_lags = gaussian_lags(system, system.truncation)
     for d, c in w["coefficients"].items():  # the generator checks its own coefficients before writing
         combo = [[sum((c[s] * all_lags[lags[s]][r][col] for s in range(len(c))), Gaussian(0))
                   for col in range(system.m)] for r in range(system.p)]
         if combo != [list(row) for row in all_lags[d]]:  # pragma: no cover - impossible for the elimination
             raise CertificateError("internal error: complex coefficients failed to verify")
-    return within_limits({
-        "format": FORMAT, "version": VERSION, "kind": "head-count", "field": FIELD,
-        "generator": f"symssm {__version__}",
-        "system": {"name": system.name, "N": system.N, "m": system.m, "p": system.p, **system.entry_text},
-        "input_sha256": system.sha256, "n": n, "head_count": k, "truncation": system.truncation,
-        "lower_bound": {"method": "exact", "lags": lags, "positions": [list(rc) for rc in w["positions"]],
-                        "prime": prime, "minor": _mat(w["minor"]), "determinant": format_gaussian(w["determinant"])},
-        "upper_bound": {"coefficients": [{"lag": d, "c": [format_gaussian(x) for x in c]}
-                                         for d, c in sorted(w["coefficients"].items())],
-                        "dimension_from_lag": None},
-        "heads": {"H": k, "value_map_lags": lags[:k], "rule": HEADS_RULE,
-                  "value_maps": [_mat(V) for V in w["value_maps"][:k]]},
-        "profile": {"values": [bisect_left(lags, j) for j in range(1, start + 1)], "constant_from": start,
-                    "eventual": K},
-        "holds_for": {"from": n0, "to": n1},
-        "interaction_rank_gap": [{"H": H, "minor_order": H + 1} for H in range(k)],
-    })
+    lower = {"method": "exact", "lags": lags, "positions": [list(rc) for rc in w["positions"]],
+             "prime": prime, "minor": _mat(w["minor"]), "determinant": format_gaussian(w["determinant"])}
+    upper = {"coefficients": [{"lag": d, "c": [format_gaussian(x) for x in c]}
+                              for d, c in sorted(w["coefficients"].items())], "dimension_from_lag": None}
+    return _envelope(system, n, lags, lower, upper, lambda k: {"value_maps": [_mat(V) for V in w["value_maps"][:k]]})
 
 
-
-def _modular_data(system, n, w):
-    lags = w["lags"]
+def _envelope(system, n, lags, lower, upper, heads):
+    """The Q(i) head-count certificate around a witness: the claim for length n follows from the lags."""
     K = len(lags)
     k = bisect_left(lags, n)
     n0 = lags[k - 1] + 1 if k > 0 else 0
@@ -149,12 +132,18 @@ def _modular_data(system, n, w):
         "generator": f"symssm {__version__}",
         "system": {"name": system.name, "N": system.N, "m": system.m, "p": system.p, **system.entry_text},
         "input_sha256": system.sha256, "n": n, "head_count": k, "truncation": system.truncation,
-        "lower_bound": {"method": "modular", "lags": lags, "positions": [list(rc) for rc in w["positions"]],
-                        "prime": w["prime"], "i_mod_p": w["i_mod_p"], "determinant_mod_p": w["determinant_mod_p"]},
-        "upper_bound": {"coefficients": [], "dimension_from_lag": start},
-        "heads": {"H": k, "value_map_lags": lags[:k], "rule": HEADS_RULE},
+        "lower_bound": lower, "upper_bound": upper,
+        "heads": {"H": k, "value_map_lags": lags[:k], "rule": HEADS_RULE, **heads(k)},
         "profile": {"values": [bisect_left(lags, j) for j in range(1, start + 1)], "constant_from": start,
                     "eventual": K},
         "holds_for": {"from": n0, "to": n1},
         "interaction_rank_gap": [{"H": H, "minor_order": H + 1} for H in range(k)],
     })
+
+
+def _modular_data(system, n, w):
+    lags = w["lags"]
+    lower = {"method": "modular", "lags": lags, "positions": [list(rc) for rc in w["positions"]],
+             "prime": w["prime"], "i_mod_p": w["i_mod_p"], "determinant_mod_p": w["determinant_mod_p"]}
+    upper = {"coefficients": [], "dimension_from_lag": lags[-1] + 1}
+    return _envelope(system, n, lags, lower, upper, lambda k: {})

@@ -17,7 +17,7 @@ from ..exact.parametric import family_head_count
 from ..formats.limits import check_n
 from .envelope import header
 
-__all__ = ["parametric_data", "parametric_system_json"]
+__all__ = ["parametric_data", "parametric_system_json", "body_links"]
 
 
 def parametric_system_json(system):
@@ -30,22 +30,28 @@ def parametric_system_json(system):
             "D": rows(system.formulas["D"])}
 
 
-def _body(body):
-    entries = {key: (None if body.entries[key] is None else [[list(pair) for pair in row] for row in body.entries[key]])
-               for key in ("A", "B", "C", "D")}
+def body_links(body):
+    """A body's ``substitution`` (None for the generic body) and ``factors`` list, as JSON data."""
     sub = None
     if body.substitution is not None:
         parent, factor, name, value = body.substitution
         sub = {"parent": parent, "factor": factor, "parameter": name, "value": value}
-    upper = {"dimension": body.dimension}
-    if not body.dimension:
-        upper["coefficients"] = [{"lag": d, "q": q, "p": list(ps)} for d, q, ps in body.coefficients]
     factors = []
     for f in body.factors:
         item = {"polynomial": f.text, "multiplicity": f.multiplicity, "status": f.status}
         if f.status == "case":
             item["case"] = f.case
         factors.append(item)
+    return sub, factors
+
+
+def _body(body):
+    entries = {key: (None if body.entries[key] is None else [[list(pair) for pair in row] for row in body.entries[key]])
+               for key in ("A", "B", "C", "D")}
+    sub, factors = body_links(body)
+    upper = {"dimension": body.dimension}
+    if not body.dimension:
+        upper["coefficients"] = [{"lag": d, "q": q, "p": list(ps)} for d, q, ps in body.coefficients]
     return {
         "parameters": list(body.system.parameters),
         "substitution": sub,

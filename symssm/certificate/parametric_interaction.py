@@ -19,24 +19,16 @@ from ..formats.limits import MAX_CASES
 from ..exact.layerfamily import block_order, interaction_bodies
 from ..sources.parametric_layers import ParametricLayer
 from .envelope import header
+from .parametric import body_links
 
 __all__ = ["parametric_interaction_data"]
 
 
 def _body(body, order):
-    sub = None
-    if body.substitution is not None:
-        parent, factor, name, value = body.substitution
-        sub = {"parent": parent, "factor": factor, "parameter": name, "value": value}
+    sub, factors = body_links(body)
     upper = {"dimension": body.dimension}
     if not body.dimension:
         upper["coefficients"] = [{"block": list(order[b]), "q": q, "p": list(ps)} for b, q, ps in body.coefficients]
-    factors = []
-    for f in body.factors:
-        item = {"polynomial": f.text, "multiplicity": f.multiplicity, "status": f.status}
-        if f.status == "case":
-            item["case"] = f.case
-        factors.append(item)
     return {
         "parameters": list(body.system.parameters),
         "substitution": sub,
