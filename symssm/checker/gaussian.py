@@ -15,7 +15,8 @@ from functools import lru_cache
 from math import lcm
 
 from . import linalg
-from .numbers import NumberError, canonical_rational, int_text
+from .headcount import nonsingular_minor_mod
+from .numbers import NumberError, canonical_rational, int_text, is_prime
 from .reading import Rejected, Unreadable, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
 
 FIELD = "Q(i)"
@@ -354,8 +355,6 @@ def _check_exact_lower_bound(ledger, system, lb, lags, cells, T):
 
 def _check_modular_lower_bound(ledger, system, lb, lags, cells):
     """The minor mod P under a + b i -> a + b j (j^2 = -1 mod P): every leading minor nonzero, the determinant stated."""
-    from .numbers import is_prime
-
     prime = integer(ledger, lb["prime"], "lower_bound.prime", 5, MAX_PRIME - 1)
     ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
     ledger.require(prime % 4 == 1, "lower_bound.prime", f"{prime} is not 1 mod 4, so -1 has no square root mod P")
@@ -371,16 +370,8 @@ def _check_modular_lower_bound(ledger, system, lb, lags, cells):
                  % prime for x in row] for row in M]
 
     D = red(system["D"]) if system["D"] is not None else None
-    modl = linalg.lags_mod_residues(red(system["A"]), red(system["B"]), red(system["C"]), D, lags, prime)
-    M = [[modl[d][r][c] for (r, c) in cells] for d in lags]
-    minors = linalg.leading_minors_mod(M, prime)
-    for i, value in enumerate(minors):
-        ledger.require(value != 0, "lower_bound.minor mod P",
-                       f"leading {i + 1}x{i + 1} minor is zero mod {prime}, so it proves nothing")
-    det = minors[-1] if minors else 1
-    integer(ledger, lb["determinant_mod_p"], "lower_bound.determinant_mod_p", 0, prime - 1)
-    ledger.require(lb["determinant_mod_p"] == det, "lower_bound.determinant_mod_p",
-                   f"is not the determinant of the minor mod {prime} ({det})")
+    M = linalg.minor_mod_residues(red(system["A"]), red(system["B"]), red(system["C"]), D, lags, cells, prime)
+    nonsingular_minor_mod(ledger, M, prime, lb["determinant_mod_p"])
 
 
 def _spec_gaussian(value):

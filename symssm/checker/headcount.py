@@ -33,6 +33,18 @@ def nonsingular_minor(ledger, minor, determinant):
                    "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
 
 
+def nonsingular_minor_mod(ledger, M, prime, determinant):
+    """Every leading principal minor of ``M`` is nonzero mod P, and ``determinant`` is its determinant mod P."""
+    minors = linalg.leading_minors_mod(M, prime)
+    for j, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor mod P",
+                       f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
+    det = minors[-1] if minors else 1
+    integer(ledger, determinant, "lower_bound.determinant_mod_p", 0, prime - 1)
+    ledger.require(determinant == det, "lower_bound.determinant_mod_p",
+                   f"is not the determinant of the minor mod {prime} ({det})")
+
+
 def check_head_count(ledger, cert, system):
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "head_count", "truncation", "lower_bound", "upper_bound", "heads",
@@ -111,15 +123,7 @@ def check_head_count(ledger, cert, system):
                                f"is {rat_text(minor[s][t])} but L_{d}[{r},{c}] = {rat_text(exact[d][r][c])}")
         nonsingular_minor(ledger, minor, lb["determinant"])
     else:
-        M = linalg.minor_mod(system, lags, pos, prime)
-        minors = linalg.leading_minors_mod(M, prime)
-        for j, value in enumerate(minors):
-            ledger.require(value != 0, "lower_bound.minor mod P",
-                           f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
-        det = minors[-1] if minors else 1
-        integer(ledger, lb["determinant_mod_p"], "lower_bound.determinant_mod_p", 0, prime - 1)
-        ledger.require(lb["determinant_mod_p"] == det, "lower_bound.determinant_mod_p",
-                       f"is not the determinant of the minor mod {prime} ({det})")
+        nonsingular_minor_mod(ledger, linalg.minor_mod(system, lags, pos, prime), prime, lb["determinant_mod_p"])
 
     ordered = sorted(listed)
     combos = linalg.combinations(exact, lags, [listed[d] for d in ordered], p, m)

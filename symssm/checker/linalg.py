@@ -311,14 +311,19 @@ def _fmul(X, Y, prime):
 
 
 def minor_mod(system, lags, cells, prime):
-    """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` (lists of ints), gathered in numpy when it is there."""
-    if _np is None or prime >= FLOAT_LIMIT or not lags:
-        modl = lags_mod(system, lags, prime)
-        return [[modl[d][r][c] for (r, c) in cells] for d in lags]
+    """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` (lists of ints) of a rational system."""
     A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
     D = _reduce(system["D"], prime) if system["D"] is not None else None
+    return minor_mod_residues(A, B, C, D, lags, cells, prime)
+
+
+def minor_mod_residues(A, B, C, D, lags, cells, prime):
+    """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` from residue matrices, gathered in numpy when it is there."""
+    if _np is None or prime >= FLOAT_LIMIT or not lags:
+        modl = lags_mod_residues(A, B, C, D, lags, prime)
+        return [[modl[d][r][c] for (r, c) in cells] for d in lags]
     stack = _lags_mod_float(A, B, C, D, set(lags), prime, flat=True)
-    m = len(system["B"][0])
+    m = len(B[0])
     rows = _np.array([stack[d] for d in lags])
     return rows[:, [r * m + c for r, c in cells]].astype(_np.int64).tolist()
 
