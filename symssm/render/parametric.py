@@ -162,16 +162,20 @@ def _entry(pair):
 
 
 def _system_lines(d):
-    body = d["bodies"][0]
-    keys = ["A", "B", "C"] + (["D"] if body["entries"]["D"] is not None else [])
-    total = sum(len(x) for k in keys for row in body["entries"][k] for pair in row for x in pair)
+    entries = d["bodies"][0]["entries"]
+    return entry_lines(d, {k: rows for k, rows in entries.items() if rows is not None}, str)
+
+
+def entry_lines(d, entries, name):
+    """The proof's list of entries (``{key: rows of [num, den]}``, each matrix named by ``name(key)`` in math),
+    or a pointer to the certificate when they are long."""
+    total = sum(len(x) for rows in entries.values() for row in rows for pair in row for x in pair)
     if total > 1200:
         return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
     lines = ["The entries, as reduced fractions, are (row by row):"]
-    for k in keys:
-        rows = body["entries"][k]
+    for key, rows in entries.items():
         cells = "; ".join(", ".join(f"${_entry(p)}$" for p in row) for row in rows)
-        lines.append(f"\\par\\noindent\\hspace*{{1em}}${k}$: {cells}.")
+        lines.append(f"\\par\\noindent\\hspace*{{1em}}${name(key)}$: {cells}.")
     return ["{\\raggedright"] + lines + ["\\par}"]
 
 

@@ -18,7 +18,7 @@ r = 1 for every x1, x2 where x1 is nonzero (the generic case)
 complete: every input where the layer is defined has its interaction rank
 """
 
-from .parametric import _entry, _factor_tex, _names, _nonzero, _point, body_factors, outline
+from .parametric import _except, _factor_tex, _names, _nonzero, _point, body_factors, entry_lines, outline
 from .parametric import tex_parameter, tex_polynomial
 from .tex import display_name, tex_hash
 
@@ -55,11 +55,8 @@ def interaction_family_lines(d):
             lines.append(f"{head} for every {params}{cond} (the generic case)" if params else head)
         else:
             at = ", ".join(f"{x} = {v}" for x, v in item["path"][-1:])
-            rest = ""
-            if item["factors"]:
-                rest = (f", except where {item['factors'][0]} vanishes" if len(item["factors"]) == 1 else
-                        f", except where one of {', '.join(item['factors'])} vanishes")
-            lines.append(f"{pad}where {at} (and the layer is defined): {head}{rest}")
+            lines.append(f"{pad}where {at} (and the layer is defined): {head}"
+                         + (_except(item["factors"]) if item["factors"] else ""))
         for f in item["outside"]:
             lines.append(f"{pad}  {f} = 0: the layer is not defined there")
         for f in item["uncovered"]:
@@ -71,14 +68,9 @@ def interaction_family_lines(d):
 
 def _entries_lines(d):
     entries = d["bodies"][0]["entries"]
-    total = sum(len(x) for rows in entries.values() for row in rows for pair in row for x in pair)
-    if total > 1200 or len(entries) > 24:
+    if len(entries) > 24:
         return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
-    lines = ["The entries, as reduced fractions, are (row by row):"]
-    for key, rows in entries.items():
-        cells = "; ".join(", ".join(f"${_entry(p)}$" for p in row) for row in rows)
-        lines.append(f"\\par\\noindent\\hspace*{{1em}}${_key_tex(key)}$: {cells}.")
-    return ["{\\raggedright"] + lines + ["\\par}"]
+    return entry_lines(d, entries, _key_tex)
 
 
 def _key_tex(key):
