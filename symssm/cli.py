@@ -110,15 +110,20 @@ def _load_system(args, *, layers=False):
     data = load_strict(args.spec, what=what)
     from .sources.parametric import is_parametric_spec, parametric_from_data
 
-    from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
+    if is_layer_spec(data):
+        from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
 
-    if is_parametric_layer_spec(data):
+        parametric = is_parametric_layer_spec(data)
         if not layers:
-            raise SymssmError(f"{what} describes a {str(data.get('kind'))[:40]} layer with parameters; 'symssm certify' "
-                              "certifies its interaction rank for every input (this command takes a concrete system)")
+            raise SymssmError(
+                f"{what} describes a {str(data.get('kind'))[:40]} layer with parameters; 'symssm certify' certifies "
+                "its interaction rank for every input (this command takes a concrete system)" if parametric else
+                f"{what} describes a {str(data.get('kind'))[:40]} layer; this command takes a time-invariant SSM (use "
+                "'symssm certify' or 'symssm numeric' for layers)")
         if args.n is not None:
             raise SymssmError(f"{what}: -n does not apply to a layer (its length is its input's length)")
-        return parametric_layer_from_data(data, what=what), None, _stem(args.spec), (args.spec,)
+        build = parametric_layer_from_data if parametric else layer_from_data
+        return build(data, what=what), None, _stem(args.spec), (args.spec,)
     if is_parametric_spec(data):
         if not layers:
             raise SymssmError(f"{what} declares parameters; 'symssm certify' certifies the family for every "
@@ -127,7 +132,7 @@ def _load_system(args, *, layers=False):
         return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
     from .sources.complex_system import complex_ssm, has_imaginary_entries
 
-    if has_imaginary_entries(data) and not is_layer_spec(data):
+    if has_imaginary_entries(data):
         if not layers:
             raise SymssmError(f"{what} has complex entries; this command takes a real system (symssm certify and "
                               "symssm check handle complex ones)")
@@ -140,13 +145,6 @@ def _load_system(args, *, layers=False):
             exc.args = (f"{what}: {exc}",)
             raise
         return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
-    if is_layer_spec(data):
-        if not layers:
-            raise SymssmError(f"{what} describes a {str(data.get('kind'))[:40]} layer; this command takes a "
-                              "time-invariant SSM (use 'symssm certify' or 'symssm numeric' for layers)")
-        if args.n is not None:
-            raise SymssmError(f"{what}: -n does not apply to a layer (its length is its input's length)")
-        return layer_from_data(data, what=what), None, _stem(args.spec), (args.spec,)
     spec = spec_from_data(data, what=what)
     n = args.n if args.n is not None else spec.n
     return spec.system, n, _stem(args.spec), (args.spec,)

@@ -182,7 +182,7 @@ def _list(value, what, limit):
 
 
 def _formulas(rows, what, field, shape=None):
-    """(values, written) of one matrix of formulas; ``shape`` (rows, cols) when it is known."""
+    """The parsed entries of one matrix of formulas; ``shape`` (rows, cols) when it is known."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise ShapeError(f"{what} must be a non-empty matrix (a list of rows)")
     width = len(rows[0])
