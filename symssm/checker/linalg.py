@@ -290,9 +290,10 @@ _FCHUNK = 2048
 
 
 def _fmod(X, prime):
-    """X mod P in [0, P) for float64 integers below 2^53 in absolute value, exactly: ``X - P floor(X / P)`` is an
-    exact integer in [-P, 2P) even where the floating quotient is off by one, and one correction brings it into
-    range (numpy's own fmod is exact too, but about ten times slower)."""
+    """X mod P in [0, P) for float64 integers with |X| < 2^53 - P, exactly: ``X - P floor(X / P)`` is an exact
+    integer in [-P, 2P) even where the floating quotient is off by one (``P floor(X / P)`` is then within P of X,
+    so below 2^53), and one correction brings it into range (numpy's own fmod is exact too, but about ten times
+    slower). The callers' values are sums of at most 2^11 products of residues below 2^21: below 2^53 - 2^33."""
     X = X - prime * _np.floor(X * (1.0 / prime))
     _np.add(X, prime, out=X, where=X < 0)
     _np.subtract(X, prime, out=X, where=X >= prime)

@@ -33,16 +33,18 @@ _CHUNK = 2048
 
 
 def fmod(X, prime):
-    """``X mod P`` in ``[0, P)`` for a float64 array of integers of absolute value below 2^53, exactly.
+    """``X mod P`` in ``[0, P)`` for a float64 array of integers with ``|X| < 2^53 - P``, exactly.
 
-    ``q = floor(X / P)`` in floating point may be off by one near a multiple of P, but ``X - q P``
-    is then an exact integer in ``[-P, 2P)`` (both terms are integers below 2^53), which one
-    correction brings into range: the same residues as ``np.fmod`` on non-negative input, about ten
-    times faster (``np.fmod`` calls the C library's exact fmod per element).
+    ``q = floor(X / P)`` in floating point may be off by one near a multiple of P, but ``q P`` is
+    then within P of X, so below 2^53 and exact, and ``X - q P`` is an exact integer in ``[-P, 2P)``,
+    which one correction brings into range: the same residues as ``np.fmod`` on non-negative input,
+    about ten times faster (``np.fmod`` calls the C library's exact fmod per element).  Every caller
+    stays far inside the bound: sums of at most 2^11 products of residues below 2^21 are below
+    2^53 - 2^33.
 
     Examples
     --------
-    >>> fmod(np.array([-1.0, 7.0, 2.0**53 - 1]), 5).tolist()
+    >>> fmod(np.array([-1.0, 7.0, 2.0**52]), 5).tolist()
     [4.0, 2.0, 1.0]
     """
     X = X - prime * np.floor(X * (1.0 / prime))
