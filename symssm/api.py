@@ -20,7 +20,7 @@ from .certificate.envelope import check_envelope, verify
 from .formats.files import atomic_write
 from .formats.jsonio import dumps_canonical, load_strict
 
-__all__ = ["Certificate", "certify", "gradient_certificate", "check", "load_certificate", "to_latex"]
+__all__ = ["Certificate", "certify", "certify_checkpoint", "gradient_certificate", "check", "load_certificate", "to_latex"]
 
 
 class Certificate:
@@ -197,12 +197,13 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
 
     Parameters
     ----------
-    system : SSM, ComplexSSM, ParametricSSM, Layer or ParametricLayer
+    system : SSM, ComplexSSM, ParametricSSM, Layer, ParametricLayer or TrainedLayer
         A time-invariant SSM (head count; a :class:`~symssm.sources.parametric.ParametricSSM`
         gives a certificate for every parameter value, ``docs/parametric.md``), or a layer of the unified framework
         (:mod:`symssm.sources.layers`: interaction rank on its given input; a
         :class:`~symssm.sources.parametric_layers.ParametricLayer` gives it for every input,
-        ``docs/framework.md``; ``n`` and ``method`` do not apply).
+        ``docs/framework.md``; ``n`` and ``method`` do not apply), or a trained S4D / S5 / LRU layer
+        (:func:`symssm.sources.trained.trained_layer`; needs ``tolerance``; ``n`` defaults to 1024).
     n : int, optional
         Sequence length; default the truncation length ``T`` (where ``k`` has
         reached its final value).
@@ -227,6 +228,16 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     from .sources.parametric import ParametricSSM
     from .sources.parametric_layers import ParametricLayer
 
+    from .sources.trained import TrainedLayer
+
+    if isinstance(system, TrainedLayer):
+        from .errors import InputError
+
+        if tolerance is None:
+            raise InputError("a trained layer's lags are not rational: certify its eps-head count (a tolerance)")
+        from .certificate.trained import trained_data
+
+        return Certificate(trained_data(system, 1024 if n is None else n, tolerance))
     if tolerance is not None:
         from .errors import InputError
 
@@ -265,6 +276,41 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     from .certificate.head_count import certify as certify_data  # SymPy loads here, not for other commands
 
     return Certificate(certify_data(system, n, method=method, max_seconds=max_seconds))
+
+
+def certify_checkpoint(path, n, tolerance):
+    """Certify the eps-head count of every S4D, S5 and LRU layer of a checkpoint on length ``n``.
+
+    Returns
+    -------
+    list of (str, Certificate or None, str or None)
+        Per recognised layer, in the checkpoint's order: its name, its verified certificate (kind
+        ``trained-head-count``), or None and the reason it is not certified (a Mamba layer, a limit).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or the tolerance is invalid.
+    """
+    from .certificate.approximate import parse_tolerance
+    from .errors import SymssmError
+    from .sources.checkpoints import read_layers
+    from .sources.trained import trained_layer
+
+    tolerance = parse_tolerance(tolerance)
+    out = []
+    for layer in read_layers(path):
+        try:
+            cert = certify(trained_layer(layer, path), n, tolerance=tolerance)
+        except SymssmError as exc:
+            out.append((layer.name, None, str(exc)))
+            continue
+        verdict = cert.check()
+        if not verdict.verified:  # pragma: no cover - a generator bug, or the checker's limits
+            out.append((layer.name, None, f"the checker did not verify it: {verdict.message}"))
+            continue
+        out.append((layer.name, cert, None))
+    return out
 
 
 def gradient_certificate(system, n=1000, *, max_seconds=None):

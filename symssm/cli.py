@@ -474,7 +474,18 @@ def _cmd_model(args):
 
         figure_format(args.plot)
         _check_output(args.plot, (args.checkpoint,))
+    if (args.tolerance is None) != (args.certificates is None):
+        raise InputError("--tolerance and --certificates go together: the certified eps-head counts are written as "
+                         "certificates into that folder")
+    if args.certificates is not None:
+        from .certificate.approximate import parse_tolerance
+
+        parse_tolerance(args.tolerance)
+        if os.path.exists(args.certificates) and not os.path.isdir(args.certificates):
+            raise InputError(f"--certificates {_safe(args.certificates)} is not a folder")
     report = analyse_checkpoint(args.checkpoint, n, tol=args.tol)
+    if args.certificates is not None:
+        _certify_layers(args, report, n)
     if args.plot:
         from types import SimpleNamespace
 
@@ -493,7 +504,61 @@ def _cmd_model(args):
               f"numerical head count {layer['numerical_head_count']} at tol {layer['tolerance']:g}, gap {gap}")
         curve = ", ".join(f"{e:.1e}" for e in layer["approximation_error"][:8])
         print(f"    best H-head relative error, H = 0, 1, ...: {curve}")
+        if "certified_head_count" in layer:
+            print("    " + _certified_line(layer))
     return 0
+
+
+def _layer_file(name, taken):
+    """A certificate file name for a layer name: its characters outside A-Z a-z 0-9 . _ - as '_', made unique."""
+    import re
+
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).strip(".")[:120] or "layer"
+    candidate, k = f"{stem}.cert.json", 2
+    while candidate in taken:
+        candidate, k = f"{stem}-{k}.cert.json", k + 1
+    taken.add(candidate)
+    return candidate
+
+
+def _certify_layers(args, report, n):
+    """``model --tolerance``: certify every S4D / S5 / LRU layer, write the certificates, extend the report."""
+    from .api import certify_checkpoint
+    from .certificate.approximate import parse_tolerance
+    from .formats.rationals import format_rational
+
+    results = certify_checkpoint(args.checkpoint, n, args.tolerance)
+    os.makedirs(args.certificates, exist_ok=True)
+    taken = set()
+    report["certified_tolerance"] = format_rational(parse_tolerance(args.tolerance))
+    for layer, (name, cert, reason) in zip(report["layers"], results):
+        if cert is None:
+            note = reason if layer["kind"] != "mamba" else (
+                "not certified: a Mamba layer's lags depend on its input (the numerical count is on a seeded input)")
+            layer.update(certified_head_count=None, certificate=None, certificate_note=note)
+            continue
+        path = os.path.join(args.certificates, _layer_file(name, taken))
+        cert.save(path, inputs=(args.checkpoint,))
+        data = cert.data
+        layer.update(certified_head_count=data["head_count"], certificate=path,
+                     certified_undecided_at=data["undecided_at"],
+                     certified_errors=[{"H": e["H"], "lower": e["lower"], "upper": e["upper"]} for e in data["errors"]])
+
+
+def _certified_line(layer):
+    from .render.summary import _short
+
+    if layer["certificate"] is None:
+        return f"certified eps-head count: none ({_safe(layer['certificate_note'])})"
+    errs, k = layer["certified_errors"], layer["certified_head_count"]
+    if k is None:
+        h = layer["certified_undecided_at"]
+        text = (f"no certified eps-head count: e_{h} lies in [{_short(errs[h]['lower'])}, {_short(errs[h]['upper'])}], "
+                "around the tolerance")
+    else:
+        text = (f"certified eps-head count {k}: e_{k} <= {_short(errs[k]['upper'])}"
+                + (f", e_{k - 1} >= {_short(errs[k - 1]['lower'])}" if k else ""))
+    return text + f"; certificate {_safe(layer['certificate'])} (verified by the independent checker)"
 
 
 def _cmd_families(args):
@@ -708,6 +773,10 @@ def build_parser(only=None):
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--plot", metavar="FIGURE",
                    help="also draw every layer's error curve against H (.png, .pdf or .svg)")
+    p.add_argument("--tolerance", metavar="EPS",
+                   help="also certify each S4D / S5 / LRU layer's eps-head count at this relative error (e.g. 1e-3), "
+                        "writing one certificate per layer into --certificates")
+    p.add_argument("--certificates", metavar="DIR", help="folder for the certificates of --tolerance")
     _add_budget(p)
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")

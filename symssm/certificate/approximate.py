@@ -21,7 +21,7 @@ from ..formats.limits import check_n
 from ..formats.rationals import format_rational
 from .envelope import header, within_limits
 
-__all__ = ["approximate_data", "parse_tolerance"]
+__all__ = ["approximate_data", "parse_tolerance", "bracket_json"]
 
 
 def parse_tolerance(text):
@@ -57,19 +57,22 @@ def approximate_data(system, n, tolerance):
     n = check_n(n)
     tol = parse_tolerance(tolerance) if not isinstance(tolerance, Fraction) else tolerance
     out = error_brackets(system, n, tol)
-    errors = []
-    for e in out["errors"]:
-        item = {"H": e["H"], "lower": format_rational(e["lower"]), "upper": format_rational(e["upper"])}
-        if e["H"]:
-            item["basis"] = [[str(x) for x in row] for row in e["basis"]]
-            if "zeta" in e:
-                item["definite"] = {"zeta": format_rational(e["zeta"]),
-                                    "gammas": [format_rational(g) for g in e["gammas"]],
-                                    "factor": [[str(x) for x in row] for row in e["factor"]]}
-            else:
-                item["definite"] = None
-        errors.append(item)
+    errors = [bracket_json(e) for e in out["errors"]]
     data = header("approximate-head-count", system)
     data.update({"n": n, "tolerance": format_rational(tol), "head_count": out["head_count"],
                  "undecided_at": out["undecided"], "errors": errors})
     return within_limits(data)
+
+
+def bracket_json(e):
+    """One bracket with its witnesses (exact/approximate's dict) as certificate JSON."""
+    item = {"H": e["H"], "lower": format_rational(e["lower"]), "upper": format_rational(e["upper"])}
+    if e["H"]:
+        item["basis"] = [[str(x) for x in row] for row in e["basis"]]
+        if "zeta" in e:
+            item["definite"] = {"zeta": format_rational(e["zeta"]),
+                                "gammas": [format_rational(g) for g in e["gammas"]],
+                                "factor": [[str(x) for x in row] for row in e["factor"]]}
+        else:
+            item["definite"] = None
+    return item

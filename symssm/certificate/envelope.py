@@ -27,7 +27,7 @@ FORMAT = "symssm-certificate"
 VERSION = 1
 #: The certificate kinds this generator writes (the checker knows the same).
 KINDS = ("head-count", "gradient-highway", "interaction-rank", "parametric-head-count", "approximate-head-count",
-         "parametric-interaction-rank")
+         "parametric-interaction-rank", "trained-head-count")
 
 
 def system_json(system):
@@ -53,7 +53,8 @@ def header(kind, system):
         "kind": kind,
         "generator": f"symssm {__version__}",
         "system": layer_json(system) if isinstance(system, Layer) else (
-            system_json(system) if hasattr(system, "entry_text") else None),
+            system_json(system) if hasattr(system, "entry_text") else (
+                system.as_json() if hasattr(system, "as_json") else None)),
         "input_sha256": system.sha256,
     }
 

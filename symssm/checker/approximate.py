@@ -12,6 +12,7 @@ relative error is ``e_H = sqrt(S_H / tr G)``. For each listed H:
 """
 
 from fractions import Fraction
+from math import gcd
 
 from . import linalg
 from .numbers import int_text, rat_text
@@ -55,7 +56,12 @@ def gram(system, n):
     for s in scales:
         S = lcm(S, s)
     weights = [(n - d) * (S // s) ** 2 for d, s in enumerate(scales)]
-    pm = p * m
+    return weighted_gram(rows, weights, p * m)
+
+
+def weighted_gram(rows, weights, pm):
+    """``(G, tr G)``, ``G = sum_d weights[d] rows[d] rows[d]^T`` for integer rows of length pm (flint when present)."""
+    n = len(rows)
     if linalg._flint is not None and n:
         fz = linalg._flint.fmpz_mat
         Yt = fz(n, pm, [v for row in rows for v in row]).transpose()
@@ -74,20 +80,7 @@ def _captured(G, V):
     gram_v = [[sum(x * y for x, y in zip(cols[a], cols[b_])) for b_ in range(H)] for a in range(H)]
     GV = [[sum(G[i][k] * cols[h][k] for k in range(pm)) for i in range(pm)] for h in range(H)]
     inner = [[sum(cols[a][i] * GV[b_][i] for i in range(pm)) for b_ in range(H)] for a in range(H)]
-    # solve gram_v X = inner (Gauss-Jordan over Q), then the trace of X
-    M = [[Fraction(x) for x in gram_v[r]] + [Fraction(x) for x in inner[r]] for r in range(H)]
-    for col in range(H):
-        piv = next((r for r in range(col, H) if M[r][col] != 0), None)
-        if piv is None:
-            return None
-        M[col], M[piv] = M[piv], M[col]
-        inv = 1 / M[col][col]
-        M[col] = [x * inv for x in M[col]]
-        for r in range(H):
-            if r != col and M[r][col] != 0:
-                f = M[r][col]
-                M[r] = [x - f * y for x, y in zip(M[r], M[col])]
-    return sum((M[h][H + h] for h in range(H)), Fraction(0))
+    return linalg.trace_of_solve(gram_v, inner)
 
 
 def _int_matrix(ledger, value, where, rows, cols):
@@ -130,9 +123,17 @@ def check_approximate(ledger, cert, system):
     work = definite_work(len(errors), pm, tr)
     ledger.require(work <= MAX_DEFINITE_WORK, "errors", f"checking {len(errors)} brackets of a {pm} x {pm} Gram matrix "
                    f"of {tr.bit_length()}-bit entries costs {work} word operations; the limit is {MAX_DEFINITE_WORK}")
+    lowers, uppers = check_brackets(ledger, errors, G, tr, "errors")
+    return check_claim(ledger, cert, lowers, uppers, tol, f"{system['name'] or 'the system'!r} on length {int_text(n)}")
+
+
+def check_brackets(ledger, errors, G, tr, where):
+    """Obligations 1 and 2 for every bracket of ``errors`` (a list for H = 0, 1, ...) on the integer Gram matrix
+    ``G`` of trace ``tr``; returns the lists of lower and upper bounds."""
+    pm = len(G)
     lowers, uppers = [], []
     for H, e in enumerate(errors):
-        w = f"errors[{H}]"
+        w = f"{where}[{H}]"
         ledger.require(isinstance(e, dict) and e.get("H") == H and not isinstance(e.get("H"), bool), f"{w}.H",
                        f"must be {H} (the brackets list H = 0, 1, ...)")
         keys(ledger, e, w, ("H", "lower", "upper") if H == 0 else ("H", "lower", "upper", "basis", "definite"))
@@ -159,9 +160,14 @@ def check_approximate(ledger, cert, system):
                 ledger.require(zeta >= 0 and all(g >= 0 for g in gammas), f"{w}.definite", "zeta and the gammas must be "
                                "non-negative")
                 R = _int_matrix(ledger, dfn["factor"], f"{w}.definite.factor", pm, H)
-                M = [[(zeta * tr if i == j else 0) + sum(gammas[h] * tr * R[i][h] * R[j][h] for h in range(H))
-                      - G[i][j] for j in range(pm)] for i in range(pm)]
-                ledger.require(linalg.positive_definite(M), f"{w}.definite",
+                # q M, an integer matrix (q clears the denominators of zeta and the gammas): the same definiteness
+                q = 1
+                for x in [zeta] + gammas:
+                    q = q * x.denominator // gcd(q, x.denominator)
+                z, g = int(zeta * q) * tr, [int(x * q) * tr for x in gammas]
+                M = [[(z if i == j else 0) + sum(g[h] * R[i][h] * R[j][h] for h in range(H)) - q * G[i][j]
+                      for j in range(pm)] for i in range(pm)]
+                ledger.require(linalg.positive_definite_int(M), f"{w}.definite",
                                "zeta tr(G) I + R diag(gamma tr G) R^T - G is not positive definite")
                 low_sq = 1 - H * zeta - sum((g * sum(R[i][h] ** 2 for i in range(pm)) for h, g in enumerate(gammas)),
                                             Fraction(0))
@@ -169,7 +175,13 @@ def check_approximate(ledger, cert, system):
                                f"is above what the witness proves (e_{H}^2 >= {rat_text(low_sq)[:60]})")
         lowers.append(lo)
         uppers.append(up)
-    K = len(errors) - 1
+    return lowers, uppers
+
+
+def check_claim(ledger, cert, lowers, uppers, tol, what):
+    """Obligation 3: the brackets stop at the first upper bound within the tolerance, and ``head_count`` /
+    ``undecided_at`` say what they prove about ``what`` (a phrase for the summary)."""
+    K = len(uppers) - 1
     ledger.require(K >= 0 and uppers[K] <= tol, "errors", "the last bracket's upper bound must be within the tolerance")
     ledger.require(all(u > tol for u in uppers[:K]), "errors", "the brackets must stop at the first H whose upper "
                    "bound is within the tolerance")
@@ -177,10 +189,10 @@ def check_approximate(ledger, cert, system):
     if K == 0 or lowers[K - 1] > tol:
         ledger.require(k == K and not isinstance(k, bool) and cert["undecided_at"] is None, "head_count",
                        f"the brackets prove the eps-head count {K}")
-        return (f"eps-head count {int_text(K)} for {system['name'] or 'the system'!r} on length {int_text(n)} at "
+        return (f"eps-head count {int_text(K)} for {what} at "
                 f"tolerance {rat_text(tol)} (e_{K} <= {float(uppers[K]):.3g}"
                 + (f", e_{K - 1} >= {float(lowers[K - 1]):.3g})" if K else ")"))
     ledger.require(k is None and cert["undecided_at"] == K - 1, "head_count",
                    f"the bracket of e_{K - 1} straddles the tolerance: no count may be claimed (undecided_at {K - 1})")
-    return (f"no eps-head count claimed for {system['name'] or 'the system'!r} on length {int_text(n)}: e_{K - 1} "
+    return (f"no eps-head count claimed for {what}: e_{K - 1} "
             f"lies in [{float(lowers[K - 1]):.3g}, {float(uppers[K - 1]):.3g}], around the tolerance")

@@ -7,6 +7,7 @@ generator.  It fails closed: anything unexpected is a rejection or undecided, ne
 import time
 
 from .approximate import check_approximate
+from .trained import check_trained, read_trained_layer, trained_spec_hash
 from .gradient import check_gradient
 from .gaussian import FIELD as GAUSSIAN_FIELD
 from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussian_system
@@ -38,6 +39,7 @@ KINDS = {
     "parametric-head-count": (read_parametric_system, parametric_spec_hash, check_parametric),
     "approximate-head-count": (read_system, spec_hash, check_approximate),
     "parametric-interaction-rank": (read_parametric_layer, parametric_layer_spec_hash, check_parametric_interaction),
+    "trained-head-count": (read_trained_layer, trained_spec_hash, check_trained),
 }
 #: The kinds that say what they prove at a parameter point (``--at``).
 AT_KINDS = ("parametric-head-count", "parametric-interaction-rank")

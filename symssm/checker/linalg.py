@@ -114,6 +114,45 @@ def decrease_definite(A, P, r):
     return _definite_fq(qP * (_flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA)
 
 
+def positive_definite_int(M):
+    """Whether a symmetric integer matrix is positive definite, exactly: with python-flint, the sign pattern of
+    its characteristic polynomial (over the integers); without, its leading principal minors (Bareiss)."""
+    n = len(M)
+    if n == 0:
+        return True
+    if diagonally_dominant(M):
+        return True
+    if _flint is not None:
+        return _alternates(_flint.fmpz_mat(M).charpoly())
+    minors = leading_minors_exact(M)
+    return len(minors) == n and all(x > 0 for x in minors)
+
+
+def trace_of_solve(A, B):
+    """``tr(A^{-1} B)`` for square integer matrices, exactly, or None if A is singular (flint when present)."""
+    H = len(A)
+    if _flint is not None:
+        Aq = _flint.fmpq_mat(_flint.fmpz_mat(A))
+        if Aq.rank() < H:
+            return None
+        X = Aq.solve(_flint.fmpq_mat(_flint.fmpz_mat(B)))
+        total = sum((X[i, i] for i in range(H)), _flint.fmpq(0))
+        return Fraction(int(total.p), int(total.q))
+    M = [[Fraction(x) for x in A[r]] + [Fraction(x) for x in B[r]] for r in range(H)]
+    for col in range(H):
+        piv = next((r for r in range(col, H) if M[r][col] != 0), None)
+        if piv is None:
+            return None
+        M[col], M[piv] = M[piv], M[col]
+        inv = 1 / M[col][col]
+        M[col] = [x * inv for x in M[col]]
+        for r in range(H):
+            if r != col and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [x - f * y for x, y in zip(M[r], M[col])]
+    return sum((M[h][H + h] for h in range(H)), Fraction(0))
+
+
 def positive_definite(S):
     """Whether a symmetric rational matrix is positive definite, exactly.
 

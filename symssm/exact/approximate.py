@@ -30,7 +30,7 @@ from ..errors import InputError, LimitError
 from ..formats.limits import check_n
 from .lags import lag_bit_bound, scaled_lag_stack
 
-__all__ = ["gram_matrix", "error_brackets", "MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM"]
+__all__ = ["gram_matrix", "error_brackets", "gram_brackets", "gram_of_rows", "sqrt_bounds", "MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM"]
 
 #: Longest sequence whose Gram matrix is summed exactly.
 MAX_APPROX_N = 4096
@@ -69,7 +69,12 @@ def gram_matrix(system, n):
     for s in stack.scales:
         S = math.lcm(S, s)
     weights = [(n - d) * (S // s) ** 2 for d, s in enumerate(stack.scales)]
-    rows = stack.rows
+    return gram_of_rows(stack.rows, weights, pm)
+
+
+def gram_of_rows(rows, weights, pm):
+    """``(G, tr G)`` with ``G = sum_d weights[d] rows[d] rows[d]^T`` for integer rows of length pm (exact)."""
+    n = len(rows)
     try:
         import flint
 
@@ -182,8 +187,8 @@ def _lower(G, tr, lam, Q, H, margins, bits):
     nxt = max(lam[H], Fraction(0)) if H < pm else Fraction(0)
     for margin in margins:
         zeta = _dyadic(nxt + margin)
-        gammas = [_dyadic(max(lam[h] - nxt, Fraction(0)) + margin) / norms[h] if norms[h] else Fraction(0)
-                  for h in range(H)]
+        gammas = [_dyadic((max(lam[h] - nxt, Fraction(0)) + margin) / norms[h]) if norms[h] else Fraction(0)
+                  for h in range(H)]  # dyadic: q M stays small, so its definiteness test is cheap
         if _likely_definite(G, tr, zeta, gammas, R) and _positive_definite(_lower_matrix(G, tr, zeta, gammas, R)):
             bound = 1 - H * zeta - sum((gm * nm for gm, nm in zip(gammas, norms)), Fraction(0))
             return zeta, gammas, R, bound
@@ -222,6 +227,22 @@ def error_brackets(system, n, tolerance, *, extra=0):
     if not 0 < tolerance < 1:
         raise InputError(f"the tolerance must be a number between 0 and 1, got {tolerance}")
     G, tr = gram_matrix(system, n)
+    return gram_brackets(G, tr, tolerance)
+
+
+def gram_brackets(G, tr, tolerance, widen=None):
+    """Brackets on ``e_H`` for the integer Gram matrix ``G`` of trace ``tr`` (see :func:`error_brackets`).
+
+    ``widen(H, lower, upper) -> (lower', upper')`` (default: the identity) turns a bracket into the one
+    the stop rule and the claim use: the brackets stop at the first H whose widened upper bound is within
+    the tolerance. When none is, ``head_count`` and ``undecided`` are both None.
+
+    Raises
+    ------
+    LimitError
+        If the definiteness tests would exceed the checker's work limit.
+    """
+    widen = widen or (lambda H, lo, hi: (lo, hi))
     pm = len(G)
     if tr == 0:
         return {"trace": 0, "errors": [], "head_count": 0, "undecided": None}
@@ -249,10 +270,10 @@ def error_brackets(system, n, tolerance, *, extra=0):
             if low:
                 item.update(zeta=low[0], gammas=low[1], factor=low[2])
             errors.append(item)
-        cur = errors[-1]
-        if cur["upper"] <= tolerance:
-            prev = errors[-2] if H else None
-            if prev is None or prev["lower"] > tolerance:
+        cur = widen(H, errors[-1]["lower"], errors[-1]["upper"])
+        if cur[1] <= tolerance:
+            prev = widen(H - 1, errors[-2]["lower"], errors[-2]["upper"]) if H else None
+            if prev is None or prev[0] > tolerance:
                 head_count = H
             else:
                 undecided = H - 1

@@ -37,18 +37,8 @@ def approximate_fragment(d, style):
                  "depend only on $i - j$.")
     if not errs:
         lines.append("The SSM's operator on these sequences is zero, so $0$ heads represent it exactly.")
-    elif k is not None:
-        first = (f"Then $e_{{{k}}} = 0 < \\varepsilon = {eps}$" if errs[k]["upper"] == "0" else
-                 f"Then $e_{{{k}}} \\le {_up(errs[k]['upper'])} \\le \\varepsilon = {eps}$")
-        lines.append(first
-                     + (f" while $e_{{{k - 1}}} \\ge {_down(errs[k - 1]['lower'])} > \\varepsilon$" if k else "")
-                     + f": exactly $k_\\varepsilon = {k}$ head{'s are' if k != 1 else ' is'} needed to approximate "
-                     "the SSM to relative error $\\varepsilon$ in this class.")
     else:
-        h = d["undecided_at"]
-        lines.append(f"Then $e_{{{h + 1}}} \\le {_up(errs[h + 1]['upper'])} \\le \\varepsilon = {eps}$, and "
-                     f"${_down(errs[h]['lower'])} \\le e_{{{h}}} \\le {_up(errs[h]['upper'])}$: whether "
-                     f"${h}$ heads reach $\\varepsilon$ is not decided here, so $k_\\varepsilon \\in \\{{{h}, {h + 1}\\}}$.")
+        lines.append(claim_sentence(d, "the SSM"))
     lines.append(style.end())
     lines.append("\\begin{proof}\\emergencystretch=3em")
     lines.append("The operator repeats $L_d$ ($L_0 = CB" + (" + D" if hasD else "") + "$, $L_d = C A^d B$) on "
@@ -58,24 +48,8 @@ def approximate_fragment(d, style):
                  "exactly from $A, B, C" + (", D" if hasD else "") + "$.")
     if errs:
         lines.append("")
-        lines.append("\\emph{Upper bounds.} For each $H$ the certificate gives an integer matrix $V$ with $H$ "
-                     "independent columns; no $H$-dimensional projection captures more than the $H$ largest "
-                     "eigenvalues (Ky Fan), so $S_H \\le \\operatorname{tr} G - \\operatorname{tr}((V^{\\top} V)^{-1} "
-                     "V^{\\top} G V)$, computed exactly.")
-        lines.append("\\emph{Lower bounds.} For each $H$ it gives $\\zeta \\ge 0$, $\\gamma_1, \\dots, \\gamma_H \\ge 0$ "
-                     "and an integer matrix $R$ such that $\\zeta \\operatorname{tr}(G) I + R \\operatorname{diag}"
-                     "(\\gamma \\operatorname{tr} G) R^{\\top} - G$ is positive definite (checked exactly by the signs "
-                     "of its characteristic polynomial). By Weyl's inequalities the $H$ largest eigenvalues of $G$ "
-                     "sum to at most $H \\zeta \\operatorname{tr} G + \\sum_h \\gamma_h \\lVert r_h \\rVert^2 "
-                     "\\operatorname{tr} G$, so $e_H^2 \\ge 1 - H\\zeta - \\sum_h \\gamma_h \\lVert r_h \\rVert^2$.")
-        lines.append("The certified brackets, rounded outward from the exact values in the certificate, are")
-        if len(errs) <= 16:
-            body = "\n".join(f"${e['H']}$ & ${_down(e['lower'])}$ & ${_up(e['upper'])}$ \\\\" for e in errs)
-            lines.append("\\begin{center}\n\\begin{tabular}{c|cc}\n$H$ & $e_H \\ge$ & $e_H \\le$ \\\\ \\hline\n"
-                         + body + "\n\\end{tabular}\n\\end{center}")
-        else:
-            lines.append("; ".join(f"$e_{{{e['H']}}} \\in [{_down(e['lower'])}, {_up(e['upper'])}]$" for e in errs)
-                         + ".")
+        lines.extend(witness_paragraphs("G"))
+        lines.extend(bracket_table(errs))
         lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
@@ -94,3 +68,46 @@ def _fraction(text):
     from fractions import Fraction
 
     return Fraction(text)
+
+
+def claim_sentence(d, what):
+    """The theorem's claim about ``what``: the eps-head count the brackets prove, or the two counts they leave."""
+    errs, k, eps = d["errors"], d["head_count"], tex_number(d["tolerance"])
+    if k is not None:
+        first = (f"Then $e_{{{k}}} = 0 < \\varepsilon = {eps}$" if errs[k]["upper"] == "0" else
+                 f"Then $e_{{{k}}} \\le {_up(errs[k]['upper'])} \\le \\varepsilon = {eps}$")
+        return (first + (f" while $e_{{{k - 1}}} \\ge {_down(errs[k - 1]['lower'])} > \\varepsilon$" if k else "")
+                + f": exactly $k_\\varepsilon = {k}$ head{'s are' if k != 1 else ' is'} needed to approximate "
+                f"{what} to relative error $\\varepsilon$ in this class.")
+    h = d["undecided_at"]
+    return (f"Then $e_{{{h + 1}}} \\le {_up(errs[h + 1]['upper'])} \\le \\varepsilon = {eps}$, and "
+            f"${_down(errs[h]['lower'])} \\le e_{{{h}}} \\le {_up(errs[h]['upper'])}$: whether "
+            f"${h}$ heads reach $\\varepsilon$ is not decided here, so $k_\\varepsilon \\in \\{{{h}, {h + 1}\\}}$.")
+
+
+def witness_paragraphs(G, err="e_H"):
+    """The proof's paragraphs on the Ky Fan (upper) and Weyl (lower) witnesses for the Gram matrix named ``G``
+    (``err``: the error they bound)."""
+    tr = f"\\operatorname{{tr}} {G}"
+    return [f"\\emph{{Upper bounds.}} For each $H$ the certificate gives an integer matrix $V$ with $H$ "
+            "independent columns; no $H$-dimensional projection captures more than the $H$ largest "
+            f"eigenvalues (Ky Fan), so $S_H \\le {tr} - \\operatorname{{tr}}((V^{{\\top}} V)^{{-1}} "
+            f"V^{{\\top}} {G} V)$, computed exactly.",
+            "\\emph{Lower bounds.} For each $H$ it gives $\\zeta \\ge 0$, $\\gamma_1, \\dots, \\gamma_H \\ge 0$ "
+            f"and an integer matrix $R$ such that $\\zeta \\operatorname{{tr}}({G}) I + R \\operatorname{{diag}}"
+            f"(\\gamma {tr}) R^{{\\top}} - {G}$ is positive definite (checked exactly by the signs "
+            f"of its characteristic polynomial). By Weyl's inequalities the $H$ largest eigenvalues of ${G}$ "
+            f"sum to at most $H \\zeta {tr} + \\sum_h \\gamma_h \\lVert r_h \\rVert^2 {tr}$, so "
+            f"${err}^2 \\ge 1 - H\\zeta - \\sum_h \\gamma_h \\lVert r_h \\rVert^2$."]
+
+
+def bracket_table(errs, intro="The certified brackets, rounded outward from the exact values in the certificate, are"):
+    """The brackets as a small table (a list of them beyond 16 rows), rounded outward."""
+    lines = [intro]
+    if len(errs) <= 16:
+        body = "\n".join(f"${e['H']}$ & ${_down(e['lower'])}$ & ${_up(e['upper'])}$ \\\\" for e in errs)
+        lines.append("\\begin{center}\n\\begin{tabular}{c|cc}\n$H$ & $e_H \\ge$ & $e_H \\le$ \\\\ \\hline\n"
+                     + body + "\n\\end{tabular}\n\\end{center}")
+    else:
+        lines.append("; ".join(f"$e_{{{e['H']}}} \\in [{_down(e['lower'])}, {_up(e['upper'])}]$" for e in errs) + ".")
+    return lines

@@ -130,7 +130,7 @@ def end_marker(what, data):
 _DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
 _KIND_TAG = {"head-count": "", "gradient-highway": "Decay", "interaction-rank": "Rank",
              "parametric-head-count": "Family", "approximate-head-count": "Approximate",
-             "parametric-interaction-rank": "EveryInput"}
+             "parametric-interaction-rank": "EveryInput", "trained-head-count": "Trained"}
 
 
 def derived_prefix(data, source=None):

@@ -82,3 +82,17 @@ def test_parametric_interaction_and_approximate_certificates_conform():
         validator.validate(json.loads(certify(parametric_layer_from_data(data)).to_json()))
     cert = certify(ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]]), 8, tolerance="1/100")
     validator.validate(json.loads(cert.to_json()))
+
+
+def test_trained_head_count_certificates_conform():
+    import numpy as np
+
+    from symssm.sources.checkpoints import CheckpointLayer
+    from symssm.sources.trained import trained_layer
+
+    f = lambda *v: np.array(v, np.float32)  # noqa: E731
+    layer = trained_layer(CheckpointLayer("l", "s4d", {
+        "kernel.log_dt": f(-1.0, -2.0), "kernel.log_A_real": f([-0.5], [0.0]), "kernel.A_imag": f([1.0], [3.0]),
+        "kernel.C": f([[0.5, -1.0]], [[1.0, 2.0]])}), "m.npz")
+    cert = certify(layer, 16, tolerance="1/100")
+    jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))

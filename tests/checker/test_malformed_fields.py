@@ -81,6 +81,23 @@ def _small_certificates():
     out["parametric-interaction-rank operator"] = copy.deepcopy(certify(parametric_layer_from_data({
         "kind": "operator", "n": 2, "p": 1, "m": 1, "parameters": ["s"],
         "blocks": [{"i": 1, "j": 2, "W": [["s"]]}, {"i": 2, "j": 1, "W": [["1/s"]]}]})).data)
+    import numpy as np
+
+    from symssm.sources.checkpoints import CheckpointLayer
+    from symssm.sources.trained import trained_layer
+
+    f = lambda *v: np.array(v, np.float32)  # noqa: E731
+    trained = {
+        "s4d": {"kernel.log_dt": f(-1.0), "kernel.log_A_real": f([-0.5]), "kernel.A_imag": f([1.0]),
+                "kernel.C": f([[0.5, -1.0]]), "D": f(0.25)},
+        "s5": {"Lambda_re": f(-0.5), "Lambda_im": f(1.0), "log_step": f(-1.0), "B": f([[1.0, 0.5]]),
+               "C": f([[0.5, -1.0]]), "D": f(0.25)},
+        "lru": {"nu_log": f(-1.0), "theta_log": f(0.0), "gamma_log": f(-0.5), "B_re": f([1.0]), "B_im": f([0.5]),
+                "C_re": f([0.5]), "C_im": f([-1.0])},
+    }
+    for kind, tensors in trained.items():
+        out[f"trained-head-count {kind}"] = copy.deepcopy(certify(trained_layer(CheckpointLayer(
+            "l", kind, tensors), "m.npz"), 4, tolerance="1/100").data)
     for label, _, cert, _ in build_framework(None, seed=0, n=3, m=1, every_input=False):
         out["interaction " + label] = copy.deepcopy(cert.data)
     return out

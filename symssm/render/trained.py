@@ -1,0 +1,104 @@
+"""LaTeX of trained layers' eps-head-count certificates (kind ``trained-head-count``), from verified data.
+
+The theorem names the layer (architecture, checkpoint, sizes, the formula of its lags) and states
+the count with the two brackets that prove it; the proof says how the transcendental lags were
+enclosed (the surrogate, its radius, the tail), why the brackets widen by the relative distance,
+and gives the surrogate's witnesses' form and the layer's brackets.
+"""
+
+from .approximate import _down, _up, bracket_table, claim_sentence, witness_paragraphs
+from .tex import tex_count, tex_decimal, tex_hash, tex_name, tex_number
+
+__all__ = ["trained_fragment"]
+
+_KIND = {"s4d": "S4D", "s5": "S5", "lru": "LRU"}
+
+
+def _layer_sentence(s):
+    H, P = s["channels"], s["modes"]
+    hasD = s["parameters"]["D"] is not None
+    where = (f"{tex_name(s['name'], breakable=True)} of the checkpoint "
+             f"{tex_name(s['checkpoint'], breakable=True)}")
+    d0 = " (plus $\\operatorname{diag}(D)$ at $d = 0$)" if hasD else ""
+    if s["architecture"] == "s4d":
+        return (f"Let $\\mathcal{{L}}$ be the S4D layer {where}: $H = {H}$ channels, each a diagonal state space "
+                f"model with $P = {P}$ complex modes $A_{{hp}} = -e^{{a_{{hp}}}} + i\\, b_{{hp}}$ and step "
+                "$\\Delta_h = e^{\\ell_h}$ (zero-order hold), so that its lags are diagonal, "
+                "$L_d = \\operatorname{diag}(K_1[d], \\dots, K_H[d])$" + d0 + " with "
+                "$K_h[d] = 2 \\operatorname{Re} \\sum_p C_{hp} \\frac{\\lambda_{hp} - 1}{A_{hp}} \\lambda_{hp}^d$, "
+                "$\\lambda_{hp} = e^{\\Delta_h A_{hp}}$.")
+    if s["architecture"] == "s5":
+        return (f"Let $\\mathcal{{L}}$ be the S5 layer {where}: $H = {H}$ channels and $P = {P}$ complex modes "
+                "$\\Lambda_p$ with steps $\\Delta_p = e^{\\ell_p}$ (zero-order hold), so that its lags are "
+                "$L_d = 2 \\operatorname{Re}(C \\operatorname{diag}(\\lambda)^d \\bar B)$" + d0
+                + " with $\\lambda_p = e^{\\Delta_p \\Lambda_p}$ and "
+                "$\\bar B = \\operatorname{diag}((\\lambda_p - 1)/\\Lambda_p) B$.")
+    return (f"Let $\\mathcal{{L}}$ be the LRU layer {where}: $H = {H}$ channels and $P = {P}$ complex modes "
+            "$\\lambda_p = \\exp(-e^{\\nu_p} + i e^{\\theta_p})$ with input scales $\\gamma_p = e^{g_p}$, so that its "
+            "lags are $L_d = \\operatorname{Re}(C \\operatorname{diag}(\\lambda)^d \\operatorname{diag}(\\gamma) B)$"
+            + d0 + ".")
+
+
+def _power_of_two(text):
+    """``2^{-k}`` for the rational 1/2^k, else the number."""
+    den = text[2:] if text.startswith("1/") else ""
+    if den.isdigit() and int(den) & (int(den) - 1) == 0:
+        return f"2^{{-{int(den).bit_length() - 1}}}"
+    return tex_number(text)
+
+
+def trained_fragment(d, style):
+    """The theorem and proof for trained-layer eps-head-count data that the checker has verified."""
+    s, n, errs, sur = d["system"], d["n"], d["errors"], d["surrogate"]
+    arch = _KIND[s["architecture"]]
+    lines = [style.begin(f"Approximate head count of the {arch} layer {tex_name(s['name'], breakable=True)}")]
+    lines.append(_layer_sentence(s) + " Its parameters are the checkpoint's binary floats, read exactly as dyadic "
+                 f"rationals (listed in the certificate; sha256 {tex_hash(d['input_sha256'])}).")
+    lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
+                 "of an $H$-head factorized model $W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ whose coefficients "
+                 "depend only on $i - j$.")
+    lines.append(claim_sentence(d, "$\\mathcal{L}$"))
+    lines.append(style.end())
+    n0, Q = sur["lags"], sur["scale_bits"]
+    entries = "the $H$ diagonal entries" if s["architecture"] == "s4d" else "the $H^2$ entries"
+    t = sur["relative_distance"]
+    t_tex = tex_number(t) if len(t) <= 10 else tex_decimal(t, up=True)
+    lines.append("\\begin{proof}\\emergencystretch=3em")
+    lines.append("Let $T$ be the matrix with rows $(n - d)^{1/2} \\operatorname{vec}(L_d)$, $d < n$: "
+                 "$e_H = \\min_{\\operatorname{rank} X \\le H} \\lVert T - X \\rVert_F / \\lVert T \\rVert_F$ "
+                 "(Eckart--Young). The lags are not rational, so the certificate gives a rational surrogate "
+                 f"$\\tilde T$: integers $\\tilde K_e[d]$ for {entries} and $d < n_0 = {tex_count(n0)}$ with "
+                 f"$|L_d[e] - 2^{{-{Q}}} \\tilde K_e[d]| \\le \\rho = {_power_of_two(sur['radius'])}$. The checker proves "
+                 "these inequalities in ball arithmetic with outward rounding, from the parameters: $\\exp$ by its "
+                 "Taylor series with the remainder bounded, the powers $\\lambda^d$ by a fixed-point recurrence whose "
+                 "error it accumulates.")
+    if n0 < n:
+        lines.append("Beyond $n_0$ the surrogate is zero and the lags are bounded by the modes' decay: every "
+                     "$|\\lambda| \\le M < 1$, and $\\sum_{n_0 \\le d < n} (n - d) \\lVert L_d \\rVert_F^2 \\le "
+                     f"{tex_number(sur['tail']) if len(sur['tail']) <= 10 else tex_decimal(sur['tail'], up=True)}$.")
+    lines.append(f"Hence $\\lVert T - \\tilde T \\rVert_F \\le t \\lVert \\tilde T \\rVert_F$ with $t = {t_tex}$, "
+                 "checked exactly against the Gram matrix $\\tilde G = \\sum_{d < n_0} (n - d)\\, "
+                 "\\operatorname{vec}(\\tilde L_d) \\operatorname{vec}(\\tilde L_d)^{\\top}$ (so $T \\ne 0$, as $t < 1$).")
+    lines.append("")
+    lines.append("For $\\tilde T$ the brackets $\\tilde e_H \\in [\\tilde l_H, \\tilde u_H]$ are proven exactly, as for a "
+                 "rational system, with $S_H$ the sum of the eigenvalues of $\\tilde G$ after the $H$ largest:")
+    lines.extend(witness_paragraphs("\\tilde G", err="\\tilde e_H"))
+    lines.append("The distance to the matrices of rank at most $H$ changes by at most "
+                 "$\\lVert T - \\tilde T \\rVert_F$, and $\\lVert T \\rVert_F$ lies within it of "
+                 "$\\lVert \\tilde T \\rVert_F$, so $e_H \\ge (\\tilde l_H - t) / (1 + t)$ and "
+                 "$e_H \\le (\\tilde u_H + t) / (1 - t)$.")
+    lines.extend(bracket_table(errs, "The layer's certified brackets, rounded outward from the exact values in the "
+                                     "certificate, are"))
+    lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
+    lines.append("\\end{proof}")
+    return "\n".join(lines) + "\n"
+
+
+def trained_markdown(d, safe_name):
+    """A short Markdown summary of verified trained-layer data."""
+    k = d["head_count"]
+    return (f"**symssm approximate head count** of the {_KIND[d['system']['architecture']]} layer `{safe_name}` "
+            f"(n = {d['n']}, tolerance {d['tolerance']}): "
+            + (f"$k_\\varepsilon = {k}$" if k is not None else "not decided at this tolerance")
+            + "; brackets " + ", ".join(f"$e_{{{e['H']}}} \\in [{_down(e['lower'])}, {_up(e['upper'])}]$"
+                                         for e in d["errors"]))

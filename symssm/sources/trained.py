@@ -1,0 +1,148 @@
+"""Trained S4D, S5 and LRU layers as exact data: their float parameters read as the dyadic rationals they are.
+
+A binary float is an exact rational (a dyadic one), so a checkpoint's float32 parameters are exact
+inputs; only the layer's lags, which involve ``exp``, are not rational. :class:`TrainedLayer` holds
+the parameters of one layer in the shapes the certificate uses (``docs/models.md``):
+
+``s4d``: ``log_dt`` (H), ``log_A_real``, ``A_imag`` (H, P), ``C`` (H, P, 2), ``D`` (H) or None; P = N/2.
+``s5``: ``Lambda_re``, ``Lambda_im``, ``log_step`` (P), ``B`` (P, H, 2), ``C`` (H, P, 2), ``D`` (H) or None.
+``lru``: ``nu_log``, ``theta_log``, ``gamma_log`` (P), ``B_re``, ``B_im`` (P, H), ``C_re``, ``C_im`` (H, P),
+``D`` (H) or None.
+
+A shared step (``log_dt`` of one entry, as some configurations store it) is repeated per channel.
+
+Examples
+--------
+>>> import numpy as np
+>>> from symssm.sources.checkpoints import CheckpointLayer
+>>> t = {"kernel.log_dt": np.log(np.float32([0.5])), "kernel.log_A_real": np.zeros((2, 1), np.float32),
+...      "kernel.A_imag": np.zeros((2, 1), np.float32), "kernel.C": np.ones((2, 1, 2), np.float32)}
+>>> layer = trained_layer(CheckpointLayer("layers.0", "s4d", t), "m.npz")
+>>> layer.channels, layer.modes, layer.parameters["log_dt"]
+(2, 1, ['-1453635/2097152', '-1453635/2097152'])
+"""
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import InputError, LimitError
+from ..formats.rationals import format_rational
+
+__all__ = ["TrainedLayer", "trained_layer", "ARCHITECTURES", "MAX_TRAINED_MODES"]
+
+ARCHITECTURES = ("s4d", "s5", "lru")
+#: Most modes (complex eigenvalues) a certified layer may have, as the checker's limit.
+MAX_TRAINED_MODES = 16_384
+
+
+@dataclass(frozen=True)
+class TrainedLayer:
+    """One trained layer: architecture, name, checkpoint file name, H channels, P modes, exact parameters.
+
+    ``parameters`` maps each name to nested lists of canonical rational strings (None for an absent D).
+    """
+
+    architecture: str
+    name: str
+    checkpoint: str
+    channels: int
+    modes: int
+    parameters: dict = field(repr=False)
+
+    def as_json(self):
+        """The certificate's ``"system"`` field."""
+        return {"architecture": self.architecture, "name": self.name, "checkpoint": self.checkpoint,
+                "channels": self.channels, "modes": self.modes, "parameters": self.parameters}
+
+    @property
+    def sha256(self):
+        """The hash of the layer's canonical JSON without its name and file name (the checker's)."""
+        data = {k: v for k, v in self.as_json().items() if k not in ("name", "checkpoint")}
+        text = json.dumps(data, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+    def values(self, name):
+        """A parameter as nested lists of Fractions (None for an absent D)."""
+        def conv(x):
+            return [conv(v) for v in x] if isinstance(x, list) else Fraction(x)
+        value = self.parameters[name]
+        return None if value is None else conv(value)
+
+
+def _exact(array, name, shape):
+    a = np.asarray(array)
+    if a.dtype.kind not in "fiu":
+        raise InputError(f"{name}: a {a.dtype} tensor, not real numbers (complex values are stored as a real view)")
+    a = a.astype(np.float64) if a.dtype.kind == "f" else a
+    if a.shape != shape:
+        raise InputError(f"{name} has shape {a.shape}, expected {shape}")
+    if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+        raise InputError(f"{name} holds NaN or infinite values: nothing can be certified")
+    cache = {}
+
+    def text(x):
+        if x not in cache:
+            cache[x] = format_rational(Fraction(x.item() if hasattr(x, "item") else x))
+        return cache[x]
+    return np.vectorize(text, otypes=[object])(a).tolist() if a.size else a.tolist()
+
+
+def trained_layer(layer, checkpoint):
+    """The exact :class:`TrainedLayer` of a recognised checkpoint layer (S4D, S5 or LRU).
+
+    Raises
+    ------
+    InputError
+        If the layer is a Mamba layer (input-dependent: not a fixed operator), or its tensors have the wrong
+        shapes or non-finite values.
+    LimitError
+        If it has more than :data:`MAX_TRAINED_MODES` modes.
+    """
+    t = layer.tensors
+    kind = layer.kind
+    if kind not in ARCHITECTURES:
+        raise InputError(f"{layer.name}: a {kind} layer has no fixed lag operator (its lags depend on the input); "
+                         "only S4D, S5 and LRU layers are certified")
+    if kind == "s4d":
+        H, P = np.shape(t["kernel.A_imag"])[:2] if np.ndim(t["kernel.A_imag"]) == 2 else (0, 0)
+        if H == 0:
+            raise InputError(f"{layer.name}: kernel.A_imag must be (H, N/2), got {np.shape(t['kernel.A_imag'])}")
+        log_dt = np.asarray(t["kernel.log_dt"]).reshape(-1)
+        if log_dt.size == 1:
+            log_dt = np.repeat(log_dt, H)
+        params = {"log_dt": _exact(log_dt, "kernel.log_dt", (H,)),
+                  "log_A_real": _exact(t["kernel.log_A_real"], "kernel.log_A_real", (H, P)),
+                  "A_imag": _exact(t["kernel.A_imag"], "kernel.A_imag", (H, P)),
+                  "C": _exact(t["kernel.C"], "kernel.C", (H, P, 2))}
+        modes = H * P
+    elif kind == "s5":
+        P = int(np.size(t["Lambda_re"]))
+        B = np.asarray(t["B"])
+        H = B.shape[1] if B.ndim == 3 else 0
+        params = {"Lambda_re": _exact(np.reshape(t["Lambda_re"], -1), "Lambda_re", (P,)),
+                  "Lambda_im": _exact(np.reshape(t["Lambda_im"], -1), "Lambda_im", (P,)),
+                  "log_step": _exact(np.reshape(t["log_step"], -1), "log_step", (P,)),
+                  "B": _exact(B, "B", (P, H, 2)), "C": _exact(t["C"], "C", (H, P, 2))}
+        modes = P
+    else:
+        P = int(np.size(t["nu_log"]))
+        B_re = np.asarray(t["B_re"])
+        H = B_re.shape[1] if B_re.ndim == 2 else 0
+        params = {"nu_log": _exact(np.reshape(t["nu_log"], -1), "nu_log", (P,)),
+                  "theta_log": _exact(np.reshape(t["theta_log"], -1), "theta_log", (P,)),
+                  "gamma_log": _exact(np.reshape(t["gamma_log"], -1), "gamma_log", (P,)),
+                  "B_re": _exact(B_re, "B_re", (P, H)), "B_im": _exact(t["B_im"], "B_im", (P, H)),
+                  "C_re": _exact(t["C_re"], "C_re", (H, P)), "C_im": _exact(t["C_im"], "C_im", (H, P))}
+        modes = P
+    if H < 1:
+        raise InputError(f"{layer.name}: the tensors do not give a channel count")
+    if modes > MAX_TRAINED_MODES:
+        raise LimitError(f"{layer.name} has {modes} modes; certified layers have at most {MAX_TRAINED_MODES}")
+    params["D"] = _exact(np.reshape(t["D"], -1), "D", (H,)) if "D" in t else None
+    return TrainedLayer(kind, layer.name, os.path.basename(str(checkpoint))[-200:], int(H), int(modes if kind != "s4d" else P),
+                        params)
