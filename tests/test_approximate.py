@@ -150,8 +150,52 @@ def test_bad_tolerances_and_limits():
     for bad in ("0", "1", "2", "-1e-3", "abc", "1/0", "nan"):
         with pytest.raises(InputError):
             certify(s, 8, tolerance=bad)
-    with pytest.raises(LimitError):
-        certify(s, 5000, tolerance="1e-3")
+    with pytest.raises(LimitError, match="certified decay"):  # beyond the exact sum, no decay: refused
+        certify(ssm([[1]], [[1]], [[1]]), 5000, tolerance="1e-3")
+    with pytest.raises(LimitError, match="10\\*\\*12|1000000000000"):
+        certify(s, 10 ** 13, tolerance="1e-3")
+
+
+def test_long_sequences_use_a_certified_decay_tail(monkeypatch):
+    s = ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="diag")
+    cert = certify(s, 10 ** 9, tolerance="1/100")
+    tail = cert["tail"]
+    assert tail["summed"] == 4096 and cert["head_count"] == 2 and check_data(cert.data).code == 0
+    # the brackets contain the numeric path's float curve at n = 10^9 (logarithmic in n), to its rounding
+    from symssm.numeric.headcount import numeric_head_count
+    import numpy as np
+
+    curve = numeric_head_count((np.diag([0.5, -1 / 3]), np.ones((2, 1)), np.eye(2), None), 10 ** 9).approximation_error
+    for e in cert["errors"]:
+        assert float(Fraction(e["lower"])) - 1e-9 <= curve[e["H"]] <= float(Fraction(e["upper"])) + 1e-9
+    # a float system: its exact lags grow 53 bits a step, so only a few hundred are summed
+    f = ssm([["0.9", "0.1"], ["-0.2", "0.7"]], [[1, 0], [0, 1]], [[1, "0.5"], [0, 1]])
+    fc = certify(f, 10 ** 6, tolerance="1/100")
+    assert fc["tail"]["summed"] < 4096 and check_data(fc.data).code == 0
+
+    def named(mutate, obligation):
+        bad = json.loads(json.dumps(cert.data))
+        mutate(bad)
+        r = check_data(bad)
+        assert r.code == 1 and r.message.startswith(obligation), r.message
+
+    slow = certify(ssm([["97/100", 0], [0, "1/2"]], [[1], [1]], [[1, 0], [0, 1]]), 10 ** 6, tolerance="1/100").data
+    assert Fraction(slow["tail"]["bound"]) > Fraction(1, 2 ** 900) and check_data(slow).code == 0  # not the floor
+    bad = json.loads(json.dumps(slow))
+    bad["tail"]["bound"] = str(Fraction(bad["tail"]["bound"]) / 2)
+    assert check_data(bad).message.startswith("tail.bound")
+    named(lambda d: d["tail"].update(decay_rate="1/4"), "tail.lyapunov.P")
+    named(lambda d: d["tail"].update(relative_distance=str(Fraction(d["tail"]["relative_distance"]) / 2)),
+          "tail.relative_distance")
+    named(lambda d: d["tail"]["lyapunov"].update(mu="1000"), "tail.lyapunov.mu")
+    named(lambda d: d.update(head_count=1), "head_count")
+    named(lambda d: d["errors"][1].update(lower=d["errors"][1]["upper"]), "errors[1].lower")
+    named(lambda d: d["tail"]["summed_errors"][1].update(upper="0"), "tail.summed_errors[1]")
+    named(lambda d: d["tail"].update(summed=1), "tail.bound")  # 4095 would still be true: the tail is tiny
+    from symssm.checker import linalg
+
+    monkeypatch.setattr(linalg, "_flint", None)  # the pure checker: the same verdict
+    assert check_data(cert.data).code == 0
 
 
 def test_cli_certify_check_latex(tmp_path, capsys):
@@ -195,6 +239,9 @@ def test_both_sides_share_the_limits():
 
     for name in ("MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM", "MAX_DEFINITE_WORK"):
         assert getattr(checker, name) == getattr(generator, name), name
+    from symssm.certificate.approximate import MAX_TAIL_N
+
+    assert checker.MAX_TAIL_N == MAX_TAIL_N
 
 
 def test_definiteness_work_is_bounded_before_it_starts(monkeypatch):

@@ -16,12 +16,18 @@ Examples
 from fractions import Fraction
 
 from ..errors import InputError
-from ..exact.approximate import error_brackets
+from ..errors import LimitError
+from ..exact.approximate import (MAX_APPROX_DIM, MAX_APPROX_N, MAX_BITS, MAX_GRAM_WORK, _dyadic, error_brackets,
+                                 gram_brackets, sqrt_up, summed_lags, truncated_gram, widened_errors, widening)
+from ..exact.lags import lag_bit_bound
 from ..formats.limits import check_n
 from ..formats.rationals import format_rational
 from .envelope import header, within_limits
 
-__all__ = ["approximate_data", "parse_tolerance", "bracket_json"]
+__all__ = ["approximate_data", "parse_tolerance", "bracket_json", "MAX_TAIL_N"]
+
+#: Longest n of a certificate whose lags beyond the exact sum are bounded by a certified decay (both sides).
+MAX_TAIL_N = 10 ** 12
 
 
 def parse_tolerance(text):
@@ -56,12 +62,63 @@ def approximate_data(system, n, tolerance):
     """
     n = check_n(n)
     tol = parse_tolerance(tolerance) if not isinstance(tolerance, Fraction) else tolerance
+    pm = system.p * system.m
+    if pm <= MAX_APPROX_DIM and not _sums_exactly(system, n):
+        return within_limits(_tail_data(system, n, tol))
     out = error_brackets(system, n, tol)
     errors = [bracket_json(e) for e in out["errors"]]
     data = header("approximate-head-count", system)
     data.update({"n": n, "tolerance": format_rational(tol), "head_count": out["head_count"],
                  "undecided_at": out["undecided"], "errors": errors})
     return within_limits(data)
+
+
+def _sums_exactly(system, n):
+    pm = system.p * system.m
+    return n <= MAX_APPROX_N and n * pm * pm <= MAX_GRAM_WORK and lag_bit_bound(system, n - 1) <= MAX_BITS
+
+
+def _tail_data(system, n, tol):
+    """For n beyond the exact sum: the lags up to n0 exactly, a certified decay bound on the rest, wider brackets."""
+    from ..errors import NotStableError
+    from ..gradient.decay import decay_bound
+
+    if n > MAX_TAIL_N:
+        raise LimitError(f"certified eps-head counts are made for n <= {MAX_TAIL_N}, got {n}")
+    n0 = summed_lags(system, n)
+    if n0 < 1:
+        raise LimitError("even L_0 is beyond the limits of the exact sum")
+    try:
+        decay = decay_bound(system)
+    except NotStableError as exc:
+        raise LimitError(f"n = {n} is beyond the {n0} lags summed exactly, and bounding the rest needs a certified "
+                         f"decay: {exc}") from None
+    r = decay.r
+    # rounded up to a short dyadic, and to at least 2^-1000 (a bound that small changes no bracket's printed digits,
+    # and keeps every number of the certificate short)
+    tail = max(_dyadic(n * decay.K2 * r ** (2 * n0) / (1 - r * r), 64), Fraction(1, 2 ** 1000))
+    G, tr, S2 = truncated_gram(system, n, n0)
+    if tr == 0:
+        raise LimitError(f"the {n0} lags summed exactly are zero: the tail bound cannot be relative to them")
+    t = sqrt_up(tail * S2 / tr)
+    if t >= 1:
+        raise LimitError(f"the lags beyond the {n0} summed exactly decay too slowly (rate {float(r):.4g}) for n = {n}: "
+                         "their bound exceeds the summed part (a shorter n)")
+    out = gram_brackets(G, tr, tol, widen=widening(t))
+    if out["head_count"] is None and out["undecided"] is None:
+        raise LimitError(f"no H reaches the tolerance once the tail's relative distance {float(t):.3g} is added (the "
+                         f"lags beyond the {n0} summed decay too slowly: a shorter n, or a larger tolerance)")
+    data = header("approximate-head-count", system)
+    data.update({
+        "n": n, "tolerance": format_rational(tol), "head_count": out["head_count"], "undecided_at": out["undecided"],
+        "tail": {"summed": n0, "decay_rate": format_rational(r),
+                 "lyapunov": {"P": [[format_rational(x) for x in row] for row in decay.P],
+                              "mu": format_rational(decay.mu), "M": format_rational(decay.M)},
+                 "bound": format_rational(tail), "relative_distance": format_rational(t),
+                 "summed_errors": [bracket_json(e) for e in out["errors"]]},
+        "errors": [{"H": e["H"], "lower": format_rational(e["lower"]), "upper": format_rational(e["upper"])}
+                   for e in widened_errors(out["errors"], t)]})
+    return data
 
 
 def bracket_json(e):

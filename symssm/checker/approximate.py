@@ -15,10 +15,13 @@ from fractions import Fraction
 from math import gcd
 
 from . import linalg
+from .gradient import MAX_SMALL_DIGITS, check_decay
 from .numbers import int_text, rat_text
-from .reading import integer, keys, rational
+from .reading import integer, is_text, keys, rational
 
 MAX_APPROX_N = 4096
+#: Longest n of a certificate with a tail (the lags beyond the summed ones bounded by a certified decay).
+MAX_TAIL_N = 10 ** 12
 MAX_GRAM_WORK = 20_000_000
 MAX_APPROX_DIM = 64
 #: Most word operations the definiteness tests may cost: brackets x (p m)^3 x 64-bit words of tr G (both sides).
@@ -30,8 +33,8 @@ def definite_work(brackets, pm, trace):
     return brackets * pm ** 3 * (1 + trace.bit_length() // 64)
 
 
-def gram(system, n):
-    """``(G, tr G)``: an integer positive multiple of the weighted Gram matrix of the lags."""
+def gram(system, n, n0=None):
+    """``(G, tr G, S2)``: ``G = S2 sum_{d<n0} (n - d) vec(L_d) vec(L_d)^T``, an integer matrix (n0 = n by default)."""
     from math import lcm
 
     A, B, C, D = system["A"], system["B"], system["C"], system["D"]
@@ -40,8 +43,9 @@ def gram(system, n):
     Ai = [[int(x * a) for x in row] for row in A]
     X = [[int(x * b) for x in row] for row in B]
     Ci = [[int(x * c) for x in row] for row in C]
+    n0 = n if n0 is None else n0
     rows, scales = [], []
-    for d in range(n):
+    for d in range(n0):
         Y = linalg._matmul_int(Ci, X)
         if d == 0 and D is not None:
             delta = linalg._den(D)
@@ -50,13 +54,14 @@ def gram(system, n):
         else:
             scales.append(c * b * a ** d)
         rows.append([v for row in Y for v in row])
-        if d + 1 < n:
+        if d + 1 < n0:
             X = linalg._matmul_int(Ai, X)
     S = 1
     for s in scales:
         S = lcm(S, s)
     weights = [(n - d) * (S // s) ** 2 for d, s in enumerate(scales)]
-    return weighted_gram(rows, weights, p * m)
+    G, tr = weighted_gram(rows, weights, p * m)
+    return G, tr, S * S
 
 
 def weighted_gram(rows, weights, pm):
@@ -100,31 +105,88 @@ def _int_matrix(ledger, value, where, rows, cols):
 def check_approximate(ledger, cert, system):
     """Every obligation of an eps-head-count certificate (module docstring); returns the verdict's summary."""
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
-                                       "tolerance", "head_count", "undecided_at", "errors"))
+                                       "tolerance", "head_count", "undecided_at", "errors"), optional=("tail",))
     p, m = system["p"], system["m"]
     pm = p * m
     ledger.require(pm <= MAX_APPROX_DIM, "system", f"eps-head counts are checked for p*m <= {MAX_APPROX_DIM}")
-    n = integer(ledger, cert["n"], "n", 1, MAX_APPROX_N)
-    ledger.require(n * pm * pm <= MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
+    tail = cert.get("tail")
+    n = integer(ledger, cert["n"], "n", 1, MAX_APPROX_N if tail is None else MAX_TAIL_N)
+    n0 = n
+    if tail is not None:
+        keys(ledger, tail, "tail", ("summed", "decay_rate", "lyapunov", "bound", "relative_distance", "summed_errors"))
+        n0 = integer(ledger, tail["summed"], "tail.summed", 1, min(n - 1, MAX_APPROX_N))
+    ledger.require(n0 * pm * pm <= MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
                    "multiply-adds: beyond the checker's limit")
-    bound = linalg.lag_bit_bound(system, n - 1)
-    ledger.require(bound <= linalg.MAX_LAG_BITS, "n", f"the exact lags up to L_{n - 1} may need {bound} bits; the "
+    bound = linalg.lag_bit_bound(system, n0 - 1)
+    ledger.require(bound <= linalg.MAX_LAG_BITS, "n", f"the exact lags up to L_{n0 - 1} may need {bound} bits; the "
                    f"limit is {linalg.MAX_LAG_BITS}")
     tol = rational(ledger, cert["tolerance"], "tolerance")
     ledger.require(0 < tol < 1, "tolerance", "must lie strictly between 0 and 1")
     errors = cert["errors"]
     ledger.require(isinstance(errors, list) and len(errors) <= pm + 1, "errors", f"must be a list of at most {pm + 1} "
                    "brackets")
-    G, tr = gram(system, n)
-    if tr == 0:
-        ledger.require(errors == [] and cert["head_count"] == 0 and cert["undecided_at"] is None, "head_count",
-                       "the operator is zero: no brackets, head count 0")
-        return f"eps-head count 0 for {system['name'] or 'the system'!r}: its operator on length {n} is zero"
-    work = definite_work(len(errors), pm, tr)
-    ledger.require(work <= MAX_DEFINITE_WORK, "errors", f"checking {len(errors)} brackets of a {pm} x {pm} Gram matrix "
+    G, tr, S2 = gram(system, n, n0)
+    what = f"{system['name'] or 'the system'!r} on length {int_text(n)}"
+    if tail is None:
+        if tr == 0:
+            ledger.require(errors == [] and cert["head_count"] == 0 and cert["undecided_at"] is None, "head_count",
+                           "the operator is zero: no brackets, head count 0")
+            return f"eps-head count 0 for {system['name'] or 'the system'!r}: its operator on length {n} is zero"
+        _within_definite_work(ledger, len(errors), pm, tr, "errors")
+        lowers, uppers = check_brackets(ledger, errors, G, tr, "errors")
+        return check_claim(ledger, cert, lowers, uppers, tol, what)
+    # the lags beyond n0: ||L_d||_F^2 <= K^2 r^(2d) (a Lyapunov witness), so their weighted sum is at most
+    # n K^2 r^(2 n0) / (1 - r^2)
+    rate = tail["decay_rate"]
+    ledger.require(is_text(rate, 2 * MAX_SMALL_DIGITS + 2) and sum(ch.isdigit() for ch in rate) <= 2 * MAX_SMALL_DIGITS,
+                   "tail.decay_rate", f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
+    r = rational(ledger, rate, "tail.decay_rate")
+    ledger.require(0 < r < 1, "tail.decay_rate", "must lie strictly between 0 and 1")
+    K2 = check_decay(ledger, tail["lyapunov"], r, system, "tail.lyapunov")
+    tau = rational(ledger, tail["bound"], "tail.bound")
+    ledger.require(tau >= n * K2 * r ** (2 * n0) / (1 - r * r), "tail.bound",
+                   "is below n K^2 r^(2 n0) / (1 - r^2), the decay's bound on the lags beyond the summed ones")
+    t = rational(ledger, tail["relative_distance"], "tail.relative_distance")
+    ledger.require(0 <= t < 1 and tr > 0 and t * t * tr >= tau * S2, "tail.relative_distance",
+                   "must be below 1 and bound sqrt(tail / ||T~||_F^2), the tail relative to the summed lags")
+    summed = tail["summed_errors"]
+    ledger.require(isinstance(summed, list) and 1 <= len(summed) <= pm + 1 and isinstance(errors, list)
+                   and len(errors) == len(summed), "tail.summed_errors",
+                   f"must list 1 to {pm + 1} brackets, as many as errors")
+    _within_definite_work(ledger, len(summed), pm, tr, "tail.summed_errors")
+    low_s, up_s = check_brackets(ledger, summed, G, tr, "tail.summed_errors")
+    lowers, uppers = check_widened(ledger, errors, low_s, up_s, t)
+    return check_claim(ledger, cert, lowers, uppers, tol, what)
+
+
+def _within_definite_work(ledger, brackets, pm, tr, where):
+    work = definite_work(brackets, pm, tr)
+    ledger.require(work <= MAX_DEFINITE_WORK, where, f"checking {brackets} brackets of a {pm} x {pm} Gram matrix "
                    f"of {tr.bit_length()}-bit entries costs {work} word operations; the limit is {MAX_DEFINITE_WORK}")
-    lowers, uppers = check_brackets(ledger, errors, G, tr, "errors")
-    return check_claim(ledger, cert, lowers, uppers, tol, f"{system['name'] or 'the system'!r} on length {int_text(n)}")
+
+
+def check_widened(ledger, errors, low_s, up_s, t):
+    """The brackets of an operator within relative distance t (Frobenius) of one with brackets [low_s, up_s]:
+    ``lower_H <= (l_H - t)/(1 + t)``, ``upper_H >= min(1, (u_H + t)/(1 - t))`` (the distance to the matrices of
+    rank at most H is 1-Lipschitz), ``e_0 = 1``. Returns the lists of lower and upper bounds."""
+    lowers, uppers = [], []
+    for H, e in enumerate(errors):
+        w = f"errors[{H}]"
+        ledger.require(isinstance(e, dict) and e.get("H") == H and not isinstance(e.get("H"), bool), f"{w}.H",
+                       f"must be {H}")
+        keys(ledger, e, w, ("H", "lower", "upper"))
+        lo, up = rational(ledger, e["lower"], f"{w}.lower"), rational(ledger, e["upper"], f"{w}.upper")
+        ledger.require(0 <= lo <= up, f"{w}.lower", "must satisfy 0 <= lower <= upper")
+        if H == 0:
+            ledger.require(lo <= 1 <= up, w, "e_0 = 1: the bracket must contain 1")
+        else:
+            ledger.require(lo <= max(Fraction(0), (low_s[H] - t) / (1 + t)), f"{w}.lower",
+                           "is above the summed operator's lower bound less the relative distance")
+            ledger.require(up >= min(Fraction(1), (up_s[H] + t) / (1 - t)), f"{w}.upper",
+                           "is below the summed operator's upper bound plus the relative distance")
+        lowers.append(lo)
+        uppers.append(up)
+    return lowers, uppers
 
 
 def check_brackets(ledger, errors, G, tr, where):

@@ -74,14 +74,40 @@ def _attention_adj(n):
     return adj
 
 
+def check_decay(ledger, ly, r, system, where):
+    """The Lyapunov witness ``{"P", "mu", "M"}`` of the decay rate r (``||L_d||_F^2 <= K^2 r^(2d)`` for d >= 1):
+    P symmetric, ``P - mu I``, ``M I - P`` and ``r^2 P - A^T P A`` positive definite. Returns the least
+    ``K^2 = ||C||_F^2 ||B||_F^2 M / mu`` it proves."""
+    N, A, B, C = system["N"], system["A"], system["B"], system["C"]
+    keys(ledger, ly, where, ("P", "mu", "M"))
+    P = matrix(ledger, ly["P"], f"{where}.P", N, N)
+    ledger.require(all(P[i][j] == P[j][i] for i in range(N) for j in range(i)), f"{where}.P", "must be symmetric")
+    # the exact definiteness tests below cost grows with these sizes: refuse over the limit before any of them
+    if integer_bits(P, MAX_P_BITS) > MAX_P_BITS:
+        raise Unreadable(f"{where}.P: over the cost limit: its entries over a common denominator need more than "
+                         f"{MAX_P_BITS} bits (the limit of the exact definiteness tests; docs/robustness.md)")
+    if integer_bits(A, MAX_A_BITS) > MAX_A_BITS:
+        raise Unreadable(f"system.A: over the cost limit of a decay certificate: its entries over a common "
+                         f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
+    mu = rational(ledger, ly["mu"], f"{where}.mu")
+    M = rational(ledger, ly["M"], f"{where}.M")
+    ledger.require(mu > 0 and M > 0, f"{where}.mu", "mu and M must be positive")
+    above_mu, below_M = definite_between(P, mu, M)
+    ledger.require(above_mu, f"{where}.mu", "P - mu I is not positive definite")
+    ledger.require(below_M, f"{where}.M", "M I - P is not positive definite")
+    ledger.require(decrease_definite(A, P, r), f"{where}.P",
+                   "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
+    frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
+    return frob2(C) * frob2(B) * M / mu
+
+
 def check_gradient(ledger, cert, system):
 
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "decay_rate", "decay_constant_squared", "spectral_radius_estimate",
                                        "lyapunov", "attention", "attention_lower_bound", "crossover_distance",
                                        "computation_graph"))
-    N, m, p = system["N"], system["m"], system["p"]
-    A, B, C = system["A"], system["B"], system["C"]
+    m, p = system["m"], system["p"]
     n = integer(ledger, cert["n"], "n", 2, 10**12)
     ledger.require(is_text(cert["spectral_radius_estimate"], 40) and ESTIMATE.match(cert["spectral_radius_estimate"]),
                    "spectral_radius_estimate", "must be a short decimal string (informative, not verified)")
@@ -91,27 +117,7 @@ def check_gradient(ledger, cert, system):
     r = rational(ledger, cert["decay_rate"], "decay_rate")
     ledger.require(0 < r < 1, "decay_rate", "must lie strictly between 0 and 1")
     K2 = rational(ledger, cert["decay_constant_squared"], "decay_constant_squared")
-    ly = cert["lyapunov"]
-    keys(ledger, ly, "lyapunov", ("P", "mu", "M"))
-    P = matrix(ledger, ly["P"], "lyapunov.P", N, N)
-    ledger.require(all(P[i][j] == P[j][i] for i in range(N) for j in range(i)), "lyapunov.P", "must be symmetric")
-    # the exact definiteness tests below cost grows with these sizes: refuse over the limit before any of them
-    if integer_bits(P, MAX_P_BITS) > MAX_P_BITS:
-        raise Unreadable(f"lyapunov.P: over the cost limit: its entries over a common denominator need more than "
-                         f"{MAX_P_BITS} bits (the limit of the exact definiteness tests; docs/robustness.md)")
-    if integer_bits(A, MAX_A_BITS) > MAX_A_BITS:
-        raise Unreadable(f"system.A: over the cost limit of a gradient certificate: its entries over a common "
-                         f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
-    mu = rational(ledger, ly["mu"], "lyapunov.mu")
-    M = rational(ledger, ly["M"], "lyapunov.M")
-    ledger.require(mu > 0 and M > 0, "lyapunov.mu", "mu and M must be positive")
-    above_mu, below_M = definite_between(P, mu, M)
-    ledger.require(above_mu, "lyapunov.mu", "P - mu I is not positive definite")
-    ledger.require(below_M, "lyapunov.M", "M I - P is not positive definite")
-    ledger.require(decrease_definite(A, P, r), "lyapunov.P",
-                   "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
-    frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))
-    need = frob2(C) * frob2(B) * M / mu
+    need = check_decay(ledger, cert["lyapunov"], r, system, "lyapunov")
     ledger.require(K2 >= need, "decay_constant_squared", f"must be at least ||C||_F^2 ||B||_F^2 M / mu = {rat_text(need)}")
 
     at = cert["attention"]

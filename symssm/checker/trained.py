@@ -27,8 +27,8 @@ import json
 from fractions import Fraction
 
 from . import enclosure as E
-from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, check_brackets, check_claim, definite_work,
-                          weighted_gram)
+from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, check_brackets, check_claim, check_widened,
+                          definite_work, weighted_gram)
 from .numbers import NumberError, canonical_rational, int_text
 from .reading import integer, is_text, keys, rational
 
@@ -301,22 +301,6 @@ def check_trained(ledger, cert, layer):
     ledger.require(cost <= MAX_DEFINITE_WORK, "surrogate_errors", f"checking {len(sur_errors)} brackets costs {cost} "
                    f"word operations; the limit is {MAX_DEFINITE_WORK}")
     low_s, up_s = check_brackets(ledger, sur_errors, G, tr, "surrogate_errors")
-    lowers, uppers = [], []
-    for H, e in enumerate(errors):
-        w = f"errors[{H}]"
-        ledger.require(isinstance(e, dict) and e.get("H") == H and not isinstance(e.get("H"), bool), f"{w}.H",
-                       f"must be {H}")
-        keys(ledger, e, w, ("H", "lower", "upper"))
-        lo, up = rational(ledger, e["lower"], f"{w}.lower"), rational(ledger, e["upper"], f"{w}.upper")
-        ledger.require(0 <= lo <= up, f"{w}.lower", "must satisfy 0 <= lower <= upper")
-        if H == 0:
-            ledger.require(lo <= 1 <= up, w, "e_0 = 1: the bracket must contain 1")
-        else:
-            ledger.require(lo <= max(Fraction(0), (low_s[H] - t) / (1 + t)), f"{w}.lower",
-                           "is above the surrogate's lower bound less the relative distance")
-            ledger.require(up >= min(Fraction(1), (up_s[H] + t) / (1 - t)), f"{w}.upper",
-                           "is below the surrogate's upper bound plus the relative distance")
-        lowers.append(lo)
-        uppers.append(up)
+    lowers, uppers = check_widened(ledger, errors, low_s, up_s, t)
     what = (f"{layer['architecture'].upper()} layer {layer['name']!r} on length {int_text(n)}")
     return check_claim(ledger, cert, lowers, uppers, tol, what)

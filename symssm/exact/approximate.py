@@ -30,7 +30,8 @@ from ..errors import InputError, LimitError
 from ..formats.limits import check_n
 from .lags import lag_bit_bound, scaled_lag_stack
 
-__all__ = ["gram_matrix", "error_brackets", "gram_brackets", "gram_of_rows", "sqrt_bounds", "MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM"]
+__all__ = ["gram_matrix", "error_brackets", "gram_brackets", "gram_of_rows", "sqrt_bounds", "summed_lags",
+           "truncated_gram", "sqrt_up", "dyadic_below", "widening", "widened_errors", "MAX_APPROX_N", "MAX_GRAM_WORK", "MAX_APPROX_DIM"]
 
 #: Longest sequence whose Gram matrix is summed exactly.
 MAX_APPROX_N = 4096
@@ -64,12 +65,76 @@ def gram_matrix(system, n):
     if n and lag_bit_bound(system, n - 1) > MAX_BITS:
         raise LimitError(f"the exact lags up to L_{n - 1} may need more than {MAX_BITS} bits per entry; certified "
                          "eps-head counts sum them exactly (a shorter n, or smaller denominators)")
-    stack = scaled_lag_stack(system, n)
+    G, tr, _ = truncated_gram(system, n, n)
+    return G, tr
+
+
+def summed_lags(system, n):
+    """How many lags (at most n) are summed exactly within the limits: the n0 of a certificate with a tail (0 if
+    even L_0 is beyond them)."""
+    pm = system.p * system.m
+    hi = min(n, MAX_APPROX_N, MAX_GRAM_WORK // (pm * pm))
+    lo = 0
+    while lo < hi:  # the largest count whose lags fit in MAX_BITS (the bound grows with d)
+        mid = (lo + hi + 1) // 2
+        if lag_bit_bound(system, mid - 1) <= MAX_BITS:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def truncated_gram(system, n, n0):
+    """``(G, tr G, S2)`` with ``G = S2 sum_{d<n0} (n - d) vec(L_d) vec(L_d)^T`` an integer matrix (S2 a square)."""
+    pm = system.p * system.m
+    stack = scaled_lag_stack(system, n0)
     S = 1
     for s in stack.scales:
         S = math.lcm(S, s)
     weights = [(n - d) * (S // s) ** 2 for d, s in enumerate(stack.scales)]
-    return gram_of_rows(stack.rows, weights, pm)
+    G, tr = gram_of_rows(stack.rows, weights, pm)
+    return G, tr, S * S
+
+
+def sqrt_up(x):
+    """A short dyadic at least ``sqrt(x)`` (x >= 0 rational)."""
+    x = Fraction(x)
+    if x <= 0:
+        return Fraction(0)
+    bits = max(64, 64 - (x.numerator.bit_length() - x.denominator.bit_length()) // 2)
+    scale = 4 ** bits
+    s = math.isqrt(-((-x.numerator * scale) // x.denominator))
+    return _dyadic(Fraction(s + 1, 2 ** bits), 64)
+
+
+def dyadic_below(x, bits=64):
+    """A short dyadic at most the rational x >= 0 (``bits`` significant bits)."""
+    x = Fraction(x)
+    if x <= 0:
+        return Fraction(0)
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    scale = Fraction(2) ** (bits - e)
+    return Fraction(math.floor(x * scale)) / scale
+
+
+def widening(t):
+    """The brackets of an operator within relative distance t of one whose brackets are known:
+    ``(H, lower, upper) -> ((lower - t)/(1 + t), (upper + t)/(1 - t))`` clipped to [0, 1]; ``e_0 = 1``."""
+    def widen(H, lo, hi):
+        if H == 0:
+            return Fraction(1), Fraction(1)
+        return max(Fraction(0), (lo - t) / (1 + t)), min(Fraction(1), (hi + t) / (1 - t))
+    return widen
+
+
+def widened_errors(errors, t):
+    """The widened brackets as short dyadics rounded outward: ``[{"H", "lower", "upper"}]``."""
+    widen = widening(t)
+    out = []
+    for e in errors:
+        lo, hi = widen(e["H"], e["lower"], e["upper"])
+        out.append({"H": e["H"], "lower": dyadic_below(lo), "upper": min(_dyadic(hi, 64), Fraction(1))})
+    return out
 
 
 def gram_of_rows(rows, weights, pm):

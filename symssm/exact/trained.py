@@ -28,7 +28,8 @@ import math
 from fractions import Fraction
 
 from ..errors import InputError, LimitError
-from .approximate import MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, gram_brackets, gram_of_rows
+from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, gram_brackets, gram_of_rows, sqrt_up,
+                          widened_errors, widening)
 
 __all__ = ["trained_brackets", "kernel_rows", "MAX_SURROGATE_LAGS", "MAX_RECURRENCE_WORK"]
 
@@ -149,16 +150,6 @@ def _tail(n, n0, scale, tail_data):
     return _dyadic(n * total * power / (1 - M * M) * (1 + Fraction(1, 2 ** 20)), 64)
 
 
-def _sqrt_up(x):
-    """A short dyadic at least ``sqrt(x)`` (x >= 0 rational)."""
-    if x <= 0:
-        return Fraction(0)
-    bits = max(64, 64 - (x.numerator.bit_length() - x.denominator.bit_length()) // 2)
-    scale = 4 ** bits
-    s = math.isqrt(-((-x.numerator * scale) // x.denominator))
-    return _dyadic(Fraction(s + 1, 2 ** bits), 64)
-
-
 def trained_brackets(layer, n, tolerance):
     """The surrogate, its brackets and the layer's (a dict the certificate module writes).
 
@@ -197,7 +188,7 @@ def trained_brackets(layer, n, tolerance):
     if tr == 0:
         raise LimitError(f"{layer.name}: the surrogate of its lags is zero at this precision")
     wsum = n0 * n - n0 * (n0 - 1) // 2
-    t = _sqrt_up((rho * rho * E * wsum + tail) * 4 ** Q / tr)
+    t = sqrt_up((rho * rho * E * wsum + tail) * 4 ** Q / tr)
     if t >= 1:
         raise LimitError(f"{layer.name}: the surrogate's relative distance to the layer is {float(t):.3g} >= 1"
                          + (f" (the lags beyond the {n0} summed decay too slowly: a length n <= {n0})" if tail else ""))
@@ -206,30 +197,13 @@ def trained_brackets(layer, n, tolerance):
         raise LimitError(f"{layer.name}: one definiteness test costs {work} word operations, beyond the checker's "
                          f"limit {MAX_DEFINITE_WORK}")
 
-    def widen(H, lo, hi):
-        if H == 0:
-            return Fraction(1), Fraction(1)
-        return max(Fraction(0), (lo - t) / (1 + t)), min(Fraction(1), (hi + t) / (1 - t))
-
-    out = gram_brackets(G, tr, tolerance, widen=widen)
+    out = gram_brackets(G, tr, tolerance, widen=widening(t))
     if out["head_count"] is None and out["undecided"] is None:
         raise LimitError(f"{layer.name}: no H reaches the tolerance once the surrogate's relative distance "
                          f"{float(t):.3g} is added" + (f" (the lags beyond the {n0} summed decay too slowly: a length "
                                                        f"n <= {n0}, or a larger tolerance)" if tail else
                                                        "; a larger tolerance"))
-    errors = []
-    for e in out["errors"]:
-        lo, hi = widen(e["H"], e["lower"], e["upper"])
-        errors.append({"H": e["H"], "lower": _down(lo), "upper": min(_dyadic(hi, 64), Fraction(1))})
+    errors = widened_errors(out["errors"], t)
     return {"lags": n0, "scale_bits": Q, "kernel": rows, "radius": rho, "tail": tail, "relative_distance": t,
             "surrogate_errors": out["errors"], "errors": errors, "head_count": out["head_count"],
             "undecided": out["undecided"], "trace": tr}
-
-
-def _down(x, bits=64):
-    """A short dyadic at most the rational x >= 0."""
-    if x <= 0:
-        return Fraction(0)
-    e = x.numerator.bit_length() - x.denominator.bit_length()
-    scale = Fraction(2) ** (bits - e)
-    return Fraction(math.floor(x * scale)) / scale

@@ -7,7 +7,8 @@ and the table of every certified bracket, as decimals rounded outward from the e
 
 from .tex import MAX_SHOWN, display_name, system_block, tex_count, tex_decimal, tex_hash, tex_number
 
-__all__ = ["approximate_fragment", "approximate_markdown"]
+__all__ = ["approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs", "bracket_table",
+           "WIDENING"]
 
 
 def _up(text):
@@ -21,8 +22,7 @@ def _down(text):
 def approximate_fragment(d, style):
     """The theorem and proof for eps-head-count data that the checker has verified."""
     s = d["system"]
-    n, errs, k = d["n"], d["errors"], d["head_count"]
-    eps = tex_number(d["tolerance"])
+    n, errs = d["n"], d["errors"]
     small = s["N"] <= MAX_SHOWN and s["p"] <= MAX_SHOWN and s["m"] <= MAX_SHOWN
     hasD = s["D"] is not None
     lines = [style.begin(f"Approximate head count of the SSM {display_name(s)}")]
@@ -41,18 +41,53 @@ def approximate_fragment(d, style):
         lines.append(claim_sentence(d, "the SSM"))
     lines.append(style.end())
     lines.append("\\begin{proof}\\emergencystretch=3em")
-    lines.append("The operator repeats $L_d$ ($L_0 = CB" + (" + D" if hasD else "") + "$, $L_d = C A^d B$) on "
-                 "$n - d$ block diagonals, so $e_H^2 = S_H / \\operatorname{tr} G$, where "
-                 "$G = \\sum_{d<n} (n - d)\\, \\operatorname{vec}(L_d) \\operatorname{vec}(L_d)^{\\top}$ and $S_H$ is the "
-                 "sum of the eigenvalues of $G$ after the $H$ largest (Eckart--Young). The checker forms $G$ "
-                 "exactly from $A, B, C" + (", D" if hasD else "") + "$.")
-    if errs:
+    if "tail" in d:
+        lines.extend(_tail_proof(d, hasD))
+    else:
+        lines.append("The operator repeats $L_d$ ($L_0 = CB" + (" + D" if hasD else "") + "$, $L_d = C A^d B$) on "
+                     "$n - d$ block diagonals, so $e_H^2 = S_H / \\operatorname{tr} G$, where "
+                     "$G = \\sum_{d<n} (n - d)\\, \\operatorname{vec}(L_d) \\operatorname{vec}(L_d)^{\\top}$ and $S_H$ "
+                     "is the sum of the eigenvalues of $G$ after the $H$ largest (Eckart--Young). The checker forms $G$ "
+                     "exactly from $A, B, C" + (", D" if hasD else "") + "$.")
+    if errs and "tail" not in d:
         lines.append("")
         lines.extend(witness_paragraphs("G"))
         lines.extend(bracket_table(errs))
         lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
+
+
+#: Why the brackets of T follow from those of a surrogate within relative distance t.
+WIDENING = ("The distance to the matrices of rank at most $H$ changes by at most $\\lVert T - \\tilde T \\rVert_F$, "
+            "and $\\lVert T \\rVert_F$ lies within it of $\\lVert \\tilde T \\rVert_F$, so "
+            "$e_H \\ge (\\tilde l_H - t) / (1 + t)$ and $e_H \\le (\\tilde u_H + t) / (1 - t)$.")
+
+
+def _tail_proof(d, hasD):
+    """The proof's opening for a certificate whose lags beyond ``n0`` are bounded by a certified decay."""
+    tail, n0 = d["tail"], d["tail"]["summed"]
+    t = tail["relative_distance"]
+    t_tex = tex_number(t) if len(t) <= 10 else tex_decimal(t, up=True)
+    bound = tail["bound"]
+    b_tex = tex_number(bound) if len(bound) <= 10 else tex_decimal(bound, up=True)
+    return ["Let $T$ be the matrix with rows $(n - d)^{1/2} \\operatorname{vec}(L_d)$, $d < n$ ($L_0 = CB"
+            + (" + D" if hasD else "") + "$, $L_d = C A^d B$): $e_H = \\min_{\\operatorname{rank} X \\le H} "
+            "\\lVert T - X \\rVert_F / \\lVert T \\rVert_F$ (Eckart--Young). Let $\\tilde T$ keep its rows "
+            f"$d < n_0 = {tex_count(n0)}$ and set the others to zero; the checker forms its Gram matrix "
+            "$\\tilde G = \\sum_{d < n_0} (n - d)\\, \\operatorname{vec}(L_d) \\operatorname{vec}(L_d)^{\\top}$ "
+            "exactly. The certificate gives a rational $P$ with $\\mu I \\prec P \\prec M I$ and "
+            f"$r^2 P - A^{{\\top}} P A \\succ 0$ for $r = {tex_number(tail['decay_rate'])}$ (each checked exactly), so "
+            "$\\lVert L_d \\rVert_F^2 \\le K^2 r^{2d}$ with $K^2 = \\lVert C \\rVert_F^2 \\lVert B \\rVert_F^2 M / \\mu$, "
+            f"and the rows beyond $n_0$ weigh $\\sum_{{d \\ge n_0}} (n - d) \\lVert L_d \\rVert_F^2 \\le n K^2 r^{{2 n_0}} "
+            f"/ (1 - r^2) \\le {b_tex}$. Hence $\\lVert T - \\tilde T \\rVert_F \\le t \\lVert \\tilde T \\rVert_F$ with "
+            f"$t = {t_tex}$.",
+            "",
+            "For $\\tilde T$ the brackets $\\tilde e_H \\in [\\tilde l_H, \\tilde u_H]$ are proven exactly, with $S_H$ "
+            "the sum of the eigenvalues of $\\tilde G$ after the $H$ largest:"] + witness_paragraphs(
+        "\\tilde G", err="\\tilde e_H") + [
+            WIDENING] + bracket_table(
+        d["errors"], "The certified brackets of $e_H$, rounded outward from the exact values in the certificate, are")
 
 
 def approximate_markdown(d, safe_name):

@@ -168,6 +168,10 @@ def approximate_summary(cert):
         h = cert["undecided_at"]
         lines.append(f"no eps-head count claimed: e_{h} lies in [{_short(errs[h]['lower'])}, {_short(errs[h]['upper'])}],"
                      f" around the tolerance {tol}")
+    if "tail" in cert:
+        lines.append(f"the first {cert['tail']['summed']} lags are summed exactly; the rest are bounded by a certified "
+                     f"decay at rate {_short(cert['tail']['decay_rate'])} (relative distance "
+                     f"{_short(cert['tail']['relative_distance'])})")
     lines.append("certified brackets (relative error of the best H-head model, Eckart-Young, rows weighted by "
                  "sqrt(n - d)):")
     for e in errs:

@@ -6,7 +6,7 @@ enclosed (the surrogate, its radius, the tail), why the brackets widen by the re
 and gives the surrogate's witnesses' form and the layer's brackets.
 """
 
-from .approximate import _down, _up, bracket_table, claim_sentence, witness_paragraphs
+from .approximate import WIDENING, _down, _up, bracket_table, claim_sentence, witness_paragraphs
 from .tex import tex_count, tex_decimal, tex_hash, tex_name, tex_number
 
 __all__ = ["trained_fragment"]
@@ -83,10 +83,7 @@ def trained_fragment(d, style):
     lines.append("For $\\tilde T$ the brackets $\\tilde e_H \\in [\\tilde l_H, \\tilde u_H]$ are proven exactly, as for a "
                  "rational system, with $S_H$ the sum of the eigenvalues of $\\tilde G$ after the $H$ largest:")
     lines.extend(witness_paragraphs("\\tilde G", err="\\tilde e_H"))
-    lines.append("The distance to the matrices of rank at most $H$ changes by at most "
-                 "$\\lVert T - \\tilde T \\rVert_F$, and $\\lVert T \\rVert_F$ lies within it of "
-                 "$\\lVert \\tilde T \\rVert_F$, so $e_H \\ge (\\tilde l_H - t) / (1 + t)$ and "
-                 "$e_H \\le (\\tilde u_H + t) / (1 - t)$.")
+    lines.append(WIDENING)
     lines.extend(bracket_table(errs, "The layer's certified brackets, rounded outward from the exact values in the "
                                      "certificate, are"))
     lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")

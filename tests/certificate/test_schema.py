@@ -96,3 +96,11 @@ def test_trained_head_count_certificates_conform():
         "kernel.C": f([[0.5, -1.0]], [[1.0, 2.0]])}), "m.npz")
     cert = certify(layer, 16, tolerance="1/100")
     jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))
+
+
+def test_approximate_certificates_with_a_tail_conform():
+    from symssm import ssm
+
+    cert = certify(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]), 10 ** 6, tolerance="1/100")
+    assert "tail" in cert.data
+    jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))

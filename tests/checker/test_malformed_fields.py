@@ -67,6 +67,9 @@ def _small_certificates():
         certify(ssm([[0, 0], [1, 0]], [[1], [0]], [[0, 1]], [[3]], name="s"), 5).data)
     out["approximate-head-count"] = copy.deepcopy(
         certify(ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="a"), 8, tolerance="1/100").data)
+    # beyond the exact sum (a 1,000-digit denominator: 10 lags are summed), the rest bounded by its decay
+    out["approximate-head-count tail"] = copy.deepcopy(certify(ssm([["3/1" + "0" * 999 + "7"]], [[1]], [[1]], name="t"),
+                                                               10 ** 6, tolerance="1/100").data)
     from symssm.sources.parametric_layers import parametric_layer_from_data
 
     out["parametric-interaction-rank"] = copy.deepcopy(certify(parametric_layer_from_data({
