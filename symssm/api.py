@@ -237,7 +237,13 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
             raise InputError("a trained layer's lags are not rational: certify its eps-head count (a tolerance)")
         from .certificate.trained import trained_data
 
-        return Certificate(trained_data(system, 1024 if n is None else n, tolerance))
+        cert = Certificate(trained_data(system, 1024 if n is None else n, tolerance))
+        verdict = cert.check()
+        if not verdict.verified:  # the generator never hands out what the checker would refuse
+            from .errors import LimitError
+
+            raise LimitError(f"{system.name}: the checker does not verify the certificate ({verdict.message})")
+        return cert
     if tolerance is not None:
         from .errors import InputError
 

@@ -484,8 +484,7 @@ def _cmd_model(args):
         if os.path.exists(args.certificates) and not os.path.isdir(args.certificates):
             raise InputError(f"--certificates {_safe(args.certificates)} is not a folder")
     report = analyse_checkpoint(args.checkpoint, n, tol=args.tol)
-    if args.certificates is not None:
-        _certify_layers(args, report, n)
+    certified = _certify_layers(args, report, n) if args.certificates is not None else None
     if args.plot:
         from types import SimpleNamespace
 
@@ -493,7 +492,7 @@ def _cmd_model(args):
 
         curves = [SimpleNamespace(name=layer["name"], numerical_head_count=layer["numerical_head_count"],
                                   approximation_error=layer["approximation_error"]) for layer in report["layers"]]
-        plot_heads(curves, args.plot, inputs=(args.checkpoint,))
+        plot_heads(curves, args.plot, inputs=(args.checkpoint,), certified=certified)
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
         return 0
@@ -522,7 +521,8 @@ def _layer_file(name, taken):
 
 
 def _certify_layers(args, report, n):
-    """``model --tolerance``: certify every S4D / S5 / LRU layer, write the certificates, extend the report."""
+    """``model --tolerance``: certify every S4D / S5 / LRU layer, write the certificates, extend the report; returns
+    each layer's certificate data (None where none)."""
     from .api import certify_checkpoint
     from .certificate.approximate import parse_tolerance
     from .formats.rationals import format_rational
@@ -531,7 +531,9 @@ def _certify_layers(args, report, n):
     os.makedirs(args.certificates, exist_ok=True)
     taken = set()
     report["certified_tolerance"] = format_rational(parse_tolerance(args.tolerance))
+    drawn = []
     for layer, (name, cert, reason) in zip(report["layers"], results):
+        drawn.append(None if cert is None else cert.data)
         if cert is None:
             note = reason if layer["kind"] != "mamba" else (
                 "not certified: a Mamba layer's lags depend on its input (the numerical count is on a seeded input)")
@@ -543,6 +545,7 @@ def _certify_layers(args, report, n):
         layer.update(certified_head_count=data["head_count"], certificate=path,
                      certified_undecided_at=data["undecided_at"],
                      certified_errors=[{"H": e["H"], "lower": e["lower"], "upper": e["upper"]} for e in data["errors"]])
+    return drawn
 
 
 def _certified_line(layer):

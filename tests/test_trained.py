@@ -273,6 +273,10 @@ def test_mamba_and_bad_options(tmp_path, capsys):
     assert main(["model", str(tmp_path / "m.npz"), "--tolerance", "1e-2", "--certificates", str(tmp_path / "file")]) == 2
     with pytest.raises(InputError, match="tolerance"):
         certify(trained_layer(CheckpointLayer("l", "s4d", s4d_tensors(0, 1, 1, shared=True)), "x"), 8)
+    huge = s4d_tensors(0, 1, 1, shared=True)
+    huge["kernel.log_A_real"][0, 0] = 40.0  # exp(40): beyond the checker's enclosures; refused before writing
+    with pytest.raises(LimitError, match="enclosures' range"):
+        certify(trained_layer(CheckpointLayer("l", "s4d", huge), "x"), 8, tolerance="1/10")
     bad = s4d_tensors(0, 1, 1, shared=True)
     bad["kernel.C"][0, 0, 0] = np.nan
     with pytest.raises(InputError, match="NaN"):
@@ -344,3 +348,16 @@ def test_both_sides_share_the_limits():
     assert checker.recurrence_work(n0, modes, modes) <= checker.MAX_RECURRENCE_WORK < checker.recurrence_work(
         n0 + 1, modes, modes)
     assert many.channels == 64
+
+
+def test_model_plot_draws_the_certified_brackets(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    np.savez(tmp_path / "m.npz", **{f"a.{k}": v for k, v in s4d_tensors(0, 2, 2, shared=True).items()},
+             **{f"b.{k}": v for k, v in lru_tensors(1, 2, 2).items()})
+    args = ["model", str(tmp_path / "m.npz"), "-n", "32", "--tolerance", "1/100", "--certificates", str(tmp_path / "c")]
+    assert main(args + ["--plot", str(tmp_path / "a.svg")]) == 0
+    assert main(args + ["--plot", str(tmp_path / "b.svg")]) == 0
+    svg = (tmp_path / "a.svg").read_text()
+    assert "certified bracket" in svg and "tolerance 0.01" in svg
+    assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()  # deterministic
+    capsys.readouterr()

@@ -44,6 +44,8 @@ MAX_RECURRENCE_WORK = 60_000_000
 #: Most fractional bits of the surrogate's integers.
 MAX_SCALE_BITS = 400
 MAX_GRAM_WORK = 20_000_000
+#: Digits an entry of the surrogate may have beyond Q / 3 (the lags' entries are below 2^700).
+MAX_KERNEL_DIGITS = 240
 
 
 def _shapes(arch, H, P):
@@ -236,7 +238,7 @@ def _surrogate(ledger, sur, count):
     Q = integer(ledger, sur["scale_bits"], "surrogate.scale_bits", 0, MAX_SCALE_BITS)
     kernel = sur["kernel"]
     ledger.require(isinstance(kernel, list) and len(kernel) == n0, "surrogate.kernel", f"must list {n0} lags")
-    limit = Q // 3 + 40  # digits: the entries are at most 2^(Q + 128)
+    limit = Q // 3 + MAX_KERNEL_DIGITS  # digits: the generator writes entries below 2^(Q + 700)
     rows = []
     for d, row in enumerate(kernel):
         ledger.require(isinstance(row, list) and len(row) == count, f"surrogate.kernel[{d}]",

@@ -24,7 +24,6 @@ Examples
 (2, 64, [False, True])
 """
 
-import math
 from fractions import Fraction
 
 from ..errors import InputError, LimitError
@@ -41,12 +40,26 @@ MAX_GRAM_WORK = 20_000_000
 #: Fractional bits of the recurrence, significant bits of the largest surrogate entry.
 FRACTION_BITS = 200
 SIGNIFICANT_BITS = 96
+#: Lag entries must stay below 2^700 (the checker reads entries of at most Q / 3 + 240 digits).
+MAX_LAG_EXPONENT = 700
+#: The checker's exp takes arguments of modulus at most 2^16.
+MAX_EXP_ARGUMENT = 2 ** 16
 _DPS = 70
 
 
 def entry_count(layer):
     """E: the lag entries the surrogate lists (the diagonal for S4D, all H x H otherwise)."""
     return layer.channels if layer.architecture == "s4d" else layer.channels ** 2
+
+
+def _exp(z, layer, what="a parameter"):
+    """exp(z), refusing an argument beyond the checker's range (its enclosure of exp stops at 2^16)."""
+    import mpmath
+
+    if abs(z) > MAX_EXP_ARGUMENT / 2:
+        raise LimitError(f"{layer.name}: the exponent of {what} has modulus {float(abs(z)):.3g}, beyond the enclosures' "
+                         f"range ({MAX_EXP_ARGUMENT // 2})")
+    return mpmath.exp(z)
 
 
 def _modes(layer):
@@ -59,12 +72,12 @@ def _modes(layer):
     if arch == "s4d":
         log_dt, lar, aim, C = (layer.values(k) for k in ("log_dt", "log_A_real", "A_imag", "C"))
         for h in range(H):
-            dt = mpmath.exp(q(log_dt[h]))
+            dt = _exp(q(log_dt[h]), layer)
             for p in range(layer.modes):
-                A = mpmath.mpc(-mpmath.exp(q(lar[h][p])), q(aim[h][p]))
+                A = mpmath.mpc(-_exp(q(lar[h][p]), layer), q(aim[h][p]))
                 if A == 0:
                     raise InputError(f"{layer.name}: mode A[{h}][{p}] is 0; its zero-order hold divides by it")
-                lam = mpmath.exp(dt * A)
+                lam = _exp(dt * A, layer, f"dt A[{h}][{p}]")
                 modes.append((lam, {h: mpmath.mpc(q(C[h][p][0]), q(C[h][p][1])) * (lam - 1) / A}))
         scale = 2
     elif arch == "s5":
@@ -73,7 +86,7 @@ def _modes(layer):
             Lam = mpmath.mpc(q(re[p]), q(im[p]))
             if Lam == 0:
                 raise InputError(f"{layer.name}: Lambda[{p}] is 0; its zero-order hold divides by it")
-            lam = mpmath.exp(Lam * mpmath.exp(q(ls[p])))
+            lam = _exp(Lam * _exp(q(ls[p]), layer), layer, f"Lambda[{p}] step")
             Bbar = [(lam - 1) / Lam * mpmath.mpc(q(B[p][j][0]), q(B[p][j][1])) for j in range(H)]
             modes.append((lam, {i * H + j: mpmath.mpc(q(C[i][p][0]), q(C[i][p][1])) * Bbar[j]
                                 for i in range(H) for j in range(H)}))
@@ -82,8 +95,8 @@ def _modes(layer):
         nu, th, ga, Br, Bi, Cr, Ci = (layer.values(k) for k in ("nu_log", "theta_log", "gamma_log", "B_re", "B_im",
                                                                "C_re", "C_im"))
         for p in range(layer.modes):
-            lam = mpmath.exp(mpmath.mpc(-mpmath.exp(q(nu[p])), mpmath.exp(q(th[p]))))
-            g = mpmath.exp(q(ga[p]))
+            lam = _exp(mpmath.mpc(-_exp(q(nu[p]), layer), _exp(q(th[p]), layer)), layer, f"mode {p}")
+            g = _exp(q(ga[p]), layer)
             modes.append((lam, {i * H + j: mpmath.mpc(q(Cr[i][p]), q(Ci[i][p])) * g * mpmath.mpc(q(Br[p][j]), q(Bi[p][j]))
                                 for i in range(H) for j in range(H)}))
         scale = 1
@@ -127,7 +140,9 @@ def kernel_rows(layer, n0):
         for e, v in D.items():
             raw[0][e] += v * (1 << (2 * F))
     biggest = max((abs(x) for row in raw for x in row), default=0)
-    top = math.floor(math.log2(biggest)) - 2 * F if biggest else 0
+    top = biggest.bit_length() - 1 - 2 * F if biggest else 0
+    if top >= MAX_LAG_EXPONENT:
+        raise LimitError(f"{layer.name}: a lag entry exceeds 2^{MAX_LAG_EXPONENT}: beyond the certificate's limits")
     Q = min(max(SIGNIFICANT_BITS - 1 - int(top), 0), 2 * F)
     shift = 2 * F - Q
     rows = [[round(Fraction(x) / (1 << shift)) for x in row] for row in raw]

@@ -116,9 +116,10 @@ def plot_gradient(cert, path, *, max_distance=None, inputs=()):
 def plot_heads(results, path, *, inputs=(), certified=None):
     """Plot approximation error against H for one or more numeric results (PNG, PDF or SVG by suffix).
 
-    ``certified``: the data of a verified ``approximate-head-count`` certificate; its brackets are
-    drawn as error bars (the paper's figure with rigorous error bars), with the tolerance and the
-    certified eps-head count.
+    ``certified``: the data of a verified ``approximate-head-count`` (or ``trained-head-count``)
+    certificate, or a list of them (None where a curve has none) aligned with ``results``; their
+    brackets are drawn as error bars (the paper's figure with rigorous error bars), with the tolerance
+    and, for one certificate, the certified eps-head count.
 
     Raises
     ------
@@ -134,18 +135,23 @@ def plot_heads(results, path, *, inputs=(), certified=None):
         ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i}", label=f"{res.name or 'SSM'} (numerical, k = {res.numerical_head_count})")
         ax.axvline(res.numerical_head_count, color=f"C{i}", ls=":")
     title = "Approximation error vs. heads (numerical)"
-    if certified is not None and certified.get("errors"):
-        Hs = [e["H"] for e in certified["errors"]]
-        lo = [float(Fraction(e["lower"])) for e in certified["errors"]]
-        up = [float(Fraction(e["upper"])) for e in certified["errors"]]
+    certs = certified if isinstance(certified, list) else [certified]
+    drawn = [(i, c) for i, c in enumerate(certs) if c is not None and c.get("errors")]
+    for j, (i, cert) in enumerate(drawn):
+        Hs = [e["H"] for e in cert["errors"]]
+        lo = [float(Fraction(e["lower"])) for e in cert["errors"]]
+        up = [float(Fraction(e["upper"])) for e in cert["errors"]]
         floor = max(max(up) * 1e-17, 1e-300)
         mid = [max(u, floor) for u in up]
         ax.errorbar(Hs, mid, yerr=[[max(u, floor) - max(l_, floor) for l_, u in zip(lo, up)], [0] * len(up)],
-                    fmt="s", color="k", capsize=4, label="certified bracket [lower, upper]")
-        tol = float(Fraction(certified["tolerance"]))
+                    fmt="s", color="k" if len(drawn) == 1 else f"C{i}", capsize=4,
+                    label="certified bracket [lower, upper]" if j == 0 else None)
+    if drawn:
+        tol = float(Fraction(drawn[0][1]["tolerance"]))
         ax.axhline(tol, color="k", ls="--", lw=0.8, label=f"tolerance {tol:g}")
-        k = certified["head_count"]
-        title = "Approximation error vs. heads: certified brackets" + (f", k_eps = {k}" if k is not None else "")
+        ks = [c["head_count"] for _, c in drawn]
+        title = "Approximation error vs. heads: certified brackets" + (
+            f", k_eps = {ks[0]}" if len(ks) == 1 and ks[0] is not None else "")
     ax.set_xlabel("number of heads H")
     ax.set_ylabel("best H-head error (Frobenius, length-n operator)")
     ax.set_title(title)
