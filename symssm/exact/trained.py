@@ -140,7 +140,7 @@ def kernel_rows(layer, n0):
         for e, v in D.items():
             raw[0][e] += v * (1 << (2 * F))
     biggest = max((abs(x) for row in raw for x in row), default=0)
-    top = biggest.bit_length() - 1 - 2 * F if biggest else 0
+    top = int(biggest).bit_length() - 1 - 2 * F if biggest >= 1 else -2 * F
     if top >= MAX_LAG_EXPONENT:
         raise LimitError(f"{layer.name}: a lag entry exceeds 2^{MAX_LAG_EXPONENT}: beyond the certificate's limits")
     Q = min(max(SIGNIFICANT_BITS - 1 - int(top), 0), 2 * F)
