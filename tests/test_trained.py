@@ -2,7 +2,6 @@
 
 import copy
 import json
-import struct
 from fractions import Fraction
 
 import mpmath
@@ -11,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checkpoint_tools import write_safetensors
 from symssm import certify
 from symssm.api import certify_checkpoint, load_certificate
 from symssm.checker import check_data
@@ -108,22 +108,11 @@ def _contains(cert, ref, slack=Fraction(1, 10 ** 25)):
         assert Fraction(e["lower"]) - slack <= r <= Fraction(e["upper"]) + slack, (e["H"], float(r))
 
 
-def _write_safetensors(path, tensors):
-    header, blobs, offset = {}, [], 0
-    for name, arr in tensors.items():
-        data = np.ascontiguousarray(arr, dtype="<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(arr.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header).encode()
-    path.write_bytes(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
-
 def _save(path, fmt, tensors):
     if fmt == "npz":
         np.savez(path, **tensors)
     elif fmt == "safetensors":
-        _write_safetensors(path, tensors)
+        write_safetensors(path, tensors, 'F32')
     else:
         torch = pytest.importorskip("torch")
         torch.save({k: torch.tensor(v) for k, v in tensors.items()}, path)

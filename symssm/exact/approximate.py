@@ -109,12 +109,7 @@ def sqrt_up(x):
 
 def dyadic_below(x, bits=64):
     """A short dyadic at most the rational x >= 0 (``bits`` significant bits)."""
-    x = Fraction(x)
-    if x <= 0:
-        return Fraction(0)
-    e = x.numerator.bit_length() - x.denominator.bit_length()
-    scale = Fraction(2) ** (bits - e)
-    return Fraction(math.floor(x * scale)) / scale
+    return _dyadic(x, bits, up=False)
 
 
 def widening(t):
@@ -168,14 +163,14 @@ def _eigh_mp(G, tr, dps):
         return [frac(lam[i]) for i in order], [[frac(Q[r, i]) for i in order] for r in range(len(G))]
 
 
-def _dyadic(x, bits=96):
-    """A short dyadic rational at least the rational ``x`` (x >= 0), ``bits`` significant bits."""
+def _dyadic(x, bits=96, *, up=True):
+    """A short dyadic rational at least (``up``) or at most the rational ``x`` (x >= 0), ``bits`` significant bits."""
     x = Fraction(x)
     if x <= 0:
         return Fraction(0)
     e = x.numerator.bit_length() - x.denominator.bit_length()
     scale = Fraction(2) ** (bits - e)
-    return Fraction(math.ceil(x * scale)) / scale
+    return Fraction((math.ceil if up else math.floor)(x * scale)) / scale
 
 
 def _positive_definite(M):

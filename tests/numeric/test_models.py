@@ -1,11 +1,11 @@
 """Checkpoints: tensors from .npz, .safetensors and .pt; S4D, S5 and LRU layers; their numerical head counts."""
 
 import json
-import struct
 
 import numpy as np
 import pytest
 
+from checkpoint_tools import write_safetensors
 from symssm.cli import main
 from symssm.errors import InputError
 from symssm.numeric.models import analyse_checkpoint, s4d_kernel
@@ -34,17 +34,6 @@ def _reference_kernel(t, L):
     return K
 
 
-def _write_safetensors(path, tensors):
-    header, blobs, offset = {}, [], 0
-    for name, arr in tensors.items():
-        data = np.ascontiguousarray(arr, dtype="<f8").tobytes()
-        header[name] = {"dtype": "F64", "shape": list(arr.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header).encode()
-    path.write_bytes(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
-
 def test_s4d_kernel_matches_the_reference_formula():
     t = _s4d_layer(np.random.default_rng(0), 3, 4, shared=False)
     assert np.allclose(s4d_kernel(t, 50), _reference_kernel(t, 50), rtol=1e-12, atol=1e-12)
@@ -60,7 +49,7 @@ def test_shared_A_and_dt_s4d_checkpoint_has_the_rank_of_its_kernel_matrix(tmp_pa
     if fmt == "npz":
         np.savez(path, **tensors)
     elif fmt == "safetensors":
-        _write_safetensors(path, tensors)
+        write_safetensors(path, tensors)
     else:
         torch = pytest.importorskip("torch")
         torch.save({k: torch.tensor(v) for k, v in tensors.items()}, path)
@@ -164,7 +153,7 @@ def test_only_the_layers_tensors_are_read(tmp_path, fmt):
                "layers.0.kernel.C": rng.standard_normal((3, 2, 2)), "layers.0.D": np.ones(3)}
     path = tmp_path / f"m.{fmt}"
     if fmt == "safetensors":
-        _write_safetensors(path, tensors)
+        write_safetensors(path, tensors)
     else:
         np.savez(path, **tensors)
     tracemalloc.start()
