@@ -104,7 +104,7 @@ def trained_spec_hash(spec):
     return None
 
 
-def layer_modes(layer):
+def layer_modes(layer, tick=lambda: None):
     """``(scale s, modes, D)``: each mode a pair (ball of lambda_p, {entry index: ball of w_pe}), such that
     ``K_e[d] = s Re sum_p w_pe lambda_p^d`` (+ ``D_e`` at d = 0, exact).
 
@@ -120,6 +120,7 @@ def layer_modes(layer):
         for h in range(H):
             dt = E.exp(E.ball(t["log_dt"][h]))
             for p in range(P):
+                tick()
                 A = E.sub(E.ball(0, t["A_imag"][h][p]), E.exp(E.ball(t["log_A_real"][h][p])))
                 lam = E.exp(E.mul(dt, A))
                 w = E.mul(E.ball(*t["C"][h][p]), E.div(E.sub(lam, one), A))
@@ -127,6 +128,7 @@ def layer_modes(layer):
         scale = 2
     elif arch == "s5":
         for p in range(P):
+            tick()
             Lam = E.ball(t["Lambda_re"][p], t["Lambda_im"][p])
             lam = E.exp(E.mul(Lam, E.exp(E.ball(t["log_step"][p]))))
             f = E.div(E.sub(lam, one), Lam)
@@ -135,6 +137,7 @@ def layer_modes(layer):
         scale = 2
     else:
         for p in range(P):
+            tick()
             nu, theta = E.exp(E.ball(t["nu_log"][p])), E.exp(E.ball(t["theta_log"][p]))
             lam = E.exp((-nu[0], theta[0], nu[2] + theta[2]))
             gamma = E.exp(E.ball(t["gamma_log"][p]))
@@ -278,7 +281,7 @@ def check_trained(ledger, cert, layer):
     ledger.require(work <= MAX_RECURRENCE_WORK, "surrogate.lags", f"enclosing {n0} lags of {modes_n} modes costs "
                    f"{work} products; the limit is {MAX_RECURRENCE_WORK}")
     try:
-        scale, modes, D = layer_modes(layer)
+        scale, modes, D = layer_modes(layer, lambda: ledger.require(True, "system.parameters", ""))
     except E.EnclosureError as exc:
         ledger.require(False, "system.parameters", f"no enclosure of the layer's modes: {exc}")
     _kernel_check(ledger, kernel, Q, rho, scale, modes, D, n0, count)
