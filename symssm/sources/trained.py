@@ -144,5 +144,5 @@ def trained_layer(layer, checkpoint):
     if modes > MAX_TRAINED_MODES:
         raise LimitError(f"{layer.name} has {modes} modes; certified layers have at most {MAX_TRAINED_MODES}")
     params["D"] = _exact(np.reshape(t["D"], -1), "D", (H,)) if "D" in t else None
-    return TrainedLayer(kind, layer.name, os.path.basename(str(checkpoint))[-200:], int(H), int(modes if kind != "s4d" else P),
-                        params)
+    return TrainedLayer(kind, layer.name[:200], os.path.basename(str(checkpoint))[-200:], int(H),
+                        int(modes if kind != "s4d" else P), params)
