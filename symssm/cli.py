@@ -477,14 +477,18 @@ def _cmd_model(args):
     if (args.tolerance is None) != (args.certificates is None):
         raise InputError("--tolerance and --certificates go together: the certified eps-head counts are written as "
                          "certificates into that folder")
+    tolerance = None
     if args.certificates is not None:
         from .certificate.approximate import parse_tolerance
 
-        parse_tolerance(args.tolerance)
+        tolerance = parse_tolerance(args.tolerance)  # refused before any work
         if os.path.exists(args.certificates) and not os.path.isdir(args.certificates):
             raise InputError(f"--certificates {_safe(args.certificates)} is not a folder")
-    report = analyse_checkpoint(args.checkpoint, n, tol=args.tol)
-    certified = _certify_layers(args, report, n) if args.certificates is not None else None
+    from .sources.checkpoints import read_layers
+
+    layers = read_layers(args.checkpoint)  # once, for the numbers and the certificates
+    report = analyse_checkpoint(args.checkpoint, n, tol=args.tol, layers=layers)
+    certified = _certify_layers(args, report, n, tolerance, layers) if tolerance is not None else None
     if args.plot:
         from types import SimpleNamespace
 
@@ -520,17 +524,16 @@ def _layer_file(name, taken):
     return candidate
 
 
-def _certify_layers(args, report, n):
+def _certify_layers(args, report, n, tolerance, layers):
     """``model --tolerance``: certify every S4D / S5 / LRU layer, write the certificates, extend the report; returns
     each layer's certificate data (None where none)."""
     from .api import certify_checkpoint
-    from .certificate.approximate import parse_tolerance
     from .formats.rationals import format_rational
 
-    results = certify_checkpoint(args.checkpoint, n, args.tolerance)
+    results = certify_checkpoint(args.checkpoint, n, tolerance, layers=layers)
     os.makedirs(args.certificates, exist_ok=True)
     taken = set()
-    report["certified_tolerance"] = format_rational(parse_tolerance(args.tolerance))
+    report["certified_tolerance"] = format_rational(tolerance)
     drawn = []
     for layer, (name, cert, reason) in zip(report["layers"], results):
         drawn.append(None if cert is None else cert.data)

@@ -17,9 +17,8 @@ from fractions import Fraction
 
 from ..errors import InputError
 from ..errors import LimitError
-from ..exact.approximate import (MAX_APPROX_DIM, MAX_APPROX_N, MAX_BITS, MAX_GRAM_WORK, _dyadic, error_brackets,
-                                 gram_brackets, sqrt_up, summed_lags, truncated_gram, widened_errors, widening)
-from ..exact.lags import lag_bit_bound
+from ..exact.approximate import (MAX_APPROX_DIM, _dyadic, error_brackets, gram_brackets, sqrt_up, summed_lags,
+                                 truncated_gram, widened_errors, widening)
 from ..formats.limits import check_n
 from ..formats.rationals import format_rational
 from .envelope import header, within_limits
@@ -62,9 +61,10 @@ def approximate_data(system, n, tolerance):
     """
     n = check_n(n)
     tol = parse_tolerance(tolerance) if not isinstance(tolerance, Fraction) else tolerance
-    pm = system.p * system.m
-    if pm <= MAX_APPROX_DIM and not _sums_exactly(system, n):
-        return within_limits(_tail_data(system, n, tol))
+    if system.p * system.m <= MAX_APPROX_DIM:  # (beyond it, error_brackets says so)
+        n0 = summed_lags(system, n)
+        if n0 < n:
+            return within_limits(_tail_data(system, n, n0, tol))
     out = error_brackets(system, n, tol)
     errors = [bracket_json(e) for e in out["errors"]]
     data = header("approximate-head-count", system)
@@ -73,19 +73,14 @@ def approximate_data(system, n, tolerance):
     return within_limits(data)
 
 
-def _sums_exactly(system, n):
-    pm = system.p * system.m
-    return n <= MAX_APPROX_N and n * pm * pm <= MAX_GRAM_WORK and lag_bit_bound(system, n - 1) <= MAX_BITS
-
-
-def _tail_data(system, n, tol):
-    """For n beyond the exact sum: the lags up to n0 exactly, a certified decay bound on the rest, wider brackets."""
+def _tail_data(system, n, n0, tol):
+    """For n beyond the exact sum (n0 < n lags fit in it): the lags up to n0 exactly, a certified decay bound on the
+    rest, wider brackets."""
     from ..errors import NotStableError
     from ..gradient.decay import decay_bound
 
     if n > MAX_TAIL_N:
         raise LimitError(f"certified eps-head counts are made for n <= {MAX_TAIL_N}, got {n}")
-    n0 = summed_lags(system, n)
     if n0 < 1:
         raise LimitError("even L_0 is beyond the limits of the exact sum")
     try:

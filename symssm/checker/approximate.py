@@ -15,9 +15,9 @@ from fractions import Fraction
 from math import gcd
 
 from . import linalg
-from .gradient import MAX_SMALL_DIGITS, check_decay
+from .gradient import check_decay, decay_rate
 from .numbers import int_text, rat_text
-from .reading import integer, is_text, keys, rational
+from .reading import integer, keys, rational
 
 MAX_APPROX_N = 4096
 #: Longest n of a certificate with a tail (the lags beyond the summed ones bounded by a certified decay).
@@ -137,11 +137,7 @@ def check_approximate(ledger, cert, system):
         return check_claim(ledger, cert, lowers, uppers, tol, what)
     # the lags beyond n0: ||L_d||_F^2 <= K^2 r^(2d) (a Lyapunov witness), so their weighted sum is at most
     # n K^2 r^(2 n0) / (1 - r^2)
-    rate = tail["decay_rate"]
-    ledger.require(is_text(rate, 2 * MAX_SMALL_DIGITS + 2) and sum(ch.isdigit() for ch in rate) <= 2 * MAX_SMALL_DIGITS,
-                   "tail.decay_rate", f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
-    r = rational(ledger, rate, "tail.decay_rate")
-    ledger.require(0 < r < 1, "tail.decay_rate", "must lie strictly between 0 and 1")
+    r = decay_rate(ledger, tail["decay_rate"], "tail.decay_rate")
     K2 = check_decay(ledger, tail["lyapunov"], r, system, "tail.lyapunov")
     tau = rational(ledger, tail["bound"], "tail.bound")
     ledger.require(tau >= n * K2 * r ** (2 * n0) / (1 - r * r), "tail.bound",

@@ -74,6 +74,16 @@ def _attention_adj(n):
     return adj
 
 
+def decay_rate(ledger, value, where):
+    """A decay rate: a rational in (0, 1) of at most ``MAX_SMALL_DIGITS`` digits above and below (its powers
+    are formed exactly, so its size is bounded before any of them)."""
+    ledger.require(is_text(value, 2 * MAX_SMALL_DIGITS + 2) and sum(ch.isdigit() for ch in value) <= 2 * MAX_SMALL_DIGITS,
+                   where, f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
+    r = rational(ledger, value, where)
+    ledger.require(0 < r < 1, where, "must lie strictly between 0 and 1")
+    return r
+
+
 def check_decay(ledger, ly, r, system, where):
     """The Lyapunov witness ``{"P", "mu", "M"}`` of the decay rate r (``||L_d||_F^2 <= K^2 r^(2d)`` for d >= 1):
     P symmetric, ``P - mu I``, ``M I - P`` and ``r^2 P - A^T P A`` positive definite. Returns the least
@@ -111,11 +121,7 @@ def check_gradient(ledger, cert, system):
     n = integer(ledger, cert["n"], "n", 2, 10**12)
     ledger.require(is_text(cert["spectral_radius_estimate"], 40) and ESTIMATE.match(cert["spectral_radius_estimate"]),
                    "spectral_radius_estimate", "must be a short decimal string (informative, not verified)")
-    ledger.require(is_text(cert["decay_rate"], 2 * MAX_SMALL_DIGITS + 2)
-                   and sum(ch.isdigit() for ch in cert["decay_rate"]) <= 2 * MAX_SMALL_DIGITS,
-                   "decay_rate", f"must be a rational of at most {MAX_SMALL_DIGITS} digits above and below")
-    r = rational(ledger, cert["decay_rate"], "decay_rate")
-    ledger.require(0 < r < 1, "decay_rate", "must lie strictly between 0 and 1")
+    r = decay_rate(ledger, cert["decay_rate"], "decay_rate")
     K2 = rational(ledger, cert["decay_constant_squared"], "decay_constant_squared")
     need = check_decay(ledger, cert["lyapunov"], r, system, "lyapunov")
     ledger.require(K2 >= need, "decay_constant_squared", f"must be at least ||C||_F^2 ||B||_F^2 M / mu = {rat_text(need)}")

@@ -26,6 +26,7 @@ Examples
 
 from fractions import Fraction
 
+from ..checker.trained import pow_up
 from ..errors import InputError, LimitError
 from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, gram_brackets, gram_of_rows, sqrt_up,
                           widened_errors, widening)
@@ -106,8 +107,9 @@ def _modes(layer):
 
 
 def kernel_rows(layer, n0):
-    """``(Q, rows, rho, moduli)``: the surrogate's integer lag entries over ``2^Q`` for ``d < n0``, its radius,
-    and for the tail the largest mode modulus and the entries' weight sums (floats of mpmath, upper side)."""
+    """``(Q, rows, rho, tail_data)``: the surrogate's integer lag entries over ``2^Q`` for ``d < n0``, its radius,
+    and for the tail ``(s, M, sums)``: the scale s, the largest mode modulus and the entries' weight sums (30-digit
+    rationals of mpmath's values; :func:`_tail` adds the margin that makes them upper bounds)."""
     import mpmath
 
     F = FRACTION_BITS
@@ -124,7 +126,7 @@ def kernel_rows(layer, n0):
             for e, w in weights.items():
                 sums[e] += abs(w)
         M = max(moduli, default=mpmath.mpf(0))
-        tail_data = (Fraction(str(mpmath.nstr(M, 30))) if modes else Fraction(0),
+        tail_data = (scale, Fraction(str(mpmath.nstr(M, 30))) if modes else Fraction(0),
                      [Fraction(str(mpmath.nstr(s, 30))) for s in sums])
     z = [(1 << F, 0) for _ in modes]
     raw = []
@@ -149,19 +151,18 @@ def kernel_rows(layer, n0):
     return Q, rows, Fraction(1, 2 ** Q), tail_data
 
 
-def _tail(n, n0, scale, tail_data):
-    """An upper bound on ``sum_{n0 <= d < n} (n - d) |vec L_d|^2`` by the modes' decay (None if a mode may reach 1)."""
-    M, sums = tail_data
+def _tail(n, n0, tail_data):
+    """An upper bound on ``sum_{n0 <= d < n} (n - d) |vec L_d|^2`` by the modes' decay (None if a mode may reach 1).
+
+    The checker bounds it with its own enclosures of M and the sums, by :func:`~symssm.checker.trained.pow_up`; M
+    and the sums here carry a 2^-40 margin above those, and ``pow_up`` is monotone, so this bound is at least the
+    checker's."""
+    scale, M, sums = tail_data
     M = _dyadic(M * (1 + Fraction(1, 2 ** 40)), 64)
     if M >= 1:
         return None
     total = sum(((scale * s * (1 + Fraction(1, 2 ** 40))) ** 2 for s in sums), Fraction(0))
-    power, base, k = Fraction(1), M, 2 * n0  # exactly M^(2 n0), rounded up at each step
-    while k:
-        if k & 1:
-            power = _dyadic(power * base, 64)
-        base = _dyadic(base * base, 64)
-        k >>= 1
+    power = pow_up(M, 2 * n0)
     return _dyadic(n * total * power / (1 - M * M) * (1 + Fraction(1, 2 ** 20)), 64)
 
 
@@ -195,7 +196,7 @@ def trained_brackets(layer, n, tolerance):
     Q, rows, rho, tail_data = kernel_rows(layer, n0)
     tail = Fraction(0)
     if n0 < n:
-        tail = _tail(n, n0, 2 if layer.architecture != "lru" else 1, tail_data)
+        tail = _tail(n, n0, tail_data)
         if tail is None:
             raise LimitError(f"{layer.name}: a mode has modulus near 1, so the lags beyond {n0} cannot be bounded by "
                              f"their decay; certify a length n <= {n0}")

@@ -107,8 +107,9 @@ def analyse_layer(layer, n, *, tol=DEFAULT_TOL):
     return out
 
 
-def analyse_checkpoint(path, n, *, tol=DEFAULT_TOL):
-    """``{"file", "n", "layers": [...]}`` for every recognised SSM layer of a checkpoint.
+def analyse_checkpoint(path, n, *, tol=DEFAULT_TOL, layers=None):
+    """``{"file", "n", "layers": [...]}`` for every recognised SSM layer of a checkpoint (``layers``: those
+    :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read).
 
     Raises
     ------
@@ -117,7 +118,8 @@ def analyse_checkpoint(path, n, *, tol=DEFAULT_TOL):
     """
     from ..sources.checkpoints import read_layers
 
-    layers = read_layers(path)  # only the recognised layers' tensors are read
+    if layers is None:
+        layers = read_layers(path)  # only the recognised layers' tensors are read
     if not layers:
         raise InputError(f"{path}: no S4D, S5 or LRU layer recognised (docs/models.md lists the parameter names)")
     return {"file": str(path), "n": n, "numerical": True,

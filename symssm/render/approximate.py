@@ -8,7 +8,7 @@ and the table of every certified bracket, as decimals rounded outward from the e
 from .tex import MAX_SHOWN, display_name, system_block, tex_count, tex_decimal, tex_hash, tex_number
 
 __all__ = ["approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs", "bracket_table",
-           "WIDENING"]
+           "widened_proof", "WIDENING"]
 
 
 def _up(text):
@@ -67,10 +67,6 @@ WIDENING = ("The distance to the matrices of rank at most $H$ changes by at most
 def _tail_proof(d, hasD):
     """The proof's opening for a certificate whose lags beyond ``n0`` are bounded by a certified decay."""
     tail, n0 = d["tail"], d["tail"]["summed"]
-    t = tail["relative_distance"]
-    t_tex = tex_number(t) if len(t) <= 10 else tex_decimal(t, up=True)
-    bound = tail["bound"]
-    b_tex = tex_number(bound) if len(bound) <= 10 else tex_decimal(bound, up=True)
     return ["Let $T$ be the matrix with rows $(n - d)^{1/2} \\operatorname{vec}(L_d)$, $d < n$ ($L_0 = CB"
             + (" + D" if hasD else "") + "$, $L_d = C A^d B$): $e_H = \\min_{\\operatorname{rank} X \\le H} "
             "\\lVert T - X \\rVert_F / \\lVert T \\rVert_F$ (Eckart--Young). Let $\\tilde T$ keep its rows "
@@ -80,14 +76,18 @@ def _tail_proof(d, hasD):
             f"$r^2 P - A^{{\\top}} P A \\succ 0$ for $r = {tex_number(tail['decay_rate'])}$ (each checked exactly), so "
             "$\\lVert L_d \\rVert_F^2 \\le K^2 r^{2d}$ with $K^2 = \\lVert C \\rVert_F^2 \\lVert B \\rVert_F^2 M / \\mu$, "
             f"and the rows beyond $n_0$ weigh $\\sum_{{d \\ge n_0}} (n - d) \\lVert L_d \\rVert_F^2 \\le n K^2 r^{{2 n_0}} "
-            f"/ (1 - r^2) \\le {b_tex}$. Hence $\\lVert T - \\tilde T \\rVert_F \\le t \\lVert \\tilde T \\rVert_F$ with "
-            f"$t = {t_tex}$.",
-            "",
-            "For $\\tilde T$ the brackets $\\tilde e_H \\in [\\tilde l_H, \\tilde u_H]$ are proven exactly, with $S_H$ "
-            "the sum of the eigenvalues of $\\tilde G$ after the $H$ largest:"] + witness_paragraphs(
-        "\\tilde G", err="\\tilde e_H") + [
-            WIDENING] + bracket_table(
-        d["errors"], "The certified brackets of $e_H$, rounded outward from the exact values in the certificate, are")
+            f"/ (1 - r^2) \\le {_up(tail['bound'])}$. Hence $\\lVert T - \\tilde T \\rVert_F \\le t \\lVert \\tilde T \\rVert_F$ with "
+            f"$t = {_up(tail['relative_distance'])}$.",
+            ""] + widened_proof(d["errors"], "", "The certified brackets of $e_H$, rounded outward from the exact "
+                                                 "values in the certificate, are")
+
+
+def widened_proof(errs, how, intro):
+    """The proof's part after ``||T - T~||_F <= t ||T~||_F``: the surrogate's brackets (``how``: a phrase after
+    "proven exactly,"), why they widen, and the table of ``errs`` introduced by ``intro``."""
+    return (["For $\\tilde T$ the brackets $\\tilde e_H \\in [\\tilde l_H, \\tilde u_H]$ are proven exactly," + how
+             + " with $S_H$ the sum of the eigenvalues of $\\tilde G$ after the $H$ largest:"]
+            + witness_paragraphs("\\tilde G", err="\\tilde e_H") + [WIDENING] + bracket_table(errs, intro))
 
 
 def approximate_markdown(d, safe_name):

@@ -6,8 +6,8 @@ enclosed (the surrogate, its radius, the tail), why the brackets widen by the re
 and gives the surrogate's witnesses' form and the layer's brackets.
 """
 
-from .approximate import WIDENING, _down, _up, bracket_table, claim_sentence, witness_paragraphs
-from .tex import tex_count, tex_decimal, tex_hash, tex_name, tex_number
+from .approximate import _down, _up, claim_sentence, widened_proof
+from .tex import tex_count, tex_hash, tex_name, tex_number
 
 __all__ = ["trained_fragment"]
 
@@ -61,8 +61,6 @@ def trained_fragment(d, style):
     lines.append(style.end())
     n0, Q = sur["lags"], sur["scale_bits"]
     entries = "the $H$ diagonal entries" if s["architecture"] == "s4d" else "the $H^2$ entries"
-    t = sur["relative_distance"]
-    t_tex = tex_number(t) if len(t) <= 10 else tex_decimal(t, up=True)
     lines.append("\\begin{proof}\\emergencystretch=3em")
     lines.append("Let $T$ be the matrix with rows $(n - d)^{1/2} \\operatorname{vec}(L_d)$, $d < n$: "
                  "$e_H = \\min_{\\operatorname{rank} X \\le H} \\lVert T - X \\rVert_F / \\lVert T \\rVert_F$ "
@@ -75,17 +73,13 @@ def trained_fragment(d, style):
     if n0 < n:
         lines.append("Beyond $n_0$ the surrogate is zero and the lags are bounded by the modes' decay: every "
                      "$|\\lambda| \\le M < 1$, and $\\sum_{n_0 \\le d < n} (n - d) \\lVert L_d \\rVert_F^2 \\le "
-                     f"{tex_number(sur['tail']) if len(sur['tail']) <= 10 else tex_decimal(sur['tail'], up=True)}$.")
-    lines.append(f"Hence $\\lVert T - \\tilde T \\rVert_F \\le t \\lVert \\tilde T \\rVert_F$ with $t = {t_tex}$, "
+                     f"{_up(sur['tail'])}$.")
+    lines.append(f"Hence $\\lVert T - \\tilde T \\rVert_F \\le t \\lVert \\tilde T \\rVert_F$ with $t = {_up(sur['relative_distance'])}$, "
                  "checked exactly against the Gram matrix $\\tilde G = \\sum_{d < n_0} (n - d)\\, "
                  "\\operatorname{vec}(\\tilde L_d) \\operatorname{vec}(\\tilde L_d)^{\\top}$ (so $T \\ne 0$, as $t < 1$).")
     lines.append("")
-    lines.append("For $\\tilde T$ the brackets $\\tilde e_H \\in [\\tilde l_H, \\tilde u_H]$ are proven exactly, as for a "
-                 "rational system, with $S_H$ the sum of the eigenvalues of $\\tilde G$ after the $H$ largest:")
-    lines.extend(witness_paragraphs("\\tilde G", err="\\tilde e_H"))
-    lines.append(WIDENING)
-    lines.extend(bracket_table(errs, "The layer's certified brackets, rounded outward from the exact values in the "
-                                     "certificate, are"))
+    lines.extend(widened_proof(errs, " as for a rational system,", "The layer's certified brackets, rounded outward "
+                                                                    "from the exact values in the certificate, are"))
     lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
