@@ -223,12 +223,11 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
-    from .sources.complex_system import ComplexSSM
-    from .sources.layers import Layer
-    from .sources.parametric import ParametricSSM
-    from .sources.parametric_layers import ParametricLayer
-
-    from .sources.trained import TrainedLayer
+    ComplexSSM = _loaded("complex_system", "ComplexSSM")
+    Layer = _loaded("layers", "Layer")
+    ParametricSSM = _loaded("parametric", "ParametricSSM")
+    ParametricLayer = _loaded("parametric_layers", "ParametricLayer")
+    TrainedLayer = _loaded("trained", "TrainedLayer")
 
     if isinstance(system, TrainedLayer):
         from .errors import InputError
@@ -282,6 +281,22 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     from .certificate.head_count import certify as certify_data  # SymPy loads here, not for other commands
 
     return Certificate(certify_data(system, n, method=method, max_seconds=max_seconds))
+
+
+class _Absent:
+    """Stands for a class whose module is not loaded: nothing is an instance of it."""
+
+
+def _loaded(module, name):
+    """``symssm.sources.<module>.<name>`` if that module is loaded, else a class nothing is an instance of.
+
+    An object of a source type exists only once its module is imported, so the dispatch in :func:`certify`
+    needs no import of its own (``sources.trained`` alone would load numpy for a family's certificate).
+    """
+    import sys
+
+    loaded = sys.modules.get(f"{__package__}.sources.{module}")
+    return getattr(loaded, name) if loaded is not None else _Absent
 
 
 def certify_checkpoint(path, n, tolerance, *, layers=None):

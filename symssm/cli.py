@@ -78,7 +78,6 @@ def _load_system(args, *, layers=False):
     if (args.spec is None) == (args.family is None):
         raise SymssmError("give exactly one of a SPEC file or --family NAME")
     if args.family is not None:
-        from .sources.families import family_system
         from .sources.parametric import PARAMETRIC_FAMILIES, parametric_family
 
         plain, symbolic = _family_names()
@@ -95,6 +94,8 @@ def _load_system(args, *, layers=False):
                 raise SymssmError("--seed applies to the random family only")
             system = parametric_family(args.family, N=args.family_N, p=args.family_p, m=args.family_m)
             return system, args.n, args.family, ()
+        from .sources.families import family_system  # SymPy loads here, for the families without parameters
+
         system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
                                seed=args.family_seed)
         return system, args.n, system.name, ()

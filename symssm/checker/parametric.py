@@ -87,14 +87,14 @@ def _poly(ledger, text, names, where):
 
 
 def matmul(X, Y):
-    return [[poly_sum(P.mul(X[i][t], Y[t][j]) for t in range(len(Y))) for j in range(len(Y[0]))] for i in range(len(X))]
+    return P.matmul(X, Y)
 
 
 def poly_sum(polys):
-    out = {}
+    out = None
     for x in polys:
-        out = P.add(out, x)
-    return out
+        out = x if out is None else P.add(out, x)
+    return {} if out is None else out
 
 
 def _det(rows, nv):
@@ -285,7 +285,7 @@ def check_rank(ledger, w, b, rows, labels, names, p, m, *, field, dimension_at, 
         L = rows[d]
         for r in range(p):
             for c in range(m):
-                rhs = poly_sum(P.mul(ps[s], rows[wl[s]][r][c]) for s in range(k))
+                rhs = P.dot((ps[s], rows[wl[s]][r][c]) for s in range(k))
                 ledger.require(P.mul(q, L[r][c]) == rhs, where, f"{relation} fails at entry [{r}][{c}]")
         qs.append(q)
     return k, delta, qs

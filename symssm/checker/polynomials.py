@@ -30,7 +30,7 @@ FLINT_MIN_PAIRS = 64
 _CONTEXTS: Dict[int, Any] = {}
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
-           "reset_work", "add", "sub", "mul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
+           "reset_work", "add", "sub", "mul", "dot", "matmul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
            "linear_solution", "parse_pair", "parse_polynomial", "parse_rational"]
 
 MAX_PARAMETERS = 16
@@ -139,6 +139,8 @@ def _nvars(a, b):
 def mul(a, b):
     # the work is counted before it is done, and weighted by the coefficients' size: a power of a sum
     # with 1,000-digit constants creates huge coefficients from few terms
+    if not a or not b:  # nothing to multiply, nothing spent
+        return {}
     _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
     if _flint is not None and len(a) * len(b) >= FLINT_MIN_PAIRS:
         nv = _nvars(a, b)
@@ -149,7 +151,7 @@ def mul(a, b):
     if len(a) == 1:  # a monomial times a polynomial: no two products share a monomial, none is zero
         (m1, c1), = a.items()
         if not any(m1):
-            return _size({m2: c1 * c2 for m2, c2 in b.items()})
+            return _size(dict(b) if c1 == 1 else {m2: c1 * c2 for m2, c2 in b.items()})
         return _size({tuple(x + y for x, y in zip(m1, m2)): c1 * c2 for m2, c2 in b.items()})
     out = {}
     for m1, c1 in a.items():
@@ -161,6 +163,54 @@ def mul(a, b):
             else:
                 out.pop(mon, None)
     return _size(out)
+
+
+def _sum(polys):
+    out = None
+    for x in polys:
+        out = x if out is None else add(out, x)
+    return {} if out is None else out
+
+
+def dot(terms):
+    """``sum a * b`` over the pairs ``(a, b)``: the work of :func:`mul` for each pair, the same value.
+
+    With python-flint the products and the sum stay in FLINT (one conversion per operand);
+    each product is still held to ``MAX_POLY_TERMS`` terms, as :func:`mul` holds it.
+    """
+    terms = [(a, b) for a, b in terms if a and b]
+    if _flint is None or sum(len(a) * len(b) for a, b in terms) < FLINT_MIN_PAIRS:
+        return _sum(mul(a, b) for a, b in terms)
+    nv = _nvars(terms[0][0], terms[0][1])
+    if not nv:
+        return _sum(mul(a, b) for a, b in terms)
+    return _from_flint(_flint_dot([(a, b, None, None) for a, b in terms], nv))
+
+
+def _flint_dot(terms, nv):
+    """The FLINT sum of products of ``(a, b, a in FLINT or None, b in FLINT or None)``, the work counted."""
+    acc = _ctx(nv).from_dict({})
+    for a, b, fa, fb in terms:
+        _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
+        prod = (_to_flint(a, nv) if fa is None else fa) * (_to_flint(b, nv) if fb is None else fb)
+        if len(prod) > MAX_POLY_TERMS:
+            raise Unreadable(f"a polynomial has more than {MAX_POLY_TERMS} terms: too large to check")
+        acc += prod
+    return acc
+
+
+def matmul(X, Y):
+    """The product of two matrices of polynomials: :func:`dot` for every entry, each operand converted once."""
+    rows, inner, cols = len(X), len(Y), len(Y[0]) if Y else 0
+    pairs = sum(len(X[i][t]) * len(Y[t][j]) for i in range(rows) for t in range(inner) for j in range(cols))
+    nv = next((len(mon) for M in (X, Y) for row in M for x in row for mon in x), 0)
+    if _flint is None or not nv or pairs < FLINT_MIN_PAIRS:
+        return [[_sum(mul(X[i][t], Y[t][j]) for t in range(inner) if X[i][t] and Y[t][j]) for j in range(cols)]
+                for i in range(rows)]
+    FX = [[_to_flint(x, nv) if x else None for x in row] for row in X]
+    FY = [[_to_flint(y, nv) if y else None for y in row] for row in Y]
+    return [[_from_flint(_flint_dot([(X[i][t], Y[t][j], FX[i][t], FY[t][j]) for t in range(inner)
+                                     if X[i][t] and Y[t][j]], nv)) for j in range(cols)] for i in range(rows)]
 
 
 def power(a, k, nvars):
@@ -194,7 +244,7 @@ def divide_exact(a, b):
     if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass per term of ``a``
         c = next(iter(b.values()))
         _spend(len(a))
-        return _size({mon: v / c for mon, v in a.items()})
+        return _size(dict(a) if c == 1 else {mon: v / c for mon, v in a.items()})
     lead = max(b)
     lc = b[lead]
     rem, quo = dict(a), {}
@@ -224,6 +274,9 @@ def evaluate(a, point):
 
 def substitute(a, index, value, nvars_child):
     """``a`` with variable ``index`` replaced by ``value`` (a polynomial in the remaining variables)."""
+    if all(not mon[index] for mon in a):  # free of the variable: drop its exponent
+        _spend(len(a))
+        return {mon[:index] + mon[index + 1:]: c for mon, c in a.items()}
     out, powers = {}, [const(1, nvars_child)]
     for mon, c in a.items():
         e = mon[index]
@@ -375,6 +428,7 @@ def parse_pair(text, names, *, limit=MAX_FORMULA_CHARS):
     return _fold(n, d)
 
 
+_ONE = Fraction(1)
 _CANON_SPLIT = re.compile(r" ([-+]) ")
 _CANON_COEFF = re.compile(r"[0-9]{1,10000}(?:/[0-9]{1,10000})?")
 _CANON_FACTOR = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,15})(?:\^([0-9]{1,2}))?")
@@ -395,12 +449,12 @@ def _canonical(text, names):
     out = {}
     for sign, term in zip(signs, terms):
         pieces = term.split("*")
-        coeff = Fraction(1)
+        coeff = _ONE
         if _CANON_COEFF.fullmatch(pieces[0]):
             num, _, den = pieces[0].partition("/")
             if den and not int(den):
                 return None
-            coeff = Fraction(pieces[0])
+            coeff = Fraction(int(num), int(den)) if den else Fraction(int(num))
             pieces = pieces[1:]
             if not coeff:
                 return None
@@ -431,7 +485,9 @@ def parse_polynomial(text, names):
     """
     if type(text) is not str:
         raise FormulaError("must be a string")
-    if len(text) <= MAX_POLY_CHARS and text and text == text.strip() and text != "0":
+    if text == "0":
+        return {}
+    if len(text) <= MAX_POLY_CHARS and text and text == text.strip():
         fast = _canonical(text, names)
         if fast is not None:
             return fast

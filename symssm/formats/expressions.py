@@ -15,9 +15,10 @@ coefficients.  They are written in this grammar and nothing else (never ``eval``
     NAME   := a declared parameter ([A-Za-z][A-Za-z0-9_]*)
 
 Spaces are allowed between tokens.  ``2a`` (implicit product), ``a^b``, ``a^-1``, ``a^2^3``
-and ``**`` are refused with a message naming the position.  Formulas parse into
-SymPy's rational function field ``QQ(params)`` (:func:`sympy.polys.fields.field`), which keeps
-every fraction reduced.
+and ``**`` are refused with a message naming the position.  Formulas parse into a field of
+rational functions that keeps every fraction reduced: FLINT's (:func:`formula_field`, the one specs
+are read with, no SymPy import) or SymPy's ``QQ(params)`` (:func:`parameter_field`, for the reference
+engine and the LaTeX); both give the same value and the same errors.
 
 Examples
 --------
@@ -27,6 +28,8 @@ Examples
 '(-t^2 + 1)/(t^2 + 1)'
 >>> polynomial_text(parse_formula("2*h/((h+1)*(h+2))", parameter_field(["h"])).denom)
 'h^2 + 3*h + 2'
+>>> str(parse_formula("(1-t^2)/(1+t^2)", formula_field(["t"])).denom)
+'t^2 + 1'
 >>> parse_formula("2a", F)
 Traceback (most recent call last):
 ...
@@ -40,9 +43,10 @@ from ..errors import LimitError, ParseError
 from .limits import (MAX_DIGITS, MAX_EXPONENT, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK,
                      MAX_PARAMETERS, MAX_POLY_TERMS)
 
-__all__ = ["NAME_PATTERN", "TOKEN", "integer_scale", "parameter_field", "check_parameters", "parse_formula",
+__all__ = ["NAME_PATTERN", "TOKEN", "integer_scale", "parameter_field", "formula_field", "check_parameters",
+           "parse_formula",
            "polynomial_text",
-           "rational_function_text", "normalise"]
+           "rational_function_text", "flint_rational_text", "normalise"]
 
 #: A parameter name: a letter, then letters, digits or underscores (at most 16 characters).
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
@@ -81,6 +85,25 @@ def parameter_field(names):
     return FracField(tuple(check_parameters(list(names))) or (), QQ, lex)
 
 
+def formula_field(names):
+    """The field ``Q(names)`` on python-flint (:class:`~symssm.formats.ratfunc.RationalFunctionField`).
+
+    Raises
+    ------
+    InputError
+        If the names are not valid parameter names (:func:`check_parameters`).
+    """
+    from .ratfunc import RationalFunctionField
+
+    return RationalFunctionField(check_parameters(list(names)))
+
+
+def _sympy_constant(field):
+    from sympy import QQ
+
+    return lambda value: field.one * QQ(value.numerator, value.denominator)
+
+
 def _tokens(text):
     pos = 0
     out = []
@@ -102,6 +125,7 @@ class _Parser:
         self.text = text
         self.field = field
         self.names = {str(s): g for s, g in zip(field.symbols, field.gens)}
+        self.constant = getattr(field, "constant", None) or _sympy_constant(field)
         self.tokens = _tokens(text)
         self.i = 0
         self.depth = 0
@@ -180,7 +204,7 @@ class _Parser:
     def atom(self):
         kind, tok, pos = self.take()
         if kind == "num":
-            return self.field.one * _decimal(tok)
+            return self.constant(_decimal(tok))
         if kind == "name":
             if tok not in self.names:
                 declared = ", ".join(self.names) or "none"
@@ -200,15 +224,12 @@ class _Parser:
 
 
 def _decimal(tok):
-    from sympy import QQ
-
     mantissa, _, exponent = tok.lower().partition("e")
     if exponent and abs(int(exponent)) > MAX_EXPONENT:
         raise LimitError(f"number {tok[:40]!r} has an exponent beyond +-{MAX_EXPONENT}")
     if len(mantissa) > MAX_DIGITS:
         raise LimitError(f"number of {len(mantissa)} digits; the limit is {MAX_DIGITS}")
-    value = Fraction(tok)
-    return QQ(value.numerator, value.denominator)
+    return Fraction(tok)
 
 
 def _guard(a, b, parser):
@@ -298,6 +319,24 @@ def normalise(numer, denom):
     coefficient (lex order) positive: a canonical pair for the same fraction."""
     ground = numer.ring.domain.convert(integer_scale((numer, denom), denom.LC))
     return numer * ground, denom * ground
+
+
+def flint_rational_text(numer, denom):
+    """Canonical text of the reduced fraction ``numer / denom`` of FLINT polynomials, as
+    :func:`rational_function_text` writes the same value (FLINT prints a lex-ordered polynomial in the
+    form :func:`polynomial_text` writes; ``tests/formats`` compares the two printers).
+
+    >>> from symssm.formats.ratfunc import RationalFunctionField
+    >>> t, = RationalFunctionField(["t"]).gens
+    >>> value = (2 * t) / (3 * t * t + 3)
+    >>> flint_rational_text(value.numer, value.denom)
+    '(2*t)/(3*t^2 + 3)'
+    """
+    if denom.is_constant():
+        return str(numer * (1 / denom.leading_coefficient()))
+    scale = integer_scale((numer, denom), denom.leading_coefficient())
+    factor = type(denom.leading_coefficient())(scale.numerator, scale.denominator)
+    return f"({numer * factor})/({denom * factor})"
 
 
 def rational_function_text(value):

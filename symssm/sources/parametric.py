@@ -24,9 +24,11 @@ Examples
 import hashlib
 import json
 from dataclasses import dataclass, field as dc_field
+from functools import cached_property
 
 from ..errors import InputError, ParseError, ShapeError
-from ..formats.expressions import check_parameters, parameter_field, parse_formula, rational_function_text
+from ..formats.expressions import (check_parameters, flint_rational_text, formula_field, parameter_field,
+                                   parse_formula, rational_function_text)
 from ..formats.limits import MAX_PARAMETRIC_DIM, check_name, check_n
 
 __all__ = ["ParametricSSM", "parametric_ssm", "is_parametric_spec", "parametric_from_data", "substitute",
@@ -38,32 +40,56 @@ _KEYS = ("A", "B", "C", "D", "n", "name", "parameters")
 
 @dataclass(frozen=True)
 class ParametricSSM:
-    """A state space model over ``QQ(parameters)``.
+    """A state space model over ``Q(parameters)``.
 
-    ``A``..``D`` are tuples of rows of SymPy ``FracElement`` (``D`` None when absent); ``formulas``
-    holds the entries as written (the hashed form); ``field`` is ``QQ(parameters)``.
+    ``formulas`` holds the entries as written (the hashed form: ``{"A": rows, ..., "D": rows or None}``);
+    ``pairs`` the same entries parsed, as reduced ``(numerator, denominator)`` pairs of python-flint
+    polynomials (what the head-count engine works on).  ``A``..``D`` (``D`` None when absent) give the
+    entries as elements of SymPy's ``QQ(parameters)`` (``field``); they are built on first use, so a
+    spec is read and certified without importing SymPy.
     """
 
     name: str
     parameters: tuple
-    A: tuple
-    B: tuple
-    C: tuple
-    D: tuple
     formulas: dict
-    field: object = dc_field(repr=False, compare=False)
+    pairs: dict = dc_field(repr=False, compare=False)
 
     @property
     def N(self):
-        return len(self.A)
+        return len(self.formulas["A"])
 
     @property
     def m(self):
-        return len(self.B[0])
+        return len(self.formulas["B"][0])
 
     @property
     def p(self):
-        return len(self.C)
+        return len(self.formulas["C"])
+
+    @cached_property
+    def field(self):
+        """SymPy's ``QQ(parameters)`` (lex order in the parameters' order)."""
+        return parameter_field(self.parameters)
+
+    def _sympy(self, key):
+        rows = self.formulas[key]
+        return None if rows is None else tuple(tuple(parse_formula(x, self.field) for x in row) for row in rows)
+
+    @cached_property
+    def A(self):
+        return self._sympy("A")
+
+    @cached_property
+    def B(self):
+        return self._sympy("B")
+
+    @cached_property
+    def C(self):
+        return self._sympy("C")
+
+    @cached_property
+    def D(self):
+        return self._sympy("D")
 
     @property
     def canonical_text(self):
@@ -96,10 +122,11 @@ def _matrix(name, rows, field, *, allow_none=False):
             if type(entry) is bool or type(entry) not in (int, str):
                 raise ParseError(f"{name}[{i}][{j}] must be a formula string or an integer")
             try:
-                vrow.append(parse_formula(entry, field))
+                value = parse_formula(entry, field)
             except InputError as exc:
                 exc.args = (f"{name}[{i}][{j}]: {exc}",)
                 raise
+            vrow.append((value.numer, value.denom))
             wrow.append(entry)
         values.append(tuple(vrow))
         written.append(tuple(wrow))
@@ -119,7 +146,7 @@ def parametric_ssm(A, B, C, D=None, *, parameters, name=""):
     """
     parameters = check_parameters(list(parameters))
     name = check_name(name)
-    field = parameter_field(parameters)
+    field = formula_field(parameters)
     a, wa = _matrix("A", A, field)
     b, wb = _matrix("B", B, field)
     c, wc = _matrix("C", C, field)
@@ -133,7 +160,7 @@ def parametric_ssm(A, B, C, D=None, *, parameters, name=""):
         raise ShapeError(f"C must have N = {N} columns, got {len(c[0])}")
     if d is not None and (len(d) != len(c) or len(d[0]) != len(b[0])):
         raise ShapeError(f"D must be {len(c)} x {len(b[0])}")
-    return ParametricSSM(name, parameters, a, b, c, d, {"A": wa, "B": wb, "C": wc, "D": wd}, field)
+    return ParametricSSM(name, parameters, {"A": wa, "B": wb, "C": wc, "D": wd}, {"A": a, "B": b, "C": c, "D": d})
 
 
 def is_parametric_spec(data):
@@ -280,22 +307,36 @@ def _jordan(N=2, **_):
 
 
 def _bilinear_family(A, B, label, N):
-    """Abar = (I - h/2 A)^-1 (I + h/2 A), Bbar = (I - h/2 A)^-1 h B over QQ(h); C = I."""
-    from sympy.polys.matrices import DomainMatrix
-
-    field = parameter_field(["h"])
+    """Abar = (I - h/2 A)^-1 (I + h/2 A), Bbar = (I - h/2 A)^-1 h B over Q(h); C = I."""
+    field = formula_field(["h"])
     h = field.gens[0]
-    dom = field.to_domain()
     half = h / 2
     left = [[(1 if i == j else 0) - half * A[i][j] for j in range(N)] for i in range(N)]
     right = [[(1 if i == j else 0) + half * A[i][j] for j in range(N)] for i in range(N)]
-    inv = DomainMatrix([[field(x) for x in row] for row in left], (N, N), dom).inv()
-    abar = inv * DomainMatrix([[field(x) for x in row] for row in right], (N, N), dom)
-    bbar = inv * DomainMatrix([[field(h * b) for b in row] for row in B], (N, len(B[0])), dom)
-    text = [[rational_function_text(abar[i, j].element) for j in range(N)] for i in range(N)]
-    btext = [[rational_function_text(bbar[i, j].element) for j in range(len(B[0]))] for i in range(N)]
+    inv = _inverse(left, field)
+    abar = [[sum((inv[i][t] * right[t][j] for t in range(N)), field.constant(0)) for j in range(N)] for i in range(N)]
+    bbar = [[sum((inv[i][t] * (h * B[t][j]) for t in range(N)), field.constant(0)) for j in range(len(B[0]))]
+            for i in range(N)]
+    text = [[flint_rational_text(x.numer, x.denom) for x in row] for row in abar]
+    btext = [[flint_rational_text(x.numer, x.denom) for x in row] for row in bbar]
     return parametric_ssm(text, btext, _identity(N), parameters=["h"],
                           name=f"{label}, bilinear step h, N = {N}")
+
+
+def _inverse(M, field):
+    """The inverse of a square matrix over ``field`` (Gauss-Jordan; the built-in families' are invertible)."""
+    N = len(M)
+    rows = [list(M[i]) + [field.constant(1 if i == j else 0) for j in range(N)] for i in range(N)]
+    for c in range(N):
+        pivot = next(r for r in range(c, N) if rows[r][c] != 0)
+        rows[c], rows[pivot] = rows[pivot], rows[c]
+        inverse = 1 / rows[c][c]
+        rows[c] = [x * inverse for x in rows[c]]
+        for r in range(N):
+            if r != c and rows[r][c] != 0:
+                f = rows[r][c]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c])]
+    return [row[N:] for row in rows]
 
 
 def _hippo_legs(N=3, **_):
@@ -306,7 +347,7 @@ def _hippo_legs(N=3, **_):
 
 def _hippo_legt(N=3, **_):
     """HiPPO-LegT (rational form A_nk = -(2k+1) (-1)^(n-k) for n < k, else -(2k+1); B = ones), step h."""
-    A = [[-(2 * k + 1) * ((-1) ** (n - k) if n < k else 1) for k in range(N)] for n in range(N)]
+    A = [[-(2 * k + 1) * ((-1) ** (k - n) if n < k else 1) for k in range(N)] for n in range(N)]
     return _bilinear_family(A, [[1] for _ in range(N)], "HiPPO-LegT", N)
 
 

@@ -113,6 +113,29 @@ def test_accelerated_products_count_the_same_work(monkeypatch):
     assert results[0] == results[1] and results[0][1] == P.mul(y, y)
 
 
+def test_accelerated_matrix_products_count_the_same_work(monkeypatch):
+    """``dot`` and ``matmul`` (operands converted to FLINT once) give the pure loops' values and work."""
+    names = ["a", "b", "c"]
+    texts = ["a^3 + 2*a*b - 7/3*b^2 + c + 1", "0", "a^2 - b*c + 5*c^4 - 2 + a*b*c", "3", "b - c", "a*b*c + 1/2"]
+    polys = [P.parse_polynomial(t, names) for t in texts]
+    X = [polys[:3], polys[3:]]
+    Y = [[polys[0], polys[5]], [polys[2], polys[1]], [polys[4], polys[3]]]
+    results = []
+    for flint in (P._flint, None):
+        monkeypatch.setattr(P, "_flint", flint)
+        P.reset_work()
+        M = P.matmul(X, Y)
+        d = P.dot(zip(polys, reversed(polys)))
+        big = P.dot([(P.mul(polys[0], polys[2]), polys[2]), (polys[0], polys[0])])  # 150 term pairs: FLINT's
+        results.append((M, d, big, P._WORK.used))
+    assert results[0] == results[1]
+    M, d, big, _ = results[1]
+    assert big == P.add(P.mul(P.mul(polys[0], polys[2]), polys[2]), P.mul(polys[0], polys[0]))
+    assert M[1][0] == P.add(P.add(P.mul(polys[3], polys[0]), P.mul(polys[4], polys[2])), P.mul(polys[5], polys[4]))
+    twice = P.add(P.mul(polys[0], polys[5]), P.mul(polys[2], polys[3]))
+    assert d == P.add(twice, twice)  # polys[1] is zero: its two products drop out
+
+
 _names = ["a", "b", "c"]
 _monomial = st.tuples(*[st.integers(0, 5)] * 3)
 _coeff = st.fractions(min_value=-50, max_value=50, max_denominator=12).filter(lambda q: q != 0)
