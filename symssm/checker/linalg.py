@@ -3,43 +3,17 @@
 Nothing here searches: it recomputes lags and determinants the certificate names.
 """
 
-import importlib
-import importlib.util
-import os
 from typing import Any
 from fractions import Fraction
 from itertools import chain
 from math import lcm
 
-#: Set SYMSSM_CHECKER_PURE=1 to force the standard-library path (same verdicts, slower).
-PURE = bool(os.environ.get("SYMSSM_CHECKER_PURE"))
+from .accel import optional
 
-class _Lazy:
-    """A module imported on first use (numpy costs ~50 ms at start-up; most certificates never need it)."""
-
-    __slots__ = ("_name", "_module")
-
-    def __init__(self, name):
-        object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_module", None)
-
-    def __getattr__(self, attr):
-        module = object.__getattribute__(self, "_module")
-        if module is None:
-            module = importlib.import_module(object.__getattribute__(self, "_name"))
-            object.__setattr__(self, "_module", module)
-        return getattr(module, attr)
-
-
-# numpy only speeds up products modulo a prime; results are identical without it
-_np: Any = _Lazy("numpy") if importlib.util.find_spec("numpy") is not None else None
-_flint: Any
-try:  # python-flint speeds up exact rational products and definiteness tests; same verdicts without it
-    import flint as _flint
-except ImportError:  # pragma: no cover
-    _flint = None  # pragma: no cover
-if PURE:
-    _np = _flint = None
+# numpy only speeds up products modulo a prime, python-flint exact rational products and definiteness
+# tests; results are identical without them (both are imported on first use)
+_np: Any = optional("numpy")
+_flint: Any = optional("flint")
 
 
 def accelerators():

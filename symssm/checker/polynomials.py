@@ -9,22 +9,19 @@ names, ``+ - * /``, ``^`` with a non-negative integer exponent, parentheses, una
 formula parses into a pair ``(numerator, denominator)`` of polynomials.
 """
 
-import os
 import re
 import threading
 from fractions import Fraction
+from math import lcm
 
 from typing import Any, Dict
 
+from .accel import optional
 from .reading import Unreadable
 
-_flint: Any
-try:  # an optional accelerator: the same products and quotients, the same work counted, the same verdicts
-    import flint as _flint
-except ImportError:  # pragma: no cover - python-flint is a dependency of symssm, not of the checker
-    _flint = None
-if os.environ.get("SYMSSM_CHECKER_PURE"):
-    _flint = None
+# an optional accelerator (imported on first use): the same products and quotients, the same work
+# counted, the same verdicts; python-flint is a dependency of symssm, not of the checker
+_flint: Any = optional("flint")
 #: Products with at least this many term pairs go to FLINT (when it is installed).
 FLINT_MIN_PAIRS = 64
 _CONTEXTS: Dict[int, Any] = {}
@@ -153,6 +150,8 @@ def mul(a, b):
         if not any(m1):
             return _size(dict(b) if c1 == 1 else {m2: c1 * c2 for m2, c2 in b.items()})
         return _size({tuple(x + y for x, y in zip(m1, m2)): c1 * c2 for m2, c2 in b.items()})
+    if len(a) * len(b) >= 16:
+        return _size(_convolve(a, b))
     out = {}
     for m1, c1 in a.items():
         for m2, c2 in b.items():
@@ -163,6 +162,38 @@ def mul(a, b):
             else:
                 out.pop(mon, None)
     return _size(out)
+
+
+def _packed(a, width):
+    """``a`` as ``[(packed monomial, integer coefficient)]`` over its common denominator, and that denominator."""
+    den = 1
+    for c in a.values():
+        den = lcm(den, c.denominator)
+    return [(sum(e << (width * i) for i, e in enumerate(mon)), c.numerator * (den // c.denominator))
+            for mon, c in a.items()], den
+
+
+def _convolve(a, b):
+    """The product of two polynomials of two or more terms, on integers.
+
+    Each monomial is packed into one integer (a field of ``width`` bits per variable, wide enough
+    that no exponent of the product carries into the next), each coefficient scaled to an integer
+    over the polynomial's common denominator; the product is then integer additions and products,
+    and one Fraction per term of the result.
+    """
+    nv = len(next(iter(a)))
+    top = max(max(mon) for mon in a) + max(max(mon) for mon in b)
+    width = top.bit_length() + 1
+    pa, da = _packed(a, width)
+    pb, db = _packed(b, width)
+    acc: Dict[int, int] = {}
+    get = acc.get
+    for ka, ca in pa:
+        for kb, cb in pb:
+            k = ka + kb
+            acc[k] = get(k, 0) + ca * cb
+    den, mask = da * db, (1 << width) - 1
+    return {tuple((k >> (width * i)) & mask for i in range(nv)): Fraction(v, den) for k, v in acc.items() if v}
 
 
 def _sum(polys):

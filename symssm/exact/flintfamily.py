@@ -74,14 +74,6 @@ def _terms(poly):
     return poly.terms()
 
 
-def _from_sympy(poly, ctx, nvars):
-    terms = {}
-    for mon, coeff in poly.terms():
-        key = tuple(mon) if nvars else (0,)
-        terms[key] = flint.fmpq(int(coeff.numerator), int(coeff.denominator))
-    return ctx.from_dict(terms) if terms else ctx.from_dict({})
-
-
 def poly_text(poly, names):
     """Canonical text of a FLINT polynomial, as :func:`~symssm.formats.expressions.polynomial_text` writes it.
 
@@ -393,12 +385,14 @@ def _check_formula(num, den, names):
 
 
 def family_from_matrices(parameters, matrices, name):
-    """A family over ``Q(parameters)`` from ``{key: rows of SymPy fractions}`` (a None matrix stays None)."""
+    """A family over ``Q(parameters)`` from ``{key: rows of RationalFunction}`` (a None matrix stays None).
+
+    The entries are :class:`~symssm.formats.ratfunc.RationalFunction` values of ``Q(parameters)``
+    (reduced FLINT fractions in the parameters' context), as the formula parser gives them.
+    """
     names = list(parameters)
     ctx = _context(names)
-    nv = len(names)
-    pairs = {key: None if mat is None else
-             [[(_from_sympy(x.numer, ctx, nv), _from_sympy(x.denom, ctx, nv)) for x in row] for row in mat]
+    pairs = {key: None if mat is None else [[(x.numer, x.denom) for x in row] for row in mat]
              for key, mat in matrices.items()}
     return _Family(names, ctx, pairs, name)
 

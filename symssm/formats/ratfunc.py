@@ -64,6 +64,22 @@ class RationalFunction:
             numer, denom = numer * inverse, denom * inverse
         return RationalFunction(numer, denom)
 
+    def value_at(self, values):
+        """``(numerator, denominator)`` at the point ``values`` (Fractions, one per parameter), as Fractions.
+
+        >>> t, = RationalFunctionField(["t"]).gens
+        >>> ((t + 1) / (t - 2)).value_at([Fraction(1, 2)])
+        (Fraction(3, 2), Fraction(-3, 2))
+        """
+        out = []
+        for poly in (self.numer, self.denom):
+            if poly.is_constant():
+                c = poly.leading_coefficient()
+            else:
+                c = poly(*[flint.fmpq(v.numerator, v.denominator) for v in values])
+            out.append(Fraction(int(c.p), int(c.q)))
+        return tuple(out)
+
     def _other(self, other):
         if isinstance(other, RationalFunction):
             return other

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field as dc_field
 from fractions import Fraction
 
 from ..errors import InputError, LimitError, ParseError, ShapeError
-from ..formats.expressions import check_parameters, parameter_field, parse_formula
+from ..formats.expressions import check_parameters, formula_field, parse_formula
 from ..formats.limits import MAX_PARAMETRIC_DIM, check_n, check_name
 
 __all__ = ["ParametricLayer", "is_parametric_layer_spec", "parametric_layer_from_data", "parametric_layer",
@@ -71,7 +71,8 @@ class ParametricLayer:
         Tokens, output and input width.
     parameters : tuple of str
     matrices : tuple of (str, tuple)
-        Every matrix under its key, entries SymPy ``FracElement`` of :attr:`field`, in the canonical
+        Every matrix under its key, entries :class:`~symssm.formats.ratfunc.RationalFunction` of
+        :attr:`field` (python-flint, reduced), in the canonical
         order (tokens, heads and taps in order; an operator's blocks sorted by (i, j)).
     structure : tuple
         ``("selective-ssm", N, has_D)``, ``("convolution", taps)``, ``("linear-attention", heads, d)``
@@ -126,9 +127,7 @@ class ParametricLayer:
         values = [Fraction(point[x]) for x in self.parameters]
 
         def value(entry, where):
-            num = entry.numer(*values) if self.parameters else entry.numer
-            den = entry.denom(*values) if self.parameters else entry.denom
-            num, den = Fraction(str(num)), Fraction(str(den))
+            num, den = entry.value_at(values)
             if den == 0:
                 raise InputError(f"the layer is not defined at this point: the denominator of {where} vanishes")
             v = num / den
@@ -246,7 +245,7 @@ def _build(data, what):
         raise InputError(f"unknown field {unknown[0][:40]!r} for a {kind} layer with parameters")
     parameters = check_parameters(data["parameters"])
     name = check_name(data.get("name", ""), what="name")
-    field = parameter_field(parameters)
+    field = formula_field(parameters)
     spec = {key: data[key] for key in sorted(required | optional) if key in data and key != "name"}
     mats = []
     if kind == "selective-ssm":
