@@ -86,6 +86,13 @@ def _poly(ledger, text, names, where):
         raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
 
 
+def _same_fraction(n1, d1, n2, d2):
+    """Whether ``n1 / d1 == n2 / d2`` (nonzero denominators): equal numerators over one denominator, else crosswise."""
+    if d1 == d2:
+        return n1 == n2
+    return P.mul(n1, d2) == P.mul(n2, d1)
+
+
 def matmul(X, Y):
     return P.matmul(X, Y)
 
@@ -184,14 +191,14 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed):
                         fn, fd = P.parse_pair(root["formulas"][key][r][c], names)
                     except P.FormulaError as exc:
                         raise Rejected(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
-                    ledger.require(P.mul(fn, den) == P.mul(fd, num), where, "is not the system's entry")
+                    ledger.require(_same_fraction(num, den, fn, fd), where, "is not the system's entry")
                 else:
                     pn, pd = parent.pairs[key][r][c]
                     sn = P.substitute(pn, index, value, nv)
                     sd = P.substitute(pd, index, value, nv)
                     ledger.require(bool(sd), where, "the substitution makes the parent's denominator vanish "
                                                     "(the factor is outside the domain, not a case)")
-                    ledger.require(P.mul(num, sd) == P.mul(sn, den) and P.divide_exact(sd, den) is not None, where,
+                    ledger.require(_same_fraction(num, den, sn, sd) and P.divide_exact(sd, den) is not None, where,
                                    "is not the parent's entry with the substitution applied")
     return names, pairs
 

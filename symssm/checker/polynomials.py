@@ -85,8 +85,9 @@ def sub(a, b):
 
 
 def reset_work():
-    """Start counting term products afresh (once per certificate)."""
+    """Start counting term products afresh (once per certificate), with an empty cache of parsed texts."""
     _WORK.used = 0
+    _WORK.parsed = {}
 
 
 def _spend(amount):
@@ -232,16 +233,16 @@ def _flint_dot(terms, nv):
 
 def matmul(X, Y):
     """The product of two matrices of polynomials: :func:`dot` for every entry, each operand converted once."""
-    rows, inner, cols = len(X), len(Y), len(Y[0]) if Y else 0
-    pairs = sum(len(X[i][t]) * len(Y[t][j]) for i in range(rows) for t in range(inner) for j in range(cols))
+    cols = len(Y[0]) if Y else 0
+    rows_x = [[(t, x) for t, x in enumerate(row) if x] for row in X]  # the zero entries contribute nothing
+    sizes = [[len(y) for y in row] for row in Y]
+    pairs = sum(len(x) * sizes[t][j] for row in rows_x for t, x in row for j in range(cols))
     nv = next((len(mon) for M in (X, Y) for row in M for x in row for mon in x), 0)
     if _flint is None or not nv or pairs < FLINT_MIN_PAIRS:
-        return [[_sum(mul(X[i][t], Y[t][j]) for t in range(inner) if X[i][t] and Y[t][j]) for j in range(cols)]
-                for i in range(rows)]
-    FX = [[_to_flint(x, nv) if x else None for x in row] for row in X]
+        return [[_sum(mul(x, Y[t][j]) for t, x in row if sizes[t][j]) for j in range(cols)] for row in rows_x]
     FY = [[_to_flint(y, nv) if y else None for y in row] for row in Y]
-    return [[_from_flint(_flint_dot([(X[i][t], Y[t][j], FX[i][t], FY[t][j]) for t in range(inner)
-                                     if X[i][t] and Y[t][j]], nv)) for j in range(cols)] for i in range(rows)]
+    return [[_from_flint(_flint_dot([(x, Y[t][j], fx, FY[t][j]) for t, x, fx in row if sizes[t][j]], nv))
+             for j in range(cols)] for row in ([(t, x, _to_flint(x, nv)) for t, x in row] for row in rows_x)]
 
 
 def power(a, k, nvars):
@@ -519,8 +520,18 @@ def parse_polynomial(text, names):
     if text == "0":
         return {}
     if len(text) <= MAX_POLY_CHARS and text and text == text.strip():
+        # a certificate repeats its short texts (entries, factors) in every body: each is read once per
+        # certificate and shared (no polynomial is ever changed in place), its work counted every time
+        cache = getattr(_WORK, "parsed", None)
+        key = (text, *names)
+        fast = cache.get(key) if cache is not None else None
+        if fast is not None:
+            _spend(len(fast))
+            return fast
         fast = _canonical(text, names)
         if fast is not None:
+            if cache is not None and len(cache) < 100_000:
+                cache[key] = fast
             return fast
     n, d = parse_pair(text, names, limit=MAX_POLY_CHARS)
     if not is_const(d):

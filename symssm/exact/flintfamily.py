@@ -32,6 +32,7 @@ __all__ = ["family_head_count_flint", "poly_text", "prove_rows", "scaled_entries
            "substitute_case"]
 
 _KEYS = ("A", "B", "C", "D")
+_ZERO = Fraction(0)
 
 
 class _Family:
@@ -149,6 +150,8 @@ def _divides(f, g):
 
 
 def _value(poly, point):
+    if poly.is_zero():
+        return _ZERO
     if _is_const(poly):
         return _const(poly)
     return _frac(poly(*[_fmpq(x) for x in point]))
@@ -216,18 +219,21 @@ def counted_product(zero, what):
     work = [0]
 
     def mul(X, Y):
-        work[0] += sum(len(X[i][t]) * len(Y[t][j]) for i in range(len(X)) for t in range(len(Y))
-                       for j in range(len(Y[0])))
+        cols = len(Y[0])
+        nonzero = [[(t, x, len(x)) for t, x in enumerate(row) if not x.is_zero()] for row in X]
+        sizes = [[len(y) for y in row] for row in Y]
+        work[0] += sum(n * sizes[t][j] for row in nonzero for t, _, n in row for j in range(cols))
         if work[0] > MAX_POLY_WORK:
             raise LimitError(f"forming {what} takes more than {MAX_POLY_WORK} polynomial term "
                              "products, the limit (both sides): use fewer parameters, a smaller N or a shorter n")
         out = []
-        for i in range(len(X)):
+        for row_x in nonzero:
             row = []
-            for j in range(len(Y[0])):
+            for j in range(cols):
                 acc = zero
-                for t in range(len(Y)):
-                    acc = acc + X[i][t] * Y[t][j]
+                for t, x, _ in row_x:
+                    if sizes[t][j]:
+                        acc = acc + x * Y[t][j]
                 row.append(_check_terms(acc, "an entry"))
             out.append(row)
         return out
@@ -445,7 +451,9 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
     """
     names = list(fam.parameters)
     one = g * 0 + 1
-    dens = [den for key in pairs if pairs[key] is not None for row in pairs[key] for _, den in row]
+    # a constant denominator never vanishes: only the others can exclude a sample point
+    dens = [den for key in pairs if pairs[key] is not None for row in pairs[key] for _, den in row
+            if not den.is_constant()]
     for point in sample_points(fam.parameters, dens, _value):
         witness, positions = witness_at(rows, point, p, m, _value)
         k = len(witness)
@@ -459,7 +467,11 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
     else:
         raise InputError(f"could not prove a generic {what} at the deterministic sample points (the "
                          "denominators vanish too often); please report this case")
-    text = (lambda poly: poly_text(poly, names)) if names else (lambda poly: poly_text(poly, []))
+    def text(poly):
+        if poly.is_zero():
+            return "0"
+        return "1" if poly.is_one() else poly_text(poly, names)
+
     constant, merged = Fraction(1), {}
     for poly in [g, delta] + [q for _, q, _ in relations]:
         c, fs = _factor_list(poly)
