@@ -168,6 +168,7 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed):
         solved = P.linear_solution(pf[0], index)
         ledger.require(solved is not None and solved == value, f"{w}.substitution",
                        "the value is not the solution of the parent's factor for that parameter")
+    one, parent_one = P.const(1, nv), P.const(1, nv + 1)
     ent = b["entries"]
     ledger.require(isinstance(ent, dict) and set(ent) == set(shapes), f"{w}.entries",
                    f"must have {', '.join(shapes) if len(shapes) <= 8 else 'one matrix per key of the system'}")
@@ -195,6 +196,9 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed):
                 else:
                     pn, pd = parent.pairs[key][r][c]
                     sn = P.substitute(pn, index, value, nv)
+                    if pd == parent_one and den == one:  # over 1 before and after: the numerators are equal
+                        ledger.require(num == sn, where, "is not the parent's entry with the substitution applied")
+                        continue
                     sd = P.substitute(pd, index, value, nv)
                     ledger.require(bool(sd), where, "the substitution makes the parent's denominator vanish "
                                                     "(the factor is outside the domain, not a case)")
@@ -207,6 +211,7 @@ def scaled_entries(ledger, w, text, pairs, names):
     """``(g, scaled)``: the body's common denominator (checked to be a multiple of every entry's) and entries times g."""
     g = _poly(ledger, text, names, f"{w}.denominator")
     ledger.require(bool(g), f"{w}.denominator", "must be nonzero")
+    one = P.const(1, len(names))
     scaled = {}
     for key, rows in pairs.items():
         if rows is None:
@@ -216,6 +221,9 @@ def scaled_entries(ledger, w, text, pairs, names):
         for row in rows:
             orow = []
             for num, den in row:
+                if den == one:  # g / 1 = g
+                    orow.append(num if g == one else P.mul(num, g))
+                    continue
                 q = P.divide_exact(g, den)
                 ledger.require(q is not None, f"{w}.denominator", "is not a multiple of every entry's denominator")
                 orow.append(P.mul(num, q))

@@ -10,6 +10,7 @@ formula parses into a pair ``(numerator, denominator)`` of polynomials.
 """
 
 import re
+import sys
 import threading
 from fractions import Fraction
 from math import lcm
@@ -22,8 +23,12 @@ from .reading import Unreadable
 # an optional accelerator (imported on first use): the same products and quotients, the same work
 # counted, the same verdicts; python-flint is a dependency of symssm, not of the checker
 _flint: Any = optional("flint")
-#: Products with at least this many term pairs go to FLINT (when it is installed).
+#: Products with at least this many term pairs go to FLINT (when it is installed) ...
 FLINT_MIN_PAIRS = 64
+#: ... once python-flint is loaded; loading it (about 25 ms) waits for a product this large, or for this
+#: much work spent on the certificate, so a small certificate's check never pays for it.
+FLINT_LOAD_PAIRS = 4096
+FLINT_LOAD_WORK = 200_000
 _CONTEXTS: Dict[int, Any] = {}
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
@@ -47,6 +52,14 @@ _RATIONAL = re.compile(r"-?[0-9]{1,4000}(?:\.[0-9]{1,4000}|/[0-9]{1,4000})?")
 
 class FormulaError(ValueError):
     """A formula outside the grammar (the caller turns it into a rejection)."""
+
+
+def _use_flint(pairs):
+    """Whether a product or quotient of ``pairs`` term pairs goes to FLINT (the same value either way)."""
+    if _flint is None or pairs < FLINT_MIN_PAIRS:
+        return False
+    return ("flint" in sys.modules or pairs >= FLINT_LOAD_PAIRS
+            or getattr(_WORK, "used", 0) >= FLINT_LOAD_WORK)
 
 
 def _size(p):
@@ -140,7 +153,7 @@ def mul(a, b):
     if not a or not b:  # nothing to multiply, nothing spent
         return {}
     _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
-    if _flint is not None and len(a) * len(b) >= FLINT_MIN_PAIRS:
+    if _use_flint(len(a) * len(b)):
         nv = _nvars(a, b)
         if nv:
             return _size(_from_flint(_to_flint(a, nv) * _to_flint(b, nv)))
@@ -211,7 +224,7 @@ def dot(terms):
     each product is still held to ``MAX_POLY_TERMS`` terms, as :func:`mul` holds it.
     """
     terms = [(a, b) for a, b in terms if a and b]
-    if _flint is None or sum(len(a) * len(b) for a, b in terms) < FLINT_MIN_PAIRS:
+    if not _use_flint(sum(len(a) * len(b) for a, b in terms)):
         return _sum(mul(a, b) for a, b in terms)
     nv = _nvars(terms[0][0], terms[0][1])
     if not nv:
@@ -238,7 +251,7 @@ def matmul(X, Y):
     sizes = [[len(y) for y in row] for row in Y]
     pairs = sum(len(x) * sizes[t][j] for row in rows_x for t, x in row for j in range(cols))
     nv = next((len(mon) for M in (X, Y) for row in M for x in row for mon in x), 0)
-    if _flint is None or not nv or pairs < FLINT_MIN_PAIRS:
+    if not nv or not _use_flint(pairs):
         return [[_sum(mul(x, Y[t][j]) for t, x in row if sizes[t][j]) for j in range(cols)] for row in rows_x]
     FY = [[_to_flint(y, nv) if y else None for y in row] for row in Y]
     return [[_from_flint(_flint_dot([(x, Y[t][j], fx, FY[t][j]) for t, x, fx in row if sizes[t][j]], nv))
@@ -264,7 +277,7 @@ def divide_exact(a, b):
     """``a / b`` if ``b`` (nonzero) divides ``a`` exactly, else None."""
     if not b:
         return None
-    if _flint is not None and len(a) * len(b) >= FLINT_MIN_PAIRS and _nvars(a, b):
+    if _use_flint(len(a) * len(b)) and _nvars(a, b):
         nv = _nvars(a, b)
         try:
             quo = _from_flint(_to_flint(a, nv) / _to_flint(b, nv))
