@@ -567,3 +567,61 @@ def test_a_case_factor_must_lead_to_its_own_body(diag3):
                 f["case"] = new_index[f["case"]]
     bad["bodies"] = [bodies[i] for i in keep]
     assert "case of another factor" in rejected(bad)
+
+
+def _without_memo(monkeypatch, data):
+    """The verdict and obligations of the checker with its memo of repeated bodies turned off."""
+    from symssm.checker import parametric as checker_parametric
+
+    monkeypatch.setattr(checker_parametric, "_json_key", lambda value: None)
+    result = check_data(data)
+    monkeypatch.undo()
+    return result
+
+
+def _repeated_bodies(data):
+    """Indices of bodies whose parameters and entries equal an earlier body's (the case tree's other paths)."""
+    seen, out = {}, []
+    for i, b in enumerate(data["bodies"]):
+        key = json.dumps([b["parameters"], b["entries"]], sort_keys=True)
+        if key in seen:
+            out.append(i)
+        seen.setdefault(key, i)
+    return out
+
+
+def test_repeated_bodies_are_checked_as_if_alone(monkeypatch):
+    """diagonal-4 reaches each partition of its eigenvalues along several paths: the checker remembers a
+    verified body's content, and a tampered repeat is rejected with the obligation named without the memo."""
+    data = certify(parametric_family("diagonal-symbolic", N=4), 6).data
+    repeats = _repeated_bodies(data)
+    assert len(repeats) >= 10
+    honest = check_data(data)
+    plain = _without_memo(monkeypatch, data)
+    assert honest.code == plain.code == 0 and honest.obligations == plain.obligations
+    i = repeats[-1]
+    cases = [i_ for i_, b in enumerate(data["bodies"]) if any(f["status"] == "case" for f in b["factors"]["list"])
+             and i_ in repeats]
+
+    def tamper(edit):
+        t = copy.deepcopy(data)
+        edit(t)
+        return t
+
+    forged = [
+        tamper(lambda t: t["bodies"][i]["lower_bound"].__setitem__("determinant",
+                                                                   t["bodies"][i]["lower_bound"]["determinant"] + " + 1")),
+        tamper(lambda t: t["bodies"][i].__setitem__("head_count", t["bodies"][i]["head_count"] + 1)),
+        tamper(lambda t: t["bodies"][i]["entries"]["A"][0].__setitem__(0, ["7", "1"])),
+        tamper(lambda t: t["bodies"][i]["substitution"].__setitem__("value", "l4 + 1")),
+        tamper(lambda t: t["bodies"][i].__setitem__("complete", not t["bodies"][i]["complete"])),
+        tamper(lambda t: t["bodies"][i].__setitem__("holds_for", {"from": 0, "to": None})),
+    ]
+    if cases:
+        j = cases[-1]
+        f = next(f for f in data["bodies"][j]["factors"]["list"] if f["status"] == "case")
+        k = data["bodies"][j]["factors"]["list"].index(f)
+        forged.append(tamper(lambda t: t["bodies"][j]["factors"]["list"][k].__setitem__("case", j)))
+    for t in forged:
+        fast, slow = check_data(t), _without_memo(monkeypatch, t)
+        assert fast.code == slow.code == 1 and fast.message == slow.message, (fast.message, slow.message)

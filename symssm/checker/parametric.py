@@ -132,15 +132,27 @@ def _det(rows, nv):
 # ---------------------------------------------------------------- one body
 
 class ParsedBody:
-    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index")
+    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index", "key")
 
 
-def read_body_family(ledger, bodies, i, root, shapes, parsed):
+def _json_key(value):
+    """A faithful text key of parsed JSON data (None if it cannot be written, e.g. nested too deeply)."""
+    import json
+
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
     """The family of body ``i``: ``(names, pairs)`` after checking its parameters, substitution and entries.
 
     ``root`` has the system's ``parameters`` and ``formulas`` (``{key: matrix as written}``);
     ``shapes`` is ``{key: (rows, cols)}`` in order, or ``None`` for a matrix the system does not have.
     Body 0's entries must equal the formulas; a case's must be its parent's with the substitution.
+    ``memo`` (a dict), when given, remembers the entries checked against a parent's: the same entries
+    under the same substitution of a parent with the same content are not compared twice.
     """
     b = bodies[i]
     w = f"bodies[{i}]"
@@ -170,6 +182,15 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed):
                        "the value is not the solution of the parent's factor for that parameter")
     one, parent_one = P.const(1, nv), P.const(1, nv + 1)
     ent = b["entries"]
+    memo_key = None
+    if memo is not None and i > 0 and getattr(parent, "key", None) is not None:
+        memo_key = _json_key([parent.key, sub["factor"], sub["parameter"], sub["value"], names, ent])
+        if memo_key is not None and memo_key in memo:
+            pairs, done = memo[memo_key]
+            for name in done:  # what was checked there holds here: recorded under this body's name
+                ledger.require(True, w + name, "")
+            return names, pairs
+    start = len(ledger.done)
     ledger.require(isinstance(ent, dict) and set(ent) == set(shapes), f"{w}.entries",
                    f"must have {', '.join(shapes) if len(shapes) <= 8 else 'one matrix per key of the system'}")
     pairs = {}
@@ -204,6 +225,8 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed):
                                                     "(the factor is outside the domain, not a case)")
                     ledger.require(_same_fraction(num, den, sn, sd) and P.divide_exact(sd, den) is not None, where,
                                    "is not the parent's entry with the substitution applied")
+    if memo_key is not None:
+        memo[memo_key] = (pairs, [name[len(w):] for name in ledger.done[start:] if name.startswith(w)])
     return names, pairs
 
 
@@ -372,7 +395,36 @@ def check_cases(ledger, bodies, parsed):
     return complete
 
 
-def _check_body(ledger, cert, system, bodies, i, parsed):
+def _content_key(b, names):
+    """Everything a body's own obligations read, but its case indices: two bodies with the same key (the
+    same family reached along two paths of the case tree) pass or fail the same checks.  None when the
+    factors are not the expected shape (the full check then names what is wrong)."""
+    fa = b["factors"]
+    if not isinstance(fa, dict) or not isinstance(fa.get("list"), list) or not all(isinstance(f, dict)
+                                                                                    for f in fa["list"]):
+        return None
+    factors = dict(fa, list=[dict(f, case=None) if "case" in f else f for f in fa["list"]])
+    return _json_key([names, {key: b[key] for key in b if key not in ("parameters", "substitution", "factors")},
+                      factors])
+
+
+def _same_content(ledger, w, b, prev, done, i, count):
+    """Body ``i`` has the content of an earlier verified body ``prev``: its obligations hold as they did there
+    (recorded again under this body's name, ``done``); only the case indices are its own."""
+    for name in done:
+        ledger.require(True, w + name, "")
+    factors = []
+    for j, ((poly, text, status, _), f) in enumerate(zip(prev.factors, b["factors"]["list"])):
+        case = None
+        if status == "case":
+            case = f["case"]
+            ledger.require(type(case) is int and i < case < count, f"{w}.factors.list[{j}]",
+                           "case must index a later body")
+        factors.append((poly, text, status, case))
+    return factors
+
+
+def _check_body(ledger, cert, system, bodies, i, parsed, memo=None):
     b = bodies[i]
     w = f"bodies[{i}]"
     keys = {"parameters", "substitution", "entries", "denominator", "head_count", "lower_bound", "upper_bound",
@@ -380,7 +432,16 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
     ledger.require(isinstance(b, dict) and set(b) == keys, w, f"must have exactly {', '.join(sorted(keys))}")
     N, m, p = system["N"], system["m"], system["p"]
     shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": None if system["formulas"]["D"] is None else (p, m)}
-    names, pairs = read_body_family(ledger, bodies, i, system, shapes, parsed)
+    names, pairs = read_body_family(ledger, bodies, i, system, shapes, parsed, memo)
+    content = _content_key(b, names) if memo is not None else None
+    if content is not None and content in memo:
+        prev, done = memo[content]
+        body = ParsedBody()
+        body.names, body.pairs, body.g, body.k = names, pairs, prev.g, prev.k
+        body.holds, body.complete, body.index, body.key = b["holds_for"], b["complete"], i, content
+        body.factors = _same_content(ledger, w, b, prev, done, i, len(bodies))
+        return body
+    start = len(ledger.done)
     g, scaled = scaled_entries(ledger, w, b["denominator"], pairs, names)
     T = cert["truncation"]
     n = cert["n"]
@@ -408,6 +469,9 @@ def _check_body(ledger, cert, system, bodies, i, parsed):
     body = ParsedBody()
     body.names, body.pairs, body.g, body.k = names, pairs, g, k
     body.holds, body.factors, body.complete, body.index = b["holds_for"], factors, b["complete"], i
+    body.key = content
+    if content is not None:
+        memo[content] = (body, [name[len(w):] for name in ledger.done[start:] if name.startswith(w)])
     return body
 
 
@@ -427,9 +491,9 @@ def check_parametric(ledger, cert, system, *, keep=None):
     bodies = cert["bodies"]
     ledger.require(isinstance(bodies, list) and 1 <= len(bodies) <= MAX_CASES, "bodies",
                    f"must be a list of 1 to {MAX_CASES} bodies")
-    parsed = []
+    parsed, memo = [], {}
     for i in range(len(bodies)):
-        parsed.append(_check_body(ledger, cert, system, bodies, i, parsed))
+        parsed.append(_check_body(ledger, cert, system, bodies, i, parsed, memo))
     complete = check_cases(ledger, bodies, parsed)
     ledger.require(strict_equal(cert["head_count"], parsed[0].k), "head_count", "is not the generic body's head count")
     ledger.require(strict_equal(cert["complete"], complete[0]), "complete", "is not the generic body's completeness")

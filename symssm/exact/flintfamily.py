@@ -520,4 +520,21 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     LimitError
         If a polynomial grows beyond the limits.
     """
-    return run_cases(_from_system(system), lambda fam: _analyse(fam, n), substitute_case, max_cases)
+    analysed = {}
+
+    def analyse(fam):
+        # a case tree reaches the same family along several paths (l1 = l2 then l3 = l4, or the other
+        # way round): each distinct family is analysed once, and every body of it gets a copy
+        key = _family_key(fam)
+        if key not in analysed:
+            analysed[key] = _analyse(fam, n)
+        return dict(analysed[key])
+
+    return run_cases(_from_system(system), analyse, substitute_case, max_cases)
+
+
+def _family_key(fam):
+    """Everything :func:`_analyse` reads of a family: its parameters and its entries (exact texts)."""
+    return (tuple(fam.parameters),) + tuple(
+        None if fam.pairs[key] is None else tuple((str(a), str(b)) for row in fam.pairs[key] for a, b in row)
+        for key in _KEYS)

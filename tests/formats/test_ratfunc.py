@@ -142,3 +142,16 @@ def test_certifying_a_family_does_not_import_sympy(tmp_path):
             "print(rc, rc2, 'sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.splitlines()[-1].split() == ["0", "0", "False"], out.stderr
+
+
+def test_checking_a_small_family_loads_no_accelerator(tmp_path):
+    """A small family's check is standard library only: python-flint (25 ms to load) waits for large products."""
+    from symssm import certify
+
+    cert = tmp_path / "d.json"
+    cert.write_text(certify(parametric_family("diagonal-symbolic", N=3), 6).to_json())
+    code = ("import sys\nfrom symssm.checker.cli import main\n"
+            f"rc = main([{str(cert)!r}, '-q'])\n"
+            "print(rc, sorted(m for m in ('flint', 'numpy', 'sympy', 'mpmath') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["0", "[]"], out.stderr
