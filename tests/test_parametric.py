@@ -625,3 +625,18 @@ def test_repeated_bodies_are_checked_as_if_alone(monkeypatch):
     for t in forged:
         fast, slow = check_data(t), _without_memo(monkeypatch, t)
         assert fast.code == slow.code == 1 and fast.message == slow.message, (fast.message, slow.message)
+
+
+@pytest.mark.parametrize("name", sorted(PARAMETRIC_FAMILIES))
+def test_every_builtin_family_certifies_at_its_largest_size(name):
+    """The sizes `symssm families` promises: each built-in family at its largest N certifies and verifies.
+
+    (The step families at N >= 5 have determinants of degree 90 to 324 in h: beyond a formula's degree 64,
+    within a certificate polynomial's 10,000.)
+    """
+    _, _, largest = PARAMETRIC_FAMILIES[name]
+    kwargs = {"p": 2, "m": 2} if name == "generic-symbolic" else {}
+    N = 2 if name == "generic-symbolic" and kwargs else largest
+    cert = certify(parametric_family(name, N=N, **kwargs), 16)
+    assert check_data(json.loads(cert.to_json())).code == 0
+    assert cert["head_count"] >= 1

@@ -31,7 +31,7 @@ FLINT_LOAD_PAIRS = 4096
 FLINT_LOAD_WORK = 200_000
 _CONTEXTS: Dict[int, Any] = {}
 
-__all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "NAME", "const", "var",
+__all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "MAX_POLY_DEGREE", "NAME", "const", "var",
            "reset_work", "add", "sub", "mul", "dot", "matmul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
            "linear_solution", "parse_pair", "parse_polynomial", "parse_rational"]
 
@@ -39,6 +39,8 @@ MAX_PARAMETERS = 16
 MAX_POLY_TERMS = 20_000
 MAX_FORMULA_CHARS = 1000
 MAX_FORMULA_DEGREE = 64
+#: Largest exponent in a polynomial field of a certificate (a determinant outgrows a formula's degree).
+MAX_POLY_DEGREE = 10_000
 #: Longest text of a polynomial field of a certificate (determinants, coefficients, factors).
 MAX_POLY_CHARS = 4_000_000
 #: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
@@ -349,7 +351,8 @@ def linear_solution(f, index):
 # ---------------------------------------------------------------- the grammar
 
 class _Parser:
-    def __init__(self, text, names, limit=MAX_FORMULA_CHARS):
+    def __init__(self, text, names, limit=MAX_FORMULA_CHARS, max_exponent=MAX_FORMULA_DEGREE):
+        self.max_exponent = max_exponent
         if len(text) > limit:
             raise FormulaError(f"longer than {limit} characters")
         self.names = {x: i for i, x in enumerate(names)}
@@ -417,8 +420,8 @@ class _Parser:
         if self.peek() == ("op", "^"):
             self.take()
             kind, tok = self.take()
-            if kind != "num" or not tok.isdigit() or int(tok) > MAX_FORMULA_DEGREE:
-                raise FormulaError(f"the exponent must be an integer from 0 to {MAX_FORMULA_DEGREE}")
+            if kind != "num" or not tok.isdigit() or len(tok) > 6 or int(tok) > self.max_exponent:
+                raise FormulaError(f"the exponent must be an integer from 0 to {self.max_exponent}")
             if self.peek() == ("op", "^"):
                 raise FormulaError("chained '^'")
             k = int(tok)
@@ -457,7 +460,7 @@ def _fold(n, d):
     return n, d
 
 
-def parse_pair(text, names, *, limit=MAX_FORMULA_CHARS):
+def parse_pair(text, names, *, limit=MAX_FORMULA_CHARS, max_exponent=MAX_FORMULA_DEGREE):
     """``(numerator, denominator)`` of a formula (a string, or an int) in the variables ``names``.
 
     Raises
@@ -469,21 +472,21 @@ def parse_pair(text, names, *, limit=MAX_FORMULA_CHARS):
         text = str(text)
     if type(text) is not str:
         raise FormulaError("not a string")
-    n, d = _Parser(text, names, limit).run()
+    n, d = _Parser(text, names, limit, max_exponent).run()
     return _fold(n, d)
 
 
 _ONE = Fraction(1)
 _CANON_SPLIT = re.compile(r" ([-+]) ")
 _CANON_COEFF = re.compile(r"[0-9]{1,10000}(?:/[0-9]{1,10000})?")
-_CANON_FACTOR = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,15})(?:\^([0-9]{1,2}))?")
+_CANON_FACTOR = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,15})(?:\^([0-9]{1,5}))?")
 
 
 def _canonical(text, names):
     """The polynomial of a canonical text (``3/2*a^2*b - c + 1``) in one pass, or None to use the grammar.
 
     Only texts the general parser reads to the same value are taken here: a sum of distinct
-    monomials, each an optional coefficient and distinct names with exponents from 2 to 64.
+    monomials, each an optional coefficient and distinct names with exponents from 2 to MAX_POLY_DEGREE.
     """
     nv = len(names)
     index = {x: i for i, x in enumerate(names)}
@@ -509,7 +512,7 @@ def _canonical(text, names):
             if not m or m.group(1) not in index or exps[index[m.group(1)]]:
                 return None
             e = int(m.group(2)) if m.group(2) else 1
-            if not 2 <= e <= MAX_FORMULA_DEGREE and m.group(2):
+            if not 2 <= e <= MAX_POLY_DEGREE and m.group(2):
                 return None
             exps[index[m.group(1)]] = e
         mon = tuple(exps)
@@ -546,7 +549,7 @@ def parse_polynomial(text, names):
             if cache is not None and len(cache) < 100_000:
                 cache[key] = fast
             return fast
-    n, d = parse_pair(text, names, limit=MAX_POLY_CHARS)
+    n, d = parse_pair(text, names, limit=MAX_POLY_CHARS, max_exponent=MAX_POLY_DEGREE)
     if not is_const(d):
         raise FormulaError("is not a polynomial")
     return n

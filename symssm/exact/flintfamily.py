@@ -25,7 +25,8 @@ import flint
 from ..errors import InputError, LimitError
 from ..formats.expressions import flint_rational_text, integer_scale
 from ..formats.ratfunc import context
-from ..formats.limits import MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_TERMS, MAX_POLY_WORK
+from ..formats.limits import (MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_DEGREE, MAX_POLY_TERMS,
+                              MAX_POLY_WORK)
 from .bodies import run_cases, sample_points, witness_at
 
 __all__ = ["family_head_count_flint", "poly_text", "prove_rows", "scaled_entries", "counted_product", "family_from_matrices",
@@ -114,6 +115,9 @@ def _check_terms(poly, what):
     if len(poly) > MAX_POLY_TERMS:
         raise LimitError(f"{what} has {len(poly)} terms; the limit is {MAX_POLY_TERMS} (a smaller family, "
                          "fewer parameters or a shorter n)")
+    if max(poly.degrees(), default=0) > MAX_POLY_DEGREE:
+        raise LimitError(f"{what} has degree {max(poly.degrees())} in a parameter; the limit is {MAX_POLY_DEGREE} "
+                         "(a smaller family or a shorter n)")
     return poly
 
 
@@ -467,6 +471,9 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
     else:
         raise InputError(f"could not prove a generic {what} at the deterministic sample points (the "
                          "denominators vanish too often); please report this case")
+    for poly in [g] + [q for _, q, _ in relations] + [x for _, _, ps in relations for x in ps]:
+        _check_terms(poly, "a polynomial of the proof")  # the determinant was checked above
+
     def text(poly):
         if poly.is_zero():
             return "0"

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_FORMULA_CHARS",
     "MAX_FORMULA_DEGREE",
     "MAX_POLY_TERMS",
+    "MAX_POLY_DEGREE",
     "MAX_CASES",
     "MAX_POLY_WORK",
     "MAX_FORMULA_WORK",
@@ -157,6 +158,10 @@ MAX_FORMULA_CHARS = 1000
 MAX_FORMULA_DEGREE = 64
 #: Most terms in one polynomial of a parametric certificate (entries, determinants, coefficients).
 MAX_POLY_TERMS = 20_000
+#: Largest exponent of a parameter in a polynomial of a parametric certificate (determinants and
+#: coefficients grow past a formula's degree: an 8-state family in a step h has a determinant of
+#: degree 324 in h).
+MAX_POLY_DEGREE = 10_000
 #: Most bodies (the generic case plus every case of the exceptional set) in one certificate.
 MAX_CASES = 1024
 #: Most term products the generator spends expanding one formula (the checker's bound is MAX_POLY_WORK).

@@ -159,7 +159,7 @@ def test_canonical_texts_parse_as_the_grammar_reads_them(poly):
     assert fast == general == {m: c for m, c in poly.items()}
 
 
-@pytest.mark.parametrize("text", ["a^1", "a^0", "a^65", "a*a", "0*a", "1/0*a", "a + a", "2*x", " a", "a^02"])
+@pytest.mark.parametrize("text", ["a^1", "a^0", "a^10001", "a*a", "0*a", "1/0*a", "a + a", "2*x", " a", "a^02"])
 def test_texts_off_the_canonical_form_go_to_the_grammar(text):
     try:
         fast = P._canonical(text, _names)
