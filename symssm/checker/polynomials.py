@@ -134,7 +134,8 @@ def _ctx(nvars):
 
 
 def _to_flint(a, nvars):
-    return _ctx(nvars).from_dict({mon: _flint.fmpq(c.numerator, c.denominator) for mon, c in a.items()})
+    fmpq = _flint.fmpq  # one lookup through the lazy module, not one per coefficient
+    return _ctx(nvars).from_dict({mon: fmpq(c.numerator, c.denominator) for mon, c in a.items()})
 
 
 def _from_flint(poly):
