@@ -171,8 +171,13 @@ def dumps_canonical(obj, *, indent=None):
     return text + "\n"
 
 
+#: One encoder for every scalar and flat row of the pretty form (``json.dumps`` with these options builds a
+#: new encoder per call, a third of the time of writing a family's certificate).
+_FLAT = json.JSONEncoder(sort_keys=True, ensure_ascii=True, separators=(", ", ": "), allow_nan=False).encode
+
+
 def _flat(obj):
-    return json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(", ", ": "), allow_nan=False)
+    return _FLAT(obj)
 
 
 def _scalars(items):
