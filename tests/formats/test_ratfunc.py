@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symssm.errors import InputError, LimitError
+from symssm.errors import InputError
 from symssm.formats.expressions import (flint_rational_text, formula_field, parameter_field, parse_formula,
                                         rational_function_text)
 from symssm.formats.ratfunc import RationalFunctionField
