@@ -58,7 +58,7 @@ def _certify_line(number, text, cert_dir, method):
             row["complete"] = cert["complete"]
         elif is_parametric_spec(data):
             system, n = parametric_from_data(data, what=what)
-            n = n if n is not None else system.N + (1 if system.D is not None else 0)
+            n = n if n is not None else system.N + (1 if system.has_D else 0)
             row.update(name=system.name, kind="parametric-head-count", n=n)
             cert = certify(system, n)
             row["head_count"] = cert["head_count"]

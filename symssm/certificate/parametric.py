@@ -77,7 +77,7 @@ def parametric_data(system, n=None):
     InputError
         If ``n`` is invalid, or the family cannot be analysed (:func:`~symssm.exact.parametric.family_head_count`).
     """
-    T = system.N + (1 if system.formulas["D"] is not None else 0)
+    T = system.N + (1 if system.has_D else 0)
     n = T if n is None else check_n(n)
     if not isinstance(n, int):
         raise InputError("n must be an integer")

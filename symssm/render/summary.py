@@ -35,7 +35,7 @@ def describe(system):
 def describe_family(system):
     """One line: a parametric family's name, dimensions and parameters."""
     name = terminal_safe(system.name) if system.name else "(unnamed family)"
-    return (f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.D is not None else ''}; "
+    return (f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.has_D else ''}; "
             f"parameters {', '.join(system.parameters) or 'none'}")
 
 

@@ -66,6 +66,11 @@ class ParametricSSM:
     def p(self):
         return len(self.formulas["C"])
 
+    @property
+    def has_D(self):
+        """Whether the system has a feedthrough D (without building its SymPy entries)."""
+        return self.formulas["D"] is not None
+
     @cached_property
     def field(self):
         """SymPy's ``QQ(parameters)`` (lex order in the parameters' order)."""

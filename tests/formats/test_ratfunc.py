@@ -134,7 +134,7 @@ def test_certifying_a_family_does_not_import_sympy(tmp_path):
     """SymPy costs a third of a second to import; a family's certificate (and its check) does not need it."""
     spec = tmp_path / "fam.json"
     spec.write_text('{"name": "d", "parameters": ["a", "b"], "A": [["a", 0], [0, "b"]], "B": [[1], [1]], '
-                    '"C": [[1, 0], [0, 1]], "n": 4}')
+                    '"C": [[1, 0], [0, 1]], "D": [["a"], [0]], "n": 4}')  # with D: the summary says "D present"
     code = ("import sys\nfrom symssm.cli import main\n"
             f"rc = main(['certify', {str(spec)!r}, '-o', {str(tmp_path / 'c.json')!r}])\n"
             "rc2 = main(['certify', '--family', 'hippo-legs-step', '--N', '3', '-n', '4', '-o', "
