@@ -30,6 +30,7 @@ from ..formats.limits import (MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, 
 from .bodies import run_cases, sample_points, witness_at
 
 __all__ = ["family_head_count_flint", "poly_text", "prove_rows", "scaled_entries", "counted_product", "family_from_matrices",
+           "family_key",
            "substitute_case"]
 
 _KEYS = ("A", "B", "C", "D")
@@ -532,7 +533,7 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     def analyse(fam):
         # a case tree reaches the same family along several paths (l1 = l2 then l3 = l4, or the other
         # way round): each distinct family is analysed once, and every body of it gets a copy
-        key = _family_key(fam)
+        key = family_key(fam)
         if key not in analysed:
             analysed[key] = _analyse(fam, n)
         return dict(analysed[key])
@@ -540,8 +541,8 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     return run_cases(_from_system(system), analyse, substitute_case, max_cases)
 
 
-def _family_key(fam):
-    """Everything :func:`_analyse` reads of a family: its parameters and its entries (exact texts)."""
+def family_key(fam):
+    """Everything the analysis reads of a family: its parameters and its entries (exact texts), by key."""
     return (tuple(fam.parameters),) + tuple(
-        None if fam.pairs[key] is None else tuple((str(a), str(b)) for row in fam.pairs[key] for a, b in row)
-        for key in _KEYS)
+        (key, None if fam.pairs[key] is None else tuple((str(a), str(b)) for row in fam.pairs[key] for a, b in row))
+        for key in sorted(fam.pairs))

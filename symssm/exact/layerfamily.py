@@ -23,7 +23,8 @@ from ..errors import InputError
 from ..formats.limits import MAX_CASES
 from ..sources.parametric_layers import ParametricLayer
 from .bodies import run_cases
-from .flintfamily import counted_product, family_from_matrices, prove_rows, scaled_entries, substitute_case
+from .flintfamily import (counted_product, family_from_matrices, family_key, prove_rows, scaled_entries,
+                          substitute_case)
 
 __all__ = ["block_order", "interaction_bodies"]
 
@@ -98,11 +99,16 @@ def interaction_bodies(layer, *, max_cases=MAX_CASES):
     root = family_from_matrices(layer.parameters, dict(layer.matrices), layer.name)
     p, m = layer.p, layer.m
 
+    analysed = {}
+
     def analyse(fam):
-        pairs, g, rows = scaled_blocks(layer, fam)
-        body = prove_rows(fam, pairs, g, rows, p, m, dimension_at=p * m, skip_zero=True, what="interaction rank",
-                          with_minor=True)
-        body["holds_for"] = None
-        return body
+        key = family_key(fam)  # the same family reached along two paths of the case tree: analysed once
+        if key not in analysed:
+            pairs, g, rows = scaled_blocks(layer, fam)
+            body = prove_rows(fam, pairs, g, rows, p, m, dimension_at=p * m, skip_zero=True,
+                              what="interaction rank", with_minor=True)
+            body["holds_for"] = None
+            analysed[key] = body
+        return dict(analysed[key])
 
     return run_cases(root, analyse, substitute_case, max_cases)
