@@ -93,15 +93,8 @@ def _same_fraction(n1, d1, n2, d2):
     return P.mul(n1, d2) == P.mul(n2, d1)
 
 
-def matmul(X, Y):
-    return P.matmul(X, Y)
-
-
-def poly_sum(polys):
-    out = None
-    for x in polys:
-        out = x if out is None else P.add(out, x)
-    return {} if out is None else out
+matmul = P.matmul  # the names parametric_interaction imports
+poly_sum = P.sum_polys
 
 
 def _det(rows, nv):

@@ -32,7 +32,7 @@ FLINT_LOAD_WORK = 200_000
 _CONTEXTS: Dict[int, Any] = {}
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "MAX_POLY_DEGREE", "NAME", "const", "var",
-           "reset_work", "add", "sub", "mul", "dot", "matmul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
+           "reset_work", "add", "sub", "mul", "sum_polys", "dot", "matmul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
            "linear_solution", "parse_pair", "parse_polynomial", "parse_rational"]
 
 MAX_PARAMETERS = 16
@@ -213,7 +213,8 @@ def _convolve(a, b):
     return {tuple((k >> (width * i)) & mask for i in range(nv)): Fraction(v, den) for k, v in acc.items() if v}
 
 
-def _sum(polys):
+def sum_polys(polys):
+    """The sum of polynomials (``{}`` for none); the first is returned as it is when it is the only one."""
     out = None
     for x in polys:
         out = x if out is None else add(out, x)
@@ -228,10 +229,10 @@ def dot(terms):
     """
     terms = [(a, b) for a, b in terms if a and b]
     if not _use_flint(sum(len(a) * len(b) for a, b in terms)):
-        return _sum(mul(a, b) for a, b in terms)
+        return sum_polys(mul(a, b) for a, b in terms)
     nv = _nvars(terms[0][0], terms[0][1])
     if not nv:
-        return _sum(mul(a, b) for a, b in terms)
+        return sum_polys(mul(a, b) for a, b in terms)
     return _from_flint(_flint_dot([(a, b, None, None) for a, b in terms], nv))
 
 
@@ -255,7 +256,7 @@ def matmul(X, Y):
     pairs = sum(len(x) * sizes[t][j] for row in rows_x for t, x in row for j in range(cols))
     nv = next((len(mon) for M in (X, Y) for row in M for x in row for mon in x), 0)
     if not nv or not _use_flint(pairs):
-        return [[_sum(mul(x, Y[t][j]) for t, x in row if sizes[t][j]) for j in range(cols)] for row in rows_x]
+        return [[sum_polys(mul(x, Y[t][j]) for t, x in row if sizes[t][j]) for j in range(cols)] for row in rows_x]
     FY = [[_to_flint(y, nv) if y else None for y in row] for row in Y]
     return [[_from_flint(_flint_dot([(x, Y[t][j], fx, FY[t][j]) for t, x, fx in row if sizes[t][j]], nv))
              for j in range(cols)] for row in ([(t, x, _to_flint(x, nv)) for t, x in row] for row in rows_x)]

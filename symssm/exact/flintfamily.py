@@ -24,7 +24,7 @@ import flint
 
 from ..errors import InputError, LimitError
 from ..formats.expressions import flint_rational_text, integer_scale
-from ..formats.ratfunc import context
+from ..formats.ratfunc import context, poly_value
 from ..formats.limits import (MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_DEGREE, MAX_POLY_TERMS,
                               MAX_POLY_WORK)
 from .bodies import run_cases, sample_points, witness_at
@@ -93,15 +93,12 @@ def _is_const(poly):
     return poly.is_constant()
 
 
-def _const(poly):
-    """The value of a constant polynomial, as a Fraction (FLINT's leading coefficient of zero is 0)."""
-    c = poly.leading_coefficient()
-    return Fraction(int(c.p), int(c.q))
-
-
 def _lead(poly):
-    """The leading coefficient in lex order (as SymPy's ``LC``; the context's order is lex)."""
+    """The leading coefficient in lex order (as SymPy's ``LC``; the context's order is lex), as a Fraction."""
     return _frac(poly.leading_coefficient())
+
+
+_const = _lead  # a constant polynomial's value is its leading coefficient (FLINT's of zero is 0)
 
 
 def _primitive(poly):
@@ -155,11 +152,7 @@ def _divides(f, g):
 
 
 def _value(poly, point):
-    if poly.is_zero():
-        return _ZERO
-    if _is_const(poly):
-        return _const(poly)
-    return _frac(poly(*[_fmpq(x) for x in point]))
+    return _ZERO if poly.is_zero() else poly_value(poly, point)
 
 
 def _det(rows, one):
@@ -330,11 +323,6 @@ def _dict_text(terms, names, index):
     return poly_text(ctx.from_dict(child), _child_names(names, index))
 
 
-def _rational_text(num, den, names):
-    """The canonical text of num/den (reduced) as the reference's ``rational_function_text`` writes it."""
-    return flint_rational_text(num, den)
-
-
 def _substitute(fam, index, value_terms, value_text):
     """The child family: parameter ``index`` replaced by the polynomial ``value_terms`` in the others."""
     names = list(fam.parameters)
@@ -372,19 +360,19 @@ def _substitute(fam, index, value_terms, value_text):
                         n2, d2 = n2 / common, d2 / common
                 if n2.is_zero():
                     d2 = d2 * 0 + 1
-                _check_formula(n2, d2, rest)
+                _check_formula(n2, d2)
                 new.append((n2, d2))
             new_rows.append(new)
         out[key] = new_rows
     return _Family(rest, child_ctx, out, fam.name)
 
 
-def _check_formula(num, den, names):
+def _check_formula(num, den):
     """The limits a spec's formula has (as the reference re-parses the child's entries)."""
     if den.is_one() and len(num) == 1 and num.total_degree() <= 1 and abs(num.leading_coefficient().p) < 10**100 \
             and num.leading_coefficient().q < 10**100:
         return  # c or c*x with a short c: far inside every limit
-    text = _rational_text(num, den, names)
+    text = flint_rational_text(num, den)
     if len(text) > MAX_FORMULA_CHARS:
         raise LimitError(f"formula of {len(text)} characters; the limit is {MAX_FORMULA_CHARS}")
     for part in (num, den):

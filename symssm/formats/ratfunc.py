@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import flint
 
-__all__ = ["context", "RationalFunctionField", "RationalFunction"]
+__all__ = ["context", "poly_value", "RationalFunctionField", "RationalFunction"]
 
 
 def context(names):
@@ -37,12 +37,27 @@ def context(names):
     return flint.fmpq_mpoly_ctx.get(tuple(names) or ("_",), "lex")
 
 
+def poly_value(poly, values):
+    """The value of a FLINT polynomial at the point ``values`` (Fractions, one per variable), as a Fraction.
+
+    >>> a, b = context(["a", "b"]).gens()
+    >>> poly_value(a * b - 1, [Fraction(1, 2), Fraction(4)])
+    Fraction(1, 1)
+    """
+    if poly.is_constant():  # the dummy variable of a context without parameters takes no value
+        c = poly.leading_coefficient()
+    else:
+        c = poly(*[flint.fmpq(v.numerator, v.denominator) for v in values])
+    return Fraction(int(c.p), int(c.q))
+
+
 def _scalar(x):
     return flint.fmpq(x.numerator, x.denominator) if isinstance(x, (int, Fraction)) else x
 
 
 class RationalFunction:
-    """A reduced fraction of FLINT polynomials (build it with :meth:`RationalFunctionField.fraction`)."""
+    """A reduced fraction of FLINT polynomials (from a :class:`RationalFunctionField`'s generators and constants,
+    or :meth:`reduced`)."""
 
     __slots__ = ("numer", "denom")
 
@@ -71,14 +86,7 @@ class RationalFunction:
         >>> ((t + 1) / (t - 2)).value_at([Fraction(1, 2)])
         (Fraction(3, 2), Fraction(-3, 2))
         """
-        out = []
-        for poly in (self.numer, self.denom):
-            if poly.is_constant():
-                c = poly.leading_coefficient()
-            else:
-                c = poly(*[flint.fmpq(v.numerator, v.denominator) for v in values])
-            out.append(Fraction(int(c.p), int(c.q)))
-        return tuple(out)
+        return poly_value(self.numer, values), poly_value(self.denom, values)
 
     def _other(self, other):
         if isinstance(other, RationalFunction):
