@@ -68,9 +68,7 @@ def check_head_count(ledger, cert, system):
     pos = positions(ledger, lb["positions"], K, p, m)
     prime = integer(ledger, lb["prime"], "lower_bound.prime", 3, MAX_PRIME - 1)
     ledger.require(is_prime(prime), "lower_bound.prime", f"{prime} is not prime")
-    flat = list(chain.from_iterable(chain.from_iterable((system["A"], system["B"], system["C"], system["D"] or []))))
-    distinct = dict(zip(map(id, flat), flat)).values()  # entries read from one text are one object
-    dens = set(map(attrgetter("denominator"), distinct))
+    dens = set(map(attrgetter("denominator"), system["distinct"]))
     ledger.require(all(q % prime for q in dens), "lower_bound.prime",
                    f"{prime} divides a denominator of the system, so reduction mod {prime} is not defined")
 

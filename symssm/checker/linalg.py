@@ -324,10 +324,28 @@ def _fmul(X, Y, prime):
     return out
 
 
+def _reduce_texts(texts, table, prime):
+    """A matrix given by its entry texts and ``{text: Fraction}`` reduced mod P, as a float64 array."""
+    residue = {t: (x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime)
+               for t, x in table.items()}
+    rows, cols = len(texts), len(texts[0])
+    flat = _np.fromiter(map(residue.__getitem__, chain.from_iterable(texts)), dtype=_np.float64, count=rows * cols)
+    return flat.reshape(rows, cols)
+
+
 def minor_mod(system, lags, cells, prime):
-    """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` (lists of ints) of a rational system."""
-    A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
-    D = _reduce(system["D"], prime) if system["D"] is not None else None
+    """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` (lists of ints, or an int64 array) of a rational system.
+
+    With numpy and a float prime, a matrix read through its table of distinct texts (``system["texts"]``)
+    is reduced by looking each text up once, straight into an array.
+    """
+    names = ("A", "B", "C", "D") if system["D"] is not None else ("A", "B", "C")
+    texts = system.get("texts", {})
+    if _np is not None and prime < FLOAT_LIMIT and lags and all(k in texts for k in names):
+        A, B, C, D = (_reduce_texts(*texts[k], prime) if k in names else None for k in ("A", "B", "C", "D"))
+    else:
+        A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
+        D = _reduce(system["D"], prime) if system["D"] is not None else None
     return minor_mod_residues(A, B, C, D, lags, cells, prime)
 
 
@@ -339,7 +357,8 @@ def minor_mod_residues(A, B, C, D, lags, cells, prime):
     stack = _lags_mod_float(A, B, C, D, set(lags), prime, flat=True)
     m = len(B[0])
     rows = _np.array([stack[d] for d in lags])
-    return rows[:, [r * m + c for r, c in cells]].astype(_np.int64).tolist()
+    minor = _np.ascontiguousarray(rows[:, [r * m + c for r, c in cells]], dtype=_np.int64)  # row-major for the LU
+    return minor if len(lags) > 64 else minor.tolist()  # a large one stays an array for the blocked elimination
 
 
 def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
@@ -488,7 +507,7 @@ def _leading_minors_blocked(M, prime, block=64):
     every value stays below 2^53) and are reduced once; the trailing update is one exact product.
     Stops after the first zero pivot (that leading minor is zero).
     """
-    W = _fmod(_np.array(M, dtype=_np.float64), prime)
+    W = _fmod(_np.array(M, dtype=_np.float64, order="C"), prime)
     n = W.shape[0]
     minors = []
     det = 1

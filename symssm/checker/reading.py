@@ -219,11 +219,13 @@ def rational(ledger, value, where):
         raise Rejected(where, str(exc)) from None
 
 
-def matrix(ledger, value, where, rows, cols, number=None):
+def matrix(ledger, value, where, rows, cols, number=None, *, tables=None):
     """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals).
 
     Each distinct text of the matrix is parsed once and the rows are looked up (entries repeat in
     large systems); if any text fails, the matrix is read entry by entry to name the first bad entry.
+    With ``tables`` (a dict), the ``{text: value}`` table of the distinct texts is stored there under
+    ``where`` when every entry was read through it.
     """
     ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
     out = []
@@ -245,6 +247,8 @@ def matrix(ledger, value, where, rows, cols, number=None):
         except NumberError:
             table = None  # read entry by entry below, to name the first bad one
         if table is not None:
+            if tables is not None:
+                tables[where] = table
             return [list(map(table.__getitem__, row)) for row in value]
     out = []
     for i, row in enumerate(value):
@@ -278,19 +282,51 @@ def read_system(ledger, obj):
     m = integer(ledger, obj["m"], "system.m", 1, MAX_DIM)
     p = integer(ledger, obj["p"], "system.p", 1, MAX_DIM)
     ledger.require(N * N + N * m + p * N + 2 * p * m <= MAX_ENTRIES, "system", f"has more than {MAX_ENTRIES} entries")
-    A = matrix(ledger, obj["A"], "system.A", N, N)
-    B = matrix(ledger, obj["B"], "system.B", N, m)
-    C = matrix(ledger, obj["C"], "system.C", p, N)
+    tables = {}
+    A = matrix(ledger, obj["A"], "system.A", N, N, tables=tables)
+    B = matrix(ledger, obj["B"], "system.B", N, m, tables=tables)
+    C = matrix(ledger, obj["C"], "system.C", p, N, tables=tables)
     D = None
     if obj["D"] is not None:
-        D = matrix(ledger, obj["D"], "system.D", p, m)
+        D = matrix(ledger, obj["D"], "system.D", p, m, tables=tables)
         ledger.require(any(x != 0 for row in D for x in row), "system.D", "an all-zero D must be written as null")
     # Every entry was just checked to be a canonical rational string, so the canonical text is the
     # entries as given: hash them directly.
-    text = json.dumps({"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None},
-                      sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
+    texts = {"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None}
+    names = [k for k in "ABCD" if texts[k] is not None]
+    tables = {k: tables[f"system.{k}"] for k in names if f"system.{k}" in tables}
+    if len(tables) == len(names):  # each distinct text was read once: its value is in the table
+        distinct = tuple(chain.from_iterable(tables[k].values() for k in names))
+    else:
+        flat = list(chain.from_iterable(chain.from_iterable((A, B, C, D or []))))
+        distinct = tuple(dict(zip(map(id, flat), flat)).values())  # entries read from one text are one object
     return {"name": obj["name"], "N": N, "m": m, "p": p, "A": A, "B": B, "C": C, "D": D,
-            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(text.encode("ascii")).hexdigest()}
+            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(_canonical_json(texts).encode("ascii")).hexdigest(),
+            "texts": {k: (texts[k], tables[k]) for k in tables}, "distinct": distinct}
+
+
+def _plain_row(row):
+    """A row of texts that JSON writes as themselves (printable ASCII, no quote or backslash), joined; else None."""
+    try:
+        text = "".join(row)
+    except TypeError:
+        return None
+    if row and text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return '["' + '","'.join(row) + '"]'
+    return None
+
+
+def _canonical_json(mats):
+    """``json.dumps(mats, sort_keys=True, separators=(",", ":")) + "\\n"`` (ASCII), the same bytes, with rows of
+    plain texts joined rather than encoded one string at a time (a million entries at N = 1024)."""
+    parts = []
+    for key in sorted(mats):
+        value = mats[key]
+        rows = [_plain_row(row) if type(row) is list else None for row in value] if type(value) is list else [None]
+        body = "[" + ",".join(rows) + "]" if None not in rows else \
+            json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        parts.append(json.dumps(key, ensure_ascii=True) + ":" + body)
+    return "{" + ",".join(parts) + "}\n"
 
 
 SPEC_KEYS = ("A", "B", "C", "D", "n", "name")

@@ -45,7 +45,7 @@ from ..formats.limits import Deadline, check_n
 from ..sources.system import SSM
 from .convert import qq_matrix, to_fraction
 from .lags import MAX_LAG_BITS, lag_bit_bound, scaled_lag_stack
-from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_array
+from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_codes
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import greedy_positions_mod, row_rank_profile_exact
 
@@ -273,8 +273,8 @@ def _modular_witness(system, deadline):
     stack = None
     for prime in _usable_primes(system, FLOAT_PRIME_LIMIT):
         deadline.check("computing lags mod P")
-        res = lambda M: residue_array(M, prime)
-        stack_mod = lags_mod(res(system.A), res(system.B), res(system.C), res(system.D) if system.has_D else None,
+        res = lambda name: residue_codes(*system.entry_codes(name), prime)
+        stack_mod = lags_mod(res("A"), res("B"), res("C"), res("D") if system.has_D else None,
                              T, prime, deadline=deadline)
         deadline.check("computing the rank profile mod P")
         pivots, positions, det = greedy_profile(stack_mod, prime)

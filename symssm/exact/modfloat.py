@@ -24,7 +24,7 @@ from itertools import chain
 
 import numpy as np
 
-__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_array", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
+__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_array", "residue_codes", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
 
 #: Primes for the float path are below this bound.
 FLOAT_PRIME_LIMIT = 2**21
@@ -64,14 +64,29 @@ def mulmod(X, Y, prime):
     return out
 
 
+def _residue(x, prime):
+    return x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime
+
+
 def residue_array(mat, prime):
     """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator)."""
     flat = list(chain.from_iterable(mat))
     objects = dict(zip(map(id, flat), flat))  # an entry object shared by repeated values is reduced once
-    residue = {key: (x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime)
-               for key, x in objects.items()}
+    residue = {key: _residue(x, prime) for key, x in objects.items()}
     rows = [list(map(residue.__getitem__, map(id, row))) for row in mat]
     return np.array(rows, dtype=np.float64).reshape(len(mat), len(mat[0]) if mat else 0)
+
+
+def residue_codes(values, codes, prime):
+    """The same array from a matrix's distinct values and entry codes (``StateSpaceForm.entry_codes``).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> residue_codes((Fraction(1, 2), Fraction(3)), np.array([[0, 1], [1, 1]]), 7).tolist()
+    [[4.0, 3.0], [3.0, 3.0]]
+    """
+    return np.array([_residue(x, prime) for x in values], dtype=np.float64)[codes]
 
 
 def baby_step(T, N, m, p):

@@ -21,11 +21,15 @@ from functools import cached_property
 from math import lcm
 
 from ..errors import FloatInExactPathError, InputError, LimitError, ShapeError
-from ..formats.jsonio import dumps_canonical
+from ..formats.jsonio import dumps_canonical_matrices
 from ..formats.limits import MAX_DIM, MAX_ENTRIES, check_name
 from ..formats.rationals import format_rational, to_fraction
 
 __all__ = ["SSM", "StateSpaceForm", "ssm", "canonical_system", "system_sha256", "denominator_lcm"]
+
+#: Matrices with at least this many entries are indexed with numpy (:meth:`StateSpaceForm.entry_codes`);
+#: smaller ones stay in the standard library (a small system's certificate imports no numpy).
+_NUMPY_ENTRIES = 4096
 
 
 def denominator_lcm(mat):
@@ -73,6 +77,12 @@ def _is_inexact(dtype):
 
 def _matrix(name, value):
     """Turn nested lists, numpy integer arrays or SymPy matrices into a tuple of tuples of Fraction."""
+    return _coded_matrix(name, value)[0]
+
+
+def _coded_matrix(name, value):
+    """``(matrix, coded)``: the tuple of tuples of Fraction (see :func:`_matrix`), and for a large matrix of ints
+    and texts its ``(values, codes)`` (:meth:`StateSpaceForm.entry_codes`), found while reading it; else None."""
     if hasattr(value, "dtype") and hasattr(value, "shape"):  # numpy, torch, JAX and other arrays
         if _is_inexact(value.dtype):
             raise FloatInExactPathError(
@@ -101,10 +111,21 @@ def _matrix(name, value):
         elif len(row) != width:
             raise ShapeError(f"{name} is ragged: row 0 has {width} entries but row {i} has {len(row)}")
     table = _distinct_entries(value)
-    if table is not None:  # each distinct int or text converted once; its entries share one Fraction
-        return tuple(tuple(map(table.__getitem__, row)) for row in value)
-    return tuple(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
-                 for i, row in enumerate(value))
+    if table is None:
+        return tuple(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
+                     for i, row in enumerate(value)), None
+    # Each distinct int or text is converted once, and its entries share one Fraction.
+    rows, cols = len(value), len(value[0]) if value else 0
+    if rows * cols < _NUMPY_ENTRIES:
+        return tuple(tuple(map(table.__getitem__, row)) for row in value), None
+    import numpy as np
+
+    index = {x: i for i, x in enumerate(table)}
+    codes = np.fromiter(map(index.__getitem__, chain.from_iterable(value)), dtype=np.intp, count=rows * cols)
+    codes = codes.reshape(rows, cols)
+    values = np.empty(len(index), dtype=object)
+    values[:] = list(table.values())
+    return tuple(map(tuple, values[codes].tolist())), (tuple(values.tolist()), codes)
 
 
 def _distinct_entries(value):
@@ -152,12 +173,51 @@ class StateSpaceForm:
         """``T_max``: lags ``L_0 .. L_{T_max-1}`` span all lags (N, or N + 1 with D)."""
         return self.N + (1 if self.has_D else 0)
 
+    def _names(self):
+        return ("A", "B", "C") + (("D",) if self.D is not None else ())
+
+    @cached_property
+    def _codes(self):
+        return {}
+
+    def entry_codes(self, name):
+        """``(values, codes)`` of matrix ``name``: its distinct entry objects, and for every entry its index.
+
+        ``codes`` is a numpy integer array of the matrix's shape.  Entries read from one text or one
+        integer share one object (see ``_matrix``), so a large system has few distinct values: their
+        texts and residues are computed once each and gathered by ``codes``.  Computed once per matrix.
+
+        Examples
+        --------
+        >>> values, codes = ssm([[1, 2], [2, 1]], [[1], [1]], [[1, 0]]).entry_codes("A")
+        >>> [str(values[c]) for c in codes.ravel().tolist()]
+        ['1', '2', '2', '1']
+        """
+        if name not in self._codes:
+            import numpy as np
+
+            mat = getattr(self, name)
+            flat = list(chain.from_iterable(mat))
+            ids = np.fromiter(map(id, flat), dtype=np.uint64, count=len(flat))
+            distinct = np.unique(ids)
+            codes = np.searchsorted(distinct, ids)
+            where = np.empty(len(distinct), dtype=np.intp)
+            where[codes] = np.arange(len(flat))  # any entry with that object will do
+            self._codes[name] = (tuple(flat[i] for i in where.tolist()), codes.reshape(len(mat), len(mat[0])))
+        return self._codes[name]
+
+    def _distinct(self, name):
+        """The distinct entry objects of a matrix (repeated values share one object, see ``_matrix``)."""
+        mat = getattr(self, name)
+        if len(mat) * len(mat[0]) >= _NUMPY_ENTRIES:
+            return self.entry_codes(name)[0]
+        flat = list(chain.from_iterable(mat))
+        return tuple(dict(zip(map(id, flat), flat)).values())
+
     @cached_property
     def denominators(self):
         """The distinct denominators above 1 of the entries (a frozenset, computed once)."""
-        flat = list(chain.from_iterable(chain.from_iterable((self.A, self.B, self.C, self.D or ()))))
-        distinct = dict(zip(map(id, flat), flat)).values()  # repeated values share one object (see _matrix)
-        return frozenset(map(attrgetter("denominator"), distinct)) - {1}
+        return frozenset(map(attrgetter("denominator"), chain.from_iterable(map(self._distinct, self._names())))) - {1}
 
     @cached_property
     def entry_text(self):
@@ -167,19 +227,26 @@ class StateSpaceForm:
         """
         fmt = type(self)._format_entry
 
-        def text(mat):  # an entry object parsed once (repeated values share it) is formatted once
+        def text(name):  # an entry object parsed once (repeated values share it) is formatted once
+            mat = getattr(self, name)
+            if len(mat) * len(mat[0]) >= _NUMPY_ENTRIES:
+                import numpy as np
+
+                values, codes = self.entry_codes(name)
+                texts = np.empty(len(values), dtype=object)
+                texts[:] = [fmt(x) for x in values]
+                return texts[codes].tolist()
             flat = list(chain.from_iterable(mat))
             objects = dict(zip(map(id, flat), flat))
             texts = {key: fmt(x) for key, x in objects.items()}
             return [list(map(texts.__getitem__, map(id, row))) for row in mat]
 
-        return {"A": text(self.A), "B": text(self.B), "C": text(self.C),
-                "D": text(self.D) if self.D is not None else None}
+        return {"A": text("A"), "B": text("B"), "C": text("C"), "D": text("D") if self.D is not None else None}
 
     @cached_property
     def canonical_text(self):
         """The canonical JSON text of the matrices, hashed into certificates (see :func:`canonical_system`)."""
-        return dumps_canonical(self.entry_text)
+        return dumps_canonical_matrices(self.entry_text)
 
     @cached_property
     def sha256(self):
@@ -278,9 +345,7 @@ def ssm(A, B, C, D=None, *, name=""):
     """
     check_name(name)
     _precheck_size(A, B, C, D)
-    A = _matrix("A", A)
-    B = _matrix("B", B)
-    C = _matrix("C", C)
+    (A, coded_A), (B, coded_B), (C, coded_C) = _coded_matrix("A", A), _coded_matrix("B", B), _coded_matrix("C", C)
     N = len(A)
     if N == 0:
         raise ShapeError("A is empty; the state dimension N must be at least 1")
@@ -305,7 +370,11 @@ def ssm(A, B, C, D=None, *, name=""):
     total = N * N + N * bc + cr * N + cr * bc
     if total > MAX_ENTRIES:
         raise LimitError(f"the system has {total} entries; the limit is {MAX_ENTRIES}")
-    return SSM(A, B, C, D, name)
+    system = SSM(A, B, C, D, name)
+    for key, coded in (("A", coded_A), ("B", coded_B), ("C", coded_C)):
+        if coded is not None:  # the codes found while reading: entry_codes need not find them again
+            system._codes[key] = coded
+    return system
 
 
 def canonical_system(system):

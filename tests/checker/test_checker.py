@@ -229,3 +229,49 @@ def test_blocked_leading_minors_equal_the_unblocked_ones():
         assert linalg._leading_minors_blocked(M, P) == linalg._leading_minors_mod_np(M, P)
         M[99 % n][:100] = M[98 % n][:100]  # a zero leading minor in the middle
         assert linalg._leading_minors_blocked(M, P) == linalg._leading_minors_mod_np(M, P)
+
+
+# ---------------------------------------------------------------- the system read once: hash text, residues, denominators
+
+def test_checker_hash_text_is_json_dumps():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from symssm.checker.reading import _canonical_json
+
+    text = st.one_of(st.sampled_from(["1", "-2/3", "0"]), st.text(alphabet='"\\\n\x7fé1/', max_size=3))
+    matrices = st.one_of(st.none(), st.lists(st.one_of(st.lists(text, max_size=4), text, st.integers()), max_size=3))
+
+    @settings(max_examples=300)
+    @given(st.dictionaries(st.sampled_from(["A", "B", "C", "D"]), matrices))
+    def same(mats):
+        want = json.dumps(mats, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
+        assert _canonical_json(mats) == want
+
+    same()
+
+
+def _read(system_json):
+    from symssm.checker.reading import Ledger, read_system
+
+    return read_system(Ledger(), system_json)
+
+
+def test_minor_mod_from_texts_equals_from_fractions():
+    """The reduction by distinct texts (numpy) and the entry-by-entry reduction give the same minor."""
+    N, m, p = 70, 2, 3
+    vals = ["1/3", "-2", "0", "5/7", "4"]
+    system_json = {"name": "", "N": N, "m": m, "p": p, "D": [["1", "0"], ["0", "-1/2"], ["3", "3"]],
+                   "A": [[vals[(i * 5 + j) % 5] for j in range(N)] for i in range(N)],
+                   "B": [[vals[(i + j) % 5] for j in range(m)] for i in range(N)],
+                   "C": [[vals[(i * j) % 5] for j in range(N)] for i in range(p)]}
+    system = _read(system_json)
+    assert set(system["texts"]) == {"A", "B", "C", "D"}
+    assert {x.denominator for x in system["distinct"]} == {1, 2, 3, 7}
+    lags, cells = [0, 1, 2, 5], [(0, 0), (1, 1), (2, 0), (2, 1)]
+    fast = linalg.minor_mod(system, lags, cells, 2097143)
+    slow = linalg.minor_mod({k: v for k, v in system.items() if k != "texts"}, lags, cells, 2097143)
+    assert fast == slow
+    exact = linalg.exact_lags(system, 6)
+    assert fast == [[int(exact[d][r][c].numerator * pow(exact[d][r][c].denominator, -1, 2097143) % 2097143)
+                     for r, c in cells] for d in lags]

@@ -60,3 +60,48 @@ def test_atomic_write_fsyncs_the_file_and_its_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(files.os, "fsync", lambda fd: synced.append(fd) or real(fd))
     files.atomic_write(str(tmp_path / "a.json"), "{}\n")
     assert len(synced) == 2 and (tmp_path / "a.json").read_text() == "{}\n"
+
+
+# ---------------------------------------------------------------- rows of plain texts joined (the same bytes)
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from symssm.formats import jsonio  # noqa: E402
+from symssm.formats.jsonio import dumps_canonical_matrices  # noqa: E402
+
+# Texts JSON writes as themselves, and the ones it must escape: a quote, a backslash, control
+# characters, DEL, non-ASCII; and rows that are not rows of texts at all.
+_TEXT = st.one_of(st.sampled_from(["1", "-3/4", "0", "", "12345678901234567890"]),
+                  st.text(alphabet=st.sampled_from(['"', "\\", "\n", "\x00", "\x7f", "é", "a", "/", " "]), max_size=4))
+_ROW = st.one_of(st.lists(_TEXT, max_size=5), st.lists(st.one_of(_TEXT, st.integers(-5, 5), st.none()), max_size=4))
+_MATRIX = st.one_of(st.none(), st.lists(_ROW, max_size=4), st.lists(st.one_of(_ROW, _TEXT), max_size=3))
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(st.sampled_from(["A", "B", "C", "D", "é", 'q"']), _MATRIX, max_size=4))
+def test_matrices_text_is_dumps_canonical(mats):
+    assert dumps_canonical_matrices(mats) == dumps_canonical(mats)
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(st.sampled_from(["system", "A", "x"]),
+                       st.one_of(_MATRIX, st.dictionaries(st.sampled_from(["A", "B"]), _MATRIX, max_size=2)), max_size=3))
+def test_pretty_form_is_unchanged_by_joined_rows(mats):
+    """The pretty writer joins rows of plain texts; with the joining switched off it writes the same bytes."""
+    joined = dumps_canonical(mats, indent=2)
+    original = jsonio._plain_row
+    jsonio._plain_row = lambda items, sep: None
+    try:
+        encoded = dumps_canonical(mats, indent=2)
+    finally:
+        jsonio._plain_row = original
+    assert joined == encoded
+
+
+def test_plain_row_refuses_what_json_escapes():
+    assert jsonio._plain_row(["1", "-2/3"], ",") == '["1","-2/3"]'
+    for row in (['a"b'], ["a\\b"], ["\n"], ["\x7f"], ["é"], [1, "2"], [], "12"):
+        assert jsonio._plain_row(row, ",") is None
+    assert dumps_canonical({"A": [["1", "-2"], ["3", "4/5"]], "D": None}, indent=2) == \
+        '{\n  "A": [\n    ["1", "-2"],\n    ["3", "4/5"]\n  ],\n  "D": null\n}\n'

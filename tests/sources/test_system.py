@@ -65,3 +65,55 @@ def test_canonical_form_and_hash_ignore_name_and_spelling():
     b = ssm([["1/2"]], [[1]], [[1]], name="b")
     assert canonical_system(a) == '{"A":[["1/2"]],"B":[["1"]],"C":[["1"]],"D":null}\n'
     assert system_sha256(a) == system_sha256(b)
+
+
+# ---------------------------------------------------------------- large matrices: texts and residues by entry codes
+
+def _large(N=70, name=""):
+    """A system whose A has more than 4,096 entries (the numpy indexing), with fractions and repeats."""
+    vals = ["1/3", "-2", "0", "5/7", "-11/13", "4"]
+    A = [[vals[(i * 7 + j * 3) % len(vals)] for j in range(N)] for i in range(N)]
+    A[5][9] = "123456789012345678901234567891/7"
+    return ssm(A, [[(i % 3) - 1] for i in range(N)], [[Fraction(1, (j % 4) + 1) for j in range(N)]], name=name)
+
+
+def test_large_entry_text_is_each_entry_formatted():
+    from symssm.formats.jsonio import dumps_canonical
+    from symssm.formats.rationals import format_rational
+
+    s = _large()
+    for key in ("A", "B", "C"):
+        assert s.entry_text[key] == [[format_rational(x) for x in row] for row in getattr(s, key)]
+    assert s.entry_text["A"][5][9] == "123456789012345678901234567891/7"
+    assert s.canonical_text == dumps_canonical(s.entry_text)
+    assert s.denominators == frozenset({3, 7, 13, 2, 4})
+
+
+def test_entry_codes_gather_the_matrix():
+    s = _large()
+    values, codes = s.entry_codes("A")
+    assert codes.shape == (70, 70)
+    assert len(values) == 7  # six repeated texts and one long entry
+    assert [[values[c] for c in row] for row in codes.tolist()] == [list(row) for row in s.A]
+
+
+def test_residues_by_codes_equal_entry_by_entry():
+    from symssm.exact.modfloat import residue_array, residue_codes
+
+    s = _large()
+    for prime in (5, 2097143):
+        if any(d % prime == 0 for d in s.denominators):
+            continue
+        for key in ("A", "B", "C"):
+            assert (residue_codes(*s.entry_codes(key), prime) == residue_array(getattr(s, key), prime)).all()
+        assert residue_codes(*s.entry_codes("A"), prime)[5][9] == \
+            123456789012345678901234567891 * pow(7, -1, prime) % prime
+
+
+def test_large_complex_entry_text():
+    from symssm.formats.gaussian import format_gaussian
+    from symssm.sources.complex_system import complex_ssm
+
+    N = 70
+    s = complex_ssm([[["1/2i", "3", "-1+i"][(i + j) % 3] for j in range(N)] for i in range(N)], [[1]] * N, [[1] * N])
+    assert s.entry_text["A"] == [[format_gaussian(x) for x in row] for row in s.A]
