@@ -307,10 +307,13 @@ def _fmod(X, prime):
     integer in [-P, 2P) even where the floating quotient is off by one (``P floor(X / P)`` is then within P of X,
     so below 2^53), and one correction brings it into range (numpy's own fmod is exact too, but about ten times
     slower). The callers' values are sums of at most 2^11 products of residues below 2^21: below 2^53 - 2^33."""
-    X = X - prime * _np.floor(X * (1.0 / prime))
-    _np.add(X, prime, out=X, where=X < 0)
-    _np.subtract(X, prime, out=X, where=X >= prime)
-    return X
+    R = X * (1.0 / prime)  # one new array, worked in place (a temporary per step costs more than the arithmetic)
+    _np.floor(R, out=R)
+    R *= prime
+    _np.subtract(X, R, out=R)
+    _np.add(R, prime, out=R, where=R < 0)
+    _np.subtract(R, prime, out=R, where=R >= prime)
+    return R
 
 
 def _fmul(X, Y, prime):
@@ -371,11 +374,11 @@ def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
     for _ in range(1, s):
         babies.append(_fmul(A, babies[-1], prime))
     stack = _np.concatenate(babies, axis=1)
-    power = _np.eye(A.shape[0])
+    power = None
     base, e = A, s
     while e:
         if e & 1:
-            power = _fmul(power, base, prime)
+            power = base if power is None else _fmul(power, base, prime)  # no product with the identity
         e >>= 1
         if e:
             base = _fmul(base, base, prime)

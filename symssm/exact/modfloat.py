@@ -47,10 +47,13 @@ def fmod(X, prime):
     >>> fmod(np.array([-1.0, 7.0, 2.0**52]), 5).tolist()
     [4.0, 2.0, 1.0]
     """
-    X = X - prime * np.floor(X * (1.0 / prime))
-    np.add(X, prime, out=X, where=X < 0)
-    np.subtract(X, prime, out=X, where=X >= prime)
-    return X
+    R = X * (1.0 / prime)  # one new array, worked in place: a 1024 x 1024 residue matrix is 8 MB, and
+    np.floor(R, out=R)  # allocating a temporary per step cost ten times the arithmetic
+    R *= prime
+    np.subtract(X, R, out=R)
+    np.add(R, prime, out=R, where=R < 0)
+    np.subtract(R, prime, out=R, where=R >= prime)
+    return R
 
 
 def mulmod(X, Y, prime):
@@ -122,13 +125,12 @@ def lags_mod(A, B, C, D, count, prime, *, deadline=None):
     stack = np.concatenate(babies, axis=1)  # N x (s m)
     As = None
     if count > s:  # A^s by repeated squaring
-        As = np.eye(N)
         base, e = A, s
         while e:
             if deadline is not None:
                 deadline.check("computing lags mod P (A^s)")
             if e & 1:
-                As = mulmod(As, base, prime)
+                As = base if As is None else mulmod(As, base, prime)  # no product with the identity
             e >>= 1
             if e:
                 base = mulmod(base, base, prime)
