@@ -66,26 +66,35 @@ def _alternates(poly):
     return all(c != 0 and ((c > 0) == (k % 2 == 0)) for k, c in enumerate(poly.coeffs()[::-1]))
 
 
-def _definite_fq(S):
-    """Positive definiteness of a symmetric python-flint matrix: the dominant-diagonal test, then the
-    sign pattern of its characteristic polynomial."""
+def _definite_flint(S):
+    """Positive definiteness of a symmetric python-flint matrix (integer or rational): the dominant-diagonal
+    test, then the sign pattern of its characteristic polynomial."""
     n = S.nrows()
-    zero = _flint.fmpq(0)
-    if all(S[i, i] > sum((abs(S[i, j]) for j in range(n) if j != i), zero) for i in range(n)):
+    entries = S.entries()
+    if all(2 * entries[i * n + i] > sum(map(abs, entries[i * n:(i + 1) * n])) for i in range(n)):
         return True
     return _alternates(S.charpoly())
 
 
+def _fz(M):
+    """``(Z, d)``: python-flint's integer matrix ``d M`` for d the lcm of the denominators of M."""
+    d = lcm(1, *(x.denominator for row in M for x in row))
+    return _flint.fmpz_mat(len(M), len(M[0]), [x.numerator * (d // x.denominator) for row in M for x in row]), d
+
+
 def decrease_definite(A, P, r):
-    """Whether ``r^2 P - A^T P A`` is positive definite (P symmetric), exactly; formed in python-flint
-    when present (no round trip through Fractions), else with Fractions: the same verdict."""
+    """Whether ``r^2 P - A^T P A`` is positive definite (P symmetric), exactly.
+
+    With python-flint, on the integer matrix ``(r_den a)^2 c`` times it (A = zA / a, P = zP / c):
+    ``(r_num a)^2 zP - r_den^2 zA^T zP zA``, a positive multiple, so the same verdict; else with Fractions.
+    """
     if _flint is None or not P:
         At = [list(col) for col in zip(*A)]
         AtPA = matmul_exact(At, matmul_exact(P, A))
         n = len(P)
         return positive_definite([[r * r * P[i][j] - AtPA[i][j] for j in range(n)] for i in range(n)])
-    qP, qA = _fq(P), _fq(A)
-    return _definite_fq(qP * (_flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA)
+    (zP, _), (zA, a) = _fz(P), _fz(A)
+    return _definite_flint(zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2)
 
 
 def positive_definite_int(M):
@@ -139,7 +148,7 @@ def positive_definite(S):
     if n == 0:
         return True
     if _flint is not None:
-        return _definite_fq(_fq(S))
+        return _definite_flint(_fq(S))
     if diagonally_dominant(S):  # a sufficient condition (Gershgorin), exact and cheap
         return True
     minors = leading_minors_exact(S)

@@ -32,7 +32,7 @@ Examples
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
-from math import ceil, floor
+from math import ceil, floor, lcm
 from operator import add, rshift
 
 import flint
@@ -178,20 +178,23 @@ def _frob2(mat):
     return sum((x * x for row in mat for x in row), Fraction(0))
 
 
-def _renormalise(Z, e, bits=WORK_BITS, top=None):
+def _renormalise(Z, e, bits=WORK_BITS, top=None, entries=None):
     """Round the dyadic matrix ``Z / 2**e`` to at most ``bits`` bits per entry: ``(Z', e', top)``.
 
     Rounding is to nearest with ties upward, ``(v + 2^(s-1)) >> s``: exact integer arithmetic, the
-    same on every machine.  ``top`` (in and out) is the bit length of the largest entry.
+    same on every machine.  ``top`` (in and out) is the bit length of the largest entry; ``entries``,
+    if given, are ``Z.entries()``.
     """
-    entries = Z.entries()
+    if entries is None:
+        entries = Z.entries()
     if top is None:
         top = _top_bits(entries)
     shift = top - bits
     if shift <= 0:
         return Z, e, top
-    half = 1 << (shift - 1)
-    rounded = list(map(rshift, map(add, map(int, entries), repeat(half)), repeat(shift)))  # C-level loops, exact
+    half = flint.fmpz(1 << (shift - 1))
+    # C-level loops on FLINT's integers (>> is a floor, as for Python's ints): exact, and no conversions
+    rounded = list(map(rshift, map(add, entries, repeat(half)), repeat(shift)))
     return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), e - shift, _top_bits(rounded)
 
 
@@ -200,48 +203,77 @@ def _top_bits(entries):
     return int(max(map(abs, entries), default=0).bit_length())
 
 
-def _dyadic_of(mat, bits=WORK_BITS):
-    """A rational matrix rounded to ``(Z, e)`` with ``Z / 2**e`` close to it (``bits`` bits)."""
-    top = max((abs(x) for row in mat for x in row), default=Fraction(0))
-    if top == 0:
-        return flint.fmpz_mat(len(mat), len(mat[0]), [0] * (len(mat) * len(mat[0]))), 0
-    e = bits - (floor(top).bit_length() if top >= 1 else -_neg_log2(top))
+def _dyadic_of(mat, bits=WORK_BITS, scale=Fraction(1)):
+    """A rational matrix times ``scale > 0`` rounded to ``(Z, e)`` with ``Z / 2**e`` close to it (``bits`` bits).
+
+    ``e`` puts the leading bit of the largest entry at bit ``bits - 1``; each entry is rounded to the
+    nearest integer multiple of ``2**-e``, ties to even.  Integer arithmetic on numerators and
+    denominators throughout (the rounding depends on the values only).
+    """
+    sn, sd = scale.numerator, scale.denominator
+    pairs = [(x.numerator * sn, x.denominator * sd) for row in mat for x in row]
+    top = None  # floor(log2 |x|) of the largest entry
+    for num, den in pairs:
+        if num:
+            a = abs(num)
+            k = a.bit_length() - den.bit_length()  # 2^(k-1) < |x| < 2^(k+1)
+            if (a << max(0, -k)) < (den << max(0, k)):
+                k -= 1
+            if top is None or k > top:
+                top = k
+    if top is None:
+        return flint.fmpz_mat(len(mat), len(mat[0]), [0] * len(pairs)), 0
+    e = bits - 1 - top
     vals = []
-    for row in mat:
-        for x in row:
-            num, den = (x.numerator << e, x.denominator) if e >= 0 else (x.numerator, x.denominator << -e)
-            q, rem = divmod(num, den)  # floor, and 0 <= rem < den
-            if 2 * rem > den or (2 * rem == den and q % 2):  # to nearest, ties to even
-                q += 1
-            vals.append(q)
+    for num, den in pairs:
+        if not num:
+            vals.append(0)
+            continue
+        num, den = (num << e, den) if e >= 0 else (num, den << -e)
+        q, rem = divmod(num, den)  # floor, and 0 <= rem < den
+        if 2 * rem > den or (2 * rem == den and q % 2):  # to nearest, ties to even
+            q += 1
+        vals.append(q)
     return flint.fmpz_mat(len(mat), len(mat[0]), vals), e
-
-
-def _neg_log2(x):
-    """``k`` with ``2**-k <= x < 2**-(k-1)`` for ``0 < x < 1``."""
-    k = 0
-    while x < 1:
-        x *= 2
-        k += 1
-    return k - 1
 
 
 def _diagonally_dominant(S):
     """Strictly diagonally dominant with a positive diagonal: a sufficient test of positive definiteness
-    for a symmetric matrix (Gershgorin), exact and cheap; ``r^2 P - A^T P A`` is near ``r^2 I``."""
+    for a symmetric matrix (Gershgorin), exact and cheap; ``r^2 P - A^T P A`` is near ``r^2 I``.
+
+    ``S`` is a python-flint integer or rational matrix.
+    """
     n = S.nrows()
+    entries = S.entries()
     for i in range(n):
-        off = sum((abs(S[i, j]) for j in range(n) if j != i), flint.fmpq(0))
-        if not S[i, i] > off:
+        row = entries[i * n:(i + 1) * n]
+        if not 2 * row[i] > sum(map(abs, row)):  # S_ii > sum of |S_ij| over j != i (then S_ii > 0)
             return False
     return True
+
+
+def _integer_form(mat):
+    """``(Z, d)``: a python-flint integer matrix and a positive integer with ``mat = Z / d`` (d the lcm of
+    the denominators)."""
+    d = lcm(1, *(x.denominator for row in mat for x in row))
+    return flint.fmpz_mat(len(mat), len(mat[0]), [x.numerator * (d // x.denominator) for row in mat for x in row]), d
+
+
+def _decrease_definite(zA, a, zP, r):
+    """Whether ``r^2 P - A^T P A`` is positive definite, for ``A = zA / a`` and ``P = zP / c`` (any c > 0).
+
+    Tested on the integer matrix ``(r_den a)^2 c`` times it, ``(r_num a)^2 zP - r_den^2 zA^T zP zA``: a positive
+    multiple has the same verdict (the dominant-diagonal test, then the sign pattern of the characteristic
+    polynomial), and integer products are faster than rational ones.
+    """
+    S = zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2
+    return _diagonally_dominant(S) or _alternates(S.charpoly())
 
 
 def _smith_lyapunov(A, r):
     """Dyadic approximation of ``P = sum_k (Ar^T)^k Ar^k``, ``Ar = A / r``; None if it does not converge."""
     N = len(A)
-    Ar = [[x / r for x in row] for row in A]
-    Ak, ea = _dyadic_of(Ar)
+    Ak, ea = _dyadic_of(A, scale=1 / r)  # A / r
     P, ep = flint.fmpz_mat(N, N, [1 if i == j else 0 for i in range(N) for j in range(N)]), 0
     bits = WORK_BITS
     for _ in range(MAX_DOUBLINGS):
@@ -254,9 +286,10 @@ def _smith_lyapunov(A, r):
             P = P + term * (1 << -shift)
         # P only grows: keep ABSOLUTE_BITS below its binary point (relative rounding alone loses an
         # ill-conditioned P's small directions, and r^2 P - A^T P A is then no longer near r^2 I)
-        ptop = _top_bits(P.entries())
+        entries = P.entries()
+        ptop = _top_bits(entries)
         bits = max(bits, min(ptop - ep + ABSOLUTE_BITS, 4 * WORK_BITS))
-        P, ep, ptop = _renormalise(P, ep, bits, ptop)
+        P, ep, ptop = _renormalise(P, ep, bits, ptop, entries)
         Ak, ea, top = _renormalise(Ak * Ak, 2 * ea, bits)
         if top - ea < -(bits + 8):  # ||Ak|| below 2^-(bits+8): the remaining terms are negligible
             break
@@ -273,9 +306,9 @@ def _final_P(Z, e):
     top = _top_bits(Z.entries())
     Z, e, _ = _renormalise(Z, e, max(P_BITS, top - e + P_FRACTION_BITS), top)
     N = Z.nrows()
-    vals = [[int(Z[i, j]) for j in range(N)] for i in range(N)]
-    den = Fraction(2) ** e
-    return [[Fraction(vals[i][j] + vals[j][i], 2) / den for j in range(N)] for i in range(N)]
+    vals = Z.tolist()
+    num, den = (1, 2 << e) if e >= 0 else (1 << -e, 2)  # (v_ij + v_ji) / 2 / 2^e
+    return [[Fraction(int(vals[i][j] + vals[j][i]) * num, den) for j in range(N)] for i in range(N)]
 
 
 #: Relative slack of mu and M against P's extreme eigenvalues (each a verified bound, not an estimate).
@@ -423,7 +456,7 @@ def decay_bound(system, *, deadline=None):
     if rho >= 1:
         raise NotStableError(instability_reason(system, (lo, rho)))
     A = system.A
-    qA = _fmpq_mat(A)
+    zA, a = _integer_form(A)
     for eps in (Fraction(1, 100), Fraction(2, 100), Fraction(5, 100), Fraction(1, 10), Fraction(1, 5),
                 Fraction(35, 100), Fraction(1, 2), Fraction(3, 4)):
         if deadline is not None:
@@ -440,11 +473,10 @@ def decay_bound(system, *, deadline=None):
         if found is None:
             continue
         P = _final_P(*found)
-        qP = _fmpq_mat(P)
-        S = qP * (flint.fmpq(r.numerator, r.denominator) ** 2) - qA.transpose() * qP * qA
-        if not (_diagonally_dominant(S) or _alternates(S.charpoly())):
+        zP, _ = _integer_form(P)
+        if not _decrease_definite(zA, a, zP, r):
             continue
-        pP = qP.charpoly()
+        pP = _fmpq_mat(P).charpoly()
         mu = _mu_bound(pP)
         if mu is None:  # P is not positive definite
             continue

@@ -14,6 +14,7 @@ Fraction(1, 1)
 
 from typing import Optional
 import hashlib
+import sys
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
@@ -27,9 +28,15 @@ from ..formats.rationals import format_rational, to_fraction
 
 __all__ = ["SSM", "StateSpaceForm", "ssm", "canonical_system", "system_sha256", "denominator_lcm"]
 
-#: Matrices with at least this many entries are indexed with numpy (:meth:`StateSpaceForm.entry_codes`);
-#: smaller ones stay in the standard library (a small system's certificate imports no numpy).
-_NUMPY_ENTRIES = 4096
+#: Matrices with this many entries are indexed with numpy (:meth:`StateSpaceForm.entry_codes`), whose import
+#: (about 0.07 s) they repay; from ``_NUMPY_SOME`` entries on, once something else has imported it.  Smaller
+#: ones stay in the standard library (a small system, or a gradient certificate, imports no numpy).
+_NUMPY_ENTRIES = 2**18
+_NUMPY_SOME = 4096
+
+
+def _use_numpy(entries):
+    return entries >= _NUMPY_ENTRIES or (entries >= _NUMPY_SOME and "numpy" in sys.modules)
 
 
 def denominator_lcm(mat):
@@ -116,7 +123,7 @@ def _coded_matrix(name, value):
                      for i, row in enumerate(value)), None
     # Each distinct int or text is converted once, and its entries share one Fraction.
     rows, cols = len(value), len(value[0]) if value else 0
-    if rows * cols < _NUMPY_ENTRIES:
+    if not _use_numpy(rows * cols):
         return tuple(tuple(map(table.__getitem__, row)) for row in value), None
     import numpy as np
 
@@ -209,7 +216,7 @@ class StateSpaceForm:
     def _distinct(self, name):
         """The distinct entry objects of a matrix (repeated values share one object, see ``_matrix``)."""
         mat = getattr(self, name)
-        if len(mat) * len(mat[0]) >= _NUMPY_ENTRIES:
+        if _use_numpy(len(mat) * len(mat[0])):
             return self.entry_codes(name)[0]
         flat = list(chain.from_iterable(mat))
         return tuple(dict(zip(map(id, flat), flat)).values())
@@ -229,7 +236,7 @@ class StateSpaceForm:
 
         def text(name):  # an entry object parsed once (repeated values share it) is formatted once
             mat = getattr(self, name)
-            if len(mat) * len(mat[0]) >= _NUMPY_ENTRIES:
+            if _use_numpy(len(mat) * len(mat[0])):
                 import numpy as np
 
                 values, codes = self.entry_codes(name)

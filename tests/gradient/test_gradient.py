@@ -162,3 +162,56 @@ def test_the_computation_graph_agrees_with_the_certificate_at_every_distance(wit
     assert graph == recorded
     assert recorded[1:] == [d + 2 for d in range(1, len(recorded))]
     assert recorded[0] == (1 if with_D else 2)
+
+
+# ---------------------------------------------------------------- the exact rounding of the Smith iteration
+
+def _dyadic_reference(mat, bits):
+    """The rounding as first written, in Fractions: the largest entry's leading bit at bit ``bits - 1``,
+    then each entry to the nearest multiple of 2^-e, ties to even."""
+    from math import floor
+
+    top = max((abs(x) for row in mat for x in row), default=Fraction(0))
+    if top == 0:
+        return [0] * sum(map(len, mat)), 0
+    k = 0
+    if top < 1:
+        x = top
+        while x < 1:
+            x *= 2
+            k += 1
+    e = bits - (floor(top).bit_length() if top >= 1 else -(k - 1))
+    out = []
+    for row in mat:
+        for x in row:
+            num, den = (x.numerator << e, x.denominator) if e >= 0 else (x.numerator, x.denominator << -e)
+            q, rem = divmod(num, den)
+            if 2 * rem > den or (2 * rem == den and q % 2):
+                q += 1
+            out.append(q)
+    return out, e
+
+
+def test_dyadic_rounding_is_the_reference():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from symssm.gradient.decay import _dyadic_of
+
+    frac = st.builds(Fraction, st.integers(-10**30, 10**30), st.integers(1, 10**25))
+    scale = st.builds(Fraction, st.integers(1, 10**6), st.integers(1, 10**6))
+
+    @settings(max_examples=300)
+    @given(st.integers(1, 4).flatmap(lambda n: st.lists(st.lists(frac, min_size=n, max_size=n), min_size=1, max_size=4)),
+           scale, st.sampled_from([8, 64, 100]))
+    def same(mat, s, bits):
+        Z, e = _dyadic_of(mat, bits, scale=s)
+        want, e_want = _dyadic_reference([[x * s for x in row] for row in mat], bits)
+        assert (list(map(int, Z.entries())), e) == (want, e_want)
+
+    same()
+    # ties: 3/2 and 5/2 at one bit below the point go to the even neighbour
+    Z, e = _dyadic_of([[Fraction(3, 4), Fraction(5, 4)]], 2)
+    assert (list(map(int, Z.entries())), e) == ([2, 2], 1)
+    Z, e = _dyadic_of([[Fraction(0), Fraction(0)]], 64)
+    assert (list(map(int, Z.entries())), e) == ([0, 0], 0)

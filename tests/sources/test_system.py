@@ -77,11 +77,21 @@ def _large(N=70, name=""):
     return ssm(A, [[(i % 3) - 1] for i in range(N)], [[Fraction(1, (j % 4) + 1) for j in range(N)]], name=name)
 
 
-def test_large_entry_text_is_each_entry_formatted():
+@pytest.fixture(params=["numpy", "standard library"])
+def indexing(request, monkeypatch):
+    """Both ways of reading and formatting a large matrix: indexed with numpy, or object by object."""
+    import symssm.sources.system as system_module
+
+    monkeypatch.setattr(system_module, "_use_numpy", lambda entries: request.param == "numpy")
+    return request.param
+
+
+def test_large_entry_text_is_each_entry_formatted(indexing):
     from symssm.formats.jsonio import dumps_canonical
     from symssm.formats.rationals import format_rational
 
     s = _large()
+    assert ("A" in s._codes) == (indexing == "numpy")  # found while reading, or not at all
     for key in ("A", "B", "C"):
         assert s.entry_text[key] == [[format_rational(x) for x in row] for row in getattr(s, key)]
     assert s.entry_text["A"][5][9] == "123456789012345678901234567891/7"
@@ -89,7 +99,7 @@ def test_large_entry_text_is_each_entry_formatted():
     assert s.denominators == frozenset({3, 7, 13, 2, 4})
 
 
-def test_entry_codes_gather_the_matrix():
+def test_entry_codes_gather_the_matrix(indexing):
     s = _large()
     values, codes = s.entry_codes("A")
     assert codes.shape == (70, 70)
@@ -97,7 +107,7 @@ def test_entry_codes_gather_the_matrix():
     assert [[values[c] for c in row] for row in codes.tolist()] == [list(row) for row in s.A]
 
 
-def test_residues_by_codes_equal_entry_by_entry():
+def test_residues_by_codes_equal_entry_by_entry(indexing):
     from symssm.exact.modfloat import residue_array, residue_codes
 
     s = _large()
@@ -110,10 +120,40 @@ def test_residues_by_codes_equal_entry_by_entry():
             123456789012345678901234567891 * pow(7, -1, prime) % prime
 
 
-def test_large_complex_entry_text():
+def test_large_complex_entry_text(indexing):
     from symssm.formats.gaussian import format_gaussian
     from symssm.sources.complex_system import complex_ssm
 
     N = 70
     s = complex_ssm([[["1/2i", "3", "-1+i"][(i + j) % 3] for j in range(N)] for i in range(N)], [[1]] * N, [[1] * N])
     assert s.entry_text["A"] == [[format_gaussian(x) for x in row] for row in s.A]
+
+
+def test_same_certificate_bytes_both_ways(monkeypatch):
+    """A system read and formatted with numpy, or without, gives the same certificate."""
+    import symssm.sources.system as system_module
+    from symssm.api import certify
+
+    texts = []
+    for use in (True, False):
+        monkeypatch.setattr(system_module, "_use_numpy", lambda entries, use=use: use)
+        texts.append(certify(_large(name="large"), 100).to_json())
+    assert texts[0] == texts[1]
+
+
+def test_a_mid_size_gradient_imports_no_numpy(tmp_path):
+    """numpy is loaded for a matrix's index only where its import pays (or it is already loaded)."""
+    import json
+    import subprocess
+    import sys
+
+    N = 80
+    spec = {"A": [["1/3" if i == j else ("1/97" if j == i + 1 else "0") for j in range(N)] for i in range(N)],
+            "B": [[1]] * N, "C": [[1] * N]}
+    (tmp_path / "s.json").write_text(json.dumps(spec))
+    code = ("import sys, runpy; sys.argv = ['symssm', 'gradient', 's.json', '-o', 'g.json']\n"
+            "try:\n    runpy.run_module('symssm', run_name='__main__')\nexcept SystemExit as e:\n    assert not e.code\n"
+            "print('numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "False"
