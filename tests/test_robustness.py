@@ -79,14 +79,14 @@ def test_max_seconds_stops_cleanly_and_writes_nothing(tmp_path, capsys):
     import random
 
     rng = random.Random(0)
-    N = 600  # a large system: parsing, lags and the check take seconds, far beyond the budget
+    N = 800  # a large system: its lags and witness take far longer than the budget
     spec = tmp_path / "big.json"
     spec.write_text(json.dumps({"A": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(N)],
                                 "B": [[rng.randint(-9, 9) for _ in range(16)] for _ in range(N)],
                                 "C": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(16)]}))
     out = tmp_path / "c.json"
     start = time.perf_counter()
-    code = main(["certify", str(spec), "--max-seconds", "0.3", "-o", str(out)])
+    code = main(["certify", str(spec), "--max-seconds", "0.01", "-o", str(out)])
     assert code == 2 and time.perf_counter() - start < 10
     assert "max-seconds" in capsys.readouterr().err
     assert not out.exists() and sorted(os.listdir(tmp_path)) == ["big.json"]

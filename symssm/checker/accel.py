@@ -9,9 +9,10 @@ about 25 ms; a small family's whole check takes 40 ms).  Standard library only.
 import importlib
 import importlib.util
 import os
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["PURE", "optional"]
+__all__ = ["PURE", "optional", "threads", "flint_threads"]
 
 #: Set SYMSSM_CHECKER_PURE=1 to force the standard-library path (same verdicts, slower).
 PURE = bool(os.environ.get("SYMSSM_CHECKER_PURE"))
@@ -39,3 +40,33 @@ def optional(name) -> Any:
     if PURE or importlib.util.find_spec(name) is None:
         return None
     return _Lazy(name)
+
+
+def threads():
+    """The CPUs this process may use, at most ``SYMSSM_THREADS`` when that is set (a positive integer)."""
+    try:
+        count = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        count = os.cpu_count() or 1
+    cap = os.environ.get("SYMSSM_THREADS", "")
+    if cap.isdigit() and int(cap) >= 1:
+        count = min(count, int(cap))
+    return max(1, count)
+
+
+@contextmanager
+def flint_threads(flint):
+    """Let python-flint (a module, or None) use :func:`threads` threads inside the block.
+
+    Its multi-modular characteristic polynomials and integer products split across threads; their
+    results are exact integers, the same whatever the thread count.
+    """
+    if flint is None:
+        yield
+        return
+    before = flint.ctx.threads
+    flint.ctx.threads = threads()
+    try:
+        yield
+    finally:
+        flint.ctx.threads = before

@@ -10,7 +10,6 @@
 """
 
 from bisect import bisect_left
-from itertools import chain
 from operator import attrgetter
 from fractions import Fraction
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 from itertools import chain
 from math import lcm
 
-from .accel import optional
+from .accel import flint_threads, optional
 
 # numpy only speeds up products modulo a prime, python-flint exact rational products and definiteness
 # tests; results are identical without them (both are imported on first use)
@@ -46,7 +46,8 @@ def definite_between(P, mu, M):
     """
     n = len(P)
     if _flint is not None and n:
-        p = _fq(P).charpoly()
+        with flint_threads(_flint):
+            p = _fq(P).charpoly()
         fm = lambda q: _flint.fmpq(q.numerator, q.denominator)
         shifted = p(_flint.fmpq_poly([fm(mu), 1]))
         reflected = p(_flint.fmpq_poly([fm(M), -1])) * (-1 if n % 2 else 1)
@@ -94,7 +95,8 @@ def decrease_definite(A, P, r):
         n = len(P)
         return positive_definite([[r * r * P[i][j] - AtPA[i][j] for j in range(n)] for i in range(n)])
     (zP, _), (zA, a) = _fz(P), _fz(A)
-    return _definite_flint(zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2)
+    with flint_threads(_flint):
+        return _definite_flint(zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2)
 
 
 def positive_definite_int(M):

@@ -15,11 +15,15 @@ symssm.errors.InputError: n must be a non-negative integer, got -1
 >>> Deadline(None).check("anything")  # no budget: never expires
 """
 
+import os
 import time
+from contextlib import contextmanager
 
 from ..errors import BudgetExceeded, InputError, LimitError
 
 __all__ = [
+    "threads",
+    "flint_threads",
     "MAX_DIGITS",
     "MAX_EXPONENT",
     "MAX_FILE_BYTES",
@@ -168,3 +172,36 @@ MAX_CASES = 1024
 MAX_FORMULA_WORK = 1_000_000
 #: Most term-by-term products of polynomials one parametric certificate may need (both sides).
 MAX_POLY_WORK = 50_000_000
+
+
+def threads():
+    """The CPUs this process may use, at most ``SYMSSM_THREADS`` when that is set (a positive integer).
+
+    Examples
+    --------
+    >>> threads() >= 1
+    True
+    """
+    try:
+        count = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        count = os.cpu_count() or 1
+    cap = os.environ.get("SYMSSM_THREADS", "")
+    if cap.isdigit() and int(cap) >= 1:
+        count = min(count, int(cap))
+    return max(1, count)
+
+
+@contextmanager
+def flint_threads(flint):
+    """Let the python-flint module use :func:`threads` threads inside the block (then as before).
+
+    Its multi-modular characteristic polynomials and integer matrix products split across threads;
+    their results are exact integers, the same whatever the thread count.
+    """
+    before = flint.ctx.threads
+    flint.ctx.threads = threads()
+    try:
+        yield
+    finally:
+        flint.ctx.threads = before

@@ -38,6 +38,7 @@ from operator import add, rshift
 import flint
 
 from ..errors import NotStableError
+from ..formats.limits import flint_threads
 from ..formats.rationals import short_rational
 
 __all__ = ["DecayBound", "decay_bound", "positive_definite", "spectral_radius_enclosure", "instability_reason",
@@ -76,8 +77,8 @@ class DecayBound:
 
 def _fmpq_mat(rows):
     n, m = len(rows), len(rows[0]) if rows else 0
-    return flint.fmpq_mat(n, m, [flint.fmpq(int(Fraction(x).numerator), int(Fraction(x).denominator))
-                                 for row in rows for x in row])
+    fractions = (x if type(x) is Fraction else Fraction(x) for row in rows for x in row)
+    return flint.fmpq_mat(n, m, [flint.fmpq(x.numerator, x.denominator) for x in fractions])
 
 
 def _to_fraction(q):
@@ -452,6 +453,11 @@ def decay_bound(system, *, deadline=None):
     BudgetExceeded
         If the ``deadline`` passes.
     """
+    with flint_threads(flint):  # integer products and characteristic polynomials on every CPU
+        return _decay_bound(system, deadline)
+
+
+def _decay_bound(system, deadline):
     lo, rho = spectral_radius_enclosure(system)
     if rho >= 1:
         raise NotStableError(instability_reason(system, (lo, rho)))
@@ -473,10 +479,10 @@ def decay_bound(system, *, deadline=None):
         if found is None:
             continue
         P = _final_P(*found)
-        zP, _ = _integer_form(P)
+        zP, c = _integer_form(P)
         if not _decrease_definite(zA, a, zP, r):
             continue
-        pP = _fmpq_mat(P).charpoly()
+        pP = (flint.fmpq_mat(zP) / c).charpoly()  # P = zP / c exactly
         mu = _mu_bound(pP)
         if mu is None:  # P is not positive definite
             continue

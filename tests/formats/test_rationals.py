@@ -67,3 +67,4 @@ def test_booleans_and_objects_are_refused():
 def test_format_is_canonical():
     assert format_rational(Fraction(-4, 2)) == "-2"
     assert format_rational(Fraction(6, -4)) == "-3/2"
+
