@@ -74,6 +74,9 @@ def test_missing_output_folder(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
+# The alarm may land in hypothesis's garbage-collector hook, where Python prints and drops it; the budget
+# re-arms itself for that case (cli._Budget), so the dropped one is expected here.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_max_seconds_stops_cleanly_and_writes_nothing(tmp_path, capsys):
     import json
     import random
