@@ -12,12 +12,14 @@ import re
 from bisect import bisect_left
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from math import lcm
 
 from . import linalg
 from .headcount import nonsingular_minor_mod
 from .numbers import NumberError, canonical_rational, int_text, is_prime
-from .reading import Rejected, Unreadable, integer, is_text, keys, matrix, positions, strict_equal, witness_lags
+from .reading import (Rejected, Unreadable, canonical_json, integer, is_text, keys, matrix, positions, strict_equal,
+                      witness_lags)
 
 FIELD = "Q(i)"
 #: Largest N of a Q(i) system (modular witnesses); exact elimination is checked up to MAX_EXACT_N.
@@ -133,8 +135,8 @@ def _number(ledger, value, where):
         raise Rejected(where, str(exc)) from None
 
 
-def _matrix(ledger, value, where, rows, cols):
-    return matrix(ledger, value, where, rows, cols, number=_number)
+def _matrix(ledger, value, where, rows, cols, tables=None):
+    return matrix(ledger, value, where, rows, cols, number=_number, parse=parse, tables=tables)
 
 
 def read_gaussian_system(ledger, obj):
@@ -145,17 +147,24 @@ def read_gaussian_system(ledger, obj):
     m = integer(ledger, obj["m"], "system.m", 1, 4096)
     p = integer(ledger, obj["p"], "system.p", 1, 4096)
     ledger.require(N * N + N * m + p * N + 2 * p * m <= MAX_ENTRIES, "system", f"has more than {MAX_ENTRIES} entries")
-    A = _matrix(ledger, obj["A"], "system.A", N, N)
-    B = _matrix(ledger, obj["B"], "system.B", N, m)
-    C = _matrix(ledger, obj["C"], "system.C", p, N)
+    tables = {}
+    A = _matrix(ledger, obj["A"], "system.A", N, N, tables)
+    B = _matrix(ledger, obj["B"], "system.B", N, m, tables)
+    C = _matrix(ledger, obj["C"], "system.C", p, N, tables)
     D = None
     if obj["D"] is not None:
-        D = _matrix(ledger, obj["D"], "system.D", p, m)
+        D = _matrix(ledger, obj["D"], "system.D", p, m, tables)
         ledger.require(any(x.nonzero() for row in D for x in row), "system.D", "an all-zero D must be written as null")
-    text = json.dumps({"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None},
-                      sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
+    texts = {"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None}
+    names = [k for k in "ABCD" if texts[k] is not None]
+    tables = {k: tables[f"system.{k}"] for k in names if f"system.{k}" in tables}
+    if len(tables) == len(names):  # each distinct text was read once: its value is in the table
+        distinct = tuple(chain.from_iterable(tables[k].values() for k in names))
+    else:
+        distinct = tuple(chain.from_iterable(chain.from_iterable((A, B, C, D or []))))
     return {"name": obj["name"], "N": N, "m": m, "p": p, "A": A, "B": B, "C": C, "D": D,
-            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(text.encode("ascii")).hexdigest()}
+            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(canonical_json(texts).encode("ascii")).hexdigest(),
+            "texts": {k: (texts[k], tables[k]) for k in tables}, "distinct": distinct}
 
 
 def _mul(X, Y):
@@ -360,17 +369,22 @@ def _check_modular_lower_bound(ledger, system, lb, lags, cells):
     ledger.require(prime % 4 == 1, "lower_bound.prime", f"{prime} is not 1 mod 4, so -1 has no square root mod P")
     j = integer(ledger, lb["i_mod_p"], "lower_bound.i_mod_p", 1, prime - 1)
     ledger.require(j * j % prime == prime - 1, "lower_bound.i_mod_p", f"{j}^2 is not -1 mod {prime}")
-    mats = [system[key] for key in ("A", "B", "C", "D") if system[key] is not None]
-    ledger.require(all(x.denominator % prime for M in mats for row in M for z in row for x in (z.a, z.b)),
+    ledger.require(all(x.denominator % prime for z in system["distinct"] for x in (z.a, z.b)),
                    "lower_bound.prime", f"{prime} divides a denominator of the system, so reduction mod {prime} is not "
                                         "defined")
 
-    def red(M):
-        return [[(x.a.numerator * pow(x.a.denominator, -1, prime) + j * x.b.numerator * pow(x.b.denominator, -1, prime))
-                 % prime for x in row] for row in M]
+    def residue(x):
+        return (x.a.numerator * pow(x.a.denominator, -1, prime) + j * x.b.numerator * pow(x.b.denominator, -1, prime)) \
+            % prime
 
-    D = red(system["D"]) if system["D"] is not None else None
-    M = linalg.minor_mod_residues(red(system["A"]), red(system["B"]), red(system["C"]), D, lags, cells, prime)
+    def red(key):
+        if key in system["texts"] and linalg.float_residues(prime):  # each distinct text once, into an array
+            texts, table = system["texts"][key]
+            return linalg.residue_array({t: residue(x) for t, x in table.items()}, texts)
+        return [[residue(x) for x in row] for row in system[key]]
+
+    D = red("D") if system["D"] is not None else None
+    M = linalg.minor_mod_residues(red("A"), red("B"), red("C"), D, lags, cells, prime)
     nonsingular_minor_mod(ledger, M, prime, lb["determinant_mod_p"])
 
 

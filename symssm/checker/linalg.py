@@ -338,13 +338,22 @@ def _fmul(X, Y, prime):
     return out
 
 
-def _reduce_texts(texts, table, prime):
-    """A matrix given by its entry texts and ``{text: Fraction}`` reduced mod P, as a float64 array."""
-    residue = {t: (x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime)
-               for t, x in table.items()}
+def float_residues(prime):
+    """Whether residues mod ``prime`` are handled as float64 arrays (numpy present, P below the float limit)."""
+    return _np is not None and prime < FLOAT_LIMIT
+
+
+def residue_array(residue, texts):
+    """The float64 array of a matrix given by its entry texts and the residue of each distinct text."""
     rows, cols = len(texts), len(texts[0])
     flat = _np.fromiter(map(residue.__getitem__, chain.from_iterable(texts)), dtype=_np.float64, count=rows * cols)
     return flat.reshape(rows, cols)
+
+
+def _reduce_texts(texts, table, prime):
+    """A matrix given by its entry texts and ``{text: Fraction}`` reduced mod P, as a float64 array."""
+    return residue_array({t: (x.numerator % prime if x.denominator == 1 else
+                              x.numerator * pow(x.denominator, -1, prime) % prime) for t, x in table.items()}, texts)
 
 
 def minor_mod(system, lags, cells, prime):
@@ -355,7 +364,7 @@ def minor_mod(system, lags, cells, prime):
     """
     names = ("A", "B", "C", "D") if system["D"] is not None else ("A", "B", "C")
     texts = system.get("texts", {})
-    if _np is not None and prime < FLOAT_LIMIT and lags and all(k in texts for k in names):
+    if float_residues(prime) and lags and all(k in texts for k in names):
         A, B, C, D = (_reduce_texts(*texts[k], prime) if k in names else None for k in ("A", "B", "C", "D"))
     else:
         A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)

@@ -219,17 +219,18 @@ def rational(ledger, value, where):
         raise Rejected(where, str(exc)) from None
 
 
-def matrix(ledger, value, where, rows, cols, number=None, *, tables=None):
+def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=None):
     """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals).
 
     Each distinct text of the matrix is parsed once and the rows are looked up (entries repeat in
     large systems); if any text fails, the matrix is read entry by entry to name the first bad entry.
+    A custom ``number`` gets the same with ``parse`` (text to value, raising NumberError, no ledger).
     With ``tables`` (a dict), the ``{text: value}`` table of the distinct texts is stored there under
     ``where`` when every entry was read through it.
     """
     ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
     out = []
-    if number is not None:
+    if number is not None and parse is None:
         for i, row in enumerate(value):
             ledger.require(isinstance(row, list) and len(row) == cols, f"{where}[{i}]",
                            f"must be a row of {cols} entries")
@@ -242,8 +243,9 @@ def matrix(ledger, value, where, rows, cols, number=None, *, tables=None):
     except TypeError:  # an unhashable entry (a list): the entry-by-entry reading names it
         distinct = None
     if distinct is not None and all(type(x) is str for x in distinct):
+        read = parse or canonical_rational
         try:
-            table = {x: canonical_rational(x) for x in distinct}
+            table = {x: read(x) for x in distinct}
         except NumberError:
             table = None  # read entry by entry below, to name the first bad one
         if table is not None:
@@ -251,8 +253,9 @@ def matrix(ledger, value, where, rows, cols, number=None, *, tables=None):
                 tables[where] = table
             return [list(map(table.__getitem__, row)) for row in value]
     out = []
+    number = number or rational
     for i, row in enumerate(value):
-        out.append([rational(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
+        out.append([number(ledger, x, f"{where}[{i}][{j}]") for j, x in enumerate(row)])
     return out
 
 
@@ -301,7 +304,7 @@ def read_system(ledger, obj):
         flat = list(chain.from_iterable(chain.from_iterable((A, B, C, D or []))))
         distinct = tuple(dict(zip(map(id, flat), flat)).values())  # entries read from one text are one object
     return {"name": obj["name"], "N": N, "m": m, "p": p, "A": A, "B": B, "C": C, "D": D,
-            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(_canonical_json(texts).encode("ascii")).hexdigest(),
+            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(canonical_json(texts).encode("ascii")).hexdigest(),
             "texts": {k: (texts[k], tables[k]) for k in tables}, "distinct": distinct}
 
 
@@ -316,7 +319,7 @@ def _plain_row(row):
     return None
 
 
-def _canonical_json(mats):
+def canonical_json(mats):
     """``json.dumps(mats, sort_keys=True, separators=(",", ":")) + "\\n"`` (ASCII), the same bytes, with rows of
     plain texts joined rather than encoded one string at a time (a million entries at N = 1024)."""
     parts = []

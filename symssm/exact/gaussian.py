@@ -20,7 +20,7 @@ from math import lcm
 from ..formats.gaussian import Gaussian
 
 __all__ = ["gaussian_lags", "gaussian_lags_pure", "gaussian_witness", "gaussian_modular_witness", "sqrt_minus_one",
-           "gaussian_residues"]
+           "gaussian_residues", "gaussian_residue_codes"]
 
 _ZERO = Gaussian(0)
 
@@ -147,21 +147,31 @@ def sqrt_minus_one(prime):
     raise ValueError(f"{prime} is not a prime congruent to 1 mod 4")  # pragma: no cover - callers pass such primes
 
 
+def _gaussian_residue(z, prime, j):
+    red = lambda x: x.numerator * pow(x.denominator, -1, prime) % prime  # noqa: E731
+    return (red(z.re) + j * red(z.im)) % prime
+
+
 def gaussian_residues(M, prime, j):
     """A matrix of Gaussian rationals under ``a + b i -> a + b j mod P``, as a float64 array (a ring map on Z[1/d][i]
     when P divides no denominator and ``j^2 = -1 mod P``)."""
     import numpy as np
 
-    def red(x):
-        return x.numerator * pow(x.denominator, -1, prime) % prime
-
-    return np.array([[(red(z.re) + j * red(z.im)) % prime for z in row] for row in M],
+    return np.array([[_gaussian_residue(z, prime, j) for z in row] for row in M],
                     dtype=np.float64).reshape(len(M), len(M[0]))
 
 
+def gaussian_residue_codes(values, codes, prime, j):
+    """The same array from a matrix's distinct values and entry codes (``StateSpaceForm.entry_codes``): each
+    distinct value is reduced once."""
+    import numpy as np
+
+    return np.array([_gaussian_residue(z, prime, j) for z in values], dtype=np.float64)[codes]
+
+
 def _denominators(system):
-    return {x.denominator for M in (system.A, system.B, system.C, system.D or ()) for row in M for z in row
-            for x in (z.re, z.im)}
+    names = ("A", "B", "C") + (("D",) if system.D is not None else ())
+    return {x.denominator for name in names for z in system.entry_codes(name)[0] for x in (z.re, z.im)}
 
 
 def gaussian_modular_witness(system):
@@ -193,9 +203,8 @@ def gaussian_modular_witness(system):
         if tries > _MODULAR_TRIES:
             return None
         j = sqrt_minus_one(prime)
-        res = lambda M: gaussian_residues(M, prime, j)
-        stack = lags_mod(res(system.A), res(system.B), res(system.C), res(system.D) if system.D is not None else None,
-                         pm, prime)
+        res = lambda name: gaussian_residue_codes(*system.entry_codes(name), prime, j)
+        stack = lags_mod(res("A"), res("B"), res("C"), res("D") if system.D is not None else None, pm, prime)
         pivots, positions, det = greedy_profile(stack, prime)
         if pivots != list(range(pm)):
             continue  # an unlucky prime, or a profile with gaps that needs exact coefficients

@@ -32,6 +32,14 @@ def _matrix(name, value):
     width = len(value[0])
     if width == 0 or any(len(r) != width for r in value):
         raise ShapeError(f"{name} must be rectangular with at least one column")
+    flat = list(chain.from_iterable(value))
+    if set(map(type, flat)) <= {str, int}:  # each distinct text or int read once; its entries share one value
+        try:
+            table = {x: to_gaussian(x) for x in set(flat)}
+        except InputError:  # named by the entry-by-entry reading below
+            table = None
+        if table is not None:
+            return tuple(tuple(map(table.__getitem__, row)) for row in value)
     return tuple(tuple(to_gaussian(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
                  for i, row in enumerate(value))
 

@@ -237,7 +237,7 @@ def test_checker_hash_text_is_json_dumps():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from symssm.checker.reading import _canonical_json
+    from symssm.checker.reading import canonical_json
 
     text = st.one_of(st.sampled_from(["1", "-2/3", "0"]), st.text(alphabet='"\\\n\x7fé1/', max_size=3))
     matrices = st.one_of(st.none(), st.lists(st.one_of(st.lists(text, max_size=4), text, st.integers()), max_size=3))
@@ -246,7 +246,7 @@ def test_checker_hash_text_is_json_dumps():
     @given(st.dictionaries(st.sampled_from(["A", "B", "C", "D"]), matrices))
     def same(mats):
         want = json.dumps(mats, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
-        assert _canonical_json(mats) == want
+        assert canonical_json(mats) == want
 
     same()
 

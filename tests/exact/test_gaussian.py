@@ -183,3 +183,32 @@ def test_modular_q_i_verdicts_are_the_same_without_numpy(monkeypatch):
         monkeypatch.setattr(linalg, "_np", np_module)
         verdicts.append((check_data(cert.data).code, check_data(bad).message))
     assert verdicts[0] == verdicts[1] and verdicts[0][0] == 0
+
+
+def test_each_distinct_entry_read_once_and_bad_ones_named():
+    from symssm.errors import ParseError
+
+    s = complex_ssm([["1/2i", "1/2i"], ["3", "1/2i"]], [[1], [1]], [[1, 0]])
+    assert s.A[0][0] is s.A[0][1] is s.A[1][1]  # one value per distinct text
+    with pytest.raises(ParseError, match=r"A\[1\]\[0\]"):
+        complex_ssm([["1/2i", "1/2i"], ["3x", "1/2i"]], [[1], [1]], [[1, 0]])
+
+
+def test_residues_by_codes_equal_entry_by_entry():
+    from symssm.exact.gaussian import gaussian_residue_codes, gaussian_residues, sqrt_minus_one
+
+    system = _gaussian_integer_system(12, 2, 3, 5)
+    prime = 2097133
+    j = sqrt_minus_one(prime)
+    for key in ("A", "B", "C"):
+        got = gaussian_residue_codes(*system.entry_codes(key), prime, j)
+        assert (got == gaussian_residues(getattr(system, key), prime, j)).all()
+
+
+def test_a_bad_system_entry_of_a_q_i_certificate_is_named():
+    cert = certify(_gaussian_integer_system(70, 1, 2, 3), 100)
+    for text in ("1+0i", "2/4i", "x"):
+        bad = copy.deepcopy(cert.data)
+        bad["system"]["A"][3][5] = text
+        result = check(bad)
+        assert result.code == 1 and result.message.startswith("system.A[3][5]"), (text, result.message)
