@@ -12,13 +12,12 @@ import re
 from bisect import bisect_left
 from fractions import Fraction
 from functools import lru_cache
-from itertools import chain
 from math import lcm
 
 from . import linalg
 from .headcount import nonsingular_minor_mod
 from .numbers import NumberError, canonical_rational, int_text, is_prime
-from .reading import (Rejected, Unreadable, canonical_json, integer, is_text, keys, matrix, positions, strict_equal,
+from .reading import (Rejected, Unreadable, integer, is_text, keys, matrix, positions, strict_equal, system_record,
                       witness_lags)
 
 FIELD = "Q(i)"
@@ -155,16 +154,7 @@ def read_gaussian_system(ledger, obj):
     if obj["D"] is not None:
         D = _matrix(ledger, obj["D"], "system.D", p, m, tables)
         ledger.require(any(x.nonzero() for row in D for x in row), "system.D", "an all-zero D must be written as null")
-    texts = {"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None}
-    names = [k for k in "ABCD" if texts[k] is not None]
-    tables = {k: tables[f"system.{k}"] for k in names if f"system.{k}" in tables}
-    if len(tables) == len(names):  # each distinct text was read once: its value is in the table
-        distinct = tuple(chain.from_iterable(tables[k].values() for k in names))
-    else:
-        distinct = tuple(chain.from_iterable(chain.from_iterable((A, B, C, D or []))))
-    return {"name": obj["name"], "N": N, "m": m, "p": p, "A": A, "B": B, "C": C, "D": D,
-            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(canonical_json(texts).encode("ascii")).hexdigest(),
-            "texts": {k: (texts[k], tables[k]) for k in tables}, "distinct": distinct}
+    return system_record(obj, N, m, p, {"A": A, "B": B, "C": C, "D": D}, tables)
 
 
 def _mul(X, Y):

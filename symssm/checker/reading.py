@@ -293,18 +293,26 @@ def read_system(ledger, obj):
     if obj["D"] is not None:
         D = matrix(ledger, obj["D"], "system.D", p, m, tables=tables)
         ledger.require(any(x != 0 for row in D for x in row), "system.D", "an all-zero D must be written as null")
-    # Every entry was just checked to be a canonical rational string, so the canonical text is the
-    # entries as given: hash them directly.
-    texts = {"A": obj["A"], "B": obj["B"], "C": obj["C"], "D": obj["D"] if D is not None else None}
+    return system_record(obj, N, m, p, {"A": A, "B": B, "C": C, "D": D}, tables)
+
+
+def system_record(obj, N, m, p, mats, tables):
+    """The checker's record of a system read from ``obj`` (matrices ``mats``, D None when absent).
+
+    Besides the matrices: ``sha256`` of the canonical text (every entry was just checked to be a
+    canonical number text, so the canonical text is the entries as given, hashed directly);
+    ``texts``, for each matrix read through its table of distinct texts, ``(entry texts, table)``;
+    ``distinct``, the distinct entry values (for the denominators).
+    """
+    texts = {k: obj[k] if mats[k] is not None else None for k in "ABCD"}
     names = [k for k in "ABCD" if texts[k] is not None]
     tables = {k: tables[f"system.{k}"] for k in names if f"system.{k}" in tables}
     if len(tables) == len(names):  # each distinct text was read once: its value is in the table
         distinct = tuple(chain.from_iterable(tables[k].values() for k in names))
     else:
-        flat = list(chain.from_iterable(chain.from_iterable((A, B, C, D or []))))
-        distinct = tuple(dict(zip(map(id, flat), flat)).values())  # entries read from one text are one object
-    return {"name": obj["name"], "N": N, "m": m, "p": p, "A": A, "B": B, "C": C, "D": D,
-            "T": N + (1 if D is not None else 0), "sha256": hashlib.sha256(canonical_json(texts).encode("ascii")).hexdigest(),
+        distinct = tuple(chain.from_iterable(chain.from_iterable(mats[k] for k in names)))
+    return {"name": obj["name"], "N": N, "m": m, "p": p, **mats, "T": N + (1 if mats["D"] is not None else 0),
+            "sha256": hashlib.sha256(canonical_json(texts).encode("ascii")).hexdigest(),
             "texts": {k: (texts[k], tables[k]) for k in tables}, "distinct": distinct}
 
 
