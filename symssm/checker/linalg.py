@@ -281,12 +281,16 @@ def _exact_lags_flint(A, B, C, D, count):
     return out
 
 
+def _residue(x, prime):
+    """A rational u/v as u v^-1 mod P."""
+    return x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime
+
+
 def _reduce(mat, prime):
     """Every entry u/v as u v^-1 mod P; each distinct entry object once (entries read from one text are one object)."""
     flat = list(chain.from_iterable(mat))
     objects = dict(zip(map(id, flat), flat))
-    residue = {key: (x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime)
-               for key, x in objects.items()}
+    residue = {key: _residue(x, prime) for key, x in objects.items()}
     return [list(map(residue.__getitem__, map(id, row))) for row in mat]
 
 
@@ -352,8 +356,7 @@ def residue_array(residue, texts):
 
 def _reduce_texts(texts, table, prime):
     """A matrix given by its entry texts and ``{text: Fraction}`` reduced mod P, as a float64 array."""
-    return residue_array({t: (x.numerator % prime if x.denominator == 1 else
-                              x.numerator * pow(x.denominator, -1, prime) % prime) for t, x in table.items()}, texts)
+    return residue_array({t: _residue(x, prime) for t, x in table.items()}, texts)
 
 
 def minor_mod(system, lags, cells, prime):

@@ -20,7 +20,7 @@ from math import lcm
 from ..formats.gaussian import Gaussian
 
 __all__ = ["gaussian_lags", "gaussian_lags_pure", "gaussian_witness", "gaussian_modular_witness", "sqrt_minus_one",
-           "gaussian_residues", "gaussian_residue_codes"]
+           "gaussian_residue_codes"]
 
 _ZERO = Gaussian(0)
 
@@ -152,18 +152,10 @@ def _gaussian_residue(z, prime, j):
     return (red(z.re) + j * red(z.im)) % prime
 
 
-def gaussian_residues(M, prime, j):
-    """A matrix of Gaussian rationals under ``a + b i -> a + b j mod P``, as a float64 array (a ring map on Z[1/d][i]
-    when P divides no denominator and ``j^2 = -1 mod P``)."""
-    import numpy as np
-
-    return np.array([[_gaussian_residue(z, prime, j) for z in row] for row in M],
-                    dtype=np.float64).reshape(len(M), len(M[0]))
-
-
 def gaussian_residue_codes(values, codes, prime, j):
-    """The same array from a matrix's distinct values and entry codes (``StateSpaceForm.entry_codes``): each
-    distinct value is reduced once."""
+    """A matrix of Gaussian rationals under ``a + b i -> a + b j mod P``, as a float64 array (a ring map on Z[1/d][i]
+    when P divides no denominator and ``j^2 = -1 mod P``), from its distinct values and entry codes
+    (``StateSpaceForm.entry_codes``): each distinct value is reduced once."""
     import numpy as np
 
     return np.array([_gaussian_residue(z, prime, j) for z in values], dtype=np.float64)[codes]

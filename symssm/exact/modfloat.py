@@ -20,11 +20,9 @@ Examples
 [[7.0, 10.0], [15.0, 22.0]]
 """
 
-from itertools import chain
-
 import numpy as np
 
-__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_array", "residue_codes", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
+__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_codes", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
 
 #: Primes for the float path are below this bound.
 FLOAT_PRIME_LIMIT = 2**21
@@ -71,17 +69,9 @@ def _residue(x, prime):
     return x.numerator % prime if x.denominator == 1 else x.numerator * pow(x.denominator, -1, prime) % prime
 
 
-def residue_array(mat, prime):
-    """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator)."""
-    flat = list(chain.from_iterable(mat))
-    objects = dict(zip(map(id, flat), flat))  # an entry object shared by repeated values is reduced once
-    residue = {key: _residue(x, prime) for key, x in objects.items()}
-    rows = [list(map(residue.__getitem__, map(id, row))) for row in mat]
-    return np.array(rows, dtype=np.float64).reshape(len(mat), len(mat[0]) if mat else 0)
-
-
 def residue_codes(values, codes, prime):
-    """The same array from a matrix's distinct values and entry codes (``StateSpaceForm.entry_codes``).
+    """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator), from its
+    distinct values and entry codes (``StateSpaceForm.entry_codes``): each distinct value is reduced once.
 
     Examples
     --------

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symssm.exact.lags import lag_stack_mod
-from symssm.exact.modfloat import baby_step, fmod, greedy_positions, greedy_profile, lags_mod, mulmod, residue_array
+from symssm.exact.modfloat import baby_step, fmod, greedy_positions, greedy_profile, lags_mod, mulmod, residue_codes
 from symssm.exact.rankprofile import det_mod, greedy_positions_mod, row_rank_profile_mod
 from symssm.sources.families import random_system
 from symssm.sources.system import ssm
@@ -28,8 +28,8 @@ def test_baby_giant_lags_equal_the_sequential_ones(N, p, m, seed, with_D):
     if with_D:
         s = ssm(s.A, s.B, s.C, [[(i + j) % 3 - 1 for j in range(m)] for i in range(p)])
     T = s.truncation
-    res = lambda M: residue_array(M, P)
-    fast = lags_mod(res(s.A), res(s.B), res(s.C), res(s.D) if s.has_D else None, T, P)
+    res = lambda name: residue_codes(*s.entry_codes(name), P)
+    fast = lags_mod(res("A"), res("B"), res("C"), res("D") if s.has_D else None, T, P)
     assert fast.tolist() == lag_stack_mod(s, T, P)
 
 
