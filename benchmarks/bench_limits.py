@@ -162,6 +162,74 @@ def layer_at_work_limit(folder):
     return path
 
 
+def _family_cert_with(folder, name, formulas):
+    """A hostile family certificate: an honest one whose system's formulas are replaced, the hash recomputed
+    (the checker parses the formulas before anything else of the system's entries)."""
+    from symssm.checker.parametric import parametric_spec_hash
+    from symssm.sources.parametric import parametric_from_data
+
+    spec = {"name": "hostile", "parameters": ["t", "s", "u", "v"], "A": [["t", 0], [0, "s"]], "B": [[1], [1]],
+            "C": [[1, 1]]}
+    data = json.loads(symssm.certify(parametric_from_data(spec)[0], 2).to_json())
+    data["system"]["A"] = formulas
+    data["input_sha256"] = parametric_spec_hash(data["system"])
+    return _save(folder, name, data)
+
+
+def family_power_bomb(folder):
+    """Powers of sums with 10,000-digit constants: the work limit refuses them before the products run."""
+    return _family_cert_with(folder, "bomb.json", [["(1e9999*t+1e9999)^30", "(1e9999*s+2e9999)^30"],
+                                                   ["(1e9999*u+3e9999)^30", "(2e9999*v+1e9999)^30"]])
+
+
+def family_small_products_at_the_limit(folder):
+    """Formulas whose expansion costs just under the work limit in one-word products (the slowest unit)."""
+    return _family_cert_with(folder, "products.json", [["((t+s+1)^54)^3", "((t+s+u+1)^22)^2"], [0, 0]])
+
+
+def family_step_largest(folder):
+    """The heaviest honest built-in family: HiPPO-LegT's step family at N = 8 (determinants of degree 324)."""
+    from symssm.sources.parametric import parametric_family
+
+    return _save(folder, "legt-step.json", json.loads(symssm.certify(parametric_family("hippo-legt-step", N=8),
+                                                                       16).to_json()))
+
+
+def _trained(folder, name, arch, tensors, n, tolerance):
+    from symssm.certificate.trained import trained_data
+    from symssm.formats.jsonio import dumps_canonical
+    from symssm.sources.checkpoints import CheckpointLayer
+    from symssm.sources.trained import trained_layer
+
+    data = trained_data(trained_layer(CheckpointLayer(name, arch, tensors), "bench.npz"), n, tolerance)
+    path = os.path.join(folder, name + ".json")
+    with open(path, "w") as fh:
+        fh.write(dumps_canonical(data))
+    return path
+
+
+def _s4d(seed, H, P, dt):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    lo, hi = np.log(dt[0]), np.log(dt[1])
+    return {"kernel.log_dt": (lo + rng.random(H) * (hi - lo)).astype(np.float32),
+            "kernel.log_A_real": np.log(np.full((H, P), 0.5)).astype(np.float32),
+            "kernel.A_imag": np.tile(np.pi * np.arange(P), (H, 1)).astype(np.float32),
+            "kernel.C": (rng.standard_normal((H, P, 2)) * 0.5 ** 0.5).astype(np.float32),
+            "D": rng.standard_normal(H).astype(np.float32)}
+
+
+def trained_most_modes(folder):
+    """S4D with 16,384 modes (one channel): the modes' enclosures and the recurrence at the work limit."""
+    return _trained(folder, "s4d-modes", "s4d", _s4d(3, 1, 16_384, (0.01, 0.1)), 583, "1/10")
+
+
+def trained_wide(folder):
+    """S4D with 64 channels: the Gram matrix and its definiteness tests near their limits."""
+    return _trained(folder, "s4d-wide", "s4d", _s4d(4, 64, 4, (0.01, 0.1)), 583, "1/3")
+
+
 CASES = [
     ("head-count", "exact lags at 33,220 bits (B entry of 9,500 digits)", head_count_lag_bits, False),
     ("head-count", "N = 1024, p = m = 32, modular (honest)", head_count_large, True),
@@ -170,6 +238,12 @@ CASES = [
     ("gradient", "hostile P, N = 20, distinct 1,000-digit denominators", gradient_hostile_distinct, False),
     ("parametric", "diagonal, 5 symbolic eigenvalues (honest)", family_largest, False),
     ("interaction", "linear attention near the work limit", layer_at_work_limit, False),
+    ("parametric", "hostile: powers of sums with 10,000-digit constants", family_power_bomb, False),
+    ("parametric", "hostile: one-word products just under the work limit", family_small_products_at_the_limit,
+     False),
+    ("parametric", "HiPPO-LegT step family, N = 8 (honest)", family_step_largest, False),
+    ("trained", "S4D, 16,384 modes, n = 583 (honest)", trained_most_modes, True),
+    ("trained", "S4D, 64 channels, n = 583 (honest)", trained_wide, True),
 ]
 
 

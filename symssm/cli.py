@@ -239,12 +239,12 @@ def _safe(text):
 def _cmd_check(args):
     from .checker.cli import main as check_main
 
-    argv = [args.certificate] + (["--spec", args.spec] if args.spec else [])
-    argv += (["--at", args.at] if args.at is not None else []) + (["--json"] if args.json else [])
-    argv += ["--quiet"] if args.quiet else []
+    # values as --option=VALUE and the certificate after --: no file name is ever read as an option
+    argv = ([f"--spec={args.spec}"] if args.spec else []) + ([f"--at={args.at}"] if args.at is not None else [])
+    argv += (["--json"] if args.json else []) + (["--quiet"] if args.quiet else [])
     if args.max_seconds:
-        argv += ["--max-seconds", repr(args.max_seconds)]
-    return check_main(argv, prog=f"{PROG} check")
+        argv += [f"--max-seconds={args.max_seconds!r}"]
+    return check_main(argv + ["--", args.certificate], prog=f"{PROG} check")
 
 
 def _cmd_demo(args):
@@ -842,6 +842,12 @@ def main(argv=None):
         previous = None
     try:
         words = list(sys.argv[1:] if argv is None else argv)
+        if words[:1] == ["check"]:
+            from .checker.cli import option_file_clash
+
+            clash = option_file_clash(words[1:])
+            if clash is not None:
+                raise SymssmError(clash)
         parser = build_parser("check" if words[:1] == ["check"] else None)
         args, extra = parser.parse_known_args(argv)
         if extra:

@@ -321,7 +321,8 @@ def test_both_sides_share_the_limits():
     for name in ("MAX_SURROGATE_LAGS", "MAX_RECURRENCE_WORK", "MAX_TRAINED_N", "MAX_GRAM_WORK"):
         assert getattr(checker, name) == getattr(generator, name), name
     assert checker.MAX_MODES == source.MAX_TRAINED_MODES
-    assert checker.recurrence_work(7, 5, 3) == 7 * (4 * 5 + 2 * 3) + 150 * 5 + 10 * 3
+    assert checker.recurrence_work(7, 5, 3, 11) == 7 * (4 * 5 + 2 * 3) + 600 * 11 + 40 * (5 + 3)
+    assert (checker.EXP_WORK, checker.BALL_WORK) == (generator.EXP_WORK, generator.BALL_WORK)
     # a layer whose lags have more than 64 entries is refused on both sides, before any work
     wide = trained_layer(CheckpointLayer("w", "s5", s5_tensors(0, 1, 9)), "x")
     with pytest.raises(LimitError, match="64"):
@@ -332,10 +333,11 @@ def test_both_sides_share_the_limits():
     # the surrogate's length is capped by the work of the recurrence
     many = trained_layer(CheckpointLayer("m", "s4d", s4d_tensors(0, 64, 200, shared=True, dt=(0.5, 0.5))), "x")
     modes = 64 * 200
-    n0 = (generator.MAX_RECURRENCE_WORK - 160 * modes) // (6 * modes)
-    assert n0 < 4096
-    assert checker.recurrence_work(n0, modes, modes) <= checker.MAX_RECURRENCE_WORK < checker.recurrence_work(
-        n0 + 1, modes, modes)
+    exps = checker.mode_exps("s4d", 64, modes)
+    n0 = (generator.MAX_RECURRENCE_WORK - 600 * exps - 40 * 2 * modes) // (6 * modes)
+    assert 1 <= n0 < 4096
+    assert checker.recurrence_work(n0, modes, modes, exps) <= checker.MAX_RECURRENCE_WORK < checker.recurrence_work(
+        n0 + 1, modes, modes, exps)
     assert many.channels == 64
 
 

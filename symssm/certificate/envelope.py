@@ -14,6 +14,8 @@ Examples
 ('head-count', [['1/2']], '2330016ef402')
 """
 
+import re
+
 from .._version import __version__
 from ..errors import InputError, LimitError
 from ..formats.jsonio import load_strict
@@ -93,15 +95,15 @@ def verify(data, *, spec=None, max_seconds=None):
     return check_data(data, spec=spec, max_seconds=max_seconds)
 
 
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def _longest_number(obj, where="certificate"):
     """``(digits, where)`` of the longest numerator or denominator among the certificate's numbers."""
     best = (0, where)
-    if isinstance(obj, str):
-        if obj[:1] in "-0123456789":
-            for part in obj.lstrip("-").split("/"):
-                if len(part) > best[0] and part.isdigit():
-                    best = (len(part), where)
-        return best
+    if isinstance(obj, str):  # a number, or a polynomial text: its longest run of digits
+        longest = max(map(len, _DIGITS.findall(obj)), default=0) if len(obj) > MAX_DIGITS else 0
+        return (longest, where) if longest > best[0] else best
     if isinstance(obj, dict):
         items = obj.items()
     elif isinstance(obj, list):

@@ -15,7 +15,7 @@ Examples
 from ..errors import InputError
 from ..exact.parametric import family_head_count
 from ..formats.limits import check_n
-from .envelope import header
+from .envelope import header, within_limits
 
 __all__ = ["parametric_data", "parametric_system_json", "body_links"]
 
@@ -91,4 +91,4 @@ def parametric_data(system, n=None):
         "complete": bodies[0].complete,
         "bodies": [_body(b) for b in bodies],
     })
-    return data
+    return within_limits(data)

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..formats.limits import MAX_CASES
 from ..exact.layerfamily import block_order, interaction_bodies
 from ..sources.parametric_layers import ParametricLayer
-from .envelope import header
+from .envelope import header, within_limits
 from .parametric import body_links
 
 __all__ = ["parametric_interaction_data"]
@@ -68,4 +68,4 @@ def parametric_interaction_data(layer, *, max_cases=MAX_CASES):
         "complete": bodies[0].complete,
         "bodies": [_body(b, order) for b in bodies],
     })
-    return data
+    return within_limits(data)

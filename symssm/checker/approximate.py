@@ -25,7 +25,7 @@ MAX_TAIL_N = 10 ** 12
 MAX_GRAM_WORK = 20_000_000
 MAX_APPROX_DIM = 64
 #: Most word operations the definiteness tests may cost: brackets x (p m)^3 x 64-bit words of tr G (both sides).
-MAX_DEFINITE_WORK = 500_000_000
+MAX_DEFINITE_WORK = 25_000_000
 
 
 def definite_work(brackets, pm, trace):
@@ -81,6 +81,11 @@ def _captured(G, V):
     """``tr((V^T V)^{-1} V^T G V)`` exactly (V integer, full column rank), or None if V^T V is singular."""
     H = len(V[0])
     pm = len(G)
+    if linalg._flint is not None:  # the same integer products in FLINT
+        fz = linalg._flint.fmpz_mat
+        Vf = fz(V)
+        Vt = Vf.transpose()
+        return linalg.trace_of_solve((Vt * Vf).tolist(), (Vt * fz(G) * Vf).tolist())
     cols = [[V[i][h] for i in range(pm)] for h in range(H)]
     gram_v = [[sum(x * y for x, y in zip(cols[a], cols[b_])) for b_ in range(H)] for a in range(H)]
     GV = [[sum(G[i][k] * cols[h][k] for k in range(pm)) for i in range(pm)] for h in range(H)]
@@ -185,6 +190,19 @@ def check_widened(ledger, errors, low_s, up_s, t):
     return lowers, uppers
 
 
+def _definite_matrix(z, g, R, q, G):
+    """The integer matrix ``z I + R diag(g) R^T - q G`` (in FLINT when it is installed: the same integers)."""
+    pm, H = len(G), len(g)
+    if linalg._flint is not None and H:
+        fz = linalg._flint.fmpz_mat
+        Rf = fz(R)
+        Rg = fz(pm, H, [R[i][h] * g[h] for i in range(pm) for h in range(H)])
+        M = Rg * Rf.transpose() - fz(G) * q
+        return [[int(x) + (z if i == j else 0) for j, x in enumerate(row)] for i, row in enumerate(M.tolist())]
+    return [[(z if i == j else 0) + sum(g[h] * R[i][h] * R[j][h] for h in range(H)) - q * G[i][j]
+             for j in range(pm)] for i in range(pm)]
+
+
 def check_brackets(ledger, errors, G, tr, where):
     """Obligations 1 and 2 for every bracket of ``errors`` (a list for H = 0, 1, ...) on the integer Gram matrix
     ``G`` of trace ``tr``; returns the lists of lower and upper bounds."""
@@ -223,8 +241,7 @@ def check_brackets(ledger, errors, G, tr, where):
                 for x in [zeta] + gammas:
                     q = q * x.denominator // gcd(q, x.denominator)
                 z, g = int(zeta * q) * tr, [int(x * q) * tr for x in gammas]
-                M = [[(z if i == j else 0) + sum(g[h] * R[i][h] * R[j][h] for h in range(H)) - q * G[i][j]
-                      for j in range(pm)] for i in range(pm)]
+                M = _definite_matrix(z, g, R, q, G)
                 ledger.require(linalg.positive_definite_int(M), f"{w}.definite",
                                "zeta tr(G) I + R diag(gamma tr G) R^T - G is not positive definite")
                 low_sq = 1 - H * zeta - sum((g * sum(R[i][h] ** 2 for i in range(pm)) for h, g in enumerate(gammas)),

@@ -21,6 +21,32 @@ def _version():
     return m.group(1) if m else "unknown"
 
 
+#: The options that end a command with exit 0 without checking anything.
+_EXITING_OPTIONS = ("-h", "--help", "--version")
+
+
+def option_file_clash(argv):
+    """The error to print when a help or version option is also the name of a file here, else None.
+
+    ``symssm-check --version`` prints the version and exits 0; in a loop over files (``for f in *; do
+    symssm-check "$f"; done``) a certificate named ``--version`` would then pass unchecked. Such a
+    command is refused (exit 2) instead, and says how to check the file: after ``--`` (or as
+    ``./--version``) a name is always a path.
+
+    >>> option_file_clash(["--", "--version"]) is None
+    True
+    """
+    import os
+
+    for word in argv:
+        if word == "--":
+            return None
+        if word in _EXITING_OPTIONS and os.path.lexists(word):
+            return (f"{word!r} is an option and also a file here: nothing was checked; to check the file, "
+                    f"write -- before it ('-- {word}') or ./{word}")
+    return None
+
+
 def main(argv=None, *, prog="symssm-check"):
     """Run the checker's command line; returns the exit code (0 verified, 1 rejected, 2 unreadable/undecided)."""
     parser = argparse.ArgumentParser(
@@ -37,6 +63,10 @@ def main(argv=None, *, prog="symssm-check"):
                         "object")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
     parser.add_argument("--version", action="version", version=f"symssm-check (symssm {_version()})")
+    clash = option_file_clash(sys.argv[1:] if argv is None else argv)
+    if clash is not None:
+        print(f"{prog}: error: {clash}", file=sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -12,7 +12,7 @@ SPEC_INT = re.compile(r"[+-]?[0-9]+\Z")
 SPEC_FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
 SPEC_DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 MAX_DIGITS = 10_000
-_CHUNK = 4000
+_CHUNK = 600  # below the lowest int/str conversion limit CPython can be set to (640 digits)
 
 
 class NumberError(ValueError):
@@ -120,6 +120,30 @@ def spec_rational(value):
         v = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
         return -v if sign == "-" else v
     raise NumberError(f"{value[:40]!r} is not an integer, p/q or exact decimal")
+
+
+_DIGIT_CAP = 10**MAX_DIGITS
+
+
+def fits(value):
+    """Whether a rational's numerator and denominator have at most ``MAX_DIGITS`` digits each."""
+    return abs(value.numerator) < _DIGIT_CAP and value.denominator < _DIGIT_CAP
+
+
+def formula_number(text):
+    """A number of a formula (``12``, ``0.5``, ``1e-3``), by the spec grammar, in lowest terms within the limit.
+
+    Raises
+    ------
+    NumberError
+        If it is outside the grammar, has more than ``MAX_DIGITS`` digits or an exponent beyond
+        ``MAX_EXPONENT``, or its lowest terms need more than ``MAX_DIGITS`` digits (``1e-10000``).
+    """
+    value = spec_rational(text)
+    if not fits(value):
+        raise NumberError(f"{text[:40]!r} needs more than {MAX_DIGITS} digits in lowest terms; the limit is "
+                          f"{MAX_DIGITS}")
+    return value
 
 
 def is_prime(n):

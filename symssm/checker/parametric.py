@@ -8,6 +8,7 @@ multiplying out, divisibility by exact division, and each case's system by subst
 """
 
 from . import polynomials as P
+from .numbers import rat_text
 from .reading import Rejected, Unreadable, is_text, strict_equal
 
 __all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric", "head_count_at", "parse_point",
@@ -201,6 +202,9 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
             for c, (num, den) in enumerate(row):
                 where = f"{w}.entries.{key}[{r}][{c}]"
                 ledger.require(bool(den), where, "has a zero denominator")
+                why = _reduced(num, den, ent[key][r][c], names)
+                ledger.require(why is None, where, f"is not in lowest terms ({why}): the listed denominator "
+                                                   "must be the reduced one, which decides where the system is defined")
                 if i == 0:
                     try:
                         fn, fd = P.parse_pair(root["formulas"][key][r][c], names)
@@ -221,6 +225,17 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
     if memo_key is not None:
         memo[memo_key] = (pairs, [name[len(w):] for name in ledger.done[start:] if name.startswith(w)])
     return names, pairs
+
+
+def _reduced(num, den, texts, names):
+    """:func:`.polynomials.reduced_pair` of an entry, decided once per certificate for the same texts."""
+    if P.is_const(den):  # the common case: a polynomial entry over 1
+        return P.reduced_pair(num, den)
+    cache = P.reduced_cache()
+    key = (texts[0], texts[1], *names)
+    if key not in cache:
+        cache[key] = P.reduced_pair(num, den)
+    return cache[key]
 
 
 def scaled_entries(ledger, w, text, pairs, names):
@@ -528,7 +543,7 @@ def parse_point(text):
 
 
 def _show(value):
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return rat_text(value)
 
 
 def show_point(point):

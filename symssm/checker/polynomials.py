@@ -9,15 +9,17 @@ names, ``+ - * /``, ``^`` with a non-negative integer exponent, parentheses, una
 formula parses into a pair ``(numerator, denominator)`` of polynomials.
 """
 
+import heapq
 import re
 import sys
 import threading
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 
 from typing import Any, Dict
 
 from .accel import optional
+from .numbers import MAX_DIGITS, NumberError, big_int, fits, formula_number, spec_rational
 from .reading import Unreadable
 
 # an optional accelerator (imported on first use): the same products and quotients, the same work
@@ -33,7 +35,7 @@ _CONTEXTS: Dict[int, Any] = {}
 
 __all__ = ["MAX_PARAMETERS", "MAX_POLY_TERMS", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEGREE", "MAX_POLY_DEGREE", "NAME", "const", "var",
            "reset_work", "add", "sub", "mul", "sum_polys", "dot", "matmul", "scale", "power", "is_const", "divide_exact", "evaluate", "substitute",
-           "linear_solution", "parse_pair", "parse_polynomial", "parse_rational"]
+           "linear_solution", "coprime", "reduced_pair", "reduced_cache", "parse_pair", "parse_polynomial", "parse_rational"]
 
 MAX_PARAMETERS = 16
 MAX_POLY_TERMS = 20_000
@@ -46,10 +48,12 @@ MAX_POLY_CHARS = 4_000_000
 #: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
 #: weighted by the 64-bit words of its coefficients (1 for the small coefficients of honest families).
 MAX_POLY_WORK = 50_000_000
+#: Most terms the remainder of one exact division may hold (honest divisions stay far below).
+MAX_REMAINDER_TERMS = 1_000_000
 _WORK = threading.local()
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 _TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<op>[-+*/^()]))")
-_RATIONAL = re.compile(r"-?[0-9]{1,4000}(?:\.[0-9]{1,4000}|/[0-9]{1,4000})?")
+_RATIONAL = re.compile(r"-?[0-9]{1,10000}(?:\.[0-9]{1,10000}|/[0-9]{1,10000})?")  # MAX_DIGITS
 
 
 class FormulaError(ValueError):
@@ -103,6 +107,7 @@ def reset_work():
     """Start counting term products afresh (once per certificate), with an empty cache of parsed texts."""
     _WORK.used = 0
     _WORK.parsed = {}
+    _WORK.reduced = {}
 
 
 def _spend(amount):
@@ -124,6 +129,13 @@ def _words(p):
     except AttributeError:  # pragma: no cover - every coefficient is a Fraction; stay correct if not
         big = max((c.numerator.bit_length() + c.denominator.bit_length() for c in p.values()), default=0)
     return 1 + big // 64
+
+
+def _product_cost(wa, wb):
+    """The charge of one term product of coefficients of ``wa`` and ``wb`` words: linear in the words while
+    the smaller is short, growing with it past 8 words (Karatsuba, and the gcds of big fractions, cost more
+    than their length: a power of a sum with 10,000-digit constants is refused before it runs, not by the clock)."""
+    return (wa + wb - 1) * (1 + min(wa, wb) // 8)
 
 
 def _ctx(nvars):
@@ -155,7 +167,7 @@ def mul(a, b):
     # with 1,000-digit constants creates huge coefficients from few terms
     if not a or not b:  # nothing to multiply, nothing spent
         return {}
-    _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
+    _spend(len(a) * len(b) * _product_cost(_words(a), _words(b)))
     if _use_flint(len(a) * len(b)):
         nv = _nvars(a, b)
         if nv:
@@ -240,7 +252,7 @@ def _flint_dot(terms, nv):
     """The FLINT sum of products of ``(a, b, a in FLINT or None, b in FLINT or None)``, the work counted."""
     acc = _ctx(nv).from_dict({})
     for a, b, fa, fb in terms:
-        _spend(len(a) * len(b) * (_words(a) + _words(b) - 1))
+        _spend(len(a) * len(b) * _product_cost(_words(a), _words(b)))
         prod = (_to_flint(a, nv) if fa is None else fa) * (_to_flint(b, nv) if fb is None else fb)
         if len(prod) > MAX_POLY_TERMS:
             raise Unreadable(f"a polynomial has more than {MAX_POLY_TERMS} terms: too large to check")
@@ -278,36 +290,213 @@ def constant_value(a):
 
 
 def divide_exact(a, b):
-    """``a / b`` if ``b`` (nonzero) divides ``a`` exactly, else None."""
+    """``a / b`` if ``b`` (nonzero) divides ``a`` exactly, else None.
+
+    The work is ``len(a)`` plus ``len(b)`` for each term of the quotient tried: the remainder is
+    updated in place and its leading term kept on a heap, so a step costs ``len(b)`` (times a
+    logarithm), never the length of the remainder; FLINT, when it answers, is charged the same.
+
+    >>> t = var(0, 1)
+    >>> one = const(1, 1)
+    >>> divide_exact(sub(mul(t, t), one), sub(t, one)) == add(t, one), divide_exact(t, add(t, one))
+    (True, None)
+    """
     if not b:
         return None
     if _use_flint(len(a) * len(b)) and _nvars(a, b):
         nv = _nvars(a, b)
         try:
             quo = _from_flint(_to_flint(a, nv) / _to_flint(b, nv))
-        except Exception:  # noqa: BLE001 - not exact: the pure loop below decides (and counts) as always
+        except Exception:  # noqa: BLE001 - not exact: the loop below decides (and counts) as always
             quo = None
         if quo is not None and len(quo) <= MAX_POLY_TERMS:
-            _spend(len(b) * len(quo))  # what the loop spends: one pass per quotient term
+            _spend(len(a) + len(b) * len(quo))  # what the loop spends: one step per quotient term
             return quo
-    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass per term of ``a``
+    _spend(len(a))
+    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass over ``a``
         c = next(iter(b.values()))
-        _spend(len(a))
         return _size(dict(a) if c == 1 else {mon: v / c for mon, v in a.items()})
     lead = max(b)
     lc = b[lead]
-    rem, quo = dict(a), {}
-    while rem:
+    rest = [(mon, c) for mon, c in b.items() if mon != lead]
+    rem = dict(a)
+    heap = [tuple(-e for e in mon) for mon in rem]  # the largest monomial first (lex order)
+    heapq.heapify(heap)
+    quo = {}
+    while heap:
+        top = tuple(-e for e in heapq.heappop(heap))
+        c = rem.pop(top, None)
+        if c is None:  # an entry whose term has cancelled since it was pushed
+            continue
         _spend(len(b))
-        top = max(rem)
         shift = tuple(x - y for x, y in zip(top, lead))
         if any(e < 0 for e in shift):
             return None
-        c = rem[top] / lc
-        quo[shift] = c
-        rem = sub(rem, {tuple(x + y for x, y in zip(mon, shift)): v * c for mon, v in b.items()})
+        q = c / lc
+        quo[shift] = q
         _size(quo)
+        for mon, v in rest:
+            m2 = tuple(x + y for x, y in zip(mon, shift))
+            old = rem.get(m2)
+            value = -v * q if old is None else old - v * q
+            if value:
+                if old is None:
+                    heapq.heappush(heap, tuple(-e for e in m2))
+                rem[m2] = value
+            elif old is not None:
+                del rem[m2]
+        if len(rem) > MAX_REMAINDER_TERMS:
+            raise Unreadable(f"an exact division's remainder has more than {MAX_REMAINDER_TERMS} terms: too large "
+                             "to check")
     return quo
+
+
+def _total_degree(a):
+    return max((sum(mon) for mon in a), default=0)
+
+
+def _coefficients(a, v):
+    """``a`` as a polynomial in variable ``v``: ``{exponent: coefficient}``, each coefficient free of ``v``."""
+    out = {}
+    for mon, c in a.items():
+        out.setdefault(mon[v], {})[mon[:v] + (0,) + mon[v + 1:]] = c
+    return out
+
+
+def _variables(a):
+    return {i for mon in a for i, e in enumerate(mon) if e}
+
+
+def _normalised(a):
+    """``a`` divided by its leading coefficient (lex order), so that a gcd has one representation."""
+    lead = a[max(a)]
+    return a if lead == 1 else {mon: c / lead for mon, c in a.items()}
+
+
+def _shift(a, v, k):
+    return {mon[:v] + (mon[v] + k,) + mon[v + 1:]: c for mon, c in a.items()}
+
+
+def _pseudo_remainder(a, b, v):
+    """A multiple ``lc(b)^e a`` reduced modulo ``b`` in the variable ``v`` (degree below ``b``'s)."""
+    cb = _coefficients(b, v)
+    db = max(cb)
+    lb = cb[db]
+    r = a
+    while r:
+        cr = _coefficients(r, v)
+        dr = max(cr)
+        if dr < db:
+            break
+        r = sub(mul(lb, r), mul(cr[dr], _shift(b, v, dr - db)))
+    return r
+
+
+def _content(a, v):
+    """The gcd of ``a``'s coefficients as a polynomial in ``v`` (normalised; 1 as soon as it is constant)."""
+    g = {}
+    for c in sorted(_coefficients(a, v).values(), key=len):
+        g = _gcd(g, c)
+        if is_const(g):
+            return g
+    return g
+
+
+def _gcd(a, b):
+    """The normalised gcd of two polynomials over Q (recursive primitive remainder sequences)."""
+    if not a:
+        return _normalised(b) if b else {}
+    if not b:
+        return _normalised(a)
+    nv = _nvars(a, b)
+    va, vb = _variables(a), _variables(b)
+    if not va or not vb:
+        return const(1, nv)
+    v = min(va | vb)
+    if v not in va:  # a common factor is free of v: it divides every coefficient of b in v
+        return _gcd(a, _content(b, v))
+    if v not in vb:
+        return _gcd(b, _content(a, v))
+    ca, cb = _content(a, v), _content(b, v)
+    c = _gcd(ca, cb)
+    a, b = divide_exact(a, ca), divide_exact(b, cb)
+    if max(_coefficients(a, v)) < max(_coefficients(b, v)):
+        a, b = b, a
+    while True:
+        r = _pseudo_remainder(a, b, v)
+        if not r:
+            g = b
+            break
+        if v not in _variables(r):  # a nonzero remainder of degree 0: the primitive parts are coprime
+            return c
+        a, b = b, divide_exact(r, _content(r, v))
+    return _normalised(mul(c, g))
+
+
+def gcd_cost(a, b):
+    """The work one gcd of ``a`` and ``b`` is charged, before it is computed (the same with or without FLINT)."""
+    return len(a) * len(b) * (1 + min(_total_degree(a), _total_degree(b))) * _product_cost(_words(a), _words(b))
+
+
+def coprime(a, b):
+    """Whether the gcd of ``a`` and ``b`` (not both zero) is a constant.
+
+    The work (:func:`gcd_cost`) is counted before the gcd is computed, in FLINT when it is
+    installed (and loaded, or the gcd is large), else by the remainder sequences above.
+
+    >>> t = var(0, 1)
+    >>> coprime(mul(t, t), add(t, const(1, 1))), coprime(mul(t, t), scale(t, 3))
+    (True, False)
+    """
+    if (a and is_const(a)) or (b and is_const(b)):
+        return True
+    cost = gcd_cost(a, b)
+    _spend(cost)
+    nv = _nvars(a, b)
+    if _use_flint(cost) and nv:
+        g = _to_flint(a, nv).gcd(_to_flint(b, nv))
+        return g.is_constant() and not g.is_zero()
+    saved = _WORK.used  # the pure sequences are charged once, above; their own products are not counted again
+    try:
+        return is_const(_gcd(a, b))
+    finally:
+        _WORK.used = saved
+
+
+def reduced_cache():
+    """The verdicts of :func:`reduced_pair` already decided for this certificate (by the entries' texts)."""
+    cache = getattr(_WORK, "reduced", None)
+    if cache is None:
+        cache = _WORK.reduced = {}
+    return cache
+
+
+def reduced_pair(num, den):
+    """``None`` when ``num / den`` is in lowest terms as the certificates write it, else the reason.
+
+    Lowest terms: a constant denominator is 1; any other has coprime integer coefficients and a
+    positive leading coefficient (lex order), and shares no non-constant factor with the numerator.
+
+    >>> t = var(0, 1)
+    >>> one = const(1, 1)
+    >>> reduced_pair(mul(t, t), add(t, one)) is None
+    True
+    >>> reduced_pair(mul(add(t, one), add(t, one)), add(t, one))
+    'numerator and denominator share a non-constant factor'
+    >>> reduced_pair(one, scale(add(t, one), 2))
+    'the denominator must have coprime integer coefficients and a positive leading coefficient'
+    """
+    if is_const(den):
+        return None if den == const(1, len(next(iter(den)))) else "a constant denominator must be 1"
+    content = 0
+    for c in den.values():
+        if c.denominator != 1:
+            content = None
+            break
+        content = gcd(content, c.numerator)
+    if content != 1 or den[max(den)] < 0:
+        return "the denominator must have coprime integer coefficients and a positive leading coefficient"
+    return None if coprime(num, den) else "numerator and denominator share a non-constant factor"
 
 
 def evaluate(a, point):
@@ -434,10 +623,10 @@ class _Parser:
         kind, tok = self.take()
         one = const(1, self.nv)
         if kind == "num":
-            mantissa, _, exponent = tok.lower().partition("e")
-            if (exponent and abs(int(exponent)) > 10_000) or len(mantissa) > 10_000:
-                raise FormulaError("a number beyond the limits (10,000 digits, exponent +-10,000)")
-            return const(Fraction(tok), self.nv), one
+            try:
+                return const(formula_number(tok), self.nv), one
+            except NumberError as exc:
+                raise FormulaError(f"a number beyond the limits (10,000 digits, exponent +-10,000): {exc}") from None
         if kind == "name":
             if tok not in self.names:
                 raise FormulaError(f"{tok[:20]!r} is not a parameter here")
@@ -502,9 +691,13 @@ def _canonical(text, names):
         coeff = _ONE
         if _CANON_COEFF.fullmatch(pieces[0]):
             num, _, den = pieces[0].partition("/")
-            if den and not int(den):
+            if len(num) < 19 and len(den) < 19:  # the common case: machine-sized digits
+                num, den = int(num), int(den) if den else 1
+            else:
+                num, den = big_int(num), big_int(den) if den else 1
+            if not den:
                 return None
-            coeff = Fraction(int(num), int(den)) if den else Fraction(int(num))
+            coeff = Fraction(num, den) if den != 1 else Fraction(num)
             pieces = pieces[1:]
             if not coeff:
                 return None
@@ -559,9 +752,20 @@ def parse_polynomial(text, names):
 
 def parse_rational(text):
     """A rational number written ``p``, ``p/q`` or as an exact decimal (``-0.25``); else FormulaError."""
-    if not _RATIONAL.fullmatch(text):
-        raise FormulaError(f"{text[:40]!r} is not a rational number (p, p/q or a decimal)")
+    if type(text) is not str or len(text) > 2 * MAX_DIGITS + 2 or not _RATIONAL.fullmatch(text):
+        raise FormulaError(f"{str(text)[:40]!r} is not a rational number (p, p/q or a decimal) of at most "
+                           f"{MAX_DIGITS} digits in its numerator and its denominator")
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise FormulaError(f"{text[:40]!r} is not a rational number") from None
+        if "/" in text:  # p/q: at most MAX_DIGITS digits each, as the certificate's numbers
+            num, _, den = text.partition("/")
+            if not big_int(den):
+                raise NumberError("zero denominator")
+            value = Fraction(big_int(num), big_int(den))
+        else:
+            value = spec_rational(text)
+    except NumberError as exc:
+        raise FormulaError(f"{text[:40]!r} is not a rational number within the limits: {exc}") from None
+    if not fits(value):
+        raise FormulaError(f"{text[:40]!r} needs more than {MAX_DIGITS} digits in lowest terms; the limit is "
+                           f"{MAX_DIGITS}")
+    return value

@@ -40,7 +40,11 @@ ARCHITECTURES = ("s4d", "s5", "lru")
 MAX_TRAINED_N = 10 ** 12
 MAX_SURROGATE_LAGS = 4096
 MAX_MODES = 16_384
-MAX_RECURRENCE_WORK = 60_000_000
+MAX_RECURRENCE_WORK = 30_000_000
+#: The work of one ``exp`` of a ball (50 Taylor terms and the squarings: about 600 recurrence products), and of
+#: forming one weight or mode from its parameters (a few balls and products).
+EXP_WORK = 600
+BALL_WORK = 40
 #: Most fractional bits of the surrogate's integers.
 MAX_SCALE_BITS = 400
 MAX_GRAM_WORK = 20_000_000
@@ -174,10 +178,17 @@ def pow_up(x, k):
     return result
 
 
-def recurrence_work(n0, modes, nonzero):
-    """The cost measure of the enclosures (big-integer products: the modes' exp, the weights, the recurrence),
-    known before any runs."""
-    return n0 * (4 * modes + 2 * nonzero) + 150 * modes + 10 * nonzero
+def mode_exps(architecture, H, modes):
+    """How many ``exp`` enclosures the modes of a layer take (:func:`layer_modes`): S4D two per mode and one per
+    channel, S5 two per mode, LRU four per mode."""
+    return {"s4d": 2 * modes + H, "s5": 2 * modes}.get(architecture, 4 * modes)
+
+
+def recurrence_work(n0, modes, nonzero, exps):
+    """The cost measure of the enclosures, known before any runs: the recurrence's big-integer products
+    (``n0 (4 modes + 2 nonzero)``), the modes' ``exp`` and the weights, in the same unit (measured:
+    ``benchmarks/bench_limits.py``)."""
+    return n0 * (4 * modes + 2 * nonzero) + EXP_WORK * exps + BALL_WORK * (modes + nonzero)
 
 
 def _kernel_check(ledger, kernel, Q, rho, scale, modes, D, n0, count):
@@ -277,7 +288,7 @@ def check_trained(ledger, cert, layer):
                    f"{MAX_GRAM_WORK} multiply-adds: beyond the checker's limit")
     modes_n = layer["H"] * layer["P"] if layer["architecture"] == "s4d" else layer["P"]
     nonzero = modes_n * (1 if layer["architecture"] == "s4d" else count)
-    work = recurrence_work(n0, modes_n, nonzero)
+    work = recurrence_work(n0, modes_n, nonzero, mode_exps(layer["architecture"], layer["H"], modes_n))
     ledger.require(work <= MAX_RECURRENCE_WORK, "surrogate.lags", f"enclosing {n0} lags of {modes_n} modes costs "
                    f"{work} products; the limit is {MAX_RECURRENCE_WORK}")
     try:

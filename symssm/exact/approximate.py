@@ -40,7 +40,7 @@ MAX_GRAM_WORK = 20_000_000
 #: Largest p m (the Gram matrix's size), both sides.
 MAX_APPROX_DIM = 64
 #: Most word operations of the definiteness tests: brackets x (p m)^3 x 64-bit words of tr G (both sides).
-MAX_DEFINITE_WORK = 500_000_000
+MAX_DEFINITE_WORK = 25_000_000
 #: Largest p m whose witnesses come from 60-digit eigenvectors (30 digits beyond: the cost grows as (p m)^3).
 MP_MAX_DIM = 24
 #: The lags' entries may have at most this many bits (as for exact head counts).

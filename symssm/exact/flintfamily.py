@@ -25,6 +25,7 @@ import flint
 from ..errors import InputError, LimitError
 from ..formats.expressions import flint_rational_text, integer_scale
 from ..formats.ratfunc import context, poly_value
+from ..formats.rationals import format_rational
 from ..formats.limits import (MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_POLY_DEGREE, MAX_POLY_TERMS,
                               MAX_POLY_WORK)
 from .bodies import run_cases, sample_points, witness_at
@@ -499,8 +500,7 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
         "entries": entries, "denominator": text(g), "head_count": k, "lags": witness,
         "positions": positions, "determinant": text(delta), "dimension": dimension,
         "coefficients": tuple((d, text(q), tuple(text(x) for x in ps)) for d, q, ps in relations),
-        "constant": str(constant.numerator) if constant.denominator == 1 else
-        f"{constant.numerator}/{constant.denominator}",
+        "constant": format_rational(constant),
         "factors": factors,
         **({"minor": tuple(tuple(text(rows[d][r][c]) for r, c in positions) for d in witness)} if with_minor else {}),
     }

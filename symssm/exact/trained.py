@@ -35,7 +35,10 @@ __all__ = ["trained_brackets", "kernel_rows", "MAX_SURROGATE_LAGS", "MAX_RECURRE
 
 #: As the checker: most lags summed, work of the recurrence, longest n, Gram work.
 MAX_SURROGATE_LAGS = 4096
-MAX_RECURRENCE_WORK = 60_000_000
+MAX_RECURRENCE_WORK = 30_000_000
+#: The checker's weights of one mode's ``exp`` and of one ball (``symssm/checker/trained.py``: the same numbers).
+EXP_WORK = 600
+BALL_WORK = 40
 MAX_TRAINED_N = 10 ** 12
 MAX_GRAM_WORK = 20_000_000
 #: Fractional bits of the recurrence, significant bits of the largest surrogate entry.
@@ -189,7 +192,8 @@ def trained_brackets(layer, n, tolerance):
     modes = layer.channels * layer.modes if layer.architecture == "s4d" else layer.modes
     nonzero = modes * (1 if layer.architecture == "s4d" else E)
     per_lag = 4 * modes + 2 * nonzero
-    setup = 150 * modes + 10 * nonzero
+    exps = {"s4d": 2 * modes + layer.channels, "s5": 2 * modes}.get(layer.architecture, 4 * modes)
+    setup = EXP_WORK * exps + BALL_WORK * (modes + nonzero)
     n0 = min(n, MAX_SURROGATE_LAGS, MAX_GRAM_WORK // (E * E), (MAX_RECURRENCE_WORK - setup) // per_lag)
     if n0 < 1:
         raise LimitError(f"{layer.name}: one lag of {modes} modes exceeds the checker's work limit")

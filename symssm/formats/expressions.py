@@ -40,7 +40,8 @@ import re
 from fractions import Fraction
 
 from ..errors import LimitError, ParseError
-from .limits import (MAX_DIGITS, MAX_EXPONENT, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK,
+from .rationals import parse_rational
+from .limits import (MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, MAX_FORMULA_WORK,
                      MAX_PARAMETERS, MAX_POLY_TERMS)
 
 __all__ = ["NAME_PATTERN", "TOKEN", "integer_scale", "parameter_field", "formula_field", "check_parameters",
@@ -224,12 +225,8 @@ class _Parser:
 
 
 def _decimal(tok):
-    mantissa, _, exponent = tok.lower().partition("e")
-    if exponent and abs(int(exponent)) > MAX_EXPONENT:
-        raise LimitError(f"number {tok[:40]!r} has an exponent beyond +-{MAX_EXPONENT}")
-    if len(mantissa) > MAX_DIGITS:
-        raise LimitError(f"number of {len(mantissa)} digits; the limit is {MAX_DIGITS}")
-    return Fraction(tok)
+    """A number of a formula, by the one reader of exact numbers (its digit and exponent limits)."""
+    return parse_rational(tok, what="number")
 
 
 def _guard(a, b, parser):

@@ -42,7 +42,7 @@ _FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
 _DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 
 
-_CHUNK = 4000  # below CPython's default int/str conversion limit (4300 digits)
+_CHUNK = 600  # below the lowest int/str conversion limit CPython can be set to (640 digits)
 _BASE = 10**_CHUNK
 _SMALL = 10**_CHUNK
 
