@@ -179,19 +179,22 @@ def test_the_checkers_readers_take_10000_digits_and_no_more():
 
 @pytest.fixture
 def option_named_files(tmp_path, monkeypatch):
-    """A false head count (1 -> 2) saved under the names a shell loop would pass as options."""
+    """A false head count (1 -> 2) saved under the names a shell loop would pass as options (``-qh`` is
+    ``-q -h`` to argparse: help, exit 0)."""
     data = json.loads(open(os.path.join(ROOT, "certificates", "rotation-N2-p1-m1.json")).read())
     assert data["head_count"] == 1
     data["head_count"] = 2
     monkeypatch.chdir(tmp_path)
-    for name in ("--version", "--help", "-h"):
+    names = ("--version", "--help", "-h", "-qh", "-hq", "-qqqh", "--spec=x")
+    for name in names:
         (tmp_path / name).write_text(json.dumps(data))
-    return ("--version", "--help", "-h")
+    return names
 
 
 def test_every_entry_point_checks_a_file_named_like_an_option(option_named_files, capsys):
     for name in option_named_files:
-        for extra in ([], ["-q"], ["--json"], ["--spec", os.path.join(ROOT, "docs", "example", "rotation.json")]):
+        for extra in ([], ["--quiet"], ["--max-seconds=30"], ["--spec", os.path.join(ROOT, "docs", "example",
+                                                                                   "rotation.json")]):
             assert symssm_main(["check", *extra, "--", name]) == 1, (name, extra)
             assert checker_main([*extra, "--", name]) == 1, (name, extra)
         assert check(name).code == 1
@@ -205,6 +208,24 @@ def test_every_entry_point_checks_a_file_named_like_an_option(option_named_files
         assert res.returncode == 1 and res.stdout.startswith("REJECTED: head_count"), res.stdout + res.stderr
         res = subprocess.run([sys.executable, "-m", "symssm", "check", "--", name], capture_output=True, text=True)
         assert res.returncode == 1 and res.stdout.startswith("REJECTED: head_count"), res.stdout + res.stderr
+
+
+def test_an_option_that_is_also_a_file_here_is_refused(option_named_files, tmp_path, capsys):
+    """Even a harmless option is ambiguous when a file of that name is here: nothing is checked, exit 2."""
+    (tmp_path / "--json").write_text("{}")
+    good = os.path.join(ROOT, "certificates", "rotation-N2-p1-m1.json")
+    assert symssm_main(["check", "--json", "--", good]) == 2
+    assert checker_main(["--json", good]) == 2
+    assert "'--json' is an option and also a file here" in capsys.readouterr().err
+    assert symssm_main(["check", "--quiet", "--", good]) == 0
+
+
+def test_at_points_must_be_rational():
+    data = _family_cert()
+    for bad in ({"t": 5.0}, {"t": "5"}, {"t": True}, [("t", 5)]):
+        res = check_data(data, at=bad)
+        assert res.code == 2 and res.message.startswith("--at"), (bad, res.message)
+    assert check_data(data, at={"t": 5}).at["head_count"] == 1
 
 
 def test_help_and_version_still_work_where_no_such_file_exists(tmp_path, monkeypatch, capsys):

@@ -28,10 +28,11 @@ _EXITING_OPTIONS = ("-h", "--help", "--version")
 def option_file_clash(argv):
     """The error to print when a help or version option is also the name of a file here, else None.
 
-    ``symssm-check --version`` prints the version and exits 0; in a loop over files (``for f in *; do
-    symssm-check "$f"; done``) a certificate named ``--version`` would then pass unchecked. Such a
-    command is refused (exit 2) instead, and says how to check the file: after ``--`` (or as
-    ``./--version``) a name is always a path.
+    ``symssm-check --version`` prints the version and exits 0, and so does ``-qh`` (``-q -h``); in a
+    loop over files (``for f in *; do symssm-check "$f"; done``) a certificate named like that would
+    then pass unchecked. A command with any option-like word that is also a file here is refused
+    (exit 2) instead, and says how to check the file: after ``--`` (or as ``./--version``) a name is
+    always a path.
 
     >>> option_file_clash(["--", "--version"]) is None
     True
@@ -41,7 +42,8 @@ def option_file_clash(argv):
     for word in argv:
         if word == "--":
             return None
-        if word in _EXITING_OPTIONS and os.path.lexists(word):
+        # any word argparse may read as options (``-qh`` is ``-q -h``: help, exit 0) that names a file here
+        if word.startswith("-") and word != "-" and os.path.lexists(word):
             return (f"{word!r} is an option and also a file here: nothing was checked; to check the file, "
                     f"write -- before it ('-- {word}') or ./{word}")
     return None

@@ -5,6 +5,7 @@ generator.  It fails closed: anything unexpected is a rejection or undecided, ne
 """
 
 import time
+from fractions import Fraction
 
 from .approximate import check_approximate
 from .trained import check_trained, read_trained_layer, trained_spec_hash
@@ -73,6 +74,11 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
         if spec is not None:
             ledger.require(hasher(spec) == system["sha256"], "spec",
                            "the certificate is about a different system than the spec")
+        if at is not None and not (isinstance(at, dict) and all(
+                type(k) is str and type(v) in (int, Fraction) for k, v in at.items())):
+            raise Unreadable("--at: the point must give each parameter as an int or a Fraction")
+        if at is not None:
+            at = {k: Fraction(v) for k, v in at.items()}
         if at is not None and cert["kind"] not in AT_KINDS:
             raise Unreadable("--at applies to certificates with parameters (kinds parametric-head-count and "
                              "parametric-interaction-rank)")
