@@ -390,9 +390,21 @@ def _load_numeric_source(args):
     from .sources.arrays import is_npz
     from .sources.layers import is_layer_spec
 
-    if not is_npz(args.spec) and is_layer_spec(load_strict(args.spec, what=f"spec {args.spec}")):
+    data = None if is_npz(args.spec) else load_strict(args.spec, what=f"spec {args.spec}")
+    if data is not None and is_layer_spec(data):
+        from .sources.parametric_layers import is_parametric_layer_spec
+
+        if is_parametric_layer_spec(data):
+            raise InputError(f"spec {args.spec} describes a layer with parameters; 'symssm certify' certifies its "
+                             "interaction rank for every input (the numeric commands take a concrete layer)")
         system, n, _stem_, inputs = _load_system(args, layers=True)
         return system, n, inputs
+    if data is not None:
+        from .sources.parametric import is_parametric_spec
+
+        if is_parametric_spec(data):
+            raise InputError(f"spec {args.spec} declares parameters; 'symssm certify' certifies the family for every "
+                             "parameter value (the numeric commands take a concrete system)")
     (A, B, C, D), n, name = read_numeric_spec(args.spec)
     n = args.n if args.n is not None else n
     return NamedFloatSystem(A, B, C, D, name), n, (args.spec,)

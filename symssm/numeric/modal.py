@@ -53,9 +53,9 @@ MODAL_METHODS = ("auto", "stream", "doubling", "gram")
 MEMORY_LIMIT = 4 * 2 ** 30
 #: Most numbers a dense weight matrix W (modes x entries) may hold.
 MAX_DENSE_WEIGHTS = 8_000_000
-#: ``auto`` prefers a QR form unless it costs more than this many (complex) multiply-adds and the Gram form
-#: is cheaper: about a minute on one core.
-QR_WORK_LIMIT = 3e10
+#: ``auto`` prefers a QR form unless it costs more than this many flops and the Gram form is cheaper: about a
+#: minute on one core.
+QR_WORK_LIMIT = 2e11
 #: Rows of the weighted stack below this fraction of the total (squared) are dropped by the stream.
 HORIZON_TAIL = 1e-34
 
@@ -437,7 +437,14 @@ def _horizon(form, n):
 
 
 def estimates(form, n):
-    """``{method: (work, bytes)}`` for the forms that apply (work in complex multiply-adds, bytes at peak)."""
+    """``{method: (flops, bytes)}`` for the forms that apply (real floating-point operations, bytes at peak).
+
+    A complex Householder QR of an m x k matrix costs about ``8 m k^2`` flops, a real one ``2 m k^2``; a complex
+    multiply-add 8.  The stream pays a row and its share of the QR per lag it visits (the decay horizon for stable
+    modes); the doubling pays two combinations of three stacked k x k factors per bit of n, counted at a quarter of
+    their flops: its QRs of small stacked triangles run about four times faster per flop than the stream's
+    blocks (measured on 65 modes, benchmarks/bench_models.py).
+    """
     K, E = form.K, form.E
     Kc = 2 * K + 1 if form.real else K + 1  # modes with the conjugates and D made explicit
     lags = float(_horizon(form, n))
@@ -446,24 +453,25 @@ def estimates(form, n):
     if form.kind == "outer":
         E1, E2 = form.outer[0].shape[0], form.outer[1].shape[1]
         weights = 16.0 * Kc * (E1 + E2 + 2 * Kc)
-        final = float(Kc) * Kc * (E1 + E2) + 4.0 * Kc ** 3
+        final = 8.0 * Kc * Kc * (E1 + E2) + 40.0 * Kc ** 3
     else:
         weights = 16.0 * Kc * E * 2
-        final = 2.0 * Kc * Kc * E
+        final = 8.0 * Kc * Kc * E + 40.0 * min(Kc, E) ** 3
         width = max(K, E)
         block = min(4096, max(16, 2 ** 20 // max(width, 1)))
-        per_lag = (K if form.kind == "single" else K * E) + 2.0 * E * E
-        out["stream"] = (lags * per_lag, 16.0 * (2 * block * width + 2 * E * E + K * (E if form.dense else 2)))
+        per_lag = 8.0 * (K if form.kind == "single" else K * E) + (2.0 if form.real else 8.0) * E * E
+        out["stream"] = (lags * per_lag + 10.0 * E ** 3,
+                         16.0 * (2 * block * width + 2 * E * E + K * (E if form.dense else 2)))
     block = min(4096, max(16, 2 ** 20 // Kc))
-    out["stream-modes"] = (lags * (Kc + 2.0 * Kc * Kc) + final, 16.0 * (2 * block * Kc + 2 * Kc * Kc) + weights)
-    out["doubling"] = (24.0 * Kc ** 3 * steps + final, 16.0 * 12 * Kc * Kc + weights)
-    out["gram"] = (60.0 * Kc * Kc + 4.0 * Kc ** 3 + final, 16.0 * 6 * Kc * Kc + weights)
+    out["stream-modes"] = (lags * (8.0 * Kc + 8.0 * Kc * Kc) + final, 16.0 * (2 * block * Kc + 2 * Kc * Kc) + weights)
+    out["doubling"] = (20.0 * Kc ** 3 * steps + final, 16.0 * 12 * Kc * Kc + weights)
+    out["gram"] = (200.0 * Kc * Kc + 40.0 * Kc ** 3 + final, 16.0 * 6 * Kc * Kc + weights)
     return out
 
 
 def choose_modal_method(form, n, *, memory_limit=None):
     """The form ``method="auto"`` uses: the cheapest QR form (stream or doubling), the Gram form only when
-    both would exceed :data:`QR_WORK_LIMIT` multiply-adds and it is cheaper; none over the memory limit.
+    both would exceed :data:`QR_WORK_LIMIT` flops and it is cheaper; none over the memory limit.
 
     Raises
     ------
@@ -506,6 +514,28 @@ def stack_singular_values(form, n, *, method="auto", progress=None):
         raise InputError(f"method must be one of {', '.join(MODAL_METHODS)}; got {method!r}")
     if method == "auto":
         method = choose_modal_method(form, n)
+    with _one_blas_thread(max(2 * form.K + 1, min(form.E, 4096))):
+        return _singular_values(form, n, method, progress)
+
+
+#: Factors at most this wide are reduced on one BLAS thread: their QRs are too small to gain from two, and lose
+#: several times over when the other core is busy (as for the skinny products of the numeric path).
+ONE_THREAD_WIDTH = 512
+
+
+def _one_blas_thread(width):
+    import contextlib
+
+    if width > ONE_THREAD_WIDTH:
+        return contextlib.nullcontext()
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _singular_values(form, n, method, progress):
     eps = np.finfo(np.float64).eps
     gram_precision = math.sqrt(16 * eps * max(1, min(2 * form.K + 1, form.E)))
     if method == "gram":

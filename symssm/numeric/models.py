@@ -361,6 +361,8 @@ def _mamba(layer, n, tolerance, lag_rank_tol, out):
     unit = rows[norms > 0] / norms[norms > 0][:, None]
     lag_rank, lag_s, lag_gap = _rank(np.linalg.svd(unit, compute_uv=False) if unit.size else np.zeros(0),
                                      lag_rank_tol)
+    if layer.kind == "mamba2" and not layer.dims["P"]:
+        out["state_assumed"] = True  # no in_proj / conv1d weights to read d_state from: Mamba-2's default
     out.update(quantity="interaction-rank", tokens=L, channels=channels, state=state, D="present" if D is not None
                else "absent", numerical_interaction_rank=r, **fields, precision=float(16 * np.finfo(float).eps *
                                                                                        math.sqrt(max(1, rows.shape[1]))),

@@ -173,7 +173,8 @@ def model_summary(report, tolerance):
         name = terminal_safe(layer["name"])
         if layer.get("quantity") == "interaction-rank":
             r = layer["numerical_interaction_rank"]
-            lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {layer['state']}): numerical "
+            state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
+            lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {state}): numerical "
                          f"interaction rank {r} on a seeded input of {layer['tokens']} tokens (its B, C and step depend "
                          "on the input: not a head count for every input)")
             lines.append(f"    best H-head relative error of that operator, H = 0..{r}: "
