@@ -584,16 +584,21 @@ def _cmd_model(args):
     layers, problems = scan_checkpoint(args.checkpoint)  # once, for the numbers and the certificates
     with Progress(len(layers), "symssm model", "layer", enabled=on_terminal() and len(layers) > 0) as bar:
         def progress(name, done, total):
-            bar.describe(f"{name}: {done}/{total}" if total else name)
+            if done is None:
+                bar.advance()
+            else:
+                bar.describe(f"{name}: {done}/{total}" if total else name)
 
         report = analyse_checkpoint(args.checkpoint, n, tolerance=value, lag_rank_tol=args.lag_rank_tol,
                                     layers=layers, problems=problems, conventions=conventions,
                                     progress=progress if bar.bar is not None else None)
-        bar.update_to(len(layers))
     report["conventions"] = conventions.as_json()
     certified = None
     if args.certificates is not None:
-        certified = _certify_layers(args, report, n, tolerance.exact, layers, conventions)
+        from .formats.progress import reporting
+
+        with reporting("symssm model: certifying", "bracket"):
+            certified = _certify_layers(args, report, n, tolerance.exact, layers, conventions)
     if args.plot:
         _plot_layers(report, args.plot, args.checkpoint, certified, value)
     if args.json:

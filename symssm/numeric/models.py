@@ -261,7 +261,8 @@ def analyse_checkpoint(path, n, *, tolerance=DEFAULT_TOL, tol=None, lag_rank_tol
     """``{"file", "n", "layers": [...], "skipped": [...]}`` for every recognised SSM layer of a checkpoint.
 
     ``layers`` (and ``problems``): what :func:`~symssm.sources.checkpoints.scan_checkpoint` returned for it, when
-    already read.  ``progress``: a callable ``progress(layer_name, done, total)``.
+    already read.  ``progress``: a callable ``progress(layer_name, done, total)`` (work within a layer), called
+    with ``done = total = None`` when a layer is finished.
 
     Raises
     ------
@@ -288,6 +289,8 @@ def analyse_checkpoint(path, n, *, tolerance=DEFAULT_TOL, tol=None, lag_rank_tol
         report.append(analyse_layer(layer, n, tolerance=tol if tol is not None else tolerance,
                                     lag_rank_tol=lag_rank_tol, conventions=conventions,
                                     method=method or "auto", progress=step))
+        if progress is not None:
+            progress(layer.name, None, None)  # this layer is done
     return {"file": str(path), "n": n, "numerical": True,
             "note": "floating-point results, not certificates; numerical_head_count is the least H whose best H-head "
                     "relative error on length n is at most the tolerance",

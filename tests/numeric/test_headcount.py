@@ -240,3 +240,79 @@ def test_doubling_is_logarithmic_beyond_16_states():
     assert all(np.isfinite(res.approximation_error))
     # a Gram form: its curve is resolved to about 1e-8, and the result says that 1e-10 is below it
     assert 1e-9 < res.precision < 1e-6 and not res.resolved and not res.to_json_data()["resolved"]
+
+
+def test_plot_heads_with_a_tolerance_on_every_example_spec(tmp_path, capsys):
+    """'NamedFloatSystem' object has no attribute 'p' on every spec file (issue 40): a figure or one line."""
+    import glob
+    import os
+
+    from paths import ROOT
+
+    pytest.importorskip("matplotlib")
+    specs = sorted(glob.glob(os.path.join(ROOT, "docs", "example", "*.json")))
+    assert len(specs) >= 8
+    drawn = 0
+    for spec in specs:
+        code = main(["plot", "heads", spec, "--tolerance", "1e-3", "-o", str(tmp_path / "h.png")])
+        out, err = capsys.readouterr()
+        assert code in (0, 2) and "internal error" not in err and "Traceback" not in err, (spec, err)
+        if code == 0:
+            drawn += 1
+            assert "numerical head count" in out and (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+        else:
+            assert err.count("\n") == 1, err
+    assert drawn >= 3
+    # a float spec draws the numeric curve and its certified brackets (floats are exact dyadic rationals)
+    spec = tmp_path / "f.json"
+    spec.write_text('{"name": "f", "A": [[0.5, 0.1], [0, -0.25]], "B": [[1], [0.3]], "C": [[1, 1], [1, -1]]}')
+    assert main(["plot", "heads", str(spec), "--tol", "1e-3", "-o", str(tmp_path / "f.svg")]) == 0
+    assert "certified brackets drawn" in capsys.readouterr().out
+    assert "certified bracket" in (tmp_path / "f.svg").read_text()
+
+
+def test_plots_draw_on_a_given_axes_and_leave_the_backend_alone():
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from symssm.render.plot import plot_heads
+
+    backend = matplotlib.get_backend()
+    res = numeric_head_count((np.diag([0.9, 0.5]), np.eye(2), np.eye(2)), 100, tolerance=1e-3)
+    fig = plot_heads(res)
+    assert isinstance(fig, Figure) and matplotlib.get_backend() == backend
+    own = Figure()
+    ax = own.add_subplot()
+    assert plot_heads([res], ax=ax, tolerance=1e-3) is own and ax.get_xlabel() == "number of heads H"
+    import symssm.render.plot as plot_module
+
+    assert "matplotlib.use" not in open(plot_module.__file__).read()
+
+
+def test_the_count_is_the_least_H_of_a_dense_oracle_on_random_systems():
+    """Property: numeric_head_count's count and curve equal a dense float64 SVD of the weighted stack."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from layer_references import dense_curve, least_H, system_lags
+
+    @settings(max_examples=25, deadline=None, derandomize=True)
+    @given(st.integers(0, 10 ** 6), st.integers(1, 6), st.integers(1, 3), st.integers(1, 3), st.booleans(),
+           st.sampled_from([0.3, 0.9, 0.999, 1.0]), st.sampled_from([16, 300, 5000]))
+    def run(seed, N, p, m, with_D, radius, n):
+        rng = np.random.default_rng(seed)
+        A = rng.standard_normal((N, N))
+        A *= radius / max(abs(np.linalg.eigvals(A)))
+        B, C = rng.standard_normal((N, m)), rng.standard_normal((p, N))
+        D = rng.standard_normal((p, m)) if with_D else None
+        ref = dense_curve(system_lags(A, B, C, D, n).real)
+        for tau in (1e-3, 1e-6):
+            res = numeric_head_count((A, B, C, D), n, tolerance=tau)
+            for H, e in enumerate(res.approximation_error):
+                if ref[H] > 1e-7:
+                    assert abs(e - ref[H]) <= 1e-6 * ref[H], (H, e, ref[H])
+            k = res.numerical_head_count
+            if all(abs(ref[h] - tau) > 1e-7 for h in (k - 1, k) if 0 <= h < len(ref)):
+                assert k == least_H(ref, tau)
+
+    run()

@@ -439,3 +439,21 @@ def test_the_cli_option_lists_match_the_conventions():
 
     assert cli.DISCRETIZATION_NAMES == checkpoints.DISCRETIZATIONS and cli.TRANSFORM_NAMES == checkpoints.TRANSFORMS
     assert find_layers({}) == []
+
+
+def test_out_of_memory_in_model_suggests_no_option_model_lacks(tmp_path, capsys, monkeypatch):
+    import symssm.numeric.models as models
+
+    t = s5_layer(np.random.default_rng(9), 2, 2)
+    np.savez(tmp_path / "m.npz", **{f"l.{k}": v for k, v in t.items()})
+
+    def boom(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(models, "analyse_checkpoint", boom)
+    assert main(["model", str(tmp_path / "m.npz"), "-n", "1000000000000"]) == 2
+    err = capsys.readouterr().err
+    assert err == "symssm: error: out of memory (try a smaller system or a smaller -n)\n"
+    monkeypatch.undo()
+    assert main(["model", str(tmp_path / "m.npz"), "-n", "1000000000000"]) == 0  # the modal forms need no memory
+    assert "length-1000000000000" in capsys.readouterr().out
