@@ -336,14 +336,64 @@ def _gram_modes(lam, n):
     return (S + np.conj(S).T) / 2
 
 
+class _EntryRows:
+    """Rows ``vec(L_d)`` (before the real part) from a block of powers ``P[j, k] = lam_k^(d0 + j)``: ``P @ W`` for
+    dense weights; for one entry per mode, the modes sorted by entry once and each entry's sum by ``reduceat``."""
+
+    def __init__(self, form):
+        self.form = form
+        self.lam = form.lam
+        if form.W is None and form.outer is None:
+            order = np.argsort(form.entry, kind="stable")
+            self.lam = form.lam[order]
+            self.weight = form.weight[order]
+            ent = form.entry[order]
+            self.starts = np.flatnonzero(np.r_[True, ent[1:] != ent[:-1]]) if ent.size else np.zeros(0, int)
+            self.targets = ent[self.starts]
+            self.norms = np.abs(self.weight)
+        elif form.W is not None:
+            self.norms = np.linalg.norm(form.W, axis=1)
+
+    def __call__(self, P):
+        form = self.form
+        if form.W is not None:
+            rows = P @ form.W
+        else:
+            P *= self.weight[None, :]  # P is a fresh block: scaled in place
+            rows = np.zeros((P.shape[0], form.E), dtype=np.complex128)
+            if self.starts.size:
+                rows[:, self.targets] = np.add.reduceat(P, self.starts, axis=1)
+        return rows.real if form.real else rows
+
+
+def _power_table(lam, block):
+    """``lam^j`` for ``j < block`` (rows) and ``lam^block``, with ``0^0 = 1``."""
+    j = np.arange(block)
+    with np.errstate(under="ignore"):
+        table = np.exp(np.log(np.where(lam == 0, 1, lam))[None, :] * j[:, None])
+        table[:, lam == 0] = (j == 0)[:, None]
+        step = table[-1] * np.where(lam == 0, 0, lam)
+    return table, step
+
+
 def _stream(form, n, *, side, horizon, progress=None):
-    """Singular values of the weighted stack by QR over blocks of lags (``side``: "entries" for rows of T,
-    "modes" for rows of V, then ``R W``)."""
+    """The weighted stack by QR over blocks of lags (``side``: "entries" for rows of T: its singular values;
+    "modes" for rows of V: the triangular factor R, for ``R W``)."""
     if side == "modes":
         lam, W = _complex_modes(form)
         width = lam.size
+        if W is not None:
+            norms = np.linalg.norm(W, axis=1)
+        else:  # rank-one weights: |vec(c b^T)| = |c| |b|
+            Cm, Bm = form.outer
+            norms = np.linalg.norm(Cm, axis=0) * np.linalg.norm(Bm, axis=1) / (2 if form.real else 1)
+            if form.real:
+                norms = np.concatenate([norms, norms])
+            if form.D0 is not None:
+                norms = np.concatenate([norms, [np.linalg.norm(form.D0)]])
     else:
-        lam = form.lam
+        rows_of = _EntryRows(form)
+        lam, norms = rows_of.lam, rows_of.norms
         width = form.E
     K = lam.size
     if K == 0:
@@ -352,66 +402,43 @@ def _stream(form, n, *, side, horizon, progress=None):
     top = float(np.abs(lam).max())
     if top > 1:  # growing modes: a block must not overflow (lam^block below 1e100)
         block = max(1, min(block, int(230 / math.log(top))))
-    j = np.arange(block)
-    with np.errstate(under="ignore"):
-        table = np.exp(np.log(np.where(lam == 0, 1, lam))[None, :] * j[:, None])  # lam^j, j < block
-        table[:, lam == 0] = (j == 0)[:, None]
-        step = table[-1] * np.where(lam == 0, 0, lam)  # lam^block
+    fold = max(4 * width, 1024)  # rows gathered before each QR: the QR's cost is then mostly its new rows
+    table, step = _power_table(lam, block)
     current = np.ones(K, dtype=np.complex128)
     real_rows = side == "entries" and form.real
     R = np.zeros((0, width), dtype=np.float64 if real_rows else np.complex128)
-    if side == "entries":
-        norms = np.linalg.norm(dense_weights(form), axis=1) if form.dense else np.abs(form.weight)
-        if form.W is None:
-            order = np.argsort(form.entry, kind="stable")
-            ent_sorted = form.entry[order]
-            starts = np.flatnonzero(np.r_[True, ent_sorted[1:] != ent_sorted[:-1]])
-            targets = ent_sorted[starts]
-    elif W is not None:
-        norms = np.linalg.norm(W, axis=1)
-    else:  # rank-one weights: |vec(c b^T)| = |c| |b|
-        Cm, Bm = form.outer
-        norms = np.linalg.norm(Cm, axis=0) * np.linalg.norm(Bm, axis=1) / (2 if form.real else 1)
-        if form.real:
-            norms = np.concatenate([norms, norms])
-        if form.D0 is not None:
-            norms = np.concatenate([norms, [np.linalg.norm(form.D0)]])
-    moduli = np.abs(lam)
-    stable = horizon and moduli.size and float(moduli.max()) < 1
-    rho = float(moduli.max()) if moduli.size else 0.0
+    pending, pending_rows = [], 0
+    rho = float(np.abs(lam).max())
+    stable = horizon and rho < 1
     total = 0.0
     d0 = 0
     scale_log = 0.0
+
+    def folded(R, pending):
+        stack = np.concatenate([R] + pending)
+        return _qr_r(stack) if stack.shape[0] > width else stack
+
     while d0 < n:
         b = min(block, n - d0)
         P = table[:b] * current[None, :]
         weights = np.sqrt((n - d0 - np.arange(b)).astype(np.float64))[:, None]
-        if side == "modes":
-            rows = P * weights
-        elif form.W is not None:
-            rows = P @ form.W
-            if form.real:
-                rows = rows.real
-            rows = rows * weights
-        else:
-            contrib = P[:, order] * form.weight[order][None, :]
-            sums = np.add.reduceat(contrib, starts, axis=1)
-            rows = np.zeros((b, width), dtype=np.complex128)
-            rows[:, targets] = sums
-            if form.real:
-                rows = rows.real
-            rows = rows * weights
+        rows = P if side == "modes" else rows_of(P)
         if d0 == 0 and side == "entries" and form.D0 is not None:
-            rows[0] = rows[0] + weights[0, 0] * (form.D0.real if form.real else form.D0) * math.exp(-scale_log)
+            rows[0] = rows[0] + (form.D0.real if form.real else form.D0) * math.exp(-scale_log)
+        rows = rows * weights
         total += float(np.sum(np.abs(rows) ** 2))
-        stack = np.concatenate([R, rows])
-        R = _qr_r(stack) if stack.shape[0] > width else stack
+        pending.append(rows)
+        pending_rows += b
+        if pending_rows >= fold:
+            R, pending, pending_rows = folded(R, pending), [], 0
         d0 += b
         with np.errstate(under="ignore", over="ignore"):
             current = current * step
-        big = float(np.max(np.abs(current))) if K else 0.0
+        big = float(np.max(np.abs(current)))
         if big > 1e100:  # growing modes: rescale so nothing overflows (the curve is relative)
-            current, R = current / big, R / big
+            R = folded(R, pending) / big
+            pending, pending_rows = [], 0
+            current = current / big
             total /= big * big
             scale_log += math.log(big)
         if progress is not None:
@@ -420,6 +447,8 @@ def _stream(form, n, *, side, horizon, progress=None):
             tail = (n - d0) * float(np.sum(np.abs(current) * norms)) ** 2 / (1 - rho * rho)
             if total > 0 and tail <= HORIZON_TAIL * total:
                 break
+    if pending:
+        R = folded(R, pending)
     if side == "modes":
         return R if R.shape[0] else np.zeros((0, width), dtype=np.complex128)
     return np.linalg.svd(R, compute_uv=False) if R.size else np.zeros(0)
@@ -514,7 +543,7 @@ def stack_singular_values(form, n, *, method="auto", progress=None):
         raise InputError(f"method must be one of {', '.join(MODAL_METHODS)}; got {method!r}")
     if method == "auto":
         method = choose_modal_method(form, n)
-    with _one_blas_thread(max(2 * form.K + 1, min(form.E, 4096))):
+    with _one_blas_thread(form.E if method == "stream" else (2 * form.K + 1 if form.real else form.K + 1)):
         return _singular_values(form, n, method, progress)
 
 

@@ -174,16 +174,47 @@ def s4d_kernel(t, n):
     return modal_lags(form, n).T
 
 
+#: Most flops the normalised-lag rank (a diagnostic) may take; beyond, it is reported as not computed.
+MAX_LAG_RANK_WORK = 4e9
+
+
 def _lag_rank(form, n, tol):
-    """The normalised-lag rank (the diagnostic) of a modal form: None when it has too many entries."""
+    """The normalised-lag rank (the diagnostic) of a modal form, over the first ``min(n, T)`` lags (T: the modes, and
+    one more for D), a block at a time, stopping once the rank is the number of entries (no lag can raise it).
+    ``(None, [], None)`` when it would take more than :data:`MAX_LAG_RANK_WORK` flops."""
+    from .modal import _EntryRows, _power_table
+
     count = min(n, 2 * form.K + 1 if form.real else form.K + 1)
-    if count * form.E > MAX_LAG_RANK_ENTRIES:
+    E = form.E
+    if form.kind == "outer" or count * E > MAX_LAG_RANK_ENTRIES * 50:
         return None, [], None
-    rows = modal_lags(form, count)
-    norms = np.linalg.norm(rows, axis=1)
-    unit = rows[norms > 0] / norms[norms > 0][:, None]
-    s = np.linalg.svd(unit, compute_uv=False) if unit.size else np.zeros(0)
-    return _rank(s, tol)
+    per_lag = 8.0 * (form.K if form.kind == "single" else form.K * E) + 2.0 * E * E
+    rows_of = _EntryRows(form)
+    block = max(64, min(2 * E, 4096, 2 ** 21 // max(form.K, 1)))
+    table, step = _power_table(rows_of.lam, block)
+    current = np.ones(rows_of.lam.size, dtype=np.complex128)
+    R = np.zeros((0, E))
+    done = 0
+    while done < count:
+        if done and (done + block) * per_lag > MAX_LAG_RANK_WORK:
+            return None, [], None
+        b = min(block, count - done)
+        rows = rows_of(table[:b] * current[None, :])
+        if done == 0 and form.D0 is not None:
+            rows[0] = rows[0] + (form.D0.real if form.real else form.D0)
+        norms = np.linalg.norm(rows, axis=1)
+        unit = rows[norms > 0] / norms[norms > 0][:, None]
+        stack = np.concatenate([R.astype(unit.dtype), unit]) if unit.size else R
+        R = np.linalg.qr(stack, mode="r") if stack.shape[0] > E else stack
+        done += b
+        with np.errstate(under="ignore", over="ignore"):
+            current = current * step
+            big = float(np.max(np.abs(current))) if current.size else 0.0
+            if big > 1e100 or 0 < big < 1e-100:  # only directions matter here: keep the powers representable
+                current = current / big
+        if _rank(np.linalg.svd(R, compute_uv=False) if R.size else np.zeros(0), tol)[0] == E:
+            break
+    return _rank(np.linalg.svd(R, compute_uv=False) if R.size else np.zeros(0), tol)
 
 
 def _curve_fields(s, tolerance):
@@ -222,7 +253,10 @@ def analyse_layer(layer, n, *, tolerance=DEFAULT_TOL, tol=None, lag_rank_tol=DEF
                conventions=info["conventions"])
     s, used, precision = stack_singular_values(form, n, method=method, progress=progress)
     fields, k = _curve_fields(s, tolerance)
-    lag_rank, lag_s, lag_gap = _lag_rank(form, n, lag_rank_tol)
+    from .modal import _one_blas_thread
+
+    with _one_blas_thread(form.E):
+        lag_rank, lag_s, lag_gap = _lag_rank(form, n, lag_rank_tol)
     out.update(numerical_head_count=k, **fields, precision=float(precision), resolved=bool(tolerance > precision),
                approximation_method=used, lag_rank=lag_rank, lag_rank_tolerance=lag_rank_tol,
                lag_rank_singular_values=[float(v) for v in lag_s[:KEPT]], lag_rank_gap=lag_gap)
