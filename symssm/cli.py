@@ -556,13 +556,14 @@ def _cmd_batch(args):
 def _cmd_model(args):
     import json
 
-    from .formats.progress import Progress, on_terminal
+    from .formats.limits import check_n
+    from .formats.progress import Progress, on_terminal, reporting
+    from .numeric.headcount import DEFAULT_TOL
     from .numeric.models import analyse_checkpoint
+    from .render.summary import model_summary
     from .sources.checkpoints import Conventions, scan_checkpoint
 
     n = args.n if args.n is not None else 1024
-    from .formats.limits import check_n
-
     check_n(n, minimum=1, maximum=10 ** 12, what="-n (the sequence length of a trained layer's operator)")
     if args.plot:
         from .render.plot import figure_format
@@ -578,8 +579,6 @@ def _cmd_model(args):
                              "relative error")
         if os.path.exists(args.certificates) and not os.path.isdir(args.certificates):
             raise InputError(f"--certificates {_safe(args.certificates)} is not a folder")
-    from .numeric.headcount import DEFAULT_TOL
-
     value = float(tolerance) if tolerance is not None else DEFAULT_TOL
     layers, problems = scan_checkpoint(args.checkpoint)  # once, for the numbers and the certificates
     with Progress(len(layers), "symssm model", "layer", enabled=on_terminal() and len(layers) > 0) as bar:
@@ -595,8 +594,6 @@ def _cmd_model(args):
     report["conventions"] = conventions.as_json()
     certified = None
     if args.certificates is not None:
-        from .formats.progress import reporting
-
         with reporting("symssm model: certifying", "bracket"):
             certified = _certify_layers(args, report, n, tolerance.exact, layers, conventions)
     if args.plot:
@@ -604,8 +601,6 @@ def _cmd_model(args):
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
         return 0
-    from .render.summary import model_summary
-
     for line in model_summary(report, value):
         print(line)
     return 0
