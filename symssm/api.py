@@ -299,9 +299,10 @@ def _loaded(module, name):
     return getattr(loaded, name) if loaded is not None else _Absent
 
 
-def certify_checkpoint(path, n, tolerance, *, layers=None):
-    """Certify the eps-head count of every S4D, S5 and LRU layer of a checkpoint on length ``n`` (``layers``:
-    those :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read).
+def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
+    """Certify the eps-head count of every S4D, S4 (SSMKernelDiag), S5 and LRU layer of a checkpoint on length ``n``
+    (``layers``: those :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read;
+    ``conventions``: the :class:`~symssm.sources.checkpoints.Conventions` the checkpoint does not record).
 
     Returns
     -------
@@ -323,7 +324,7 @@ def certify_checkpoint(path, n, tolerance, *, layers=None):
     out = []
     for layer in read_layers(path) if layers is None else layers:
         try:  # certify() hands out only a certificate the checker has verified
-            out.append((layer.name, certify(trained_layer(layer, path), n, tolerance=tolerance), None))
+            out.append((layer.name, certify(trained_layer(layer, path, conventions), n, tolerance=tolerance), None))
         except SymssmError as exc:
             out.append((layer.name, None, str(exc)))
     return out

@@ -152,14 +152,16 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
     todo = [(n, t) for n, t in items if n not in done]
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     bar = _progress(len(items), len(items) - len(todo), progress)
-    with open(output_path, "a", encoding="utf-8") as out:
-        for rows in _results(chunks, cert_dir, method, workers, scheduler):
-            for row in rows:
-                out.write(_line(row))
-                done[row["line"]] = row
-            out.flush()
-            bar.update(len(rows))
-    bar.close()
+    try:
+        with open(output_path, "a", encoding="utf-8") as out:
+            for rows in _results(chunks, cert_dir, method, workers, scheduler):
+                for row in rows:
+                    out.write(_line(row))
+                    done[row["line"]] = row
+                out.flush()
+                bar.update(len(rows))
+    finally:
+        bar.close()  # an interrupted run leaves no half-drawn bar before its one line
     ordered = [done[n] for n, _ in items if n in done]
     atomic_write(output_path, "".join(_line(row) for row in ordered), inputs=(input_path,))
     return len(ordered), sum(1 for row in ordered if row["error"])
@@ -218,7 +220,7 @@ def _results(chunks, cert_dir, method, workers, scheduler):
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed as done_first
 
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
     try:
         futures = [pool.submit(process_chunk, chunk, cert_dir, method) for chunk in chunks]
         for future in done_first(futures):
@@ -227,6 +229,15 @@ def _results(chunks, cert_dir, method, workers, scheduler):
         _stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _worker_signals():
+    """In a worker: Ctrl-C (sent to the whole process group) is the parent's to handle, and SIGTERM (how the parent
+    ends a worker) ends it quietly, so an interrupted batch prints one line, not a traceback per worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop_pool(pool):

@@ -330,8 +330,12 @@ def build_framework(out=None, *, seed=0, n=6, m=2, every_input=True):
 
     from .errors import CertificateError
 
+    from .formats.progress import report
+
     rows = []
-    for label, bound, layer, spec in _framework_layers(seed, n, m):
+    layers = list(_framework_layers(seed, n, m))
+    for i, (label, bound, layer, spec) in enumerate(layers):
+        report(i, len(layers), label)
         cert = certify(layer)
         result = cert.check()
         if not result.verified:  # pragma: no cover - a generator bug

@@ -62,13 +62,32 @@ def _seconds(text):
 
 
 def _tolerance(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text[:60]!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text[:60]!r}")
-    return value
+    """A relative tolerance: the value as a float (the ``--lag-rank-tol`` threshold)."""
+    return float(_relative_error(text))
+
+
+class _Tolerance(float):
+    """A relative error in (0, 1) read once at the boundary: the float value, and ``exact`` as a Fraction (what a
+    certificate states) and ``text`` as written."""
+
+    def __new__(cls, exact, text):
+        value = super().__new__(cls, float(exact))
+        value.exact, value.text = exact, text
+        return value
+
+
+def _relative_error(text):
+    """``--tolerance`` / ``--tol``: 1e-3, 0.001 or 1/1000, strictly between 0 and 1."""
+    import re
+    from fractions import Fraction
+
+    raw = str(text).strip()
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?|[0-9]+/[0-9]+", raw) or raw.endswith("/0"):
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got {raw[:60]!r}")
+    exact = Fraction(raw)
+    if not 0 < exact < 1 or float(exact) == 0.0:
+        raise argparse.ArgumentTypeError(f"must be a number strictly between 0 and 1, got {raw[:60]!r}")
+    return _Tolerance(exact, raw)
 
 
 # ---------------------------------------------------------------- inputs and outputs
@@ -200,7 +219,13 @@ def _cmd_certify(args):
     system, n, stem, inputs = _load_system(args, layers=True)
     out = args.output or f"{stem}.cert.json"
     _check_output(out, inputs)
-    cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance)
+    if args.tolerance is not None:  # eps-head counts can take minutes: a bar on a terminal
+        from .formats.progress import reporting
+
+        with reporting("symssm certify --tolerance", "bracket"):
+            cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance)
+    else:
+        cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance)
     if not args.no_verify:
         _require_verified(cert)
     _emit(out, cert.to_json(), inputs)
@@ -365,9 +390,21 @@ def _load_numeric_source(args):
     from .sources.arrays import is_npz
     from .sources.layers import is_layer_spec
 
-    if not is_npz(args.spec) and is_layer_spec(load_strict(args.spec, what=f"spec {args.spec}")):
+    data = None if is_npz(args.spec) else load_strict(args.spec, what=f"spec {args.spec}")
+    if data is not None and is_layer_spec(data):
+        from .sources.parametric_layers import is_parametric_layer_spec
+
+        if is_parametric_layer_spec(data):
+            raise InputError(f"spec {args.spec} describes a layer with parameters; 'symssm certify' certifies its "
+                             "interaction rank for every input (the numeric commands take a concrete layer)")
         system, n, _stem_, inputs = _load_system(args, layers=True)
         return system, n, inputs
+    if data is not None:
+        from .sources.parametric import is_parametric_spec
+
+        if is_parametric_spec(data):
+            raise InputError(f"spec {args.spec} declares parameters; 'symssm certify' certifies the family for every "
+                             "parameter value (the numeric commands take a concrete system)")
     (A, B, C, D), n, name = read_numeric_spec(args.spec)
     n = args.n if args.n is not None else n
     return NamedFloatSystem(A, B, C, D, name), n, (args.spec,)
@@ -385,26 +422,55 @@ def _cmd_numeric(args):
     if isinstance(system, Layer):
         from .numeric.interaction import numeric_interaction_rank
 
-        res = numeric_interaction_rank(system, tol=args.tol)
+        res = numeric_interaction_rank(system, tolerance=_tolerance_or_default(args), rank_tol=args.lag_rank_tol)
         if args.json:
             sys.stdout.write(json.dumps(res.to_json_data(), indent=2, sort_keys=True) + "\n")
             return 0
+        from .render.summary import curve_text
+
         gap = "infinite (nothing below the tolerance)" if res.gap is None else f"{res.gap:.3e}"
         print("NUMERICAL RESULT (float64): not a certificate")
-        print(f"numerical interaction rank r = {res.numerical_rank} at relative tolerance {res.tolerance:g}; "
-              f"gap s_r/s_(r+1) = {gap}")
-        print("singular values of the normalised blocks: " + ", ".join(f"{v:.3e}" for v in res.singular_values[:16])
-              + (", ..." if len(res.singular_values) > 16 else ""))
+        print(f"numerical interaction rank r = {res.numerical_rank}: the least H whose best H-head relative error is "
+              f"at most {res.tolerance:g}; gap s_r/s_(r+1) = {gap}")
+        print(f"best H-head relative error, H = 0..{res.numerical_rank}: "
+              + curve_text(res.approximation_error, res.approximation_error_cut))
+        print(f"normalised-row rank (diagnostic, threshold {args.lag_rank_tol:g}): {res.normalised_rank}")
         print("For an exact, certified interaction rank: symssm certify SPEC (exact entries).")
         return 0
     n = n if n is not None else DEFAULT_N
-    res = numeric_head_count(system, n, tol=args.tol, device=args.device)
+    res = numeric_head_count(system, n, tolerance=_tolerance_or_default(args), lag_rank_tol=args.lag_rank_tol,
+                             device=args.device)
     if args.json:
         sys.stdout.write(json.dumps(res.to_json_data(), indent=2, sort_keys=True) + "\n")
         return 0
     for line in numeric_summary(res, n):
         print(line)
     return 0
+
+
+def _tolerance_or_default(args):
+    from .numeric.headcount import DEFAULT_TOL
+
+    return float(args.tolerance) if args.tolerance is not None else DEFAULT_TOL
+
+
+def _exact_for_plot(args):
+    """The exact system of ``plot heads --tolerance`` (its certified brackets), or None with the reason."""
+    from .sources.arrays import is_npz
+
+    if args.spec is not None and is_npz(args.spec):
+        from .sources.arrays import read_npz_spec
+
+        return read_npz_spec(args.spec).system, None
+    try:
+        system, _n, _stem_, _inputs = _load_system(args, layers=True)
+    except SymssmError as exc:
+        return None, str(exc)
+    from .sources.system import SSM
+
+    if not isinstance(system, SSM) and type(system).__name__ != "ComplexSSM":
+        return None, "certified brackets are drawn for time-invariant systems"
+    return system, None
 
 
 def _cmd_plot(args):
@@ -416,20 +482,38 @@ def _cmd_plot(args):
     if args.what == "gradient":
         _system, _n, _stem_, inputs, cert = _verified_gradient(args)
         plot_gradient(cert, args.output, inputs=inputs)
-    else:
-        from .numeric.headcount import numeric_head_count
+        print(f"wrote {_safe(args.output)}")
+        return 0
+    from .numeric.headcount import DEFAULT_TOL, numeric_head_count
+    from .sources.layers import Layer
 
-        system, n, inputs = _load_numeric_source(args)
-        n = n if n is not None else DEFAULT_N
-        certified = None
-        if args.tolerance is not None:
-            from .api import certify
+    system, n, inputs = _load_numeric_source(args)
+    if isinstance(system, Layer):
+        raise InputError("plot heads draws the error curve of a time-invariant system; for a layer, 'symssm numeric "
+                         "SPEC' reports its interaction rank and curve")
+    n = n if n is not None else DEFAULT_N
+    tolerance = args.tolerance if args.tolerance is not None else None
+    res = numeric_head_count(system, n, tolerance=float(tolerance) if tolerance is not None else DEFAULT_TOL)
+    certified, note = None, None
+    if tolerance is not None:  # the numeric count at EPS, and the certified brackets where the system is exact
+        from .api import certify
 
-            cert = certify(system, n, tolerance=args.tolerance)
-            _require_verified(cert)
-            certified = cert.data
-        plot_heads([numeric_head_count(system, n)], args.output, inputs=inputs, certified=certified)
+        exact, note = _exact_for_plot(args)
+        if exact is not None:
+            try:
+                cert = certify(exact, n, tolerance=tolerance.exact)
+            except SymssmError as exc:
+                note = str(exc)
+            else:
+                _require_verified(cert)
+                certified = cert.data
+    plot_heads([res], args.output, inputs=inputs, certified=certified,
+               tolerance=float(tolerance) if tolerance is not None else None)
     print(f"wrote {_safe(args.output)}")
+    if tolerance is not None:
+        print(f"numerical head count {res.numerical_head_count} at tolerance {tolerance.text}"
+              + ("; certified brackets drawn (verified by the independent checker)" if certified is not None else
+                 f"; no certified brackets: {_safe(note)}"))
     return 0
 
 
@@ -444,7 +528,10 @@ def _cmd_catalog(args):
 def _cmd_framework(args):
     from .catalog import build_framework
 
-    rows = build_framework(args.output, seed=args.seed, n=args.tokens, m=args.m)
+    from .formats.progress import reporting
+
+    with reporting("symssm framework", "layer"):
+        rows = build_framework(args.output, seed=args.seed, n=args.tokens, m=args.m)
     print(f"the unified framework on one seeded input (seed {args.seed}, n = {args.tokens} tokens, p = m = {args.m}); "
           "every r is certified and independently checked:")
     width = max(len(label) for label, _, _, _ in rows)
@@ -469,50 +556,73 @@ def _cmd_batch(args):
 def _cmd_model(args):
     import json
 
+    from .formats.limits import check_n
+    from .formats.progress import Progress, on_terminal, reporting
+    from .numeric.headcount import DEFAULT_TOL
     from .numeric.models import analyse_checkpoint
+    from .render.summary import model_summary
+    from .sources.checkpoints import Conventions, scan_checkpoint
 
     n = args.n if args.n is not None else 1024
+    check_n(n, minimum=1, maximum=10 ** 12, what="-n (the sequence length of a trained layer's operator)")
     if args.plot:
         from .render.plot import figure_format
 
         figure_format(args.plot)
         _check_output(args.plot, (args.checkpoint,))
-    if (args.tolerance is None) != (args.certificates is None):
-        raise InputError("--tolerance and --certificates go together: the certified eps-head counts are written as "
-                         "certificates into that folder")
-    tolerance = None
+    conventions = Conventions(discretization=args.discretization, dt_transform=args.dt_transform,
+                              real_transform=args.real_transform, imag_transform=args.imag_transform)
+    tolerance = args.tolerance
     if args.certificates is not None:
-        from .certificate.approximate import parse_tolerance
-
-        tolerance = parse_tolerance(args.tolerance)  # refused before any work
+        if tolerance is None:
+            raise InputError("--certificates needs --tolerance EPS: the certified eps-head counts are proven at that "
+                             "relative error")
         if os.path.exists(args.certificates) and not os.path.isdir(args.certificates):
             raise InputError(f"--certificates {_safe(args.certificates)} is not a folder")
-    from .sources.checkpoints import read_layers
+    value = float(tolerance) if tolerance is not None else DEFAULT_TOL
+    layers, problems = scan_checkpoint(args.checkpoint)  # once, for the numbers and the certificates
+    with Progress(len(layers), "symssm model", "layer", enabled=on_terminal() and len(layers) > 0) as bar:
+        def progress(name, done, total):
+            if done is None:
+                bar.advance()
+            else:
+                bar.describe(f"{name}: {done}/{total}" if total else name)
 
-    layers = read_layers(args.checkpoint)  # once, for the numbers and the certificates
-    report = analyse_checkpoint(args.checkpoint, n, tol=args.tol, layers=layers)
-    certified = _certify_layers(args, report, n, tolerance, layers) if tolerance is not None else None
+        report = analyse_checkpoint(args.checkpoint, n, tolerance=value, lag_rank_tol=args.lag_rank_tol,
+                                    layers=layers, problems=problems, conventions=conventions,
+                                    progress=progress if bar.bar is not None else None)
+    report["conventions"] = conventions.as_json()
+    certified = None
+    if args.certificates is not None:
+        with reporting("symssm model: certifying", "bracket"):
+            certified = _certify_layers(args, report, n, tolerance.exact, layers, conventions)
     if args.plot:
-        from types import SimpleNamespace
-
-        from .render.plot import plot_heads
-
-        curves = [SimpleNamespace(name=layer["name"], numerical_head_count=layer["numerical_head_count"],
-                                  approximation_error=layer["approximation_error"]) for layer in report["layers"]]
-        plot_heads(curves, args.plot, inputs=(args.checkpoint,), certified=certified)
+        _plot_layers(report, args.plot, args.checkpoint, certified, value)
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
         return 0
-    print(f"NUMERICAL RESULTS (float64): not certificates; {len(report['layers'])} SSM layer(s), n = {n}")
-    for layer in report["layers"]:
-        gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
-        print(f"  {_safe(layer['name'])} ({layer['kind']}, {layer['channels']} channels, state {layer['state']}): "
-              f"numerical head count {layer['numerical_head_count']} at tol {layer['tolerance']:g}, gap {gap}")
-        curve = ", ".join(f"{e:.1e}" for e in layer["approximation_error"][:8])
-        print(f"    best H-head relative error, H = 0, 1, ...: {curve}")
-        if "certified_head_count" in layer:
-            print("    " + _certified_line(layer))
+    for line in model_summary(report, value):
+        print(line)
     return 0
+
+
+def _plot_layers(report, path, checkpoint, certified, tolerance):
+    """``model --plot``: every layer's curve (Mamba layers' interaction curves labelled so) and the brackets."""
+    from types import SimpleNamespace
+
+    from .render.plot import plot_heads
+
+    curves, certs = [], []
+    for i, layer in enumerate(report["layers"]):
+        count = layer.get("numerical_head_count", layer.get("numerical_interaction_rank"))
+        label = layer["name"] + (f" (interaction rank, {layer['tokens']} seeded tokens)" if layer["kind"][:5] == "mamba"
+                                 else "")
+        curves.append(SimpleNamespace(name=label, numerical_head_count=count,
+                                      approximation_error=layer["approximation_error"],
+                                      approximation_error_cut=layer.get("approximation_error_cut", False)))
+        certs.append(None if certified is None else certified[i])
+    plot_heads(curves, path, inputs=(checkpoint,), certified=certs if certified is not None else None,
+               tolerance=tolerance)
 
 
 def _layer_file(name, taken):
@@ -527,13 +637,13 @@ def _layer_file(name, taken):
     return candidate
 
 
-def _certify_layers(args, report, n, tolerance, layers):
-    """``model --tolerance``: certify every S4D / S5 / LRU layer, write the certificates, extend the report; returns
-    each layer's certificate data (None where none)."""
+def _certify_layers(args, report, n, tolerance, layers, conventions=None):
+    """``model --tolerance EPS --certificates DIR``: certify every S4D / S4 / S5 / LRU layer, write the certificates,
+    extend the report; returns each layer's certificate data (None where none)."""
     from .api import certify_checkpoint
     from .formats.rationals import format_rational
 
-    results = certify_checkpoint(args.checkpoint, n, tolerance, layers=layers)
+    results = certify_checkpoint(args.checkpoint, n, tolerance, layers=layers, conventions=conventions)
     os.makedirs(args.certificates, exist_ok=True)
     taken = set()
     report["certified_tolerance"] = format_rational(tolerance)
@@ -541,8 +651,8 @@ def _certify_layers(args, report, n, tolerance, layers):
     for layer, (name, cert, reason) in zip(report["layers"], results):
         drawn.append(None if cert is None else cert.data)
         if cert is None:
-            note = reason if layer["kind"] != "mamba" else (
-                "not certified: a Mamba layer's lags depend on its input (the numerical count is on a seeded input)")
+            note = reason if layer["kind"][:5] != "mamba" else (
+                "not certified: a Mamba layer's lags depend on its input (the numerical rank is on a seeded input)")
             layer.update(certified_head_count=None, certificate=None, certificate_note=note)
             continue
         path = os.path.join(args.certificates, _layer_file(name, taken))
@@ -552,22 +662,6 @@ def _certify_layers(args, report, n, tolerance, layers):
                      certified_undecided_at=data["undecided_at"],
                      certified_errors=[{"H": e["H"], "lower": e["lower"], "upper": e["upper"]} for e in data["errors"]])
     return drawn
-
-
-def _certified_line(layer):
-    from .render.summary import _short
-
-    if layer["certificate"] is None:
-        return f"certified eps-head count: none ({_safe(layer['certificate_note'])})"
-    errs, k = layer["certified_errors"], layer["certified_head_count"]
-    if k is None:
-        h = layer["certified_undecided_at"]
-        text = (f"no certified eps-head count: e_{h} lies in [{_short(errs[h]['lower'])}, {_short(errs[h]['upper'])}], "
-                "around the tolerance")
-    else:
-        text = (f"certified eps-head count {k}: e_{k} <= {_short(errs[k]['upper'])}"
-                + (f", e_{k - 1} >= {_short(errs[k - 1]['lower'])}" if k else ""))
-    return text + f"; certificate {_safe(layer['certificate'])} (verified by the independent checker)"
 
 
 def _cmd_families(args):
@@ -614,6 +708,23 @@ def _family_help():
 def _add_out(p, what, *, required=False, default=None):
     p.add_argument("-o", "--out", "--output", dest="output", metavar="PATH", required=required, default=default,
                    help=what)
+
+
+#: The options a checkpoint does not record (kept equal to sources.checkpoints.DISCRETIZATIONS and TRANSFORMS by a
+#: test, so that building the parser imports nothing heavy).
+DISCRETIZATION_NAMES = ("zoh", "bilinear")
+TRANSFORM_NAMES = ("exp", "softplus", "relu", "sigmoid", "none")
+
+
+def _add_tolerances(p, *, certified=False):
+    p.add_argument("--tolerance", "--tol", dest="tolerance", type=_relative_error, default=None, metavar="EPS",
+                   help="relative error tau (default 1e-10): the numerical head count is the least H whose best "
+                        "H-head approximation has relative error <= tau, the quantity the certified eps-head count "
+                        "brackets" + ("; with --certificates, certified at this EPS too" if certified else "")
+                        + " (--tol: the same)")
+    p.add_argument("--lag-rank-tol", type=_tolerance, default=1e-10, metavar="TAU",
+                   help="singular-value threshold of the normalised-lag rank, a diagnostic reported beside the count "
+                        "(default 1e-10)")
 
 
 def _add_length(p, default_text):
@@ -730,8 +841,7 @@ def build_parser(only=None):
 
     p = _command(sub, "numeric", _cmd_numeric, "numerical head count and H-head error curve (floats; not a certificate)")
     _add_system_source(p, default_n=f"the spec's n, else {DEFAULT_N}")
-    p.add_argument("--tol", type=_tolerance, default=1e-10, metavar="TAU",
-                   help="relative tolerance of the numerical rank (default 1e-10)")
+    _add_tolerances(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                    help="array backend: cpu (numpy, default) or cuda (CuPy on a GPU; needs the gpu extra)")
@@ -747,9 +857,9 @@ def build_parser(only=None):
                    help="heads: best H-head error against H; gradient: certified decay against distance")
     _add_system_source(p, default_n=f"the spec's n, else {DEFAULT_N}")
     _add_out(p, "figure file: .png, .pdf or .svg", required=True)
-    p.add_argument("--tolerance", default=None, metavar="EPS",
-                   help="heads: also certify the eps-head count and draw the certified error brackets (exact "
-                        "systems; docs/numeric.md)")
+    p.add_argument("--tolerance", "--tol", dest="tolerance", type=_relative_error, default=None, metavar="EPS",
+                   help="heads: draw the tolerance, the numerical head count at it (the least H with e_H <= EPS) and, "
+                        "for an exact system within the limits, the certified error brackets (docs/numeric.md)")
     _add_budget(p)
 
     p = _command(sub, "framework", _cmd_framework,
@@ -778,14 +888,23 @@ def build_parser(only=None):
     p = _command(sub, "model", _cmd_model, "numerical head counts of the S4D / S5 / LRU / Mamba layers of a checkpoint")
     p.add_argument("checkpoint", metavar="CHECKPOINT", help=".npz, .safetensors or PyTorch .pt state dict")
     _add_length(p, "1024")
-    p.add_argument("--tol", type=_tolerance, default=1e-10, metavar="TAU", help="relative tolerance (default 1e-10)")
+    _add_tolerances(p, certified=True)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--plot", metavar="FIGURE",
                    help="also draw every layer's error curve against H (.png, .pdf or .svg)")
-    p.add_argument("--tolerance", metavar="EPS",
-                   help="also certify each S4D / S5 / LRU layer's eps-head count at this relative error (e.g. 1e-3), "
-                        "writing one certificate per layer into --certificates")
-    p.add_argument("--certificates", metavar="DIR", help="folder for the certificates of --tolerance")
+    p.add_argument("--certificates", metavar="DIR",
+                   help="also certify each S4D / S4 / S5 / LRU layer's eps-head count at --tolerance EPS, one "
+                        "certificate per layer in this folder (checked by the independent checker)")
+    p.add_argument("--discretization", choices=DISCRETIZATION_NAMES, default="zoh",
+                   help="how S5 and S4 (SSMKernelDiag) layers were discretised, which a checkpoint does not record "
+                        "(the reference code's option; default zoh)")
+    p.add_argument("--dt-transform", choices=TRANSFORM_NAMES, default="exp", metavar="NAME",
+                   help="S4 (SSMKernelDiag): the transform of kernel.inv_dt into the step (default exp, the kernel's "
+                        "default; the repository's s4.yaml uses softplus): " + ", ".join(TRANSFORM_NAMES))
+    p.add_argument("--real-transform", choices=TRANSFORM_NAMES, default="exp", metavar="NAME",
+                   help="S4 (SSMKernelDiag): the transform of kernel.A_real, -Re A = f(A_real) (default exp)")
+    p.add_argument("--imag-transform", choices=TRANSFORM_NAMES, default="none", metavar="NAME",
+                   help="S4 (SSMKernelDiag): the transform of kernel.A_imag, -Im A = f(A_imag) (default none)")
     _add_budget(p)
 
     _command(sub, "families", _cmd_families, "list the built-in families with their parameters and conventions")
@@ -836,6 +955,7 @@ def _quiet_broken_pipe():
 def main(argv=None):
     """Run the command line; returns the exit code."""
     previous = None
+    args = None
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     except (ValueError, OSError):  # not the main thread
@@ -879,7 +999,10 @@ def main(argv=None):
         print(f"{PROG}: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except MemoryError:
-        print(f"{PROG}: error: out of memory (try a smaller system or --method modular)", file=sys.stderr)
+        command = getattr(args, "command", None)
+        hint = " or --method modular" if command in ("certify", "batch") else (" or a smaller -n" if command in (
+            "model", "numeric", "plot") else "")
+        print(f"{PROG}: error: out of memory (try a smaller system{hint})", file=sys.stderr)
         return 2
     except RecursionError:
         print(f"{PROG}: error: input nests too deeply", file=sys.stderr)

@@ -120,3 +120,33 @@ def test_a_budget_ends_a_batch_with_workers_and_a_rerun_loses_nothing(tmp_path, 
     assert main(["batch", str(src), "-o", str(out), "--workers", "2"]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["line"] for r in rows] == list(range(1, 65)) and all(r["verified"] for r in rows)
+
+
+def test_ctrl_c_in_a_batch_with_workers_prints_one_line(tmp_path):
+    """Ctrl-C reaches the whole process group: the workers printed a traceback each before "interrupted" (issue 40)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rng = random.Random(5)
+    N = 90
+    lines = [json.dumps({"A": [[rng.randint(-3, 3) for _ in range(N)] for _ in range(N)],
+                         "B": [[rng.randint(-3, 3) for _ in range(6)] for _ in range(N)],
+                         "C": [[rng.randint(-3, 3) for _ in range(N)] for _ in range(6)], "name": f"s{i}"})
+             for i in range(40)]
+    src = _write(tmp_path, lines)
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "symssm", "batch", src, "-o", str(out), "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(
+                                __file__)))})
+    deadline = time.monotonic() + 60
+    while not (out.exists() and out.read_text()) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # the workers are running once the first result is written
+    if proc.poll() is not None:
+        pytest.skip("the batch finished before it could be interrupted")
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and stderr.decode() == "symssm: interrupted\n", stderr.decode()[-2000:]
+    assert stdout == b""

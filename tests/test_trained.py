@@ -252,7 +252,7 @@ def test_mamba_and_bad_options(tmp_path, capsys):
     layers = {x["name"]: x for x in json.loads(capsys.readouterr().out)["layers"]}
     assert layers["mixer"]["certified_head_count"] is None and "Mamba" in layers["mixer"]["certificate_note"]
     assert layers["s4"]["certified_head_count"] is not None
-    for argv, message in ((["--tolerance", "1e-3"], "go together"), (["--certificates", "c"], "go together"),
+    for argv, message in ((["--certificates", "c"], "needs --tolerance"),
                           (["--tolerance", "2", "--certificates", "c"], "between 0 and 1"),
                           (["--tolerance", "x", "--certificates", "c"], "must be a number")):
         assert main(["model", str(tmp_path / "m.npz")] + argv) == 2
@@ -352,3 +352,60 @@ def test_model_plot_draws_the_certified_brackets(tmp_path, capsys):
     assert "certified bracket" in svg and "tolerance 0.01" in svg
     assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()  # deterministic
     capsys.readouterr()
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.integers(0, 10 ** 6), st.sampled_from(["s4d", "s5", "lru"]), st.sampled_from(["slow", "fast"]),
+       st.sampled_from(["1/1000", "1/1000000"]))
+def test_the_numeric_count_equals_the_certified_count_where_the_brackets_decide(seed, kind, speed, tol):
+    """One question on both paths: the least H with e_H <= tau (issue 40)."""
+    from symssm.numeric.models import analyse_layer
+
+    if kind == "s4d":
+        t = s4d_tensors(seed, 2, 3, shared=seed % 2 == 0, dt=(0.001, 0.01) if speed == "slow" else (0.5, 1.0))
+    elif kind == "s5":
+        t = s5_tensors(seed, 3, 2)
+        t["log_step"] = np.log(np.full((3, 1), 0.01 if speed == "slow" else 1.0, np.float32))
+    else:
+        t = lru_tensors(seed, 3, 2)
+        if speed == "slow":
+            t["nu_log"] = np.log(np.full(3, 1e-3, np.float32) * (1 + np.arange(3, dtype=np.float32)))
+    layer = CheckpointLayer("l", kind, t)
+    cert = certify(trained_layer(layer, "x.npz"), 300, tolerance=tol)
+    numeric = analyse_layer(layer, 300, tolerance=float(Fraction(tol)))
+    if cert["head_count"] is not None:
+        assert numeric["numerical_head_count"] == cert["head_count"]
+        for e in cert["errors"]:  # the numeric curve lies in the certified brackets (to its precision)
+            if e["H"] < len(numeric["approximation_error"]):
+                assert float(Fraction(e["lower"])) - 1e-12 <= numeric["approximation_error"][e["H"]] \
+                    <= float(Fraction(e["upper"])) + 1e-12
+
+
+def test_an_ssm_kernel_diag_layer_is_certified_as_the_s4d_layer_with_its_kernel(tmp_path, capsys):
+    """state-spaces/s4's SSMKernelDiag (exp transforms, zoh): the certified kernel is the reference one."""
+    rng = np.random.default_rng(3)
+    H, P = 3, 2
+    t = {"kernel.inv_dt": np.log(rng.uniform(0.1, 0.5, (H, 1))).astype(np.float32),
+         "kernel.A_real": np.log(np.full((1, P), 0.5, np.float32)),
+         "kernel.A_imag": np.tile(np.pi * np.arange(P), (1, 1)).astype(np.float32),
+         "kernel.B": rng.standard_normal((1, 1, P, 2)).astype(np.float32),
+         "kernel.C": rng.standard_normal((1, H, P, 2)).astype(np.float32),
+         "D": rng.standard_normal((1, H)).astype(np.float32)}
+    np.savez(tmp_path / "s4.npz", **{f"model.layers.0.layer.layer.{k}": v for k, v in t.items()})
+    assert main(["model", str(tmp_path / "s4.npz"), "-n", "200", "--tolerance", "1e-4", "--certificates",
+                 str(tmp_path / "c"), "--json"]) == 0
+    (layer,) = json.loads(capsys.readouterr().out)["layers"]
+    assert layer["kind"] == "s4-diag" and layer["certified_head_count"] == layer["numerical_head_count"]
+    cert = load_certificate(layer["certificate"])
+    assert cert.check().verified and cert["system"]["architecture"] == "s4d"
+    from layer_references import dense_curve, s4_diag_lags
+
+    ref = dense_curve(s4_diag_lags(t, 200))
+    for e in cert["errors"]:
+        assert float(Fraction(e["lower"])) - 1e-12 <= ref[e["H"]] <= float(Fraction(e["upper"])) + 1e-12
+    # conventions the certificate cannot state are refused with the reason; the numerical count stays
+    assert main(["model", str(tmp_path / "s4.npz"), "-n", "200", "--tolerance", "1e-4", "--certificates",
+                 str(tmp_path / "c"), "--dt-transform", "softplus", "--json"]) == 0
+    (layer,) = json.loads(capsys.readouterr().out)["layers"]
+    assert layer["certificate"] is None and "dt_transform softplus" in layer["certificate_note"]
+    assert layer["numerical_head_count"] >= 1

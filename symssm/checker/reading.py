@@ -49,6 +49,13 @@ class CheckResult:
     def __repr__(self):
         return f"<CheckResult {['VERIFIED', 'REJECTED', 'UNREADABLE'][self.code]}: {self.message}>"
 
+    def _repr_markdown_(self):
+        """Jupyter: the verdict in bold, the checker's message, the number of obligations discharged."""
+        verdict = ["VERIFIED", "REJECTED", "UNREADABLE"][self.code]
+        message = "".join(c if c.isalnum() or c in " .,:;=()[]<>+-/'_^" else "?" for c in str(self.message)[:2000])
+        count = f" ({len(self.obligations)} obligations checked)" if self.obligations else ""
+        return f"**{verdict}** (exit code {self.code}){count}: {message.replace('_', chr(92) + '_')}"
+
 
 class Ledger:
     """Collects discharged obligations; ``require`` raises on the first failure."""

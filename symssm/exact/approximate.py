@@ -310,7 +310,10 @@ def gram_brackets(G, tr, tolerance, widen=None):
     lam, Q = _eigh_mp(G, tr, dps)
     margins = [Fraction(1, 10 ** k) for k in range(dps * 2 // 3, 2, -3)]
     errors, head_count, undecided = [], None, None
+    from ..formats.progress import report
+
     for H in range(pm + 1):
+        report(H, pm + 1, f"bracket on e_{H}")
         work = (H + 1) * pm ** 3 * (1 + tr.bit_length() // 64)
         if work > MAX_DEFINITE_WORK:
             raise LimitError(f"certifying {H + 1} brackets of a {pm} x {pm} Gram matrix of {tr.bit_length()}-bit entries "

@@ -129,6 +129,8 @@ class Profile:
     >>> pr = Profile((1, 3))
     >>> pr.values, pr.constant_from, pr.eventual, pr(10**9)
     ((0, 1, 1, 2), 4, 2, 2)
+    >>> pr
+    Profile(k(1..4) = 0, 1, 1, 2; k(n) = 2 for every n >= 4)
     """
 
     lags: tuple
@@ -150,6 +152,11 @@ class Profile:
 
     def __call__(self, n):
         return bisect_left(self.lags, check_n(n))
+
+    def __repr__(self):
+        values = self.values
+        shown = ", ".join(map(str, values[:16])) + (", ..." if len(values) > 16 else "")
+        return f"Profile(k(1..{len(values)}) = {shown}; k(n) = {self.eventual} for every n >= {self.constant_from})"
 
     def _repr_html_(self):
         """Jupyter: the step function as a small table."""

@@ -3,91 +3,184 @@
 Everything here is **numerical** (floating point) and labelled so; nothing is a certificate.
 For an exact, certified answer use :func:`symssm.certify`.
 
-Head count
-    The span does not change when a lag is rescaled, so symssm counts on the unit-normalised
-    lags ``vec(L_d) / ||L_d||`` of the first ``min(n, T)`` lags (T = N, or N + 1 with D;
-    Cayley-Hamilton: later lags add nothing), renormalising the state block ``A^d B`` at every
-    step so lags that grow or shrink by hundreds of orders of magnitude neither overflow nor
-    vanish.  The numerical head count is ``#{i : s_i > tau s_1}`` over the singular values of
-    that stack, reported with the gap ``s_k / s_(k+1)``.
+One question, answered as the certified path answers it
+    The length-n operator repeats lag ``d`` on ``n - d`` block diagonals, so the Frobenius error of an
+    approximation of the operator is that of the stack of rows ``sqrt(n - d) vec(L_d)``.  With the
+    singular values ``s_1 >= s_2 >= ...`` of that stack, the best H-head model (Eckart-Young, coefficients
+    free per lag) has relative error ``e_H = sqrt(sum_{i > H} s_i^2 / sum_i s_i^2)``.  The **numerical head
+    count at tolerance tau** is the least H with ``e_H <= tau``: the quantity the certified eps-head count
+    brackets (``symssm certify --tolerance``), so the two paths agree wherever the brackets decide.
 
-Approximation error
-    The best H-head approximation of the length-n operator (Eckart-Young, coefficients free per
-    lag) has squared error ``sum_{i > H} sigma_i^2`` over the singular values of the stack of
-    ``sqrt(n - d) vec(L_d)``; symssm reports it relative to the operator's Frobenius norm.
-    Forms: ``direct`` (all n lags), ``horizon`` (a stable system's lags past the point where their
-    weighted tail is below 1e-17 of the total are dropped, so the cost stops growing with n) and
-    ``closed-form`` (A diagonalisable and well conditioned: geometric sums in closed form).
+The stack is reduced without storing it
+    ``direct`` (all n lags, folded into a triangular factor by QR), ``horizon`` (a stable system's lags
+    past the point where their weighted tail is below 1e-34 of the total are dropped), ``closed-form`` (A
+    diagonalisable and well conditioned: the modal forms of :mod:`symssm.numeric.modal`, whose cost does not
+    grow with n and which keep the QR accuracy; a growing A at a length where those overflow takes geometric
+    sums in a rescaled log form) and ``doubling`` (any A, a defective one included: weighted Stein sums by
+    square-and-multiply).  The last two that form a Gram matrix resolve the curve to about 1e-8 only; the
+    result says so (``precision``).
+
+A diagnostic, never the count
+    ``lag_rank``: the rank of the unit-normalised lags ``vec(L_d) / ||L_d||`` of the first ``min(n, T)``
+    lags (T = N, or N + 1 with D).  It is scale-free, which shows the exact span of lags that grow or shrink
+    by many orders of magnitude, but a slow mode (``|lambda|`` near 1) makes the normalised rows nearly
+    collinear, so it undercounts what the error curve needs.
 
 Examples
 --------
 >>> from symssm import ssm
 >>> res = numeric_head_count(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]]), 100)
->>> res.numerical_head_count, res.approximation_error[-1] < 1e-12
-(2, True)
+>>> res.numerical_head_count, res.approximation_error[-1] < 1e-12, res.lag_rank
+(2, True, 2)
 """
 
 import math
-import sys
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
 from .backend import get_namespace
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..formats.limits import check_n
 from ..sources.system import SSM
 
 __all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system", "read_numeric_spec",
-           "choose_method", "DEFAULT_TOL", "METHODS"]
+           "choose_method", "curve_from_singular_values", "check_tolerance", "DEFAULT_TOL", "DEFAULT_LAG_RANK_TOL",
+           "METHODS"]
 
-#: Default relative tolerance for the numerical rank.
+#: Default tolerance: the numerical head count is the least H whose best H-head relative error is at most this.
 DEFAULT_TOL = 1e-10
+#: Default relative singular-value threshold of the normalised-lag rank (the diagnostic).
+DEFAULT_LAG_RANK_TOL = 1e-10
+#: Relative singular values and curve points kept in a result (the count is computed from all of them).
+KEPT = 64
+
+
+def check_tolerance(value, what="tolerance"):
+    """A tolerance as a float in (0, 1).
+
+    Raises
+    ------
+    InputError
+        If ``value`` is not a number in (0, 1).
+
+    Examples
+    --------
+    >>> check_tolerance(1e-3)
+    0.001
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0 < value < 1:
+        raise InputError(f"{what} must be a number in (0, 1), got {value!r}")
+    return float(value)
+
+
+def curve_from_singular_values(s, tolerance):
+    """``(errors, k, gap, cut)`` from the singular values of a weighted stack.
+
+    ``errors[H] = e_H`` for H = 0..k (k: the least H with ``e_H <= tolerance``), ``gap = s_k / s_(k+1)``
+    (None when there is no non-zero ``s_(k+1)``), ``cut``: whether later (non-zero) errors were left out.
+
+    Examples
+    --------
+    >>> errors, k, gap, cut = curve_from_singular_values([3.0, 1.0, 1e-6], 1e-3)
+    >>> k, [round(e, 7) for e in errors], round(gap), cut
+    (2, [1.0, 0.3162278, 3e-07], 1000000, True)
+    """
+    s = np.sort(np.abs(np.asarray(s, dtype=np.float64)))[::-1]
+    sq = s * s
+    total = float(sq.sum())
+    if total <= 0:
+        return [0.0], 0, None, False
+    tails = np.concatenate([np.cumsum(sq[::-1])[::-1], [0.0]])  # summed from the smallest: no cancellation
+    full = [math.sqrt(max(float(t), 0.0) / total) for t in tails]
+    k = next(H for H, e in enumerate(full) if e <= tolerance)
+    gap = float(s[k - 1] / s[k]) if 0 < k < s.size and s[k] > 0 else None
+    return full[:k + 1], k, gap, bool(full[k] > 0)
 
 
 @dataclass(frozen=True)
 class NumericResult:
-    """A numerical (floating-point) head count; never a certificate."""
+    """A numerical (floating-point) head count; never a certificate.
+
+    ``numerical_head_count``: the least H with ``e_H <= tolerance``; ``approximation_error``: ``e_0 .. e_k``
+    (``approximation_error_cut``: later non-zero values left out); ``singular_values``: those of the weighted
+    lag stack relative to its Frobenius norm (at most 64); ``gap``: ``s_k / s_(k+1)``; ``precision``: the
+    absolute accuracy of the computed ``e_H`` (``resolved`` is False when the tolerance is below it);
+    ``lag_rank``: the normalised-lag rank (a diagnostic, at ``lag_rank_tolerance``) with its singular values
+    and gap.
+    """
 
     name: str
     n: int
     numerical_head_count: int
     singular_values: tuple
     tolerance: float
-    gap: float  # s_k / s_(k+1); None when there is no s_(k+1) or it is 0
-    approximation_error: tuple  # relative Frobenius error of the best H-head approximation, H = 0..k
+    gap: float
+    approximation_error: tuple
     approximation_method: str
     backend: str
     device: str
+    approximation_error_cut: bool = False
+    precision: float = 0.0
+    lag_rank: Optional[int] = None
+    lag_rank_tolerance: float = DEFAULT_LAG_RANK_TOL
+    lag_rank_singular_values: tuple = ()
+    lag_rank_gap: Optional[float] = None
     numerical: bool = field(default=True)
 
+    @property
+    def resolved(self):
+        """Whether the tolerance is above the curve's precision (else the count is not resolved)."""
+        return bool(self.tolerance > self.precision)
+
+    def __repr__(self):
+        curve = ", ".join(f"{e:.3g}" for e in self.approximation_error[:12])
+        more = ", ..." if self.approximation_error_cut or len(self.approximation_error) > 12 else ""
+        return (f"NumericResult(numerical head count {self.numerical_head_count} of {self.name or 'the system'!r} on "
+                f"n = {self.n} at tolerance {self.tolerance:g}; e_H = {curve}{more}; {self.approximation_method}; "
+                f"normalised-lag rank {self.lag_rank}; floating point, not a certificate)")
+
     def _repr_html_(self):
-        """Jupyter: the numerical head count with its gap and error curve, labelled numerical."""
+        """Jupyter: the numerical head count with its error curve and gap, labelled numerical."""
         import html
 
         gap = "infinite" if self.gap is None else f"{self.gap:.3e}"
         curve = "".join(f"<tr><td>{H}</td><td>{e:.3e}</td></tr>" for H, e in enumerate(self.approximation_error))
+        if self.approximation_error_cut:
+            curve += "<tr><td>...</td><td>...</td></tr>"
+        note = ("" if self.resolved else f"<p>The tolerance is below the curve's precision ({self.precision:.1e}): "
+                "the count is not resolved at it.</p>")
         return (f"<p><b>Numerical</b> head count of {html.escape(self.name or 'the system')} on n = {self.n}: "
-                f"<b>{self.numerical_head_count}</b> at relative tolerance {self.tolerance:g}, gap {gap} "
-                f"(floating point; not a certificate)</p><table><tr><th>H</th><th>best H-head error</th></tr>"
+                f"<b>{self.numerical_head_count}</b>, the least H whose best H-head relative error is at most "
+                f"{self.tolerance:g}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) {self.lag_rank} "
+                f"(floating point; not a certificate)</p>{note}<table><tr><th>H</th><th>best H-head error e_H</th></tr>"
                 f"{curve}</table>")
 
     def to_json_data(self):
-        """JSON-ready dict (keys: numerical_head_count, singular_values, tolerance, gap, approximation_error, ...)."""
+        """JSON-ready dict (keys: numerical_head_count, approximation_error, tolerance, gap, lag_rank, ...)."""
         fmt = lambda x: float(f"{x:.17g}")
         return {
             "kind": "numerical-head-count",
             "numerical": True,
-            "note": "floating-point result, not a certificate; for an exact certified head count run "
-                    "'symssm certify' on an exact spec",
+            "note": "floating-point result, not a certificate; numerical_head_count is the least H whose best H-head "
+                    "relative error is at most the tolerance; for an exact certified count run 'symssm certify' "
+                    "(--tolerance for the eps-head count)",
             "name": self.name,
             "n": self.n,
             "numerical_head_count": self.numerical_head_count,
-            "singular_values": [fmt(s) for s in self.singular_values],
             "tolerance": self.tolerance,
-            "gap": None if self.gap is None else fmt(self.gap),
             "approximation_error": [fmt(e) for e in self.approximation_error],
+            "approximation_error_cut": self.approximation_error_cut,
+            "singular_values": [fmt(s) for s in self.singular_values],
+            "gap": None if self.gap is None else fmt(self.gap),
+            "precision": fmt(self.precision),
+            "resolved": self.resolved,
             "approximation_method": self.approximation_method,
+            "lag_rank": self.lag_rank,
+            "lag_rank_tolerance": self.lag_rank_tolerance,
+            "lag_rank_singular_values": [fmt(s) for s in self.lag_rank_singular_values],
+            "lag_rank_gap": None if self.lag_rank_gap is None else fmt(self.lag_rank_gap),
             "backend": self.backend,
             "device": self.device,
         }
@@ -102,6 +195,18 @@ class NamedFloatSystem:
     C: object
     D: object = None
     name: str = ""
+
+    @property
+    def N(self):
+        return int(np.shape(self.A)[0])
+
+    @property
+    def p(self):
+        return int(np.shape(self.C)[0])
+
+    @property
+    def m(self):
+        return int(np.shape(self.B)[1])
 
 
 def as_float_system(A, B, C, D=None):
@@ -174,34 +279,18 @@ def _from_state_space_object(sys_):
 
 
 class _Progress:
-    """A tqdm bar (the same library batch uses) for long direct sums, drawn only on a terminal."""
+    """A bar for long sums (:mod:`symssm.formats.progress`: on a terminal only), for runs of 20,000 lags or more."""
 
     def __init__(self, total, label):
-        self.bar = None
-        if total >= 20000 and _isatty(sys.stderr):
-            try:
-                from tqdm.auto import tqdm
-            except ImportError:  # pragma: no cover - tqdm is a dependency
-                return
-            self.bar = tqdm(total=total, desc=label, unit="lag", leave=False, file=sys.stderr)
-        self.done = 0
+        from ..formats.progress import Progress, on_terminal
 
-    def __call__(self, done):
-        if self.bar is not None and done > self.done:
-            self.bar.update(done - self.done)
-            self.done = done
+        self.bar = Progress(total, label, "lag", enabled=total >= 20000 and on_terminal())
+
+    def __call__(self, done, total=None):
+        self.bar.update_to(done, total)
 
     def close(self):
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-
-def _isatty(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+        self.bar.close()
 
 
 def lag_span_columns(xp, A, B, C, D, count, *, full_rank_tol=None):
@@ -421,25 +510,19 @@ def _weighted_geometric(z, n, log_shift):
     return (n * math.exp(-log_shift) - (n + 1) * z * math.exp(-log_shift) + big) / (1 - z) ** 2
 
 
-def _errors_from_gram(G, k):
-    ev = np.linalg.eigvalsh(np.asarray(G))[::-1]
-    return _errors_from_squares(np.clip(ev, 0.0, None), k)
-
-
-def _errors_from_factor(R, k):
-    s = np.linalg.svd(np.asarray(R), compute_uv=False) if R.shape[0] else np.zeros(0)
-    return _errors_from_squares(s * s, k)
-
-
 def _errors_from_squares(ev, k):
+    """``e_H`` for H = 0..k from the squared singular values ``ev`` (0 past the factor's own values)."""
     ev = np.asarray(ev, dtype=np.float64)
     total = float(ev.sum())
     if total <= 0:
         return [0.0] * (k + 1)
     tails = np.concatenate([np.cumsum(ev[::-1])[::-1], [0.0]])
-    # past the factor's own singular values nothing is left to approximate: the error is 0 (k may count
-    # more directions than this factor holds; asking for tails[H] there was an IndexError)
     return [math.sqrt(float(tails[min(H, len(ev))]) / total) for H in range(k + 1)]
+
+
+def _gram_singular_values(G):
+    ev = np.linalg.eigvalsh(np.asarray(G))[::-1]
+    return np.sqrt(np.clip(ev, 0.0, None))
 
 
 #: Methods of the error curve (see the module docstring).
@@ -447,10 +530,12 @@ METHODS = ("auto", "direct", "horizon", "closed-form", "doubling")
 #: ``auto`` considers the horizon form only past this many multiples of N: below it the direct
 #: sum over n lags costs about as much as finding where a stable system's tail becomes negligible.
 HORIZON_MIN_RATIO = 4
-#: ``auto`` takes the closed form (geometric sums, cost independent of n) for systems that are not
-#: stable once n exceeds this: the direct sum costs O(n N^2 m) and took about 2 s at N = 64 and
-#: n = 200,000 on a 2-core machine (docs/performance.md), while the closed form costs O(N^3).
+#: ``auto`` takes the closed form (cost independent of n) once n exceeds this, for systems that are not
+#: stable or whose decay horizon is longer: the direct sum costs O(n N^2 m) and took about 2 s at N = 64 and
+#: n = 200,000 on a 2-core machine (docs/performance.md), while the modal forms cost O(N^3 log n).
 CLOSED_FORM_MIN_N = 200_000
+#: Largest condition number of the eigenvector matrix the closed form accepts (its weights lose that factor).
+MAX_EIGENVECTOR_CONDITION = 1e8
 
 
 def _spectral_radius(A):
@@ -462,25 +547,31 @@ def choose_method(A, n):
 
     ``direct`` up to ``HORIZON_MIN_RATIO * N``.  Beyond, ``horizon`` (which stops once a decaying
     system's weighted tail is negligible, and is the direct sum otherwise) up to
-    ``CLOSED_FORM_MIN_N``; past that, ``horizon`` for a stable A and ``closed-form`` otherwise, where
-    stability is decided cheaply: ``||A||_inf < 1``, else a seeded power-iteration estimate of the
-    spectral radius (64 products with a block of 4 vectors; never a full eigenvalue computation).
+    ``CLOSED_FORM_MIN_N``; past that, ``horizon`` for a stable A whose decay horizon is shorter than that,
+    and ``closed-form`` otherwise (slow modes, ``|lambda|`` near 1, and systems that do not decay).  Stability
+    is decided cheaply: ``||A||_inf < 1``, else a seeded power-iteration estimate of the spectral radius (64
+    products with a block of 4 vectors; never a full eigenvalue computation).
 
     Examples
     --------
     >>> import numpy as np
     >>> choose_method(np.array([[0.5]]), 3), choose_method(np.array([[0.5]]), 10**6)
     ('direct', 'horizon')
-    >>> choose_method(np.array([[2.0]]), 10**6)
-    'closed-form'
+    >>> choose_method(np.array([[2.0]]), 10**6), choose_method(np.array([[0.99999]]), 10**7)
+    ('closed-form', 'closed-form')
     """
     N = A.shape[0]
     if n <= HORIZON_MIN_RATIO * N:
         return "direct"
     if n <= CLOSED_FORM_MIN_N:
         return "horizon"
-    stable = float(np.max(np.sum(np.abs(A), axis=1))) < 1 or _radius_estimate(A) < 1 - 1e-9
-    return "horizon" if stable else "closed-form"
+    norm_inf = float(np.max(np.sum(np.abs(A), axis=1)))
+    rho = norm_inf if norm_inf < 1 else _radius_estimate(A)
+    if rho < 1 - 1e-9:
+        horizon = 80.0 / (-2.0 * math.log(max(rho, 1e-300)))
+        if horizon <= CLOSED_FORM_MIN_N:
+            return "horizon"
+    return "closed-form"
 
 
 def _radius_estimate(A, steps=64):
@@ -502,21 +593,29 @@ def _radius_estimate(A, steps=64):
     return math.exp(log_growth / (steps - steps // 2))
 
 
-def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, method="auto"):
-    """Numerical head count at relative tolerance ``tol``, and best H-head errors (labelled numerical).
+def numeric_head_count(system, n, *, tolerance=DEFAULT_TOL, tol=None, lag_rank_tol=DEFAULT_LAG_RANK_TOL,
+                       device="cpu", xp=None, method="auto", progress=None):
+    """Numerical head count at ``tolerance``: the least H whose best H-head relative error is at most it.
 
     Parameters
     ----------
     system : SSM or tuple (A, B, C[, D]) of float matrices
+        Also a python-control / scipy.signal state-space object.
     n : int
         Sequence length (>= 1).
-    tol : float
-        Relative tolerance: singular values above ``tol * s_1`` count.
+    tolerance : float
+        The relative error tau in (0, 1): the count is the least H with ``e_H <= tau`` (default 1e-10).
+    tol : float, optional
+        The same (the older name); if given it wins.
+    lag_rank_tol : float
+        Relative singular-value threshold of the normalised-lag rank (``lag_rank``, a diagnostic).
     device : {"cpu", "cuda"}
     xp : array namespace, optional
         Run the core in this namespace instead (tests pass ``array_api_strict``).
     method : {"auto", "direct", "horizon", "closed-form", "doubling"}
-        How to form the weighted Gram matrix of the error curve.
+        How to reduce the weighted lag stack.
+    progress : callable, optional
+        ``progress(done, total)`` as the work advances.
 
     Returns
     -------
@@ -525,19 +624,29 @@ def numeric_head_count(system, n, *, tol=DEFAULT_TOL, device="cpu", xp=None, met
     Raises
     ------
     InputError
-        If ``n``, ``tol`` or ``method`` is not valid, or the matrices are not finite real matrices
+        If ``n``, a tolerance or ``method`` is not valid, or the matrices are not finite matrices
         of fitting shapes.
+    LimitError
+        If the weighted sums overflow float64 at this n.
     BackendError
         If ``device="cuda"`` and no usable CuPy / GPU is present.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.diag([0.995, 0.99, 0.9]); B = np.eye(3); C = np.eye(3)
+    >>> res = numeric_head_count((A, B, C), 1024, tolerance=1e-3)
+    >>> res.numerical_head_count, res.approximation_error[-1] <= 1e-3 < res.approximation_error[-2]
+    (3, True)
     """
     check_n(n, minimum=1)
-    if not (isinstance(tol, float) or isinstance(tol, int)) or not 0 < tol < 1:
-        raise InputError(f"tol must be a number in (0, 1), got {tol!r}")
+    tolerance = check_tolerance(tol if tol is not None else tolerance)
+    lag_rank_tol = check_tolerance(lag_rank_tol, "lag_rank_tol")
     if method not in METHODS:
-        raise InputError(f"method must be auto, direct, horizon or closed-form; got {method!r}")
+        raise InputError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     A, B, C, D, name = _from_source(system)
     with _blas_threads(B.shape[1]):
-        return _numeric_core(A, B, C, D, name, n, tol, device, xp, method)
+        return _numeric_core(A, B, C, D, name, n, tolerance, lag_rank_tol, device, xp, method, progress)
 
 
 #: Products ``A X`` with X of at most this many columns are skinny: one BLAS thread runs them as fast
@@ -558,7 +667,33 @@ def _blas_threads(columns):
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _numeric_core(A, B, C, D, name, n, tol, device, xp, method):
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _closed_form(A, B, C, D, n, progress):
+    """``(singular values, precision)`` of the weighted stack for a diagonalisable A, or None when A is defective
+    or its eigenvectors are badly conditioned."""
+    from .modal import modal_form, stack_singular_values
+
+    lam, V = np.linalg.eig(A)
+    cond = float(np.linalg.cond(V))
+    if not math.isfinite(cond) or cond > MAX_EIGENVECTOR_CONDITION:
+        return None
+    Wr = np.linalg.solve(V, B.astype(complex))  # V^-1 B: row k is mode k's input weights
+    CV = C.astype(complex) @ V
+    p, m = C.shape[0], B.shape[1]
+    W = (CV.T[:, :, None] * Wr[:, None, :]).reshape(A.shape[0], p * m)  # vec(C v_k w_k^T), row-major
+    D0 = None if D is None else np.asarray(D, dtype=complex).reshape(p * m)
+    form = modal_form(lam, W, D0)
+    try:
+        s, _used, precision = stack_singular_values(form, n, progress=progress)
+    except LimitError:  # modes that grow too fast for the QR forms at this n: geometric sums in log form
+        G = _weighted_gram_closed_form(A, B, C, D, n)
+        return _gram_singular_values(G), math.sqrt(16 * _EPS * p * m)
+    return s, precision * max(1.0, cond)
+
+
+def _numeric_core(A, B, C, D, name, n, tolerance, lag_rank_tol, device, xp, method, progress):
     if xp is None:
         xp = get_namespace(device)
     else:
@@ -567,34 +702,48 @@ def _numeric_core(A, B, C, D, name, n, tol, device, xp, method):
     to = lambda M: None if M is None else xp.asarray(M, dtype=dtype)
     Ax, Bx, Cx, Dx = to(A), to(B), to(C), to(D)
     N = A.shape[0]
+    p, m = C.shape[0], B.shape[1]
     T = N + (1 if D is not None else 0)
-    cols = lag_span_columns(xp, Ax, Bx, Cx, Dx, min(n, T), full_rank_tol=tol)
-    s = xp.linalg.svdvals(cols) if cols.shape[1] else xp.zeros((0,), dtype=xp.float64)
-    k, svals, gap = _rank(s, tol)
+    cols = lag_span_columns(xp, Ax, Bx, Cx, Dx, min(n, T), full_rank_tol=lag_rank_tol)
+    ls = xp.linalg.svdvals(cols) if cols.shape[1] else xp.zeros((0,), dtype=xp.float64)
+    lag_rank, lag_svals, lag_gap = _rank(ls, lag_rank_tol)
 
-    progress = _Progress(n, "symssm numeric")
+    bar = _Progress(n, "symssm numeric") if progress is None else None
+    report = progress if progress is not None else (lambda done, total=None: bar(done))
     if method == "auto":
         method = choose_method(A, n)
-    G = None
-    if method == "closed-form":
-        G = _weighted_gram_closed_form(A, B, C, D, n)
-        if G is None:  # A is defective or badly conditioned: repeated squaring (log n) where N is small
-            method = "doubling" if doubling_fits(A.shape[0], C.shape[0], B.shape[1], n) else "direct"
-    if method == "doubling":
-        G = _weighted_gram_doubling(np.asarray(A), np.asarray(B), np.asarray(C),
-                                    None if D is None else np.asarray(D), n)
-    if G is None:
-        Rx, used = _weighted_factor_direct(xp, Ax, Bx, Cx, Dx, n, stop_when_decayed=(method == "horizon"),
-                                           progress=progress)
-        progress.close()
-        errors = _errors_from_factor(np.asarray(_to_numpy(Rx)), k)
-    else:
-        progress.close()
-        errors = _errors_from_gram(G, k)
+    s = None
+    precision = 16 * _EPS * math.sqrt(p * m)
+    try:
+        if method == "closed-form":
+            out = _closed_form(A, B, C, D, n, report)
+            if out is None:  # A is defective or badly conditioned: repeated squaring (log n) where N is small
+                method = "doubling" if doubling_fits(N, p, m, n) else "direct"
+            else:
+                s, precision = out
+        if method == "doubling":
+            s = _gram_singular_values(_weighted_gram_doubling(np.asarray(A), np.asarray(B), np.asarray(C),
+                                                              None if D is None else np.asarray(D), n))
+            precision = math.sqrt(16 * _EPS * p * m)
+        if s is None:
+            Rx, _used = _weighted_factor_direct(xp, Ax, Bx, Cx, Dx, n, stop_when_decayed=(method == "horizon"),
+                                                progress=report)
+            R = np.asarray(_to_numpy(Rx))
+            s = np.linalg.svd(R, compute_uv=False) if R.shape[0] else np.zeros(0)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not np.all(np.isfinite(s)):
+        raise LimitError(f"the weighted sums of the lags overflow float64 at n = {n}; try a smaller n")
+    errors, k, gap, cut = curve_from_singular_values(s, tolerance)
+    norm = float(np.linalg.norm(s))
+    rel = tuple(float(v) / norm for v in np.sort(s)[::-1][:KEPT]) if norm > 0 else ()
     return NumericResult(
-        name=name, n=n, numerical_head_count=k, singular_values=tuple(svals), tolerance=float(tol), gap=gap,
+        name=name, n=n, numerical_head_count=k, singular_values=rel, tolerance=tolerance, gap=gap,
         approximation_error=tuple(errors), approximation_method=method,
-        backend=getattr(xp, "__name__", "unknown"), device=device,
+        backend=getattr(xp, "__name__", "unknown"), device=device, approximation_error_cut=cut,
+        precision=float(precision), lag_rank=lag_rank, lag_rank_tolerance=lag_rank_tol,
+        lag_rank_singular_values=tuple(lag_svals[:KEPT]), lag_rank_gap=lag_gap,
     )
 
 

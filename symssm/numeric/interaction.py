@@ -1,8 +1,11 @@
-"""The numerical interaction rank of a layer: float blocks, singular values and the gap (not a certificate).
+"""The numerical interaction rank of a layer: float blocks, the best H-head error curve and the gap (not a certificate).
 
 For inputs too large for exact arithmetic (long sequences, float tokens from a trained model), the
-blocks ``W_ij`` are formed in float64 and the rank is counted on the unit-normalised rows
-``vec(W_ij) / ||W_ij||`` at a relative tolerance, reported with its gap ``s_r / s_(r+1)``.
+blocks ``W_ij`` are formed in float64.  As for head counts (docs/numeric.md), the numerical interaction
+rank at tolerance tau is the least H whose best H-head approximation of the operator (Eckart-Young on the
+stack of the blocks, each once) has relative error at most tau, reported with its curve and the gap
+``s_r / s_(r+1)``; the rank of the unit-normalised rows ``vec(W_ij) / ||W_ij||`` is kept as a diagnostic
+(``normalised_rank``).
 
 Examples
 --------
@@ -13,6 +16,7 @@ Examples
 """
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -33,15 +37,24 @@ class NumericInteraction:
     singular_values: tuple
     tolerance: float
     gap: float
+    approximation_error: tuple = ()
+    approximation_error_cut: bool = False
+    normalised_rank: Optional[int] = None
+    normalised_singular_values: tuple = ()
     numerical: bool = field(default=True)
 
     def to_json_data(self):
         """JSON-ready dict, labelled numerical."""
+        f = lambda x: float(f"{x:.17g}")  # noqa: E731
         return {"kind": "numerical-interaction-rank", "numerical": True, "layer": self.kind, "name": self.name,
                 "n": self.n, "numerical_interaction_rank": self.numerical_rank,
-                "singular_values": [float(f"{s:.17g}") for s in self.singular_values], "tolerance": self.tolerance,
-                "gap": None if self.gap is None else float(f"{self.gap:.17g}"),
-                "note": "floating-point result, not a certificate; 'symssm certify' proves the exact rank"}
+                "approximation_error": [f(e) for e in self.approximation_error],
+                "approximation_error_cut": self.approximation_error_cut,
+                "singular_values": [f(s) for s in self.singular_values], "tolerance": self.tolerance,
+                "gap": None if self.gap is None else f(self.gap), "normalised_rank": self.normalised_rank,
+                "normalised_singular_values": [f(s) for s in self.normalised_singular_values],
+                "note": "floating-point result, not a certificate; numerical_interaction_rank is the least H whose "
+                        "best H-head relative error is at most the tolerance; 'symssm certify' proves the exact rank"}
 
 
 def _f(M):
@@ -94,23 +107,30 @@ def float_blocks(layer):
     return np.array(rows, dtype=np.float64).reshape(len(rows), layer.p * layer.m)
 
 
-def numeric_interaction_rank(layer, *, tol=1e-10):
-    """Numerical interaction rank at relative tolerance ``tol`` (labelled numerical).
+def numeric_interaction_rank(layer, *, tolerance=1e-10, tol=None, rank_tol=1e-10):
+    """Numerical interaction rank at ``tolerance``: the least H whose best H-head relative error is at most it.
+
+    ``tol``: the same (the older name; it wins when given); ``rank_tol``: the singular-value threshold of the
+    normalised-row rank (the diagnostic).
 
     Raises
     ------
     InputError
-        If ``layer`` is not a Layer or ``tol`` is not in (0, 1).
+        If ``layer`` is not a Layer or a tolerance is not in (0, 1).
     """
+    from .headcount import _rank, check_tolerance, curve_from_singular_values
+
     if not isinstance(layer, Layer):
         raise InputError(f"expected a Layer, got {type(layer).__name__}")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 1:
-        raise InputError(f"tol must be a number in (0, 1), got {tol!r}")
+    tolerance = check_tolerance(tol if tol is not None else tolerance)
+    rank_tol = check_tolerance(rank_tol, "rank_tol")
     R = float_blocks(layer)
-    norms = np.linalg.norm(R, axis=1)
-    R = R[norms > 0] / norms[norms > 0][:, None]
     s = np.linalg.svd(R, compute_uv=False) if R.size else np.zeros(0)
-    s = [float(v) for v in s]
-    k = sum(1 for v in s if s and v > tol * s[0])
-    gap = s[k - 1] / s[k] if 0 < k < len(s) and s[k] > 0 else None
-    return NumericInteraction(layer.name, layer.kind, layer.n, k, tuple(s), float(tol), gap)
+    errors, k, gap, cut = curve_from_singular_values(s, tolerance)
+    norm = float(np.linalg.norm(s))
+    rel = tuple(float(v) / norm for v in s[:64]) if norm > 0 else ()
+    norms = np.linalg.norm(R, axis=1)
+    unit = R[norms > 0] / norms[norms > 0][:, None]
+    r, us, _ = _rank(np.linalg.svd(unit, compute_uv=False) if unit.size else np.zeros(0), rank_tol)
+    return NumericInteraction(layer.name, layer.kind, layer.n, k, rel, tolerance, gap, tuple(errors), cut, r,
+                              tuple(us[:64]))

@@ -5,6 +5,11 @@
 * :func:`plot_heads`: best H-head approximation error against H (the paper's experiment,
   computed deterministically by the numeric path), with the head count marked and, from a verified
   eps-head-count certificate, the certified brackets as error bars.
+
+Both draw on a given matplotlib ``ax`` or on a new :class:`matplotlib.figure.Figure` (never through
+``pyplot``, so a notebook's backend and its open figures are left alone), write a file when ``path`` is
+given, and return the Figure: in Jupyter ``plot_heads([res])`` shows it, ``plot_heads([res], ax=ax)`` draws
+into your own axes.
 """
 
 from fractions import Fraction
@@ -15,15 +20,16 @@ from ..errors import InputError
 __all__ = ["plot_gradient", "plot_heads", "figure_format", "FORMATS"]
 
 
-def _pyplot():
+def _axes(ax, size=(6.4, 4.0)):
+    """``(figure, axes)``: the given axes and its figure, or a new Figure (no pyplot: the backend is untouched)."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError:
         raise InputError("plotting needs matplotlib: pip install 'symssm[plot]'") from None
-    return plt
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=size)
+    return fig, fig.add_subplot()
 
 
 #: Figure formats by file suffix, with the metadata that would make the bytes differ run to run removed.
@@ -70,8 +76,9 @@ def _save(fig, path, inputs=()):
     atomic_write(path, buf.getvalue(), inputs=inputs)
 
 
-def plot_gradient(cert, path, *, max_distance=None, inputs=()):
-    """Plot a (verified) gradient-highway certificate to a PNG, PDF or SVG file (by the suffix).
+def plot_gradient(cert, path=None, *, max_distance=None, inputs=(), ax=None):
+    """Plot a (verified) gradient-highway certificate; returns the Figure (written to ``path`` when given: PNG, PDF
+    or SVG by the suffix; drawn on ``ax`` when given).
 
     Raises
     ------
@@ -81,7 +88,8 @@ def plot_gradient(cert, path, *, max_distance=None, inputs=()):
     from ..exact.lags import lags
     from ..sources.system import ssm
 
-    plt = _pyplot()
+    if path is not None:
+        figure_format(path)
     d = cert.data if hasattr(cert, "data") else cert
     s = d["system"]
     system = ssm(s["A"], s["B"], s["C"], s["D"])
@@ -95,7 +103,7 @@ def plot_gradient(cert, path, *, max_distance=None, inputs=()):
     dist = list(range(1, top + 1))
     norms = [sqrt(sum(float(x) ** 2 for row in Ls[k] for x in row)) for k in dist]
     envelope = [K * float(r) ** k for k in dist]
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    fig, ax = _axes(ax)
     tiny = 1e-300
     ax.semilogy(dist, [max(v, tiny) for v in norms], "o-", ms=3, label=r"SSM $\|L_d\|_F$ (exact)")
     ax.semilogy(dist, envelope, "--", label=rf"certified $K r^d$, $r = {float(r):.4g}$")
@@ -109,31 +117,55 @@ def plot_gradient(cert, path, *, max_distance=None, inputs=()):
     ax.set_ylim(max(low / 10, 1e-30), max(envelope[0], c) * 10)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path, inputs)
-    plt.close(fig)
+    if path is not None:
+        _save(fig, path, inputs)
+    return fig
 
 
-def plot_heads(results, path, *, inputs=(), certified=None):
-    """Plot approximation error against H for one or more numeric results (PNG, PDF or SVG by suffix).
+def plot_heads(results, path=None, *, inputs=(), certified=None, tolerance=None, ax=None):
+    """Plot approximation error against H for numeric results; returns the Figure (written to ``path`` when
+    given: PNG, PDF or SVG by the suffix; drawn on ``ax`` when given).
 
-    ``certified``: the data of a verified ``approximate-head-count`` (or ``trained-head-count``)
-    certificate, or a list of them (None where a curve has none) aligned with ``results``; their
-    brackets are drawn as error bars (the paper's figure with rigorous error bars), with the tolerance
-    and, for one certificate, the certified eps-head count.
+    ``results``: :class:`~symssm.numeric.headcount.NumericResult` objects (or anything with ``name``,
+    ``numerical_head_count`` and ``approximation_error``), or one of them.  ``certified``: the data of a verified
+    ``approximate-head-count`` (or ``trained-head-count``) certificate, or a list of them (None where a curve has
+    none) aligned with ``results``; their brackets are drawn as error bars (the paper's figure with rigorous error
+    bars), with the tolerance and, for one certificate, the certified eps-head count.  ``tolerance``: a horizontal
+    line at it (taken from the certificates when there are some).
 
     Raises
     ------
     InputError
         If matplotlib is missing or the suffix names no supported format.
+
+    Examples
+    --------
+    >>> from symssm.numeric.headcount import numeric_head_count
+    >>> import numpy as np
+    >>> res = numeric_head_count((np.diag([0.9, 0.5]), np.eye(2), np.eye(2)), 100, tolerance=1e-3)
+    >>> fig = plot_heads(res, tolerance=1e-3)
+    >>> fig.axes[0].get_xlabel()
+    'number of heads H'
     """
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    if path is not None:
+        figure_format(path)
+    if not isinstance(results, (list, tuple)):
+        results = [results]
+    fig, ax = _axes(ax)
+    drew = False
     for i, res in enumerate(results):
-        errs = res.approximation_error
+        errs = [float(e) for e in res.approximation_error]
+        if not errs:
+            continue
         H = list(range(len(errs)))
-        floor = max(max(errs) * 1e-17, 1e-300)
-        ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i}", label=f"{res.name or 'SSM'} (numerical, k = {res.numerical_head_count})")
-        ax.axvline(res.numerical_head_count, color=f"C{i}", ls=":")
+        top = max(errs)
+        floor = max(top * 1e-17, 1e-300) if top > 0 else 1e-300
+        k = res.numerical_head_count
+        ax.semilogy(H, [max(e, floor) for e in errs], "o-", color=f"C{i % 10}",
+                    label=f"{res.name or 'SSM'} (numerical, k = {k})")
+        if k is not None:
+            ax.axvline(k, color=f"C{i % 10}", ls=":")
+        drew = True
     title = "Approximation error vs. heads (numerical)"
     certs = certified if isinstance(certified, list) else [certified]
     drawn = [(i, c) for i, c in enumerate(certs) if c is not None and c.get("errors")]
@@ -144,18 +176,25 @@ def plot_heads(results, path, *, inputs=(), certified=None):
         floor = max(max(up) * 1e-17, 1e-300)
         mid = [max(u, floor) for u in up]
         ax.errorbar(Hs, mid, yerr=[[max(u, floor) - max(l_, floor) for l_, u in zip(lo, up)], [0] * len(up)],
-                    fmt="s", color="k" if len(drawn) == 1 else f"C{i}", capsize=4,
+                    fmt="s", color="k" if len(drawn) == 1 else f"C{i % 10}", capsize=4,
                     label="certified bracket [lower, upper]" if j == 0 else None)
+        drew = True
     if drawn:
-        tol = float(Fraction(drawn[0][1]["tolerance"]))
-        ax.axhline(tol, color="k", ls="--", lw=0.8, label=f"tolerance {tol:g}")
+        tolerance = float(Fraction(drawn[0][1]["tolerance"]))
         ks = [c["head_count"] for _, c in drawn]
         title = "Approximation error vs. heads: certified brackets" + (
             f", k_eps = {ks[0]}" if len(ks) == 1 and ks[0] is not None else "")
+    if tolerance is not None:
+        ax.axhline(float(tolerance), color="k", ls="--", lw=0.8, label=f"tolerance {float(tolerance):g}")
+        drew = True
+    if not drew:
+        ax.text(0.5, 0.5, "no error curve to draw", ha="center", va="center", transform=ax.transAxes)
     ax.set_xlabel("number of heads H")
     ax.set_ylabel("best H-head error (Frobenius, length-n operator)")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    if drew:
+        ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path, inputs)
-    plt.close(fig)
+    if path is not None:
+        _save(fig, path, inputs)
+    return fig

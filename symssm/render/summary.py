@@ -10,7 +10,8 @@ Examples
 """
 
 __all__ = ["terminal_safe", "describe", "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
-           "gradient_summary", "numeric_summary", "approximate_summary"]
+           "gradient_summary", "numeric_summary", "approximate_summary", "curve_text", "model_summary",
+           "certified_line"]
 
 
 def terminal_safe(text):
@@ -103,21 +104,102 @@ def gradient_summary(d, n):
     ]
 
 
+def curve_text(errors, cut, *, digits=3, most=24):
+    """``e_0, e_1, ..., e_k`` as text (the middle elided past ``most`` values), ``...`` at the end when cut.
+
+    Examples
+    --------
+    >>> curve_text([1.0, 0.25, 1e-12], True)
+    '1.000e+00, 2.500e-01, 1.000e-12, ...'
+    """
+    fmt = [f"{e:.{digits}e}" for e in errors]
+    if len(fmt) > most:
+        fmt = fmt[:most - 4] + [f"... ({len(fmt) - most + 3} more)"] + fmt[-3:]
+    return ", ".join(fmt) + (", ..." if cut else "")
+
+
 def numeric_summary(res, n):
     """The numeric command's report (lines of text), labelled numerical."""
     k = res.numerical_head_count
-    s = res.singular_values
-    gap = ("infinite (no singular value below the tolerance)" if res.gap is None else f"{res.gap:.3e}")
+    gap = "infinite (no singular value after s_k)" if res.gap is None else f"{res.gap:.3e}"
+    e = res.approximation_error
     lines = [
         f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate",
         f"system: {terminal_safe(res.name) if res.name else '(unnamed)'}, n = {n}",
-        f"numerical head count k = {k} at relative tolerance tau = {res.tolerance:g}; gap s_k/s_(k+1) = {gap}",
-        "singular values of the normalised lag stack: " + ", ".join(f"{v:.3e}" for v in s[:16])
-        + (", ..." if len(s) > 16 else ""),
-        f"best H-head relative error of the length-{n} operator ({res.approximation_method}):",
+        f"numerical head count k = {k}: the least H whose best H-head relative error e_H is at most tau = "
+        f"{res.tolerance:g}" + (f" (e_{k - 1} = {e[k - 1]:.3e} > tau >= e_{k} = {e[k]:.3e})" if k else "")
+        + f"; gap s_k/s_(k+1) = {gap}",
+        f"best H-head relative error of the length-{n} operator ({res.approximation_method}), H = 0..{k}"
+        + (", until it is below tau:" if res.approximation_error_cut else ":"),
     ]
-    lines += [f"  H = {H:3d}: {e:.3e}" for H, e in enumerate(res.approximation_error)]
-    lines.append("For an exact, certified head count: symssm certify SPEC (exact entries).")
+    shown = list(enumerate(e))
+    if len(shown) > 24:
+        shown = shown[:20] + [None] + shown[-3:]
+    lines += ["  ..." if item is None else f"  H = {item[0]:3d}: {item[1]:.3e}" for item in shown]
+    if res.approximation_error_cut:
+        lines.append("  ...")
+    if not res.resolved:
+        lines.append(f"note: tau is below the precision of this curve (about {res.precision:.1e}, the "
+                     f"{res.approximation_method} form): the count at tau is not resolved; a larger tau is")
+    lines.append(f"normalised-lag rank (a diagnostic, not the count; threshold {res.lag_rank_tolerance:g}): "
+                 f"{res.lag_rank}")
+    lines.append("For an exact, certified count: symssm certify SPEC --tolerance EPS (the eps-head count), or symssm "
+                 "certify SPEC (the exact head count).")
+    return lines
+
+
+def certified_line(layer):
+    """``model --certificates``: the certified eps-head count of a layer, or why there is none."""
+    if layer["certificate"] is None:
+        return f"certified eps-head count: none ({terminal_safe(layer['certificate_note'])})"
+    errs, k = layer["certified_errors"], layer["certified_head_count"]
+    if k is None:
+        h = layer["certified_undecided_at"]
+        text = (f"no certified eps-head count: e_{h} lies in [{_short(errs[h]['lower'])}, {_short(errs[h]['upper'])}], "
+                "around the tolerance")
+    else:
+        text = (f"certified eps-head count {k}: e_{k} <= {_short(errs[k]['upper'])}"
+                + (f", e_{k - 1} >= {_short(errs[k - 1]['lower'])}" if k else ""))
+    return text + f"; certificate {terminal_safe(layer['certificate'])} (verified by the independent checker)"
+
+
+def model_summary(report, tolerance):
+    """``symssm model``: one block per layer (lines of text), labelled numerical."""
+    lti = [layer for layer in report["layers"] if layer.get("quantity") == "head-count"]
+    lines = [f"NUMERICAL RESULTS (float64): not certificates; {len(report['layers'])} SSM layer(s)"
+             + (f"; head counts on length-{report['n']} sequences" if lti else "")
+             + f" at tolerance tau = {tolerance:g} (the least H whose best H-head relative error is <= tau)"]
+    for layer in report["layers"]:
+        name = terminal_safe(layer["name"])
+        if layer.get("quantity") == "interaction-rank":
+            r = layer["numerical_interaction_rank"]
+            state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
+            lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {state}): numerical "
+                         f"interaction rank {r} on a seeded input of {layer['tokens']} tokens (its B, C and step depend "
+                         "on the input: not a head count for every input)")
+            lines.append(f"    best H-head relative error of that operator, H = 0..{r}: "
+                         + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+        else:
+            k = layer["numerical_head_count"]
+            gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
+            lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {layer['state']}): numerical "
+                         f"head count {k}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) "
+                         f"{'not computed' if layer['lag_rank'] is None else layer['lag_rank']}")
+            lines.append(f"    best H-head relative error, H = 0..{k}: "
+                         + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+            if not layer["resolved"]:
+                lines.append(f"    note: tau is below this curve's precision (about {layer['precision']:.1e}): the "
+                             "count at tau is not resolved")
+            if layer["D"] == "absent":
+                lines.append("    note: no D in the checkpoint for this layer: its operator is the kernel alone")
+        if "certificate" in layer:
+            lines.append("    " + certified_line(layer))
+            certified = layer.get("certified_head_count")
+            if certified is not None and layer.get("numerical_head_count") not in (None, certified):
+                lines.append(f"    note: the numerical count {layer['numerical_head_count']} differs from the certified "
+                             f"one (tau within the curve's precision of an error); the certified count is proven")
+    for skipped in report.get("skipped", []):
+        lines.append(f"  not read: {terminal_safe(skipped['name'])}: {terminal_safe(skipped['reason'])}")
     return lines
 
 

@@ -58,6 +58,28 @@ class ParametricSSM:
     def N(self):
         return len(self.formulas["A"])
 
+    def __repr__(self):
+        label = f" {self.name!r}" if self.name else ""
+        return (f"<ParametricSSM{label} over Q({', '.join(self.parameters)}): N={self.N} m={self.m} p={self.p}"
+                f"{' with D' if self.has_D else ''}>")
+
+    def _repr_markdown_(self):
+        """Jupyter: the parameters and the entries as written (matrices up to 8 x 8; larger ones by their size)."""
+        def cell(text):
+            return "`" + text.replace("`", "'") + "`"
+
+        lines = [f"**Family with parameters** {cell(self.name) if self.name else ''} over "
+                 f"Q({', '.join(self.parameters)}): N = {self.N}, m = {self.m}, p = {self.p}", ""]
+        for key in ("A", "B", "C", "D"):
+            rows = self.formulas[key]
+            if rows is None:
+                continue
+            if len(rows) > 8 or len(rows[0]) > 8:
+                lines.append(f"- {key}: {len(rows)} x {len(rows[0])}")
+            else:
+                lines.append(f"- {key} = " + "; ".join("[" + ", ".join(cell(x) for x in row) + "]" for row in rows))
+        return "\n".join(lines)
+
     @property
     def m(self):
         return len(self.formulas["B"][0])

@@ -11,6 +11,12 @@ the parameters of one layer in the shapes the certificate uses (``docs/models.md
 
 A shared step (``log_dt`` of one entry, as some configurations store it) is repeated per channel.
 
+An S4 layer with state-spaces/s4's ``SSMKernelDiag`` kernel (kind ``s4-diag``) is certified as the S4D layer with
+the same kernel, when its conventions allow (zero-order hold, the ``exp`` transforms of ``inv_dt`` and ``A_real``,
+``A_imag`` untransformed, one output copy, a step shared by the channel's modes): ``log_dt = inv_dt``,
+``log_A_real = A_real``, ``A_imag = -kernel.A_imag`` and ``C = kernel.C kernel.B`` (exact products of the stored
+floats), the rows of ``n_ssm < H`` copies repeated.
+
 Examples
 --------
 >>> import numpy as np
@@ -76,6 +82,10 @@ class TrainedLayer:
 
 def _exact(array, name, shape):
     a = np.asarray(array)
+    if a.dtype == object and a.size and all(isinstance(x, Fraction) for x in a.reshape(-1)):  # exact already
+        if a.shape != shape:
+            raise InputError(f"{name} has shape {a.shape}, expected {shape}")
+        return np.vectorize(format_rational, otypes=[object])(a).tolist()
     if a.dtype.kind not in "fiu":
         raise InputError(f"{name}: a {a.dtype} tensor, not real numbers (complex values are stored as a real view)")
     a = a.astype(np.float64) if a.dtype.kind == "f" else a
@@ -92,19 +102,66 @@ def _exact(array, name, shape):
     return np.vectorize(text, otypes=[object])(a).tolist() if a.size else a.tolist()
 
 
-def trained_layer(layer, checkpoint):
-    """The exact :class:`TrainedLayer` of a recognised checkpoint layer (S4D, S5 or LRU).
+def _s4_diag_as_s4d(layer, conventions):
+    """The tensors of the S4D layer with the same kernel as an SSMKernelDiag layer (exact), or InputError why not."""
+    conv = conventions.as_json() if conventions is not None else {"discretization": "zoh", "dt_transform": "exp",
+                                                                  "real_transform": "exp", "imag_transform": "none"}
+    want = {"discretization": "zoh", "dt_transform": "exp", "real_transform": "exp", "imag_transform": "none"}
+    differ = [f"{k} {conv[k]}" for k in want if conv[k] != want[k]]
+    if differ:
+        raise InputError(f"{layer.name}: certified S4 kernels are those with zero-order hold and the exp transforms of "
+                         f"inv_dt and A_real (this one: {', '.join(differ)}); the numerical count still applies")
+    t, dims = layer.tensors, layer.dims
+    if not dims:
+        from .checkpoints import check_layer
+
+        layer = check_layer(layer)
+        t, dims = layer.tensors, layer.dims
+    H, P, S, c = dims["H"], dims["P"], dims["S"], dims["channels"]
+    if c != 1:
+        raise InputError(f"{layer.name}: an S4 kernel with {c} output copies (channels) is not certified; one copy is")
+    inv_dt = np.asarray(t["kernel.inv_dt"])
+    if inv_dt.shape[1] != 1 and not np.all(inv_dt == inv_dt[:, :1]):
+        raise InputError(f"{layer.name}: a step per mode (dt_tie false) is not certified; a step per channel is")
+    rep = np.arange(H) % S
+    B = np.asarray(t["kernel.B"])[rep]
+    C = np.asarray(t["kernel.C"])[0]
+    F = np.vectorize(lambda x: Fraction(float(x)), otypes=[object])
+    if dims["complex"]:
+        Br, Bi, Cr, Ci = F(B[..., 0]), F(B[..., 1]), F(C[..., 0]), F(C[..., 1])
+        prod = np.stack([Cr * Br - Ci * Bi, Cr * Bi + Ci * Br], axis=-1)  # exact, as Fractions
+        A_imag = -np.asarray(t["kernel.A_imag"])[rep]
+    else:
+        prod = np.stack([F(C) * F(B), np.full(C.shape, Fraction(0), dtype=object)], axis=-1)
+        A_imag = np.zeros((H, P))
+    out = {"kernel.log_dt": inv_dt[:, 0], "kernel.log_A_real": np.asarray(t["kernel.A_real"])[rep],
+           "kernel.A_imag": A_imag, "kernel.C": prod}
+    if "D" in t:
+        out["D"] = np.asarray(t["D"])[0]
+    return out
+
+
+def trained_layer(layer, checkpoint, conventions=None):
+    """The exact :class:`TrainedLayer` of a recognised checkpoint layer (S4D, S4 SSMKernelDiag, S5 or LRU).
+
+    ``conventions``: the :class:`~symssm.sources.checkpoints.Conventions` the checkpoint does not record (S5:
+    only zero-order hold is certified; SSMKernelDiag: see the module docstring).
 
     Raises
     ------
     InputError
-        If the layer is a Mamba layer (input-dependent: not a fixed operator), or its tensors have the wrong
-        shapes or non-finite values.
+        If the layer is a Mamba layer (input-dependent: not a fixed operator), its conventions are not certified,
+        or its tensors have the wrong shapes or non-finite values.
     LimitError
         If it has more than :data:`MAX_TRAINED_MODES` modes.
     """
     t = layer.tensors
     kind = layer.kind
+    if kind == "s4-diag":
+        t, kind = _s4_diag_as_s4d(layer, conventions), "s4d"
+    elif kind == "s5" and conventions is not None and conventions.discretization != "zoh":
+        raise InputError(f"{layer.name}: certified S5 layers use zero-order hold (this one: {conventions.discretization}"
+                         "); the numerical count still applies")
     if kind not in ARCHITECTURES:
         raise InputError(f"{layer.name}: a {kind} layer has no fixed lag operator (its lags depend on the input); "
                          "only S4D, S5 and LRU layers are certified")

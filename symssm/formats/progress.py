@@ -1,0 +1,121 @@
+"""Progress bars for long work: tqdm on standard error, drawn only when standard error is a terminal.
+
+Off a terminal (a pipe, a log file, a test, a notebook's captured stream) nothing is drawn and nothing
+is imported, so output that is read by programs stays clean.  ``SYMSSM_NO_PROGRESS=1`` turns the bars
+off everywhere.
+
+Examples
+--------
+>>> with progress_bar(10, "demo") as bar:   # not a terminal here: a silent bar
+...     bar.update_to(5)
+...     bar.advance(5)
+>>> bar.done
+10
+"""
+
+import contextvars
+import os
+import sys
+from contextlib import contextmanager
+
+__all__ = ["progress_bar", "Progress", "on_terminal", "reporting", "report"]
+
+#: The bar of the command now running (set by :func:`reporting`); deep code reports to it with :func:`report`.
+_CURRENT = contextvars.ContextVar("symssm_progress", default=None)
+
+
+def on_terminal(stream=None):
+    """Whether ``stream`` (standard error by default) is a terminal and bars are not turned off."""
+    if os.environ.get("SYMSSM_NO_PROGRESS", "") not in ("", "0"):
+        return False
+    stream = sys.stderr if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class Progress:
+    """A bar that counts work done (``update_to``, ``advance``) and closes itself in a ``with`` block."""
+
+    def __init__(self, total, desc, unit="it", *, enabled=None, leave=False):
+        self.total = total
+        self.done = 0
+        self.bar = None
+        if enabled is None:
+            enabled = on_terminal()
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:  # pragma: no cover - tqdm is a dependency
+                return
+            self.bar = tqdm(total=total, desc=desc, unit=unit, leave=leave, file=sys.stderr, dynamic_ncols=True)
+
+    def update_to(self, done, total=None):
+        """Set the work done (and, when it changed, the total)."""
+        if self.bar is not None and total is not None and total != self.bar.total:
+            self.bar.total = total
+            self.bar.refresh()
+        if done > self.done:
+            if self.bar is not None:
+                self.bar.update(done - self.done)
+            self.done = done
+
+    def advance(self, k=1):
+        """Count ``k`` more units of work."""
+        self.update_to(self.done + k)
+
+    def describe(self, text):
+        """Change the label (the item being worked on)."""
+        if self.bar is not None:
+            self.bar.set_description_str(text[:60])
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __call__(self, done, total=None):
+        self.update_to(done, total)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def progress_bar(total, desc, unit="it", *, enabled=None):
+    """A :class:`Progress` bar (drawn only on a terminal)."""
+    return Progress(total, desc, unit, enabled=enabled)
+
+
+@contextmanager
+def reporting(desc, unit="step"):
+    """A bar that the work inside the block reports to with :func:`report` (drawn only on a terminal).
+
+    Examples
+    --------
+    >>> with reporting("demo") as bar:
+    ...     report(1, 4, "first")
+    >>> bar.done
+    1
+    """
+    bar = Progress(0, desc, unit)
+    token = _CURRENT.set(bar)
+    try:
+        yield bar
+    finally:
+        _CURRENT.reset(token)
+        bar.close()
+
+
+def report(done, total=None, what=None):
+    """Tell the current bar (if any) that ``done`` of ``total`` steps are done; ``what``: the step's name."""
+    bar = _CURRENT.get()
+    if bar is None:
+        return
+    if what is not None:
+        bar.describe(what)
+    bar.update_to(done, total)
