@@ -106,6 +106,12 @@ def _render_checked(data, *, standalone=False, macros=False, style=None, source=
         style = Style(**{k: v for k, v in options.items() if v is not None})
     if macros:
         return _macros(data, style, source)
+    if style.label is None:
+        from dataclasses import replace
+
+        from .style import certificate_sha256
+
+        style = replace(style, auto_label="symssm:" + certificate_sha256(data)[:16])
     body = {"head-count": head_count_fragment, "gradient-highway": gradient_fragment,
             "interaction-rank": interaction_fragment, "parametric-head-count": parametric_fragment,
             "approximate-head-count": approximate_fragment,
