@@ -224,6 +224,32 @@ def _check(path):
     return out["code"], out["message"]
 
 
+#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
+_VERDICTS = {}
+
+
+def _digest(path):
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _cached_check(path):
+    """:func:`_check`, remembered for the same bytes within this process (a file that changes while it is checked
+    is not remembered)."""
+    before = _digest(path)
+    if before is not None and before in _VERDICTS:
+        return _VERDICTS[before]
+    verdict = _check(path)
+    if before is not None and _digest(path) == before:
+        if len(_VERDICTS) > 4096:
+            _VERDICTS.clear()
+        _VERDICTS[before] = verdict
+    return verdict
+
+
 def _options(text):
     """Render keyword arguments from a marker's recorded options (its own grammar; nothing is evaluated)."""
     if text == "-":
@@ -439,7 +465,7 @@ class _State:
 
     def _verdict(self, path):
         if path not in self.verdicts:
-            self.verdicts[path] = _check(path)
+            self.verdicts[path] = _cached_check(path)
         return self.verdicts[path]
 
     def _read(self, path):

@@ -117,7 +117,7 @@ def framework_table(rows, *, seed, n, m):
             files.append(certificate_file(every))
     listed = ", ".join(_file_tex(f) for f in files)
     body += ["\\end{tabular}", "\\end{center}",
-             f"{{\\footnotesize $r$ on $X$: the interaction rank on one input $X$ of $n = {n}$ tokens in "
+             f"{{\\footnotesize\\raggedright $r$ on $X$: the interaction rank on one input $X$ of $n = {n}$ tokens in "
              f"$\\mathbb{{Q}}^{{{m}}}$ (seed {seed}); every $X$: the rank for every input, certified with the "
              "input-dependent quantities as parameters; $^{*}$ generic, off an exceptional set given in the "
              "certificate; -- not certified. Each number is checked by \\texttt{symssm check} in its certificate: "

@@ -491,6 +491,8 @@ class PaperReader:
         if ch == "}":
             if self.groups:
                 self.pending = self.groups.pop().arg_of
+                if self.pending in _SECTIONS:
+                    self._flush()
             return i + 1
         if ch == "[" and self.pending is not None:
             opt, j = _optional(toks, i)

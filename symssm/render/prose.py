@@ -100,13 +100,14 @@ def _stems(data):
 
 
 def _values(data, n=None):
-    """The counts a certificate proves for its system, or None when they are not head counts or ranks."""
+    """The counts a certificate proves for its system (at length ``n`` when given), or None when they are not head
+    counts or ranks.  Without a length, a head count is the one the theorem states (and its eventual value)."""
     kind = data.get("kind")
     if kind == "head-count":
         prof = data["profile"]
         if n is not None:
-            return {prof["values"][n - 1] if 1 <= n <= len(prof["values"]) else prof["eventual"]} if n >= 1 else None
-        return set(prof["values"]) | {prof["eventual"], data["head_count"]}
+            return {prof["values"][n - 1] if n <= len(prof["values"]) else prof["eventual"]} if n >= 1 else None
+        return {prof["eventual"], data["head_count"]}
     if kind == "interaction-rank":
         return {data["interaction_rank"]}
     if kind == "parametric-head-count":
@@ -116,20 +117,41 @@ def _values(data, n=None):
     return None
 
 
-def _named(sentence, state, stems, macro_sha, label_sha):
-    """The certificate SHA-256s a sentence names (references, macros, system names)."""
-    shas = []
-    for kind, name in _PLACEHOLDER.findall(sentence):
-        sha = (macro_sha if kind == "m" else label_sha).get(name)
-        if sha is not None and sha not in shas:
-            shas.append(sha)
+def _named(sentence, stems, macro_sha, label_sha):
+    """{certificate SHA-256: offsets where the sentence names its system} (references, macros, system names)."""
+    found = {}
+    for m in _PLACEHOLDER.finditer(sentence):
+        sha = (macro_sha if m.group(1) == "m" else label_sha).get(m.group(2))
+        if sha is not None:
+            found.setdefault(sha, []).append(m.start())
     low = _masked(sentence).lower()
     for sha, words in stems.items():
-        if sha in shas:
-            continue
-        if any(re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", low) for w in words):
-            shas.append(sha)
-    return shas
+        for w in words:
+            for m in re.finditer(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", low):
+                found.setdefault(sha, []).append(m.start())
+    return found
+
+
+def _about(named, offset):
+    """The certificate a number at ``offset`` is about: the only one named, or the one named closest before it
+    (after it, when none is named before) within 80 characters; None when that is not clear."""
+    if len(named) == 1:
+        return next(iter(named))
+    best = []
+    for sha, offsets in named.items():
+        before = [offset - o for o in offsets if o <= offset]
+        after = [o - offset for o in offsets if o > offset]
+        best.append((min(before) if before else 10**6, min(after) if after else 10**6, sha))
+    best.sort()
+    if best and best[0][0] <= 80 and (len(best) == 1 or best[1][0] > best[0][0]):
+        return best[0][2]
+    best.sort(key=lambda x: x[1])
+    if best and best[0][0] == 10**6 and best[0][1] <= 80 and (len(best) == 1 or best[1][1] > best[0][1]):
+        return best[0][2]
+    return None
+
+
+_LENGTH = re.compile(r"(?:\bn\s*=\s*|\blength(?:-|\s+(?:n\s*=\s*)?))(\d{1,18})\b")
 
 
 def check_prose(read, report, state):
@@ -150,17 +172,19 @@ def check_prose(read, report, state):
     # systems named more than once by their stems (the same system at two sizes) are told apart by the full name
     previous = {}
     for s in read.sentences:
-        named = _named(s.text, state, stems, macro_sha, label_sha)
+        named = _named(s.text, stems, macro_sha, label_sha)
         key = s.paragraph
         found = _numbers(s.text)
-        nearby = named if named else (previous.get("named", []) if previous.get("key") == key else [])
+        nearby = named if named else (previous.get("named", {}) if previous.get("key") == key else {})
+        length = _LENGTH.search(_masked(s.text))
         for quantity, value, offset, qualified, n_text in found:
             file, line = s.line_at(offset)
             entry = Unchecked("unchecked", file, line, quantity, value, _sentence_text(s.text))
-            if len(nearby) == 1 and nearby[0] in state.data:
-                data = state.data[nearby[0]]
-                entry.certificate = os.path.relpath(state.paths[nearby[0]])
-                n = int(n_text) if n_text and n_text.strip().isdigit() else None
+            sha = _about(nearby, offset if named else 0) if nearby else None
+            if sha is not None and sha in state.data:
+                data = state.data[sha]
+                entry.certificate = os.path.relpath(state.paths[sha])
+                n = int(n_text) if n_text and n_text.strip().isdigit() else (int(length.group(1)) if length else None)
                 allowed = _values(data, n)
                 if allowed is None:
                     entry.detail = f"not compared: the certificate proves {statement(data)}"
@@ -172,7 +196,7 @@ def check_prose(read, report, state):
                     entry.status = "contradicts"
                     entry.detail = (f"the certificate proves {statement(data)}" + (f", so k({n}) = {min(allowed)}"
                                                                                   if n is not None else "")
-                                    + f"; {value} is never the value")
+                                    + f"; not {value}")
             elif len(nearby) > 1:
                 entry.detail = "the sentence names several certified systems; not compared"
             report.unchecked.append(entry)
