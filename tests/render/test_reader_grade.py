@@ -130,13 +130,13 @@ def test_no_coefficient_row_that_the_dimension_argument_covers():
 
 def test_hand_checkable_proof_of_a_small_system():
     text = certify(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot"), 8).to_latex()
-    assert "L_{0} = \\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}" in text
+    assert "L_{0} = I_{2}" in text and "L_{1} = \\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}" in text
     assert "leading principal minors are $1,\\allowbreak -1$" in text
     assert "\\chi_A(x) = \\det(xI - A) = x^{2} + 1" in text
     assert "c_{d,h} = -\\sum_{j=0}^{N-1} a_j c_{d-N+j,h}" in text  # explicit for every d
     for jargon in ("Bareiss", "[h = h']", "(r,c) = (0,0)", "\\tfrac", "L_0, \\dots, L_{1}"):
         assert jargon not in text
-    assert "A = \\begin{pmatrix}" in text and "B = \\begin{pmatrix}" in text
+    assert "A = \\begin{pmatrix}" in text and "B = I_{2}" in text
     assert text.count("\\[") + text.count("\\begin{gather*}") >= 1
     assert "(rows and columns numbered from 1)" in text
 
@@ -204,7 +204,7 @@ def test_framework_layers_say_what_the_rank_depends_on():
         if kind in ("linear-attention", "softmax-attention"):
             assert "X^{\\top} = " in theorem and "on this input" in theorem
         if kind == "selective-ssm":
-            assert "per-token matrices" in theorem
+            assert ("per-token matrices" in theorem) != ("time-invariant SSM" in theorem)
         if kind == "softmax-attention":
             assert "irrational" not in text and "exponentials of the scores" in text
 
