@@ -7,7 +7,7 @@ the witness blocks, the minor and its leading principal minors.
 """
 
 from .head_count import coefficient_rows, minors_sentence, positions_text
-from .matrices import fits_display, items_block, per_token, rows_list
+from .matrices import items_block, per_token
 from .statement import factorized_class, space
 from .tex import (
     MAX_ROWS,

@@ -26,6 +26,7 @@ Examples
 
 import re
 
+from .polytex import tex_polynomial
 from .tex import COLUMN_PT, display_texts, inline_list, matrix_width, number_width, parse_number, tex_matrix, tex_number
 
 __all__ = ["item", "items_block", "per_token", "entry_tex", "is_zero", "tex_width", "system_block", "rows_list",
@@ -68,8 +69,6 @@ def entry_tex(x):
     """An entry as math-mode LaTeX: a number, a polynomial, or ``(p)/(q)``."""
     if _numeric(x):
         return tex_number(x)
-    from .parametric import tex_polynomial
-
     num, den = x
     if den == "1":
         return tex_polynomial(num)
@@ -159,8 +158,6 @@ def _matrix_tex(rows):
     rows = [[_pair(x) for x in row] for row in rows]
     dens = {x[1] for row in rows for x in row if not is_zero(x)}
     if len(dens) == 1 and dens != {"1"}:
-        from .parametric import tex_polynomial
-
         den = dens.pop()
         inner = [[[x[0], "1"] for x in row] for row in rows]
         tex, width = _matrix_tex(inner)
@@ -196,7 +193,7 @@ def item(name, rows, *, transpose=True):
         rhs = "\\operatorname{diag}(" + ", ".join(entry_tex(rows[i][i]) for i in range(r)) + ")"
         return name, rhs, _name_width(name) + sum(_entry_width(rows[i][i]) + 8 for i in range(r)) + 30
     kron = _kron(rows)
-    if kron is not None:
+    if kron is not None and sum(1 for x in kron[0] if not is_zero(x)) >= 2:
         v, P, how = kron
         tex, width = _matrix_tex([v])
         rhs = (f"{tex}^{{\\top}} \\otimes I_{{{P}}}" if how == "column" else f"{tex} \\otimes I_{{{P}}}")
@@ -224,7 +221,7 @@ def rows_list(rows, end=".", tail=None):
 
 def _row_list(lhs, rows, end):
     """A matrix too wide for the column, row by row, in breakable inline lists."""
-    r, c = len(rows), len(rows[0]) if rows else 0
+    r = len(rows)
     lines = [f"${lhs}$ has the rows"] if lhs is not None else []
     for i, row in enumerate(rows):
         lines.append(f"\\par\\noindent\\hspace*{{1em}}$({inline_list(entry_tex(x) for x in row)})$"

@@ -25,7 +25,7 @@ Examples
 import os
 import re
 
-from .audit import Unchecked, statement
+from .claims import Unchecked, statement
 
 __all__ = ["numbers", "check_prose", "NUMBER_WORDS"]
 

@@ -11,7 +11,7 @@ paths from the page's folder.
 
 Examples
 --------
->>> from symssm.render.audit import Claim, Report
+>>> from symssm.render.claims import Claim, Report
 >>> r = Report("p.tex", ".", claims=[Claim("verified", "head-count fragment", "rot.tex", 1, 1, label="thm:rot",
 ...                                          number="Theorem 1", page="2", certificate="rot.json")])
 >>> terminal_lines(r)[1]
@@ -24,7 +24,7 @@ import html
 import os
 from urllib.parse import quote
 
-from .audit import PASSING, STATUSES, exit_code
+from .claims import PASSING, STATUSES, exit_code
 
 __all__ = ["terminal_lines", "to_json", "to_html", "SCHEMA_VERSION"]
 

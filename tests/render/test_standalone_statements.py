@@ -2,12 +2,10 @@
 of fragment (framework table and layers for every input included) fitted to a two-column, a one-column and a
 0.75-inch-margin page without an overfull box."""
 
-import os
 import re
 import subprocess
 
 import numpy as np
-import pytest
 
 from symssm import certify, ssm
 from symssm.catalog import _framework_layers, build_framework
