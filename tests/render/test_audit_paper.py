@@ -326,3 +326,26 @@ def test_the_html_page_in_a_real_browser(paper, tmp_path):
                    timeout=120)
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
+
+
+def test_coq_kernel_checks_a_verified_head_count(tmp_path, capsys):
+    if shutil.which("coqc") is None or subprocess.run(["coqc", "-where"], capture_output=True).returncode != 0:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install coq (.ci/run does)")
+        pytest.skip("coqc is not installed")
+    assert main(["certify", "--family", "rotation", "--N", "2", "-n", "8", "-o", str(tmp_path / "rot.json")]) == 0
+    assert main(["latex", str(tmp_path / "rot.json"), "--label", "thm:rot", "-o", str(tmp_path / "rot.tex")]) == 0
+    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,amsthm}\n"
+                                        "\\begin{document}\n\\input{rot}\n\\end{document}\n")
+    capsys.readouterr()
+    assert main(["audit", str(tmp_path / "paper.tex"), "--coq", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [c["status"] for c in doc["claims"]] == ["kernel-checked"]
+
+
+def test_the_report_page_is_never_written_over_the_paper(paper, capsys):
+    capsys.readouterr()
+    assert main(["audit", str(paper / "paper.tex"), "--html", str(paper / "paper.tex")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert (paper / "paper.tex").read_text().startswith("% A realistic test paper")
