@@ -65,10 +65,11 @@ __all__ = ["Claim", "Unchecked", "Report", "audit", "audit_paper", "audit_lines"
 MAX_JSON_FILES = 20000
 MAX_JSON_BYTES = 256 * 2**20
 #: Phrases only symssm writes (lower case): typeset outside a marked block, they show a stripped fragment.
-SIGNATURES = ("necessary and sufficient in the multi-head factorized class", "interaction rank gap",
-              "explicit construction with", "the witness lag", "the witness block", "the checker verified",
-              "rows and columns numbered from 1", "be its lag operators", "the checker recomputed",
-              "given in the certificate (sha256", "its leading principal minors", "in the certificate (sha256",
+SIGNATURES = ("necessary and sufficient in the multi-head factorized class",
+              "here a map of the multi-head factorized class with h heads sends",
+              "explicit construction with h =", "take the witness lags", "take the witness blocks",
+              "the checker verified", "rows and columns numbered from 1", "be its lag operators",
+              "the checker recomputed", "given in the certificate (sha256", "in the certificate (sha256",
               "this certificate proves nothing", "the certified brackets")
 
 
@@ -165,6 +166,7 @@ def _cached_check(path):
 
 def _options(text):
     """Render keyword arguments from a marker's recorded options (its own grammar; nothing is evaluated)."""
+    text = text.split(" %")[0].strip()  # an editor may join the next comment line to the marker
     if text == "-":
         return {}
     try:

@@ -81,7 +81,7 @@ def parse_table_options(text):
     InputError
         If the options are not ``--seed S -n N -m M``.
     """
-    m = _OPTIONS.fullmatch(text.strip())
+    m = _OPTIONS.fullmatch(text.split(" %")[0].strip())
     if not m:
         raise InputError(f"unreadable table options {text[:60]!r}")
     return {"seed": int(m.group(1)), "n": int(m.group(2)), "m": int(m.group(3))}

@@ -45,7 +45,8 @@ _PATTERNS = [
 ]
 _QUALIFIERS = re.compile(r"\b(?:not|no|never|cannot|can't|fail|fails|fewer|less|least|most|more than|up to|below|"
                          r"above|than|beyond|instead|rather|except|exceed|exceeds|only if|if and only|under|over|"
-                         r"single-head|bound|bounded|<|>|<=|>=)\b|[<>≤≥]", re.I)
+                         r"single-head|bound|bounded)\b", re.I)
+_COMPARED = re.compile(r"(?:[<>≤≥]=?|\\[lg]eq?|!=)\s*$")
 _PLACEHOLDER = re.compile("\ue000([mr]):([^\ue001]*)\ue001")
 
 
@@ -69,8 +70,10 @@ def _numbers(text):
             if any(a < span[1] and span[0] < b for a, b in taken):
                 continue
             taken.append(span)
-            before = masked[max(0, m.start() - 40):m.start()] + masked[m.start():span[0]]
-            qualified = bool(_QUALIFIERS.search(before))
+            before = masked[max(0, m.start() - 40):span[0]]
+            clause = re.split(r"[,;:(]", before)[-1]  # the words of the number's own clause
+            qualified = bool(_QUALIFIERS.search(clause) or _COMPARED.search(masked[max(0, span[0] - 6):span[0]])
+                             or _COMPARED.search(masked[max(0, m.start() - 6):m.start()]))
             found.append((quantity, m.group("v"), span[0], qualified, m.groupdict().get("n")))
     found.sort(key=lambda x: x[2])
     return found
@@ -170,12 +173,17 @@ def check_prose(read, report, state):
         if data.get("kind") in ("parametric-head-count", "parametric-interaction-rank"):
             family[sha] = data
     # systems named more than once by their stems (the same system at two sizes) are told apart by the full name
-    previous = {}
+    previous, in_env = {}, {}
     for s in read.sentences:
         named = _named(s.text, stems, macro_sha, label_sha)
         key = s.paragraph
+        env = (s.file, s.environment, s.env_line) if s.environment else None
+        if env is not None and named and env not in in_env:
+            in_env[env] = named  # a theorem's title names the system its sentences are about
         found = _numbers(s.text)
         nearby = named if named else (previous.get("named", {}) if previous.get("key") == key else {})
+        if not nearby and env is not None:
+            nearby = in_env.get(env, {})
         length = _LENGTH.search(_masked(s.text))
         for quantity, value, offset, qualified, n_text in found:
             file, line = s.line_at(offset)
