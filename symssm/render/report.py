@@ -149,6 +149,7 @@ td.status { font-weight: bold; white-space: nowrap; }
 pre { margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; }
 .diff-expected { background: #e6f4e6; } .diff-found { background: #fbe3e3; }
 code { font-size: 12px; } .muted { color: #606060; }
+td.detail { width: 36%; } td.where { min-width: 170px; overflow-wrap: anywhere; }
 """
 
 
@@ -211,8 +212,9 @@ def to_html(report, html_path=None):
         cert = "<br>".join(_link(x, html_dir) if os.path.exists(x) else _e(x) for x in certs)
         label = c.label if c.label and not c.label.startswith("symssm:") else (c.label or "")
         out.append(f'<tr class="claim status-{_e(c.status)}"><td>{k}</td><td>{_e(c.number or "")}</td>'
-                   f"<td><code>{_e(label)}</code></td><td>{_e(c.page or '')}</td><td>{_e(c.file)}:{c.line}</td>"
-                   f"<td>{_e(c.what)}</td>{_status_cell(c.status)}<td>{cert}</td><td>{detail}</td></tr>")
+                   f"<td><code>{_e(label)}</code></td><td>{_e(c.page or '')}</td>"
+                   f'<td class="where">{_e(c.file)}:{c.line}</td>'
+                   f'<td>{_e(c.what)}</td>{_status_cell(c.status)}<td>{cert}</td><td class="detail">{detail}</td></tr>')
     out += ["</tbody>", "</table>"]
     if report.unchecked:
         out += ["<h2>Numbers written by hand</h2>", '<table id="unchecked">',
