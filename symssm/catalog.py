@@ -227,6 +227,7 @@ def _framework_layers(seed, n, m):
     import random
 
     from .formats.rationals import format_rational
+    from .render.framework import FRAMEWORK_ROWS
     from .sources.layers import layer_from_data, layer_json, mamba2_layer, selective_bilinear, selective_from_ssm
     from .sources.parametric import _bilinear_family
     from .sources.system import ssm
@@ -268,21 +269,16 @@ def _framework_layers(seed, n, m):
                    "parameters": [x for row in X for x in row], "X": X,
                    "heads": [{k: [[format_rational(v) if not isinstance(v, int) else v for v in row] for row in M]
                               for k, M in head.items()} for head in heads[2]]}
-    return [
-        ("feedforward", "r <= 1 (W_ij = [i = j] W)", feedforward, None),
-        ("convolution, 3 taps", "r <= min(3, pm)", conv, None),
-        ("time-invariant SSM, N = 4", "r = k(n) <= min(n, pm, N)", ti, None),
-        ("selective SSM (bilinear, per-token steps)", "r <= min(n(n+1)/2, pm)", selective,
-         ("the steps h_i", every_step)),
-        ("Mamba-2 head (scalar gate)", "r <= 1 (W_ij = c (c_i . b_j) I)", mamba, ("the gates a_i", every_gate)),
-        ("linear attention, H = 2", "r <= min(H, pm)", attention("linear-attention", 2), ("the tokens x_i", every_token)),
-        ("softmax attention, H = 2", "r <= min(H, pm)", attention("softmax-attention", 2), None),
-    ]
+    every = {"selective-ssm-N4": ("the steps h_i", every_step), "mamba2-head": ("the gates a_i", every_gate),
+             "linear-attention-H2": ("the tokens x_i", every_token)}
+    layers = [feedforward, conv, ti, selective, mamba, attention("linear-attention", 2),
+              attention("softmax-attention", 2)]
+    return [(*FRAMEWORK_ROWS[layer.name][:2], layer, every.get(layer.name)) for layer in layers]
 
 
 #: Cases a framework row's theorem for every input may split into (the rest is left uncovered, and said so).
 FRAMEWORK_CASES = 8
-_INDEPENDENT = {"feedforward", "convolution, 3 taps", "time-invariant SSM, N = 4"}
+_INDEPENDENT = {"feedforward", "convolution, 3 taps", "time-invariant SSM, N = 4"}  # FRAMEWORK_ROWS' fourth field
 
 
 def _every_input(label, spec):
@@ -373,24 +369,9 @@ def framework_markdown(rows, *, seed, n, m):
 
 
 def framework_latex(rows, *, seed, n, m):
-    """The framework table as a LaTeX tabular fragment (fits a two-column article's column)."""
-    from .render.tex import escape_text
+    """The framework table as a LaTeX fragment (fits a two-column article's column), between marker comments
+    that list its certificates, so that ``symssm audit`` re-checks them and re-renders the table."""
+    from .render.framework import framework_table
 
-    body = [f"% symssm framework table: seed {seed}, n = {n}, p = m = {m}; every r is an independently "
-            "checked certificate",
-            "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.5\\columnwidth}cc@{}}",
-            "architecture & $r$ on $X$ & every $X$ \\\\ \\hline"]
-    for label, _bound, cert, every in rows:
-        if every is None:
-            col = "--"
-        elif every[1] is not None:
-            col = f"${every[1]['interaction_rank']}$" + ("" if every[1]["complete"] else "$^{*}$")
-        elif every[0].startswith("same"):
-            col = f"${cert['interaction_rank']}$"
-        else:
-            col = "--"
-        body.append(f"{escape_text(label)} & ${cert['interaction_rank']}$ & {col} \\\\")
-    body += ["\\end{tabular}", "\\end{center}",
-             "{\\footnotesize Every $X$: the rank for every input, certified with the input-dependent quantities as "
-             "parameters; $^{*}$ generic, off an exceptional set given in the certificate; -- not certified.\\par}"]
-    return "\n".join(body) + "\n"
+    return framework_table([(cert.data, every[1].data if every is not None and every[1] is not None else None)
+                            for _label, _bound, cert, every in rows], seed=seed, n=n, m=m)

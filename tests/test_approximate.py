@@ -211,7 +211,7 @@ def test_cli_certify_check_latex(tmp_path, capsys):
     cert = tmp_path / "c.json"
     assert main(["certify", str(spec), "-n", "64", "--tolerance", "1e-3", "-o", str(cert)]) == 0
     out = capsys.readouterr().out
-    assert "k_eps = 2: 2 heads approximate the SSM on length-64 sequences" in out
+    assert "k_eps = 2: 2 heads represent the SSM on length-64 sequences exactly (relative error 0)" in out
     assert "H = 1: e_H in [0.147359, 0.147359]" in out
     assert main(["check", str(cert)]) == 0
     assert "eps-head count 2" in capsys.readouterr().out

@@ -5,7 +5,9 @@ definition of the error, the witnesses' form (Ky Fan for the upper bounds, Weyl 
 and the table of every certified bracket, as decimals rounded outward from the exact values.
 """
 
-from .tex import MAX_SHOWN, display_name, system_block, tex_count, tex_decimal, tex_hash, tex_number
+from .matrices import system_block
+from .statement import matrix_space, space
+from .tex import MAX_SHOWN, display_name, tex_count, tex_decimal, tex_hash, tex_number
 
 __all__ = ["approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs", "bracket_table",
            "widened_proof", "WIDENING"]
@@ -19,6 +21,9 @@ def _down(text):
     return tex_number(text) if len(text) <= 10 else tex_decimal(text, up=False)
 
 
+_Q = "\\mathbb{Q}"
+
+
 def approximate_fragment(d, style):
     """The theorem and proof for eps-head-count data that the checker has verified."""
     s = d["system"]
@@ -27,14 +32,17 @@ def approximate_fragment(d, style):
     hasD = s["D"] is not None
     lines = [style.begin(f"Approximate head count of the SSM {display_name(s)}")]
     lines.append(f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if hasD else ''}$ be the state space "
-                 f"model with $N = {s['N']}$ states, inputs in $\\mathbb{{Q}}^{{{s['m']}}}$ and outputs in "
-                 f"$\\mathbb{{Q}}^{{{s['p']}}}$, " + ("where" if small else "whose matrices are given in the "
+                 f"model with $N = {s['N']}$ states, inputs in ${space(_Q, s['m'])}$ and outputs in "
+                 f"${space(_Q, s['p'])}$, " + ("where" if small else "whose matrices are given in the "
                                                         f"certificate (sha256 {tex_hash(d['input_sha256'])})."))
     if small:
         lines.append(system_block(s, end=".").rstrip("\n"))
     lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
-                 "of an $H$-head factorized model $W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ whose coefficients "
-                 "depend only on $i - j$.")
+                 "of a map $y_i = \\sum_j W_{ij} x_j$ of the multi-head factorized class with $H$ heads, "
+                 "$W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ with value maps $V_h \\in "
+                 + matrix_space("\\mathbb{R}", s["p"], s["m"]) + "$ shared by all positions and scalar coefficients "
+                 "$\\alpha^h_{ij}$ that depend only on $i - j$, relative to the SSM's map on these sequences (both as "
+                 "$n p \\times n m$ matrices).")
     if not errs:
         lines.append("The SSM's operator on these sequences is zero, so $0$ heads represent it exactly.")
     else:

@@ -5,7 +5,8 @@ Only fields the checker verifies are typeset.  The certificate's informative fie
 never appear in the LaTeX.
 """
 
-from .tex import (MAX_SHOWN, display_name, matrix_block, system_block, tex_count, tex_hash, tex_number,
+from .matrices import system_block
+from .tex import (MAX_SHOWN, display_name, matrix_block, tex_count, tex_hash, tex_number,
                   tex_value)
 
 __all__ = ["gradient_fragment", "gradient_macros", "gradient_markdown"]

@@ -8,18 +8,16 @@ names the lags, entries and determinant and refers to the certificate for the re
 """
 
 from .exactsmall import charpoly, lags_of, leading_minors
+from .matrices import fits_display, items_block, rows_list, system_block
+from .statement import factorized_class, for_lengths, length_range, space
 from .tex import (
     COLUMN_PT,
     MAX_ROWS,
     MAX_SHOWN,
-    display,
     display_name,
-    fits,
     inline_list,
-    matrix_block,
     number_width,
     parse_number,
-    system_block,
     tex_count,
     tex_hash,
     tex_number,
@@ -34,12 +32,8 @@ MAX_COEFFICIENT_CHARS = 900
 
 
 def lengths(lo, hi, var="n"):
-    """``n \\ge 2`` or ``2 \\le n \\le 5`` (or ``n = 3``), math mode without dollars."""
-    if hi is None:
-        return f"{var} \\ge {tex_count(lo)}"
-    if lo == hi:
-        return f"{var} = {tex_count(lo)}"
-    return f"{tex_count(lo)} \\le {var} \\le {tex_count(hi)}"
+    """``n \\ge 2`` or ``2 \\le n \\le 5`` (or ``n = 3``), math mode without dollars; lengths start at 1."""
+    return length_range(lo, hi, var)
 
 
 def positions_text(positions):
@@ -94,15 +88,19 @@ def head_count_fragment(d, style):
     where = ("where" if small else f"whose matrices $A, B, C{', D' if hasD else ''}$ are given in the certificate "
              f"(sha256 {tex_hash(d['input_sha256'])}).")
     lines.append(f"Let $h_i = A h_{{i-1}} + B x_i$, $y_i = C h_i{' + D x_i' if hasD else ''}$ be the state space "
-                 f"model with $N = {s['N']}$ states, inputs $x_i \\in {field}^{{{s['m']}}}$ and outputs "
-                 f"$y_i \\in {field}^{{{s['p']}}}$, {where}")
+                 f"model with $N = {s['N']}$ states, inputs $x_i \\in {space(field, s['m'])}$ and outputs "
+                 f"$y_i \\in {space(field, s['p'])}$, {where}")
     if small:
         lines.append(system_block(s, end=".").rstrip("\n"))
+    start = max(1, hf["from"])
     lines.append(f"Let $L_0 = CB{' + D' if hasD else ''}$ and $L_d = C A^d B$ ($d \\ge 1$) be its lag operators. "
-                 f"For every sequence length ${lengths(hf['from'], hf['to'])}$, exactly $k = {k}$ attention "
-                 f"head{'s are' if k != 1 else ' is'} necessary and sufficient in the multi-head factorized class: "
-                 f"the SSM's map on sequences of length $n$ equals that of an $H$-head factorized model if and only "
-                 f"if $H \\ge {k}$" + (f" (in particular for $n = {tex_count(n)}$)" if n != hf["from"] else "") + "."
+                 + factorized_class(field, s["p"], s["m"]))
+    lines.append(f"{for_lengths(hf['from'], hf['to'])}, exactly $k = {k}$ attention "
+                 f"head{'s are' if k != 1 else ' is'} necessary and sufficient in this class: the SSM's map on "
+                 f"sequences of length $n$ is a map of the class with $H$ heads if and only if $H \\ge {k}$"
+                 + (f", and ${k}$ head{'s' if k != 1 else ''} suffice{'' if k != 1 else 's'} with coefficients that do "
+                    "not depend on the input" if k else "")
+                 + (f" (in particular for $n = {tex_count(n)}$)" if n != start else "") + "."
                  + (" On such sequences the SSM maps every input to zero." if k == 0 else ""))
     lines.append(style.end())
     lines.append("\\begin{proof}\\emergencystretch=3em")
@@ -111,7 +109,7 @@ def head_count_fragment(d, style):
     lines += _sufficiency(d, s, small)
     lines.append("")
     lines += _construction(d, s, small)
-    other = _profile_sentence(lags, hf["from"], hf["to"])
+    other = _profile_sentence(lags, max(1, hf["from"]), hf["to"])
     if other:
         lines += ["", other]
     lines.append("\\end{proof}")
@@ -131,27 +129,29 @@ def _necessity(d, s, small, gaussian):
     out.append(f"\\emph{{Necessity (Interaction Rank Gap).}} Take the witness lags ${ds} = {inline_list(lags)}$ "
                f"and the entries ${rc} = {positions_text(lb['positions'])}$ (rows and columns numbered from 1).")
     shown_lags = small and K <= MAX_LAGS_SHOWN
-    if shown_lags:
+    every_entry = (K == s["p"] * s["m"] and lb["method"] == "exact"
+                   and sorted(map(tuple, lb["positions"])) == [(r, c) for r in range(s["p"]) for c in range(s["m"])])
+    if shown_lags and not (every_entry and K > 2):
         Ls = lags_of(s, lags)
         items = [(f"L_{{{x}}}", L) for x, L in zip(lags, Ls)]
-        if all(fits(L, nm) for nm, L in items):
-            out.append(f"The witness lag operator{'s are' if K > 1 else ' is'}")
-            out.append(display(items, end=".").rstrip("\n"))
-        else:
-            out.append(f"The witness lag operator{'s are' if K > 1 else ' is'}")
-            out.append("".join(matrix_block(nm, L, suffix="," if i + 1 < K else ".")
-                               for i, (nm, L) in enumerate(items)).rstrip("\n"))
+        out.append(f"The witness lag operator{'s are' if K > 1 else ' is'}")
+        out.append(items_block(items, end=".", transpose=False).rstrip("\n"))
     if lb["method"] == "exact":
         minor = lb["minor"]
-        out.append(f"The ${K}\\times {K}$ matrix $M$ with $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$ is")
-        if K <= MAX_SHOWN and fits(minor, "M"):
-            out.append(display([("M", minor)], end=",").rstrip("\n"))
-            sentence = minors_sentence(minor)
-            if sentence:
-                out.append(sentence)
+        chars = sum(len(x) for row in minor for x in row)
+        listed = K <= MAX_SHOWN and not fits_display("M", minor, transpose=False) and chars <= 900 and small
+        out.append(f"The ${K}\\times {K}$ matrix $M$ with $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$"
+                   + (" (its entries are all the entries of the witness lags, so row $s$ of $M$ lists every entry "
+                      "of $L_{d_s}$)" if every_entry and shown_lags and K > 2 else "")
+                   + (" has the rows" if listed else " is"))
+        if K <= MAX_SHOWN and (fits_display("M", minor, transpose=False) or listed):
+            sentence = minors_sentence(minor) or (f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and "
+                                                  "every leading principal minor nonzero.")
+            if listed:
+                out.append(rows_list(minor, end=",", tail=sentence).rstrip("\n"))
             else:
-                out.append(f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and every leading principal "
-                           "minor nonzero.")
+                out.append(items_block([("M", minor)], end=",", transpose=False).rstrip("\n"))
+                out.append(sentence)
         else:
             out.append(f"listed in the certificate; the checker recomputed its entries from the lags, and "
                        f"$\\det M = {tex_number(lb['determinant'])} \\neq 0$ with every leading principal minor "

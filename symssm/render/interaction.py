@@ -7,6 +7,8 @@ the witness blocks, the minor and its leading principal minors.
 """
 
 from .head_count import coefficient_rows, minors_sentence, positions_text
+from .matrices import items_block, per_token
+from .statement import factorized_class, space
 from .tex import (
     MAX_ROWS,
     MAX_SHOWN,
@@ -35,8 +37,9 @@ LAYER_DESCRIPTIONS = {
     "operator": "the linear sequence map $y_i = \\sum_j W_{{ij}} x_j$ with ${B}$ nonzero block{bs}",
 }
 
-#: Most numbers of a layer's own data (tokens, taps, blocks, heads) typeset in the statement.
-MAX_LAYER_NUMBERS = 96
+#: Most numbers of a layer's own data (tokens, taps, blocks, heads, per-token matrices) typeset in the statement.
+MAX_LAYER_NUMBERS = 200
+_Q = "\\mathbb{Q}"
 
 
 def _describe(s):
@@ -45,6 +48,10 @@ def _describe(s):
     D = s.get("D")
     L = len(s.get("kernel") or [])
     B = len(s.get("blocks") or [])
+    if _time_invariant(s):
+        return ("the time-invariant SSM $h_i = A h_{i-1} + B x_i$, $y_i = C h_i" + (" + D x_i" if D is not None else "")
+                + f"$ with $N = {len(s['A'][0])}$ states (a selective SSM whose matrices are the same at every token), "
+                "so $W_{ij} = C A^{i-j} B$ ($j < i$) and $W_{ii} = C B" + (" + D" if D is not None else "") + "$")
     return LAYER_DESCRIPTIONS[kind].format(
         N=len(s["A"][0]) if kind == "selective-ssm" else 0, D=" + D_i x_i" if D is not None else "",
         D2=" + D_i" if D is not None else "", L=L, taps_s="s" if L != 1 else "", H=heads, s="s" if heads != 1 else "",
@@ -55,30 +62,46 @@ def _count(items):
     return sum(len(M) * len(M[0]) for _, M in items if M and M[0])
 
 
+def _time_invariant(s):
+    """Whether a selective SSM's per-token matrices are the same at every token (a time-invariant SSM)."""
+    return s["kind"] == "selective-ssm" and all(
+        s[k] is None or all(M == s[k][0] for M in s[k]) for k in ("A", "B", "C") + (("D",) if s.get("D") else ()))
+
+
 def _layer_objects(s):
-    """(what the claim depends on, LaTeX sentence showing it or None when too large)."""
+    """(what the claim depends on, a phrase on the per-token matrices, the (name, rows) to display or None when too
+    large, whether the blocks depend on the input)."""
     kind, n = s["kind"], s["n"]
+    phrase = ""
+    depends = kind not in ("convolution", "operator")
     if kind in ("linear-attention", "softmax-attention"):
         items = [("X^{\\top}", [list(col) for col in zip(*s["X"])])] if s["X"] and s["X"][0] else []
         for h, head in enumerate(s["heads"]):
             items += [(f"Q_{{{h + 1}}}", head["Q"]), (f"K_{{{h + 1}}}", head["K"]), (f"V_{{{h + 1}}}", head["V"])]
         where = f"on the input $X = (x_1, \\dots, x_{{{n}}})$ (the tokens are the columns of $X^{{\\top}}$)"
     elif kind == "selective-ssm":
-        items = []
-        for i in range(n):
-            items += [(f"A_{{{i + 1}}}", s["A"][i]), (f"B_{{{i + 1}}}", s["B"][i]), (f"C_{{{i + 1}}}", s["C"][i])]
-            if s.get("D") is not None:
-                items.append((f"D_{{{i + 1}}}", s["D"][i]))
-        where = f"with the per-token matrices $A_i, B_i, C_i$ ($i = 1, \\dots, {n}$) of this input"
+        letters = ["A", "B", "C"] + (["D"] if s.get("D") is not None else [])
+        items, phrases = [], []
+        for letter in letters:
+            text, named = per_token(letter, s[letter])
+            items += named
+            if text:
+                phrases.append(text)
+        if _time_invariant(s):
+            depends = False
+            where = f"on sequences of length $n = {tex_count(n)}$, for every input (its blocks do not depend on it)"
+        else:
+            where = f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = 1, \\dots, {n}$) of this input"
+            phrase = ", ".join(phrases)
     elif kind == "convolution":
         items = [(f"K_{{{t}}}", K) for t, K in enumerate(s["kernel"])]
         where = f"on sequences of length $n = {tex_count(n)}$ (for every input)"
     else:
         items = [(f"W_{{{b['i']},{b['j']}}}", b["W"]) for b in s["blocks"]]
         where = f"on sequences of length $n = {tex_count(n)}$"
-    small = (_count(items) <= MAX_LAYER_NUMBERS and len(items) <= 12
-             and all(len(M) <= MAX_SHOWN and M and len(M[0]) <= MAX_SHOWN and fits(M, nm) for nm, M in items))
-    return where, items if small else None
+    small = (_count(items) <= MAX_LAYER_NUMBERS and len(items) <= 16
+             and all(len(M) <= MAX_SHOWN and M and len(M[0]) <= MAX_SHOWN for _, M in items))
+    return where, phrase, items if small else None, depends
 
 
 def interaction_fragment(d, style):
@@ -89,19 +112,22 @@ def interaction_fragment(d, style):
     blocks = [tuple(b) for b in lb["blocks"]]
     scope = "over all listed pairs $(i, j)$" if s["kind"] == "operator" else \
         f"over $1 \\le j \\le i \\le {tex_count(n)}$"
-    where, items = _layer_objects(s)
+    where, phrase, items, depends = _layer_objects(s)
+    ti = _time_invariant(s)
     lines = [style.begin(f"Interaction rank of the layer {display_name(s)}")]
     shown = "" if items else f" (given in the certificate, sha256 {tex_hash(d['input_sha256'])})"
-    lines.append(f"Consider {_describe(s)}, with tokens in $\\mathbb{{Q}}^{{{m}}}$ and outputs in "
-                 f"$\\mathbb{{Q}}^{{{p}}}$, {where}{shown}" + (", where" if items else "."))
+    lines.append(f"Consider {_describe(s)}, with tokens in ${space(_Q, m)}$ and outputs in "
+                 f"${space(_Q, p)}$, {where}{shown}" + (f"; {phrase}" if phrase and items else "")
+                 + (", where" if items else "."))
     if items:
-        lines.append(display(items, end=".").rstrip("\n"))
-    depends = s["kind"] not in ("convolution", "operator")
-    lines.append(f"Its blocks $W_{{ij}}$ span a space of dimension exactly $r = {r}$ {scope}. Hence an $H$-head "
-                 f"factorized model $W_{{ij}} = \\sum_{{h=1}}^H \\alpha^h_{{ij}} V_h$ represents this layer"
-                 + (" on this input" if depends else "") + f" if and only if $H \\ge {r}$"
-                 + (": exactly $r$ heads are necessary and sufficient in the multi-head factorized class." if r
-                    else "."))
+        lines.append(items_block(items, end=".").rstrip("\n"))
+    on = " on this input" if depends else ""
+    lines.append(f"Its blocks $W_{{ij}}$ span a space of dimension exactly $r = {r}$ {scope}"
+                 + (f" ($r = k({tex_count(n)})$, the SSM's head count)" if ti else "") + ". "
+                 + factorized_class(_Q, p, m))
+    lines.append(f"Hence this layer's map{on} is a map of the class with $H$ heads if and only if $H \\ge {r}$"
+                 + (f": exactly ${r}$ head{'s are' if r != 1 else ' is'} necessary and sufficient in this class{on}."
+                    if r else "."))
     lines.append(style.end())
     lines.append("\\begin{proof}\\emergencystretch=3em")
     if r == 0:
@@ -160,8 +186,9 @@ def interaction_fragment(d, style):
             lines.append(f"\\emph{{Explicit construction with $H = {r}$.}} Take $V_h$ the $h$-th witness block and "
                          "$\\alpha^h_{ij} = c_{ij,h}$ (1 at its own block, 0 on the other witness blocks and on zero "
                          "blocks); then $\\sum_h \\alpha^h_{ij} V_h = W_{ij}$ for every block."
-                         + (" The coefficients depend on the input, as the factorized class allows." if depends
-                            else ""))
+                         + (" These coefficients are those of this input's blocks, which the class allows (its "
+                            "coefficients may depend on the input)." if depends else
+                            " These coefficients do not depend on the input."))
     else:
         basis = inline_list(h + 1 for h in heads["value_map_heads"])
         lines.append(f"\\emph{{Sufficiency.}} Every block is a combination of the value maps $V_h$, whose span has "

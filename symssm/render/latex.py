@@ -106,6 +106,12 @@ def _render_checked(data, *, standalone=False, macros=False, style=None, source=
         style = Style(**{k: v for k, v in options.items() if v is not None})
     if macros:
         return _macros(data, style, source)
+    if style.label is None:
+        from dataclasses import replace
+
+        from .style import certificate_sha256
+
+        style = replace(style, auto_label="symssm:" + certificate_sha256(data)[:16])
     body = {"head-count": head_count_fragment, "gradient-highway": gradient_fragment,
             "interaction-rank": interaction_fragment, "parametric-head-count": parametric_fragment,
             "approximate-head-count": approximate_fragment,
@@ -155,6 +161,8 @@ def _macros(data, style, source):
         define("HoldsTo", _m(tex_count(hf["to"]) if hf["to"] is not None else "\\infty"))
         define("Lengths", _m(lengths(hf["from"], hf["to"])))
         define("EventualHeadCount", _m(data["profile"]["eventual"]))
+        define("Profile", _m(", ".join(str(v) for v in data["profile"]["values"][:24])
+                             + (", \\dots" if len(data["profile"]["values"]) > 24 else "")))
         define("ConstantFrom", _m(data["profile"]["constant_from"]))
         if lb["method"] == "exact":
             define("WitnessDet", _m(tex_number(lb["determinant"])))
@@ -176,17 +184,44 @@ def _macros(data, style, source):
         define("Length", _m(tex_count(data["system"]["n"])))
         define("Cases", _m(len(data["bodies"])))
         define("Complete", "complete" if data["complete"] else "incomplete")
+        for name, value in _family_macros(data, "InteractionRank", "r"):
+            define(name, value)
     elif data["kind"] == "parametric-head-count":
         define("HeadCount", _m(data["head_count"]))
         define("Length", _m(tex_count(data["n"])))
         define("N", _m(data["system"]["N"]))
         define("Cases", _m(len(data["bodies"])))
         define("Complete", "complete" if data["complete"] else "incomplete")
+        for name, value in _family_macros(data, "HeadCount", "k(n)"):
+            define(name, value)
     else:
         for name, value in gradient_macros(data):
             define(name, _m(value))
     out.append(end_marker("macros", data))
     return "\n".join(out) + "\n"
+
+
+def _family_macros(data, what, symbol):
+    """The macros a family's prose needs besides its generic value: where that value holds, the least and the
+    largest value over every case, and the exceptional cases (each with its value, or where nothing is proved)."""
+    from .parametric import outline, tex_parameter, tex_polynomial
+
+    items = outline(data)
+    generic = items[0]
+    cond = ", ".join(f"{tex_polynomial(f)} \\neq 0" for f in generic["factors"])
+    values = [item["k"] for item in items]
+    cases = []
+    for item in items[1:]:
+        where = " and ".join(f"{tex_parameter(x)} = {tex_polynomial(v)}" for x, v in item["path"])
+        cases.append(f"\\ensuremath{{{symbol} = {item['k']}}} where \\ensuremath{{{where}}}")
+    for item in items:
+        for f in item["uncovered"]:
+            where = " and ".join(f"{tex_parameter(x)} = {tex_polynomial(v)}" for x, v in item["path"])
+            cases.append("nothing is proved where \\ensuremath{" + (where + " and " if where else "")
+                         + f"{tex_polynomial(f)} = 0}}")
+    return [("GenericCondition", _m(cond) if cond else "every parameter value"),
+            (f"Min{what}", _m(min(values))), (f"Max{what}", _m(max(values))),
+            ("Exceptions", "; ".join(cases) if cases else "none")]
 
 
 def render_markdown(data, result=None):

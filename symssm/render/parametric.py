@@ -18,8 +18,10 @@ Examples
 
 import re
 
-from ..formats.expressions import TOKEN
 from ..formats.expressions import polynomial_text
+from .matrices import items_block
+from .polytex import tex_parameter, tex_polynomial
+from .statement import factorized_class, length_range, space
 from .tex import display_name, tex_count, tex_hash
 
 __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_markdown", "tex_polynomial",
@@ -90,53 +92,6 @@ def _except(factors):
 
 # ---------------------------------------------------------------- LaTeX
 
-def tex_parameter(name):
-    """A parameter name in math mode: ``l1`` -> ``l_{1}``, ``h`` -> ``h``, ``ab_c`` -> ``\\mathit{ab\\_c}``."""
-    m = re.fullmatch(r"([A-Za-z])([0-9]+)", name)
-    if m:
-        return f"{m.group(1)}_{{{m.group(2)}}}"
-    if len(name) == 1:
-        return name
-    m = re.fullmatch(r"([A-Za-z]+)([0-9]+)", name)
-    if m:
-        return f"\\mathit{{{m.group(1)}}}_{{{m.group(2)}}}"
-    return "\\mathit{" + name.replace("_", "\\_") + "}"
-
-
-def tex_polynomial(text):
-    """Canonical polynomial (or formula) text as inline-math LaTeX: ``3/2*a^2*b - 1`` -> ``3/2\\, a^{2}\\, b - 1``."""
-    toks = []
-    pos = 0
-    while pos < len(text) and text[pos:].strip():
-        m = TOKEN.match(text, pos)
-        if not m:  # not reachable for verified data; typeset nothing unsafe
-            return "\\text{(see certificate)}"
-        toks.append((m.lastgroup, m.group(m.lastgroup)))
-        pos = m.end()
-    out, i = [], 0
-    while i < len(toks):
-        kind, tok = toks[i]
-        if kind == "num" and i + 2 < len(toks) and toks[i + 1] == ("op", "/") and toks[i + 2][0] == "num" \
-                and (i + 3 >= len(toks) or toks[i + 3][1] != "^") and (i == 0 or toks[i - 1][1] != "^"):
-            out.append(f"{tok}/{toks[i + 2][1]}")
-            i += 3
-            continue
-        if kind == "name":
-            out.append(tex_parameter(tok))
-        elif tok == "^" and i + 1 < len(toks):
-            out.append(f"^{{{toks[i + 1][1]}}}")
-            i += 2
-            continue
-        elif tok == "*":
-            out.append("\\,")
-        elif tok in "+-":
-            out.append(f" {tok} ")
-        else:
-            out.append(tok)
-        i += 1
-    return "".join(out).strip()
-
-
 def _point(params):
     names = [tex_parameter(x) for x in params]
     if len(names) == 1:
@@ -159,6 +114,21 @@ def _entry(pair):
     if den == "1":
         return tex_polynomial(num)
     return f"({tex_polynomial(num)})/({tex_polynomial(den)})"
+
+
+_C = "\\mathbb{C}"
+
+
+def system_statement(d):
+    """(text after "functions of the parameters ...", whether the matrices are shown): the family's matrices,
+    compressed, in the statement; by the certificate's hash when their entries are too long to print."""
+    entries = d["bodies"][0]["entries"]
+    named = [(k, rows) for k, rows in entries.items() if rows is not None]
+    total = sum(len(x) for _, rows in named for row in rows for pair in row for x in pair)
+    if total > 1200:
+        return f" (given in the certificate, sha256 {tex_hash(d['input_sha256'])}).", False
+    return (" (entries as reduced fractions; the family is defined where no denominator vanishes):\n"
+            + items_block(named, end=".").rstrip("\n")), True
 
 
 def _system_lines(d):
@@ -230,8 +200,7 @@ def _factored(delta, factors, names):
 
 
 def _ranges(hf):
-    lo, hi = hf["from"], hf["to"]
-    return f"n \\ge {lo}" if hi is None else (f"n = {lo}" if lo == hi else f"{lo} \\le n \\le {hi}")
+    return length_range(hf["from"], hf["to"])
 
 
 def _case_items(items, n):
@@ -246,7 +215,7 @@ def _case_items(items, n):
                 else ""
             where = f"Where {path} and the family is defined{rest}"
         out.append(f"\\item {where}: $k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
-                   + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else "")
+                   + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != max(1, item["holds_for"]["from"]) else "")
                    + ".")
         for f in item["uncovered"]:
             where = "" if item["depth"] == 0 else " and ".join(
@@ -319,7 +288,7 @@ def _partition_items(merged, params, n):
             where = f"If {eq}, and no other two of ${listed}$ are equal"
         rng = _ranges({"from": lo, "to": hi})
         out.append(f"\\item {where}: $k(n) = {k}$ for every ${rng}$"
-                   + (f", in particular $k({tex_count(n)}) = {k}$" if n != lo else "") + ".")
+                   + (f", in particular $k({tex_count(n)}) = {k}$" if n != max(1, lo) else "") + ".")
     if all(k == len(part) for part, (k, _, _) in merged.items()):
         lo = max(v[1] for v in merged.values())
         his = [v[2] for v in merged.values() if v[2] is not None]
@@ -334,13 +303,16 @@ def parametric_fragment(d, style):
     n = d["n"]
     items = outline(d)
     params = ", ".join(f"${tex_parameter(x)}$" for x in s["parameters"])
+    statement, shown = system_statement(d)
     lines = [
         style.begin(f"Head count of the family {display_name(s)}"),
-        f"Consider the state space model {display_name(s)} with $N = {s['N']}$ states, $m = {s['m']}$ inputs and "
-        f"$p = {s['p']}$ outputs, whose entries are rational functions of the parameter"
-        f"{'s' if len(s['parameters']) != 1 else ''} {params} (sha256 {tex_hash(d['input_sha256'])}). Let $k(n)$ be the "
-        f"number of attention heads necessary and sufficient in the multi-head factorized class to represent it on "
-        f"sequences of length $n$ ($H$ heads suffice if and only if $H \\ge k(n)$).",
+        f"Consider the state space model {display_name(s)}, $h_i = A h_{{i-1}} + B x_i$, "
+        f"$y_i = C h_i{' + D x_i' if s.get('D') is not None else ''}$, with $N = {s['N']}$ states, inputs "
+        f"$x_i \\in {space(_C, s['m'])}$ and outputs $y_i \\in {space(_C, s['p'])}$, whose matrices are rational "
+        f"functions of the parameter{'s' if len(s['parameters']) != 1 else ''} {params}" + statement,
+        factorized_class(_C, s["p"], s["m"]) + " Let $k(n)$ be the number of heads necessary and sufficient in this "
+        "class to represent the SSM on sequences of length $n$ at a parameter value ($H$ heads suffice if and only if "
+        "$H \\ge k(n)$).",
         "\\begin{enumerate}",
     ]
     merged = _partition_cases(d, items)
@@ -357,7 +329,8 @@ def parametric_fragment(d, style):
     else:
         lines.append("The cases do not cover the zero sets of the factors marked as proving nothing.")
     lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
-    lines += _system_lines(d)
+    if not shown:
+        lines += _system_lines(d)
     lines.append("Let $g$ be the common denominator of the entries and $\\Lambda_d = g^{d+2} L_d$, polynomial "
                  "matrices ($\\Lambda_0 = (gC)(gB) + g (gD)$). In each case below, the minor of $\\Lambda_{d_1}, "
                  "\\dots, \\Lambda_{d_k}$ at the listed entries (rows and columns numbered from 1) has the nonzero "

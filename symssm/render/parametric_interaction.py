@@ -20,14 +20,16 @@ complete: every input where the layer is defined has its interaction rank
 
 from .parametric import _except, _factor_tex, _names, _nonzero, _point, body_factors, entry_lines, outline
 from .parametric import tex_parameter, tex_polynomial
+from .matrices import items_block, per_token, tex_width
+from .statement import factorized_class, space
 from .tex import display_name, tex_hash
 
 __all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown", "LAYER_WORDS"]
 
 #: What each kind is, in a sentence of the theorem.
 LAYER_WORDS = {
-    "selective-ssm": "selective state space layer ($h_i = A_i h_{i-1} + B_i x_i$, $y_i = C_i h_i + D_i x_i$, "
-                     "so $W_{ij} = C_i A_i \\cdots A_{j+1} B_j$ for $j < i$ and $W_{ii} = C_i B_i + D_i$)",
+    "selective-ssm": "selective state space layer ($h_i = A_i h_{i-1} + B_i x_i$, $y_i = C_i h_i$, "
+                     "so $W_{ij} = C_i A_i \\cdots A_{j+1} B_j$ for $j < i$ and $W_{ii} = C_i B_i$)",
     "convolution": "convolution ($W_{ij} = K_{i-j}$ for $0 \\le i - j$ below the number of taps, else $0$)",
     "linear-attention": "linear attention layer ($W_{ij} = \\sum_h \\langle Q_h x_i, K_h x_j \\rangle V_h$ for "
                         "$j \\le i$)",
@@ -64,6 +66,46 @@ def interaction_family_lines(d):
     lines.append("complete: every input where the layer is defined has its interaction rank" if d["complete"]
                  else "not complete: the uncovered factors above are left open")
     return lines
+
+
+_C = "\\mathbb{C}"
+
+
+def _words(s):
+    """What the layer is, in a phrase (with the feedthrough terms of a selective layer that has them)."""
+    words = LAYER_WORDS[s["kind"]]
+    if s["kind"] == "selective-ssm" and s.get("D") is not None:
+        words = words.replace("$y_i = C_i h_i$", "$y_i = C_i h_i + D_i x_i$").replace("C_i B_i$)", "C_i B_i + D_i$)")
+    return words
+
+
+def _layer_statement(d):
+    """(text after "functions of the parameters ...", whether the matrices are shown): the layer's matrices in the
+    statement, compressed; by the certificate's hash when they are too long to print."""
+    s = d["system"]
+    entries = d["bodies"][0]["entries"]
+    total = sum(len(x) for rows in entries.values() for row in rows for pair in row for x in pair)
+    if total > 1600 or len(entries) > 40:
+        return f" (given in the certificate, sha256 {tex_hash(d['input_sha256'])}).", False
+    named, phrases = [], []
+    groups = {}
+    for key, rows in entries.items():
+        name, _, index = key.partition("[")
+        groups.setdefault(name, []).append((index.rstrip("]"), rows))
+    for name, members in groups.items():
+        if name == "X" and len(members) == 1:
+            named.append(("X^{\\top}", [list(col) for col in zip(*members[0][1])]))
+        elif s["kind"] == "selective-ssm" and name in ("A", "B", "C", "D"):
+            phrase, shown = per_token(name, [rows for _, rows in members])
+            named += shown
+            if phrase:
+                phrases.append(phrase)
+        else:
+            named += [(_key_tex(f"{name}[{index}]") if index else name, rows) for index, rows in members]
+    words = "; " + ", ".join(phrases) if phrases else ""
+    if not named:
+        return f"{words}.", True
+    return f"{words}, where\n" + items_block(named, end=".").rstrip("\n"), True
 
 
 def _entries_lines(d):
@@ -111,15 +153,16 @@ def interaction_family_fragment(d, style):
     items = outline(d)
     names = s["parameters"]
     params = ", ".join(f"${tex_parameter(x)}$" for x in names)
+    statement, shown = _layer_statement(d)
     lines = [
         style.begin(f"Interaction rank of {display_name(s)} for every input"),
-        f"Consider the {LAYER_WORDS[s['kind']]} {display_name(s)} on $n = {s['n']}$ tokens, with $p = {s['p']}$ "
-        f"outputs and $m = {s['m']}$ inputs per token, whose entries are rational functions of the parameter"
-        f"{'s' if len(names) != 1 else ''} {params} (sha256 {tex_hash(d['input_sha256'])}). Let $r$ be the dimension "
-        "of the span of its blocks $W_{ij}$"
+        f"Consider the {_words(s)} {display_name(s)} on $n = {s['n']}$ tokens $x_i \\in "
+        f"{space(_C, s['m'])}$, with outputs $y_i \\in {space(_C, s['p'])}$, whose matrices are rational functions "
+        f"of the parameter{'s' if len(names) != 1 else ''} {params}" + statement,
+        factorized_class(_C, s["p"], s["m"]) + " Let $r$ be the dimension of the span of the layer's blocks $W_{ij}$"
         + ("" if s["kind"] == "operator" else " ($1 \\le j \\le i \\le n$)")
-        + ": exactly $r$ heads are necessary and sufficient in the multi-head factorized class "
-          "($H$ heads represent the layer at that point if and only if $H \\ge r$).",
+        + " at a point: exactly $r$ heads are necessary and sufficient in this class there ($H$ heads represent the "
+          "layer at that point if and only if $H \\ge r$).",
         "\\begin{enumerate}",
     ]
     for item in items:
@@ -137,7 +180,8 @@ def interaction_family_fragment(d, style):
     else:
         lines.append("The cases do not cover the zero sets of the factors marked as proving nothing.")
     lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
-    lines += _entries_lines(d)
+    if not shown:
+        lines += _entries_lines(d)
     lines.append(f"Let $g$ be the common denominator of the entries; multiplying every matrix of the layer by $g$ "
                  f"gives polynomial blocks {_SCALE[s['kind']]}, which span the same space wherever the layer is "
                  "defined ($g \\ne 0$ there). In each case below, the minor of the witness blocks at the listed entries "
@@ -176,9 +220,16 @@ def interaction_family_fragment(d, style):
             upper += " (" + ", ".join(shown) + ")"
         factors, delta = body_factors(b, b["interaction_rank"])
         minor = lb.get("minor") or []
-        if 0 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 160:
-            cells = " \\\\ ".join(" & ".join(tex_polynomial(x) for x in row) for row in minor)
-            delta = f" minor $\\left(\\begin{{smallmatrix}} {cells} \\end{{smallmatrix}}\\right)$;" + delta
+        if 0 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 400:
+            texts = [[tex_polynomial(x) for x in row] for row in minor]
+            widest = max(sum(tex_width(x) for x in row) + 12 * len(row) for row in texts)
+            if widest <= 150:
+                cells = " \\\\ ".join(" & ".join(row) for row in texts)
+                delta = f" minor $\\left(\\begin{{smallmatrix}} {cells} \\end{{smallmatrix}}\\right)$;" + delta
+            else:  # too wide for a line of the column: the entries one by one, each breakable after + and -
+                listed = ", ".join(f"$M_{{{i + 1}{j + 1}}} = {x}$" for i, row in enumerate(texts)
+                                   for j, x in enumerate(row))
+                delta = f" minor $M$ with {listed};" + delta
         lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
                      f"{delta} upper bound by {upper}; factors {factors}.")
     lines.append("\\end{itemize}")

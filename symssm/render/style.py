@@ -66,6 +66,9 @@ class Style:
     environment: str = DEFAULT_ENVIRONMENT
     theorem_name: str = DEFAULT_THEOREM_NAME
     prefix: Optional[str] = None
+    #: The label a fragment gets when the author gives none (``symssm:`` and 16 hex digits of the certificate's
+    #: SHA-256), so the audit finds its number in the paper's .aux; not an option.
+    auto_label: Optional[str] = None
 
     def __post_init__(self):
         if self.label is not None and not (isinstance(self.label, str) and _LABEL.fullmatch(self.label)):
@@ -75,6 +78,8 @@ class Style:
         if not (isinstance(self.theorem_name, str) and _NAME.fullmatch(self.theorem_name)):
             raise InputError(f"theorem name {str(self.theorem_name)[:40]!r} must be 1 to 40 letters, digits, "
                              "spaces or .,:;()'-")
+        if self.auto_label is not None and not (isinstance(self.auto_label, str) and _LABEL.fullmatch(self.auto_label)):
+            raise InputError("automatic label outside the label grammar")
         if self.prefix is not None and not (isinstance(self.prefix, str) and _PREFIX.fullmatch(self.prefix)):
             raise InputError(f"macro prefix must be 1 to 60 ASCII letters, got {str(self.prefix)[:40]!r}")
 
@@ -98,7 +103,8 @@ class Style:
         env = self.environment
         return (f"\\ifcsname {env}\\endcsname\\else\\newtheorem{{{env}}}{{{escape_text(self.theorem_name)}}}\\fi\n"
                 "\\providecommand{\\symssmspan}{\\operatorname{span}}\n"
-                f"\\begin{{{env}}}[{{{title}}}]" + (f"\\label{{{self.label}}}" if self.label else "")
+                f"\\begin{{{env}}}[{{{title}}}]" + (f"\\label{{{self.label or self.auto_label}}}"
+                                                    if self.label or self.auto_label else "")
                 + "\\emergencystretch=3em")
 
     def end(self):

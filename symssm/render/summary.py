@@ -243,8 +243,11 @@ def approximate_summary(cert):
     if not errs:
         return [f"the operator on length-{n} sequences is zero: 0 heads reach any tolerance"]
     if k is not None:
-        lines.append(f"k_eps = {k}: {k} head{'s' if k != 1 else ''} approximate the SSM on length-{n} sequences to "
-                     f"relative error <= {_short(errs[k]['upper'])} <= {tol}"
+        exact = errs[k]["upper"] == "0"
+        verb = ("represents" if k == 1 else "represent") if exact else ("approximates" if k == 1 else "approximate")
+        lines.append(f"k_eps = {k}: {k} head{'s' if k != 1 else ''} {verb} the SSM on length-{n} sequences "
+                     + ("exactly (relative error 0)" if exact else
+                        f"to relative error <= {_short(errs[k]['upper'])} <= {tol}")
                      + (f"; {k - 1} cannot get below {_short(errs[k - 1]['lower'])} > {tol}" if k else ""))
     else:
         h = cert["undecided_at"]

@@ -34,7 +34,7 @@ from ..errors import CertificateError
 from ..formats.rationals import int_from_digits, int_to_text
 
 __all__ = ["escape_text", "tex_name", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
-           "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "fits",
+           "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "display_texts", "fits",
            "parse_number", "tex_decimal", "tex_value", "row_list", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
            "MAX_DIGITS_SHOWN"]
 
@@ -316,14 +316,17 @@ def display(items, *, end="."):
     greedily, and, when one line would fit a wider host, ``\\columnwidth`` chooses between the two
     layouts when the document is typeset.  Text mode in, text mode out.
     """
-    widths = [_item_width(name, rows) for name, rows in items]
-    texts = [f"{name} = {_item_tex(rows)}" for name, rows in items]
+    return display_texts([f"{name} = {_item_tex(rows)}" for name, rows in items],
+                         [_item_width(name, rows) for name, rows in items], end=end)
 
+
+def display_texts(texts, widths, *, end="."):
+    """:func:`display` of ready math texts with their estimated widths (pt)."""
     def joined(group):
         return ",\\quad ".join(texts[i] for i in group)
 
-    total = sum(widths) + 14 * (len(items) - 1)
-    one_line = "\\[\n" + joined(range(len(items))) + end + "\n\\]\n"
+    total = sum(widths) + 14 * (len(texts) - 1)
+    one_line = "\\[\n" + joined(range(len(texts))) + end + "\n\\]\n"
     if total <= COLUMN_PT:
         return one_line
     lines, current, width = [], [], 0.0

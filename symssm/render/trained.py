@@ -15,26 +15,29 @@ _KIND = {"s4d": "S4D", "s5": "S5", "lru": "LRU"}
 
 
 def _layer_sentence(s):
-    H, P = s["channels"], s["modes"]
+    m, P = s["channels"], s["modes"]
     hasD = s["parameters"]["D"] is not None
     where = (f"{tex_name(s['name'], breakable=True)} of the checkpoint "
              f"{tex_name(s['checkpoint'], breakable=True)}")
     d0 = " (plus $\\operatorname{diag}(D)$ at $d = 0$)" if hasD else ""
     if s["architecture"] == "s4d":
-        return (f"Let $\\mathcal{{L}}$ be the S4D layer {where}: $H = {H}$ channels, each a diagonal state space "
-                f"model with $P = {P}$ complex modes $A_{{hp}} = -e^{{a_{{hp}}}} + i\\, b_{{hp}}$ and step "
-                "$\\Delta_h = e^{\\ell_h}$ (zero-order hold), so that its lags are diagonal, "
-                "$L_d = \\operatorname{diag}(K_1[d], \\dots, K_H[d])$" + d0 + " with "
-                "$K_h[d] = 2 \\operatorname{Re} \\sum_p C_{hp} \\frac{\\lambda_{hp} - 1}{A_{hp}} \\lambda_{hp}^d$, "
-                "$\\lambda_{hp} = e^{\\Delta_h A_{hp}}$.")
+        return (f"Let $\\mathcal{{L}}$ be the S4D layer {where}: $m = {m}$ channels (so $p = m$: inputs and outputs "
+                f"in $\\mathbb{{R}}^{{{m}}}$), channel $c$ a diagonal state space model with $P = {P}$ complex modes "
+                "$A_{cq} = -e^{a_{cq}} + \\mathrm{i}\\, b_{cq}$ and step $\\Delta_c = e^{\\ell_c}$ (zero-order hold), "
+                "so that its lags are diagonal, "
+                "$L_d = \\operatorname{diag}(K_1[d], \\dots, K_m[d])$" + d0 + " with "
+                "$K_c[d] = 2 \\operatorname{Re} \\sum_q C_{cq} \\frac{\\lambda_{cq} - 1}{A_{cq}} \\lambda_{cq}^d$, "
+                "$\\lambda_{cq} = e^{\\Delta_c A_{cq}}$.")
     if s["architecture"] == "s5":
-        return (f"Let $\\mathcal{{L}}$ be the S5 layer {where}: $H = {H}$ channels and $P = {P}$ complex modes "
-                "$\\Lambda_p$ with steps $\\Delta_p = e^{\\ell_p}$ (zero-order hold), so that its lags are "
+        return (f"Let $\\mathcal{{L}}$ be the S5 layer {where}: $m = {m}$ channels (inputs and outputs in "
+                f"$\\mathbb{{R}}^{{{m}}}$) and $P = {P}$ complex modes "
+                "$\\Lambda_q$ with steps $\\Delta_q = e^{\\ell_q}$ (zero-order hold), so that its lags are "
                 "$L_d = 2 \\operatorname{Re}(C \\operatorname{diag}(\\lambda)^d \\bar B)$" + d0
-                + " with $\\lambda_p = e^{\\Delta_p \\Lambda_p}$ and "
-                "$\\bar B = \\operatorname{diag}((\\lambda_p - 1)/\\Lambda_p) B$.")
-    return (f"Let $\\mathcal{{L}}$ be the LRU layer {where}: $H = {H}$ channels and $P = {P}$ complex modes "
-            "$\\lambda_p = \\exp(-e^{\\nu_p} + i e^{\\theta_p})$ with input scales $\\gamma_p = e^{g_p}$, so that its "
+                + " with $\\lambda_q = e^{\\Delta_q \\Lambda_q}$ and "
+                "$\\bar B = \\operatorname{diag}((\\lambda_q - 1)/\\Lambda_q) B$.")
+    return (f"Let $\\mathcal{{L}}$ be the LRU layer {where}: $m = {m}$ channels (inputs and outputs in "
+            f"$\\mathbb{{R}}^{{{m}}}$) and $P = {P}$ complex modes "
+            "$\\lambda_q = \\exp(-e^{\\nu_q} + \\mathrm{i}\\, e^{\\theta_q})$ with input scales $\\gamma_q = e^{g_q}$, so that its "
             "lags are $L_d = \\operatorname{Re}(C \\operatorname{diag}(\\lambda)^d \\operatorname{diag}(\\gamma) B)$"
             + d0 + ".")
 
@@ -55,12 +58,15 @@ def trained_fragment(d, style):
     lines.append(_layer_sentence(s) + " Its parameters are the checkpoint's binary floats, read exactly as dyadic "
                  f"rationals (listed in the certificate; sha256 {tex_hash(d['input_sha256'])}).")
     lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
-                 "of an $H$-head factorized model $W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ whose coefficients "
-                 "depend only on $i - j$.")
+                 "of a map $y_i = \\sum_j W_{ij} x_j$ of the multi-head factorized class with $H$ heads, "
+                 "$W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ with value maps $V_h \\in "
+                 f"\\mathbb{{R}}^{{{s['channels']}\\times {s['channels']}}}$ shared by all positions and scalar "
+                 "coefficients $\\alpha^h_{ij}$ that depend only on $i - j$, relative to $\\mathcal{L}$'s map on these "
+                 "sequences.")
     lines.append(claim_sentence(d, "$\\mathcal{L}$"))
     lines.append(style.end())
     n0, Q = sur["lags"], sur["scale_bits"]
-    entries = "the $H$ diagonal entries" if s["architecture"] == "s4d" else "the $H^2$ entries"
+    entries = "the $m$ diagonal entries" if s["architecture"] == "s4d" else "the $m^2$ entries"
     lines.append("\\begin{proof}\\emergencystretch=3em")
     lines.append("Let $T$ be the matrix with rows $(n - d)^{1/2} \\operatorname{vec}(L_d)$, $d < n$: "
                  "$e_H = \\min_{\\operatorname{rank} X \\le H} \\lVert T - X \\rVert_F / \\lVert T \\rVert_F$ "

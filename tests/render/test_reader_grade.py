@@ -130,13 +130,13 @@ def test_no_coefficient_row_that_the_dimension_argument_covers():
 
 def test_hand_checkable_proof_of_a_small_system():
     text = certify(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot"), 8).to_latex()
-    assert "L_{0} = \\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}" in text
+    assert "L_{0} = I_{2}" in text and "L_{1} = \\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}" in text
     assert "leading principal minors are $1,\\allowbreak -1$" in text
     assert "\\chi_A(x) = \\det(xI - A) = x^{2} + 1" in text
     assert "c_{d,h} = -\\sum_{j=0}^{N-1} a_j c_{d-N+j,h}" in text  # explicit for every d
     for jargon in ("Bareiss", "[h = h']", "(r,c) = (0,0)", "\\tfrac", "L_0, \\dots, L_{1}"):
         assert jargon not in text
-    assert "A = \\begin{pmatrix}" in text and "B = \\begin{pmatrix}" in text
+    assert "A = \\begin{pmatrix}" in text and "B = I_{2}" in text
     assert text.count("\\[") + text.count("\\begin{gather*}") >= 1
     assert "(rows and columns numbered from 1)" in text
 
@@ -204,7 +204,7 @@ def test_framework_layers_say_what_the_rank_depends_on():
         if kind in ("linear-attention", "softmax-attention"):
             assert "X^{\\top} = " in theorem and "on this input" in theorem
         if kind == "selective-ssm":
-            assert "per-token matrices" in theorem
+            assert ("per-token matrices" in theorem) != ("time-invariant SSM" in theorem)
         if kind == "softmax-attention":
             assert "irrational" not in text and "exponentials of the scores" in text
 
@@ -332,18 +332,19 @@ def test_audit_verifies_edits_missing_and_failing(tmp_path, capsys):
     capsys.readouterr()
     assert main(["audit", str(paper)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in out[:-1]] == ["VERIFIED"] * 3
-    assert out[-1].startswith("audit: all 3 symssm results verified")
+    assert [line.split(":")[0] for line in out[1:-1]] == ["VERIFIED"] * 3
+    assert out[-1].startswith("audit: all 3 claims verified")
 
-    # an edited fragment
+    # an edited fragment: the token that changed, and where
     text = (tmp_path / "rot.tex").read_text()
     (tmp_path / "rot.tex").write_text(text.replace("Sufficiency.", "Sufficiency (edited)."))
     assert main(["audit", str(paper)]) == 1
-    assert any(line.startswith("EDITED: rot.tex:1:") and "differs" in line for line in capsys.readouterr().out.splitlines())
+    out = capsys.readouterr().out
+    assert "EDITED: rot.tex:1: head-count fragment" in out and "differs" in out
+    assert "Sufficiency[].}" in out and "Sufficiency[ (edited)].}" in out
     (tmp_path / "rot.tex").write_text(text)
 
-    # a certificate that no longer verifies (same bytes hash, different checker verdict is impossible; so
-    # a fragment whose marker names a forged certificate)
+    # a fragment whose marker names a certificate the checker rejects
     forged = json.loads((certs / "shift.json").read_text())
     forged["head_count"] = 3
     from symssm.formats.jsonio import dumps_canonical
@@ -369,7 +370,7 @@ def test_audit_verifies_edits_missing_and_failing(tmp_path, capsys):
     # pasted without its markers
     (tmp_path / "pasted.tex").write_text("\n".join(text.split("\n")[2:-2]) + "\n")
     assert main(["audit", str(_paper(tmp_path, ["pasted"]))]) == 1
-    assert "EDITED: pasted.tex" in capsys.readouterr().out
+    assert "UNMARKED: pasted.tex" in capsys.readouterr().out
 
 
 def test_audit_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
@@ -390,12 +391,13 @@ def test_audit_the_catalogue_and_a_copied_paper(tmp_path):
     shutil.copytree(CATALOGUE, tmp_path / "cat")
     names = sorted(os.path.basename(p)[:-4] for p in glob.glob(str(tmp_path / "cat" / "*.tex")))
     paper = tmp_path / "cat" / "all.tex"
-    paper.write_text("".join(f"\\input{{{n}}}\n" for n in names))
-    from symssm.render.audit import audit_paper
+    paper.write_text("\\documentclass{article}\n\\begin{document}\n" + "".join(f"\\input{{{n}}}\n" for n in names)
+                     + "\\end{document}\n")
+    from symssm.render.audit import audit
 
-    findings, notes = audit_paper(str(paper))
-    assert len(findings) == len(names) and {f.status for f in findings} == {"VERIFIED"}
-    assert notes == []
+    report = audit(str(paper))
+    assert len(report.claims) == len(names) and {c.status for c in report.claims} == {"verified"}
+    assert report.notes == [] and report.unused == [] and report.problems == []
 
 
 def test_families_framework_and_gaussian_fragments_fit_every_host(tmp_path):

@@ -1,0 +1,126 @@
+"""The framework table (``symssm framework``) as LaTeX, from verified certificates alone.
+
+Each row is an ``interaction-rank`` certificate of one architecture on the same seeded input, and,
+where there is one, the ``parametric-interaction-rank`` certificate of the same layer for every
+input.  The table is rendered from the certificates' data only (the row's label from the layer's
+certified name and kind), between marker comments that list the certificates, so that
+``symssm audit`` can re-check every certificate and re-render the table, as it does for a fragment.
+
+Examples
+--------
+>>> table_marker([("a" * 64, None), ("b" * 64, "c" * 64)], seed=0, n=6, m=2).split(";")[1]
+' certificates aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb+cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc'
+>>> parse_table_options("--seed 3 -n 6 -m 2")
+{'seed': 3, 'n': 6, 'm': 2}
+"""
+
+import hashlib
+import re
+
+from ..errors import InputError
+from .style import certificate_sha256
+from .tex import escape_text, tex_name
+
+__all__ = ["FRAMEWORK_ROWS", "framework_table", "table_marker", "parse_table_options", "certificate_file",
+           "row_label"]
+
+#: The framework's rows: system name -> (label, structural bound, kind, blocks independent of the input).
+FRAMEWORK_ROWS = {
+    "feedforward": ("feedforward", "r <= 1 (W_ij = [i = j] W)", "operator", True),
+    "convolution-L3": ("convolution, 3 taps", "r <= min(3, pm)", "convolution", True),
+    "ti-ssm-N4": ("time-invariant SSM, N = 4", "r = k(n) <= min(n, pm, N)", "selective-ssm", True),
+    "selective-ssm-N4": ("selective SSM (bilinear, per-token steps)", "r <= min(n(n+1)/2, pm)", "selective-ssm",
+                         False),
+    "mamba2-head": ("Mamba-2 head (scalar gate)", "r <= 1 (W_ij = c (c_i . b_j) I)", "selective-ssm", False),
+    "linear-attention-H2": ("linear attention, H = 2", "r <= min(H, pm)", "linear-attention", False),
+    "softmax-attention-H2": ("softmax attention, H = 2", "r <= min(H, pm)", "softmax-attention", False),
+}
+
+_OPTIONS = re.compile(r"--seed ([0-9]{1,9}) -n ([0-9]{1,9}) -m ([0-9]{1,9})")
+
+
+def certificate_file(data):
+    """The file name ``symssm framework -o DIR`` gives a row's certificate: ``framework-NAME.json``."""
+    return f"framework-{data['system']['name']}.json"
+
+
+def row_label(data):
+    """(LaTeX label, whether the row's blocks are independent of the input) of a row's certificate.
+
+    The label is the architecture's name when the certified name and kind are one of the framework's
+    rows, else the certified name itself (typeset literally).
+    """
+    s = data["system"]
+    row = FRAMEWORK_ROWS.get(s["name"])
+    if row is not None and row[2] == s["kind"]:
+        return escape_text(row[0]), row[3]
+    return tex_name(s["name"] or "unnamed", breakable=True), s["kind"] in ("operator", "convolution")
+
+
+def _file_tex(name):
+    """A file name in typewriter type, breakable after each hyphen."""
+    return "\\texttt{" + "-\\allowbreak{}".join(tex_name(part)[len("\\texttt{"):-1] for part in name.split("-")) + "}"
+
+
+def table_marker(shas, *, seed, n, m):
+    """The comment that opens the table: its certificates (``r`` and ``every X``) and options."""
+    listed = ",".join(a + (f"+{b}" if b else "") for a, b in shas)
+    return f"% symssm table: framework; certificates {listed}; file framework.tex; options --seed {seed} -n {n} -m {m}"
+
+
+def _end_marker(shas):
+    listed = ",".join(a + (f"+{b}" if b else "") for a, b in shas)
+    return f"% end of symssm table {hashlib.sha256(listed.encode('ascii')).hexdigest()}"
+
+
+def parse_table_options(text):
+    """``{'seed': .., 'n': .., 'm': ..}`` of a table marker's options (its own grammar).
+
+    Raises
+    ------
+    InputError
+        If the options are not ``--seed S -n N -m M``.
+    """
+    m = _OPTIONS.fullmatch(text.split(" %")[0].strip())
+    if not m:
+        raise InputError(f"unreadable table options {text[:60]!r}")
+    return {"seed": int(m.group(1)), "n": int(m.group(2)), "m": int(m.group(3))}
+
+
+def framework_table(rows, *, seed, n, m):
+    """The framework table as a LaTeX fragment that fits a two-column article's column.
+
+    Parameters
+    ----------
+    rows : list of (dict, dict or None)
+        Each row's verified ``interaction-rank`` certificate data and, where there is one, its
+        verified ``parametric-interaction-rank`` certificate data for every input.
+    seed, n, m : int
+        The seed of the shared input, its number of tokens and the token dimension (p = m).
+    """
+    shas = [(certificate_sha256(r), certificate_sha256(e) if e is not None else None) for r, e in rows]
+    body = [table_marker(shas, seed=seed, n=n, m=m),
+            "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.5\\columnwidth}cc@{}}",
+            "architecture & $r$ on $X$ & every $X$ \\\\ \\hline"]
+    files = []
+    for r, every in rows:
+        label, independent = row_label(r)
+        if every is not None:
+            col = f"${every['interaction_rank']}$" + ("" if every["complete"] else "$^{*}$")
+        elif independent:
+            col = f"${r['interaction_rank']}$"
+        else:
+            col = "--"
+        body.append(f"{label} & ${r['interaction_rank']}$ & {col} \\\\")
+        files.append(certificate_file(r))
+        if every is not None:
+            files.append(certificate_file(every))
+    listed = ", ".join(_file_tex(f) for f in files)
+    body += ["\\end{tabular}", "\\end{center}",
+             f"{{\\footnotesize\\raggedright $r$ on $X$: the interaction rank on one input $X$ of $n = {n}$ tokens in "
+             f"$\\mathbb{{Q}}^{{{m}}}$ (seed {seed}); every $X$: the rank for every input, certified with the "
+             "input-dependent quantities as parameters; $^{*}$ generic, off an exceptional set given in the "
+             "certificate; -- not certified. Each number is checked by \\texttt{symssm check} in its certificate: "
+             f"{listed}.\\par}}",
+             _end_marker(shas)]
+    return "\n".join(body) + "\n"

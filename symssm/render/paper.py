@@ -1,0 +1,1093 @@
+"""Reading a paper as TeX would, without running TeX: what is typeset, what is defined, where.
+
+:class:`PaperReader` walks the tokens (:mod:`symssm.render.texscan`) of a paper's main file and of
+the files it ``\\input``\\s, in the order TeX reads them, and records
+
+- every **marked block** (a symssm fragment, macro file or table: between its begin and end marker
+  comments) with the reason it is *not* typeset, if any: inside ``\\iffalse`` or a false ``\\newif``
+  switch, a ``comment`` environment, a conditional the audit does not evaluate (``\\ifdim``, ...),
+  the argument of a command that may drop it, a definition's body, the preamble, after
+  ``\\end{document}`` or ``\\endinput``, or excluded by ``\\includeonly``;
+- every **definition** the paper (or a package file beside it) makes: ``\\def``, ``\\let``,
+  ``\\newcommand`` and its relatives, environments, ``\\DeclareMathOperator``, ...; and the
+  theorem environments it declares;
+- **hazards**: constructs that would let text reach the page, or stay off it, in a way a reader of
+  the tokens cannot follow (a macro whose body inputs a file or opens an ``\\iffalse``, a ``\\let``
+  to ``\\input``, a ``\\catcode`` change, a command name built from macros, a redefinition of the
+  commands the reading relies on);
+- the **typeset text** outside the blocks, as sentences with their file and line, the symssm
+  macros and ``\\ref``\\s they contain (for the prose checks).
+
+Nothing is evaluated: conditionals are decided only when they are ``\\iftrue``, ``\\iffalse`` or a
+``\\newif`` switch set by ``\\...true``/``\\...false`` where it is read; every other conditional is
+*undecided*, and a fragment under it is not counted as typeset.
+
+Examples
+--------
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> with open(os.path.join(folder, "p.tex"), "w") as fh:
+...     _ = fh.write("\\\\documentclass{article}\\n\\\\begin{document}\\n\\\\iffalse\\n\\\\input{x}\\n\\\\fi\\n"
+...                  "Some text.\\n\\\\end{document}\\n")
+>>> with open(os.path.join(folder, "x.tex"), "w") as fh:
+...     _ = fh.write("% symssm fragment: head-count certificate " + "0" * 64 + "; file x.json; options -\\n"
+...                  "k = 2\\n% end of symssm fragment " + "0" * 64 + "\\n")
+>>> paper = read_paper(os.path.join(folder, "p.tex"))
+>>> [(b.file, b.line, b.reason) for b in paper.blocks]
+[('x.tex', 1, 'inside \\\\iffalse (p.tex:3)')]
+"""
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import InputError
+from .texscan import Scanner, Token, _just_begun, significant
+
+__all__ = ["read_paper", "PaperReader", "Paper", "Block", "Definition", "Sentence", "MAX_TEX_BYTES",
+           "MAX_TEX_FILES", "MAX_TOTAL_BYTES", "BEGIN", "END", "SYMSSM_SIGNS"]
+
+#: Largest TeX file read, in bytes.
+MAX_TEX_BYTES = 16 * 2**20
+#: Most TeX files followed through ``\\input``/``\\include``.
+MAX_TEX_FILES = 500
+#: Most bytes read from all the files of one paper.
+MAX_TOTAL_BYTES = 64 * 2**20
+#: Deepest nesting of ``\\input`` and of groups, conditionals or environments the reader follows.
+MAX_DEPTH = 64
+MAX_NESTING = 4096
+
+#: ``% symssm fragment|macros|table: KIND certificate SHA; file F; options ...``
+BEGIN = re.compile(r" symssm (fragment|macros): ([a-z-]+) certificate ([0-9a-f]{64}); file (\S+); options (.*)")
+END = re.compile(r" end of symssm (fragment|macros|table) ([0-9a-f]{64})")
+TABLE = re.compile(r" symssm table: (framework); certificates ([0-9a-f,+-]+); file (\S+); options (.*)")
+#: Tokens only a symssm fragment writes (outside a marked block they show a fragment stripped of its markers).
+SYMSSM_SIGNS = ("symssmspan", "symssmtheorem")
+
+_INPUTS = {"input", "include", "InputIfFileExists", "import", "subimport", "inputfrom", "subinputfrom",
+           "includefrom", "subincludefrom"}
+_UNFOLLOWED = {"subfile", "includestandalone", "externaldocument"}
+#: TeX's primitive conditionals (and the LaTeX kernel's); names starting with "if" count as
+#: conditionals too, except these macros, which take their branches as arguments.
+_MACRO_CONDITIONALS = {"ifthenelse", "iftoggle", "ifdef", "ifundef", "ifdefempty", "ifdefvoid", "ifboolexpr",
+                       "ifboolexpe", "ifstrequal", "ifstrempty", "ifblank", "ifnumcomp", "ifdimcomp", "ifbool",
+                       "ifnumequal", "ifnumgreater", "ifnumless", "ifnumodd", "ifdefmacro", "ifdefparam",
+                       "ifdefstring", "ifdefstrequal", "ifcsdef", "ifcsundef", "ifcsvoid", "ifcsempty",
+                       "ifcsstring", "ifcsmacro", "ifltxcounter", "ifdefltxprotect", "ifpackageloaded",
+                       "ifclassloaded", "iflanguage", "ifcommandkey", "ifhyperref"}
+_DEF = {"def", "gdef", "edef", "xdef"}
+_LET = {"let", "futurelet"}
+_NEWCOMMAND = {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "newrobustcmd",
+               "renewrobustcmd", "providerobustcmd", "DeclareTextCommand", "DeclareTextCommandDefault",
+               "DeclareTextSymbol"}
+_DOCUMENTCOMMAND = {"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
+                    "DeclareDocumentCommand", "NewExpandableDocumentCommand", "RenewExpandableDocumentCommand",
+                    "ProvideExpandableDocumentCommand", "DeclareExpandableDocumentCommand", "NewCommandCopy",
+                    "RenewCommandCopy", "DeclareCommandCopy"}
+_ENVIRONMENT = {"newenvironment", "renewenvironment", "provideenvironment"}
+_DOCUMENTENV = {"NewDocumentEnvironment", "RenewDocumentEnvironment", "ProvideDocumentEnvironment",
+                "DeclareDocumentEnvironment", "NewEnvironmentCopy", "RenewEnvironmentCopy"}
+_REGISTER = {"chardef", "mathchardef", "countdef", "dimendef", "skipdef", "muskipdef", "toksdef", "newcount",
+             "newdimen", "newskip", "newmuskip", "newtoks", "newbox", "newlength", "newsavebox", "newread",
+             "newwrite", "DeclareMathOperator", "DeclareMathSymbol", "DeclareMathDelimiter", "DeclareMathAccent",
+             "DeclareMathRadical", "DeclarePairedDelimiter", "DeclarePairedDelimiterX"}
+#: The commands the reading relies on: a paper that redefines one cannot be audited by reading it.
+CORE = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftrue", "fi", "else", "or", "begin",
+        "end", "newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef", "let", "csname",
+        "endcsname", "newif", "includeonly", "document", "enddocument", "newtheorem", "verb", "makeatletter",
+        "makeatother", "expandafter", "excludecomment", "includecomment", "comment", "endcomment", "label",
+        "ref", "import", "subimport", "unless", "ifcsname", "ifx", "newenvironment", "renewenvironment"}
+#: Tokens in a macro's body that let it hide text or bring text in: such a macro is a hazard.
+_HIDING = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftrue", "subfile", "import",
+           "subimport", "scantokens", "catcode", "excludecomment", "comment", "endcomment", "@@input",
+           "@input", "@iinput", "csname"}
+#: Commands whose brace arguments are typeset as they are: a fragment may sit inside them.
+SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "colorbox", "fcolorbox", "vbox", "vtop", "hbox", "mbox",
+                  "makebox", "resizebox", "scalebox", "footnote", "centerline", "AtBeginDocument"}
+#: Environments standard LaTeX or common packages provide, which typeset their contents.
+_SECTIONS = {"part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph", "caption",
+             "title", "author", "thanks", "footnote", "item", "maketitle", "appendix", "abstract", "bibliography"}
+_SPACES = {",", ";", ":", "!", " ", "quad", "qquad", "enspace", "thinspace", "medspace", "thickspace", "\\",
+           "newline", "linebreak", "allowbreak", "hfill", "hspace", "vspace", "smallskip", "medskip", "bigskip",
+           "noindent", "indent", "par"}
+_TEXT = {"ldots": "...", "dots": "...", "%": "%", "&": "&", "#": "#", "_": "_", "$": "$", "{": "{", "}": "}",
+         "ge": ">=", "geq": ">=", "le": "<=", "leq": "<=", "neq": "!=", "ne": "!=", "times": "x", "cdot": "*",
+         "infty": "infinity", "textendash": "-", "textemdash": "-", "colon": ":"}
+_WORD_NUMBER = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A marked symssm block (fragment, macro file or table) as found in the paper."""
+
+    what: str  # fragment, macros, table
+    kind: str  # head-count, ..., or framework
+    sha: str  # the certificate's SHA-256 (for a table: of its list of certificates)
+    source: str  # the certificate's file name the marker records, or "-"
+    options: str  # the recorded options (a table: its options)
+    file: str  # shown file name
+    path: str  # the file's path
+    line: int
+    tokens: tuple  # the tokens between the markers, comments left out
+    closed: bool
+    reason: Optional[str]  # why it is not typeset (None: typeset)
+    preamble: bool  # read before \begin{document}
+    order: int  # position in reading order
+    end_line: int = 0
+    certificates: tuple = ()  # a table's certificates: ((r sha, every sha or None), ...)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A definition the paper (or a package file beside it) makes."""
+
+    name: str  # a command's name (no backslash) or an environment's name
+    environment: bool
+    command: str  # the defining command (renewcommand, def, let, newenvironment, ...)
+    file: str
+    line: int
+    block: Optional[str]  # the SHA of the marked block it is in (a macro file's own definitions)
+    body: tuple  # significant tokens of its body (for text macros in prose)
+    hazard: Optional[str] = None
+    package: bool = False
+    active: bool = True  # read where it takes effect (not inside \iffalse and the like)
+
+
+@dataclass
+class Sentence:
+    """A sentence of typeset text outside the blocks: its text (symssm macros as ``\\ue000m:NAME\\ue001``,
+    references as ``\\ue000r:LABEL\\ue001``), file, line, and the theorem-like environment it is in."""
+
+    text: str
+    file: str
+    line: int
+    environment: Optional[str] = None
+    env_line: int = 0
+    lines: list = field(default_factory=list)  # (offset in text, file, line)
+    paragraph: int = 0
+
+    def line_at(self, offset):
+        """The (file, line) of the character at ``offset``."""
+        where = (self.file, self.line)
+        for off, f, ln in self.lines:
+            if off > offset:
+                break
+            where = (f, ln)
+        return where
+
+
+@dataclass
+class Paper:
+    """What :func:`read_paper` finds (see :class:`PaperReader`)."""
+
+    path: str
+    root: str
+    files: list = field(default_factory=list)  # (shown, path) in reading order
+    blocks: list = field(default_factory=list)
+    definitions: list = field(default_factory=list)
+    theorems: dict = field(default_factory=dict)  # environment -> printed name
+    hazards: list = field(default_factory=list)  # (file, line, message)
+    notes: list = field(default_factory=list)
+    macro_uses: list = field(default_factory=list)  # (name, file, line, order)
+    signs: list = field(default_factory=list)  # (file, line, what, order): symssm text outside blocks
+    sentences: list = field(default_factory=list)
+    labels: list = field(default_factory=list)  # (label, file, line) written outside blocks
+    mtime: float = 0.0
+
+
+def _read_tex(path, shown):
+    try:
+        if not os.path.isfile(path):
+            raise InputError(f"{shown}: not a file")
+        if os.path.getsize(path) > MAX_TEX_BYTES:
+            raise InputError(f"{shown}: larger than {MAX_TEX_BYTES // 2**20} MB, not read")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_TEX_BYTES + 1)
+        mtime = os.path.getmtime(path)
+    except OSError as exc:
+        raise InputError(f"{shown}: cannot read ({exc.strerror})") from None
+    if b"\0" in raw:
+        raise InputError(f"{shown}: not a TeX file (it contains NUL bytes)")
+    return raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n"), len(raw), mtime
+
+
+def _is_conditional(name, switches):
+    return (name.startswith("if") and name not in _MACRO_CONDITIONALS) or name in switches
+
+
+class _Frame:
+    __slots__ = ("kind", "name", "file", "line", "value", "in_else", "arg_of", "defined")
+
+    def __init__(self, kind, name, file, line, *, value=None, arg_of=None, defined=False):
+        self.kind, self.name, self.file, self.line = kind, name, file, line
+        self.value, self.in_else, self.arg_of, self.defined = value, False, arg_of, defined
+
+    def active(self):
+        """True, False, or None (undecided) for the branch being read."""
+        if self.value is None:
+            return None
+        return self.value != self.in_else
+
+
+class PaperReader:
+    """Walk a paper's tokens in TeX's reading order (see the module's description).
+
+    Parameters
+    ----------
+    paper : str
+        The main ``.tex`` file.
+
+    Raises
+    ------
+    InputError
+        If a file cannot be read, the inputs form a cycle, or a limit is passed.
+    """
+
+    def __init__(self, paper):
+        self.paper = os.fspath(paper)
+        self.root = os.path.dirname(os.path.abspath(self.paper))
+        self.out = Paper(self.paper, self.root)
+        self.scanner = Scanner()
+        self.conds = []
+        self.envs = []
+        self.groups = []
+        self.switches = {}  # newif name -> True / False / None (undecided)
+        self.in_document = False
+        self.after_end = None
+        self.includeonly = None
+        self.bytes = 0
+        self.order = 0
+        self.stack = []
+        self.text = []  # current paragraph: (text, file, line)
+        self.text_env = None
+        self.paragraph_env = None
+        self.pending = None
+        self.block = None  # (what, sha) of the marked block being read
+        self.macro_names = set()
+        self.paragraphs = 0
+
+    # ---------------------------------------------------------------- entry
+
+    def read(self):
+        self._file(os.path.abspath(self.paper), self._shown(os.path.abspath(self.paper)), skip=None)
+        self._flush()
+        return self.out
+
+    def _shown(self, path):
+        return os.path.relpath(path, self.root)
+
+    def _file(self, path, shown, *, skip, package=False):
+        """Read one file: ``skip`` is why TeX would not read it (None: it does)."""
+        real = os.path.realpath(path)
+        if real in self.stack:
+            raise InputError(f"{shown} inputs itself (a cycle)")
+        if len(self.out.files) >= MAX_TEX_FILES:
+            raise InputError(f"{self.paper}: more than {MAX_TEX_FILES} input files; not audited")
+        if len(self.stack) >= MAX_DEPTH:
+            raise InputError(f"{shown}: inputs nested more than {MAX_DEPTH} deep; not audited")
+        text, size, mtime = _read_tex(path, shown)
+        self.bytes += size
+        if self.bytes > MAX_TOTAL_BYTES:
+            raise InputError(f"{self.paper}: more than {MAX_TOTAL_BYTES // 2**20} MB of TeX; not audited")
+        self.out.mtime = max(self.out.mtime, mtime)
+        self.out.files.append((shown, path))
+        at_letter = self.scanner.at_letter
+        if package:
+            self.scanner.at_letter = True
+        tokens = self.scanner.tokenize(text, what=shown)
+        if package:
+            self.scanner.at_letter = at_letter
+        self.stack.append(real)
+        try:
+            self._walk(tokens, shown, skip=skip, package=package)
+        finally:
+            self.stack.pop()
+
+    # ---------------------------------------------------------------- where are we
+
+    def _skip_reason(self, skip):
+        """Why TeX does not read the tokens here (a false branch, a file it does not input), or None."""
+        if skip:
+            return skip
+        for f in self.conds:
+            if f.active() is False:
+                return (f"inside \\{f.name} ({f.file}:{f.line})" if not f.in_else else
+                        f"inside the \\else branch of \\{f.name} ({f.file}:{f.line})")
+        if self.after_end:
+            return f"after \\end{{document}} ({self.after_end})"
+        return None
+
+    def _reason(self, skip):
+        """Why text here is not typeset for sure (None: it is), arguments of commands aside."""
+        why = self._skip_reason(skip)
+        if why:
+            return why
+        for f in self.conds:
+            if f.active() is None:
+                return f"inside \\{f.name} ({f.file}:{f.line}), a condition the audit does not evaluate"
+        for f in self.envs:
+            if f.defined:
+                return f"inside the environment {f.name}, which the paper defines ({f.file}:{f.line})"
+        return None
+
+    def _arg_reason(self):
+        for f in self.groups:
+            if f.arg_of is not None and f.arg_of not in SAFE_ARGUMENTS:
+                return f"inside the argument of \\{f.arg_of} ({f.file}:{f.line}), which may not typeset it"
+        return None
+
+    # ---------------------------------------------------------------- the walk
+
+    def _walk(self, toks, shown, *, skip, package=False):
+        blocks = {} if package else _marked_blocks(toks)
+        saved = None
+        if skip:
+            saved, self.conds = self.conds, []
+        block_end, block = -1, None
+        endinput = None
+        i, n = 0, len(toks)
+        while i < n:
+            t = toks[i]
+            if endinput is not None and t.line > endinput:
+                self._walk(toks[i:], shown, skip=skip or f"after \\endinput ({shown}:{endinput})", package=package)
+                break
+            if i in blocks:
+                spec = blocks[i]
+                self._block(spec, toks, shown, skip)
+                block_end, block = spec[1], (spec[2], spec[4])
+            self.block = block if i <= block_end else None
+            in_block = self.block is not None
+            kind = t.kind
+            skipping = self._skip_reason(skip) is not None
+            if kind == "comment":
+                i += 1
+                continue
+            if kind == "raw":
+                env = _just_begun(toks[max(0, i - 80):i])
+                if env is not None and not package:
+                    self._raw(env, t, shown, skip)
+                i += 1
+                continue
+            if kind in ("space", "par"):
+                if not skipping and not package:
+                    if kind == "par":
+                        self.pending = None
+                        self._flush()
+                    else:
+                        self._emit(" ", shown, t.line, skip)
+                i += 1
+                continue
+            if kind == "char":
+                i = self._char(t, toks, i, shown, skip, skipping, package)
+                continue
+            name = t.text
+            # conditionals are followed where TeX skips too (it counts them there)
+            if name in ("else", "or", "fi") or _is_conditional(name, self.switches):
+                i = self._conditional(name, toks, i, shown, skipping)
+                self.pending = None
+                continue
+            if name in _INPUTS or name in _UNFOLLOWED:
+                if not package:
+                    i = self._input(name, toks, i, shown, skip)
+                else:
+                    i += 1
+                self.pending = None
+                continue
+            if skipping:
+                i = self._env_name(toks, i + 1)[1] if name in ("begin", "end") else i + 1
+                continue
+            # from here on TeX reads the token (or may: undecided conditionals)
+            if name == "newif":
+                j = _skip_spaces(toks, i + 1)
+                if j < n and toks[j].kind == "cs" and toks[j].text.startswith("if"):
+                    base = toks[j].text[2:]
+                    self.switches[base] = False
+                    for defined in (toks[j].text, base + "true", base + "false"):
+                        self._define(defined, False, "newif", shown, toks[j].line, (), package)
+                    i = j + 1
+                    continue
+            if name.endswith(("true", "false")):
+                base = name[:-4] if name.endswith("true") else name[:-5]
+                if base in self.switches:
+                    self.switches[base] = None if self._reason(skip) is not None else name.endswith("true")
+                    i += 1
+                    continue
+            if name in ("begin", "end"):
+                i = self._environment(name, toks, i, shown, skip, package)
+                continue
+            if name == "endinput":
+                endinput = t.line
+                i += 1
+                continue
+            if name in _DEF or name in _LET or name in _NEWCOMMAND or name in _DOCUMENTCOMMAND \
+                    or name in _ENVIRONMENT or name in _DOCUMENTENV or name in _REGISTER or name == "@namedef":
+                i = self._definition(name, toks, i, shown, package)
+                continue
+            if name in ("newtheorem", "newtheorem*"):
+                i = self._newtheorem(toks, i)
+                continue
+            if name == "includeonly":
+                arg, j = _group(toks, _skip_spaces(toks, i + 1))
+                self.includeonly = {x.strip() for x in _chars(arg).split(",") if x.strip()}
+                i = j
+                continue
+            if name in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
+                i = self._package(name, toks, i)
+                continue
+            if name in ("catcode", "scantokens") and not in_block:
+                self._hazard(shown, t.line, f"\\{name} changes how TeX reads the text that follows; a paper that "
+                             "does this cannot be audited by reading it")
+            if name == "csname" and not in_block:
+                j, cs = _csname(toks, i)
+                if not package and cs is None:
+                    self._hazard(shown, t.line, "\\csname builds a command name from other commands; the audit "
+                                 "cannot tell which command it names")
+                elif cs is not None and cs.lower().startswith("symssm"):
+                    self._hazard(shown, t.line, f"\\csname {cs}\\endcsname names a symssm command indirectly")
+                i = j
+                continue
+            if package:
+                i += 1
+                continue
+            i = self._text_cs(t, toks, i, shown, skip, in_block)
+        if saved is not None:
+            self.conds = saved
+        self.block = None
+
+    # ---------------------------------------------------------------- pieces
+
+    def _block(self, spec, toks, shown, skip):
+        start, end, what, kind, sha, source, options, closed, certs = spec
+        reason = self._reason(skip) or self._arg_reason()
+        preamble = not self.in_document and not self.after_end
+        if what != "macros" and reason is None and preamble:
+            reason = "in the preamble (before \\begin{document})"
+        body = [x for x in toks[start + 1:end] if x.kind != "comment"]
+        self.order += 1
+        self.out.blocks.append(Block(what, kind, sha, source, options, shown, self.stack[-1], toks[start].line,
+                                     tuple(body), closed, reason, preamble, self.order, toks[end].line, certs))
+
+    def _raw(self, env, t, shown, skip):
+        """The contents of a comment or verbatim-like environment: TeX does not read them; look inside for
+        fragments and inputs, as text that is not typeset."""
+        if env in self.scanner.comment_envs:
+            why = f"inside the {env} environment ({shown}:{t.line})"
+        else:
+            why = f"inside the {env} environment ({shown}:{t.line}), printed as code"
+        inner = Scanner(max_tokens=self.scanner.budget).tokenize("\n" * (t.line - 1) + t.text, what=shown)
+        self._walk(inner, shown, skip=self._skip_reason(skip) or why)
+
+    def _char(self, t, toks, i, shown, skip, skipping, package):
+        ch = t.text
+        if skipping:
+            return i + 1
+        if ch == "{":
+            if len(self.groups) > MAX_NESTING:
+                raise InputError(f"{shown}:{t.line}: groups nested more than {MAX_NESTING} deep; not audited")
+            self.groups.append(_Frame("group", "", shown, t.line, arg_of=self.pending))
+            self.pending = None
+            return i + 1
+        if ch == "}":
+            if self.groups:
+                self.pending = self.groups.pop().arg_of
+                if self.pending in _SECTIONS:
+                    self._flush()
+            return i + 1
+        if ch == "[" and self.pending is not None:
+            opt, j = _optional(toks, i)
+            if opt is not None:
+                if not package:
+                    for x in opt:
+                        if x.kind == "char" and x.text not in "{}":
+                            self._emit(x.text, shown, x.line, skip)
+                        elif x.kind == "space":
+                            self._emit(" ", shown, x.line, skip)
+                return j
+        if ch != "*":
+            self.pending = None
+        if not package:
+            self._emit(" " if ch == "~" else "" if ch in "$&^_#" else ch, shown, t.line, skip)
+        return i + 1
+
+    def _conditional(self, name, toks, i, shown, skipping):
+        t = toks[i]
+        if name == "fi":
+            if self.conds:
+                self.conds.pop()
+            return i + 1
+        if name in ("else", "or"):
+            if self.conds:
+                if name == "else":
+                    self.conds[-1].in_else = True
+                else:
+                    self.conds[-1].value = None
+            return i + 1
+        if len(self.conds) > MAX_NESTING:
+            raise InputError(f"{shown}:{t.line}: conditionals nested more than {MAX_NESTING} deep; not audited")
+        value = None
+        if name == "iffalse":
+            value = False
+        elif name == "iftrue":
+            value = True
+        elif name[2:] in self.switches:
+            value = self.switches[name[2:]]
+        prev = toks[i - 1] if i else None
+        if prev is not None and prev.kind == "cs" and prev.text == "unless" and value is not None:
+            value = not value
+        self.conds.append(_Frame("if", name, shown, t.line, value=value))
+        j = i + 1
+        if skipping:
+            return j
+        if name == "ifcsname":
+            while j < len(toks) and not (toks[j].kind == "cs" and toks[j].text == "endcsname") and j - i < 500:
+                j += 1
+            return j + 1
+        if name in ("ifx", "ifdefined", "ifcat", "if"):
+            for _ in range(2 if name in ("ifx", "ifcat", "if") else 1):
+                j = _skip_spaces(toks, j) + 1
+        return j
+
+    def _input(self, name, toks, i, shown, skip):
+        t = toks[i]
+        j = _skip_spaces(toks, i + 1)
+        base = self.root
+        if name in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
+            folder, j = _group(toks, j)
+            target, j = _group(toks, _skip_spaces(toks, j))
+            base = os.path.join(self.root if name in ("import", "inputfrom", "includefrom")
+                                else os.path.dirname(self.stack[-1]), _chars(folder).strip())
+            target = _chars(target)
+        elif j < len(toks) and toks[j].kind == "char" and toks[j].text == "{":
+            arg, j = _group(toks, j)
+            target = _chars(arg)
+        else:
+            chars = []
+            while j < len(toks) and toks[j].kind == "char" and toks[j].text not in "{}%" and len(chars) < 300:
+                chars.append(toks[j].text)
+                j += 1
+            target = "".join(chars)
+        target = target.strip()
+        why = self._skip_reason(skip)
+        if name in _UNFOLLOWED:
+            if why is None:
+                self.out.notes.append(f"note: {shown}:{t.line}: \\{name}{{{target[:80]}}} is not followed by the "
+                                      "audit; results in it are not found")
+            return j
+        path = _resolve(base, target)
+        if path is None:
+            if why is None and target:
+                self.out.notes.append(f"note: {shown}:{t.line}: \\{name}{{{target[:80]}}} not found beside the "
+                                      "paper; not followed")
+            return j
+        if why is None and name == "include" and self.includeonly is not None:
+            stem = target[:-4] if target.endswith(".tex") else target
+            if stem not in self.includeonly:
+                why = f"not included: \\includeonly does not list {stem}"
+        if why is None and name == "include":
+            self._flush()
+        self._file(path, self._shown(path), skip=why)
+        return j
+
+    def _env_name(self, toks, j):
+        arg, j = _group(toks, _skip_spaces(toks, j))
+        return _chars(arg).strip(), j
+
+    def _environment(self, name, toks, i, shown, skip, package):
+        t = toks[i]
+        env, j = self._env_name(toks, i + 1)
+        if package:
+            return j
+        self._flush()
+        self.pending = None
+        if name == "begin":
+            if env == "document":
+                self.in_document = True
+                return j
+            if len(self.envs) > MAX_NESTING:
+                raise InputError(f"{shown}:{t.line}: environments nested more than {MAX_NESTING} deep; not audited")
+            defined = any(d.environment and d.name == env and d.block is None and not d.package
+                          for d in self.out.definitions)
+            self.envs.append(_Frame("env", env, shown, t.line, defined=defined))
+            if self.block is None:
+                if env in self.out.theorems or env in _THEOREM_LIKE:
+                    self.text_env = (env, shown, t.line)
+                if env in SYMSSM_SIGNS and self._reason(skip) is None and self.in_document:
+                    self.order += 1
+                    self.out.signs.append((shown, t.line, f"\\begin{{{env}}}", self.order))
+            return j
+        if env == "document":
+            self.after_end = f"{shown}:{t.line}"
+            return j
+        for k in range(len(self.envs) - 1, -1, -1):
+            if self.envs[k].name == env:
+                del self.envs[k:]
+                break
+        if self.text_env is not None and self.text_env[0] == env:
+            self.text_env = None
+        return j
+
+    def _definition(self, command, toks, i, shown, package):
+        t = toks[i]
+        names, bodies, j = _parse_definition(command, toks, i)
+        body = tuple(p for b in bodies for p in b)
+        in_block = self.block is not None
+        for name, env in names:
+            if name is None:
+                if not in_block:
+                    self._hazard(shown, t.line, f"\\{command} defines a command whose name the audit cannot read "
+                                 "(it is built from other commands)")
+                continue
+            if not in_block and name in CORE and not env:
+                self._hazard(shown, t.line, f"\\{command} redefines \\{name}, which the audit relies on to read "
+                             "the paper")
+            hazard = None if in_block or package else _body_hazard(command, body)
+            if hazard:
+                self._hazard(shown, t.line, f"\\{command} defines \\{name}, whose body {hazard}; the audit "
+                             "does not expand macros, so it cannot tell what this hides or brings in")
+            self._define(name, env, command, shown, t.line, body, package)
+        if not in_block:  # definitions nested in a body are definitions too
+            for b in bodies:
+                sub = [Token(kind, text, t.line) for kind, text in b]
+                for k, x in enumerate(sub):
+                    if x.kind == "cs" and x.text in _ALL_DEFINING:
+                        for name, env in _parse_definition(x.text, sub, k)[0]:
+                            if name is not None:
+                                self._define(name, env, x.text, shown, t.line, (), package)
+        self.pending = None
+        return j
+
+    def _define(self, name, env, command, shown, line, body, package):
+        block = self.block[1] if self.block is not None else None
+        if self.block is not None and self.block[0] == "macros" and not env:
+            self.macro_names.add(name)
+        self.out.definitions.append(Definition(name, env, command, shown, line, block, tuple(body), None, package))
+
+    def _newtheorem(self, toks, i):
+        j = _skip_spaces(toks, i + 1)
+        if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
+            j += 1
+        env, j = _group(toks, _skip_spaces(toks, j))
+        _, j = _optional(toks, _skip_spaces(toks, j))
+        title, j = _group(toks, _skip_spaces(toks, j))
+        k = _skip_spaces(toks, j)
+        opt, k2 = _optional(toks, k)
+        name = _chars(env).strip()
+        if name and name not in self.out.theorems:
+            self.out.theorems[name] = " ".join(_chars(title).split())
+        return k2 if opt is not None else j
+
+    def _package(self, name, toks, i):
+        _, j = _optional(toks, _skip_spaces(toks, i + 1))
+        arg, j = _group(toks, _skip_spaces(toks, j))
+        ext = ".cls" if name in ("documentclass", "LoadClass") else ".sty"
+        for pkg in _chars(arg).split(","):
+            pkg = pkg.strip()
+            if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", pkg):
+                continue
+            path = os.path.join(self.root, pkg + ext)
+            if os.path.isfile(path) and os.path.realpath(path) not in self.stack:
+                self._file(path, self._shown(path), skip=None, package=True)
+        return j
+
+    def _hazard(self, shown, line, message):
+        entry = (shown, line, message)
+        if entry not in self.out.hazards:
+            self.out.hazards.append(entry)
+
+    def _text_cs(self, t, toks, i, shown, skip, in_block):
+        name = t.text
+        n = len(toks)
+        self.pending = name
+        if in_block:
+            return i + 1
+        typeset = self.in_document and self._reason(skip) is None
+        if name in SYMSSM_SIGNS and typeset:
+            self.order += 1
+            self.out.signs.append((shown, t.line, f"\\{name}", self.order))
+        if name.startswith("Symssm") or name in self.macro_names:
+            if typeset:
+                self.order += 1
+                self.out.macro_uses.append((name, shown, t.line, self.order))
+            self._emit("\ue000m:" + name + "\ue001", shown, t.line, skip)
+            return i + 1
+        if name in _REFS or name == "label":
+            j = _skip_spaces(toks, i + 1)
+            if j < n and toks[j].kind == "char" and toks[j].text == "*":
+                j += 1
+            arg, j2 = _group(toks, j)
+            labels = [x.strip() for x in _chars(arg).split(",") if x.strip()]
+            if name == "label":
+                self.out.labels.extend((lab, shown, t.line) for lab in labels)
+            elif name != "pageref":
+                for lab in labels:
+                    self._emit("\ue000r:" + lab + "\ue001", shown, t.line, skip)
+            self.pending = None
+            return j2
+        if name in _SKIPPED_ARGUMENT:
+            _, j = _optional(toks, _skip_spaces(toks, i + 1))
+            _, j = _group(toks, _skip_spaces(toks, j))
+            self._emit(" ", shown, t.line, skip)
+            self.pending = "href" if name == "href" else None
+            return j
+        if name in _SECTIONS:
+            self._flush()
+        elif name in _SPACES:
+            self._emit(" ", shown, t.line, skip)
+        elif name in _TEXT:
+            word = _TEXT[name]
+            self._emit(f" {word} " if word.isalpha() else word, shown, t.line, skip)
+        else:
+            body = self._text_macro(name)
+            if body is not None:
+                self._emit(body, shown, t.line, skip)
+        return i + 1
+
+    def _text_macro(self, name):
+        """The text of a macro the paper defines without arguments and with plain text as its body, else None."""
+        for d in reversed(self.out.definitions):
+            if d.name == name and not d.environment and d.block is None:
+                if d.command in _LET or not d.body or len(d.body) > 200:
+                    return None
+                if all(k in ("char", "space") and x not in "{}#" for k, x in d.body):
+                    return "".join(" " if k == "space" else x for k, x in d.body)
+                return None
+        return None
+
+    # ---------------------------------------------------------------- text
+
+    def _emit(self, text, shown, line, skip):
+        if self.block is not None or not self.in_document or self._reason(skip) is not None or not text:
+            return
+        if not self.text:
+            self.paragraph_env = self.text_env
+        self.text.append((text, shown, line))
+
+    def _flush(self):
+        if not self.text:
+            return
+        pieces, self.text = self.text, []
+        self.paragraphs += 1
+        env = self.paragraph_env
+        buf, where = "", []
+        for text, f, ln in pieces:
+            piece = re.sub(r"\s+", " ", text)
+            if piece == " " and (not buf or buf.endswith(" ")):
+                continue
+            if buf.endswith(" ") and piece.startswith(" "):
+                piece = piece[1:]
+            where.append((len(buf), f, ln))
+            buf += piece
+        for start, end in _sentence_spans(buf):
+            chunk = buf[start:end]
+            lead = len(chunk) - len(chunk.lstrip())
+            chunk = chunk.strip()
+            if not chunk:
+                continue
+            s0 = start + lead
+            f, ln = where[0][1], where[0][2]
+            marks = []
+            for off, f2, ln2 in where:
+                if off <= s0:
+                    f, ln = f2, ln2
+                elif off < s0 + len(chunk):
+                    marks.append((off - s0, f2, ln2))
+            self.out.sentences.append(Sentence(chunk, f, ln, env[0] if env else None, env[2] if env else 0, marks,
+                                               self.paragraphs))
+
+
+_THEOREM_LIKE = {"proof", "theorem", "lemma", "proposition", "corollary", "claim", "definition", "remark", "result",
+                 "conjecture", "observation", "fact"}
+_REFS = {"ref", "cref", "Cref", "autoref", "eqref", "nameref", "pageref", "vref", "Vref", "cpageref"}
+_SKIPPED_ARGUMENT = {"cite", "citep", "citet", "citealp", "nocite", "bibliographystyle", "bibliography", "url",
+                     "href", "includegraphics", "pagestyle", "thispagestyle", "setlength", "setcounter",
+                     "addtocounter", "vspace", "hspace", "vspace*", "hspace*", "addbibresource"}
+_ALL_DEFINING = _DEF | _LET | _NEWCOMMAND | _DOCUMENTCOMMAND | _ENVIRONMENT | _DOCUMENTENV
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\s)]+(?=[A-Z\ue000(\\])")
+
+
+def _sentence_spans(text):
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if re.search(r"(?:\b(?:e\.g|i\.e|cf|Fig|Eq|Sec|Thm|resp|etc|vs|al)\.|\b[A-Z]\.)$", text[start:m.start()]):
+            continue
+        yield start, m.start()
+        start = m.start()
+    yield start, len(text)
+
+
+# ---------------------------------------------------------------- token helpers
+
+
+def _skip_spaces(toks, j):
+    while j < len(toks) and toks[j].kind in ("space", "comment"):
+        j += 1
+    return j
+
+
+def _group(toks, j, limit=200_000):
+    """(tokens of the brace group at j, index after it); a single token when there is no brace."""
+    if j >= len(toks):
+        return [], j
+    t = toks[j]
+    if not (t.kind == "char" and t.text == "{"):
+        return [t], j + 1
+    depth, k = 0, j
+    while k < len(toks) and k - j < limit:
+        x = toks[k]
+        if x.kind == "char" and x.text == "{":
+            depth += 1
+        elif x.kind == "char" and x.text == "}":
+            depth -= 1
+            if depth == 0:
+                return list(toks[j + 1:k]), k + 1
+        k += 1
+    return list(toks[j + 1:k]), k
+
+
+def _optional(toks, j):
+    """(tokens of an optional ``[...]`` argument at j or None, index after it)."""
+    if j < len(toks) and toks[j].kind == "char" and toks[j].text == "[":
+        depth, k = 0, j + 1
+        while k < len(toks) and k - j < 20_000:
+            x = toks[k]
+            if x.kind == "char" and x.text == "{":
+                depth += 1
+            elif x.kind == "char" and x.text == "}":
+                depth -= 1
+            elif x.kind == "char" and x.text == "]" and depth == 0:
+                return list(toks[j + 1:k]), k + 1
+            k += 1
+    return None, j
+
+
+def _chars(toks):
+    out = []
+    for t in toks:
+        if t.kind == "char":
+            out.append(t.text)
+        elif t.kind == "space":
+            out.append(" ")
+        elif t.kind == "cs":
+            out.append("\\" + t.text)
+    return "".join(out)
+
+
+def _csname(toks, i):
+    """(index after ``\\csname ... \\endcsname``, the name or None when it is not plain characters)."""
+    j = i + 1
+    chars = []
+    plain = True
+    while j < len(toks) and j - i < 500:
+        t = toks[j]
+        if t.kind == "cs" and t.text == "endcsname":
+            return j + 1, "".join(chars) if plain else None
+        if t.kind == "char":
+            chars.append(t.text)
+        elif t.kind != "space":
+            plain = False
+        j += 1
+    return j, None
+
+
+def _target(toks, j):
+    """(the name of the command at j: a control sequence, ``\\csname``-built, or ``{\\name}``; index after it)."""
+    j = _skip_spaces(toks, j)
+    if j >= len(toks):
+        return None, j
+    t = toks[j]
+    if t.kind == "cs" and t.text == "csname":
+        k, name = _csname(toks, j)
+        return name, k
+    if t.kind == "cs":
+        return t.text, j + 1
+    if t.kind == "char" and t.text == "~":
+        return "~", j + 1
+    if t.kind == "char" and t.text == "{":
+        arg, k = _group(toks, j)
+        arg = [x for x in arg if x.kind != "space"]
+        if len(arg) == 1 and arg[0].kind == "cs":
+            return arg[0].text, k
+        if arg and arg[0].kind == "cs" and arg[0].text == "csname":
+            _, name = _csname(arg, 0)
+            return name, k
+        return None, k
+    return None, j + 1
+
+
+def _parse_definition(command, toks, i):
+    """((names as (name or None, is environment)), bodies as significant token lists, index after it)."""
+    j = i + 1
+    if command == "@namedef":
+        arg, j = _group(toks, _skip_spaces(toks, j))
+        body, j = _group(toks, _skip_spaces(toks, j))
+        return [(_chars(arg).strip() or None, False)], [significant(body)], j
+    if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
+        j += 1
+    if command in _DEF:
+        name, j = _target(toks, j)
+        k = j
+        while k < len(toks) and not (toks[k].kind == "char" and toks[k].text == "{") and k - j < 200:
+            k += 1
+        body, k = _group(toks, k)
+        return [(name, False)], [significant(body)], k
+    if command in _LET:
+        name, j = _target(toks, j)
+        if command == "futurelet":
+            _, j = _target(toks, j)
+        j = _skip_spaces(toks, j)
+        if j < len(toks) and toks[j].kind == "char" and toks[j].text == "=":
+            j = _skip_spaces(toks, j + 1)
+        src = [toks[j]] if j < len(toks) else []
+        return [(name, False)], [significant(src)], j + 1
+    if command in _NEWCOMMAND:
+        name, j = _target(toks, j)
+        j = _skip_spaces(toks, j)
+        _, j = _optional(toks, j)
+        j = _skip_spaces(toks, j)
+        _, j = _optional(toks, j)
+        body, j = _group(toks, _skip_spaces(toks, j))
+        return [(name, False)], [significant(body)], j
+    if command in _DOCUMENTCOMMAND:
+        name, j = _target(toks, j)
+        if command.endswith("Copy"):
+            src, j = _target(toks, j)
+            return [(name, False)], [[("cs", src or "")]], j
+        _, j = _group(toks, _skip_spaces(toks, j))
+        body, j = _group(toks, _skip_spaces(toks, j))
+        return [(name, False)], [significant(body)], j
+    if command in _ENVIRONMENT or command in _DOCUMENTENV:
+        arg, j = _group(toks, _skip_spaces(toks, j))
+        env = _chars(arg).strip()
+        if command.endswith("Copy"):
+            _, j = _group(toks, _skip_spaces(toks, j))
+            return [(env or None, True)], [], j
+        if command in _DOCUMENTENV:
+            _, j = _group(toks, _skip_spaces(toks, j))
+        else:
+            j = _skip_spaces(toks, j)
+            _, j = _optional(toks, j)
+            j = _skip_spaces(toks, j)
+            _, j = _optional(toks, j)
+        begin, j = _group(toks, _skip_spaces(toks, j))
+        end, j = _group(toks, _skip_spaces(toks, j))
+        return [(env or None, True)], [significant(begin), significant(end)], j
+    # registers and math operators: the name, then (for the operators) a body
+    name, j = _target(toks, j)
+    body = []
+    if command.startswith("Declare"):
+        k = _skip_spaces(toks, j)
+        if k < len(toks) and toks[k].kind == "char" and toks[k].text == "{":
+            group, j = _group(toks, k)
+            body = significant(group)
+    return [(name, False)], [body], j
+
+
+def _body_hazard(command, body):
+    """Why a definition's body can hide or bring in text (None when it cannot)."""
+    depth = 0
+    for k, (kind, text) in enumerate(body):
+        if kind != "cs":
+            continue
+        if text in _HIDING:
+            return f"uses \\{text}"
+        if text == "begin" or text == "end":
+            name = "".join(x for kk, x in body[k + 2:k + 12] if kk == "char").split("}")[0]
+            if name in ("comment", "document") or name in ("iffalse",):
+                return f"uses \\{text}{{{name}}}"
+        if text.startswith("if") and text not in _MACRO_CONDITIONALS:
+            depth += 1
+        elif text == "fi":
+            depth -= 1
+    if command in _LET and body and body[0][0] == "cs" and (body[0][1] in _HIDING or body[0][1] in ("fi", "else")):
+        return f"is \\{body[0][1]}"
+    if depth != 0:
+        return "opens or closes a conditional it does not close or open"
+    return None
+
+
+def _marked_blocks(toks):
+    """{index of a begin marker: (start, end, what, kind, sha, source, options, closed, certificates)}."""
+    out = {}
+    opened = None
+
+    def close(end, closed):
+        k, what, kind, sha, source, options, certs = opened
+        out[k] = (k, end, what, kind, sha, source, options, closed, certs)
+
+    skip_to = -1
+    for k, t in enumerate(toks):
+        if t.kind != "comment" or k <= skip_to:
+            continue
+        text, last = _marker_text(toks, k)
+        m = BEGIN.fullmatch(text)
+        tm = TABLE.fullmatch(text) if not m else None
+        if m or tm or END.fullmatch(text):
+            skip_to = last
+        if m or tm:
+            if opened is not None:
+                close(k - 1, False)
+            if m:
+                what, kind, sha, source, options = m.groups()
+                certs = ()
+            else:
+                kind, listed, source, options = tm.groups()
+                what, sha = "table", _table_sha(listed)
+                certs = tuple((a, b or None) for a, _, b in (x.partition("+") for x in listed.split(",") if x))
+            opened = (k, what, kind, sha, source, options, certs)
+            continue
+        e = END.fullmatch(text)
+        if e and opened is not None:
+            close(k, e.group(1) == opened[1] and e.group(2) == opened[3])
+            opened = None
+    if opened is not None:
+        close(len(toks) - 1, False)
+    return out
+
+
+def _marker_text(toks, k):
+    """(the text of the marker comment at ``k``, index of its last comment): a marker an editor wrapped over
+    several comment lines is read as one, and what an editor joined to its end (`` % generated by``) is cut."""
+    text = toks[k].text.rstrip()
+    last = k
+    if text.startswith((" symssm ", " end of symssm ", "symssm ", "end of symssm ")):
+        j = k
+        while not (BEGIN.fullmatch(text) or TABLE.fullmatch(text) or END.fullmatch(text)) and j + 1 < len(toks) \
+                and toks[j + 1].kind == "comment" and j - k < 6:
+            j += 1
+            text = text + " " + toks[j].text.strip()
+            last = j
+        if not (BEGIN.fullmatch(text) or TABLE.fullmatch(text) or END.fullmatch(text)):
+            return toks[k].text.rstrip(), k
+    return text, last
+
+
+def _table_sha(listed):
+    import hashlib
+
+    return hashlib.sha256(listed.encode("ascii")).hexdigest()
+
+
+def _resolve(base, name):
+    name = name.strip()
+    if not name or "\0" in name or len(name) > 500:
+        return None
+    candidates = [name + ".tex", name] if not name.endswith(".tex") else [name]
+    for c in candidates:
+        path = c if os.path.isabs(c) else os.path.join(base, c)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def read_paper(paper):
+    """Read a paper (see :class:`PaperReader`) and return what it holds.
+
+    Raises
+    ------
+    InputError
+        If a file cannot be read, the inputs form a cycle, or a limit is passed.
+    """
+    return PaperReader(paper).read()

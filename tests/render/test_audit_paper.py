@@ -1,0 +1,357 @@
+"""A paper audited claim by claim (issue #39): a realistic two-column paper built from fresh certificates
+(tests/fixtures/paper), its clean audit, a harmless reflow, and every tamper that changes what a reader is
+told, each of which must fail the audit with the right status."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from symssm.cli import main
+from symssm.render.audit import audit, exit_code
+
+from paths import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "fixtures", "paper"))
+from build import build  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("paper")
+    build(str(folder))
+    return folder
+
+
+@pytest.fixture
+def paper(built, tmp_path):
+    """A fresh copy of the built paper, to tamper with."""
+    shutil.copytree(built, tmp_path / "p")
+    return tmp_path / "p"
+
+
+def _audit(folder, **kw):
+    report = audit(str(folder / "paper.tex"), **kw)
+    return exit_code(report), report
+
+
+def _status(report, what):
+    return [c.status for c in report.claims if what in (c.file, c.what, c.label)]
+
+
+def _edit(path, old, new, count=1):
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, count))
+
+
+# ---------------------------------------------------------------- the clean paper
+
+
+def test_clean_paper_verifies_and_lists_its_hand_written_numbers(paper, capsys):
+    code, report = _audit(paper)
+    assert code == 0, [c.text() for c in report.claims if c.status != "verified"]
+    whats = [c.what for c in report.claims]
+    assert whats.count("head-count fragment") == 2 and "framework table" in whats
+    assert "parametric-head-count fragment" in whats and "gradient-highway fragment" in whats
+    assert sum(1 for w in whats if w.endswith("macros")) == 4
+    assert sum(1 for w in whats if w.startswith("macro \\")) >= 8
+    # the paper's order: the macro files (preamble), the introduction's macros, then the results
+    files = [c.file for c in report.claims]
+    assert files.index("macros/jordan-chain-macros.tex") < files.index("sections/introduction.tex") \
+        < files.index("results/jordan-chain.tex") < files.index("framework/framework.tex")
+    # the introduction's hand-written head count: unchecked, and compared with the Jordan chain's certificate
+    hand = [u for u in report.unchecked if u.file == "sections/introduction.tex"]
+    assert [(u.quantity, u.value, u.status) for u in hand][:1] == [("heads", "three", "unchecked")]
+    assert hand[0].certificate.endswith("jordan-chain.json") and hand[0].detail.startswith("agrees")
+    assert report.unused == [] and report.problems == [] and report.warnings == []
+    assert main(["audit", str(paper / "paper.tex")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("audit of ") and out[-1].startswith("audit: all 19 claims verified")
+
+
+def test_json_lists_each_labelled_claim_and_the_unchecked_number(paper, capsys):
+    capsys.readouterr()
+    assert main(["audit", str(paper / "paper.tex"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "symssm-audit" and doc["version"] == 1 and doc["exit_code"] == 0
+    labelled = {c["label"]: c for c in doc["claims"] if c["label"] and not c["label"].startswith("symssm:")}
+    assert set(labelled) == {"thm:jordan", "thm:rotation", "thm:family", "thm:decay"}
+    for claim in labelled.values():
+        assert claim["status"] == "verified" and claim["certificate"].endswith(".json") and claim["file"]
+        assert claim["line"] == 1 and len(claim["sha256"]) == 64 and claim["statement"]
+    assert doc["unchecked"][0]["status"] == "unchecked" and doc["unchecked"][0]["file"] == "sections/introduction.tex"
+    assert "three attention heads" in doc["unchecked"][0]["sentence"]
+    assert doc["summary"]["claims"] == len(doc["claims"]) == 19 and doc["summary"]["by_status"] == {"verified": 19}
+    for key in ("index", "status", "what", "kind", "label", "number", "page", "file", "line", "certificate", "sha256",
+                "statement", "detail", "obligation", "diff", "certificates"):
+        assert key in doc["claims"][0], key
+
+
+def test_a_harmless_reflow_still_verifies(paper):
+    for path in list((paper / "results").glob("*.tex")) + list((paper / "macros").glob("*.tex")) + \
+            [paper / "framework" / "framework.tex"]:
+        lines = []
+        for line in path.read_text().split("\n"):
+            if line.startswith("%") or len(line) < 50 or line.startswith("\\["):
+                lines.append(line)
+                continue
+            lines += ["  " + x for x in textwrap.wrap(line, 45, break_long_words=False, break_on_hyphens=False)]
+        path.write_text("\n".join(lines) + "\n")
+    # an editor that fills comment paragraphs too: the marker wrapped, the next comment joined to it
+    path = paper / "results" / "rotation.tex"
+    lines = path.read_text().split("\n")
+    marker = lines[0]
+    head, _, tail = marker.partition("; file ")
+    lines[0:2] = [head + ";", "% file " + tail + " " + lines[1]]
+    path.write_text("\n".join(lines))
+    code, report = _audit(paper)
+    assert code == 0, [c.text() for c in report.claims if c.status != "verified"]
+
+
+def test_the_paper_compiles_and_the_audit_reads_its_numbers_and_pages(paper):
+    from latex_tools import require_tools
+
+    require_tools()
+    for _ in range(2):
+        result = subprocess.run(["pdflatex", "-halt-on-error", "-interaction=nonstopmode", "paper.tex"], cwd=paper,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stdout[-2000:]
+    log = (paper / "paper.log").read_text(errors="replace")
+    assert not [b for b in re.findall(r"Overfull \\hbox \(([0-9.]+)pt", log) if float(b) > 1.0]
+    code, report = _audit(paper)
+    assert code == 0 and report.aux == os.path.relpath(paper / "paper.aux")
+    numbers = {c.label: (c.number, c.page) for c in report.claims if c.label}
+    assert numbers["thm:jordan"] == ("Theorem 2", "1")  # the paper's own theorem is Theorem 1
+    assert numbers["thm:rotation"][0] == "Certified result 1" and numbers["thm:family"][0] == "Certified result 2"
+    assert numbers["thm:decay"][0] == "Certified result 3" and numbers["thm:decay"][1].isdigit()
+    text = subprocess.run(["pdftotext", "paper.pdf", "-"], cwd=paper, capture_output=True, text=True).stdout
+    assert "needs exactly 3 heads" in " ".join(text.split())
+
+
+# ---------------------------------------------------------------- tampers
+
+
+def test_an_edited_fragment_fails_with_its_token_difference(paper):
+    _edit(paper / "results" / "jordan-chain.tex", "exactly $k = 3$", "exactly $k = 2$")
+    code, report = _audit(paper)
+    assert code == 1
+    claim = next(c for c in report.claims if c.label == "thm:jordan")
+    assert claim.status == "edited" and claim.diff[0]["expected"].count("[3]") == 1
+    assert "[2]" in claim.diff[0]["found"] and claim.diff[0]["line"] > 1
+
+
+def test_a_redefined_macro_fails_the_claims_that_use_it(paper):
+    _edit(paper / "paper.tex", "\\title{", "\\renewcommand{\\SymssmJordanChainHeadCount}{2}\n\\title{")
+    code, report = _audit(paper)
+    assert code == 1
+    bad = [c for c in report.claims if c.status != "verified"]
+    assert [(c.what, c.status) for c in bad] == [("macro \\SymssmJordanChainHeadCount", "redefined")]
+    assert "paper.tex:" in bad[0].detail
+    # \def and \let too, and a redefinition made in a package file beside the paper
+    for how in ("\\def\\SymssmJordanChainHeadCount{2}", "\\let\\SymssmJordanChainHeadCount\\relax",
+                "\\expandafter\\def\\csname SymssmJordanChainHeadCount\\endcsname{2}"):
+        (paper / "paper.tex").write_text((paper / "paper.tex").read_text().replace(
+            "\\renewcommand{\\SymssmJordanChainHeadCount}{2}", how))
+        code, report = _audit(paper)
+        assert code == 1, how
+        _edit(paper / "paper.tex", how, "\\renewcommand{\\SymssmJordanChainHeadCount}{2}")
+
+
+def test_a_redefined_command_of_a_fragment_fails_that_fragment(paper):
+    (paper / "local.sty").write_text("\\renewcommand{\\symssmspan}{\\operatorname{rank}}\n")
+    _edit(paper / "paper.tex", "\\newtheorem{theorem}", "\\usepackage{local}\n\\newtheorem{theorem}")
+    code, report = _audit(paper)
+    assert code == 1
+    redefined = {c.label for c in report.claims if c.status == "redefined"}
+    assert {"thm:jordan", "thm:rotation"} <= redefined and "local.sty" in report.claims[-2].detail + " ".join(
+        c.detail for c in report.claims)
+    (paper / "local.sty").write_text("\\renewenvironment{proof}{\\iffalse}{\\fi}\n")
+    code, report = _audit(paper)
+    assert code == 1 and {"thm:jordan", "thm:decay"} <= {c.label for c in report.claims if c.status == "redefined"}
+
+
+def test_a_fragment_in_iffalse_with_a_hand_written_replacement_fails(paper):
+    _edit(paper / "sections" / "results.tex", "\\input{results/jordan-chain}",
+          "\\iffalse\\input{results/jordan-chain}\\fi\n"
+          "\\begin{theorem}The Jordan chain needs exactly 2 attention heads.\\end{theorem}")
+    code, report = _audit(paper)
+    assert code == 1
+    claim = next(c for c in report.claims if c.file == "results/jordan-chain.tex")
+    assert claim.status == "not-typeset" and claim.detail.startswith("inside \\iffalse (sections/results.tex:")
+    hand = [u for u in report.unchecked if u.file == "sections/results.tex"]
+    assert [(u.value, u.status) for u in hand] == [("2", "contradicts")]
+    assert hand[0].certificate.endswith("jordan-chain.json")
+
+
+@pytest.mark.parametrize("wrap,why", [
+    ("\\begin{comment}\n%s\n\\end{comment}", "inside the comment environment"),
+    ("\\ifdim\\columnwidth>1pt %s\\fi", "a condition the audit does not evaluate"),
+    ("\\newif\\ifshow\\showfalse\\ifshow %s\\fi", "inside \\ifshow"),
+    ("\\hide{%s}", "inside the argument of \\hide"),
+    ("\\end{document}\n%s", "after \\end{document}"),
+    ("\\endinput\n%s", "after \\endinput"),
+    ("\\begin{verbatim}\n%s\n\\end{verbatim}", "printed as code"),
+])
+def test_a_fragment_the_page_does_not_show_is_not_typeset(paper, wrap, why):
+    _edit(paper / "sections" / "results.tex", "\\input{results/rotation}", wrap % "\\input{results/rotation}")
+    code, report = _audit(paper)
+    assert code == 1
+    claim = next(c for c in report.claims if c.file == "results/rotation.tex")
+    assert claim.status == "not-typeset" and why in claim.detail, claim.detail
+
+
+def test_a_shown_switch_and_includeonly_are_followed(paper):
+    _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
+          "\\newif\\ifshow\\showtrue\\ifshow\\input{results/rotation}\\else hidden\\fi")
+    assert _audit(paper)[0] == 0
+    _edit(paper / "paper.tex", "\\input{sections/results}", "\\include{sections/results}")
+    _edit(paper / "paper.tex", "\\title{", "\\includeonly{sections/other}\n\\title{")
+    code, report = _audit(paper)
+    assert code == 1 and set(_status(report, "results/rotation.tex")) == {"not-typeset"}
+
+
+def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
+    for trick in ("\\newcommand{\\skipit}{\\iffalse}", "\\let\\myinput\\input", "\\catcode`\\@=11",
+                  "\\renewcommand{\\input}[1]{}", "^^5crenewcommand{\\SymssmJordanChainHeadCount}{2}"):
+        shutil.copy(paper / "paper.tex", paper / "orig.tex")
+        _edit(paper / "paper.tex", "\\title{", trick + "\n\\title{")
+        code, report = _audit(paper)
+        assert code == 1, trick
+        assert report.problems or any(c.status != "verified" for c in report.claims), trick
+        shutil.copy(paper / "orig.tex", paper / "paper.tex")
+
+
+def test_a_stripped_and_edited_fragment_fails(paper):
+    path = paper / "results" / "jordan-chain.tex"
+    text = "\n".join(line for line in path.read_text().split("\n")
+                     if not line.startswith("%") and "providecommand" not in line)
+    text = text.replace("\\symssmspan", "\\operatorname{span}").replace("exactly $k = 3$", "exactly $k = 2$")
+    path.write_text(text)
+    code, report = _audit(paper)
+    assert code == 1
+    assert any(c.status == "unmarked" and c.file == "results/jordan-chain.tex" for c in report.claims)
+    assert sum(1 for c in report.claims if c.what.endswith("fragment")) == 3  # one result fewer, and said so
+
+
+def test_an_edited_framework_table_fails(paper):
+    _edit(paper / "framework" / "framework.tex", "time-invariant SSM, N = 4 & $4$ & $4$",
+          "time-invariant SSM, N = 4 & $3$ & $3$")
+    code, report = _audit(paper)
+    assert code == 1
+    claim = next(c for c in report.claims if c.what == "framework table")
+    assert claim.status == "edited" and "[4]" in claim.diff[0]["expected"] and "[3]" in claim.diff[0]["found"]
+
+
+def test_a_changed_certificate_is_reported_as_changed_not_missing(paper):
+    assert main(["certify", str(paper / "specs" / "jordan-chain.json"), "-n", "128",
+                 "-o", str(paper / "certs" / "jordan-chain.json")]) == 0
+    code, report = _audit(paper)
+    assert code == 1
+    statuses = set(_status(report, "results/jordan-chain.tex")) | set(_status(report, "macros/jordan-chain-macros.tex"))
+    assert statuses == {"changed-certificate"}
+    claim = next(c for c in report.claims if c.label == "thm:jordan")
+    assert "another SHA-256" in claim.detail and "it verifies" in claim.detail
+    # a changed certificate that no longer verifies: the checker's obligation
+    data = json.loads((paper / "certs" / "jordan-chain.json").read_text())
+    data["head_count"] = 2
+    (paper / "certs" / "jordan-chain.json").write_text(json.dumps(data, indent=2))
+    code, report = _audit(paper)
+    claim = next(c for c in report.claims if c.label == "thm:jordan")
+    assert claim.status == "changed-certificate" and claim.obligation and "rejects" in claim.detail
+
+
+def test_prose_that_contradicts_a_certificate_fails(paper):
+    _edit(paper / "sections" / "introduction.tex", "framework side by side.",
+          "framework side by side. The Jordan chain needs exactly 2 heads, and $k(2) = 2$ for it.")
+    code, report = _audit(paper)
+    assert code == 1
+    hand = {(u.quantity, u.value): u for u in report.unchecked}
+    assert hand[("heads", "2")].status == "contradicts" and "k(n) = 3" in hand[("heads", "2")].detail
+    assert hand[("k(n)", "2")].status == "unchecked"  # k(2) = 2 is what the profile says
+
+
+def test_a_generic_family_count_said_of_every_parameter_is_a_warning(paper, capsys):
+    _edit(paper / "sections" / "introduction.tex", "framework side by side.",
+          "framework side by side. For every $t$ the rotation family needs \\SymssmRotationFamilyHeadCount{} heads.")
+    code, report = _audit(paper)
+    assert code == 0 and len(report.warnings) == 1 and "k = 1 where t = 0" in report.warnings[0][2]
+    capsys.readouterr()
+    assert main(["audit", str(paper / "paper.tex"), "--strict"]) == 1
+    assert "WARNING: sections/introduction.tex" in capsys.readouterr().out
+
+
+def test_an_unused_certificate_is_listed(paper):
+    shutil.copy(paper / "certs" / "rotation.json", paper / "certs" / "spare.json")
+    data = json.loads((paper / "certs" / "spare.json").read_text())
+    data["n"] = 65  # a different (unverifiable) certificate that no claim uses
+    (paper / "certs" / "spare.json").write_text(json.dumps(data))
+    code, report = _audit(paper)
+    assert code == 0 and report.unused == [os.path.relpath(paper / "certs" / "spare.json")]
+    assert _audit(paper, strict=True)[0] == 1
+
+
+# ---------------------------------------------------------------- the report page
+
+
+def test_the_html_page_names_each_claim(paper, capsys):
+    _edit(paper / "results" / "jordan-chain.tex", "exactly $k = 3$", "exactly $k = 2$")
+    page = paper / "report.html"
+    assert main(["audit", str(paper / "paper.tex"), "--html", str(page)]) == 1
+    html = page.read_text()
+    assert "<script" not in html and "http" not in html.replace("http-equiv", "")
+    for label in ("thm:jordan", "thm:rotation", "thm:family", "thm:decay"):
+        assert f"<code>{label}</code>" in html
+    assert html.count('<tr class="claim') == 19 and "status-edited" in html and 'href="certs/jordan-chain.json"' in html
+    assert "diff-expected" in html and "[3]" in html
+
+
+def test_the_html_page_in_a_real_browser(paper, tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install chromium (.ci/run does)")
+        pytest.skip("chromium is not installed")
+    _edit(paper / "results" / "jordan-chain.tex", "exactly $k = 3$", "exactly $k = 2$")
+    page = paper / "report.html"
+    assert main(["audit", str(paper / "paper.tex"), "--html", str(page)]) == 1
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    rows = re.findall(r'<tr class="claim status-([a-z-]+)">(.*?)</tr>', dom, re.S)
+    assert len(rows) == 19 and [s for s, _ in rows].count("edited") == 1
+    assert any("thm:jordan" in body and "EDITED" in body for _, body in rows)
+    shot = tmp_path / "report.png"
+    subprocess.run(flags + [f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()], capture_output=True,
+                   timeout=120)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
+
+
+def test_coq_kernel_checks_a_verified_head_count(tmp_path, capsys):
+    if shutil.which("coqc") is None or subprocess.run(["coqc", "-where"], capture_output=True).returncode != 0:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install coq (.ci/run does)")
+        pytest.skip("coqc is not installed")
+    assert main(["certify", "--family", "rotation", "--N", "2", "-n", "8", "-o", str(tmp_path / "rot.json")]) == 0
+    assert main(["latex", str(tmp_path / "rot.json"), "--label", "thm:rot", "-o", str(tmp_path / "rot.tex")]) == 0
+    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,amsthm}\n"
+                                        "\\begin{document}\n\\input{rot}\n\\end{document}\n")
+    capsys.readouterr()
+    assert main(["audit", str(tmp_path / "paper.tex"), "--coq", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [c["status"] for c in doc["claims"]] == ["kernel-checked"]
+
+
+def test_the_report_page_is_never_written_over_the_paper(paper, capsys):
+    capsys.readouterr()
+    assert main(["audit", str(paper / "paper.tex"), "--html", str(paper / "paper.tex")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert (paper / "paper.tex").read_text().startswith("% A realistic test paper")
