@@ -192,8 +192,8 @@ def _check_body(ledger, system, bodies, i, parsed):
     whole = P.mul(g, delta)
     for q in qs:
         whole = P.mul(whole, q)
-    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies))
     body = ParsedBody()
+    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies), body)
     body.names, body.pairs, body.g, body.k = names, pairs, g, k
     body.holds, body.factors, body.complete, body.index = None, factors, b["complete"], i
     return body

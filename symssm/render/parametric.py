@@ -28,30 +28,137 @@ __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_mar
 _MAX_LISTED = 12
 
 
+def _condition(f, bodies):
+    """The condition of the case ``f`` (a factor item with status case) leads to, as a dict.
+
+    ``{"factor", "kind": "solve", "x", "value", "den"}`` (``den`` None for a polynomial solution) or
+    ``{"factor", "kind": "zero", "vars", "rule"}``; the first form of the format (no cover) reads the
+    case's substitution.
+    """
+    cover = f.get("cover")
+    if cover is None:
+        sub = bodies[f["case"]]["substitution"]
+        return {"factor": f["polynomial"], "kind": "solve", "x": sub["parameter"], "value": sub["value"], "den": None}
+    if cover["rule"] == "solve":
+        return {"factor": f["polynomial"], "kind": "solve", "x": cover["parameter"], "value": cover["value"],
+                "den": cover.get("denominator")}
+    return {"factor": f["polynomial"], "kind": "zero", "vars": list(cover["variables"]), "rule": cover["rule"]}
+
+
+def _links(b):
+    """``[(condition item, via)]``: every covered factor of body ``b`` with a case, and every covered factor of a
+    solved coefficient (``via`` the solved factor's text), in the order of the certificate."""
+    coefficients = b["factors"].get("coefficient_factors") or []
+    out, seen = [], set()
+
+    def walk(f, via):
+        if f["status"] == "case":
+            out.append((f, via))
+        cover = f.get("cover") or {}
+        for t, _ in (cover.get("denominator_factors") or {}).get("list", []):
+            if t not in seen:
+                seen.add(t)
+                walk(coefficients[t], f["polynomial"])
+
+    for f in b["factors"]["list"]:
+        walk(f, None)
+    return out
+
+
+def _open(b):
+    """The uncovered factors of a body (with a solved coefficient's uncovered factors): ``[(text, reason)]``."""
+    coefficients = b["factors"].get("coefficient_factors") or []
+    return [(f["polynomial"], f.get("reason")) for f in b["factors"]["list"] + coefficients
+            if f["status"] == "uncovered"]
+
+
 def outline(d):
-    """The cases of verified parametric data, depth first: dicts with depth, path, parameters, k, factors.
+    """The cases of verified parametric data, depth first, each body once: dicts with depth, path, parameters, k, factors.
 
     ``k`` is a body's head count, or its interaction rank for a layer (whose bodies have no ``holds_for``).
+    A body reached along several paths (a shared case) is described at its first visit; later visits
+    are items with ``ref`` (the number of the first, counting from 1) and nothing else to say.
     """
     bodies = d["bodies"]
-    out = []
+    out, number = [], {}
 
     def walk(i, depth, path):
         b = bodies[i]
+        k = b["head_count"] if "head_count" in b else b["interaction_rank"]
+        if i in number:
+            out.append({"index": i, "depth": depth, "path": path, "k": k, "ref": number[i], "body": b,
+                        "holds_for": b.get("holds_for"), "parameters": b["parameters"]})
+            return
+        number[i] = len(number) + 1
         factors = b["factors"]["list"]
-        out.append({"index": i, "depth": depth, "path": path, "parameters": b["parameters"],
-                    "k": b["head_count"] if "head_count" in b else b["interaction_rank"],
+        out.append({"index": i, "number": number[i], "ref": None, "depth": depth, "path": path,
+                    "parameters": b["parameters"], "k": k,
                     "factors": [f["polynomial"] for f in factors],
                     "outside": [f["polynomial"] for f in factors if f["status"] == "outside-domain"],
-                    "uncovered": [f["polynomial"] for f in factors if f["status"] == "uncovered"],
+                    "outside_zero": {f["polynomial"]: f["cover"]["variables"] for f in factors
+                                     if f["status"] == "outside-domain" and f.get("cover")},
+                    "uncovered": [text for text, _ in _open(b)], "reasons": _open(b),
+                    "nozero": [(f["polynomial"], f["cover"]["rule"]) for f in
+                               factors + (b["factors"].get("coefficient_factors") or []) if f["status"] == "no-zero"],
                     "complete": b["complete"], "holds_for": b.get("holds_for"), "body": b})
-        for f in factors:
-            if f["status"] == "case":
-                sub = bodies[f["case"]]["substitution"]
-                walk(f["case"], depth + 1, path + [(sub["parameter"], sub["value"])])
+        for f, via in _links(b):
+            cond = _condition(f, bodies)
+            cond["via"] = via
+            walk(f["case"], depth + 1, path + [cond])
 
     walk(0, 0, [])
     return out
+
+
+def _wrap(text):
+    return f"({text})" if re.search(r"[+-]", text.strip()[1:]) else text
+
+
+def scope_of(item, text):
+    """``"real"`` for a factor covered as a definite form, else ``"rational"``."""
+    for f in item["body"]["factors"]["list"]:
+        if f["polynomial"] == text and f.get("cover"):
+            return "real" if f["cover"]["rule"].startswith("definite") else "rational"
+    return "rational"
+
+
+def condition_text(cond):
+    """A case's condition as text: ``x = v``, ``u1 = v1*u2 / v2``, ``x = y = 0``."""
+    if cond["kind"] == "zero":
+        return " = ".join(cond["vars"]) + " = 0"
+    if cond["den"] is None:
+        return f"{cond['x']} = {cond['value']}"
+    return f"{cond['x']} = {_wrap(cond['value'])} / {_wrap(cond['den'])}"
+
+
+def condition_note(cond):
+    """Why the case is the whole zero set of its factor (terminal text), or ``""``."""
+    if cond["kind"] == "zero":
+        why = ("a positive definite quadratic form" if cond["rule"] == "definite-form" else
+               "a binary form with no rational root (rational root theorem)")
+        return f" (the only rational zero of {cond['factor']}: {why})"
+    if cond["den"] is not None:
+        return f" (on {cond['factor']} = 0 where {cond['den']} is nonzero)"
+    if cond.get("via"):
+        return f" (where the coefficient in {cond['via']} vanishes)"
+    return ""
+
+
+_NOZERO = {"univariate": "no rational root (rational root theorem)",
+           "definite": "a positive definite quadratic, so no real zero"}
+
+
+def rational_scope(d):
+    """``"rational"`` when some factor's cover proves only that it has no rational zero besides a smaller set
+    (binary forms, univariate polynomials), ``"real"`` when only definite quadratics, else ``""``."""
+    rules = {f["cover"]["rule"] for b in d["bodies"]
+             for f in b["factors"]["list"] + (b["factors"].get("coefficient_factors") or [])
+             if f.get("cover") is not None}
+    if rules & {"binary-form", "univariate"}:
+        return "rational"
+    if rules & {"definite-form", "definite"}:
+        return "real"
+    return ""
 
 
 def _names(params):
@@ -61,24 +168,54 @@ def _names(params):
 def parametric_lines(d):
     """Terminal summary lines of verified parametric data."""
     n = d["n"]
+    return outline_lines(d, f"k({n})", "family", "every parameter value where the family is defined has its head count")
+
+
+def outline_lines(d, count, what, complete_text):
+    """The terminal lines of an outline (families and layers): ``count`` names the claim (``k(5)``, ``r``)."""
     lines = []
+    shared = {it["index"] for it in outline(d) if it["ref"] is not None}
     for item in outline(d):
         pad = "  " * item["depth"]
-        head = f"k({n}) = {item['k']}"
-        cond = f" where none of {', '.join(item['factors'])} vanishes" if item["factors"] else ""
+        head = f"{count} = {item['k']}"
+        if item["ref"] is not None:
+            cond = item["path"][-1]
+            lines.append(f"{pad}where {condition_text(cond)}{condition_note(cond)}: {head}, as in the case "
+                         f"[{item['ref']}] above")
+            continue
+        tag = f" [{item['number']}]" if item["index"] in shared else ""
         if item["depth"] == 0:
             params = _names(item["parameters"])
+            cond = f" where none of {', '.join(item['factors'])} vanishes" if item["factors"] else ""
+            if what == "layer" and len(item["factors"]) == 1:
+                cond = f" where {item['factors'][0]} is nonzero"
             lines.append(f"{head} for every {params}{cond} (the generic case)" if params else f"{head}")
         else:
-            at = ", ".join(f"{x} = {v}" for x, v in item["path"][-1:])
-            lines.append(f"{pad}where {at} (and the family is defined): {head}"
-                         + (_except(item["factors"]) if item["factors"] else ""))
+            cond = item["path"][-1]
+            lines.append(f"{pad}where {condition_text(cond)}{condition_note(cond)} (and the {what} is defined){tag}: "
+                         f"{head}" + (_except(item["factors"]) if item["factors"] else ""))
         for f in item["outside"]:
-            lines.append(f"{pad}  {f} = 0: the family is not defined there")
-        for f in item["uncovered"]:
-            lines.append(f"{pad}  {f} = 0: not covered, the certificate proves nothing there")
-    lines.append("complete: every parameter value where the family is defined has its head count" if d["complete"]
-                 else "not complete: the uncovered factors above are left open")
+            zero = item["outside_zero"].get(f)
+            if zero:
+                lines.append(f"{pad}  {f} = 0 only where {' = '.join(zero)} = 0 (over the "
+                             f"{'reals' if len(zero) > 2 or scope_of(item, f) == 'real' else 'rationals'}), where "
+                             f"{'the ' + what if item['depth'] == 0 else 'this case'} is not defined")
+            else:
+                lines.append(f"{pad}  {f} = 0: the {what} is not defined there" if item["depth"] == 0 else
+                             f"{pad}  {f} = 0: outside this case (the {what} is not defined there, or the case's "
+                             "solution is not)")
+        for f, rule in item["nozero"]:
+            lines.append(f"{pad}  {f} = 0 has no rational solution: {_NOZERO[rule]}")
+        for f, reason in item["reasons"]:
+            lines.append(f"{pad}  {f} = 0: not covered, the certificate proves nothing there"
+                         + (f" ({reason})" if reason else ""))
+    scope = rational_scope(d)
+    if d["complete"]:
+        lines.append(f"complete: {complete_text}" if not scope else
+                     f"complete over the {'rationals' if scope == 'rational' else 'reals'}: "
+                     + complete_text.replace("every ", f"every {scope} ", 1))
+    else:
+        lines.append("not complete: the uncovered factors above are left open")
     return lines
 
 
@@ -234,24 +371,64 @@ def _ranges(hf):
     return f"n \\ge {lo}" if hi is None else (f"n = {lo}" if lo == hi else f"{lo} \\le n \\le {hi}")
 
 
+def tex_condition(cond):
+    """A case's condition in inline math: ``$x = v$``, ``$u_{1} = \\frac{v_{1}\\, u_{2}}{v_{2}}$``, ``$x = y = 0$``."""
+    if cond["kind"] == "zero":
+        return "$" + " = ".join(tex_parameter(x) for x in cond["vars"]) + " = 0$"
+    x = tex_parameter(cond["x"])
+    if cond["den"] is None:
+        return f"${x} = {tex_polynomial(cond['value'])}$"
+    return f"${x} = \\frac{{{tex_polynomial(cond['value'])}}}{{{tex_polynomial(cond['den'])}}}$"
+
+
+def tex_condition_note(cond):
+    """Why a case is the zero set of its factor (LaTeX), or ``""``."""
+    f = f"${tex_polynomial(cond['factor'])} = 0$"
+    if cond["kind"] == "zero":
+        why = ("a positive definite quadratic form" if cond["rule"] == "definite-form" else
+               "a binary form whose dehomogenisation has no rational root")
+        return f" (the only rational zero of {f}: {why})"
+    if cond["den"] is not None:
+        return f" (that is, {f} with ${tex_polynomial(cond['den'])} \\neq 0$)"
+    return ""
+
+
+_TEX_NOZERO = {"univariate": "has no rational root (rational root theorem)",
+               "definite": "is a positive definite quadratic, so it has no real zero"}
+
+
+def tex_path(path):
+    """The conditions leading to a case, joined with "and"."""
+    return " and ".join(tex_condition(c) + tex_condition_note(c) for c in path)
+
+
+def tex_open(item):
+    """Sentences for a case's factors with no rational zero and its uncovered factors (with reasons)."""
+    out = []
+    for f, rule in item["nozero"]:
+        out.append(f"${tex_polynomial(f)}$ {_TEX_NOZERO[rule]}.")
+    for f, reason in item["reasons"]:
+        out.append(f"Where ${tex_polynomial(f)} = 0$, this certificate proves nothing"
+                   + (f" ({reason})." if reason else "."))
+    return " ".join(out)
+
+
 def _case_items(items, n):
     out = []
     for item in items:
+        if item["ref"] is not None:
+            continue  # a shared case: stated once, at its first path
         if item["depth"] == 0:
             where = ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
                 else "For the system"
         else:
-            path = " and ".join(f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
             rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
                 else ""
-            where = f"Where {path} and the family is defined{rest}"
+            where = f"Where {tex_path(item['path'])} and the family is defined{rest}"
+        extra = tex_open(item)
         out.append(f"\\item {where}: $k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
                    + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else "")
-                   + ".")
-        for f in item["uncovered"]:
-            where = "" if item["depth"] == 0 else " and ".join(
-                f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
-            out.append(f"\\item Where {where}${tex_polynomial(f)} = 0$, this certificate proves nothing.")
+                   + "." + (f" {extra}" if extra else ""))
     return out
 
 
@@ -267,7 +444,7 @@ def _partition_cases(d, items):
     symmetric cases (``l_1 = l_2 = l_3`` reached three ways) are one statement.
     """
     params = list(d["system"]["parameters"])
-    if not d["complete"] or len(params) < 2 or len(params) > 6:
+    if not d["complete"] or len(params) < 2 or len(params) > 6 or rational_scope(d):
         return None
     out = {}
     for item in items:
@@ -278,9 +455,10 @@ def _partition_cases(d, items):
                 x = parent[x]
             return x
 
-        for x, v in item["path"]:
-            if v not in params:
+        for cond in item["path"]:
+            if cond["kind"] != "solve" or cond["den"] is not None or cond["value"] not in params:
                 return None
+            x, v = cond["x"], cond["value"]
             parent[root(x)] = root(v)
         remaining = item["parameters"]
         need = {frozenset((a, b)) for i, a in enumerate(remaining) for b in remaining[i + 1:]}
@@ -349,13 +527,7 @@ def parametric_fragment(d, style):
     else:
         lines += _case_items(items, n)
     lines.append("\\end{enumerate}")
-    outside = items[0]["outside"]
-    if d["complete"]:
-        lines.append("These cases cover every parameter value at which the family is defined"
-                     + (" (it is undefined exactly where " + ", ".join(f"${tex_polynomial(f)} = 0$" for f in outside)
-                        + ")" if outside else "") + ".")
-    else:
-        lines.append("The cases do not cover the zero sets of the factors marked as proving nothing.")
+    lines.append(tex_completeness(d, items, "parameter value", "family"))
     lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
     lines += _system_lines(d)
     lines.append("Let $g$ be the common denominator of the entries and $\\Lambda_d = g^{d+2} L_d$, polynomial "
@@ -364,17 +536,16 @@ def parametric_fragment(d, style):
                  "determinant $\\Delta$ shown (lower bound); every other lag below $\\min(n, T)$, $T = N$ ($N+1$ with "
                  "$D$), satisfies $q_d \\Lambda_d = \\sum_s p_{d,s} \\Lambda_{d_s}$, or $k = \\min(n, T, pm)$ and the "
                  "dimension argument applies (upper bound); and $g \\Delta \\prod_d q_d$ is the product of the listed "
-                 "factors, so off their zero sets the rank is $k$ at every point. A factor that divides an entry's "
-                 "denominator lies outside the domain; a factor linear in one parameter is covered by the family with "
-                 "that parameter substituted. The checker verified every identity exactly as a polynomial identity.")
+                 "factors, so off their zero sets the rank is $k$ at every point. " + COVERING_TEXT.format(what="family"))
     lines.append("\\begin{itemize}")
     for item in items:
+        if item["ref"] is not None:
+            continue
         b = item["body"]
         lb = b["lower_bound"]
         lags = ", ".join(str(x) for x in lb["lags"]) or "none"
         pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
-        label = "generic case" if item["depth"] == 0 else "case " + ", ".join(
-            f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
+        label = "generic case" if item["depth"] == 0 else "case " + ", ".join(tex_condition(c) for c in item["path"])
         ncoef = len(b["upper_bound"].get("coefficients") or [])
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
             f"{ncoef} coefficient identit{'y' if ncoef == 1 else 'ies'}"
@@ -402,6 +573,33 @@ def parametric_fragment(d, style):
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
+
+
+#: How the proofs cover the factors (both kinds of certificate), with ``{what}`` the family or the layer.
+COVERING_TEXT = (
+    "A factor that divides an entry's denominator lies outside the domain. A factor of degree 1 in a parameter $x$, "
+    "$f = a x + b$, is covered by the {what} with $x = -b/a$ substituted where $a \\neq 0$, and, where $a = 0$, by "
+    "the cases of the factors of $a$; the case's entries are the parent's under the substitution, so it is defined "
+    "wherever the parent is. A quadratic whose Gram matrix has an exact $L D L^T$ factorisation with positive pivots "
+    "is positive definite: a form vanishes only where its variables do (a case), and one with lower terms has no "
+    "real zero. A polynomial in one parameter, or a form in two, whose dehomogenisation has no rational root "
+    "(rational root theorem) has no rational zero, or only the origin (a case). The checker verified every identity "
+    "exactly as a polynomial identity.")
+
+
+def tex_completeness(d, items, point, what):
+    """The sentence after the cases: what they cover (every point, or every rational or real point)."""
+    zero = items[0]["outside_zero"]
+    outside = [f if f not in zero else None for f in items[0]["outside"]]
+    shown = [f"${tex_polynomial(f)} = 0$" if f is not None else "" for f in outside]
+    shown = [x for x in shown if x] + ["$" + " = ".join(tex_parameter(v) for v in vs) + " = 0$" for vs in zero.values()]
+    if not d["complete"]:
+        return "The cases do not cover the zero sets of the factors marked as proving nothing."
+    scope = rational_scope(d)
+    return (f"These cases cover every {scope + ' ' if scope else ''}{point} at which the {what} is defined"
+            + (" (it is undefined exactly where " + ", ".join(shown) + ")" if shown else "")
+            + (": the zero sets of the factors covered by a form or a polynomial in one parameter are covered at "
+               f"their {scope} points only" if scope else "") + ".")
 
 
 def body_factors(b, rank):
