@@ -35,7 +35,7 @@ from .reading import Rejected, Unreadable, is_text
 
 __all__ = ["MAX_ROOT_COEFFICIENT", "MAX_ROOT_CANDIDATES", "Item", "read_item", "check_denominators", "link_pairs",
            "incoming_links", "read_links", "check_link_names", "covered_items", "resolve", "ITEM_STATUSES",
-           "uses_rational_rules", "decision", "expected_reason", "root_status"]
+           "scope", "decision", "expected_reason", "root_status"]
 
 MAX_ROOT_COEFFICIENT = 10**9
 MAX_ROOT_CANDIDATES = 100_000
@@ -164,12 +164,20 @@ def root_status(coeffs, *, spend=True):
     if 2 * len(ps) * len(qs) > MAX_ROOT_CANDIDATES:
         return "beyond limits"
     d = len(c) - 1
-    P._spend(2 * len(ps) * len(qs) * (d + 1))
+    # every candidate costs d + 1 products of integers of up to d * bits(p, q) + bits(c) bits: counted first
+    cbits = max(x.bit_length() for x in c)
+    P._spend(sum(2 * (d + 1) * (1 + (d * max(p.bit_length(), q.bit_length()) + cbits) // 64) for q in qs for p in ps))
     for q in qs:
         for p in ps:
-            if gcd(p, q) == 1 and any(sum(ci * s ** i * q ** (d - i) for i, ci in enumerate(c)) == 0
-                                      for s in (p, -p)):
-                return "root"
+            if gcd(p, q) != 1:
+                continue
+            for s in (p, -p):
+                acc, qpow = c[d], 1  # sum c_i s^i q^(d-i), by Horner in s with the powers of q
+                for i in range(d - 1, -1, -1):
+                    qpow *= q
+                    acc = acc * s + c[i] * qpow
+                if acc == 0:
+                    return "root"
     return "no root"
 
 
@@ -490,9 +498,12 @@ def substitute(poly, link, nv_child):
     for mon, c in poly.items():
         by_power.setdefault(mon[x], {})[mon[:x] + mon[x + 1:]] = c
     e = max(by_power)
+    powers = [P.const(1, nv_child)]
+    for _ in range(e):
+        powers.append(P.mul(powers[-1], den))
     acc = by_power[e]
     for k in range(e - 1, -1, -1):
-        acc = P.add(P.mul(acc, value), P.mul(by_power.get(k, {}), P.power(den, e - k, nv_child)))
+        acc = P.add(P.mul(acc, value), P.mul(by_power.get(k, {}), powers[e - k]))
     return acc, e
 
 
@@ -571,11 +582,15 @@ def covered_items(body, complete):
     return [covered(item, done) for item in body.factors], done
 
 
-def uses_rational_rules(parsed):
-    """Whether some cover proves only the absence of rational (not complex) zeros: binary forms, univariate,
-    and definite quadratics (no real zero)."""
-    return any(item.cover is not None and item.cover["rule"] != "solve" for b in parsed
-               for item in list(b.factors) + list(getattr(b, "coefficients", ())))
+def scope(parsed):
+    """``"rational"`` when some cover shows only that a factor has no rational zero besides a smaller set (binary
+    forms, one-parameter polynomials), ``"real"`` when only definite quadratics do (no real zero besides 0), else
+    ``""``: the cases then cover the complex zeros too."""
+    rules = {item.cover["rule"] for b in parsed for item in list(b.factors) + list(getattr(b, "coefficients", ()))
+             if item.cover is not None}
+    if rules & {"binary-form", "univariate"}:
+        return "rational"
+    return "real" if rules & {"definite-form", "definite"} else ""
 
 
 def resolve(body, item, coords):

@@ -521,7 +521,8 @@ def check_parametric(ledger, cert, system, *, keep=None):
     if keep is not None:
         keep.extend(parsed)
     k = parsed[0].k
-    extent = "every parameter value where the system is defined" if complete[0] else \
+    scope = CV.scope(parsed)
+    extent = f"every {scope + ' ' if scope else ''}parameter value where the system is defined" if complete[0] else \
         "every parameter value outside the uncovered factors"
     return (f"parametric head-count k({n}) = {k} generically for {system['name']!r} over "
             f"Q({', '.join(system['parameters'])}); {len(parsed)} "
