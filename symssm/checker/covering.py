@@ -393,7 +393,6 @@ def _read_cover(ledger, cover, where, poly, names, status):
     else:
         ledger.require((rule in CASE_RULES) == (status == "case"), where,
                        f"rule {rule} goes with status {'case' if rule in CASE_RULES else 'no-zero'}")
-    nv = len(names)
     if rule == "solve":
         keys = set(cover)
         ledger.require(keys in ({"rule", "parameter", "value"},

@@ -17,6 +17,7 @@ Examples
 """
 
 import re
+from fractions import Fraction
 
 from ..formats.expressions import TOKEN
 from ..formats.expressions import polynomial_text
@@ -58,7 +59,7 @@ def _links(b):
         for t, _ in (cover.get("denominator_factors") or {}).get("list", []):
             if t not in seen:
                 seen.add(t)
-                walk(coefficients[t], f["polynomial"])
+                walk(coefficients[t], (f["polynomial"], cover["parameter"]))
 
     for f in b["factors"]["list"]:
         walk(f, None)
@@ -76,22 +77,23 @@ def outline(d):
     """The cases of verified parametric data, depth first, each body once: dicts with depth, path, parameters, k, factors.
 
     ``k`` is a body's head count, or its interaction rank for a layer (whose bodies have no ``holds_for``).
-    A body reached along several paths (a shared case) is described at its first visit; later visits
-    are items with ``ref`` (the number of the first, counting from 1) and nothing else to say.
+    Every item has a ``number`` (its position, from 1) and ``parent`` (the number of the item it was reached
+    from, None for the generic case).  A body reached along several paths (a shared case) is described at
+    its first visit; later visits are items with ``ref`` (the number of the first) and nothing else to say.
     """
     bodies = d["bodies"]
     out, number = [], {}
 
-    def walk(i, depth, path):
+    def walk(i, depth, path, parent):
         b = bodies[i]
         k = b["head_count"] if "head_count" in b else b["interaction_rank"]
         if i in number:
-            out.append({"index": i, "depth": depth, "path": path, "k": k, "ref": number[i], "body": b,
-                        "holds_for": b.get("holds_for"), "parameters": b["parameters"]})
+            out.append({"index": i, "number": len(out) + 1, "parent": parent, "depth": depth, "path": path, "k": k,
+                        "ref": number[i], "body": b, "holds_for": b.get("holds_for"), "parameters": b["parameters"]})
             return
-        number[i] = len(number) + 1
+        number[i] = len(out) + 1
         factors = b["factors"]["list"]
-        out.append({"index": i, "number": number[i], "ref": None, "depth": depth, "path": path,
+        out.append({"index": i, "number": number[i], "parent": parent, "ref": None, "depth": depth, "path": path,
                     "parameters": b["parameters"], "k": k,
                     "factors": [f["polynomial"] for f in factors],
                     "outside": [f["polynomial"] for f in factors if f["status"] == "outside-domain"],
@@ -101,12 +103,13 @@ def outline(d):
                     "nozero": [(f["polynomial"], f["cover"]["rule"]) for f in
                                factors + (b["factors"].get("coefficient_factors") or []) if f["status"] == "no-zero"],
                     "complete": b["complete"], "holds_for": b.get("holds_for"), "body": b})
+        here = number[i]
         for f, via in _links(b):
             cond = _condition(f, bodies)
             cond["via"] = via
-            walk(f["case"], depth + 1, path + [cond])
+            walk(f["case"], depth + 1, path + [cond], here)
 
-    walk(0, 0, [])
+    walk(0, 0, [], None)
     return out
 
 
@@ -140,9 +143,14 @@ def condition_note(cond):
     if cond["den"] is not None:
         return f" (on {cond['factor']} = 0 where {cond['den']} is nonzero)"
     if cond.get("via"):
-        return f" (where the coefficient in {cond['via']} vanishes)"
+        return f" (where the coefficient of {cond['via'][1]} in {cond['via'][0]} vanishes)"
     return ""
 
+
+#: Longest terminal summary (lines); a larger case graph is summarised by its first cases.
+MAX_LINES = 150
+#: Most cases the LaTeX theorem states one by one (the certificate has them all).
+MAX_TEX_CASES = 40
 
 _NOZERO = {"univariate": "no rational root (rational root theorem)",
            "definite": "a positive definite quadratic, so no real zero"}
@@ -174,8 +182,13 @@ def parametric_lines(d):
 def outline_lines(d, count, what, complete_text):
     """The terminal lines of an outline (families and layers): ``count`` names the claim (``k(5)``, ``r``)."""
     lines = []
-    shared = {it["index"] for it in outline(d) if it["ref"] is not None}
-    for item in outline(d):
+    items = outline(d)
+    shared = {it["ref"] for it in items if it["ref"] is not None}
+    for item in items:
+        if len(lines) >= MAX_LINES:
+            lines.append(f"... and {sum(1 for it in items[item['number'] - 1:] if it['ref'] is None)} more cases in "
+                         f"the certificate (symssm check CERT --at NAME=VALUE,... answers any point)")
+            break
         pad = "  " * item["depth"]
         head = f"{count} = {item['k']}"
         if item["ref"] is not None:
@@ -183,7 +196,7 @@ def outline_lines(d, count, what, complete_text):
             lines.append(f"{pad}where {condition_text(cond)}{condition_note(cond)}: {head}, as in the case "
                          f"[{item['ref']}] above")
             continue
-        tag = f" [{item['number']}]" if item["index"] in shared else ""
+        tag = f" [{item['number']}]" if item["number"] in shared else ""
         if item["depth"] == 0:
             params = _names(item["parameters"])
             cond = f" where none of {', '.join(item['factors'])} vanishes" if item["factors"] else ""
@@ -383,14 +396,47 @@ def tex_condition(cond):
 
 def tex_condition_note(cond):
     """Why a case is the zero set of its factor (LaTeX), or ``""``."""
-    f = f"${tex_polynomial(cond['factor'])} = 0$"
+    f = f"${tex_polynomial(cond['factor'])}$"
     if cond["kind"] == "zero":
-        why = ("a positive definite quadratic form" if cond["rule"] == "definite-form" else
-               "a binary form whose dehomogenisation has no rational root")
-        return f" (the only rational zero of {f}: {why})"
+        if cond["rule"] == "definite-form":
+            return f" (the only real zero of {f}, a positive definite quadratic form)"
+        return f" (the only rational zero of {f}, a binary form with no rational root)"
     if cond["den"] is not None:
-        return f" (that is, {f} with ${tex_polynomial(cond['den'])} \\neq 0$)"
+        return f" (that is, {f[:-1]} = 0$ with ${tex_polynomial(cond['den'])} \\neq 0$)"
+    if cond.get("via"):
+        return f" (where the coefficient of ${tex_parameter(cond['via'][1])}$ in ${tex_polynomial(cond['via'][0])}$ " \
+               "vanishes)"
     return ""
+
+
+def tex_items(items, what, claim, root_where):
+    """The theorem's cases as ``\\item`` lines: the generic case (``root_where``), then each case once, relative to
+    the case it is reached from ("In case 3, where ..."), a shared case's other paths pointing to it, at most
+    :data:`MAX_TEX_CASES` of them (then one line for the rest).  ``claim(item)`` is the item's claim in text."""
+    out = []
+    for item in items:
+        if item["number"] > MAX_TEX_CASES:
+            rest = sum(1 for it in items[item["number"] - 1:] if it["ref"] is None)
+            out.append(f"\\item[] The certificate states the remaining {rest} case{'s' if rest != 1 else ''} in the "
+                       "same form (each verified by the checker); \\texttt{symssm check --at} answers any point.")
+            break
+        if item["depth"] == 0:
+            out.append(f"\\item {root_where(item)}: {claim(item)}." + _extra(item))
+            continue
+        cond = item["path"][-1]
+        lead = "Where" if item["parent"] == 1 else f"In case {item['parent']}, where"
+        if item["ref"] is not None:
+            out.append(f"\\item {lead} {tex_condition(cond)}: as in case {item['ref']}, {claim(item)}.")
+            continue
+        rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] else ""
+        out.append(f"\\item {lead} {tex_condition(cond)}{tex_condition_note(cond)} and the {what} is defined{rest}: "
+                   f"{claim(item)}." + _extra(item))
+    return out
+
+
+def _extra(item):
+    extra = tex_open(item)
+    return f" {extra}" if extra else ""
 
 
 _TEX_NOZERO = {"univariate": "has no rational root (rational root theorem)",
@@ -414,22 +460,15 @@ def tex_open(item):
 
 
 def _case_items(items, n):
-    out = []
-    for item in items:
-        if item["ref"] is not None:
-            continue  # a shared case: stated once, at its first path
-        if item["depth"] == 0:
-            where = ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
-                else "For the system"
-        else:
-            rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
-                else ""
-            where = f"Where {tex_path(item['path'])} and the family is defined{rest}"
-        extra = tex_open(item)
-        out.append(f"\\item {where}: $k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
-                   + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else "")
-                   + "." + (f" {extra}" if extra else ""))
-    return out
+    def claim(item):
+        return (f"$k(n) = {item['k']}$ for every ${_ranges(item['holds_for'])}$"
+                + (f", in particular $k({tex_count(n)}) = {item['k']}$" if n != item["holds_for"]["from"] else ""))
+
+    def root(item):
+        return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
+            else "For the system"
+
+    return tex_items(items, "family", claim, root)
 
 
 _DIFFERENCE = re.compile(r"([A-Za-z][A-Za-z0-9_]*) - ([A-Za-z][A-Za-z0-9_]*)")
@@ -545,7 +584,9 @@ def parametric_fragment(d, style):
         lb = b["lower_bound"]
         lags = ", ".join(str(x) for x in lb["lags"]) or "none"
         pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
-        label = "generic case" if item["depth"] == 0 else "case " + ", ".join(tex_condition(c) for c in item["path"])
+        if item["number"] > MAX_TEX_CASES:
+            break
+        label = "generic case" if item["depth"] == 0 else f"case {item['number']}"
         ncoef = len(b["upper_bound"].get("coefficients") or [])
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
             f"{ncoef} coefficient identit{'y' if ncoef == 1 else 'ies'}"
@@ -569,7 +610,7 @@ def parametric_fragment(d, style):
             upper += " (" + ", ".join(shown) + ")"
         factors, delta = body_factors(b, b["head_count"])
         lines.append(f"\\item {label}: $k = {b['head_count']}$; witness lags ${lags}$ at entries ${pos}$;{delta} upper "
-                     f"bound by {upper}; factors {factors}.")
+                     f"bound by {upper}; factors {factors}." + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
@@ -600,6 +641,60 @@ def tex_completeness(d, items, point, what):
             + (" (it is undefined exactly where " + ", ".join(shown) + ")" if shown else "")
             + (": the zero sets of the factors covered by a form or a polynomial in one parameter are covered at "
                f"their {scope} points only" if scope else "") + ".")
+
+
+def _linear_text(coeffs, names):
+    """``sum c_i m_i`` as text (``m_i`` a name, or 1 for the last entry when ``names`` is one shorter)."""
+    terms = []
+    for c, m in zip(coeffs, names + ["1"]):
+        c = Fraction(c)
+        if c == 0:
+            continue
+        mag = abs(c)
+        body = m if mag == 1 and m != "1" else (str(mag) if m == "1" else f"{mag}*{m}")
+        terms.append(("-" if c < 0 else "+", body))
+    if not terms:
+        return "0"
+    text = ("-" if terms[0][0] == "-" else "") + terms[0][1]
+    for sign, body in terms[1:]:
+        text += f" {sign} {body}"
+    return text
+
+
+def cover_witnesses(b):
+    """The proof's witnesses of the factors covered by a form (LaTeX sentences), or ``""``.
+
+    A definite quadratic is written as the weighted sum of squares its ``L D L^T`` gives; a polynomial in
+    one parameter or a binary form names its dehomogenisation, which has no rational root.
+    """
+    out = []
+    items = b["factors"]["list"] + (b["factors"].get("coefficient_factors") or [])
+    for f in items:
+        cover = f.get("cover") or {}
+        rule = cover.get("rule")
+        if rule in ("definite-form", "definite"):
+            L, D, names = cover["L"], cover["D"], list(cover["variables"])
+            if all(L[r][c] == ("1" if r == c else "0") for r in range(len(L)) for c in range(len(L))):
+                continue  # a weighted sum of the squares of its variables (and 1), as it is written
+            squares = []
+            for j, dj in enumerate(D):
+                lin = _linear_text([L[i][j] for i in range(len(L))], names[:len(L)] if len(L) == len(names)
+                                   else names)
+                lin_tex = tex_polynomial(lin)
+                base = lin_tex if re.fullmatch(r"[A-Za-z_{}0-9\\]+", lin_tex) else f"({lin_tex})"
+                weight = "" if dj == "1" else f"{tex_polynomial(dj)}\\,"
+                squares.append(f"{weight}{base}^{{2}}")
+            if sum(len(x) for x in squares) > 300:
+                out.append(f" ${tex_polynomial(f['polynomial'])}$ is a positive definite quadratic (its $L D L^T$ "
+                           "with positive pivots is in the certificate).")
+            else:
+                out.append(f" ${tex_polynomial(f['polynomial'])} = " + " + ".join(squares) + "$.")
+        elif rule in ("binary-form", "univariate"):
+            x = tex_parameter(cover["variables"][0])
+            what = (f"${tex_polynomial(f['polynomial'])}$ at ${tex_parameter(cover['variables'][1])} = 1$"
+                    if rule == "binary-form" else f"${tex_polynomial(f['polynomial'])}$")
+            out.append(f" {what} has no rational root in ${x}$ (rational root theorem).")
+    return "".join(out)
 
 
 def body_factors(b, rank):

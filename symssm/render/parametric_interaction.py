@@ -18,8 +18,8 @@ r = 1 for every x1, x2 where x1 is nonzero (the generic case)
 complete: every input where the layer is defined has its interaction rank
 """
 
-from .parametric import (COVERING_TEXT, _factor_tex, _nonzero, _point, body_factors, entry_lines, outline,
-                         outline_lines, tex_completeness, tex_condition, tex_open, tex_path)
+from .parametric import (COVERING_TEXT, MAX_TEX_CASES, _factor_tex, _nonzero, _point, body_factors, cover_witnesses,
+                         entry_lines, outline, outline_lines, tex_completeness, tex_items)
 from .parametric import tex_parameter, tex_polynomial
 from .tex import display_name, tex_hash
 
@@ -74,16 +74,12 @@ def _tokens_are_the_parameters(s):
     return isinstance(X, list) and [x for row in X for x in row] == list(s["parameters"])
 
 
-def _where(item, s):
-    if item["depth"] == 0:
-        if item["parameters"] and _tokens_are_the_parameters(s):
-            return (f"For every input $X \\in \\mathbb{{C}}^{{{s['n']} \\times {s['m']}}}$ (its entries are the "
-                    "parameters)" + _nonzero(item["factors"]))
-        return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
-            else "For the layer"
-    path = tex_path(item["path"])
-    rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] else ""
-    return f"Where {path} and the layer is defined{rest}"
+def _root_where(item, s):
+    if item["parameters"] and _tokens_are_the_parameters(s):
+        return (f"For every input $X \\in \\mathbb{{C}}^{{{s['n']} \\times {s['m']}}}$ (its entries are the "
+                "parameters)" + _nonzero(item["factors"]))
+    return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
+        else "For the layer"
 
 
 def interaction_family_fragment(d, style):
@@ -103,11 +99,7 @@ def interaction_family_fragment(d, style):
           "($H$ heads represent the layer at that point if and only if $H \\ge r$).",
         "\\begin{enumerate}",
     ]
-    for item in items:
-        if item["ref"] is not None:
-            continue  # a shared case: stated once, at its first path
-        extra = tex_open(item)
-        lines.append(f"\\item {_where(item, s)}: $r = {item['k']}$." + (f" {extra}" if extra else ""))
+    lines += tex_items(items, "layer", lambda item: f"$r = {item['k']}$", lambda item: _root_where(item, s))
     lines.append("\\end{enumerate}")
     lines.append(tex_completeness(d, items, "point", "layer"))
     lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
@@ -123,11 +115,13 @@ def interaction_family_fragment(d, style):
     for item in items:
         if item["ref"] is not None:
             continue
+        if item["number"] > MAX_TEX_CASES:
+            break
         b = item["body"]
         lb = b["lower_bound"]
         blocks = ",\\allowbreak ".join(_w(i, j) for i, j in lb["blocks"]) or "none"
         pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
-        label = "generic case" if item["depth"] == 0 else "case " + ", ".join(tex_condition(c) for c in item["path"])
+        label = "generic case" if item["depth"] == 0 else f"case {item['number']}"
         co = b["upper_bound"].get("coefficients") or []
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
             f"{len(co)} coefficient identit{'y' if len(co) == 1 else 'ies'}"
@@ -153,7 +147,7 @@ def interaction_family_fragment(d, style):
             cells = " \\\\ ".join(" & ".join(tex_polynomial(x) for x in row) for row in minor)
             delta = f" minor $\\left(\\begin{{smallmatrix}} {cells} \\end{{smallmatrix}}\\right)$;" + delta
         lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
-                     f"{delta} upper bound by {upper}; factors {factors}.")
+                     f"{delta} upper bound by {upper}; factors {factors}." + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
