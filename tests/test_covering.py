@@ -98,9 +98,9 @@ def test_parallel_tokens_and_a_repeated_token_are_answered(certs):
     parallel = factors["u1*v2 - v1*u2"]
     assert parallel["status"] == "case" and parallel["cover"]["rule"] == "solve"
     assert (parallel["cover"]["parameter"], parallel["cover"]["value"], parallel["cover"]["denominator"]) == \
-        ("u1", "v1*u2", "v2")  # u1 = v1 u2 / v2, and the sibling case v2 = 0
+        ("v2", "v1*u2", "u1")  # v2 = v1 u2 / u1, and the sibling case u1 = 0
     (sibling,) = data["bodies"][0]["factors"]["coefficient_factors"]
-    assert sibling["polynomial"] == "v2" and sibling["status"] == "case"
+    assert sibling["polynomial"] == "u1" and sibling["status"] == "case"
     norm = factors["u1^2 + v1^2"]
     assert norm["status"] == "case" and norm["cover"] == {"rule": "definite-form", "variables": ["u1", "v1"],
                                                           "L": [["1", "0"], ["0", "1"]], "D": ["1", "1"]}
@@ -109,11 +109,12 @@ def test_parallel_tokens_and_a_repeated_token_are_answered(certs):
 def test_the_cone_is_decided_on_every_probe(certs):
     data = certs["cone"]
     (f,) = data["bodies"][0]["factors"]["list"]
-    assert f["polynomial"] == "x*z - y^2" and f["cover"]["value"] == "y^2" and f["cover"]["denominator"] == "z"
+    assert f["polynomial"] == "x*z - y^2" and f["cover"]["parameter"] == "z"
+    assert f["cover"]["value"] == "y^2" and f["cover"]["denominator"] == "x"  # z = y^2 / x; the sibling x = 0
     for point, rank in [((1, 1, 1), 1), ((4, 2, 1), 1), ((1, 0, 0), 1), ((0, 0, 1), 1), ((0, 0, 0), 0),
                         ((1, 2, 3), 2), ((0, 1, 0), 2)]:
         assert _at(data, **dict(zip("xyz", point)))["interaction_rank"] == rank, point
-    assert _at(data, x=1, y=0, z=0)["case"] == ["z = 0", "y = 0"]  # x z = y^2 with z = 0: the sibling case
+    assert _at(data, x=0, y=0, z=1)["case"] == ["x = 0", "y = 0"]  # x z = y^2 with x = 0: the sibling case
 
 
 def test_forms_with_no_rational_zero_but_the_origin(certs):
@@ -208,10 +209,12 @@ def test_a_solution_that_does_not_make_the_factor_vanish_is_rejected(certs):
     cover = lambda d: d["bodies"][0]["factors"]["list"][0]["cover"]
     message = _rejected(_edit(cone, lambda d: cover(d).update(value="y^2 + 1")))
     assert message.startswith("bodies[0].factors.list[0].cover.value") and "not the solution" in message
-    message = _rejected(_edit(cone, lambda d: cover(d).update(denominator="2*z")))
+    message = _rejected(_edit(cone, lambda d: cover(d).update(denominator="2*x")))
     assert message.startswith("bodies[0].factors.list[0].cover.denominator")
     message = _rejected(_edit(cone, lambda d: cover(d).update(parameter="y")))
     assert message.startswith("bodies[0].factors.list[0].cover.parameter") and "degree 1" in message
+    message = _rejected(_edit(cone, lambda d: cover(d).update(parameter="x")))  # x = y^2 / z: not over x
+    assert message.startswith("bodies[0].factors.list[0].cover.denominator")
     # a polynomial solution where the coefficient is not constant: the points with z = 0 would be lost
     message = _rejected(_edit(cone, lambda d: [cover(d).pop(k) for k in ("denominator", "denominator_factors")]))
     assert message.startswith("bodies[0].factors.list[0].cover.denominator")
@@ -229,7 +232,7 @@ def test_a_missing_sibling_case_is_rejected(certs):
         sib = d["bodies"][0]["factors"]["coefficient_factors"][0]
         sib.pop("case")
         sib.pop("cover")
-        sib.update(status="uncovered", reason=CV.expected_reason(P.parse_polynomial("z", ["x", "y", "z"]),
+        sib.update(status="uncovered", reason=CV.expected_reason(P.parse_polynomial("x", ["x", "y", "z"]),
                                                                  ["x", "y", "z"]))
 
     message = _rejected(_edit(cone, drop_sibling))
@@ -329,7 +332,7 @@ def test_a_false_absence_of_zeros_and_a_false_reason_are_rejected(certs):
         f.update(status="uncovered", reason="no parameter of degree 1, not a binary form, not a definite quadratic")
 
     message = _rejected(_edit(cone, reason))
-    assert message.startswith("bodies[0].factors.list[0].reason") and "linear in x" in message
+    assert message.startswith("bodies[0].factors.list[0].reason") and "linear in z" in message
 
     def outside(d):  # x^2 + y^2 claimed outside the domain: the layer has no denominator that vanishes at 0
         f = d["bodies"][0]["factors"]["list"][0]

@@ -163,9 +163,9 @@ def test_generic_system_is_covered_by_solving_for_its_entries():
     assert d["head_count"] == 1 and d["complete"] is True
     (f,) = d["bodies"][0]["factors"]["list"]
     assert f["polynomial"] == "b11*c11 + b21*c12" and f["status"] == "case"
-    assert f["cover"] == {"rule": "solve", "parameter": "b11", "value": "-b21*c12", "denominator": "c11",
+    assert f["cover"] == {"rule": "solve", "parameter": "c12", "value": "-b11*c11", "denominator": "b21",
                           "denominator_factors": {"constant": "1", "list": [[0, 1]]}}
-    assert d["bodies"][0]["factors"]["coefficient_factors"][0]["polynomial"] == "c11"
+    assert d["bodies"][0]["factors"]["coefficient_factors"][0]["polynomial"] == "b21"
     assert at(d, "a11=1,a12=2,a21=3,a22=4,b11=2,b21=1,c11=1,c12=-2") == 1  # CB = 0, CAB != 0
     assert at(d, "a11=1,a12=2,a21=3,a22=4,b11=0,b21=0,c11=1,c12=-2") == 0  # B = 0
     assert at(d, "a11=1,a12=0,a21=0,a22=1,b11=5,b21=0,c11=0,c12=1") == 0  # C B = C A B = 0

@@ -95,9 +95,9 @@ def _choice(poly):
         a, _ = _split(poly, i)
         if _constant(a):
             return i, True
-        key = (len(a), _total(a), i)
+        key = (len(_vars(a)), len(a), -i)  # fewest parameters in the coefficient, fewest terms, the last
         best = key if best is None or key < best else best
-    return None if best is None else (best[2], False)
+    return None if best is None else (-best[2], False)
 
 
 def _solution(poly, i):

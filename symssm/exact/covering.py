@@ -112,8 +112,10 @@ def solve_parameter(terms):
     """The parameter to solve ``terms`` for: ``(index, constant_coefficient)`` or None if none has degree 1.
 
     The first parameter (in order) of degree 1 with a constant coefficient; else, among those of
-    degree 1, the one whose coefficient has the fewest terms, then the lowest total degree, then the
-    first.  The checker's reason for an uncovered factor names the same parameter.
+    degree 1, the one whose coefficient involves the fewest parameters, then has the fewest terms,
+    then the last in order (this keeps the case graphs of the built-in families and of linear
+    attention on symbolic tokens smallest among the rules tried).  The checker's reason for an
+    uncovered factor names the same parameter.
     """
     nv = len(next(iter(terms))) if terms else 0
     best = None
@@ -123,10 +125,10 @@ def solve_parameter(terms):
         a, _ = _split(terms, i)
         if _is_constant(a):
             return i, True
-        key = (len(a), _total(a), i)
+        key = (len(variables(a)), len(a), -i)
         if best is None or key < best:
             best = key
-    return None if best is None else (best[2], False)
+    return None if best is None else (-best[2], False)
 
 
 def drop(terms, i):
