@@ -125,6 +125,8 @@ def _family_section(records):
                 notes.append(f"{f['polynomial']} = 0: {bodies[f['case']]['head_count']}")
             elif f["status"] == "outside-domain":
                 notes.append(f"{f['polynomial']} = 0: undefined")
+            elif f["status"] == "no-zero":
+                notes.append(f"{f['polynomial']} = 0: no rational point")
             else:
                 notes.append(f"{f['polynomial']} = 0: not covered")
         params = ", ".join(r["parameters"])

@@ -575,7 +575,7 @@ def parametric_fragment(d, style):
                  "determinant $\\Delta$ shown (lower bound); every other lag below $\\min(n, T)$, $T = N$ ($N+1$ with "
                  "$D$), satisfies $q_d \\Lambda_d = \\sum_s p_{d,s} \\Lambda_{d_s}$, or $k = \\min(n, T, pm)$ and the "
                  "dimension argument applies (upper bound); and $g \\Delta \\prod_d q_d$ is the product of the listed "
-                 "factors, so off their zero sets the rank is $k$ at every point. " + COVERING_TEXT.format(what="family"))
+                 "factors, so off their zero sets the rank is $k$ at every point. " + covering_text(d, "family"))
     lines.append("\\begin{itemize}")
     for item in items:
         if item["ref"] is not None:
@@ -616,16 +616,34 @@ def parametric_fragment(d, style):
     return "\n".join(lines) + "\n"
 
 
-#: How the proofs cover the factors (both kinds of certificate), with ``{what}`` the family or the layer.
-COVERING_TEXT = (
-    "A factor that divides an entry's denominator lies outside the domain. A factor of degree 1 in a parameter $x$, "
-    "$f = a x + b$, is covered by the {what} with $x = -b/a$ substituted where $a \\neq 0$, and, where $a = 0$, by "
-    "the cases of the factors of $a$; the case's entries are the parent's under the substitution, so it is defined "
-    "wherever the parent is. A quadratic whose Gram matrix has an exact $L D L^T$ factorisation with positive pivots "
-    "is positive definite: a form vanishes only where its variables do (a case), and one with lower terms has no "
-    "real zero. A polynomial in one parameter, or a form in two, whose dehomogenisation has no rational root "
-    "(rational root theorem) has no rational zero, or only the origin (a case). The checker verified every identity "
-    "exactly as a polynomial identity.")
+def covering_text(d, what):
+    """How the proof covers the factors (LaTeX), one sentence per rule the certificate uses; ``what`` is
+    "family" or "layer".  Ends with the sentence that every identity was verified."""
+    items = [f for b in d["bodies"] for f in b["factors"]["list"] + (b["factors"].get("coefficient_factors") or [])]
+    rules = {(f.get("cover") or {}).get("rule") for f in items if f["status"] == "case"}
+    rational = any(f.get("cover", {}).get("denominator") for f in items if f["status"] == "case")
+    out = []
+    if any(f["status"] == "outside-domain" and not f.get("cover") for f in items):
+        out.append("A factor that divides an entry's denominator lies outside the domain.")
+    if None in rules or "solve" in rules:
+        out.append(f"A factor linear in a parameter with a constant coefficient is covered by the {what} with that "
+                   "parameter substituted.")
+    if rational:
+        out.append(f"A factor of degree 1 in a parameter $x$, $f = a x + b$, is covered by the {what} with "
+                   "$x = -b/a$ substituted where $a \\neq 0$ and, where $a = 0$, by the cases of the factors of $a$.")
+    if "solve" in rules or None in rules:
+        out.append("A case's entries are its parent's under the substitution, so it is defined wherever the parent "
+                   "is.")
+    all_rules = {(f.get("cover") or {}).get("rule") for f in items}
+    if all_rules & {"definite-form", "definite"}:
+        out.append("A quadratic whose Gram matrix has an exact $L D L^T$ factorisation with positive pivots is "
+                   "positive definite: a form vanishes at a real point only where its variables do, and one with "
+                   "lower terms nowhere.")
+    if all_rules & {"binary-form", "univariate"}:
+        out.append("A polynomial in one parameter, or a form in two, whose dehomogenisation has no rational root "
+                   "(rational root theorem) vanishes at no rational point, or only at the origin.")
+    out.append("The checker verified every identity exactly as a polynomial identity.")
+    return " ".join(out)
 
 
 def tex_completeness(d, items, point, what):

@@ -18,7 +18,7 @@ r = 1 for every x1, x2 where x1 is nonzero (the generic case)
 complete: every input where the layer is defined has its interaction rank
 """
 
-from .parametric import (COVERING_TEXT, MAX_TEX_CASES, _factor_tex, _nonzero, _point, body_factors, cover_witnesses,
+from .parametric import (MAX_TEX_CASES, covering_text, _factor_tex, _nonzero, _point, body_factors, cover_witnesses,
                          entry_lines, outline, outline_lines, tex_completeness, tex_items)
 from .parametric import tex_parameter, tex_polynomial
 from .tex import display_name, tex_hash
@@ -110,7 +110,7 @@ def interaction_family_fragment(d, style):
                  "(rows and columns numbered from 1) has the nonzero determinant $\\Delta$ shown (lower bound); every "
                  "other nonzero block satisfies $q_b U_b = \\sum_s p_{b,s} U_{b_s}$, or $r = pm$ and the dimension "
                  "argument applies (upper bound); and $g \\Delta \\prod_b q_b$ is the product of the listed factors, "
-                 "so off their zero sets the rank is $r$ at every point. " + COVERING_TEXT.format(what="layer"))
+                 "so off their zero sets the rank is $r$ at every point. " + covering_text(d, "layer"))
     lines.append("\\begin{itemize}")
     for item in items:
         if item["ref"] is not None:
