@@ -29,7 +29,7 @@ __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_mar
 _MAX_LISTED = 12
 
 
-def _condition(f, bodies):
+def _condition(f, bodies, parent):
     """The condition of the case ``f`` (a factor item with status case) leads to, as a dict.
 
     ``{"factor", "kind": "solve", "x", "value", "den"}`` (``den`` None for a polynomial solution) or
@@ -41,8 +41,12 @@ def _condition(f, bodies):
         sub = bodies[f["case"]]["substitution"]
         return {"factor": f["polynomial"], "kind": "solve", "x": sub["parameter"], "value": sub["value"], "den": None}
     if cover["rule"] == "solve":
-        return {"factor": f["polynomial"], "kind": "solve", "x": cover["parameter"], "value": cover["value"],
-                "den": cover.get("denominator")}
+        out = {"factor": f["polynomial"], "kind": "solve", "x": cover["parameter"], "value": cover["value"],
+               "den": cover.get("denominator")}
+        if out["den"] is not None:
+            coefficients = parent["factors"].get("coefficient_factors") or []
+            out["den_factors"] = [coefficients[t]["polynomial"] for t, _ in cover["denominator_factors"]["list"]]
+        return out
     return {"factor": f["polynomial"], "kind": "zero", "vars": list(cover["variables"]), "rule": cover["rule"]}
 
 
@@ -105,7 +109,7 @@ def outline(d):
                     "complete": b["complete"], "holds_for": b.get("holds_for"), "body": b})
         here = number[i]
         for f, via in _links(b):
-            cond = _condition(f, bodies)
+            cond = _condition(f, bodies, b)
             cond["via"] = via
             walk(f["case"], depth + 1, path + [cond], here)
 
@@ -125,6 +129,11 @@ def scope_of(item, text):
     return "rational"
 
 
+def _den_texts(cond):
+    """The factors of a rational solution's denominator, as texts (a solution's own denominator, at least)."""
+    return cond.get("den_factors") or [cond["den"]]
+
+
 def condition_text(cond):
     """A case's condition as text: ``x = v``, ``u1 = v1*u2 / v2``, ``x = y = 0``."""
     if cond["kind"] == "zero":
@@ -134,17 +143,22 @@ def condition_text(cond):
     return f"{cond['x']} = {_wrap(cond['value'])} / {_wrap(cond['den'])}"
 
 
-def condition_note(cond):
-    """Why the case is the whole zero set of its factor (terminal text), or ``""``."""
+def condition_note(cond, what=None):
+    """Why the case is the whole zero set of its factor (terminal text, in parentheses), or ``""``; with
+    ``what`` (family or layer), "and the family is defined" joins the parentheses."""
+    inner = []
     if cond["kind"] == "zero":
         why = ("a positive definite quadratic form" if cond["rule"] == "definite-form" else
-               "a binary form with no rational root (rational root theorem)")
-        return f" (the only rational zero of {cond['factor']}: {why})"
-    if cond["den"] is not None:
-        return f" (on {cond['factor']} = 0 where {cond['den']} is nonzero)"
-    if cond.get("via"):
-        return f" (where the coefficient of {cond['via'][1]} in {cond['via'][0]} vanishes)"
-    return ""
+               "a binary form with no rational root, by the rational root theorem")
+        inner.append(f"the only {'real' if cond['rule'] == 'definite-form' else 'rational'} zero of "
+                     f"{cond['factor']}, {why}")
+    elif cond["den"] is not None:
+        inner.append(f"{cond['factor']} = 0 with {cond['den']} nonzero")
+    elif cond.get("via"):
+        inner.append(f"the coefficient of {cond['via'][1]} in {cond['via'][0]}")
+    if what:
+        inner.append(f"{'and ' if inner else 'and '}the {what} is defined")
+    return f" ({', '.join(inner)})" if inner else ""
 
 
 #: Longest terminal summary (lines); a larger case graph is summarised by its first cases.
@@ -205,7 +219,7 @@ def outline_lines(d, count, what, complete_text):
             lines.append(f"{head} for every {params}{cond} (the generic case)" if params else f"{head}")
         else:
             cond = item["path"][-1]
-            lines.append(f"{pad}where {condition_text(cond)}{condition_note(cond)} (and the {what} is defined){tag}: "
+            lines.append(f"{pad}where {condition_text(cond)}{condition_note(cond, what)}{tag}: "
                          f"{head}" + (_except(item["factors"]) if item["factors"] else ""))
         for f in item["outside"]:
             zero = item["outside_zero"].get(f)
@@ -214,9 +228,12 @@ def outline_lines(d, count, what, complete_text):
                              f"{'reals' if len(zero) > 2 or scope_of(item, f) == 'real' else 'rationals'}), where "
                              f"{'the ' + what if item['depth'] == 0 else 'this case'} is not defined")
             else:
+                cond = item["path"][-1] if item["path"] else {}
                 lines.append(f"{pad}  {f} = 0: the {what} is not defined there" if item["depth"] == 0 else
-                             f"{pad}  {f} = 0: outside this case (the {what} is not defined there, or the case's "
-                             "solution is not)")
+                             f"{pad}  {f} = 0: not in this case (its solution for {cond['x']} is not defined "
+                             "there: the case where its coefficient vanishes covers it)"
+                             if cond.get("den") is not None and f in _den_texts(cond) else
+                             f"{pad}  {f} = 0: the {what} is not defined there in this case")
         for f, rule in item["nozero"]:
             lines.append(f"{pad}  {f} = 0 has no rational solution: {_NOZERO[rule]}")
         for f, reason in item["reasons"]:
