@@ -406,3 +406,43 @@ def test_certificates_of_the_first_format_still_verify_and_render(name):
     if name == "cone.json":  # the cone was left open by the first format: it still says so
         at = check_data(data, at={"x": Fraction(1), "y": Fraction(1), "z": Fraction(1)}).at
         assert at["interaction_rank"] is None and "does not cover" in at["reason"]
+
+
+# ---------------------------------------------------------------- the theorem in LaTeX
+
+def test_the_theorems_fit_two_columns_and_say_what_they_cover(certs, tmp_path):
+    from latex_tools import ONE_COLUMN, TWO_COLUMN, colliding_words, compile_all, require_tools
+    from symssm.render.latex import render
+
+    require_tools()
+    family = certify(parametric_ssm([["x", "2*y"], ["y", "x"]], I2, [["x", "y"]], parameters=["x", "y"], name="bf"),
+                     4).data
+    fragments = [render(certs[name]) for name in ("cone", "squares", "no-root", "linear-attention")] + [render(family)]
+    cone, squares, no_root, attention, bf = fragments
+    assert "\\item Where $z = \\frac{y^{2}}{x}$ (that is, $x\\,z - y^{2} = 0$ with $x \\neq 0$)" in cone
+    assert "(where the coefficient of $z$ in $x\\,z - y^{2}$ vanishes)" in cone
+    assert "In case 3, where $y = 0$" in cone and "every point at which the layer is defined" in cone
+    assert "(the only real zero of $x^{2} + y^{2}$, a positive definite quadratic form)" in squares
+    assert "every real point at which the layer is defined" in squares
+    assert "(the only rational zero of $x^{2} - 2\\,y^{2}$, a binary form with no rational root)" in no_root
+    assert "has no rational root in $x$ (rational root theorem)" in no_root
+    assert "every rational point" in no_root and "every rational parameter value" in bf
+    assert "as in case" in attention  # a shared case: stated once, pointed to from its other paths
+    for host in (TWO_COLUMN, ONE_COLUMN):
+        folder = tmp_path / ("two" if host is TWO_COLUMN else "one")
+        folder.mkdir()
+        boxes, text = compile_all(folder, fragments, host)
+        assert all(b <= 1.0 for b in boxes), boxes
+        assert not colliding_words(folder / "doc.pdf")
+
+
+def test_an_open_factor_says_why_in_every_output(tmp_path):
+    from symssm.render.latex import render
+    from symssm.render.summary import parametric_summary
+
+    data = certify(parametric_ssm([["1"]], [["a^2*b + b^2*c + c^2*a"]], [[1]], parameters=["a", "b", "c"]), 2).data
+    why = "no parameter of degree 1, not a binary form, not a definite quadratic"
+    assert any(why in line for line in parametric_summary(data))
+    assert f"this certificate proves nothing ({why})" in render(data)
+    at = check_data(data, at={"a": Fraction(1), "b": Fraction(0), "c": Fraction(0)}).at
+    assert at["head_count"] is None and why in at["reason"]

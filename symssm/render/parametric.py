@@ -672,7 +672,8 @@ def tex_completeness(d, items, point, what):
     if not d["complete"]:
         return "The cases do not cover the zero sets of the factors marked as proving nothing."
     scope = rational_scope(d)
-    return (f"These cases cover every {scope + ' ' if scope else ''}{point} at which the {what} is defined"
+    head = "The certificate's cases" if len(items) > MAX_TEX_CASES else "These cases"
+    return (f"{head} cover every {scope + ' ' if scope else ''}{point} at which the {what} is defined"
             + (" (it is undefined exactly where " + ", ".join(shown) + ")" if shown else "")
             + (": the zero sets of the factors covered by a form or a polynomial in one parameter are covered at "
                f"their {scope} points only" if scope else "") + ".")

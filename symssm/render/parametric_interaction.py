@@ -143,7 +143,8 @@ def interaction_family_fragment(d, style):
             upper += " (" + ", ".join(shown) + ")"
         factors, delta = body_factors(b, b["interaction_rank"])
         minor = lb.get("minor") or []
-        if 0 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 160:
+        if 0 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 160 \
+                and max(sum(len(x) for x in row) for row in minor) <= 60:  # a row must fit a column
             cells = " \\\\ ".join(" & ".join(tex_polynomial(x) for x in row) for row in minor)
             delta = f" minor $\\left(\\begin{{smallmatrix}} {cells} \\end{{smallmatrix}}\\right)$;" + delta
         lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
