@@ -486,6 +486,10 @@ FUZZ_BASES = [
     cert_of([["a", 0], [0, "b"]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], parameters=["a", "b"]),
     certify(parametric_family("rotation-symbolic"), 3).data,
     cert_of([["a", 1], [0, "b"]], [[1], ["a"]], [["b", "1/(a+b)"]], [["a-b"]], parameters=["a", "b"], n=2),
+    # the covering rules of issue #41: a definite form, a binary form, a rational solution with its sibling
+    cert_of([["a", "-b"], ["b", "a"]], [[1, 0], [0, 1]], [["a", "b"]], parameters=["a", "b"]),
+    cert_of([["a", "2*b"], ["b", "a"]], [[1, 0], [0, 1]], [["a", "b"]], parameters=["a", "b"]),
+    cert_of([["1"]], [["a*b - 1", "a^2 - 2"]], [[1]], parameters=["a", "b"], n=2),
 ]
 FUZZ_POINTS = [{"a": Fraction(x), "b": Fraction(y)} for x, y in [(1, 2), (2, 2), (0, 0), (-1, 1), (3, "1/2"),
                                                                     (0, 5), ("1/3", "1/3")]]
@@ -524,7 +528,8 @@ def family_mutants(draw):
         elif choice == "drop" and isinstance(parent, (dict, list)):
             del parent[key]
         else:
-            parent[key] = draw(st.sampled_from(["case", "uncovered", "outside-domain", "", "x y", "1/0"]))
+            parent[key] = draw(st.sampled_from(["case", "uncovered", "outside-domain", "no-zero", "solve", "", "x y",
+                                                "1/0"]))
     return data
 
 

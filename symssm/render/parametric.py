@@ -188,9 +188,30 @@ def _names(params):
 
 
 def parametric_lines(d):
-    """Terminal summary lines of verified parametric data."""
+    """Terminal summary lines of verified parametric data (symmetric cases grouped, as the LaTeX groups them)."""
     n = d["n"]
-    return outline_lines(d, f"k({n})", "family", "every parameter value where the family is defined has its head count")
+    complete = "every parameter value where the family is defined has its head count"
+    merged = _partition_cases(d, outline(d))
+    if merged is None:
+        return outline_lines(d, f"k({n})", "family", complete)
+    params = list(d["system"]["parameters"])
+    listed = ", ".join(params)
+    lines = []
+    for part in sorted(merged, key=lambda part: (-len(part), [[params.index(x) for x in c] for c in part
+                                                              if len(c) > 1])):
+        k = merged[part][0]
+        if len(part) == len(params):
+            where = f"where {listed} are pairwise distinct"
+        elif len(part) == 1:
+            where = "where " + " = ".join(params)
+        else:
+            eq = " and ".join(" = ".join(c) for c in part if len(c) > 1)
+            where = f"where {eq}, and no other two of {listed} are equal"
+        lines.append(f"k({n}) = {k} {where}")
+    if all(k == len(part) for part, (k, _, _) in merged.items()):
+        lines.append(f"  (k({n}) is the number of distinct values among {listed})")
+    lines.append(f"complete: {complete} ({len(d['bodies'])} cases, one per way the parameters can coincide)")
+    return lines
 
 
 def outline_lines(d, count, what, complete_text):
