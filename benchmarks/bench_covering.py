@@ -32,7 +32,7 @@ def run(code, argv, out, repeat):
     for _ in range(repeat):
         start = time.perf_counter()
         result = subprocess.run([sys.executable, "-m", "symssm"] + argv + ["-o", out], capture_output=True,
-                                text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=code), timeout=900)
+                                text=True, cwd=code, env=dict(os.environ, PYTHONPATH=code), timeout=900)
         times.append(time.perf_counter() - start)
         if result.returncode != 0:
             return None, result.stderr.strip().splitlines()[-1][:60]

@@ -446,3 +446,35 @@ def test_an_open_factor_says_why_in_every_output(tmp_path):
     assert f"this certificate proves nothing ({why})" in render(data)
     at = check_data(data, at={"a": Fraction(1), "b": Fraction(0), "c": Fraction(0)}).at
     assert at["head_count"] is None and why in at["reason"]
+
+
+# ---------------------------------------------------------------- the case graphs stay small
+
+#: Bodies of every built-in family that was complete before the covering rules (commit fe0b5d5, n = T),
+#: and of the layer specs of docs/example with parameters.
+BEFORE = {("companion-symbolic", N, None): 1 for N in range(1, 9)}
+BEFORE.update({("diagonal-symbolic", N, None): b for N, b in zip(range(1, 6), (1, 2, 7, 43, 431))})
+BEFORE.update({("generic-symbolic", 1, pm): b for pm, b in zip(
+    [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)], (3, 5, 7, 5, 11, 19, 7, 19, 39))})
+BEFORE.update({(name, N, None): 2 for name in ("hippo-legs-step", "hippo-legt-step", "s4d-real-step")
+               for N in range(1, 9)})
+BEFORE.update({("jordan-symbolic", 2, None): 1, ("rotation-symbolic", 2, None): 2})
+BEFORE_LAYERS = {"mamba2-every-gate.json": 1, "scalar-tokens.json": 4, "tap-in-t.json": 2}
+
+
+def test_no_case_graph_that_was_complete_grew():
+    import os
+
+    from paths import ROOT
+    from symssm.exact.layerfamily import interaction_bodies
+    from symssm.sources.parametric import parametric_family
+
+    for (name, N, pm), before in sorted(BEFORE.items(), key=str):
+        fam = parametric_family(name, N=N, **({"p": pm[0], "m": pm[1]} if pm else {}))
+        bodies = family_head_count(fam, fam.N)
+        assert bodies[0].complete and len(bodies) <= before, (name, N, pm, len(bodies))
+    for name, before in BEFORE_LAYERS.items():
+        with open(os.path.join(ROOT, "docs", "example", name)) as fh:
+            bodies = interaction_bodies(parametric_layer_from_data(json.load(fh)))
+        assert bodies[0].complete and len(bodies) <= before, name
+    assert len(family_head_count(parametric_family("diagonal-symbolic", N=5), 5)) == 52  # Bell(5): one per partition
