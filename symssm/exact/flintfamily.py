@@ -235,6 +235,17 @@ def counted_product(zero, what):
             out.append(row)
         return out
 
+    def scalar(s, y):
+        """``mul([[s]], [[y]])[0][0]`` (the same value, the same work) without the matrices."""
+        if s.is_zero() or y.is_zero():
+            return zero
+        work[0] += len(s) * len(y)
+        if work[0] > MAX_POLY_WORK:
+            raise LimitError(f"forming {what} takes more than {MAX_POLY_WORK} polynomial term "
+                             "products, the limit (both sides): use fewer parameters, a smaller N or a shorter n")
+        return _check_terms(s * y, "an entry")
+
+    mul.scalar = scalar
     return mul
 
 

@@ -71,7 +71,7 @@ def scaled_blocks(layer, fam):
                 for h in range(1, heads + 1):
                     s = mul([[x[0] for x in q[(h, i - 1)]]], k[(h, j - 1)])[0][0]
                     V = S[f"V[{h}]"]
-                    W = [[W[r][c] + mul([[s]], [[V[r][c]]])[0][0] for c in range(m)] for r in range(p)]
+                    W = [[W[r][c] + mul.scalar(s, V[r][c]) for c in range(m)] for r in range(p)]
                 out[(i, j)] = W
     else:
         for i, j in layer.structure[1]:
