@@ -419,7 +419,7 @@ def test_the_theorems_fit_two_columns_and_say_what_they_cover(certs, tmp_path):
                      4).data
     fragments = [render(certs[name]) for name in ("cone", "squares", "no-root", "linear-attention")] + [render(family)]
     cone, squares, no_root, attention, bf = fragments
-    assert "\\item Where $z = \\frac{y^{2}}{x}$ (that is, $x\\,z - y^{2} = 0$ with $x \\neq 0$)" in cone
+    assert "\\item Where $z = y^{2}/x$ (that is, $x\\,z - y^{2} = 0$ with $x \\neq 0$)" in cone
     assert "(where the coefficient of $z$ in $x\\,z - y^{2}$ vanishes)" in cone
     assert "In case 3, where $y = 0$" in cone and "every point at which the layer is defined" in cone
     assert "(the only real zero of $x^{2} + y^{2}$, a positive definite quadratic form)" in squares

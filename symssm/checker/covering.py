@@ -528,13 +528,23 @@ def link_pairs(ledger, w, pairs, parent_pairs, link, nv_child, label):
 
 
 def incoming_links(parsed, i):
-    """``[(parent index, item)]``: every earlier item with a cover whose case is body ``i``."""
-    out = []
-    for b in parsed:
+    """``[(parent index, item)]``: every earlier item with a cover whose case is body ``i``.
+
+    An index by case, kept on the first body and extended by the bodies read since the last call, so
+    that finding the links costs one pass over the items in all (not one per body).
+    """
+    if not parsed:
+        return []
+    index = getattr(parsed[0], "links", None)
+    if index is None:
+        index = parsed[0].links = ({}, [0])
+    table, seen = index
+    for b in parsed[seen[0]:]:
         for item in list(b.factors) + list(getattr(b, "coefficients", ())):
-            if item[2] == "case" and item[3] == i and item.cover is not None:
-                out.append((b.index, item))
-    return out
+            if item[2] == "case" and item.cover is not None:
+                table.setdefault(item[3], []).append((b.index, item))
+    seen[0] = len(parsed)
+    return table.get(i, [])
 
 
 def read_links(ledger, w, b, i, parsed, names):

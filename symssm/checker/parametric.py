@@ -126,10 +126,11 @@ def _det(rows, nv):
 # ---------------------------------------------------------------- one body
 
 class ParsedBody:
-    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index", "key", "coefficients")
+    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index", "key", "coefficients", "links")
 
     def __init__(self):
         self.coefficients = []
+        self.links = None  # on the first body: the index of the links by case (covering.incoming_links)
 
 
 def _json_key(value):

@@ -135,12 +135,13 @@ def _den_texts(cond):
 
 
 def condition_text(cond):
-    """A case's condition as text: ``x = v``, ``u1 = v1*u2 / v2``, ``x = y = 0``."""
+    """A case's condition as text: ``x = v``, ``u1 = v1*u2 / v2``, ``x = y = 0`` (sums and products in parentheses)."""
     if cond["kind"] == "zero":
         return " = ".join(cond["vars"]) + " = 0"
     if cond["den"] is None:
         return f"{cond['x']} = {cond['value']}"
-    return f"{cond['x']} = {_wrap(cond['value'])} / {_wrap(cond['den'])}"
+    den = cond["den"] if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*|[0-9]+", cond["den"]) else f"({cond['den']})"
+    return f"{cond['x']} = {_wrap(cond['value'])} / {den}"
 
 
 def condition_note(cond, what=None):
@@ -423,13 +424,18 @@ def _ranges(hf):
 
 
 def tex_condition(cond):
-    """A case's condition in inline math: ``$x = v$``, ``$u_{1} = \\frac{v_{1}\\, u_{2}}{v_{2}}$``, ``$x = y = 0$``."""
+    """A case's condition in inline math: ``$x = v$``, ``$u_{1} = v_{1}\\,u_{2}/u_{2}$``, ``$x = y = 0$``.
+
+    A solution is written with a slash (sums in parentheses): an inline fraction would collide with the
+    lines above and below it."""
     if cond["kind"] == "zero":
         return "$" + " = ".join(tex_parameter(x) for x in cond["vars"]) + " = 0$"
     x = tex_parameter(cond["x"])
     if cond["den"] is None:
         return f"${x} = {tex_polynomial(cond['value'])}$"
-    return f"${x} = \\frac{{{tex_polynomial(cond['value'])}}}{{{tex_polynomial(cond['den'])}}}$"
+    den = cond["den"]
+    atom = re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*|[0-9]+", den.strip()) is not None
+    return f"${x} = {_factor_tex(cond['value'])}/{tex_polynomial(den) if atom else '(' + tex_polynomial(den) + ')'}$"
 
 
 def tex_condition_note(cond):
