@@ -15,7 +15,8 @@ applies (theory.md section 7, docs/parametric.md), in this order:
 4. **binary-form**, ``f`` homogeneous of degree >= 2 in exactly two parameters ``x, y`` with an
    ``x^d`` term and no rational root of ``f(t, 1)``: its only rational zero is ``x = y = 0`` (the case);
 5. **solve** with a polynomial coefficient ``a``: ``f = a x + b`` is solved as ``x = -b / a`` where
-   ``a != 0``; the factors of ``a`` are covered separately (each by these rules) as the sibling cases.
+   ``a != 0``; the factors of ``a`` are covered separately (each by these rules) as the sibling cases
+   (:func:`solve_parameter` says which parameter).
 
 A factor no rule decides stays uncovered, with the reason (:func:`uncovered_reason`).  Polynomials
 here are ``{exponent tuple: Fraction}`` dicts in the body's parameters (lex order = tuple order), so
@@ -25,11 +26,11 @@ Examples
 --------
 >>> from fractions import Fraction as F
 >>> cone = {(1, 0, 1): F(1), (0, 2, 0): F(-1)}          # x*z - y^2 in x, y, z
->>> decide(cone, ["x", "y", "z"])[:2]
-('solve', 0)
->>> value, den = solution(cone, 0)                        # x = y^2 / z, in the parameters y, z
->>> terms_text(drop(value, 0), ["y", "z"]), terms_text(drop(den, 0), ["y", "z"])
-('y^2', 'z')
+>>> decide(cone, ["x", "y", "z"])[:2]                    # x and z have the coefficients z and x: the last
+('solve', 2)
+>>> value, den = solution(cone, 2)                        # z = y^2 / x, in the parameters x, y
+>>> terms_text(drop(value, 2), ["x", "y"]), terms_text(drop(den, 2), ["x", "y"])
+('y^2', 'x')
 >>> decide({(2, 0): F(1), (0, 2): F(-2)}, ["x", "y"])  # x^2 - 2*y^2
 ('binary-form', (0, 1))
 >>> decide({(2, 0): F(1), (0, 2): F(1)}, ["x", "y"])[:2]  # x^2 + y^2
