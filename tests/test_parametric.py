@@ -18,6 +18,8 @@ from symssm.formats.expressions import parameter_field, parse_formula, rational_
 from symssm.sources.parametric import PARAMETRIC_FAMILIES, parametric_family, parametric_ssm, substitute
 
 from latex_tools import TWO_COLUMN, overfull_boxes, require_tools
+from parametric_tools import lift
+from paths import FIXTURES
 
 
 def cert_of(A, B, C, D=None, *, parameters, n=4, name="family"):
@@ -106,7 +108,8 @@ def test_diagonal_two_parameters():
     assert d["head_count"] == 2 and d["complete"] is True
     factors = d["bodies"][0]["factors"]["list"]
     assert [(f["polynomial"], f["status"]) for f in factors] == [("a - b", "case")]
-    assert d["bodies"][1]["substitution"] == {"parent": 0, "factor": 0, "parameter": "a", "value": "b"}
+    assert d["bodies"][1]["substitution"] == {"parent": 0, "factor": 0}
+    assert factors[0]["cover"] == {"rule": "solve", "parameter": "a", "value": "b"} and factors[0]["case"] == 1
     assert d["bodies"][1]["head_count"] == 1
     assert at(d, "a=1/2,b=3") == 2 and at(d, "a=7,b=7") == 1 and at(d, "a=0,b=0") == 1
 
@@ -148,24 +151,42 @@ def test_step_families_need_N_heads_for_every_positive_step():
             assert at(d, f"h={h}") == 3
 
 
-def test_generic_system_proves_min_n_pm_N_with_honest_uncovered_factors():
-    d = certify(parametric_family("generic-symbolic", N=2, p=2, m=2), 5).data
-    assert d["head_count"] == 2 == min(5, 4, 2)
+#: A family whose determinant is a ternary cubic no rule decides: a^2 b + b^2 c + c^2 a.
+OPEN = dict(A=[["1"]], B=[["a^2*b + b^2*c + c^2*a"]], C=[[1]], parameters=["a", "b", "c"])
+OPEN_REASON = "no parameter of degree 1, not a binary form, not a definite quadratic"
+
+
+def test_generic_system_is_covered_by_solving_for_its_entries():
+    """Every factor of the generic 2-state system is linear in an entry: solved (x = value / coefficient) with the
+    coefficient's zeros as sibling cases, the theorem covers every parameter value."""
+    d = certify(parametric_family("generic-symbolic", N=2), 3).data
+    assert d["head_count"] == 1 and d["complete"] is True
+    (f,) = d["bodies"][0]["factors"]["list"]
+    assert f["polynomial"] == "b11*c11 + b21*c12" and f["status"] == "case"
+    assert f["cover"] == {"rule": "solve", "parameter": "c12", "value": "-b11*c11", "denominator": "b21",
+                          "denominator_factors": {"constant": "1", "list": [[0, 1]]}}
+    assert d["bodies"][0]["factors"]["coefficient_factors"][0]["polynomial"] == "b21"
+    assert at(d, "a11=1,a12=2,a21=3,a22=4,b11=2,b21=1,c11=1,c12=-2") == 1  # CB = 0, CAB != 0
+    assert at(d, "a11=1,a12=2,a21=3,a22=4,b11=0,b21=0,c11=1,c12=-2") == 0  # B = 0
+    assert at(d, "a11=1,a12=0,a21=0,a22=1,b11=5,b21=0,c11=0,c12=1") == 0  # C B = C A B = 0
+    assert at(d, "a11=0,a12=1,a21=0,a22=0,b11=0,b21=1,c11=1,c12=0") == 1  # C B = 0, C A B = 1
+
+
+def test_an_uncovered_factor_says_why():
+    d = cert_of(**OPEN)
     assert d["complete"] is False
-    statuses = {f["status"] for f in d["bodies"][0]["factors"]["list"]}
-    assert statuses == {"uncovered"}
-    point = ",".join(f"{x}={i + 2}" for i, x in enumerate(d["system"]["parameters"]))
-    assert at(d, point) in (2, None)
+    (f,) = d["bodies"][0]["factors"]["list"]
+    assert f == {"polynomial": "a^2*b + a*c^2 + b^2*c", "multiplicity": 1, "status": "uncovered",
+                 "reason": OPEN_REASON}
+    answer = check_data(d, at={"a": Fraction(0), "b": Fraction(0), "c": Fraction(0)}).at
+    assert answer["head_count"] is None and "does not cover" in answer["reason"] and OPEN_REASON in answer["reason"]
+    assert at(d, "a=1,b=1,c=1") == 1
 
 
 def test_undefined_points_and_uncovered_points_answer_null():
     d = cert_of([["1/(a-1)"]], [[1]], [["a^2+1"]], parameters=["a"])
     result = check_data(d, at={"a": Fraction(1)})
     assert result.verified and result.at["head_count"] is None and "not defined" in result.at["reason"]
-    g = certify(parametric_family("generic-symbolic", N=2), 3).data
-    point = {x: Fraction(0) for x in g["system"]["parameters"]}
-    answer = check_data(g, at=point).at
-    assert answer["head_count"] is None and "does not cover" in answer["reason"]
 
 
 def test_substitute_and_family_limits():
@@ -267,16 +288,10 @@ def test_at_agrees_with_an_independent_rank(family, raw_point, data):
     assert cert.check().verified
     d = cert.data
     points = [dict(zip(names, raw_point))]
-    for body in d["bodies"][1:]:  # points on each covered factor: solve the substitution chain
-        chain, i = [], d["bodies"].index(body)
-        while d["bodies"][i]["substitution"] is not None:
-            chain.append(d["bodies"][i]["substitution"])
-            i = d["bodies"][i]["substitution"]["parent"]
-        rest = {x: data.draw(values) for x in body["parameters"]}
-        for sub in chain:  # innermost substitution first: express each substituted parameter
-            from symssm.checker import polynomials as P
-            rest[sub["parameter"]] = P.evaluate(P.parse_polynomial(sub["value"], list(rest)), list(rest.values()))
-        points.append({x: rest[x] for x in names})
+    for i in range(1, len(d["bodies"])):  # points on each case, the substitutions solved up the first path
+        point = lift(d["bodies"], i, {x: data.draw(values) for x in d["bodies"][i]["parameters"]})
+        if point is not None:
+            points.append({x: point[x] for x in names})
     for point in points:
         answer = check_data(d, at=point).at
         concrete = _evaluate(system, [point[x] for x in names])
@@ -330,9 +345,9 @@ def test_wrong_delta(diag3):
 
 def test_wrong_substitution(diag3):
     def change(d):
-        d["bodies"][1]["substitution"]["value"] = "l2 + 1"
+        d["bodies"][0]["factors"]["list"][0]["cover"]["value"] = "l2 + 1"
 
-    assert corrupt(diag3, change).startswith("bodies[1].substitution")
+    assert corrupt(diag3, change).startswith("bodies[0].factors.list[0].cover.value")
 
 
 def test_case_whose_system_differs(diag3):
@@ -343,7 +358,7 @@ def test_case_whose_system_differs(diag3):
 
 
 def test_false_complete():
-    d = certify(parametric_family("generic-symbolic", N=2), 3).data
+    d = cert_of(**OPEN)
     bad = copy.deepcopy(d)
     bad["complete"] = True
     bad["bodies"][0]["complete"] = True
@@ -471,6 +486,10 @@ FUZZ_BASES = [
     cert_of([["a", 0], [0, "b"]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], parameters=["a", "b"]),
     certify(parametric_family("rotation-symbolic"), 3).data,
     cert_of([["a", 1], [0, "b"]], [[1], ["a"]], [["b", "1/(a+b)"]], [["a-b"]], parameters=["a", "b"], n=2),
+    # the covering rules of issue #41: a definite form, a binary form, a rational solution with its sibling
+    cert_of([["a", "-b"], ["b", "a"]], [[1, 0], [0, 1]], [["a", "b"]], parameters=["a", "b"]),
+    cert_of([["a", "2*b"], ["b", "a"]], [[1, 0], [0, 1]], [["a", "b"]], parameters=["a", "b"]),
+    cert_of([["1"]], [["a*b - 1", "a^2 - 2"]], [[1]], parameters=["a", "b"], n=2),
 ]
 FUZZ_POINTS = [{"a": Fraction(x), "b": Fraction(y)} for x, y in [(1, 2), (2, 2), (0, 0), (-1, 1), (3, "1/2"),
                                                                     (0, 5), ("1/3", "1/3")]]
@@ -509,7 +528,8 @@ def family_mutants(draw):
         elif choice == "drop" and isinstance(parent, (dict, list)):
             del parent[key]
         else:
-            parent[key] = draw(st.sampled_from(["case", "uncovered", "outside-domain", "", "x y", "1/0"]))
+            parent[key] = draw(st.sampled_from(["case", "uncovered", "outside-domain", "no-zero", "solve", "", "x y",
+                                                "1/0"]))
     return data
 
 
@@ -544,8 +564,26 @@ def test_batch_certifies_families(tmp_path):
     assert rows[0]["complete"] is True and rows[0]["verified"] is True
 
 
-def test_a_case_factor_must_lead_to_its_own_body(diag3):
-    """Two factors sharing one case body would send the points of one to the other's theorem."""
+def _legacy(name):
+    """A certificate written before covers (the first form of the format), as symssm 0.1 wrote it."""
+    with open(os.path.join(FIXTURES, "parametric_v1", name)) as fh:
+        return json.load(fh)
+
+
+def test_a_shared_case_must_be_the_substituted_family_of_every_factor_that_names_it(diag3):
+    """Two factors may share one case body only when it is the family of both: pointing l1 - l3 at the case of
+    l1 - l2 would send the points of one to the other's theorem."""
+    bad = copy.deepcopy(diag3)
+    factors = bad["bodies"][0]["factors"]["list"]
+    factors[1]["case"] = factors[0]["case"]
+    message = rejected(bad)
+    assert message.startswith(f"bodies[{factors[0]['case']}].") and "substitution of bodies[0].factors.list[1]" in message
+
+
+def test_a_case_factor_must_lead_to_its_own_body():
+    """First format: two factors sharing one case body would send the points of one to the other's theorem."""
+    diag3 = _legacy("diagonal-symbolic-N4-n6.json")
+    assert check_data(diag3).verified
     bad = copy.deepcopy(diag3)
     bodies = bad["bodies"]
     drop = {bodies[0]["factors"]["list"][1]["case"]}  # the body of l1 - l3 = 0 and its descendants
@@ -593,7 +631,7 @@ def _repeated_bodies(data):
 def test_repeated_bodies_are_checked_as_if_alone(monkeypatch):
     """diagonal-4 reaches each partition of its eigenvalues along several paths: the checker remembers a
     verified body's content, and a tampered repeat is rejected with the obligation named without the memo."""
-    data = certify(parametric_family("diagonal-symbolic", N=4), 6).data
+    data = _legacy("diagonal-symbolic-N4-n6.json")  # the first format repeats a body per path; covers share it
     repeats = _repeated_bodies(data)
     assert len(repeats) >= 10
     honest = check_data(data)

@@ -19,6 +19,7 @@ from symssm.exact.interaction import interaction_rank
 from symssm.sources.parametric_layers import parametric_layer_from_data
 
 from latex_tools import ONE_COLUMN, TWO_COLUMN, colliding_words, compile_all, require_tools
+from parametric_tools import factor_points
 
 
 def layer(data):
@@ -135,44 +136,12 @@ def parametric_layers(draw, kind):
     return {"kind": kind, "parameters": names, **data}
 
 
-def _value(text, names, point):
-    return P.evaluate(P.parse_polynomial(text, names), [point[x] for x in names])
-
-
-def _lift(bodies, i, point):
-    """A point of body ``i``'s parameters extended to the root's, solving the substitutions up the chain."""
-    point = dict(point)
-    names = bodies[i]["parameters"]
-    while bodies[i]["substitution"] is not None:
-        sub = bodies[i]["substitution"]
-        point[sub["parameter"]] = _value(sub["value"], names, point)
-        i = sub["parent"]
-        names = bodies[i]["parameters"]
-    return point
-
-
 def _points(cert, rng):
-    """Random points; a point on every case; a point on every factor linear in a parameter (outside-domain,
-    case or uncovered), in every body, the other parameters drawn and that one solved."""
-    bodies = cert["bodies"]
+    """Random points; a point on every case; a point on every factor of degree 1 in a parameter (outside-domain,
+    case or uncovered, and the factors of solved coefficients), in every body, the other parameters drawn and that
+    one solved, lifted to the root along the first path."""
     draw = lambda names: {x: Fraction(rng.randint(-4, 4), rng.randint(1, 3)) for x in names}
-    out = [draw(cert["system"]["parameters"]) for _ in range(3)]
-    for i, b in enumerate(bodies):
-        names = b["parameters"]
-        if i:
-            out.append(_lift(bodies, i, draw(names)))
-        for f in b["factors"]["list"]:
-            poly = P.parse_polynomial(f["polynomial"], names)
-            for index, x in enumerate(names):
-                solved = P.linear_solution(poly, index)
-                if solved is None:
-                    continue
-                rest = [y for y in names if y != x]
-                point = draw(rest)
-                point[x] = P.evaluate(solved, [point[y] for y in rest])
-                out.append(_lift(bodies, i, point))
-                break
-    return out
+    return [draw(cert["system"]["parameters"]) for _ in range(3)] + factor_points(cert, draw)
 
 
 def _independent_rank(spec, point):
@@ -234,7 +203,8 @@ def conv_cert():
     (lambda d: d["bodies"][0]["lower_bound"].update(determinant="t - 1"), "bodies[0].lower_bound.determinant"),
     (lambda d: d["bodies"][1]["upper_bound"]["coefficients"][0].update(q="2"), "bodies[1].upper_bound.coefficients"),
     (lambda d: d["bodies"][0]["upper_bound"].update(dimension=False), "bodies[0].upper_bound"),
-    (lambda d: d["bodies"][1]["substitution"].update(value="2"), "bodies[1].substitution"),
+    (lambda d: d["bodies"][0]["factors"]["list"][0]["cover"].update(value="2"), "bodies[0].factors.list[0].cover.value"),
+    (lambda d: d["bodies"][1]["substitution"].update(factor=1), "bodies[1].substitution"),
     (lambda d: d["bodies"][0]["lower_bound"]["minor"][0].__setitem__(0, "2"), "bodies[0].lower_bound.minor[0][0]"),
 ])
 def test_tampered_certificates_are_rejected_naming_the_obligation(conv_cert, change, obligation):

@@ -30,18 +30,48 @@ def parametric_system_json(system):
             "D": rows(system.formulas["D"])}
 
 
+def cover_json(cover):
+    """A factor's ``cover`` as JSON data (docs/certificate-format.md)."""
+    out = {"rule": cover.rule}
+    if cover.rule == "solve":
+        out.update(parameter=cover.parameter, value=cover.value)
+        if cover.denominator is not None:
+            out.update(denominator=cover.denominator, denominator_factors={
+                "constant": cover.den_constant, "list": [[t, e] for t, e in cover.den_factors]})
+        return out
+    out["variables"] = list(cover.variables)
+    if cover.rule in ("definite-form", "definite"):
+        out.update(L=[list(row) for row in cover.L], D=list(cover.D))
+    return out
+
+
+def _item(f):
+    item = {"polynomial": f.text}
+    if f.multiplicity is not None:
+        item["multiplicity"] = f.multiplicity
+    item["status"] = f.status
+    if f.status == "case":
+        item["case"] = f.case
+    if f.cover is not None:
+        item["cover"] = cover_json(f.cover)
+    if f.reason is not None:
+        item["reason"] = f.reason
+    return item
+
+
 def body_links(body):
-    """A body's ``substitution`` (None for the generic body) and ``factors`` list, as JSON data."""
+    """A body's ``substitution`` (None for the generic body) and ``factors`` object, as JSON data.
+
+    The substitution names the first link that reaches the body (``{"parent", "factor"}`` or
+    ``{"parent", "coefficient"}``); every factor says how its zero set is covered.
+    """
     sub = None
     if body.substitution is not None:
-        parent, factor, name, value = body.substitution
-        sub = {"parent": parent, "factor": factor, "parameter": name, "value": value}
-    factors = []
-    for f in body.factors:
-        item = {"polynomial": f.text, "multiplicity": f.multiplicity, "status": f.status}
-        if f.status == "case":
-            item["case"] = f.case
-        factors.append(item)
+        parent, kind, index = body.substitution
+        sub = {"parent": parent, ("factor" if kind == "factor" else "coefficient_factor"): index}
+    factors = {"constant": body.constant, "list": [_item(f) for f in body.factors]}
+    if body.solved:
+        factors["coefficient_factors"] = [_item(f) for f in body.solved]
     return sub, factors
 
 
@@ -61,7 +91,7 @@ def _body(body):
         "lower_bound": {"lags": list(body.lags), "positions": [list(rc) for rc in body.positions],
                         "determinant": body.determinant},
         "upper_bound": upper,
-        "factors": {"constant": body.constant, "list": factors},
+        "factors": factors,
         "complete": body.complete,
         "holds_for": {"from": body.holds_for[0], "to": body.holds_for[1]},
     }

@@ -38,7 +38,7 @@ def _body(body, order):
         "lower_bound": {"blocks": [list(order[b]) for b in body.lags], "positions": [list(rc) for rc in body.positions],
                         "minor": [list(row) for row in body.minor], "determinant": body.determinant},
         "upper_bound": upper,
-        "factors": {"constant": body.constant, "list": factors},
+        "factors": factors,
         "complete": body.complete,
     }
 

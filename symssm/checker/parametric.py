@@ -7,6 +7,7 @@ coefficient identity on every entry, the factorisation ``g * Delta * prod q_d = 
 multiplying out, divisibility by exact division, and each case's system by substitution.
 """
 
+from . import covering as CV
 from . import polynomials as P
 from .numbers import rat_text
 from .reading import Rejected, Unreadable, is_text, strict_equal
@@ -16,7 +17,7 @@ __all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric",
 
 MAX_PARAMETRIC_DIM = 8
 MAX_CASES = 1024
-STATUSES = ("outside-domain", "case", "uncovered")
+STATUSES = CV.ITEM_STATUSES
 
 
 def _hash(obj):
@@ -126,7 +127,11 @@ def _det(rows, nv):
 # ---------------------------------------------------------------- one body
 
 class ParsedBody:
-    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index", "key")
+    __slots__ = ("names", "pairs", "g", "k", "holds", "factors", "complete", "index", "key", "coefficients", "links")
+
+    def __init__(self):
+        self.coefficients = []
+        self.links = None  # on the first body: the index of the links by case (covering.incoming_links)
 
 
 def _json_key(value):
@@ -156,6 +161,8 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
     if i == 0:
         ledger.require(sub is None, f"{w}.substitution", "the generic body has no substitution")
         ledger.require(names == root["parameters"], f"{w}.parameters", "must be the system's parameters")
+    elif not (isinstance(sub, dict) and "parameter" in sub):  # reached by covers (docs/certificate-format.md)
+        links = CV.read_links(ledger, w, b, i, parsed, names)
     else:
         ledger.require(isinstance(sub, dict) and set(sub) == {"parent", "factor", "parameter", "value"}, f"{w}.substitution",
                        "must have parent, factor, parameter, value")
@@ -174,10 +181,13 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
         solved = P.linear_solution(pf[0], index)
         ledger.require(solved is not None and solved == value, f"{w}.substitution",
                        "the value is not the solution of the parent's factor for that parameter")
+        links = CV.incoming_links(parsed, i)  # covers of other bodies that reach this one too
+        CV.check_link_names(ledger, w, links, parsed, names)
     one, parent_one = P.const(1, nv), P.const(1, nv + 1)
     ent = b["entries"]
     memo_key = None
-    if memo is not None and i > 0 and getattr(parent, "key", None) is not None:
+    legacy = i > 0 and isinstance(sub, dict) and "parameter" in sub
+    if memo is not None and legacy and not links and getattr(parent, "key", None) is not None:
         memo_key = _json_key([parent.key, sub["factor"], sub["parameter"], sub["value"], names, ent])
         if memo_key is not None and memo_key in memo:
             pairs, done = memo[memo_key]
@@ -211,7 +221,7 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
                     except P.FormulaError as exc:
                         raise Rejected(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
                     ledger.require(_same_fraction(num, den, fn, fd), where, "is not the system's entry")
-                else:
+                elif legacy:
                     pn, pd = parent.pairs[key][r][c]
                     sn = P.substitute(pn, index, value, nv)
                     if pd == parent_one and den == one:  # over 1 before and after: the numerators are equal
@@ -222,6 +232,10 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
                                                     "(the factor is outside the domain, not a case)")
                     ledger.require(_same_fraction(num, den, sn, sd) and P.divide_exact(sd, den) is not None, where,
                                    "is not the parent's entry with the substitution applied")
+    if i > 0:  # every cover that reaches this body: its entries are that parent's under the substitution
+        for p, item in links:
+            CV.link_pairs(ledger, w, pairs, parsed[p].pairs, item.cover["link"], nv,
+                          f"bodies[{p}].factors.{'list' if item.kind == 'factor' else item.kind + 's'}[{item.index}]")
     if memo_key is not None:
         memo[memo_key] = (pairs, [name[len(w):] for name in ledger.done[start:] if name.startswith(w)])
     return names, pairs
@@ -346,57 +360,70 @@ def json_key(label):
     return None
 
 
-def check_factors(ledger, w, b, names, pairs, whole, i, count):
-    """The factor list of body ``i``: ``constant * prod f^e == whole``; returns ``[(poly, text, status, case)]``."""
+def check_factors(ledger, w, b, names, pairs, whole, i, count, body=None):
+    """The factor list of body ``i``: ``constant * prod f^e == whole``; returns the items (:class:`.covering.Item`).
+
+    Each item's status is checked by its rule (:func:`.covering.read_item`); the factors of solved
+    coefficients (``coefficient_factors``), when present, are stored on ``body``.
+    """
     nv = len(names)
     fa = b["factors"]
-    ledger.require(isinstance(fa, dict) and set(fa) == {"constant", "list"} and isinstance(fa["list"], list)
-                   and type(fa["constant"]) is str, f"{w}.factors", "must have constant and list")
+    ledger.require(isinstance(fa, dict) and set(fa) in ({"constant", "list"}, {"constant", "list", "coefficient_factors"})
+                   and isinstance(fa["list"], list) and type(fa["constant"]) is str, f"{w}.factors",
+                   "must have constant and list (and coefficient_factors)")
     try:
         constant = P.parse_rational(fa["constant"])
     except P.FormulaError as exc:
         raise Rejected(f"{w}.factors.constant", str(exc)) from None
     ledger.require(constant != 0, f"{w}.factors.constant", "must be nonzero")
     factors, product, seen = [], P.const(constant, nv), set()
-    dens = [den for key in pairs if pairs[key] is not None for row in pairs[key] for _, den in row if not P.is_const(den)]
     for j, f in enumerate(fa["list"]):
         where = f"{w}.factors.list[{j}]"
-        ledger.require(isinstance(f, dict) and {"polynomial", "multiplicity", "status"} <= set(f)
-                       and set(f) <= {"polynomial", "multiplicity", "status", "case"}, where,
-                       "must have polynomial, multiplicity, status (and case)")
-        poly = _poly(ledger, f["polynomial"], names, where)
-        ledger.require(not P.is_const(poly) and f["polynomial"] not in seen, where, "must be a new non-constant factor")
+        item = CV.read_item(ledger, f, where, names, pairs, i, count, index=j)
+        ledger.require(f["polynomial"] not in seen, where, "must be a new non-constant factor")
         seen.add(f["polynomial"])
         e = f["multiplicity"]
         ledger.require(type(e) is int and 1 <= e <= 10_000, where, "multiplicity must be a positive integer")
-        status = f["status"]
-        ledger.require(status in STATUSES, where, f"status must be one of {', '.join(STATUSES)}")
-        ledger.require(("case" in f) == (status == "case"), where, "a case index goes with status case only")
-        case = None
-        if status == "outside-domain":
-            ledger.require(any(P.divide_exact(den, poly) is not None for den in dens), where,
-                           "divides no entry's denominator, so it is not outside the domain")
-        elif status == "case":
-            case = f["case"]
-            ledger.require(type(case) is int and i < case < count, where, "case must index a later body")
-        product = P.mul(product, P.power(poly, e, nv))
-        factors.append((poly, f["polynomial"], status, case))
+        product = P.mul(product, P.power(item[0], e, nv))
+        factors.append(item)
     ledger.require(whole == product, f"{w}.factors", "constant * prod f^e is not g * Delta * prod q_d")
+    coefficients = []
+    if "coefficient_factors" in fa:
+        cf = fa["coefficient_factors"]
+        ledger.require(isinstance(cf, list) and 1 <= len(cf) <= 10_000, f"{w}.factors.coefficient_factors",
+                       "must be a non-empty list")
+        seen = set()
+        for t, f in enumerate(cf):
+            where = f"{w}.factors.coefficient_factors[{t}]"
+            item = CV.read_item(ledger, f, where, names, pairs, i, count, coefficient=True, index=t)
+            ledger.require(f["polynomial"] not in seen, where, "must be a new non-constant factor")
+            seen.add(f["polynomial"])
+            coefficients.append(item)
+    CV.check_denominators(ledger, w, factors, coefficients, nv)
+    if body is not None:
+        body.coefficients = coefficients
     ledger.require(type(b["complete"]) is bool, f"{w}.complete", "must be a boolean")
     return factors
 
 
 def check_cases(ledger, bodies, parsed):
-    """Every case factor leads to its own body; ``complete`` is computed from the leaves up and must match."""
+    """Every case factor leads to its own body; ``complete`` is computed from the leaves up and must match.
+
+    A factor without a cover (the first form of the format) names the body whose substitution names it;
+    one with a cover reaches its case by that cover (checked when the case was read).  A factor is
+    covered when it is outside the domain, has no rational zero, or its case is complete and (for a
+    solved coefficient) every factor of the coefficient is covered.
+    """
     for i, body in enumerate(parsed):
-        for j, (_, _, status, case) in enumerate(body.factors):
-            if status == "case":
-                sub = bodies[case]["substitution"]
-                ledger.require(sub["parent"] == i and sub["factor"] == j, f"bodies[{i}].factors.list[{j}]",
-                               f"names body {case}, which is the case of another factor")
+        for j, item in enumerate(body.factors):
+            if item[2] == "case" and getattr(item, "cover", None) is None:
+                sub = bodies[item[3]]["substitution"]
+                ledger.require(isinstance(sub, dict) and sub.get("parent") == i and sub.get("factor") == j
+                               and "parameter" in sub, f"bodies[{i}].factors.list[{j}]",
+                               f"names body {item[3]}, which is the case of another factor")
     complete = [False] * len(parsed)
     for i in reversed(range(len(parsed))):
-        complete[i] = all(s == "outside-domain" or (s == "case" and complete[c]) for _, _, s, c in parsed[i].factors)
+        complete[i] = all(CV.covered_items(parsed[i], complete)[0])
         ledger.require(parsed[i].complete == complete[i], f"bodies[{i}].complete",
                        f"must be {str(complete[i]).lower()}: " + ("every factor is covered" if complete[i] else
                                                                   "some factor is uncovered"))
@@ -411,6 +438,8 @@ def _content_key(b, names):
     if not isinstance(fa, dict) or not isinstance(fa.get("list"), list) or not all(isinstance(f, dict)
                                                                                     for f in fa["list"]):
         return None
+    if "coefficient_factors" in fa or any("cover" in f or "reason" in f for f in fa["list"]):
+        return None  # a body with covers is reached by links, not repeated: nothing to share
     factors = dict(fa, list=[dict(f, case=None) if "case" in f else f for f in fa["list"]])
     return _json_key([names, {key: b[key] for key in b if key not in ("parameters", "substitution", "factors")},
                       factors])
@@ -428,7 +457,7 @@ def _same_content(ledger, w, b, prev, done, i, count):
             case = f["case"]
             ledger.require(type(case) is int and i < case < count, f"{w}.factors.list[{j}]",
                            "case must index a later body")
-        factors.append((poly, text, status, case))
+        factors.append(CV.Item(poly, text, status, case, None, "factor", j))
     return factors
 
 
@@ -469,12 +498,12 @@ def _check_body(ledger, cert, system, bodies, i, parsed, memo=None):
     whole = P.mul(g, delta)
     for q in qs:
         whole = P.mul(whole, q)
-    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies))
+    body = ParsedBody()
+    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies), body)
     wl = b["lower_bound"]["lags"]
     T_from = wl[-1] + 1 if k else 0
     ledger.require(strict_equal(b["holds_for"], {"from": T_from, "to": None if n >= T else n}), f"{w}.holds_for",
                    "is not the range the witnesses prove")
-    body = ParsedBody()
     body.names, body.pairs, body.g, body.k = names, pairs, g, k
     body.holds, body.factors, body.complete, body.index = b["holds_for"], factors, b["complete"], i
     body.key = content
@@ -508,7 +537,8 @@ def check_parametric(ledger, cert, system, *, keep=None):
     if keep is not None:
         keep.extend(parsed)
     k = parsed[0].k
-    extent = "every parameter value where the system is defined" if complete[0] else \
+    scope = CV.scope(parsed)
+    extent = f"every {scope + ' ' if scope else ''}parameter value where the system is defined" if complete[0] else \
         "every parameter value outside the uncovered factors"
     return (f"parametric head-count k({n}) = {k} generically for {system['name']!r} over "
             f"Q({', '.join(system['parameters'])}); {len(parsed)} "
@@ -577,11 +607,14 @@ def locate(parsed, point, what="the system"):
         vanishing = [f for f in body.factors if P.evaluate(f[0], coords) == 0]
         if not vanishing:
             return body, path, "the generic case" if not path else "case " + ", ".join(path)
-        case = next((f for f in vanishing if f[2] == "case"), None)
-        if case is None:
-            return None, path, f"the point lies on the factor {vanishing[0][1]}, which the certificate does not cover"
-        path.append(f"{case[1]} = 0")
-        body = parsed[case[3]]
+        # the first vanishing factor whose cover leads to a body (through a solved coefficient's factors
+        # where the solution's denominator vanishes too); else the point is on an open factor
+        steps = [CV.resolve(body, f, coords) for f in vanishing]
+        step = next((st for st in steps if st[0] == "body"), steps[0])
+        if step[0] != "body":
+            return None, path, step[1]
+        path.append(step[2])
+        body = parsed[step[1]]
 
 
 def head_count_at(parsed, point, n):

@@ -11,6 +11,7 @@ block, ``g * Delta * prod q = c * prod f^e``, and every case's layer by substitu
 import hashlib
 import json
 
+from . import covering as CV
 from . import polynomials as P
 from .parametric import (ParsedBody, formula_matrix, matmul, parameter_names, poly_sum, check_cases, check_factors, check_rank,
                          locate, read_body_family, scaled_entries, show_point)
@@ -192,8 +193,8 @@ def _check_body(ledger, system, bodies, i, parsed):
     whole = P.mul(g, delta)
     for q in qs:
         whole = P.mul(whole, q)
-    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies))
     body = ParsedBody()
+    factors = check_factors(ledger, w, b, names, pairs, whole, i, len(bodies), body)
     body.names, body.pairs, body.g, body.k = names, pairs, g, k
     body.holds, body.factors, body.complete, body.index = None, factors, b["complete"], i
     return body
@@ -218,7 +219,9 @@ def check_parametric_interaction(ledger, cert, system, *, keep=None):
     ledger.require(strict_equal(cert["complete"], complete[0]), "complete", "is not the generic body's completeness")
     if keep is not None:
         keep.extend(parsed)
-    extent = "every input where the layer is defined" if complete[0] else "every input outside the uncovered factors"
+    scope = CV.scope(parsed)
+    extent = f"every {scope + ' ' if scope else ''}input where the layer is defined" if complete[0] else \
+        "every input outside the uncovered factors"
     return (f"interaction rank r = {parsed[0].k} generically for the {system['kind']} layer {system['name']!r} "
             f"(n = {system['n']}) over Q({', '.join(system['parameters'])}); {len(parsed)} "
             f"bod{'y covers' if len(parsed) == 1 else 'ies cover'} {extent}")

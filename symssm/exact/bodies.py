@@ -10,22 +10,48 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-__all__ = ["Factor", "Body", "run_cases", "sample_points", "witness_at", "ATTEMPTS"]
+__all__ = ["Cover", "Factor", "Body", "run_cases", "sample_points", "witness_at", "ATTEMPTS"]
 
 #: Deterministic sample points tried for the generic witness.
 ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
-class Factor:
-    """One irreducible factor of ``g * Delta * prod q_d`` with its multiplicity and status."""
+class Cover:
+    """How a factor's zero set is decided (:mod:`symssm.exact.covering`), as the certificate writes it.
 
-    text: str
-    multiplicity: int
-    status: str  # "outside-domain", "case" or "uncovered"
-    case: Optional[int] = None  # index of the body for the substituted family (status "case")
+    ``rule`` is ``"solve"`` (``parameter = value / denominator``; ``denominator`` None for a constant
+    coefficient, else ``den_constant * prod coefficients[t]^e`` over ``den_factors`` ``((t, e), ...)``),
+    ``"definite-form"``, ``"definite"`` (``variables``, with ``L``, ``D`` the exact ``L D L^T`` of the
+    Gram matrix), ``"binary-form"`` or ``"univariate"`` (``variables``).  Texts throughout.
+    """
+
+    rule: str
     parameter: Optional[str] = None
     value: Optional[str] = None
+    denominator: Optional[str] = None
+    den_constant: Optional[str] = None
+    den_factors: tuple = ()
+    variables: tuple = ()
+    L: tuple = ()
+    D: tuple = ()
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One irreducible factor of ``g * Delta * prod q_d`` (or of a solved coefficient) with its status.
+
+    ``status`` is ``"outside-domain"``, ``"case"`` (``case`` is the body of its zero set),
+    ``"no-zero"`` (no rational zero, by ``cover``) or ``"uncovered"`` (``reason`` says why).
+    A coefficient's factor has ``multiplicity`` None (the solving cover lists its exponent).
+    """
+
+    text: str
+    multiplicity: Optional[int]
+    status: str
+    case: Optional[int] = None
+    cover: Optional[Cover] = None
+    reason: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -33,7 +59,7 @@ class Body:
     """The proof for one family (the generic one, or a case of the exceptional set)."""
 
     system: object
-    substitution: tuple  # None, or (parent index, factor index, parameter, value text)
+    substitution: tuple  # None, or (parent index, "factor" or "coefficient", item index): the first link
     entries: dict  # key -> rows of (numerator text, denominator text), or None for an absent D
     denominator: str
     head_count: int
@@ -47,43 +73,181 @@ class Body:
     complete: bool
     holds_for: tuple
     minor: Optional[tuple] = None  # the witness minor's entries as texts (layers), row by row
+    solved: tuple = ()  # the factors of solved coefficients (Factor, multiplicity None), referenced by covers
 
 
-def run_cases(root, analyse, substitute, max_cases):
-    """Analyse ``root`` and, breadth first, the family of every case factor: the bodies of a certificate.
+def _fraction_text(value):
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+class _Item:
+    """A factor (or a coefficient's factor) while the case graph is built; frozen into a Factor at the end."""
+
+    __slots__ = ("text", "terms", "multiplicity", "status", "case", "cover", "reason", "order")
+
+    def __init__(self, text, terms, multiplicity, status="uncovered"):
+        self.text, self.terms, self.multiplicity, self.status = text, terms, multiplicity, status
+        self.case = self.cover = self.reason = None
+        self.order = None
+
+
+def run_cases(root, analyse, engine, max_cases):
+    """The bodies of a certificate: ``root``'s, then one per distinct family of the exceptional set.
 
     ``analyse(family)`` returns a body's fields with ``factors`` as tuples ``(text, multiplicity,
-    status, parameter, value, where)``; ``substitute(family, factor)`` returns the case's family or
-    raises :class:`~symssm.errors.InputError` (the factor is then ``uncovered``). A case factor beyond
-    ``max_cases`` bodies is left ``uncovered``; ``complete`` is computed from the leaves up.
-    """
-    from ..errors import InputError
+    status, terms)`` (status ``"outside-domain"`` or ``"open"``; ``terms`` the factor as a term dict).
+    Every open factor is covered by the first rule of :func:`~symssm.exact.covering.decide` that
+    applies; a rule with a case links the factor to the body of the substituted family.  ``engine``
+    supplies ``names(family)``, ``key(family)`` (families with equal keys are one body: a case
+    reached along several paths is shared), ``substitute(family, link)`` (``("solve", i, value,
+    denominator)`` or ``("zero", indices)``; raises :class:`~symssm.errors.InputError` or
+    :class:`~symssm.errors.LimitError` when the case cannot be built), ``factor(family, terms)`` (the
+    constant and normalised irreducible factors ``[(text, terms, e)]`` of a coefficient, sorted by
+    text) and ``outside(family, terms)`` (whether a polynomial divides an entry's denominator).
 
-    queue = [(root, None)]
-    raw = []
-    while len(raw) < len(queue):
-        fam, sub = queue[len(raw)]
+    Bodies are ordered by decreasing number of parameters (every link removes at least one, so each
+    body comes after every body that links to it), the first reached first.  A case beyond
+    ``max_cases`` bodies is left uncovered (with its reason); ``complete`` is computed from the leaves up.
+    """
+    from ..errors import InputError, LimitError
+    from .covering import NO_ZERO_RULES, decide, not_built_reason, variables
+
+    nodes = [{"fam": root, "sub": None}]
+    by_key = {engine.key(root): 0}
+    done = []
+    while len(done) < len(nodes):
+        node = nodes[len(done)]
+        fam = node["fam"]
+        names = list(engine.names(fam))
         body = analyse(fam)
-        factors = []
-        for i, factor in enumerate(body["factors"]):
-            text, e, status, name, value = factor[:5]
-            if status == "case" and len(queue) < max_cases:
-                try:
-                    child = substitute(fam, factor)
-                except InputError:
-                    factors.append(Factor(text, e, "uncovered"))
-                    continue
-                queue.append((child, (len(raw), i, name, value)))
-                factors.append(Factor(text, e, "case", len(queue) - 1, name, value))
+        solved, solved_by_text = [], {}
+
+        def link(origin, decision):
+            """The body of a rule's case (shared when its family is known), or None (the item is then uncovered)."""
+            rule = decision[0]
+            sub = ("solve", decision[1], decision[2], decision[3]) if rule == "solve" else ("zero", decision[1])
+            try:
+                child = engine.substitute(fam, sub)
+            except LimitError:
+                return None
+            except InputError:
+                # a denominator vanishes identically on the case: for a form whose only rational zero is
+                # its variables at 0, every such point is outside the domain
+                return "outside" if sub[0] == "zero" else None
+            key = engine.key(child)
+            if key in by_key:
+                return by_key[key]
+            if len(nodes) >= max_cases:
+                return None
+            nodes.append({"fam": child, "sub": (len(done), origin)})
+            by_key[key] = len(nodes) - 1
+            return len(nodes) - 1
+
+        def cover(item, origin):
+            decision = decide(item.terms, names)
+            rule = decision[0]
+            if rule == "uncovered":
+                item.status, item.reason = "uncovered", decision[1]
+                return
+            if rule in NO_ZERO_RULES:
+                item.status, item.cover = "no-zero", _cover(decision, names, None)
+                return
+            case = link(origin, decision)
+            if case == "outside":
+                item.status, item.cover = "outside-domain", _cover(decision, names, None)
+                return
+            if case is None:
+                item.status, item.reason = "uncovered", not_built_reason(decision, names)
+                return
+            den = None
+            if rule == "solve" and decision[3] is not None:
+                constant, parts = engine.factor(fam, decision[3])
+                den = (constant, [(coefficient(text, terms), e) for text, terms, e in parts])
+            item.status, item.case, item.cover = "case", case, _cover(decision, names, den)
+
+        def coefficient(text, terms):
+            if text in solved_by_text:
+                return solved_by_text[text]
+            item = _Item(text, terms, None)
+            solved.append(item)
+            solved_by_text[text] = item
+            if engine.outside(fam, terms):
+                item.status = "outside-domain"
             else:
-                factors.append(Factor(text, e, "uncovered" if status == "case" else status))
-        body["factors"] = tuple(factors)
-        raw.append((fam, sub, body))
-    complete = [False] * len(raw)
-    for i in reversed(range(len(raw))):
-        complete[i] = all(f.status == "outside-domain" or (f.status == "case" and complete[f.case])
-                          for f in raw[i][2]["factors"])
-    return [Body(system=fam, substitution=sub, complete=complete[i], **body) for i, (fam, sub, body) in enumerate(raw)]
+                cover(item, ("coefficient", item))
+            return item
+
+        factors = []
+        for text, e, status, terms in body["factors"]:
+            item = _Item(text, terms, e, status)
+            if status != "outside-domain":
+                cover(item, ("factor", len(factors)))
+            factors.append(item)
+        body["factors"] = factors
+        body["solved"] = solved
+        done.append(body)
+    # the final order: more parameters first (a topological order of the links), then the order reached
+    order = sorted(range(len(nodes)), key=lambda i: (-len(engine.names(nodes[i]["fam"])), i))
+    new = {old: pos for pos, old in enumerate(order)}
+    for body in done:
+        # a solved coefficient's factors reference others with fewer parameters: more first, then by text
+        body["solved"].sort(key=lambda it: (-len(variables(it.terms)), it.text))
+        for t, item in enumerate(body["solved"]):
+            item.order = t
+    complete = {}
+    frozen = {}
+    for old in reversed(order):
+        body = done[old]
+
+        def freeze(item):
+            case = None if item.case is None else new[item.case]
+            cov = item.cover
+            if cov is not None and cov.den_factors:
+                cov = Cover(**{**cov.__dict__, "den_factors": tuple((it.order, e) for it, e in cov.den_factors)})
+            return Factor(item.text, item.multiplicity, item.status, case, cov, item.reason)
+
+        def covered(item):
+            if item.status in ("outside-domain", "no-zero"):
+                return True
+            if item.status != "case" or not complete[item.case]:
+                return False
+            return all(covered(it) for it, _ in (item.cover.den_factors or ()))
+
+        complete[old] = all(covered(it) for it in body["factors"])
+        frozen[old] = (tuple(freeze(it) for it in body["factors"]), tuple(freeze(it) for it in body["solved"]))
+    bodies = []
+    for old in order:
+        node, body = nodes[old], dict(done[old])
+        sub = None
+        if node["sub"] is not None:
+            parent, (kind, where) = node["sub"]
+            sub = (new[parent], kind, where if kind == "factor" else where.order)
+        body["factors"], body["solved"] = frozen[old]
+        bodies.append(Body(system=node["fam"], substitution=sub, complete=complete[old], **body))
+    return bodies
+
+
+def _cover(decision, names, den):
+    """The certificate's Cover for a rule's decision (``den``: the coefficient's constant and items)."""
+    from .covering import drop, terms_text
+
+    rule = decision[0]
+    if rule == "solve":
+        i = decision[1]
+        child = names[:i] + names[i + 1:]
+        value = terms_text(drop(decision[2], i), child)
+        if decision[3] is None:
+            return Cover("solve", parameter=names[i], value=value)
+        constant, parts = den
+        return Cover("solve", parameter=names[i], value=value, denominator=terms_text(drop(decision[3], i), child),
+                     den_constant=_fraction_text(constant), den_factors=tuple(parts))
+    variables = tuple(names[i] for i in decision[1])
+    if rule in ("binary-form", "univariate"):
+        return Cover(rule, variables=variables)
+    L, D = decision[2], decision[3]
+    return Cover(rule, variables=variables, L=tuple(tuple(_fraction_text(x) for x in row) for row in L),
+                 D=tuple(_fraction_text(x) for x in D))
 
 
 def sample_points(parameters, dens, value):

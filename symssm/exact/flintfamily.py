@@ -31,8 +31,7 @@ from ..formats.limits import (MAX_CASES, MAX_FORMULA_CHARS, MAX_FORMULA_DEGREE, 
 from .bodies import run_cases, sample_points, witness_at
 
 __all__ = ["family_head_count_flint", "poly_text", "prove_rows", "scaled_entries", "counted_product", "family_from_matrices",
-           "family_key",
-           "substitute_case"]
+           "family_key", "FlintEngine"]
 
 _KEYS = ("A", "B", "C", "D")
 _ZERO = Fraction(0)
@@ -237,6 +236,17 @@ def counted_product(zero, what):
             out.append(row)
         return out
 
+    def scalar(s, y):
+        """``mul([[s]], [[y]])[0][0]`` (the same value, the same work) without the matrices."""
+        if s.is_zero() or y.is_zero():
+            return zero
+        work[0] += len(s) * len(y)
+        if work[0] > MAX_POLY_WORK:
+            raise LimitError(f"forming {what} takes more than {MAX_POLY_WORK} polynomial term "
+                             "products, the limit (both sides): use fewer parameters, a smaller N or a shorter n")
+        return _check_terms(s * y, "an entry")
+
+    mul.scalar = scalar
     return mul
 
 
@@ -296,48 +306,69 @@ def _factor_list(poly):
     return _frac(c), [(f, int(e)) for f, e in fs]
 
 
-def _linear_in(f, names):
-    terms = [(tuple(mon), c) for mon, c in f.terms()]
-    for index, name in enumerate(names):
-        ones = [(mon, c) for mon, c in terms if mon[index] == 1]
-        if any(mon[index] > 1 for mon, _ in terms) or len(ones) != 1:
-            continue
-        mon, c = ones[0]
-        if any(e for i, e in enumerate(mon) if i != index):
-            continue
-        rest = {m_: c_ for m_, c_ in terms if m_ != mon}
-        value = {m_: c_ * _fmpq(-1 / _frac(c)) for m_, c_ in rest.items()}
-        return name, index, value
-    return None
+def _term_dict(poly):
+    """A FLINT polynomial as ``{exponent tuple: Fraction}`` (what :mod:`.covering` decides on)."""
+    return {tuple(int(e) for e in mon): _frac(c) for mon, c in poly.terms()}
 
 
-def _child_names(names, index):
-    return [x for i, x in enumerate(names) if i != index]
+def _child_names(names, indices):
+    return [x for i, x in enumerate(names) if i not in indices]
 
 
-def _dict_text(terms, names, index):
-    """Text of a polynomial given as {monomial: coefficient} free of generator ``index``, without it."""
-    ctx = _context(_child_names(names, index))
-    child = {m[:index] + m[index + 1:]: c for m, c in terms.items()}
-    if not _child_names(names, index):
-        child = {(0,): c for m, c in child.items()}
-    return poly_text(ctx.from_dict(child), _child_names(names, index))
+def _from_terms(ctx, terms, keep):
+    """The polynomial of a parent-keyed term dict in ``ctx``, keeping the exponents at ``keep`` (indices)."""
+    if not terms:
+        return ctx.from_dict({})
+    if not keep:  # a context without parameters has one dummy variable
+        return ctx.from_dict({(0,): _fmpq(sum(terms.values(), _ZERO))})
+    return ctx.from_dict({tuple(mon[i] for i in keep): _fmpq(c) for mon, c in terms.items()})
 
 
-def _substitute(fam, index, value_terms, value_text):
-    """The child family: parameter ``index`` replaced by the polynomial ``value_terms`` in the others."""
+def _substitute(fam, link):
+    """The child family of a case: ``("solve", i, value, den)`` puts ``x_i = value / den`` (den None: 1),
+    ``("zero", indices)`` sets those parameters to 0; value and den are parent-keyed term dicts free of
+    the substituted parameters.  Entries are reduced with a monic denominator, as the root's are.
+
+    Raises
+    ------
+    InputError
+        If a denominator vanishes identically there (the case is not built).
+    LimitError
+        If an entry of the child grows beyond the formula limits.
+    """
     names = list(fam.parameters)
-    rest = _child_names(names, index)
+    gone = (link[1],) if link[0] == "solve" else tuple(link[1])
+    keep = [i for i in range(len(names)) if i not in gone]
+    rest = _child_names(names, gone)
     child_ctx = _context(rest)
-    gens = list(child_ctx.gens()) if rest else []
-    value = child_ctx.from_dict({(m[:index] + m[index + 1:] if rest else (0,)): c for m, c in value_terms.items()}) \
-        if value_terms else child_ctx.from_dict({})
     zero = child_ctx.from_dict({})
     one = zero + 1
-    images = []
-    g = iter(gens)
+    gens = list(child_ctx.gens()) if rest else []
+    if link[0] == "solve":
+        index = link[1]
+        value = _from_terms(child_ctx, link[2], keep)
+        den = None if link[3] is None else _from_terms(child_ctx, link[3], keep)
+        where = f"{names[index]} = {value}" + ("" if den is None else f" / ({den})")
+    else:
+        index, value, den = None, None, None
+        where = " = ".join(names[i] for i in gone) + " = 0"
+    images, g = [], iter(gens)
     for i in range(len(names)):
-        images.append(value if i == index else next(g))
+        images.append(value if i == index else zero if i in gone else next(g))
+
+    def apply(poly):
+        if den is None or poly.is_constant():
+            return poly.compose(*images, ctx=child_ctx), 0
+        # x = value / den: den^e poly(value / den) = sum_k c_k value^k den^(e - k), by Horner in value and den
+        by_power = {}
+        for mon, c in _term_dict(poly).items():
+            by_power.setdefault(mon[index], {})[mon] = c
+        e = max(by_power)
+        acc = _from_terms(child_ctx, by_power.get(e, {}), keep)
+        for k in range(e - 1, -1, -1):
+            acc = acc * value + _from_terms(child_ctx, by_power.get(k, {}), keep) * den ** (e - k)
+        return acc, e
+
     out = {}
     for key, rows in fam.pairs.items():
         if rows is None:
@@ -346,21 +377,29 @@ def _substitute(fam, index, value_terms, value_text):
         new_rows = []
         for row in rows:
             new = []
-            for num, den in row:
+            for num, d in row:
                 if num.is_zero():  # most entries of a structured family: 0 stays 0 over 1
                     new.append((zero, one))
                     continue
-                n2 = num.compose(*images, ctx=child_ctx)
-                d2 = one if den.is_one() else den.compose(*images, ctx=child_ctx)
+                n2, en = apply(num)
+                d2, ed = (one, 0) if d.is_one() else apply(d)
+                if den is not None and en != ed:  # the same power of den on both sides
+                    if en > ed:
+                        d2 = d2 * den ** (en - ed)
+                    else:
+                        n2 = n2 * den ** (ed - en)
                 if d2.is_zero():
-                    raise InputError(f"the family is undefined where {names[index]} = {value_text}: a denominator "
-                                     "vanishes")
+                    raise InputError(f"the family is undefined where {where}: a denominator vanishes")
                 if not _is_const(d2) and not n2.is_zero():
                     common = n2.gcd(d2)
                     if not _is_const(common):
                         n2, d2 = n2 / common, d2 / common
                 if n2.is_zero():
-                    d2 = d2 * 0 + 1
+                    d2 = one
+                else:
+                    lead = d2.leading_coefficient()
+                    if lead != 1:
+                        n2, d2 = n2 * (1 / lead), d2 * (1 / lead)
                 _check_formula(n2, d2)
                 new.append((n2, d2))
             new_rows.append(new)
@@ -397,17 +436,38 @@ def family_from_matrices(parameters, matrices, name):
     return _Family(names, ctx, pairs, name)
 
 
-def substitute_case(fam, factor):
-    """The family of a ``case`` factor (as :func:`prove_rows` lists it): its parameter replaced by the solution.
+class FlintEngine:
+    """What :func:`~symssm.exact.bodies.run_cases` needs of the FLINT families (see there)."""
 
-    Raises
-    ------
-    InputError
-        If a denominator vanishes identically there (the factor is then left uncovered).
-    LimitError
-        If an entry of the child grows beyond the formula limits.
-    """
-    return _substitute(fam, factor[5][0], factor[5][1], factor[4])
+    @staticmethod
+    def names(fam):
+        return fam.parameters
+
+    @staticmethod
+    def key(fam):
+        return family_key(fam)
+
+    @staticmethod
+    def substitute(fam, link):
+        return _substitute(fam, link)
+
+    @staticmethod
+    def factor(fam, terms):
+        """``(constant, [(text, terms, e)])``: the irreducible factors, primitive with a positive lead, by text."""
+        poly = _from_terms(fam.ctx, terms, list(range(len(fam.parameters))))
+        constant, fs = _factor_list(poly)
+        out = []
+        for f, e in fs:
+            scale, f = _primitive(f)
+            constant /= scale ** e
+            out.append((poly_text(f, fam.parameters), _term_dict(f), e))
+        return constant, sorted(out, key=lambda x: x[0])
+
+    @staticmethod
+    def outside(fam, terms):
+        f = _from_terms(fam.ctx, terms, list(range(len(fam.parameters))))
+        return any(_divides(f, den) for rows in fam.pairs.values() if rows is not None for row in rows
+                   for _, den in row if not _is_const(den))
 
 
 def _from_system(system):
@@ -483,15 +543,8 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
     factors = []
     for key in sorted(merged):
         f, e = merged[key]
-        if any(_divides(f, den) for den in dens):
-            factors.append((key, e, "outside-domain", None, None, None))
-            continue
-        lin = _linear_in(f, names)
-        if lin is None:
-            factors.append((key, e, "uncovered", None, None, None))
-        else:
-            name, index, value = lin
-            factors.append((key, e, "case", name, _dict_text(value, names, index), (index, value)))
+        status = "outside-domain" if any(_divides(f, den) for den in dens) else "open"
+        factors.append((key, e, status, _term_dict(f)))
     entries = {key: (None if pairs[key] is None else tuple(tuple((text(a), text(b)) for a, b in row)
                                                            for row in pairs[key]))
                for key in pairs}
@@ -526,7 +579,7 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
             analysed[key] = _analyse(fam, n)
         return dict(analysed[key])
 
-    return run_cases(_from_system(system), analyse, substitute_case, max_cases)
+    return run_cases(_from_system(system), analyse, FlintEngine, max_cases)
 
 
 def family_key(fam):

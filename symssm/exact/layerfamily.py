@@ -23,8 +23,7 @@ from ..errors import InputError
 from ..formats.limits import MAX_CASES
 from ..sources.parametric_layers import ParametricLayer
 from .bodies import run_cases
-from .flintfamily import (counted_product, family_from_matrices, family_key, prove_rows, scaled_entries,
-                          substitute_case)
+from .flintfamily import FlintEngine, counted_product, family_from_matrices, family_key, prove_rows, scaled_entries
 
 __all__ = ["block_order", "interaction_bodies"]
 
@@ -72,7 +71,7 @@ def scaled_blocks(layer, fam):
                 for h in range(1, heads + 1):
                     s = mul([[x[0] for x in q[(h, i - 1)]]], k[(h, j - 1)])[0][0]
                     V = S[f"V[{h}]"]
-                    W = [[W[r][c] + mul([[s]], [[V[r][c]]])[0][0] for c in range(m)] for r in range(p)]
+                    W = [[W[r][c] + mul.scalar(s, V[r][c]) for c in range(m)] for r in range(p)]
                 out[(i, j)] = W
     else:
         for i, j in layer.structure[1]:
@@ -111,4 +110,4 @@ def interaction_bodies(layer, *, max_cases=MAX_CASES):
             analysed[key] = body
         return dict(analysed[key])
 
-    return run_cases(root, analyse, substitute_case, max_cases)
+    return run_cases(root, analyse, FlintEngine, max_cases)

@@ -30,7 +30,6 @@ from fractions import Fraction
 from ..errors import InputError, LimitError
 from ..formats.expressions import integer_scale, polynomial_text
 from ..formats.limits import MAX_CASES, MAX_POLY_TERMS, MAX_POLY_WORK
-from ..sources.parametric import drop_generator, substitute
 from .bodies import Body, Factor, run_cases, sample_points, witness_at
 
 __all__ = ["Factor", "Body", "family_head_count", "analyse_body"]
@@ -211,26 +210,111 @@ def _relations(lags, witness, positions, delta, p, m):
     return out
 
 
-def _linear_in(f, names):
-    """(name, value poly) for the first parameter in which ``f`` is linear with a constant coefficient."""
-    for index, name in enumerate(names):
-        ones = [(mon, c) for mon, c in f.terms() if mon[index] == 1]
-        if any(mon[index] > 1 for mon in f.monoms()) or len(ones) != 1:
+def _terms(poly):
+    """A SymPy polynomial as ``{exponent tuple: Fraction}`` (what :mod:`.covering` decides on)."""
+    return {tuple(mon): _fraction(c) for mon, c in poly.terms()}
+
+
+class SympyEngine:
+    """What :func:`~symssm.exact.bodies.run_cases` needs of the reference engine's families (see there)."""
+
+    @staticmethod
+    def names(system):
+        return system.parameters
+
+    @staticmethod
+    def key(system):
+        return (tuple(system.parameters),) + tuple(
+            (key, None if system.formulas[key] is None else tuple(str(x) for row in system.formulas[key] for x in row))
+            for key in ("A", "B", "C", "D"))
+
+    @staticmethod
+    def substitute(system, link):
+        return _substitute_link(system, link)
+
+    @staticmethod
+    def factor(system, terms):
+        ring = system.field.ring
+        constant, fs = _factor_list(ring.from_dict({mon: ring.domain.convert(c) for mon, c in terms.items()}))
+        out = []
+        for f, e in fs:
+            scale, f = _primitive(f)
+            constant /= scale ** e
+            out.append((polynomial_text(f), _terms(f), e))
+        return constant, sorted(out, key=lambda x: x[0])
+
+    @staticmethod
+    def outside(system, terms):
+        ring = system.field.ring
+        f = ring.from_dict({mon: ring.domain.convert(c) for mon, c in terms.items()})
+        return any(_divides(f, x.denom) for key in ("A", "B", "C", "D") if getattr(system, key) is not None
+                   for row in getattr(system, key) for x in row if not x.denom.is_ground)
+
+
+def _substitute_link(system, link):
+    """The family of a case (``("solve", i, value, den)`` or ``("zero", indices)``; see
+    :func:`~symssm.exact.bodies.run_cases`), its entries canonical texts re-read by the parser.
+
+    Raises
+    ------
+    InputError
+        If a denominator vanishes identically there, or an entry exceeds the formula limits.
+    """
+    from ..formats.expressions import parameter_field, rational_function_text
+    from ..sources.parametric import parametric_ssm
+
+    names = list(system.parameters)
+    gone = (link[1],) if link[0] == "solve" else tuple(link[1])
+    keep = [i for i in range(len(names)) if i not in gone]
+    rest = [names[i] for i in keep]
+    child = parameter_field(rest)
+    ring = child.ring
+
+    def lower(terms):
+        return ring.from_dict({tuple(mon[i] for i in keep): ring.domain.convert(c) for mon, c in terms.items()}) \
+            if terms else ring.zero
+
+    index = link[1] if link[0] == "solve" else None
+    value = lower(link[2]) if index is not None else None
+    den = lower(link[3]) if index is not None and link[3] is not None else None
+
+    def apply(poly):
+        by_power = {}
+        for mon, c in _terms(poly).items():
+            if any(mon[i] for i in gone if i != index):
+                continue  # a parameter set to 0
+            by_power.setdefault(mon[index] if index is not None else 0, {})[mon] = c
+        if not by_power:
+            return ring.zero, 0
+        e = max(by_power)
+        acc = lower(by_power[e])
+        for k in range(e - 1, -1, -1):
+            acc = acc * value + lower(by_power.get(k, {})) * (den ** (e - k) if den is not None else ring.one)
+        return acc, e
+
+    out = {}
+    for key in ("A", "B", "C", "D"):
+        mat = getattr(system, key)
+        if mat is None:
+            out[key] = None
             continue
-        mon, c = ones[0]
-        if any(e for i, e in enumerate(mon) if i != index):
-            continue
-        rest = f - f.ring.from_dict({mon: c})
-        return name, rest * f.ring.domain.convert(-1 / _fraction(c))
-    return None
-
-
-def _child_text(poly, index):
-    """Text of a polynomial free of generator ``index``, in the ring without it."""
-    from ..formats.expressions import parameter_field
-
-    names = [str(s) for s in poly.ring.symbols]
-    return polynomial_text(drop_generator(poly, index, parameter_field(names[:index] + names[index + 1:]).ring))
+        rows = []
+        for row in mat:
+            new = []
+            for entry in row:
+                num, en = apply(entry.numer)
+                d, ed = apply(entry.denom)
+                if den is not None and en != ed:
+                    if en > ed:
+                        d = d * den ** (en - ed)
+                    else:
+                        num = num * den ** (ed - en)
+                if d.is_zero:
+                    raise InputError("the family is undefined on this case: a denominator vanishes")
+                new.append(rational_function_text(child(num) / child(d)))
+            rows.append(new)
+        out[key] = rows
+    return parametric_ssm(out["A"], out["B"], out["C"], out["D"], parameters=rest, name=system.name)
 
 
 def analyse_body(system, n):
@@ -278,15 +362,8 @@ def analyse_body(system, n):
     factors = []
     for key in sorted(merged):
         f, e = merged[key]
-        if any(_divides(f, den) for den in dens):
-            factors.append((key, e, "outside-domain", None, None, None))
-            continue
-        lin = _linear_in(f, system.parameters)
-        if lin is None:
-            factors.append((key, e, "uncovered", None, None, None))
-        else:
-            name, value = lin
-            factors.append((key, e, "case", name, _child_text(value, system.parameters.index(name)), None))
+        status = "outside-domain" if any(_divides(f, den) for den in dens) else "open"
+        factors.append((key, e, status, _terms(f)))
     entries = {key: (None if pairs[key] is None else tuple(tuple((polynomial_text(a), polynomial_text(b))
                                                                  for a, b in row) for row in pairs[key]))
                for key in ("A", "B", "C", "D")}
@@ -324,5 +401,4 @@ def family_head_count(system, n, *, max_cases=MAX_CASES, engine="flint"):
         return family_head_count_flint(system, n, max_cases=max_cases)
     if engine != "sympy":
         raise InputError(f"engine must be 'flint' or 'sympy', got {engine!r}")
-    return run_cases(system, lambda fam: analyse_body(fam, n), lambda fam, f: substitute(fam, f[3], f[4]),
-                     max_cases)
+    return run_cases(system, lambda fam: analyse_body(fam, n), SympyEngine, max_cases)

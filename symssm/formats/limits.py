@@ -42,6 +42,8 @@ __all__ = [
     "MAX_CASES",
     "MAX_POLY_WORK",
     "MAX_FORMULA_WORK",
+    "MAX_ROOT_COEFFICIENT",
+    "MAX_ROOT_CANDIDATES",
     "check_n",
     "check_name",
     "Deadline",
@@ -172,6 +174,11 @@ MAX_CASES = 1024
 MAX_FORMULA_WORK = 1_000_000
 #: Most term-by-term products of polynomials one parametric certificate may need (both sides).
 MAX_POLY_WORK = 50_000_000
+#: Largest |constant| and |leading| integer coefficient of a polynomial whose rational roots are
+#: decided by the rational root theorem (a factor in one parameter, or a binary form); both sides.
+MAX_ROOT_COEFFICIENT = 10**9
+#: Most candidate roots p/q (2 * #divisors(c_0) * #divisors(c_d)) that test may evaluate (both sides).
+MAX_ROOT_CANDIDATES = 100_000
 
 
 def threads():

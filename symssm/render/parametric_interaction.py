@@ -18,7 +18,8 @@ r = 1 for every x1, x2 where x1 is nonzero (the generic case)
 complete: every input where the layer is defined has its interaction rank
 """
 
-from .parametric import _except, _factor_tex, _names, _nonzero, _point, body_factors, entry_lines, outline
+from .parametric import (MAX_TEX_CASES, covering_text, _factor_tex, _nonzero, _point, body_factors, cover_witnesses,
+                         entry_lines, outline, outline_lines, tex_completeness, tex_items)
 from .parametric import tex_parameter, tex_polynomial
 from .matrices import items_block, per_token, tex_width
 from .statement import factorized_class, space
@@ -45,27 +46,7 @@ _SCALE = {
 
 def interaction_family_lines(d):
     """Terminal summary lines of verified ``parametric-interaction-rank`` data."""
-    lines = []
-    for item in outline(d):
-        pad = "  " * item["depth"]
-        head = f"r = {item['k']}"
-        if item["depth"] == 0:
-            params = _names(item["parameters"])
-            factors = item["factors"]
-            cond = "" if not factors else (f" where {factors[0]} is nonzero" if len(factors) == 1 else
-                                           f" where none of {', '.join(factors)} vanishes")
-            lines.append(f"{head} for every {params}{cond} (the generic case)" if params else head)
-        else:
-            at = ", ".join(f"{x} = {v}" for x, v in item["path"][-1:])
-            lines.append(f"{pad}where {at} (and the layer is defined): {head}"
-                         + (_except(item["factors"]) if item["factors"] else ""))
-        for f in item["outside"]:
-            lines.append(f"{pad}  {f} = 0: the layer is not defined there")
-        for f in item["uncovered"]:
-            lines.append(f"{pad}  {f} = 0: not covered, the certificate proves nothing there")
-    lines.append("complete: every input where the layer is defined has its interaction rank" if d["complete"]
-                 else "not complete: the uncovered factors above are left open")
-    return lines
+    return outline_lines(d, "r", "layer", "every input where the layer is defined has its interaction rank")
 
 
 _C = "\\mathbb{C}"
@@ -135,16 +116,12 @@ def _tokens_are_the_parameters(s):
     return isinstance(X, list) and [x for row in X for x in row] == list(s["parameters"])
 
 
-def _where(item, s):
-    if item["depth"] == 0:
-        if item["parameters"] and _tokens_are_the_parameters(s):
-            return (f"For every input $X \\in \\mathbb{{C}}^{{{s['n']} \\times {s['m']}}}$ (its entries are the "
-                    "parameters)" + _nonzero(item["factors"]))
-        return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
-            else "For the layer"
-    path = " and ".join(f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
-    rest = (", for every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] else ""
-    return f"Where {path} and the layer is defined{rest}"
+def _root_where(item, s):
+    if item["parameters"] and _tokens_are_the_parameters(s):
+        return (f"For every input $X \\in \\mathbb{{C}}^{{{s['n']} \\times {s['m']}}}$ (its entries are the "
+                "parameters)" + _nonzero(item["factors"]))
+    return ("For every " + _point(item["parameters"]) + _nonzero(item["factors"])) if item["parameters"] \
+        else "For the layer"
 
 
 def interaction_family_fragment(d, style):
@@ -165,20 +142,9 @@ def interaction_family_fragment(d, style):
           "layer at that point if and only if $H \\ge r$).",
         "\\begin{enumerate}",
     ]
-    for item in items:
-        lines.append(f"\\item {_where(item, s)}: $r = {item['k']}$.")
-        for f in item["uncovered"]:
-            where = "" if item["depth"] == 0 else " and ".join(
-                f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"]) + " and "
-            lines.append(f"\\item Where {where}${tex_polynomial(f)} = 0$, this certificate proves nothing.")
+    lines += tex_items(items, "layer", lambda item: f"$r = {item['k']}$", lambda item: _root_where(item, s))
     lines.append("\\end{enumerate}")
-    outside = items[0]["outside"]
-    if d["complete"]:
-        lines.append("These cases cover every point at which the layer is defined"
-                     + (" (it is undefined exactly where " + ", ".join(f"${tex_polynomial(f)} = 0$" for f in outside)
-                        + ")" if outside else "") + ".")
-    else:
-        lines.append("The cases do not cover the zero sets of the factors marked as proving nothing.")
+    lines.append(tex_completeness(d, items, "point", "layer"))
     lines += [style.end(), "\\begin{proof}\\emergencystretch=3em"]
     if not shown:
         lines += _entries_lines(d)
@@ -188,17 +154,18 @@ def interaction_family_fragment(d, style):
                  "(rows and columns numbered from 1) has the nonzero determinant $\\Delta$ shown (lower bound); every "
                  "other nonzero block satisfies $q_b U_b = \\sum_s p_{b,s} U_{b_s}$, or $r = pm$ and the dimension "
                  "argument applies (upper bound); and $g \\Delta \\prod_b q_b$ is the product of the listed factors, "
-                 "so off their zero sets the rank is $r$ at every point. A factor that divides an entry's denominator "
-                 "lies outside the domain; a factor linear in one parameter is covered by the layer with that "
-                 "parameter substituted. The checker verified every identity exactly as a polynomial identity.")
+                 "so off their zero sets the rank is $r$ at every point. " + covering_text(d, "layer"))
     lines.append("\\begin{itemize}")
     for item in items:
+        if item["ref"] is not None:
+            continue
+        if item["number"] > MAX_TEX_CASES:
+            break
         b = item["body"]
         lb = b["lower_bound"]
         blocks = ",\\allowbreak ".join(_w(i, j) for i, j in lb["blocks"]) or "none"
         pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
-        label = "generic case" if item["depth"] == 0 else "case " + ", ".join(
-            f"${tex_parameter(x)} = {tex_polynomial(v)}$" for x, v in item["path"])
+        label = "generic case" if item["depth"] == 0 else f"case {item['number']}"
         co = b["upper_bound"].get("coefficients") or []
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
             f"{len(co)} coefficient identit{'y' if len(co) == 1 else 'ies'}"
@@ -231,7 +198,7 @@ def interaction_family_fragment(d, style):
                                    for j, x in enumerate(row))
                 delta = f" minor $M$ with {listed};" + delta
         lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
-                     f"{delta} upper bound by {upper}; factors {factors}.")
+                     f"{delta} upper bound by {upper}; factors {factors}." + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"

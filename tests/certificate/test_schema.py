@@ -104,3 +104,28 @@ def test_approximate_certificates_with_a_tail_conform():
     cert = certify(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]), 10 ** 6, tolerance="1/100")
     assert "tail" in cert.data
     jsonschema.Draft202012Validator(schema()).validate(json.loads(cert.to_json()))
+
+
+def test_parametric_certificates_with_covers_conform():
+    """Rational solutions with sibling cases, definite and binary forms, shared cases (issue #41), and the first format."""
+    import glob
+    import os
+
+    from paths import FIXTURES
+    from symssm.sources.parametric import parametric_family, parametric_ssm
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    validator = jsonschema.Draft202012Validator(schema())
+    cone = {"kind": "operator", "n": 2, "p": 1, "m": 2, "parameters": ["x", "y", "z"],
+            "blocks": [{"i": 1, "j": 1, "W": [["x", "y"]]}, {"i": 2, "j": 1, "W": [["y", "z"]]}]}
+    certs = [certify(parametric_layer_from_data(cone)),
+             certify(parametric_family("generic-symbolic", N=2), 3),
+             certify(parametric_family("diagonal-symbolic", N=3), 4),
+             certify(parametric_ssm([["x", "2*y"], ["y", "x"]], [[1, 0], [0, 1]], [["x", "y"]],
+                                    parameters=["x", "y"]), 4),
+             certify(parametric_ssm([["1"]], [["t^2 - 2"]], [[1]], parameters=["t"]), 2)]
+    for cert in certs:
+        validator.validate(json.loads(cert.to_json()))
+    for path in glob.glob(os.path.join(FIXTURES, "parametric_v1", "*.json")):
+        with open(path) as fh:
+            validator.validate(json.load(fh))
