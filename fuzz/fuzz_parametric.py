@@ -100,15 +100,28 @@ def _linear(rng, names):
 
 
 def _factor(rng, names):
-    """A factor an exceptional set is made of: linear mostly, sometimes a product or a square."""
+    """A factor an exceptional set is made of: linear mostly; else a product minus a constant (solved with a
+    rational value), a square minus a constant, two parallel tokens (``a d - b c``), a cone (``x z - y^2``),
+    a definite form (``x^2 + y^2``, with lower terms), a binary form without rational roots (``x^2 - 2 y^2``)."""
     r = rng.random()
-    if r < 0.6 or len(names) < 2:
+    if r < 0.5 or len(names) < 2:
+        if r > 0.4 and names:
+            x = rng.choice(names)
+            return ("sub", ("pow", var(x), 2), num(rng.choice([1, 4, 9, 2])))
         return _linear(rng, names)
-    if r < 0.8:
-        a, b = rng.sample(names, 2)
+    a, b = rng.sample(names, 2)
+    if r < 0.6:
         return ("sub", ("mul", var(a), var(b)), num(rng.choice([1, 2, -1])))
-    x = rng.choice(names)
-    return ("sub", ("pow", var(x), 2), num(rng.choice([1, 4, 9, 2])))
+    if r < 0.68 and len(names) >= 4:
+        c, d = [x for x in names if x not in (a, b)][:2]
+        return ("sub", ("mul", var(a), var(d)), ("mul", var(b), var(c)))
+    if r < 0.76 and len(names) >= 3:
+        c = next(x for x in names if x not in (a, b))
+        return ("sub", ("mul", var(a), var(c)), ("pow", var(b), 2))
+    if r < 0.86:
+        form = ("add", ("pow", var(a), 2), ("mul", num(rng.choice([1, 2, 3])), ("pow", var(b), 2)))
+        return ("add", form, num(1)) if rng.random() < 0.3 else form
+    return ("sub", ("pow", var(a), 2), ("mul", num(rng.choice([2, 3, 5])), ("pow", var(b), 2)))
 
 
 def entry(rng, names, zero=0.35):
@@ -328,13 +341,38 @@ def rank(mats):
 
 # ---------------------------------------------------------------- points to probe
 
-def _answer(data, point):
-    """What the checker says the certificate proves at ``point``: ``(verdict code, rank or None, reason)``."""
-    res = check_data(data, at=point)
-    if res.code != 0:
-        return res.code, None, res.message
-    at = res.at
-    return 0, at.get("head_count", at.get("interaction_rank")), at.get("reason", "")
+class Answers:
+    """What a certificate proves at points, as ``check --at`` answers: the certificate is checked once (the
+    checker's own obligations, keeping its parsed bodies), then each point is walked through them with the
+    checker's own functions (``symssm/checker/core.py`` does the same for one point)."""
+
+    def __init__(self, data):
+        from symssm.checker.core import KINDS
+        from symssm.checker.reading import Ledger
+
+        res = check_data(data)
+        self.code, self.message = res.code, res.message
+        if res.code != 0:
+            return
+        reader, _, obligations = KINDS[data["kind"]]
+        ledger = Ledger(None)
+        self.system = reader(ledger, data["system"])
+        self.parsed = []
+        obligations(ledger, data, self.system, keep=self.parsed)
+        self.data = data
+
+    def at(self, point):
+        """``(verdict code, rank or None, reason)``."""
+        from symssm.checker.parametric import head_count_at
+        from symssm.checker.parametric_interaction import interaction_rank_at
+
+        if self.code != 0:
+            return self.code, None, self.message
+        if self.data["kind"] == "parametric-head-count":
+            at = head_count_at(self.parsed, point, self.data["n"])
+            return 0, at["head_count"], at["reason"]
+        at = interaction_rank_at(self.parsed, point, self.system)
+        return 0, at["interaction_rank"], at["reason"]
 
 
 def _poly(textual, names):
@@ -420,7 +458,8 @@ def probe_points(rng, data, count=4):
             flist = body["factors"]["list"]
         except (TypeError, KeyError):
             continue
-        for f in flist[:12]:
+        flist = list(flist) + list(body["factors"].get("coefficient_factors") or [])
+        for f in flist[:16]:
             poly = _poly(f.get("polynomial") if isinstance(f, dict) else None, bnames)
             if not poly:
                 continue
@@ -431,8 +470,19 @@ def probe_points(rng, data, count=4):
     return points
 
 
+def _link_item(bodies, sub):
+    """The factor item a body's ``substitution`` points to (covers), or None for the first format."""
+    parent = bodies[sub["parent"]]["factors"]
+    if "factor" in sub and "parameter" not in sub:
+        return parent["list"][sub["factor"]]
+    if "coefficient_factor" in sub:
+        return parent["coefficient_factors"][sub["coefficient_factor"]]
+    return None
+
+
 def _lift(bodies, i, point):
-    """A point of body ``i``'s parameters as a point of the root's: the substitutions applied upward."""
+    """A point of body ``i``'s parameters as a point of the root's: the substitutions applied upward (a solved
+    parameter ``x = value / denominator``, or the variables of a form set to 0)."""
     point = dict(point)
     seen = 0
     while i != 0 and seen < 64:
@@ -442,14 +492,27 @@ def _lift(bodies, i, point):
             parent = bodies[sub["parent"]]
             pnames = list(parent["parameters"])
             cnames = list(bodies[i]["parameters"])
-            value = _poly(sub["value"], cnames)
-            if value is None:
-                return None
             coords = [point[x] for x in cnames]
-            point[sub["parameter"]] = CP.evaluate(value, coords)
+            item = _link_item(bodies, sub)
+            if item is None:  # the first format: {parent, factor, parameter, value}
+                value = _poly(sub["value"], cnames)
+                if value is None:
+                    return None
+                point[sub["parameter"]] = CP.evaluate(value, coords)
+            else:
+                cover = item["cover"]
+                if cover["rule"] == "solve":
+                    value = _poly(cover["value"], cnames)
+                    den = _poly(cover.get("denominator", "1"), cnames)
+                    if value is None or den is None or CP.evaluate(den, coords) == 0:
+                        return None
+                    point[cover["parameter"]] = CP.evaluate(value, coords) / CP.evaluate(den, coords)
+                else:
+                    for x in cover["variables"]:
+                        point[x] = Fraction(0)
             point = {x: point[x] for x in pnames}
             i = sub["parent"]
-        except (TypeError, KeyError, IndexError, ValueError):
+        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError):
             return None
     return point if i == 0 else None
 
@@ -457,6 +520,8 @@ def _lift(bodies, i, point):
 # ---------------------------------------------------------------- one system
 
 Outcome = collections.namedtuple("Outcome", "status detail")
+#: Most points probed per certificate.
+MAX_PROBES = 48
 
 
 def judge(data, oracle, rng, *, honest):
@@ -465,9 +530,13 @@ def judge(data, oracle, rng, *, honest):
     point where the system is defined, or a rank of a point where it is not), ``silent`` (a complete
     certificate says nothing at a defined point)."""
     complete = data.get("complete") is True
-    for point in probe_points(rng, data):
+    answers = Answers(data)
+    points = probe_points(rng, data)
+    if len(points) > MAX_PROBES:  # the random points, and a sample of the points on factors
+        points = points[:4] + rng.sample(points[4:], MAX_PROBES - 4)
+    for point in points:
         truth = oracle.truth(point)
-        code, stated, reason = _answer(data, point)
+        code, stated, reason = answers.at(point)
         if code != 0:
             return Outcome("unverified", f"{point}: {reason[:120]}")
         shown = {k: str(v) for k, v in point.items()}
@@ -648,11 +717,25 @@ def mutate(rng, data, spec):
             d[top] = bodies[0][field]
     elif r < 0.55 and len(bodies) > 1:  # a body dropped (its factor now points past the end or elsewhere)
         del bodies[rng.randrange(1, len(bodies))]
-    elif r < 0.65:  # a case's value changed
-        cases = [x for x in bodies if x["substitution"]]
-        if cases:
-            sub = rng.choice(cases)["substitution"]
-            sub["value"] = rng.choice(["0", "1", "-1", "2", "1/2"] + [x for x in names if x != sub["parameter"]][:1])
+    elif r < 0.65:  # a cover changed: a solution's value, its rule, a status
+        items = [f for x in bodies for f in x["factors"]["list"] + (x["factors"].get("coefficient_factors") or [])
+                 if isinstance(f.get("cover"), dict)]
+        if items:
+            item = rng.choice(items)
+            cover = item["cover"]
+            q = rng.random()
+            if q < 0.5 and cover.get("rule") == "solve":
+                cover["value"] = rng.choice(["0", "1", "-1", "2", "1/2"] + [x for x in names
+                                                                          if x != cover["parameter"]][:1])
+            elif q < 0.7:
+                cover["rule"] = rng.choice(["solve", "definite-form", "definite", "binary-form", "univariate"])
+            elif q < 0.85:
+                item.pop("case", None)
+                item.pop("cover", None)
+                item["status"] = rng.choice(["no-zero", "outside-domain"])
+            else:
+                item["status"] = "no-zero"
+                item.pop("case", None)
     elif r < 0.78:  # the system changed: one formula replaced, the hash recomputed
         leaves = _formula_leaves(spec)
         if leaves:
@@ -695,6 +778,10 @@ def run(seed, systems, mutants, *, log=print, layers=0.4):
             continue
         counts[f"{kind}: certified"] += 1
         counts["complete" if data["complete"] else "incomplete"] += 1
+        for body in data["bodies"]:
+            for item in body["factors"]["list"] + (body["factors"].get("coefficient_factors") or []):
+                rule = (item.get("cover") or {}).get("rule")
+                counts[f"factor {item['status']}" + (f" by {rule}" if rule else "")] += 1
         out = judge(data, Oracle(spec), rng, honest=True)
         counts[f"honest {out.status}"] += 1
         if out.status != "ok":

@@ -22,7 +22,7 @@ _spec = importlib.util.spec_from_file_location("fuzz_parametric", _PATH)
 F = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(F)
 
-SYSTEMS, MUTANTS = (int(x) for x in os.environ.get("SYMSSM_FUZZ_PARAMETRIC", "16,120").split(","))
+SYSTEMS, MUTANTS = (int(x) for x in os.environ.get("SYMSSM_FUZZ_PARAMETRIC", "30,150").split(","))
 
 
 def test_no_false_claim_and_no_false_acceptance():
@@ -31,6 +31,9 @@ def test_no_false_claim_and_no_false_acceptance():
     # the run covered both kinds, both outcomes of the case analysis, and forgeries of both fates
     assert counts["family: certified"] >= SYSTEMS // 4 and counts["layer: certified"] >= SYSTEMS // 8, counts
     assert counts["mutant rejected"] > 0 and counts["true acceptance"] > 0, counts
+    # and the covering rules: rational solutions, forms without rational zeros, polynomials without roots
+    rules = {key.split(" by ")[1] for key in counts if key.startswith("factor ") and " by " in key}
+    assert {"solve", "univariate"} <= rules and rules & {"binary-form", "definite-form", "definite"}, counts
 
 
 def _shear():
