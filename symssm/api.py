@@ -20,7 +20,8 @@ from .certificate.envelope import check_envelope, verify
 from .formats.files import atomic_write
 from .formats.jsonio import dumps_canonical, load_strict
 
-__all__ = ["Certificate", "certify", "certify_checkpoint", "gradient_certificate", "check", "load_certificate", "to_latex"]
+__all__ = ["Certificate", "certify", "certify_checkpoint", "gradient_certificate", "check", "load_certificate", "to_latex",
+           "verified"]
 
 
 class Certificate:
@@ -188,7 +189,7 @@ class Certificate:
     __hash__ = None  # type: ignore[assignment]  # mutable-looking data: unhashable
 
 
-def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
+def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None, verify=True):
     """Certify the head count ``k(n)`` of a system, or the interaction rank of a layer with its input.
 
     With ``tolerance`` (a number in (0, 1), e.g. ``"1e-3"``): the eps-head count instead, the least H
@@ -210,16 +211,24 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     method : {"auto", "exact", "modular"}
     max_seconds : float, optional
         Budget; :class:`~symssm.errors.BudgetExceeded` past it.
+    tolerance : str, int or Fraction, optional
+        Certify the eps-head count at this relative error (see above).
+    verify : bool
+        Hand the certificate out only once the independent checker has verified it (default; the verdict
+        is kept on it). False skips the checker (``symssm certify --no-verify``); such a certificate is
+        still verified before it is rendered.
 
     Returns
     -------
     Certificate
-        Verified by :func:`symssm.check` (or ``symssm check``) independently.
+        Verified by the independent checker (re-check with :func:`symssm.check` or ``symssm check``).
 
     Raises
     ------
     InputError
-        If ``n``, the system or the method is not valid.
+        If ``n``, the system, the method or the tolerance is not valid.
+    LimitError
+        If the certificate would be beyond the generator's or the checker's limits.
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
@@ -236,13 +245,7 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
             raise InputError("a trained layer's lags are not rational: certify its eps-head count (a tolerance)")
         from .certificate.trained import trained_data
 
-        cert = Certificate(trained_data(system, 1024 if n is None else n, tolerance))
-        verdict = cert.check()
-        if not verdict.verified:  # the generator never hands out what the checker would refuse
-            from .errors import LimitError
-
-            raise LimitError(f"{system.name}: the checker does not verify the certificate ({verdict.message})")
-        return cert
+        return _handed_out(trained_data(system, 1024 if n is None else n, tolerance), verify)
     if tolerance is not None:
         from .errors import InputError
 
@@ -250,12 +253,12 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
             raise InputError("--tolerance certifies eps-head counts of real systems (rational or float entries)")
         from .certificate.approximate import approximate_data
 
-        return Certificate(approximate_data(system, system.truncation if n is None else n, tolerance))
+        return _handed_out(approximate_data(system, system.truncation if n is None else n, tolerance), verify)
     if isinstance(system, (ParametricSSM, ParametricLayer)):
         if isinstance(system, ParametricSSM):
             from .certificate.parametric import parametric_data
 
-            cert = Certificate(parametric_data(system, n))
+            return _handed_out(parametric_data(system, n), verify)
         else:
             from .certificate.parametric_interaction import parametric_interaction_data
 
@@ -263,24 +266,68 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
                 from .errors import InputError
 
                 raise InputError("n does not apply to a layer (its length is its input's length)")
-            cert = Certificate(parametric_interaction_data(system))
-        verdict = cert.check()
-        if verdict.code == 2:  # the generator never hands out what the checker would refuse
-            from .errors import LimitError
-
-            raise LimitError(f"the certificate is beyond the checker's limits: {verdict.message}")
-        return cert
+            return _handed_out(parametric_interaction_data(system), verify)
     if isinstance(system, ComplexSSM):
         from .certificate.gaussian import gaussian_data
 
-        return Certificate(gaussian_data(system, n, method=method))
+        return _handed_out(gaussian_data(system, n, method=method), verify)
     if isinstance(system, Layer):
         from .certificate.interaction import interaction_data
 
-        return Certificate(interaction_data(system))
+        return _handed_out(interaction_data(system), verify)
     from .certificate.head_count import certify as certify_data  # SymPy loads here, not for other commands
 
-    return Certificate(certify_data(system, n, method=method, max_seconds=max_seconds))
+    return _handed_out(certify_data(system, n, method=method, max_seconds=max_seconds), verify)
+
+
+def verified(data):
+    """Certificate data as a :class:`Certificate`, handed out only once the independent checker has verified it.
+
+    Every certificate the generator makes passes here (:func:`certify`, :func:`gradient_certificate`, the
+    catalogue): the checker runs once, and its verdict is kept on the :class:`Certificate`, so asking
+    again (:meth:`Certificate.check`, :func:`check`, rendering) does not run it again.
+
+    Parameters
+    ----------
+    data : dict
+        Certificate data from a builder (:mod:`symssm.certificate`).
+
+    Returns
+    -------
+    Certificate
+        Verified.
+
+    Raises
+    ------
+    LimitError
+        If the checker cannot decide it (the certificate is beyond the checker's limits).
+    CertificateError
+        If the checker rejects it (a generator bug: never written, never rendered).
+
+    Examples
+    --------
+    >>> from symssm.certificate.head_count import certify as head_count_data
+    >>> from symssm import ssm
+    >>> verified(head_count_data(ssm([[1]], [[1]], [[1]]), 4)).check().verified
+    True
+    """
+    return _handed_out(data, True)
+
+
+def _handed_out(data, verify):
+    cert = Certificate(data)
+    if not verify:
+        return cert
+    verdict = cert.check()
+    if verdict.code == 2:  # the generator never hands out what the checker would refuse
+        from .errors import LimitError
+
+        raise LimitError(f"the certificate is beyond the checker's limits: {verdict.message}")
+    if not verdict.verified:  # pragma: no cover - a generator bug
+        from .errors import CertificateError
+
+        raise CertificateError(f"internal error: the checker rejected the new certificate: {verdict.message}")
+    return cert
 
 
 class _Absent:
@@ -354,7 +401,7 @@ def gradient_certificate(system, n=1000, *, max_seconds=None):
     """
     from .certificate.gradient import gradient_data
 
-    return Certificate(gradient_data(system, n, max_seconds=max_seconds))
+    return verified(gradient_data(system, n, max_seconds=max_seconds))
 
 
 def load_certificate(path):
@@ -384,6 +431,8 @@ def check(certificate, *, spec=None, max_seconds=None):
 
     if isinstance(certificate, (str, os.PathLike)):
         return check_file(certificate, spec_path=spec, max_seconds=max_seconds)
+    if isinstance(certificate, Certificate) and spec is None:
+        return certificate.check(max_seconds=max_seconds)  # its kept verdict, when it has one
     data = certificate.data if isinstance(certificate, Certificate) else certificate
     if isinstance(spec, (str, os.PathLike)):
         from .checker.reading import CheckResult, Unreadable, read_file
