@@ -16,6 +16,7 @@ True
 
 import os
 
+from .certificate import kinds
 from .certificate.envelope import check_envelope, verify
 from .formats.files import atomic_write
 from .formats.jsonio import dumps_canonical, load_strict
@@ -49,7 +50,7 @@ class Certificate:
 
     @property
     def kind(self):
-        """``"head-count"`` or ``"gradient-highway"``."""
+        """The certificate's kind: one of :data:`symssm.certificate.kinds.NAMES` (``"head-count"``, ...)."""
         return self._data["kind"]
 
     def __getitem__(self, key):
@@ -125,7 +126,7 @@ class Certificate:
         from .checker.core import check_data
         from .errors import CertificateError, InputError
 
-        if self.kind not in ("parametric-head-count", "parametric-interaction-rank"):
+        if kinds.of(self._data).at is None:
             raise InputError("at() applies to certificates with parameters (families, and layers for every input)")
         point = {}
         for name, value in values.items():
@@ -168,20 +169,16 @@ class Certificate:
 
     def __repr__(self):
         d = self._data
+        row = kinds.of(d)
         name = d["system"]["name"] if isinstance(d.get("system"), dict) else ""
-        label = repr(name[:40]) if isinstance(name, str) and name else (
-            "a layer" if d["kind"] in ("interaction-rank", "parametric-interaction-rank") else "an SSM")
-        if d["kind"] == "head-count":
-            return f"<Certificate head-count k({d.get('n')}) = {d.get('head_count')} for {label}>"
-        if d["kind"] == "parametric-head-count":
-            return (f"<Certificate parametric-head-count k({d.get('n')}) = {d.get('head_count')} generically for "
-                    f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
-        if d["kind"] == "interaction-rank":
-            return f"<Certificate interaction-rank r = {d.get('interaction_rank')} for {label}>"
-        if d["kind"] == "parametric-interaction-rank":
-            return (f"<Certificate parametric-interaction-rank r = {d.get('interaction_rank')} generically for "
-                    f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
-        return f"<Certificate {d['kind']} for {label}>"
+        label = repr(name[:40]) if isinstance(name, str) and name else row.subject
+        if row.claim is None:
+            return f"<Certificate {d['kind']} for {label}>"
+        claim = row.claim.format_map({key: d.get(key) for key in ("n", row.count)})
+        if row.family:
+            return (f"<Certificate {d['kind']} {claim} generically for {label}"
+                    f"{'' if d.get('complete') else ' (incomplete)'}>")
+        return f"<Certificate {d['kind']} {claim} for {label}>"
 
     def __eq__(self, other):
         return isinstance(other, Certificate) and other._data == self._data
@@ -232,52 +229,15 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None, 
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
-    ComplexSSM = _loaded("complex_system", "ComplexSSM")
-    Layer = _loaded("layers", "Layer")
-    ParametricSSM = _loaded("parametric", "ParametricSSM")
-    ParametricLayer = _loaded("parametric_layers", "ParametricLayer")
-    TrainedLayer = _loaded("trained", "TrainedLayer")
+    row = kinds.for_system(system, tolerance=tolerance)
+    return _built(row, system, n=row.length_of(system, n), method=method, max_seconds=max_seconds,
+                  tolerance=tolerance, verify=verify)
 
-    if isinstance(system, TrainedLayer):
-        from .errors import InputError
 
-        if tolerance is None:
-            raise InputError("a trained layer's lags are not rational: certify its eps-head count (a tolerance)")
-        from .certificate.trained import trained_data
-
-        return _handed_out(trained_data(system, 1024 if n is None else n, tolerance), verify)
-    if tolerance is not None:
-        from .errors import InputError
-
-        if isinstance(system, (ParametricSSM, ComplexSSM, Layer, ParametricLayer)):
-            raise InputError("--tolerance certifies eps-head counts of real systems (rational or float entries)")
-        from .certificate.approximate import approximate_data
-
-        return _handed_out(approximate_data(system, system.truncation if n is None else n, tolerance), verify)
-    if isinstance(system, (ParametricSSM, ParametricLayer)):
-        if isinstance(system, ParametricSSM):
-            from .certificate.parametric import parametric_data
-
-            return _handed_out(parametric_data(system, n), verify)
-        else:
-            from .certificate.parametric_interaction import parametric_interaction_data
-
-            if n is not None:
-                from .errors import InputError
-
-                raise InputError("n does not apply to a layer (its length is its input's length)")
-            return _handed_out(parametric_interaction_data(system), verify)
-    if isinstance(system, ComplexSSM):
-        from .certificate.gaussian import gaussian_data
-
-        return _handed_out(gaussian_data(system, n, method=method), verify)
-    if isinstance(system, Layer):
-        from .certificate.interaction import interaction_data
-
-        return _handed_out(interaction_data(system), verify)
-    from .certificate.head_count import certify as certify_data  # SymPy loads here, not for other commands
-
-    return _handed_out(certify_data(system, n, method=method, max_seconds=max_seconds), verify)
+def _built(row, system, *, verify=True, **options):
+    """The certificate of kind ``row`` for ``system``: its builder called with the options it takes."""
+    data = row.load("builder")(system, **{key: options[key] for key in row.takes})
+    return _handed_out(data, verify)
 
 
 def verified(data):
@@ -328,22 +288,6 @@ def _handed_out(data, verify):
 
         raise CertificateError(f"internal error: the checker rejected the new certificate: {verdict.message}")
     return cert
-
-
-class _Absent:
-    """Stands for a class whose module is not loaded: nothing is an instance of it."""
-
-
-def _loaded(module, name):
-    """``symssm.sources.<module>.<name>`` if that module is loaded, else a class nothing is an instance of.
-
-    An object of a source type exists only once its module is imported, so the dispatch in :func:`certify`
-    needs no import of its own (``sources.trained`` alone would load numpy for a family's certificate).
-    """
-    import sys
-
-    loaded = sys.modules.get(f"{__package__}.sources.{module}")
-    return getattr(loaded, name) if loaded is not None else _Absent
 
 
 def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
@@ -399,9 +343,7 @@ def gradient_certificate(system, n=1000, *, max_seconds=None):
     >>> cert["crossover_distance"], cert.check().verified
     (6, True)
     """
-    from .certificate.gradient import gradient_data
-
-    return verified(gradient_data(system, n, max_seconds=max_seconds))
+    return _built(kinds.for_system(system, via="gradient"), system, n=n, max_seconds=max_seconds)
 
 
 def load_certificate(path):

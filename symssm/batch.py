@@ -33,6 +33,7 @@ CHUNK = 16
 
 def _certify_line(number, text, cert_dir, method):
     from .api import certify
+    from .certificate import kinds
     from .formats.jsonio import loads_strict
     from .sources.layers import is_layer_spec, layer_from_data
     from .sources.spec import spec_from_data
@@ -51,30 +52,21 @@ def _certify_line(number, text, cert_dir, method):
         from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
 
         if is_parametric_layer_spec(data):
-            system = parametric_layer_from_data(data, what=what)
-            row.update(name=system.name, kind="parametric-interaction-rank", n=system.n)
-            cert = certify(system)
-            row["interaction_rank"] = cert["interaction_rank"]
-            row["complete"] = cert["complete"]
+            system, n = parametric_layer_from_data(data, what=what), None
         elif is_parametric_spec(data):
             system, n = parametric_from_data(data, what=what)
-            n = n if n is not None else system.N + (1 if system.has_D else 0)
-            row.update(name=system.name, kind="parametric-head-count", n=n)
-            cert = certify(system, n)
-            row["head_count"] = cert["head_count"]
-            row["complete"] = cert["complete"]
         elif is_layer_spec(data):
-            system = layer_from_data(data, what=what)
-            row.update(name=system.name, kind="interaction-rank", n=system.n)
-            cert = certify(system)
-            row["interaction_rank"] = cert["interaction_rank"]
+            system, n = layer_from_data(data, what=what), None
         else:
             spec = spec_from_data(data, what=what)
-            system = spec.system
-            n = spec.n if spec.n is not None else system.truncation
-            row.update(name=system.name, kind="head-count", n=n)
-            cert = certify(system, n, method=method)
-            row["head_count"] = cert["head_count"]
+            system, n = spec.system, spec.n
+        kind = kinds.for_system(system)
+        row.update(name=system.name, kind=kind.name, n=kind.length_of(system, n))
+        cert = certify(system, n, method=method)
+        if kind.count is not None:
+            row[kind.count] = cert[kind.count]
+        if kind.family:
+            row["complete"] = cert["complete"]
         row["verified"] = cert.check().verified  # certify() verified it: its kept verdict
         if cert_dir is not None:
             path = os.path.join(cert_dir, f"{number:06d}.cert.json")

@@ -202,10 +202,7 @@ def _say(args, line=""):
 
 def _cmd_certify(args):
     from .api import certify
-    from .render.summary import describe, describe_family, describe_layer, head_count_summary, interaction_summary
-    from .render.summary import parametric_summary
-    from .sources.layers import Layer
-    from .sources.parametric import ParametricSSM
+    from .certificate import kinds
 
     system, n, stem, inputs = _load_system(args, layers=True)
     out = args.output or f"{stem}.cert.json"
@@ -220,26 +217,9 @@ def _cmd_certify(args):
         cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance,
                        verify=not args.no_verify)
     _emit(out, cert.to_json(), inputs)
-    is_layer = isinstance(system, Layer)
-    from .sources.parametric_layers import ParametricLayer
-
-    if isinstance(system, ParametricSSM):
-        _say(args, describe_family(system))
-        summary = parametric_summary
-    elif isinstance(system, ParametricLayer):
-        from .render.summary import describe_parametric_layer, interaction_family_summary
-
-        _say(args, describe_parametric_layer(system))
-        summary = interaction_family_summary
-    else:
-        _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
-                                                                               else ""))
-        summary = interaction_summary if is_layer else head_count_summary
-        if args.tolerance is not None:
-            from .render.summary import approximate_summary
-
-            summary = approximate_summary
-    for line in summary(cert.data):
+    row = kinds.of(cert.data)
+    _say(args, row.load("describe")(system))
+    for line in row.load("summary")(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
     _say(args, f"certificate: {shown}" + ("" if args.no_verify else " (verified by the independent checker)"))
@@ -366,15 +346,16 @@ def _verified_gradient(args):
 
 
 def _cmd_gradient(args):
-    from .render.summary import describe, gradient_summary
+    from .certificate import kinds
 
     if args.spec is not None:
         _check_output(args.output or f"{_stem(args.spec)}.gradient.json", (args.spec,))
     system, n, stem, inputs, cert = _verified_gradient(args)
     out = args.output or f"{stem}.gradient.json"
     _emit(out, cert.to_json(), inputs)
-    _say(args, describe(system))
-    for line in gradient_summary(cert.data, n):
+    row = kinds.of(cert.data)
+    _say(args, row.load("describe")(system))
+    for line in row.load("summary")(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
     _say(args, f"certificate: {shown} (verified by the independent checker)")

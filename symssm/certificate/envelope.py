@@ -21,15 +21,15 @@ from ..errors import InputError, LimitError
 from ..formats.jsonio import load_strict
 from ..formats.limits import MAX_DIGITS
 from ..sources.layers import Layer, layer_json
+from .kinds import NAMES
 
 __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify",
            "within_limits"]
 
 FORMAT = "symssm-certificate"
 VERSION = 1
-#: The certificate kinds this generator writes (the checker knows the same).
-KINDS = ("head-count", "gradient-highway", "interaction-rank", "parametric-head-count", "approximate-head-count",
-         "parametric-interaction-rank", "trained-head-count")
+#: The certificate kinds this generator writes (the rows of :mod:`symssm.certificate.kinds`; the checker knows the same).
+KINDS = NAMES
 
 
 def system_json(system):
