@@ -92,8 +92,18 @@ def _relative_error(text):
 
 # ---------------------------------------------------------------- inputs and outputs
 
-def _load_system(args, *, layers=False):
-    """(system, n, stem, inputs) from a spec file or a family; with ``layers``, a layer spec gives a Layer."""
+#: The spec shapes (symssm.sources.reader.SHAPES) each kind of command takes.
+EVERY_SHAPE = ("npz", "parametric-layer", "layer", "family", "complex", "plain")
+SYSTEMS = ("npz", "plain")
+NUMERIC_SHAPES = ("npz", "plain", "layer")
+NUMERIC_TAKER = "the numeric commands take"
+
+
+def _load_system(args, *, accept=SYSTEMS, floats=False, taker="this command takes"):
+    """(system, n, stem, inputs) from a spec file or a built-in family, read by the one spec reader
+    (:mod:`symssm.sources.reader`): ``accept`` the shapes this command takes, ``floats`` for the numeric commands."""
+    from .sources.reader import read_source, refuse
+
     if (args.spec is None) == (args.family is None):
         raise SymssmError("give exactly one of a SPEC file or --family NAME")
     if args.family is not None:
@@ -106,9 +116,8 @@ def _load_system(args, *, layers=False):
         if args.family not in symbolic and args.family_N is None:
             raise SymssmError(f"family {args.family} needs its state dimension: -N STATES (or --states)")
         if args.family in PARAMETRIC_FAMILIES:
-            if not layers:
-                raise SymssmError(f"family {args.family} has parameters; 'symssm certify' certifies it for every "
-                                  "parameter value (other commands take a concrete system)")
+            if "family" not in accept:
+                raise refuse("family", f"family {args.family}", accept=accept, taker=taker)
             if args.family_seed is not None:
                 raise SymssmError("--seed applies to the random family only")
             system = parametric_family(args.family, N=args.family_N, p=args.family_p, m=args.family_m)
@@ -118,56 +127,10 @@ def _load_system(args, *, layers=False):
         system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
                                seed=args.family_seed)
         return system, args.n, system.name, ()
-    from .formats.jsonio import load_strict
-    from .sources.arrays import is_npz, read_npz_spec
-    from .sources.layers import is_layer_spec, layer_from_data
-    from .sources.spec import spec_from_data
-
-    what = f"spec {args.spec}"
-    if is_npz(args.spec):
-        spec = read_npz_spec(args.spec)
-        return spec.system, (args.n if args.n is not None else spec.n), _stem(args.spec), (args.spec,)
-    data = load_strict(args.spec, what=what)
-    from .sources.parametric import is_parametric_spec, parametric_from_data
-
-    if is_layer_spec(data):
-        from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
-
-        parametric = is_parametric_layer_spec(data)
-        if not layers:
-            raise SymssmError(
-                f"{what} describes a {str(data.get('kind'))[:40]} layer with parameters; 'symssm certify' certifies "
-                "its interaction rank for every input (this command takes a concrete system)" if parametric else
-                f"{what} describes a {str(data.get('kind'))[:40]} layer; this command takes a time-invariant SSM (use "
-                "'symssm certify' or 'symssm numeric' for layers)")
-        if args.n is not None:
-            raise SymssmError(f"{what}: -n does not apply to a layer (its length is its input's length)")
-        build = parametric_layer_from_data if parametric else layer_from_data
-        return build(data, what=what), None, _stem(args.spec), (args.spec,)
-    if is_parametric_spec(data):
-        if not layers:
-            raise SymssmError(f"{what} declares parameters; 'symssm certify' certifies the family for every "
-                              "parameter value (this command takes a concrete system)")
-        system, n = parametric_from_data(data, what=what)
-        return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
-    from .sources.complex_system import complex_ssm, has_imaginary_entries
-
-    if has_imaginary_entries(data):
-        if not layers:
-            raise SymssmError(f"{what} has complex entries; this command takes a real system (symssm certify and "
-                              "symssm check handle complex ones)")
-        from .sources.spec import check_spec_fields
-
-        n, name = check_spec_fields(data, what=what)
-        try:
-            system = complex_ssm(data["A"], data["B"], data["C"], data.get("D"), name=name)
-        except InputError as exc:
-            exc.args = (f"{what}: {exc}",)
-            raise
-        return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
-    spec = spec_from_data(data, what=what)
-    n = args.n if args.n is not None else spec.n
-    return spec.system, n, _stem(args.spec), (args.spec,)
+    source = read_source(args.spec, accept=accept, floats=floats, taker=taker)
+    if source.shape in ("layer", "parametric-layer") and args.n is not None:
+        raise SymssmError(f"spec {args.spec}: -n does not apply to a layer (its length is its input's length)")
+    return source.system, (args.n if args.n is not None else source.n), _stem(args.spec), source.inputs
 
 
 def _stem(path):
@@ -204,7 +167,7 @@ def _cmd_certify(args):
     from .api import certify
     from .certificate import kinds
 
-    system, n, stem, inputs = _load_system(args, layers=True)
+    system, n, stem, inputs = _load_system(args, accept=EVERY_SHAPE)
     out = args.output or f"{stem}.cert.json"
     _check_output(out, inputs)
     if args.tolerance is not None:  # eps-head counts can take minutes: a bar on a terminal
@@ -363,34 +326,16 @@ def _cmd_gradient(args):
 
 
 def _load_numeric_source(args):
-    """(float system, n, inputs) for the numeric commands: a spec (decimals welcome) or a family."""
-    from .numeric.headcount import NamedFloatSystem, read_numeric_spec
+    """(system, n, inputs) for the numeric commands: a spec (decimals welcome, read as floats), a layer, or a
+    family (exact)."""
+    system, n, _stem_, inputs = _load_system(args, accept=NUMERIC_SHAPES, floats=True, taker=NUMERIC_TAKER)
+    from .sources.reader import FloatSpec
 
-    if args.family is not None or args.spec is None:
-        system, n, _stem_, inputs = _load_system(args)  # families are exact; reports a missing or doubled source
-        return system, n, inputs
-    from .formats.jsonio import load_strict
-    from .sources.arrays import is_npz
-    from .sources.layers import is_layer_spec
+    if isinstance(system, FloatSpec):
+        from .numeric.headcount import NamedFloatSystem, as_float_system
 
-    data = None if is_npz(args.spec) else load_strict(args.spec, what=f"spec {args.spec}")
-    if data is not None and is_layer_spec(data):
-        from .sources.parametric_layers import is_parametric_layer_spec
-
-        if is_parametric_layer_spec(data):
-            raise InputError(f"spec {args.spec} describes a layer with parameters; 'symssm certify' certifies its "
-                             "interaction rank for every input (the numeric commands take a concrete layer)")
-        system, n, _stem_, inputs = _load_system(args, layers=True)
-        return system, n, inputs
-    if data is not None:
-        from .sources.parametric import is_parametric_spec
-
-        if is_parametric_spec(data):
-            raise InputError(f"spec {args.spec} declares parameters; 'symssm certify' certifies the family for every "
-                             "parameter value (the numeric commands take a concrete system)")
-    (A, B, C, D), n, name = read_numeric_spec(args.spec)
-    n = args.n if args.n is not None else n
-    return NamedFloatSystem(A, B, C, D, name), n, (args.spec,)
+        system = NamedFloatSystem(*as_float_system(system.A, system.B, system.C, system.D), system.name)
+    return system, n, inputs
 
 
 def _cmd_numeric(args):
@@ -439,14 +384,8 @@ def _tolerance_or_default(args):
 
 def _exact_for_plot(args):
     """The exact system of ``plot heads --tolerance`` (its certified brackets), or None with the reason."""
-    from .sources.arrays import is_npz
-
-    if args.spec is not None and is_npz(args.spec):
-        from .sources.arrays import read_npz_spec
-
-        return read_npz_spec(args.spec).system, None
     try:
-        system, _n, _stem_, _inputs = _load_system(args, layers=True)
+        system, _n, _stem_, _inputs = _load_system(args, accept=EVERY_SHAPE)
     except SymssmError as exc:
         return None, str(exc)
     from .sources.system import SSM

@@ -92,7 +92,10 @@ def loads_spec(text, *, what="spec"):
 
 
 def read_spec(path):
-    """Read a spec file strictly (see the module docstring).
+    """Read a spec file of a time-invariant system with rational entries strictly (see the module docstring).
+
+    For a spec of any shape (an archive, a complex system, a family, a layer), use
+    :func:`symssm.sources.reader.read_source`, which every command uses.
 
     Raises
     ------
