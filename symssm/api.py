@@ -96,7 +96,8 @@ class Certificate:
         Parameters
         ----------
         **values
-            Every parameter, as an int, a :class:`fractions.Fraction` or a string ``"p/q"``.
+            Every parameter, as an int, a :class:`fractions.Fraction` or a string of the strict grammar (``"p/q"``,
+            ``"0.25"``); read once by :func:`~symssm.formats.rationals.to_fraction` (a binary float is refused).
 
         Returns
         -------
@@ -109,7 +110,8 @@ class Certificate:
         Raises
         ------
         InputError
-            If this is not a parametric certificate, a value is not rational, or the parameters differ.
+            If this is not a parametric certificate, a value is not rational (a binary float:
+            :class:`~symssm.errors.FloatInExactPathError`), or the parameters differ.
         CertificateError
             If the certificate does not verify.
 
@@ -121,21 +123,13 @@ class Certificate:
         >>> cert.at(t=0)["head_count"], cert.at(t="1/2")["head_count"]
         (1, 2)
         """
-        from fractions import Fraction
-
         from .checker.core import check_data
         from .errors import CertificateError, InputError
+        from .formats.rationals import to_fraction
 
         if kinds.of(self._data).at is None:
             raise InputError("at() applies to certificates with parameters (families, and layers for every input)")
-        point = {}
-        for name, value in values.items():
-            try:
-                point[name] = Fraction(value) if type(value) in (int, str, Fraction) else None
-            except (ValueError, ZeroDivisionError):
-                point[name] = None
-            if point[name] is None:
-                raise InputError(f"{name}: {str(value)[:40]!r} is not a rational number")
+        point = {name: to_fraction(value, what=name) for name, value in values.items()}  # read once, exactly
         result = check_data(self._data, at=point)
         if result.code == 2 and result.message.startswith("--at"):
             raise InputError(result.message)
@@ -230,6 +224,10 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None, 
         If ``max_seconds`` runs out.
     """
     row = kinds.for_system(system, tolerance=tolerance)
+    if tolerance is not None:  # read once, here: the builders and the exact modules get the exact value
+        from .formats.rationals import parse_tolerance
+
+        tolerance = parse_tolerance(tolerance)
     return _built(row, system, n=row.length_of(system, n), method=method, max_seconds=max_seconds,
                   tolerance=tolerance, verify=verify)
 
@@ -306,8 +304,8 @@ def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
     InputError
         If the file cannot be read or the tolerance is invalid.
     """
-    from .certificate.approximate import parse_tolerance
     from .errors import SymssmError
+    from .formats.rationals import parse_tolerance
     from .sources.checkpoints import read_layers
     from .sources.trained import trained_layer
 

@@ -66,28 +66,15 @@ def _tolerance(text):
     return float(_relative_error(text))
 
 
-class _Tolerance(float):
-    """A relative error in (0, 1) read once at the boundary: the float value, and ``exact`` as a Fraction (what a
-    certificate states) and ``text`` as written."""
-
-    def __new__(cls, exact, text):
-        value = super().__new__(cls, float(exact))
-        value.exact, value.text = exact, text
-        return value
-
-
 def _relative_error(text):
-    """``--tolerance`` / ``--tol``: 1e-3, 0.001 or 1/1000, strictly between 0 and 1."""
-    import re
-    from fractions import Fraction
+    """``--tolerance`` / ``--tol``: 1e-3, 0.001 or 1/1000, strictly between 0 and 1, read once into an exact
+    :class:`~symssm.formats.rationals.Tolerance` (a Fraction that keeps its text)."""
+    from .formats.rationals import parse_tolerance
 
-    raw = str(text).strip()
-    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?|[0-9]+/[0-9]+", raw) or raw.endswith("/0"):
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got {raw[:60]!r}")
-    exact = Fraction(raw)
-    if not 0 < exact < 1 or float(exact) == 0.0:
-        raise argparse.ArgumentTypeError(f"must be a number strictly between 0 and 1, got {raw[:60]!r}")
-    return _Tolerance(exact, raw)
+    try:
+        return parse_tolerance(text, what="")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- inputs and outputs
@@ -423,7 +410,7 @@ def _cmd_plot(args):
         exact, note = _exact_for_plot(args)
         if exact is not None:
             try:
-                cert = certify(exact, n, tolerance=tolerance.exact)
+                cert = certify(exact, n, tolerance=tolerance)
             except SymssmError as exc:
                 note = str(exc)
             else:  # verified by the independent checker
@@ -516,7 +503,7 @@ def _cmd_model(args):
     certified = None
     if args.certificates is not None:
         with reporting("symssm model: certifying", "bracket"):
-            certified = _certify_layers(args, report, n, tolerance.exact, layers, conventions)
+            certified = _certify_layers(args, report, n, tolerance, layers, conventions)
     if args.plot:
         _plot_layers(report, args.plot, args.checkpoint, certified, value)
     if args.json:
@@ -715,7 +702,7 @@ def build_parser(only=None):
     _add_system_source(p, default_n="the spec's n, else T = N, or N + 1 with D")
     _add_out(p, "certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
     p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto", help=METHOD_HELP)
-    p.add_argument("--tolerance", default=None, metavar="EPS",
+    p.add_argument("--tolerance", type=_relative_error, default=None, metavar="EPS",
                    help="certify the eps-head count instead: the least H whose best H-head model has relative error "
                         "at most EPS on length n (e.g. 1e-3), with certified brackets on every error (docs/numeric.md)")
     _add_budget(p)

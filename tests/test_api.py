@@ -100,3 +100,17 @@ def test_gradient_and_loaded_certificates(calls, tmp_path):
     loaded = load_certificate(tmp_path / "g.json")
     assert isinstance(loaded, Certificate) and calls == ["gradient-highway"]  # loading is not checking
     assert loaded.check().verified and loaded.check().verified and len(calls) == 2
+
+
+def test_at_reads_each_value_once_and_exactly():
+    from fractions import Fraction
+
+    from symssm.errors import FloatInExactPathError, ParseError
+    from symssm.sources.parametric import parametric_family
+
+    cert = certify(parametric_family("rotation-symbolic"), 4)
+    assert cert.at(t="1/2") == cert.at(t=Fraction(1, 2)) == cert.at(t="0.5")
+    with pytest.raises(FloatInExactPathError, match=r"t is a float \(0.5\)"):
+        cert.at(t=0.5)
+    with pytest.raises(ParseError, match="t 'x' is not an integer, p/q or exact decimal"):
+        cert.at(t="x")

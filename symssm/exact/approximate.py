@@ -26,8 +26,9 @@ Examples
 import math
 from fractions import Fraction
 
-from ..errors import InputError, LimitError
+from ..errors import LimitError
 from ..formats.limits import check_n
+from ..formats.rationals import parse_tolerance
 from .lags import lag_bit_bound, scaled_lag_stack
 
 __all__ = ["gram_matrix", "error_brackets", "gram_brackets", "gram_of_rows", "sqrt_bounds", "summed_lags",
@@ -276,16 +277,27 @@ def error_brackets(system, n, tolerance, *, extra=0):
     H = 0, 1, ..., each with the witnesses), ``head_count`` (``k_eps`` or None when a bracket
     straddles the tolerance) and ``undecided`` (the H whose bracket straddles it, or None).
 
+    Parameters
+    ----------
+    system : SSM
+        A real system with rational entries.
+    n : int
+        The sequence length.
+    tolerance : Tolerance, Fraction or str
+        The relative error, exact, in (0, 1).
+    extra : int
+        Not used (accepted for compatibility).
+
     Raises
     ------
     InputError
         If the tolerance is not a rational in (0, 1).
+    FloatInExactPathError
+        If the tolerance is a binary float (``error_brackets(s, 8, 0.001)``): exact code takes it exactly.
     LimitError
         As :func:`gram_matrix`.
     """
-    tolerance = Fraction(tolerance)
-    if not 0 < tolerance < 1:
-        raise InputError(f"the tolerance must be a number between 0 and 1, got {tolerance}")
+    tolerance = parse_tolerance(tolerance, floats=False)  # a binary float is refused, never converted
     G, tr = gram_matrix(system, n)
     return gram_brackets(G, tr, tolerance)
 

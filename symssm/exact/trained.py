@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from ..checker.trained import pow_up
 from ..errors import InputError, LimitError
+from ..formats.rationals import parse_tolerance
 from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, gram_brackets, gram_of_rows, sqrt_up,
                           widened_errors, widening)
 
@@ -180,9 +181,7 @@ def trained_brackets(layer, n, tolerance):
         If the layer is beyond the checker's limits, or its surrogate cannot prove a count at this
         tolerance (the distance to the layer, or the tail, is too large).
     """
-    tolerance = Fraction(tolerance)
-    if not 0 < tolerance < 1:
-        raise InputError(f"the tolerance must be a number between 0 and 1, got {tolerance}")
+    tolerance = parse_tolerance(tolerance, floats=False)  # a binary float is refused, never converted
     if not 1 <= n <= MAX_TRAINED_N:
         raise LimitError(f"n must be between 1 and {MAX_TRAINED_N} for trained layers, got {n}")
     E = entry_count(layer)

@@ -43,6 +43,7 @@ import numpy as np
 from .backend import get_namespace
 from ..errors import InputError, LimitError
 from ..formats.limits import check_n
+from ..formats.rationals import parse_tolerance
 from ..sources.system import SSM
 
 __all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system",
@@ -58,21 +59,34 @@ KEPT = 64
 
 
 def check_tolerance(value, what="tolerance"):
-    """A tolerance as a float in (0, 1).
+    """A tolerance as a float in (0, 1): checked by the one tolerance reader, a float kept as it is.
+
+    Parameters
+    ----------
+    value : float, str or Fraction
+        The tolerance (``1e-3``, ``"1/1000"``).
+    what : str
+        Its name in the message.
+
+    Returns
+    -------
+    float
 
     Raises
     ------
     InputError
-        If ``value`` is not a number in (0, 1).
+        If ``value`` is not a number in (0, 1) (:func:`~symssm.formats.rationals.parse_tolerance`'s messages).
 
     Examples
     --------
-    >>> check_tolerance(1e-3)
-    0.001
+    >>> check_tolerance(1e-3), check_tolerance("1/4")
+    (0.001, 0.25)
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0 < value < 1:
-        raise InputError(f"{what} must be a number in (0, 1), got {value!r}")
-    return float(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        parse_tolerance(value, what=what)  # the one reader's range and messages; the float itself is kept
+        return value
+    return float(parse_tolerance(value, what=what))
 
 
 def curve_from_singular_values(s, tolerance):
