@@ -375,7 +375,7 @@ def check(certificate, *, spec=None, max_seconds=None):
         return certificate.check(max_seconds=max_seconds)  # its kept verdict, when it has one
     data = certificate.data if isinstance(certificate, Certificate) else certificate
     if isinstance(spec, (str, os.PathLike)):
-        from .checker.reading import CheckResult, Unreadable, read_file
+        from .checker.kernel import CheckResult, Unreadable, read_file
 
         try:
             spec = read_file(spec, "spec")

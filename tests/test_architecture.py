@@ -182,7 +182,8 @@ def test_the_table_and_the_checker_know_the_same_kinds():
     from symssm.checker import core
 
     assert envelope.KINDS == kinds.NAMES
-    assert tuple(core.KINDS) == kinds.NAMES
+    assert core.NAMES == kinds.NAMES and core.FIELDS == kinds.FIELDS
+    assert set(core.KINDS) == {(row.name, row.field) for row in kinds.KINDS}
     assert core.AT_KINDS == tuple(row.name for row in kinds.KINDS if row.at)
     schema = json.loads(resources.files("symssm").joinpath("schema/certificate.schema.json").read_text())
     parts = [ref["$ref"].rsplit("/", 1)[1] for ref in schema["oneOf"]]

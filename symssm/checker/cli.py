@@ -4,7 +4,7 @@ import argparse
 import sys
 
 from .core import check_file
-from .reading import CheckResult
+from .kernel import CheckResult
 
 
 def _version():
