@@ -289,9 +289,20 @@ def _handed_out(data, verify):
 
 
 def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
-    """Certify the eps-head count of every S4D, S4 (SSMKernelDiag), S5 and LRU layer of a checkpoint on length ``n``
-    (``layers``: those :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read;
-    ``conventions``: the :class:`~symssm.sources.checkpoints.Conventions` the checkpoint does not record).
+    """Certify the eps-head count of every S4D, S4 (SSMKernelDiag), S5 and LRU layer of a checkpoint.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The checkpoint (``.npz``, ``.safetensors`` or a PyTorch state dict).
+    n : int
+        The sequence length.
+    tolerance : str, Fraction or float
+        The relative error, in (0, 1); read once (:func:`~symssm.formats.rationals.parse_tolerance`).
+    layers : list of CheckpointLayer, optional
+        The layers :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read.
+    conventions : Conventions, optional
+        What the checkpoint does not record (:class:`~symssm.sources.checkpoints.Conventions`).
 
     Returns
     -------
@@ -322,10 +333,19 @@ def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
 def gradient_certificate(system, n=1000, *, max_seconds=None):
     """Certify the gradient highway trade-off for a stable SSM on sequences of length ``n``.
 
+    Parameters
+    ----------
+    system : SSM
+        A stable time-invariant system (spectral radius below 1).
+    n : int
+        The sequence length, in ``[2, 10^12]``.
+    max_seconds : float, optional
+        Budget; :class:`~symssm.errors.BudgetExceeded` past it.
+
     Returns
     -------
     Certificate
-        Kind ``"gradient-highway"``.
+        Kind ``"gradient-highway"``, verified by the independent checker.
 
     Raises
     ------
@@ -347,6 +367,16 @@ def gradient_certificate(system, n=1000, *, max_seconds=None):
 def load_certificate(path):
     """Read a certificate file into a :class:`Certificate` (call ``.check()`` to verify it).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The certificate's JSON file.
+
+    Returns
+    -------
+    Certificate
+        Not yet verified: its first :meth:`~Certificate.check` runs the checker.
+
     Raises
     ------
     InputError
@@ -356,16 +386,32 @@ def load_certificate(path):
 
 
 def check(certificate, *, spec=None, max_seconds=None):
-    """Verify a certificate: a :class:`Certificate`, its JSON data, or a file path.
+    """Verify a certificate with the independent checker: a :class:`Certificate`, its JSON data, or a file path.
 
-    Returns the checker's ``CheckResult`` (``.verified``, ``.code``, ``.message``).
-    ``spec`` is a spec file path (or parsed spec JSON) the certificate must be about.
+    A :class:`Certificate` asked without ``spec`` answers with the verdict it keeps (:meth:`Certificate.check`),
+    so a certificate :func:`certify` handed out is not checked again.
+
+    Parameters
+    ----------
+    certificate : Certificate, dict, str or os.PathLike
+        The certificate.
+    spec : str, os.PathLike or dict, optional
+        A spec file (or parsed spec JSON) the certificate must be about.
+    max_seconds : float, optional
+        The checker's budget: past it the verdict is undecided (code 2).
+
+    Returns
+    -------
+    CheckResult
+        ``.verified``, ``.code`` (0 verified, 1 rejected, 2 unreadable or undecided) and ``.message``.
 
     Examples
     --------
     >>> from symssm import ssm
     >>> check(certify(ssm([[1]], [[1]], [[1]]))).verified
     True
+    >>> check({"format": "symssm-certificate"}).code
+    1
     """
     from .checker import check_data, check_file
 
@@ -387,10 +433,23 @@ def check(certificate, *, spec=None, max_seconds=None):
 def to_latex(certificate, **options):
     """LaTeX for a certificate (object, data or file path), only after the checker has verified it.
 
+    Parameters
+    ----------
+    certificate : Certificate, dict, str or os.PathLike
+        The certificate; a file's name is recorded in the fragment's first comment.
+    **options
+        ``standalone``, ``macros``, ``prefix``, ``label``, ``environment``, ``theorem_name``, ``source``
+        (:func:`symssm.render.latex.render`).
+
+    Returns
+    -------
+    str
+        The fragment (or document, or macro definitions).
+
     Raises
     ------
     InputError
-        If it is not a certificate.
+        If it is not a certificate, or an option is unknown or outside its grammar.
     CertificateError
         If it does not verify.
     """

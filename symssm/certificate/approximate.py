@@ -110,7 +110,20 @@ def _tail_data(system, n, n0, tol):
 
 
 def bracket_json(e):
-    """One bracket with its witnesses (exact/approximate's dict) as certificate JSON."""
+    """One bracket with its witnesses as certificate JSON.
+
+    Parameters
+    ----------
+    e : dict
+        A bracket of :func:`symssm.exact.approximate.gram_brackets`: ``H``, ``lower``, ``upper`` and, for
+        ``H >= 1``, ``basis`` and the definiteness witnesses (``zeta``, ``gammas``, ``factor``) when there are some.
+
+    Returns
+    -------
+    dict
+        ``H``, ``lower`` and ``upper`` as canonical texts; ``basis`` and ``definite`` (None without witnesses)
+        for ``H >= 1``.
+    """
     item = {"H": e["H"], "lower": format_rational(e["lower"]), "upper": format_rational(e["upper"])}
     if e["H"]:
         item["basis"] = [[str(x) for x in row] for row in e["basis"]]

@@ -28,6 +28,20 @@ __all__ = ["trained_data"]
 def trained_data(layer, n, tolerance):
     """The certificate's JSON data for the eps-head count of a trained layer on length ``n``.
 
+    Parameters
+    ----------
+    layer : TrainedLayer
+        A trained S4D / S5 / LRU layer with exact dyadic parameters (:func:`~symssm.sources.trained.trained_layer`).
+    n : int
+        The sequence length.
+    tolerance : Tolerance, Fraction or str
+        The relative error, in (0, 1) (never a binary float).
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``trained-head-count`` certificate.
+
     Raises
     ------
     InputError

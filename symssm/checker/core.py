@@ -56,11 +56,30 @@ AT_KINDS = tuple(name for (name, _), row in KINDS.items() if row[3] is not None)
 
 
 def check_data(cert, *, spec=None, max_seconds=None, at=None):
-    """Check certificate data (already parsed JSON). ``spec``: parsed spec JSON or None.
+    """Check certificate data (already parsed JSON): read it, dispatch on its kind (:data:`KINDS`), verify.
 
-    ``at`` (a dict ``{name: Fraction}``) asks a certificate with parameters what it proves at that point;
-    the answer is the result's ``at`` attribute (a dict with ``head_count``, or ``interaction_rank`` for
-    a layer, an int or None), set only when the certificate is verified.
+    Parameters
+    ----------
+    cert : object
+        Parsed certificate JSON.
+    spec : dict, optional
+        Parsed spec JSON the certificate must be about (its system's hash must match).
+    max_seconds : float, optional
+        The budget: past it the verdict is undecided (code 2), neither verified nor rejected.
+    at : dict, optional
+        ``{name: int or Fraction}``: ask a certificate with parameters what it proves at that point.
+
+    Returns
+    -------
+    CheckResult
+        Code 0 (verified; with ``at``, the answer is its ``at`` attribute: a dict with ``head_count``, or
+        ``interaction_rank`` for a layer, an int or None), 1 (rejected: the message names the first failed
+        obligation) or 2 (unreadable, beyond a limit, or undecided). Nothing is raised: every failure is a verdict.
+
+    Examples
+    --------
+    >>> check_data({"format": "symssm-certificate", "version": 1, "kind": "curvature"}).message
+    "kind: unknown kind 'curvature'"
     """
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     ledger = Ledger(deadline)
@@ -118,7 +137,24 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
 
 
 def check_file(path, *, spec_path=None, max_seconds=None, at=None):
-    """Check a certificate file; returns a :class:`CheckResult` (see :func:`check_data` for ``at``)."""
+    """Check a certificate file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The certificate's JSON file.
+    spec_path : str or os.PathLike, optional
+        A spec file the certificate must be about.
+    max_seconds : float, optional
+        The budget (see :func:`check_data`).
+    at : dict, optional
+        A parameter point (see :func:`check_data`).
+
+    Returns
+    -------
+    CheckResult
+        As :func:`check_data`; code 2 when a file cannot be read.
+    """
     try:
         cert = read_file(path, "certificate")
         spec = read_file(spec_path, "spec") if spec_path is not None else None

@@ -102,7 +102,22 @@ class JsonDecimal(str):
 
 
 def strict_equal(a, b):
-    """Equality that also requires equal types: ``True`` is not ``1``, a JSON number is not a string."""
+    """Equality that also requires equal types: ``True`` is not ``1``, a JSON number is not a string.
+
+    Parameters
+    ----------
+    a, b : object
+        Parsed JSON values.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> strict_equal([1, "2"], [1, "2"]), strict_equal(True, 1), strict_equal(JsonDecimal("0.5"), "0.5")
+    (True, False, False)
+    """
     if type(a) is not type(b):
         return False
     if isinstance(a, list):
@@ -113,7 +128,19 @@ def strict_equal(a, b):
 
 
 def is_text(value, limit):
-    """A JSON string (not a number) of at most ``limit`` characters."""
+    """Whether ``value`` is a JSON string (not a number) of at most ``limit`` characters.
+
+    Parameters
+    ----------
+    value : object
+        A parsed JSON value.
+    limit : int
+        The most characters.
+
+    Returns
+    -------
+    bool
+    """
     return type(value) is str and len(value) <= limit
 
 
@@ -170,6 +197,26 @@ def _too_deep(text):
 
 
 def parse_json(raw, what):
+    """Strict JSON: bounded in size and depth before parsing, no duplicate keys, no NaN or Infinity.
+
+    Parameters
+    ----------
+    raw : bytes or str
+        The text (UTF-8 when bytes).
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    object
+        The parsed value; integers as ``int`` (any size the digit limit allows), other numbers as
+        :class:`JsonDecimal` (their text, never a float).
+
+    Raises
+    ------
+    Unreadable
+        If the text is too large, not UTF-8, nests too deeply, or is not strict JSON.
+    """
     if len(raw) > MAX_BYTES:
         raise Unreadable(f"{what} is larger than {MAX_BYTES} bytes")
     try:
@@ -193,6 +240,25 @@ def _json_int(text):
 
 
 def read_file(path, what):
+    """Read and strictly parse a JSON file (see :func:`parse_json`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        How messages name it (``"certificate"``, ``"spec"``).
+
+    Returns
+    -------
+    object
+        The parsed value.
+
+    Raises
+    ------
+    Unreadable
+        If the file does not exist, is a directory, cannot be read, or is not strict JSON.
+    """
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)

@@ -28,6 +28,24 @@ __all__ = ["keys", "integer", "positions", "rational", "matrix", "witness_lags",
 # ---------------------------------------------------------------- typed access
 
 def keys(ledger, obj, where, required, optional=()):
+    """Require ``obj`` to be a JSON object with every ``required`` field and no field outside ``optional``.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligation is recorded (it raises :class:`Rejected` naming ``where`` on failure).
+    obj : object
+        The value read.
+    where : str
+        The field's path (``"system"``, ``"lower_bound"``).
+    required, optional : sequence of str
+        The fields it must and may have.
+
+    Returns
+    -------
+    dict
+        ``obj``.
+    """
     ledger.require(isinstance(obj, dict), where, "must be a JSON object")
     missing = [k for k in required if k not in obj]
     ledger.require(not missing, where, f"missing field {missing[0]!r}" if missing else "")
@@ -37,6 +55,24 @@ def keys(ledger, obj, where, required, optional=()):
 
 
 def integer(ledger, value, where, lo=None, hi=None):
+    """Require an integer (not a boolean) in ``[lo, hi]``.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligation is recorded.
+    value : object
+        The value read.
+    where : str
+        The field's path.
+    lo, hi : int, optional
+        The bounds.
+
+    Returns
+    -------
+    int
+        ``value``.
+    """
     ledger.require(isinstance(value, int) and not isinstance(value, bool), where, "must be an integer")
     ledger.require(lo is None or value >= lo, where, f"must be at least {lo}")
     ledger.require(hi is None or value <= hi, where, f"must be at most {hi}")
@@ -44,7 +80,23 @@ def integer(ledger, value, where, lo=None, hi=None):
 
 
 def positions(ledger, value, count, p, m, where="lower_bound.positions"):
-    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples."""
+    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    value : object
+        The list read.
+    count, p, m : int
+        How many positions, and the matrix's size.
+    where : str
+        The field's path.
+
+    Returns
+    -------
+    list of tuple of int
+    """
     ledger.require(isinstance(value, list) and len(value) == count, where, f"must list {count} positions")
     cells = []
     for t, rc in enumerate(value):
@@ -55,6 +107,26 @@ def positions(ledger, value, count, p, m, where="lower_bound.positions"):
 
 
 def rational(ledger, value, where):
+    """A canonical rational text (``"-3/4"``, reduced, no sign on the denominator) as a Fraction.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        The ledger (the obligation is named by ``where``).
+    value : object
+        The value read.
+    where : str
+        The field's path.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    Rejected
+        If ``value`` is not a canonical rational text within the digit limit.
+    """
     try:
         return canonical_rational(value)
     except NumberError as exc:
@@ -67,8 +139,27 @@ def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=
     Each distinct text of the matrix is parsed once and the rows are looked up (entries repeat in
     large systems); if any text fails, the matrix is read entry by entry to name the first bad entry.
     A custom ``number`` gets the same with ``parse`` (text to value, raising NumberError, no ledger).
-    With ``tables`` (a dict), the ``{text: value}`` table of the distinct texts is stored there under
-    ``where`` when every entry was read through it.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    value : object
+        The rows read.
+    where : str
+        The field's path.
+    rows, cols : int
+        The shape required.
+    number : callable, optional
+        ``number(ledger, text, where)``: reads one entry.
+    parse : callable, optional
+        ``parse(text)``: the same without a ledger, for the table of distinct texts.
+    tables : dict, optional
+        Receives the ``{text: value}`` table under ``where`` when every entry was read through it.
+
+    Returns
+    -------
+    list of list
     """
     ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
     out = []
@@ -102,7 +193,23 @@ def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=
 
 
 def witness_lags(ledger, value, T, most):
-    """Strictly increasing witness lags below T, at most ``most`` of them."""
+    """Strictly increasing witness lags below T, at most ``most`` of them.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    value : object
+        The list read (``lower_bound.lags``).
+    T : int
+        The truncation: every lag is below it.
+    most : int
+        The most lags, ``min(T, p m)``.
+
+    Returns
+    -------
+    list of int
+    """
     ledger.require(isinstance(value, list) and len(value) <= most, "lower_bound.lags",
                    f"must be a list of at most min(T, pm) = {most} lags")
     for s, d in enumerate(value):
@@ -112,6 +219,20 @@ def witness_lags(ledger, value, T, most):
 
 
 def canonical_hash(A, B, C, D):
+    """SHA-256 of a system's canonical text, from its matrices (the checker's own computation).
+
+    Parameters
+    ----------
+    A, B, C : list of list of Fraction
+        The matrices.
+    D : list of list of Fraction, optional
+        None when absent.
+
+    Returns
+    -------
+    str
+        The hex digest; equal to a certificate's ``input_sha256`` for the same system.
+    """
     def txt(M):
         return [[rat_text(x) for x in row] for row in M]
 
@@ -121,6 +242,21 @@ def canonical_hash(A, B, C, D):
 
 
 def read_system(ledger, obj):
+    """Read a certificate's ``system`` field: its sizes within the limits, every entry a canonical rational.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    obj : object
+        The ``"system"`` value.
+
+    Returns
+    -------
+    dict
+        The record of :func:`system_record`: the matrices as Fractions, ``T``, and the ``sha256`` of the
+        system's canonical text.
+    """
     keys(ledger, obj, "system", ("name", "N", "m", "p", "A", "B", "C", "D"))
     ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
     N = integer(ledger, obj["N"], "system.N", 1, MAX_DIM)
@@ -139,12 +275,25 @@ def read_system(ledger, obj):
 
 
 def system_record(obj, N, m, p, mats, tables):
-    """The checker's record of a system read from ``obj`` (matrices ``mats``, D None when absent).
+    """The checker's record of a system read from ``obj``.
 
-    Besides the matrices: ``sha256`` of the canonical text (every entry was just checked to be a
-    canonical number text, so the canonical text is the entries as given, hashed directly);
-    ``texts``, for each matrix read through its table of distinct texts, ``(entry texts, table)``;
-    ``distinct``, the distinct entry values (for the denominators).
+    Parameters
+    ----------
+    obj : dict
+        The ``"system"`` field (its entries already checked to be canonical number texts).
+    N, m, p : int
+        The sizes.
+    mats : dict
+        ``{"A": rows, "B": ..., "C": ..., "D": rows or None}``, read.
+    tables : dict
+        The tables of distinct texts :func:`matrix` kept, by field path.
+
+    Returns
+    -------
+    dict
+        The matrices, ``N``, ``m``, ``p``, ``T``; ``sha256`` of the canonical text (the entries as given, hashed
+        directly); ``texts``, for each matrix read through its table, ``(entry texts, table)``; ``distinct``,
+        the distinct entry values (for the denominators).
     """
     texts = {k: obj[k] if mats[k] is not None else None for k in "ABCD"}
     names = [k for k in "ABCD" if texts[k] is not None]
@@ -170,8 +319,25 @@ def _plain_row(row):
 
 
 def canonical_json(mats):
-    """``json.dumps(mats, sort_keys=True, separators=(",", ":")) + "\\n"`` (ASCII), the same bytes, with rows of
-    plain texts joined rather than encoded one string at a time (a million entries at N = 1024)."""
+    """Canonical JSON of a dict of matrices of texts.
+
+    The same bytes as ``json.dumps(mats, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\\n"``,
+    with rows of plain texts joined rather than encoded one string at a time (a million entries at N = 1024).
+
+    Parameters
+    ----------
+    mats : dict
+        ``{name: rows of texts, or None}``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> canonical_json({"B": [["1"]], "A": [["1/2", "0"]], "D": None})
+    '{"A":[["1/2","0"]],"B":[["1"]],"D":null}\\n'
+    """
     parts = []
     for key in sorted(mats):
         value = mats[key]
@@ -210,7 +376,20 @@ def _spec_matrix(value, name):
 def read_spec(spec):
     """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
 
-    Returns ``(A, B, C, D)`` with ``D`` None when absent or zero; raises :class:`Unreadable`.
+    Parameters
+    ----------
+    spec : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    tuple
+        ``(A, B, C, D)`` as lists of rows of Fractions, ``D`` None when absent or zero.
+
+    Raises
+    ------
+    Unreadable
+        If the document is not a spec of a time-invariant system within the limits.
     """
     if not isinstance(spec, dict):
         raise Unreadable("spec must be a JSON object")
@@ -250,5 +429,21 @@ def read_spec(spec):
 
 
 def spec_hash(spec):
-    """Canonical hash of a spec document (the system only), by the checker's own reader."""
+    """Canonical hash of a spec document (the system only), by the checker's own reader.
+
+    Parameters
+    ----------
+    spec : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    str
+        The SHA-256 a certificate about the same system states as ``input_sha256``.
+
+    Examples
+    --------
+    >>> spec_hash({"A": [[1]], "B": [[1]], "C": [[1]], "n": 4}) == spec_hash({"A": [["1"]], "B": [[1]], "C": [[1]]})
+    True
+    """
     return canonical_hash(*read_spec(spec))

@@ -113,7 +113,25 @@ def _modes(layer):
 def kernel_rows(layer, n0):
     """``(Q, rows, rho, tail_data)``: the surrogate's integer lag entries over ``2^Q`` for ``d < n0``, its radius,
     and for the tail ``(s, M, sums)``: the scale s, the largest mode modulus and the entries' weight sums (30-digit
-    rationals of mpmath's values; :func:`_tail` adds the margin that makes them upper bounds)."""
+    rationals of mpmath's values; :func:`_tail` adds the margin that makes them upper bounds).
+
+    Parameters
+    ----------
+    layer : TrainedLayer
+        A trained layer.
+    n0 : int
+        The lags of the surrogate.
+
+    Returns
+    -------
+    tuple
+        ``(Q, rows, rho, tail_data)``.
+
+    Raises
+    ------
+    LimitError
+        If a lag entry exceeds the certificate's limits.
+    """
     import mpmath
 
     F = FRACTION_BITS
@@ -172,6 +190,20 @@ def _tail(n, n0, tail_data):
 
 def trained_brackets(layer, n, tolerance):
     """The surrogate, its brackets and the layer's (a dict the certificate module writes).
+
+    Parameters
+    ----------
+    layer : TrainedLayer
+        A trained layer with exact dyadic parameters.
+    n : int
+        The sequence length, in ``[1, 10^12]``.
+    tolerance : Tolerance, Fraction or str
+        The relative error, exact, in (0, 1) (a binary float is refused).
+
+    Returns
+    -------
+    dict
+        The surrogate (lags, scale, kernel, radius, tail, distance), its brackets and the layer's.
 
     Raises
     ------

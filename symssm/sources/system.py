@@ -42,6 +42,15 @@ def _use_numpy(entries):
 def denominator_lcm(mat):
     """Least common multiple of the denominators of a matrix of Fractions.
 
+    Parameters
+    ----------
+    mat : sequence of sequence of Fraction
+        A matrix.
+
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> from fractions import Fraction
@@ -452,6 +461,15 @@ def canonical_system(system):
     serialised with sorted keys, no spaces and a final newline.  The name is not
     part of it.  Computed once per system (:attr:`SSM.canonical_text`).
 
+    Parameters
+    ----------
+    system : SSM
+        The system.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> canonical_system(ssm([[1]], [[2]], [["1/2"]]))
@@ -461,5 +479,15 @@ def canonical_system(system):
 
 
 def system_sha256(system):
-    """SHA-256 (hex) of :func:`canonical_system`."""
+    """SHA-256 (hex) of :func:`canonical_system`.
+
+    Parameters
+    ----------
+    system : SSM
+        The system.
+
+    Returns
+    -------
+    str
+    """
     return system.sha256
