@@ -37,6 +37,7 @@ _EXPORTS = {
     "Certificate": "api",
     "check": "api",
     "read_spec": "sources.spec",
+    "read_source": "sources.reader",
     "loads_spec": "sources.spec",
     "load_certificate": "api",
     "to_latex": "api",

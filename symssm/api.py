@@ -16,11 +16,13 @@ True
 
 import os
 
+from .certificate import kinds
 from .certificate.envelope import check_envelope, verify
 from .formats.files import atomic_write
 from .formats.jsonio import dumps_canonical, load_strict
 
-__all__ = ["Certificate", "certify", "certify_checkpoint", "gradient_certificate", "check", "load_certificate", "to_latex"]
+__all__ = ["Certificate", "certify", "certify_checkpoint", "gradient_certificate", "check", "load_certificate", "to_latex",
+           "verified"]
 
 
 class Certificate:
@@ -48,7 +50,7 @@ class Certificate:
 
     @property
     def kind(self):
-        """``"head-count"`` or ``"gradient-highway"``."""
+        """The certificate's kind: one of :data:`symssm.certificate.kinds.NAMES` (``"head-count"``, ...)."""
         return self._data["kind"]
 
     def __getitem__(self, key):
@@ -94,7 +96,8 @@ class Certificate:
         Parameters
         ----------
         **values
-            Every parameter, as an int, a :class:`fractions.Fraction` or a string ``"p/q"``.
+            Every parameter, as an int, a :class:`fractions.Fraction` or a string of the strict grammar (``"p/q"``,
+            ``"0.25"``); read once by :func:`~symssm.formats.rationals.to_fraction` (a binary float is refused).
 
         Returns
         -------
@@ -107,7 +110,8 @@ class Certificate:
         Raises
         ------
         InputError
-            If this is not a parametric certificate, a value is not rational, or the parameters differ.
+            If this is not a parametric certificate, a value is not rational (a binary float:
+            :class:`~symssm.errors.FloatInExactPathError`), or the parameters differ.
         CertificateError
             If the certificate does not verify.
 
@@ -119,21 +123,13 @@ class Certificate:
         >>> cert.at(t=0)["head_count"], cert.at(t="1/2")["head_count"]
         (1, 2)
         """
-        from fractions import Fraction
-
         from .checker.core import check_data
         from .errors import CertificateError, InputError
+        from .formats.rationals import to_fraction
 
-        if self.kind not in ("parametric-head-count", "parametric-interaction-rank"):
+        if kinds.of(self._data).at is None:
             raise InputError("at() applies to certificates with parameters (families, and layers for every input)")
-        point = {}
-        for name, value in values.items():
-            try:
-                point[name] = Fraction(value) if type(value) in (int, str, Fraction) else None
-            except (ValueError, ZeroDivisionError):
-                point[name] = None
-            if point[name] is None:
-                raise InputError(f"{name}: {str(value)[:40]!r} is not a rational number")
+        point = {name: to_fraction(value, what=name) for name, value in values.items()}  # read once, exactly
         result = check_data(self._data, at=point)
         if result.code == 2 and result.message.startswith("--at"):
             raise InputError(result.message)
@@ -167,20 +163,16 @@ class Certificate:
 
     def __repr__(self):
         d = self._data
+        row = kinds.of(d)
         name = d["system"]["name"] if isinstance(d.get("system"), dict) else ""
-        label = repr(name[:40]) if isinstance(name, str) and name else (
-            "a layer" if d["kind"] in ("interaction-rank", "parametric-interaction-rank") else "an SSM")
-        if d["kind"] == "head-count":
-            return f"<Certificate head-count k({d.get('n')}) = {d.get('head_count')} for {label}>"
-        if d["kind"] == "parametric-head-count":
-            return (f"<Certificate parametric-head-count k({d.get('n')}) = {d.get('head_count')} generically for "
-                    f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
-        if d["kind"] == "interaction-rank":
-            return f"<Certificate interaction-rank r = {d.get('interaction_rank')} for {label}>"
-        if d["kind"] == "parametric-interaction-rank":
-            return (f"<Certificate parametric-interaction-rank r = {d.get('interaction_rank')} generically for "
-                    f"{label}{'' if d.get('complete') else ' (incomplete)'}>")
-        return f"<Certificate {d['kind']} for {label}>"
+        label = repr(name[:40]) if isinstance(name, str) and name else row.subject
+        if row.claim is None:
+            return f"<Certificate {d['kind']} for {label}>"
+        claim = row.claim.format_map({key: d.get(key) for key in ("n", row.count)})
+        if row.family:
+            return (f"<Certificate {d['kind']} {claim} generically for {label}"
+                    f"{'' if d.get('complete') else ' (incomplete)'}>")
+        return f"<Certificate {d['kind']} {claim} for {label}>"
 
     def __eq__(self, other):
         return isinstance(other, Certificate) and other._data == self._data
@@ -188,7 +180,7 @@ class Certificate:
     __hash__ = None  # type: ignore[assignment]  # mutable-looking data: unhashable
 
 
-def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
+def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None, verify=True):
     """Certify the head count ``k(n)`` of a system, or the interaction rank of a layer with its input.
 
     With ``tolerance`` (a number in (0, 1), e.g. ``"1e-3"``): the eps-head count instead, the least H
@@ -210,99 +202,107 @@ def certify(system, n=None, *, method="auto", max_seconds=None, tolerance=None):
     method : {"auto", "exact", "modular"}
     max_seconds : float, optional
         Budget; :class:`~symssm.errors.BudgetExceeded` past it.
+    tolerance : str, int or Fraction, optional
+        Certify the eps-head count at this relative error (see above).
+    verify : bool
+        Hand the certificate out only once the independent checker has verified it (default; the verdict
+        is kept on it). False skips the checker (``symssm certify --no-verify``); such a certificate is
+        still verified before it is rendered.
 
     Returns
     -------
     Certificate
-        Verified by :func:`symssm.check` (or ``symssm check``) independently.
+        Verified by the independent checker (re-check with :func:`symssm.check` or ``symssm check``).
 
     Raises
     ------
     InputError
-        If ``n``, the system or the method is not valid.
+        If ``n``, the system, the method or the tolerance is not valid.
+    LimitError
+        If the certificate would be beyond the generator's or the checker's limits.
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
-    ComplexSSM = _loaded("complex_system", "ComplexSSM")
-    Layer = _loaded("layers", "Layer")
-    ParametricSSM = _loaded("parametric", "ParametricSSM")
-    ParametricLayer = _loaded("parametric_layers", "ParametricLayer")
-    TrainedLayer = _loaded("trained", "TrainedLayer")
+    row = kinds.for_system(system, tolerance=tolerance)
+    if tolerance is not None:  # read once, here: the builders and the exact modules get the exact value
+        from .formats.rationals import parse_tolerance
 
-    if isinstance(system, TrainedLayer):
-        from .errors import InputError
-
-        if tolerance is None:
-            raise InputError("a trained layer's lags are not rational: certify its eps-head count (a tolerance)")
-        from .certificate.trained import trained_data
-
-        cert = Certificate(trained_data(system, 1024 if n is None else n, tolerance))
-        verdict = cert.check()
-        if not verdict.verified:  # the generator never hands out what the checker would refuse
-            from .errors import LimitError
-
-            raise LimitError(f"{system.name}: the checker does not verify the certificate ({verdict.message})")
-        return cert
-    if tolerance is not None:
-        from .errors import InputError
-
-        if isinstance(system, (ParametricSSM, ComplexSSM, Layer, ParametricLayer)):
-            raise InputError("--tolerance certifies eps-head counts of real systems (rational or float entries)")
-        from .certificate.approximate import approximate_data
-
-        return Certificate(approximate_data(system, system.truncation if n is None else n, tolerance))
-    if isinstance(system, (ParametricSSM, ParametricLayer)):
-        if isinstance(system, ParametricSSM):
-            from .certificate.parametric import parametric_data
-
-            cert = Certificate(parametric_data(system, n))
-        else:
-            from .certificate.parametric_interaction import parametric_interaction_data
-
-            if n is not None:
-                from .errors import InputError
-
-                raise InputError("n does not apply to a layer (its length is its input's length)")
-            cert = Certificate(parametric_interaction_data(system))
-        verdict = cert.check()
-        if verdict.code == 2:  # the generator never hands out what the checker would refuse
-            from .errors import LimitError
-
-            raise LimitError(f"the certificate is beyond the checker's limits: {verdict.message}")
-        return cert
-    if isinstance(system, ComplexSSM):
-        from .certificate.gaussian import gaussian_data
-
-        return Certificate(gaussian_data(system, n, method=method))
-    if isinstance(system, Layer):
-        from .certificate.interaction import interaction_data
-
-        return Certificate(interaction_data(system))
-    from .certificate.head_count import certify as certify_data  # SymPy loads here, not for other commands
-
-    return Certificate(certify_data(system, n, method=method, max_seconds=max_seconds))
+        tolerance = parse_tolerance(tolerance)
+    return _built(row, system, n=row.length_of(system, n), method=method, max_seconds=max_seconds,
+                  tolerance=tolerance, verify=verify)
 
 
-class _Absent:
-    """Stands for a class whose module is not loaded: nothing is an instance of it."""
+def _built(row, system, *, verify=True, **options):
+    """The certificate of kind ``row`` for ``system``: its builder called with the options it takes."""
+    data = row.load("builder")(system, **{key: options[key] for key in row.takes})
+    return _handed_out(data, verify)
 
 
-def _loaded(module, name):
-    """``symssm.sources.<module>.<name>`` if that module is loaded, else a class nothing is an instance of.
+def verified(data):
+    """Certificate data as a :class:`Certificate`, handed out only once the independent checker has verified it.
 
-    An object of a source type exists only once its module is imported, so the dispatch in :func:`certify`
-    needs no import of its own (``sources.trained`` alone would load numpy for a family's certificate).
+    Every certificate the generator makes passes here (:func:`certify`, :func:`gradient_certificate`, the
+    catalogue): the checker runs once, and its verdict is kept on the :class:`Certificate`, so asking
+    again (:meth:`Certificate.check`, :func:`check`, rendering) does not run it again.
+
+    Parameters
+    ----------
+    data : dict
+        Certificate data from a builder (:mod:`symssm.certificate`).
+
+    Returns
+    -------
+    Certificate
+        Verified.
+
+    Raises
+    ------
+    LimitError
+        If the checker cannot decide it (the certificate is beyond the checker's limits).
+    CertificateError
+        If the checker rejects it (a generator bug: never written, never rendered).
+
+    Examples
+    --------
+    >>> from symssm.certificate.head_count import certify as head_count_data
+    >>> from symssm import ssm
+    >>> verified(head_count_data(ssm([[1]], [[1]], [[1]]), 4)).check().verified
+    True
     """
-    import sys
+    return _handed_out(data, True)
 
-    loaded = sys.modules.get(f"{__package__}.sources.{module}")
-    return getattr(loaded, name) if loaded is not None else _Absent
+
+def _handed_out(data, verify):
+    cert = Certificate(data)
+    if not verify:
+        return cert
+    verdict = cert.check()
+    if verdict.code == 2:  # the generator never hands out what the checker would refuse
+        from .errors import LimitError
+
+        raise LimitError(f"the certificate is beyond the checker's limits: {verdict.message}")
+    if not verdict.verified:  # pragma: no cover - a generator bug
+        from .errors import CertificateError
+
+        raise CertificateError(f"internal error: the checker rejected the new certificate: {verdict.message}")
+    return cert
 
 
 def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
-    """Certify the eps-head count of every S4D, S4 (SSMKernelDiag), S5 and LRU layer of a checkpoint on length ``n``
-    (``layers``: those :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read;
-    ``conventions``: the :class:`~symssm.sources.checkpoints.Conventions` the checkpoint does not record).
+    """Certify the eps-head count of every S4D, S4 (SSMKernelDiag), S5 and LRU layer of a checkpoint.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The checkpoint (``.npz``, ``.safetensors`` or a PyTorch state dict).
+    n : int
+        The sequence length.
+    tolerance : str, Fraction or float
+        The relative error, in (0, 1); read once (:func:`~symssm.formats.rationals.parse_tolerance`).
+    layers : list of CheckpointLayer, optional
+        The layers :func:`~symssm.sources.checkpoints.read_layers` returned for it, when already read.
+    conventions : Conventions, optional
+        What the checkpoint does not record (:class:`~symssm.sources.checkpoints.Conventions`).
 
     Returns
     -------
@@ -315,8 +315,8 @@ def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
     InputError
         If the file cannot be read or the tolerance is invalid.
     """
-    from .certificate.approximate import parse_tolerance
     from .errors import SymssmError
+    from .formats.rationals import parse_tolerance
     from .sources.checkpoints import read_layers
     from .sources.trained import trained_layer
 
@@ -333,10 +333,19 @@ def certify_checkpoint(path, n, tolerance, *, layers=None, conventions=None):
 def gradient_certificate(system, n=1000, *, max_seconds=None):
     """Certify the gradient highway trade-off for a stable SSM on sequences of length ``n``.
 
+    Parameters
+    ----------
+    system : SSM
+        A stable time-invariant system (spectral radius below 1).
+    n : int
+        The sequence length, in ``[2, 10^12]``.
+    max_seconds : float, optional
+        Budget; :class:`~symssm.errors.BudgetExceeded` past it.
+
     Returns
     -------
     Certificate
-        Kind ``"gradient-highway"``.
+        Kind ``"gradient-highway"``, verified by the independent checker.
 
     Raises
     ------
@@ -352,13 +361,21 @@ def gradient_certificate(system, n=1000, *, max_seconds=None):
     >>> cert["crossover_distance"], cert.check().verified
     (6, True)
     """
-    from .certificate.gradient import gradient_data
-
-    return Certificate(gradient_data(system, n, max_seconds=max_seconds))
+    return _built(kinds.for_system(system, via="gradient"), system, n=n, max_seconds=max_seconds)
 
 
 def load_certificate(path):
     """Read a certificate file into a :class:`Certificate` (call ``.check()`` to verify it).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The certificate's JSON file.
+
+    Returns
+    -------
+    Certificate
+        Not yet verified: its first :meth:`~Certificate.check` runs the checker.
 
     Raises
     ------
@@ -369,24 +386,42 @@ def load_certificate(path):
 
 
 def check(certificate, *, spec=None, max_seconds=None):
-    """Verify a certificate: a :class:`Certificate`, its JSON data, or a file path.
+    """Verify a certificate with the independent checker: a :class:`Certificate`, its JSON data, or a file path.
 
-    Returns the checker's ``CheckResult`` (``.verified``, ``.code``, ``.message``).
-    ``spec`` is a spec file path (or parsed spec JSON) the certificate must be about.
+    A :class:`Certificate` asked without ``spec`` answers with the verdict it keeps (:meth:`Certificate.check`),
+    so a certificate :func:`certify` handed out is not checked again.
+
+    Parameters
+    ----------
+    certificate : Certificate, dict, str or os.PathLike
+        The certificate.
+    spec : str, os.PathLike or dict, optional
+        A spec file (or parsed spec JSON) the certificate must be about.
+    max_seconds : float, optional
+        The checker's budget: past it the verdict is undecided (code 2).
+
+    Returns
+    -------
+    CheckResult
+        ``.verified``, ``.code`` (0 verified, 1 rejected, 2 unreadable or undecided) and ``.message``.
 
     Examples
     --------
     >>> from symssm import ssm
     >>> check(certify(ssm([[1]], [[1]], [[1]]))).verified
     True
+    >>> check({"format": "symssm-certificate"}).code
+    1
     """
     from .checker import check_data, check_file
 
     if isinstance(certificate, (str, os.PathLike)):
         return check_file(certificate, spec_path=spec, max_seconds=max_seconds)
+    if isinstance(certificate, Certificate) and spec is None:
+        return certificate.check(max_seconds=max_seconds)  # its kept verdict, when it has one
     data = certificate.data if isinstance(certificate, Certificate) else certificate
     if isinstance(spec, (str, os.PathLike)):
-        from .checker.reading import CheckResult, Unreadable, read_file
+        from .checker.kernel import CheckResult, Unreadable, read_file
 
         try:
             spec = read_file(spec, "spec")
@@ -398,10 +433,23 @@ def check(certificate, *, spec=None, max_seconds=None):
 def to_latex(certificate, **options):
     """LaTeX for a certificate (object, data or file path), only after the checker has verified it.
 
+    Parameters
+    ----------
+    certificate : Certificate, dict, str or os.PathLike
+        The certificate; a file's name is recorded in the fragment's first comment.
+    **options
+        ``standalone``, ``macros``, ``prefix``, ``label``, ``environment``, ``theorem_name``, ``source``
+        (:func:`symssm.render.latex.render`).
+
+    Returns
+    -------
+    str
+        The fragment (or document, or macro definitions).
+
     Raises
     ------
     InputError
-        If it is not a certificate.
+        If it is not a certificate, or an option is unknown or outside its grammar.
     CertificateError
         If it does not verify.
     """

@@ -66,34 +66,31 @@ def _tolerance(text):
     return float(_relative_error(text))
 
 
-class _Tolerance(float):
-    """A relative error in (0, 1) read once at the boundary: the float value, and ``exact`` as a Fraction (what a
-    certificate states) and ``text`` as written."""
-
-    def __new__(cls, exact, text):
-        value = super().__new__(cls, float(exact))
-        value.exact, value.text = exact, text
-        return value
-
-
 def _relative_error(text):
-    """``--tolerance`` / ``--tol``: 1e-3, 0.001 or 1/1000, strictly between 0 and 1."""
-    import re
-    from fractions import Fraction
+    """``--tolerance`` / ``--tol``: 1e-3, 0.001 or 1/1000, strictly between 0 and 1, read once into an exact
+    :class:`~symssm.formats.rationals.Tolerance` (a Fraction that keeps its text)."""
+    from .formats.rationals import parse_tolerance
 
-    raw = str(text).strip()
-    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?|[0-9]+/[0-9]+", raw) or raw.endswith("/0"):
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got {raw[:60]!r}")
-    exact = Fraction(raw)
-    if not 0 < exact < 1 or float(exact) == 0.0:
-        raise argparse.ArgumentTypeError(f"must be a number strictly between 0 and 1, got {raw[:60]!r}")
-    return _Tolerance(exact, raw)
+    try:
+        return parse_tolerance(text, what="")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- inputs and outputs
 
-def _load_system(args, *, layers=False):
-    """(system, n, stem, inputs) from a spec file or a family; with ``layers``, a layer spec gives a Layer."""
+#: The spec shapes (symssm.sources.reader.SHAPES) each kind of command takes.
+EVERY_SHAPE = ("npz", "parametric-layer", "layer", "family", "complex", "plain")
+SYSTEMS = ("npz", "plain")
+NUMERIC_SHAPES = ("npz", "plain", "layer")
+NUMERIC_TAKER = "the numeric commands take"
+
+
+def _load_system(args, *, accept=SYSTEMS, floats=False, taker="this command takes"):
+    """(system, n, stem, inputs) from a spec file or a built-in family, read by the one spec reader
+    (:mod:`symssm.sources.reader`): ``accept`` the shapes this command takes, ``floats`` for the numeric commands."""
+    from .sources.reader import read_source, refuse
+
     if (args.spec is None) == (args.family is None):
         raise SymssmError("give exactly one of a SPEC file or --family NAME")
     if args.family is not None:
@@ -106,9 +103,8 @@ def _load_system(args, *, layers=False):
         if args.family not in symbolic and args.family_N is None:
             raise SymssmError(f"family {args.family} needs its state dimension: -N STATES (or --states)")
         if args.family in PARAMETRIC_FAMILIES:
-            if not layers:
-                raise SymssmError(f"family {args.family} has parameters; 'symssm certify' certifies it for every "
-                                  "parameter value (other commands take a concrete system)")
+            if "family" not in accept:
+                raise refuse("family", f"family {args.family}", accept=accept, taker=taker)
             if args.family_seed is not None:
                 raise SymssmError("--seed applies to the random family only")
             system = parametric_family(args.family, N=args.family_N, p=args.family_p, m=args.family_m)
@@ -118,56 +114,10 @@ def _load_system(args, *, layers=False):
         system = family_system(args.family, N=args.family_N, p=args.family_p, m=args.family_m,
                                seed=args.family_seed)
         return system, args.n, system.name, ()
-    from .formats.jsonio import load_strict
-    from .sources.arrays import is_npz, read_npz_spec
-    from .sources.layers import is_layer_spec, layer_from_data
-    from .sources.spec import spec_from_data
-
-    what = f"spec {args.spec}"
-    if is_npz(args.spec):
-        spec = read_npz_spec(args.spec)
-        return spec.system, (args.n if args.n is not None else spec.n), _stem(args.spec), (args.spec,)
-    data = load_strict(args.spec, what=what)
-    from .sources.parametric import is_parametric_spec, parametric_from_data
-
-    if is_layer_spec(data):
-        from .sources.parametric_layers import is_parametric_layer_spec, parametric_layer_from_data
-
-        parametric = is_parametric_layer_spec(data)
-        if not layers:
-            raise SymssmError(
-                f"{what} describes a {str(data.get('kind'))[:40]} layer with parameters; 'symssm certify' certifies "
-                "its interaction rank for every input (this command takes a concrete system)" if parametric else
-                f"{what} describes a {str(data.get('kind'))[:40]} layer; this command takes a time-invariant SSM (use "
-                "'symssm certify' or 'symssm numeric' for layers)")
-        if args.n is not None:
-            raise SymssmError(f"{what}: -n does not apply to a layer (its length is its input's length)")
-        build = parametric_layer_from_data if parametric else layer_from_data
-        return build(data, what=what), None, _stem(args.spec), (args.spec,)
-    if is_parametric_spec(data):
-        if not layers:
-            raise SymssmError(f"{what} declares parameters; 'symssm certify' certifies the family for every "
-                              "parameter value (this command takes a concrete system)")
-        system, n = parametric_from_data(data, what=what)
-        return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
-    from .sources.complex_system import complex_ssm, has_imaginary_entries
-
-    if has_imaginary_entries(data):
-        if not layers:
-            raise SymssmError(f"{what} has complex entries; this command takes a real system (symssm certify and "
-                              "symssm check handle complex ones)")
-        from .sources.spec import check_spec_fields
-
-        n, name = check_spec_fields(data, what=what)
-        try:
-            system = complex_ssm(data["A"], data["B"], data["C"], data.get("D"), name=name)
-        except InputError as exc:
-            exc.args = (f"{what}: {exc}",)
-            raise
-        return system, (args.n if args.n is not None else n), _stem(args.spec), (args.spec,)
-    spec = spec_from_data(data, what=what)
-    n = args.n if args.n is not None else spec.n
-    return spec.system, n, _stem(args.spec), (args.spec,)
+    source = read_source(args.spec, accept=accept, floats=floats, taker=taker)
+    if source.shape in ("layer", "parametric-layer") and args.n is not None:
+        raise SymssmError(f"spec {args.spec}: -n does not apply to a layer (its length is its input's length)")
+    return source.system, (args.n if args.n is not None else source.n), _stem(args.spec), source.inputs
 
 
 def _stem(path):
@@ -198,57 +148,28 @@ def _say(args, line=""):
     print(line, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
 
 
-def _require_verified(cert, what="the new certificate"):
-    from .api import check
-
-    result = check(cert)  # no fingerprint of the data for a cached verdict: nothing here asks twice
-    if not result.verified:  # pragma: no cover - a generator bug
-        raise SymssmError(f"internal error: the checker rejected {what}: {result.message}")
-    return result
-
-
 # ---------------------------------------------------------------- commands
 
 def _cmd_certify(args):
     from .api import certify
-    from .render.summary import describe, describe_family, describe_layer, head_count_summary, interaction_summary
-    from .render.summary import parametric_summary
-    from .sources.layers import Layer
-    from .sources.parametric import ParametricSSM
+    from .certificate import kinds
 
-    system, n, stem, inputs = _load_system(args, layers=True)
+    system, n, stem, inputs = _load_system(args, accept=EVERY_SHAPE)
     out = args.output or f"{stem}.cert.json"
     _check_output(out, inputs)
     if args.tolerance is not None:  # eps-head counts can take minutes: a bar on a terminal
         from .formats.progress import reporting
 
         with reporting("symssm certify --tolerance", "bracket"):
-            cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance)
-    else:
-        cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance)
-    if not args.no_verify:
-        _require_verified(cert)
+            cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance,
+                           verify=not args.no_verify)
+    else:  # certify() hands out the certificate once the independent checker has verified it (unless --no-verify)
+        cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance,
+                       verify=not args.no_verify)
     _emit(out, cert.to_json(), inputs)
-    is_layer = isinstance(system, Layer)
-    from .sources.parametric_layers import ParametricLayer
-
-    if isinstance(system, ParametricSSM):
-        _say(args, describe_family(system))
-        summary = parametric_summary
-    elif isinstance(system, ParametricLayer):
-        from .render.summary import describe_parametric_layer, interaction_family_summary
-
-        _say(args, describe_parametric_layer(system))
-        summary = interaction_family_summary
-    else:
-        _say(args, describe_layer(system) if is_layer else describe(system) + (" (over Q(i))" if "field" in cert.data
-                                                                               else ""))
-        summary = interaction_summary if is_layer else head_count_summary
-        if args.tolerance is not None:
-            from .render.summary import approximate_summary
-
-            summary = approximate_summary
-    for line in summary(cert.data):
+    row = kinds.of(cert.data)
+    _say(args, row.load("describe")(system))
+    for line in row.load("summary")(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
     _say(args, f"certificate: {shown}" + ("" if args.no_verify else " (verified by the independent checker)"))
@@ -370,21 +291,21 @@ def _verified_gradient(args):
 
     system, n, stem, inputs = _load_system(args)
     n = n if n is not None else DEFAULT_N
-    cert = gradient_certificate(system, n, max_seconds=args.max_seconds)
-    _require_verified(cert)
+    cert = gradient_certificate(system, n, max_seconds=args.max_seconds)  # verified by the independent checker
     return system, n, stem, inputs, cert
 
 
 def _cmd_gradient(args):
-    from .render.summary import describe, gradient_summary
+    from .certificate import kinds
 
     if args.spec is not None:
         _check_output(args.output or f"{_stem(args.spec)}.gradient.json", (args.spec,))
     system, n, stem, inputs, cert = _verified_gradient(args)
     out = args.output or f"{stem}.gradient.json"
     _emit(out, cert.to_json(), inputs)
-    _say(args, describe(system))
-    for line in gradient_summary(cert.data, n):
+    row = kinds.of(cert.data)
+    _say(args, row.load("describe")(system))
+    for line in row.load("summary")(cert.data):
         _say(args, line)
     shown = "standard output" if out == "-" else _safe(out)
     _say(args, f"certificate: {shown} (verified by the independent checker)")
@@ -392,34 +313,16 @@ def _cmd_gradient(args):
 
 
 def _load_numeric_source(args):
-    """(float system, n, inputs) for the numeric commands: a spec (decimals welcome) or a family."""
-    from .numeric.headcount import NamedFloatSystem, read_numeric_spec
+    """(system, n, inputs) for the numeric commands: a spec (decimals welcome, read as floats), a layer, or a
+    family (exact)."""
+    system, n, _stem_, inputs = _load_system(args, accept=NUMERIC_SHAPES, floats=True, taker=NUMERIC_TAKER)
+    from .sources.reader import FloatSpec
 
-    if args.family is not None or args.spec is None:
-        system, n, _stem_, inputs = _load_system(args)  # families are exact; reports a missing or doubled source
-        return system, n, inputs
-    from .formats.jsonio import load_strict
-    from .sources.arrays import is_npz
-    from .sources.layers import is_layer_spec
+    if isinstance(system, FloatSpec):
+        from .numeric.headcount import NamedFloatSystem, as_float_system
 
-    data = None if is_npz(args.spec) else load_strict(args.spec, what=f"spec {args.spec}")
-    if data is not None and is_layer_spec(data):
-        from .sources.parametric_layers import is_parametric_layer_spec
-
-        if is_parametric_layer_spec(data):
-            raise InputError(f"spec {args.spec} describes a layer with parameters; 'symssm certify' certifies its "
-                             "interaction rank for every input (the numeric commands take a concrete layer)")
-        system, n, _stem_, inputs = _load_system(args, layers=True)
-        return system, n, inputs
-    if data is not None:
-        from .sources.parametric import is_parametric_spec
-
-        if is_parametric_spec(data):
-            raise InputError(f"spec {args.spec} declares parameters; 'symssm certify' certifies the family for every "
-                             "parameter value (the numeric commands take a concrete system)")
-    (A, B, C, D), n, name = read_numeric_spec(args.spec)
-    n = args.n if args.n is not None else n
-    return NamedFloatSystem(A, B, C, D, name), n, (args.spec,)
+        system = NamedFloatSystem(*as_float_system(system.A, system.B, system.C, system.D), system.name)
+    return system, n, inputs
 
 
 def _cmd_numeric(args):
@@ -468,14 +371,8 @@ def _tolerance_or_default(args):
 
 def _exact_for_plot(args):
     """The exact system of ``plot heads --tolerance`` (its certified brackets), or None with the reason."""
-    from .sources.arrays import is_npz
-
-    if args.spec is not None and is_npz(args.spec):
-        from .sources.arrays import read_npz_spec
-
-        return read_npz_spec(args.spec).system, None
     try:
-        system, _n, _stem_, _inputs = _load_system(args, layers=True)
+        system, _n, _stem_, _inputs = _load_system(args, accept=EVERY_SHAPE)
     except SymssmError as exc:
         return None, str(exc)
     from .sources.system import SSM
@@ -513,11 +410,10 @@ def _cmd_plot(args):
         exact, note = _exact_for_plot(args)
         if exact is not None:
             try:
-                cert = certify(exact, n, tolerance=tolerance.exact)
+                cert = certify(exact, n, tolerance=tolerance)
             except SymssmError as exc:
                 note = str(exc)
-            else:
-                _require_verified(cert)
+            else:  # verified by the independent checker
                 certified = cert.data
     plot_heads([res], args.output, inputs=inputs, certified=certified,
                tolerance=float(tolerance) if tolerance is not None else None)
@@ -607,7 +503,7 @@ def _cmd_model(args):
     certified = None
     if args.certificates is not None:
         with reporting("symssm model: certifying", "bracket"):
-            certified = _certify_layers(args, report, n, tolerance.exact, layers, conventions)
+            certified = _certify_layers(args, report, n, tolerance, layers, conventions)
     if args.plot:
         _plot_layers(report, args.plot, args.checkpoint, certified, value)
     if args.json:
@@ -806,7 +702,7 @@ def build_parser(only=None):
     _add_system_source(p, default_n="the spec's n, else T = N, or N + 1 with D")
     _add_out(p, "certificate file (default SPEC-STEM.cert.json; '-' for standard output)")
     p.add_argument("--method", choices=("auto", "exact", "modular"), default="auto", help=METHOD_HELP)
-    p.add_argument("--tolerance", default=None, metavar="EPS",
+    p.add_argument("--tolerance", type=_relative_error, default=None, metavar="EPS",
                    help="certify the eps-head count instead: the least H whose best H-head model has relative error "
                         "at most EPS on length n (e.g. 1e-3), with certified brackets on every error (docs/numeric.md)")
     _add_budget(p)

@@ -261,3 +261,18 @@ def test_definiteness_work_is_bounded_before_it_starts(monkeypatch):
     monkeypatch.setattr(generator, "MAX_DEFINITE_WORK", 1000)
     with pytest.raises(LimitError, match="beyond the checker's limit"):
         certify(family_system("diagonal", N=6, p=2, m=2), 64, tolerance="1e-3")
+
+
+def test_every_command_reads_the_tolerance_with_the_same_message(tmp_path, capsys):
+    spec = tmp_path / "s.json"
+    spec.write_text('{"A": [["1/2"]], "B": [[1]], "C": [[1]]}')
+    for value, message in (("2", "must be a number strictly between 0 and 1, got '2'"),
+                           ("abc", "must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got 'abc'")):
+        errors = set()
+        for argv in (["certify", str(spec), "--tolerance", value], ["numeric", str(spec), "--tolerance", value],
+                     ["plot", "heads", str(spec), "-o", str(tmp_path / "f.png"), "--tolerance", value]):
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            errors.add(err[err.index("argument"):err.index(" (see")])
+        # certify's option has no --tol spelling; the sentence after the option's name is the same
+        assert errors == {f"argument --tolerance: {message}", f"argument --tolerance/--tol: {message}"}

@@ -111,3 +111,83 @@ def test_no_import_circles_between_modules():
                 G.add_edge(me, target)
     cycles = [c for c in nx.simple_cycles(G) if len(c) > 1]
     assert not cycles, cycles
+
+
+# ---------------------------------------------------------------- the table of kinds (symssm/certificate/kinds.py)
+
+def _literal_modules(text):
+    """The generator modules (outside the checker) holding the string ``text`` as a literal of its own."""
+    found = set()
+    for path, rel in _modules():
+        if rel[0] == "checker":
+            continue
+        tree = ast.parse(open(path).read())
+        if any(isinstance(node, ast.Constant) and node.value == text for node in ast.walk(tree)):
+            found.add("/".join(rel))
+    return found
+
+
+#: The modules that dispatch on kinds through the table: none of them tests a kind's name itself.
+DISPATCHERS = {"api", "cli", "batch", "catalog", "render/latex", "render/style", "render/summary", "render/claims",
+               "render/prose", "render/audit"}
+
+
+def test_each_kind_name_is_a_literal_in_at_most_three_places():
+    """A kind's name is written in the table, in its own builders (``certificate/``) and in at most one consumer:
+    everything else finds a certificate's row with ``kinds.of`` or ``kinds.for_system``."""
+    from symssm.certificate import kinds
+
+    for name in kinds.NAMES:
+        found = _literal_modules(name)
+        assert "certificate/kinds" in found, name
+        others = {m for m in found if not m.startswith("certificate/")}
+        assert len(others) <= 1, (name, sorted(others))
+        assert not others & DISPATCHERS, (name, sorted(others & DISPATCHERS))
+
+
+def test_the_table_names_functions_of_the_stage_each_field_belongs_to():
+    import importlib
+
+    from symssm.certificate import kinds
+
+    for row in kinds.KINDS:
+        for field, stage in kinds.REFERENCES.items():
+            reference = getattr(row, field)
+            if reference is None:
+                assert field in ("values", "coq"), (row.name, field)
+                continue
+            module, name = reference.split(":")
+            assert module.split(".")[0] == stage, (row.name, field, reference)
+            assert callable(getattr(importlib.import_module(f"symssm.{module}"), name)), (row.name, field)
+
+
+def test_a_stage_loads_only_the_fields_of_its_stage_or_below():
+    """``row.load("fragment")`` imports a renderer: only render and the stages above may ask for it."""
+    from symssm.certificate import kinds
+
+    for path, rel in _modules():
+        tree = ast.parse(open(path).read())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load"
+                    and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value in kinds.REFERENCES):
+                target = kinds.REFERENCES[node.args[0].value]
+                assert rel[0] == target or STAGES[rel[0]] > STAGES[target], f"{path} loads {node.args[0].value}"
+
+
+def test_the_table_and_the_checker_know_the_same_kinds():
+    import json
+    from importlib import resources
+
+    from symssm.certificate import envelope, kinds
+    from symssm.checker import core
+
+    assert envelope.KINDS == kinds.NAMES
+    assert core.NAMES == kinds.NAMES and core.FIELDS == kinds.FIELDS
+    assert set(core.KINDS) == {(row.name, row.field) for row in kinds.KINDS}
+    assert core.AT_KINDS == tuple(row.name for row in kinds.KINDS if row.at)
+    schema = json.loads(resources.files("symssm").joinpath("schema/certificate.schema.json").read_text())
+    parts = [ref["$ref"].rsplit("/", 1)[1] for ref in schema["oneOf"]]
+    assert parts == list(dict.fromkeys(row.schema for row in kinds.KINDS))
+    for row in kinds.KINDS:
+        kind = schema["$defs"][row.schema]["properties"]["kind"]
+        assert kind.get("const", kind.get("enum", [None])[0]) == row.name, row.name

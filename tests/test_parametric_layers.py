@@ -100,7 +100,7 @@ def test_undefined_points_and_bad_points():
     assert cert.at(s=0)["interaction_rank"] == 1
     with pytest.raises(InputError, match="missing s"):
         cert.at(t=1)
-    with pytest.raises(InputError, match="not a rational"):
+    with pytest.raises(InputError, match="s 'x' is not an integer, p/q or exact decimal"):
         cert.at(s="x")
 
 

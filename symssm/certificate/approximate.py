@@ -15,52 +15,45 @@ Examples
 
 from fractions import Fraction
 
-from ..errors import InputError
 from ..errors import LimitError
 from ..exact.approximate import (MAX_APPROX_DIM, _dyadic, error_brackets, gram_brackets, sqrt_up, summed_lags,
                                  truncated_gram, widened_errors, widening)
 from ..formats.limits import check_n
-from ..formats.rationals import format_rational
+from ..formats.rationals import format_rational, parse_tolerance
 from .envelope import header, within_limits
 
-__all__ = ["approximate_data", "parse_tolerance", "bracket_json", "MAX_TAIL_N"]
+__all__ = ["approximate_data", "bracket_json", "MAX_TAIL_N"]
 
 #: Longest n of a certificate whose lags beyond the exact sum are bounded by a certified decay (both sides).
 MAX_TAIL_N = 10 ** 12
 
 
-def parse_tolerance(text):
-    """A tolerance in (0, 1) from ``"1e-3"``, ``"0.001"`` or ``"1/1000"`` (exact; never a float).
-
-    Raises
-    ------
-    InputError
-        If it is not such a number.
-    """
-    import re
-
-    text = str(text).strip()
-    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?([eE]-?[0-9]{1,3})?|[0-9]+/[0-9]+", text):
-        raise InputError(f"tolerance {text[:40]!r} must be a number such as 1e-3, 0.001 or 1/1000")
-    value = Fraction(text) if "/" in text and not text.endswith("/0") else Fraction(text) if "/" not in text \
-        else None
-    if value is None or not 0 < value < 1:
-        raise InputError(f"the tolerance must lie strictly between 0 and 1, got {text[:40]}")
-    return value
-
-
 def approximate_data(system, n, tolerance):
     """The certificate's JSON data for the eps-head count of ``system`` on length ``n``.
 
+    Parameters
+    ----------
+    system : SSM
+        A real system with rational entries.
+    n : int
+        The sequence length.
+    tolerance : Tolerance, Fraction or str
+        The relative error, in (0, 1) (:func:`~symssm.formats.rationals.parse_tolerance`; never a binary float).
+
+    Returns
+    -------
+    dict
+        The certificate's JSON data.
+
     Raises
     ------
     InputError
-        If ``n`` or the tolerance is invalid.
+        If ``n`` or the tolerance is invalid (a binary float: :class:`~symssm.errors.FloatInExactPathError`).
     LimitError
         If the exact Gram matrix is beyond the limits (docs/numeric.md).
     """
     n = check_n(n)
-    tol = parse_tolerance(tolerance) if not isinstance(tolerance, Fraction) else tolerance
+    tol = parse_tolerance(tolerance, floats=False)  # read once at the boundary: a Tolerance passes through
     if system.p * system.m <= MAX_APPROX_DIM:  # (beyond it, error_brackets says so)
         n0 = summed_lags(system, n)
         if n0 < n:
@@ -117,7 +110,20 @@ def _tail_data(system, n, n0, tol):
 
 
 def bracket_json(e):
-    """One bracket with its witnesses (exact/approximate's dict) as certificate JSON."""
+    """One bracket with its witnesses as certificate JSON.
+
+    Parameters
+    ----------
+    e : dict
+        A bracket of :func:`symssm.exact.approximate.gram_brackets`: ``H``, ``lower``, ``upper`` and, for
+        ``H >= 1``, ``basis`` and the definiteness witnesses (``zeta``, ``gammas``, ``factor``) when there are some.
+
+    Returns
+    -------
+    dict
+        ``H``, ``lower`` and ``upper`` as canonical texts; ``basis`` and ``definite`` (None without witnesses)
+        for ``H >= 1``.
+    """
     item = {"H": e["H"], "lower": format_rational(e["lower"]), "upper": format_rational(e["upper"])}
     if e["H"]:
         item["basis"] = [[str(x) for x in row] for row in e["basis"]]

@@ -21,19 +21,37 @@ from ..errors import InputError, LimitError
 from ..formats.jsonio import load_strict
 from ..formats.limits import MAX_DIGITS
 from ..sources.layers import Layer, layer_json
+from .kinds import NAMES
 
 __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify",
            "within_limits"]
 
 FORMAT = "symssm-certificate"
 VERSION = 1
-#: The certificate kinds this generator writes (the checker knows the same).
-KINDS = ("head-count", "gradient-highway", "interaction-rank", "parametric-head-count", "approximate-head-count",
-         "parametric-interaction-rank", "trained-head-count")
+#: The certificate kinds this generator writes (the rows of :mod:`symssm.certificate.kinds`; the checker knows the same).
+KINDS = NAMES
 
 
 def system_json(system):
-    """The ``"system"`` field: name, dimensions and exact entries as canonical strings."""
+    """The ``"system"`` field of a certificate: name, dimensions and exact entries as canonical strings.
+
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system (or any object with ``entry_text``, ``name``, ``N``, ``m``, ``p``).
+
+    Returns
+    -------
+    dict
+        ``name``, ``N``, ``m``, ``p`` and the matrices ``A``, ``B``, ``C``, ``D`` (None when absent) as rows of
+        canonical number texts.
+
+    Examples
+    --------
+    >>> from symssm.sources.system import ssm
+    >>> system_json(ssm([["1/2"]], [[1]], [[2]], name="s"))["A"]
+    [['1/2']]
+    """
     text = system.entry_text
     return {"name": system.name, "N": system.N, "m": system.m, "p": system.p,
             "A": text["A"], "B": text["B"], "C": text["C"], "D": text["D"]}
@@ -41,6 +59,18 @@ def system_json(system):
 
 def header(kind, system):
     """The fields every certificate starts with, for ``kind`` and ``system`` (an SSM, or a layer).
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`KINDS` (the rows of :mod:`symssm.certificate.kinds`).
+    system : object
+        The system or layer the certificate is about: its ``"system"`` field and its hash come from it.
+
+    Returns
+    -------
+    dict
+        ``format``, ``version``, ``kind``, ``generator``, ``system`` and ``input_sha256``.
 
     Raises
     ------
@@ -64,10 +94,29 @@ def header(kind, system):
 def check_envelope(data, *, what="certificate"):
     """Require the format marker and a known kind (the one place both are checked).
 
+    Parameters
+    ----------
+    data : object
+        Parsed certificate JSON.
+    what : str
+        How the message names it (``"certificate FILE"``).
+
+    Returns
+    -------
+    dict
+        ``data`` itself.
+
     Raises
     ------
     InputError
         If ``data`` is not a symssm certificate of a known kind.
+
+    Examples
+    --------
+    >>> check_envelope({"format": "symssm-certificate", "kind": "curvature"})
+    Traceback (most recent call last):
+    ...
+    symssm.errors.InputError: certificate has unknown kind 'curvature'
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"{what} is not a symssm certificate (no \"format\": \"{FORMAT}\")")
@@ -80,6 +129,16 @@ def check_envelope(data, *, what="certificate"):
 def read_certificate(path):
     """Read a certificate file strictly; its content is not verified here (see :func:`verify`).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The certificate's JSON file.
+
+    Returns
+    -------
+    dict
+        The certificate data (format and kind checked).
+
     Raises
     ------
     InputError
@@ -89,7 +148,22 @@ def read_certificate(path):
 
 
 def verify(data, *, spec=None, max_seconds=None):
-    """Verify certificate data with the independent checker; returns its ``CheckResult``."""
+    """Verify certificate data with the independent checker.
+
+    Parameters
+    ----------
+    data : dict
+        Certificate data.
+    spec : dict, optional
+        Parsed spec JSON the certificate must be about.
+    max_seconds : float, optional
+        The checker's budget.
+
+    Returns
+    -------
+    CheckResult
+        The checker's verdict (:func:`symssm.checker.check_data`).
+    """
     from ..checker import check_data
 
     return check_data(data, spec=spec, max_seconds=max_seconds)
@@ -120,11 +194,26 @@ def _longest_number(obj, where="certificate"):
 def within_limits(data):
     """Return ``data`` if the checker's number limits admit it (the generator never writes more).
 
+    Parameters
+    ----------
+    data : dict
+        Certificate data; its ``"system"`` is not walked (its entries were held to the limit when read).
+
+    Returns
+    -------
+    dict
+        ``data`` itself.
+
     Raises
     ------
     LimitError
         If some numerator or denominator in the certificate would have more than
         :data:`~symssm.formats.limits.MAX_DIGITS` digits.
+
+    Examples
+    --------
+    >>> within_limits({"kind": "head-count", "head_count": 2})["head_count"]
+    2
     """
     # The system's entries were held to the limit when it was read; every derived number is walked.
     digits, where = _longest_number({k: v for k, v in data.items() if k != "system"})

@@ -70,9 +70,22 @@ MAX_EXACT_N = 64
 def gaussian_data(system, n=None, *, method="auto"):
     """The head-count certificate data of a :class:`~symssm.sources.complex_system.ComplexSSM`.
 
-    ``method``: ``"exact"`` (elimination over Q(i); N <= 64), ``"modular"`` (witness mod a prime
-    P = 1 mod 4; needs the first ``pm`` lags independent, so the dimension argument covers the rest),
-    or ``"auto"`` (exact up to N = 64, modular above).
+    Parameters
+    ----------
+    system : ComplexSSM
+        A system with Gaussian rational entries.
+    n : int, optional
+        The sequence length; default the truncation ``T`` (``N``, ``N + 1`` with D).
+    method : {"auto", "exact", "modular"}
+        ``"exact"`` (elimination over Q(i); N <= 64), ``"modular"`` (witness mod a prime P = 1 mod 4; needs the
+        first ``pm`` lags independent, so the dimension argument covers the rest), or ``"auto"`` (exact up to
+        N = 64, modular above).
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``head-count`` certificate with ``"field": "Q(i)"``, every number a canonical
+        Gaussian rational text.
 
     Raises
     ------

@@ -24,10 +24,22 @@ def _mat(mat):
 
 
 def head_count_data(witness, n, system=None):
-    """The certificate's JSON data for ``k(n)`` from a :class:`HeadCountWitness`.
+    """The certificate's JSON data for ``k(n)`` from a :class:`~symssm.exact.headcount.HeadCountWitness`.
 
-    ``system`` (default ``witness.system``) supplies the name: witnesses are cached by
-    the system's matrices, so a cached witness may carry another name.
+    Parameters
+    ----------
+    witness : HeadCountWitness
+        The lower-bound minor and the coefficients of every lag (:func:`~symssm.exact.headcount.find_witness`).
+    n : int
+        The sequence length (already validated).
+    system : SSM, optional
+        Supplies the name (default ``witness.system``): witnesses are cached by the system's matrices, so a
+        cached witness may carry another name.
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``head-count`` certificate (not yet held to the digit limit: see :func:`certify`).
     """
     system = witness.system if system is None else system
     pr = witness.profile()

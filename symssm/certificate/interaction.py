@@ -32,7 +32,20 @@ def _mat(M):
 
 
 def interaction_data(layer, *, max_seconds=None):
-    """The certificate's JSON data for the interaction rank of an exact layer.
+    """The certificate's JSON data for the interaction rank of a layer on its input.
+
+    Parameters
+    ----------
+    layer : Layer
+        A layer of the unified framework (:mod:`symssm.sources.layers`); softmax attention goes to
+        :func:`~symssm.certificate.softmax.softmax_data`.
+    max_seconds : float, optional
+        Accepted for the common builder signature; the work is bounded by the layer's limits.
+
+    Returns
+    -------
+    dict
+        The JSON data of an ``interaction-rank`` certificate.
 
     Raises
     ------

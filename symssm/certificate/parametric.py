@@ -21,7 +21,18 @@ __all__ = ["parametric_data", "parametric_system_json", "body_links"]
 
 
 def parametric_system_json(system):
-    """The ``"system"`` field of a parametric certificate: formulas as written, and the parameters."""
+    """The ``"system"`` field of a parametric certificate: formulas as written, and the parameters.
+
+    Parameters
+    ----------
+    system : ParametricSSM
+        The family.
+
+    Returns
+    -------
+    dict
+        ``name``, ``N``, ``m``, ``p``, ``parameters`` and the matrices of formula texts (``D`` None when absent).
+    """
     def rows(mat):
         return None if mat is None else [list(r) for r in mat]
 
@@ -64,6 +75,17 @@ def body_links(body):
 
     The substitution names the first link that reaches the body (``{"parent", "factor"}`` or
     ``{"parent", "coefficient"}``); every factor says how its zero set is covered.
+
+    Parameters
+    ----------
+    body : Body
+        A body of :func:`~symssm.exact.parametric.family_head_count` (or of a layer family).
+
+    Returns
+    -------
+    tuple
+        ``(substitution, factors)``: the first link that leads to the body (None for the generic body),
+        and the factors object: each factor of its exceptional set with its multiplicity, status and cover.
     """
     sub = None
     if body.substitution is not None:
@@ -100,12 +122,25 @@ def _body(body):
 def parametric_data(system, n=None):
     """The certificate's JSON data for the head count of a parametric family on length ``n``.
 
-    ``n`` defaults to the truncation ``T = N`` (``N + 1`` with D), where the count is final.
+    Parameters
+    ----------
+    system : ParametricSSM
+        The family.
+    n : int, optional
+        The sequence length; default the truncation ``T = N`` (``N + 1`` with D), where the count is final.
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``parametric-head-count`` certificate: the generic count, every case and whether
+        they cover every parameter value (``complete``).
 
     Raises
     ------
     InputError
         If ``n`` is invalid, or the family cannot be analysed (:func:`~symssm.exact.parametric.family_head_count`).
+    LimitError
+        If a number would exceed the checker's limits.
     """
     T = system.N + (1 if system.has_D else 0)
     n = T if n is None else check_n(n)

@@ -46,8 +46,18 @@ def _body(body, order):
 def parametric_interaction_data(layer, *, max_cases=MAX_CASES):
     """The certificate's JSON data for the interaction rank of a layer with parameters, for every input.
 
-    ``max_cases`` caps the bodies (the generic one and each case of the exceptional set); a case
-    factor beyond it is left uncovered, and the certificate says it is not complete.
+    Parameters
+    ----------
+    layer : ParametricLayer
+        The layer (:mod:`symssm.sources.parametric_layers`).
+    max_cases : int
+        Most bodies (the generic one and each case of the exceptional set); a case factor beyond it is left
+        uncovered, and the certificate says it is not complete.
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``parametric-interaction-rank`` certificate.
 
     Raises
     ------

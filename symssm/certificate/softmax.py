@@ -20,6 +20,17 @@ SOFTMAX_RULE = ("W_ij = sum_h a^h_ij V_h lies in span{V_h}; an r-head model take
 def softmax_data(layer):
     """The certificate data of a softmax-attention layer's interaction rank.
 
+    Parameters
+    ----------
+    layer : Layer
+        A ``softmax-attention`` layer.
+
+    Returns
+    -------
+    dict
+        The JSON data of an ``interaction-rank`` certificate whose lower bound is an interval enclosure of a
+        minor's determinant that excludes zero.
+
     Raises
     ------
     CertificateError

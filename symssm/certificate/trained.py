@@ -16,12 +16,10 @@ Examples
 ('trained-head-count', 1, 32, [0, 1])
 """
 
-from fractions import Fraction
-
 from ..exact.trained import trained_brackets
 from ..formats.limits import check_n
-from ..formats.rationals import format_rational
-from .approximate import bracket_json, parse_tolerance
+from ..formats.rationals import format_rational, parse_tolerance
+from .approximate import bracket_json
 from .envelope import header, within_limits
 
 __all__ = ["trained_data"]
@@ -29,6 +27,20 @@ __all__ = ["trained_data"]
 
 def trained_data(layer, n, tolerance):
     """The certificate's JSON data for the eps-head count of a trained layer on length ``n``.
+
+    Parameters
+    ----------
+    layer : TrainedLayer
+        A trained S4D / S5 / LRU layer with exact dyadic parameters (:func:`~symssm.sources.trained.trained_layer`).
+    n : int
+        The sequence length.
+    tolerance : Tolerance, Fraction or str
+        The relative error, in (0, 1) (never a binary float).
+
+    Returns
+    -------
+    dict
+        The JSON data of a ``trained-head-count`` certificate.
 
     Raises
     ------
@@ -38,7 +50,7 @@ def trained_data(layer, n, tolerance):
         If the layer is beyond the limits, or its surrogate cannot decide at this tolerance.
     """
     n = check_n(n)
-    tol = tolerance if isinstance(tolerance, Fraction) else parse_tolerance(tolerance)
+    tol = parse_tolerance(tolerance, floats=False)  # read once at the boundary: a Tolerance passes through
     out = trained_brackets(layer, n, tol)
     data = header("trained-head-count", layer)
     data.update({

@@ -16,13 +16,13 @@ from math import gcd
 
 from . import linalg
 from .gradient import check_decay, decay_rate
+from .limits import MAX_GRAM_WORK
 from .numbers import int_text, rat_text
 from .reading import integer, keys, rational
 
 MAX_APPROX_N = 4096
 #: Longest n of a certificate with a tail (the lags beyond the summed ones bounded by a certified decay).
 MAX_TAIL_N = 10 ** 12
-MAX_GRAM_WORK = 20_000_000
 MAX_APPROX_DIM = 64
 #: Most word operations the definiteness tests may cost: brackets x (p m)^3 x 64-bit words of tr G (both sides).
 MAX_DEFINITE_WORK = 25_000_000

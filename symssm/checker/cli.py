@@ -4,7 +4,9 @@ import argparse
 import sys
 
 from .core import check_file
-from .reading import CheckResult
+from .kernel import CheckResult
+
+__all__ = ["main", "option_file_clash"]
 
 
 def _version():
@@ -36,6 +38,15 @@ def option_file_clash(argv):
 
     >>> option_file_clash(["--", "--version"]) is None
     True
+
+    Parameters
+    ----------
+    argv : list of str
+        The command's arguments.
+
+    Returns
+    -------
+    str or None
     """
     import os
 
@@ -50,7 +61,20 @@ def option_file_clash(argv):
 
 
 def main(argv=None, *, prog="symssm-check"):
-    """Run the checker's command line; returns the exit code (0 verified, 1 rejected, 2 unreadable/undecided)."""
+    """Run the checker's command line; returns the exit code (0 verified, 1 rejected, 2 unreadable/undecided).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default ``sys.argv[1:]``).
+    prog : str
+        The command's name in messages.
+
+    Returns
+    -------
+    int
+        0 verified, 1 rejected, 2 unreadable or undecided.
+    """
     parser = argparse.ArgumentParser(
         allow_abbrev=False,
         prog=prog,

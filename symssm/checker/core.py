@@ -8,50 +8,78 @@ import time
 from fractions import Fraction
 
 from .approximate import check_approximate
-from .trained import check_trained, read_trained_layer, trained_spec_hash
-from .gradient import check_gradient
 from .gaussian import FIELD as GAUSSIAN_FIELD
 from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussian_system
+from .gradient import check_gradient
 from .headcount import check_head_count
 from .interaction import check_interaction, layer_spec_hash, read_layer
+from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Rejected, Unreadable, is_text, read_file
 from .parametric import check_parametric, head_count_at, parametric_spec_hash, read_parametric_system
 from .parametric_interaction import (check_parametric_interaction, interaction_rank_at, parametric_layer_spec_hash,
                                      read_parametric_layer)
-from .reading import (
-    FORMAT,
-    VERSIONS,
-    CheckResult,
-    Ledger,
-    Rejected,
-    Unreadable,
-    is_text,
-    read_file,
-    read_system,
-    spec_hash,
-)
+from .reading import read_system, spec_hash
+from .trained import check_trained, read_trained_layer, trained_spec_hash
 
-__all__ = ["check_data", "check_file", "KINDS", "AT_KINDS"]
+__all__ = ["check_data", "check_file", "KINDS", "NAMES", "FIELDS", "AT_KINDS"]
 
-#: Each certificate kind: how its ``system`` is read, how a spec is hashed, and its obligations.
+
+def _family_at(parsed, point, cert, system):
+    return head_count_at(parsed, point, cert["n"])
+
+
+def _layer_at(parsed, point, cert, system):
+    return interaction_rank_at(parsed, point, system)
+
+
+#: Each certificate kind, keyed by ``(kind, field)``: a kind's plain form has field None, a variant its
+#: ``"field"`` (``"Q(i)"``: head counts of complex systems). A row: how its ``system`` is read, how a spec is
+#: hashed, its obligations, and what ``--at`` answers (``at(parsed bodies, point, cert, system)``; None where
+#: ``--at`` does not apply). The generator's twin is :mod:`symssm.certificate.kinds`.
 KINDS = {
-    "head-count": (read_system, spec_hash, check_head_count),
-    "gradient-highway": (read_system, spec_hash, check_gradient),
-    "interaction-rank": (read_layer, layer_spec_hash, check_interaction),
-    "parametric-head-count": (read_parametric_system, parametric_spec_hash, check_parametric),
-    "approximate-head-count": (read_system, spec_hash, check_approximate),
-    "parametric-interaction-rank": (read_parametric_layer, parametric_layer_spec_hash, check_parametric_interaction),
-    "trained-head-count": (read_trained_layer, trained_spec_hash, check_trained),
+    ("head-count", None): (read_system, spec_hash, check_head_count, None),
+    ("head-count", GAUSSIAN_FIELD): (read_gaussian_system, gaussian_spec_hash, check_gaussian_head_count, None),
+    ("gradient-highway", None): (read_system, spec_hash, check_gradient, None),
+    ("interaction-rank", None): (read_layer, layer_spec_hash, check_interaction, None),
+    ("parametric-head-count", None): (read_parametric_system, parametric_spec_hash, check_parametric, _family_at),
+    ("approximate-head-count", None): (read_system, spec_hash, check_approximate, None),
+    ("parametric-interaction-rank", None): (read_parametric_layer, parametric_layer_spec_hash,
+                                            check_parametric_interaction, _layer_at),
+    ("trained-head-count", None): (read_trained_layer, trained_spec_hash, check_trained, None),
 }
+#: The kinds, each once.
+NAMES = tuple(dict.fromkeys(name for name, _ in KINDS))
+#: The ``"field"`` values of the kinds that have variants.
+FIELDS = {name: tuple(f for n, f in KINDS if n == name and f is not None) for name in NAMES
+          if any(n == name and f is not None for n, f in KINDS)}
 #: The kinds that say what they prove at a parameter point (``--at``).
-AT_KINDS = ("parametric-head-count", "parametric-interaction-rank")
+AT_KINDS = tuple(name for (name, _), row in KINDS.items() if row[3] is not None)
 
 
 def check_data(cert, *, spec=None, max_seconds=None, at=None):
-    """Check certificate data (already parsed JSON). ``spec``: parsed spec JSON or None.
+    """Check certificate data (already parsed JSON): read it, dispatch on its kind (:data:`KINDS`), verify.
 
-    ``at`` (a dict ``{name: Fraction}``) asks a certificate with parameters what it proves at that point;
-    the answer is the result's ``at`` attribute (a dict with ``head_count``, or ``interaction_rank`` for
-    a layer, an int or None), set only when the certificate is verified.
+    Parameters
+    ----------
+    cert : object
+        Parsed certificate JSON.
+    spec : dict, optional
+        Parsed spec JSON the certificate must be about (its system's hash must match).
+    max_seconds : float, optional
+        The budget: past it the verdict is undecided (code 2), neither verified nor rejected.
+    at : dict, optional
+        ``{name: int or Fraction}``: ask a certificate with parameters what it proves at that point.
+
+    Returns
+    -------
+    CheckResult
+        Code 0 (verified; with ``at``, the answer is its ``at`` attribute: a dict with ``head_count``, or
+        ``interaction_rank`` for a layer, an int or None), 1 (rejected: the message names the first failed
+        obligation) or 2 (unreadable, beyond a limit, or undecided). Nothing is raised: every failure is a verdict.
+
+    Examples
+    --------
+    >>> check_data({"format": "symssm-certificate", "version": 1, "kind": "curvature"}).message
+    "kind: unknown kind 'curvature'"
     """
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     ledger = Ledger(deadline)
@@ -60,14 +88,15 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
             raise Unreadable(f"not a symssm certificate (no \"format\": \"{FORMAT}\")")
         ledger.require(cert.get("version") in VERSIONS and not isinstance(cert.get("version"), bool), "version",
                        f"unknown version {cert.get('version')!r} (this checker knows {VERSIONS})")
-        kinds = KINDS
-        ledger.require(isinstance(cert.get("kind"), str) and cert["kind"] in kinds, "kind",
+        ledger.require(isinstance(cert.get("kind"), str) and cert["kind"] in NAMES, "kind",
                        f"unknown kind {str(cert.get('kind'))[:40]!r}")
         ledger.require(is_text(cert.get("generator"), 200), "generator", "must be a string of at most 200 characters")
-        reader, hasher, obligations = kinds[cert["kind"]]
-        if cert["kind"] == "head-count" and "field" in cert:
-            ledger.require(cert["field"] == GAUSSIAN_FIELD, "field", f"must be {GAUSSIAN_FIELD!r} when present")
-            reader, hasher, obligations = read_gaussian_system, gaussian_spec_hash, check_gaussian_head_count
+        field = None
+        if cert["kind"] in FIELDS and "field" in cert:  # a kind's variant (else an unknown field is its obligations')
+            field = cert["field"]
+            ledger.require((cert["kind"], field) in KINDS if isinstance(field, str) else False, "field",
+                           f"must be {' or '.join(map(repr, FIELDS[cert['kind']]))} when present")
+        reader, hasher, obligations, answer = KINDS[(cert["kind"], field)]
         system = reader(ledger, cert.get("system"))
         ledger.require(cert.get("input_sha256") == system["sha256"], "input_sha256",
                        "does not match the system (the system or the hash was changed)")
@@ -79,23 +108,19 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
             raise Unreadable("--at: the point must give each parameter as an int or a Fraction")
         if at is not None:
             at = {k: Fraction(v) for k, v in at.items()}
-        if at is not None and cert["kind"] not in AT_KINDS:
-            raise Unreadable("--at applies to certificates with parameters (kinds parametric-head-count and "
-                             "parametric-interaction-rank)")
+        if at is not None and answer is None:
+            raise Unreadable(f"--at applies to certificates with parameters (kinds {' and '.join(AT_KINDS)})")
         if at is None:
             summary = obligations(ledger, cert, system)
             return CheckResult(0, summary, ledger.done)
         parsed = []
         summary = obligations(ledger, cert, system, keep=parsed)
         try:
-            if cert["kind"] == "parametric-head-count":
-                answer = head_count_at(parsed, at, cert["n"])
-            else:
-                answer = interaction_rank_at(parsed, at, system)
+            point = answer(parsed, at, cert, system)
         except ValueError as exc:
             raise Unreadable(str(exc)) from None
         result = CheckResult(0, summary, ledger.done)
-        result.at = answer
+        result.at = point
         return result
     except Rejected as exc:
         return CheckResult(1, str(exc), ledger.done)
@@ -112,7 +137,24 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
 
 
 def check_file(path, *, spec_path=None, max_seconds=None, at=None):
-    """Check a certificate file; returns a :class:`CheckResult` (see :func:`check_data` for ``at``)."""
+    """Check a certificate file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The certificate's JSON file.
+    spec_path : str or os.PathLike, optional
+        A spec file the certificate must be about.
+    max_seconds : float, optional
+        The budget (see :func:`check_data`).
+    at : dict, optional
+        A parameter point (see :func:`check_data`).
+
+    Returns
+    -------
+    CheckResult
+        As :func:`check_data`; code 2 when a file cannot be read.
+    """
     try:
         cert = read_file(path, "certificate")
         spec = read_file(spec_path, "spec") if spec_path is not None else None

@@ -16,25 +16,22 @@ from math import lcm
 
 from . import linalg
 from .headcount import nonsingular_minor_mod
+from .limits import MAX_ENTRIES, MAX_PRIME  # the same bounds as over Q
 from .numbers import NumberError, canonical_rational, int_text, is_prime
-from .reading import (Rejected, Unreadable, integer, is_text, keys, matrix, positions, strict_equal, system_record,
-                      witness_lags)
+from .kernel import Rejected, Unreadable, is_text, strict_equal
+from .reading import integer, keys, matrix, positions, system_record, witness_lags
 
 FIELD = "Q(i)"
 #: Largest N of a Q(i) system (modular witnesses); exact elimination is checked up to MAX_EXACT_N.
 MAX_N = 1024
 MAX_EXACT_N = 64
-#: Largest prime of a modular witness over Q(i) (the same bound as over Q).
-MAX_PRIME = 2**31
-#: Most entries of a Q(i) system (the same number as over Q).
-MAX_ENTRIES = 8_388_608
 #: Most word-weighted Gaussian products the lags may cost: sum over d < T of (N^2 m + p N m) times the
 #: 64-bit words of L_d's entries (bound below).  Honest: a random N = 64, p = m = 4 system with
 #: one-digit Gaussian rationals costs 9.2e6 (checked in 4 s with python-flint); the generator refuses
 #: the same systems.
 MAX_GAUSSIAN_WORK = 50_000_000
-#: Largest bound on the bits of a lag entry (numerator plus denominator of a part), as over Q.
-MAX_GAUSSIAN_LAG_BITS = 33_220
+#: Largest bound on the bits of a lag entry (numerator plus denominator of a part): the bound over Q.
+MAX_GAUSSIAN_LAG_BITS = linalg.MAX_LAG_BITS
 
 
 def _bits(M):
@@ -408,7 +405,7 @@ def _text(z):
 
 def gaussian_spec_hash(spec):
     """The canonical hash of a complex spec, read by this checker's own grammar."""
-    from .reading import SPEC_KEYS, Unreadable
+    from .reading import SPEC_KEYS
 
     if not isinstance(spec, dict) or any(k not in SPEC_KEYS for k in spec):
         raise Unreadable("spec must be a JSON object with keys among A, B, C, D, n, name")

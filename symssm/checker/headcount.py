@@ -14,10 +14,11 @@ from operator import attrgetter
 from fractions import Fraction
 
 from . import linalg
+from .limits import MAX_PRIME
 from .numbers import int_text, is_prime, rat_text
-from .reading import integer, keys, matrix, positions, rational, strict_equal, witness_lags
+from .kernel import strict_equal
+from .reading import integer, keys, matrix, positions, rational, witness_lags
 
-MAX_PRIME = 2**31
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
 
 

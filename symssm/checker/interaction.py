@@ -19,13 +19,14 @@ from fractions import Fraction
 
 from .numbers import NumberError, rat_text, spec_rational
 from .headcount import nonsingular_minor
+from .limits import MAX_DIM
 from .linalg import combinations
-from .reading import Unreadable, integer, is_text, keys, matrix, positions, rational, strict_equal
+from .kernel import Unreadable, is_text, strict_equal
+from .reading import integer, keys, matrix, positions, rational
 
 MAX_TOKENS = 256
 MAX_BLOCKS = 20_000
 MAX_LAYER_WORK = 1_000_000
-MAX_DIM = 4096
 LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention", "operator")
 RULE = ("W_ij = sum_h alpha^h_ij V_h with V_h = W at the h-th witness block; alpha^h_ij = 1 if (i,j) is "
         "that block, the listed coefficient for a listed block, 0 otherwise")
@@ -120,7 +121,7 @@ def read_layer(ledger, obj):
 
 def layer_spec_hash(spec):
     """The canonical hash of a layer spec file, read by this checker's own grammar."""
-    from .reading import Ledger, Rejected
+    from .kernel import Ledger, Rejected
 
     if not isinstance(spec, dict) or spec.get("kind") not in LAYER_KINDS:
         raise Unreadable("spec is not a layer spec of a known kind")

@@ -9,6 +9,7 @@ multiplying out, divisibility by exact division, and each case's system by subst
 
 from . import covering as CV
 from . import polynomials as P
+from .limits import MAX_CASES
 from .numbers import rat_text
 from .reading import Rejected, Unreadable, is_text, strict_equal
 
@@ -16,7 +17,6 @@ __all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric",
            "read_body_family", "scaled_entries", "check_rank", "check_factors", "check_cases", "locate", "show_point"]
 
 MAX_PARAMETRIC_DIM = 8
-MAX_CASES = 1024
 STATUSES = CV.ITEM_STATUSES
 
 

@@ -15,6 +15,7 @@ from . import covering as CV
 from . import polynomials as P
 from .parametric import (ParsedBody, formula_matrix, matmul, parameter_names, poly_sum, check_cases, check_factors, check_rank,
                          locate, read_body_family, scaled_entries, show_point)
+from .limits import MAX_CASES
 from .reading import Unreadable, is_text, strict_equal
 
 __all__ = ["read_parametric_layer", "parametric_layer_spec_hash", "check_parametric_interaction",
@@ -23,7 +24,6 @@ __all__ = ["read_parametric_layer", "parametric_layer_spec_hash", "check_paramet
 MAX_TOKENS = 12
 MAX_DIM = 8
 MAX_HEADS = 8
-MAX_CASES = 1024
 SPEC_FIELDS = {
     "selective-ssm": (("A", "B", "C", "kind", "parameters"), ("D",)),
     "convolution": (("kernel", "kind", "n", "parameters"), ()),

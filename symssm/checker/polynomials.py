@@ -20,7 +20,7 @@ from typing import Any, Dict
 
 from .accel import optional
 from .numbers import MAX_DIGITS, NumberError, big_int, fits, formula_number, spec_rational
-from .reading import Unreadable
+from .kernel import Unreadable
 
 # an optional accelerator (imported on first use): the same products and quotients, the same work
 # counted, the same verdicts; python-flint is a dependency of symssm, not of the checker

@@ -1,198 +1,51 @@
-"""Reading for the checker: strict JSON, the verdict types, typed field access, the system.
+"""The checker's system reader: typed access to certificate fields, the system, and the spec grammar.
 
-Standard library only; it never imports the generator.
+Standard library only; it never imports the generator.  :func:`read_system` reads a certificate's
+``system`` field (every entry a canonical rational, the sizes within :mod:`.limits`) into the record the
+obligations use, with the SHA-256 of its canonical text; :func:`read_spec` reads a spec document by
+exactly the spec grammar, and :func:`spec_hash` hashes it the same way, so ``--spec`` compares the two.
+The verdicts, the ledger and strict JSON are the kernel's (:mod:`.kernel`, re-exported here for the
+obligation modules).
 """
 
 import hashlib
-from itertools import chain
 import json
-import re
-import time
+from itertools import chain
 
-from .numbers import NumberError, big_int, canonical_rational, rat_text, spec_rational
+from .kernel import (FORMAT, VERSIONS, CheckResult, JsonDecimal, Ledger, Rejected, Unreadable, is_text, parse_json,
+                     read_file, strict_equal)
+from .limits import MAX_BYTES, MAX_DEPTH, MAX_DIM, MAX_ENTRIES, MAX_N, MAX_NAME
+from .numbers import NumberError, canonical_rational, rat_text, spec_rational
 
-FORMAT = "symssm-certificate"
-VERSIONS = (1,)
-MAX_BYTES = 64 * 1024 * 1024
-MAX_DEPTH = 32
-MAX_DIM = 4096
-
-
-class Rejected(Exception):
-    """An obligation failed: ``obligation`` names it."""
-
-    def __init__(self, obligation, message):
-        super().__init__(f"{obligation}: {message}")
-        self.obligation = obligation
-
-
-class Unreadable(Exception):
-    """The input is not a readable symssm certificate."""
-
-
-class CheckResult:
-    """Outcome of a check: ``code`` 0 verified, 1 rejected, 2 unreadable."""
-
-    def __init__(self, code, message, obligations=()):
-        self.code = code
-        self.message = message
-        self.obligations = tuple(obligations)
-        self.at = None
-
-    @property
-    def verified(self):
-        return self.code == 0
-
-    def __bool__(self):
-        return self.verified
-
-    def __repr__(self):
-        return f"<CheckResult {['VERIFIED', 'REJECTED', 'UNREADABLE'][self.code]}: {self.message}>"
-
-    def _repr_markdown_(self):
-        """Jupyter: the verdict in bold, the checker's message, the number of obligations discharged."""
-        verdict = ["VERIFIED", "REJECTED", "UNREADABLE"][self.code]
-        message = "".join(c if c.isalnum() or c in " .,:;=()[]<>+-/'_^" else "?" for c in str(self.message)[:2000])
-        count = f" ({len(self.obligations)} obligations checked)" if self.obligations else ""
-        return f"**{verdict}** (exit code {self.code}){count}: {message.replace('_', chr(92) + '_')}"
-
-
-class Ledger:
-    """Collects discharged obligations; ``require`` raises on the first failure."""
-
-    def __init__(self, deadline=None):
-        self.done = []
-        self._seen = set()  # constant-time de-duplication: a certificate with 400,000 rows stays linear
-        self.deadline = deadline
-
-    def require(self, condition, obligation, message):
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Unreadable("undecided: the checking budget (--max-seconds) ran out before all obligations were "
-                             "checked; neither verified nor rejected")
-        if not condition:
-            raise Rejected(obligation, message)
-        if obligation not in self._seen:
-            self._seen.add(obligation)
-            self.done.append(obligation)
-
-
-# ---------------------------------------------------------------- reading
-
-class JsonDecimal(str):
-    """A JSON number with a fraction or exponent, kept as its text (never a binary float).
-
-    A subclass of str so that a spec's decimal entries parse exactly, and a distinct type so
-    that a certificate field that must be a string never accepts a JSON number.
-    """
-
-
-def strict_equal(a, b):
-    """Equality that also requires equal types: ``True`` is not ``1``, a JSON number is not a string."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
-    return a == b
-
-
-def is_text(value, limit):
-    """A JSON string (not a number) of at most ``limit`` characters."""
-    return type(value) is str and len(value) <= limit
-
-
-def _no_const(name):
-    raise ValueError(f"JSON constant {name} is not allowed")
-
-
-def _pairs(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k!r}")
-        out[k] = v
-    return out
-
-
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_QUOTED = re.compile(rb'"[^"]*"')
-_KEEP = "[]{}\""
-_DROP = bytes(c for c in range(128) if chr(c) not in _KEEP)
-
-
-def _brackets(text):
-    """The brackets of JSON text outside its strings, in order.
-
-    ASCII text without backslashes (every certificate and spec symssm writes) is reduced to its
-    quotes and brackets by ``bytes.translate`` and the strings, then only quote pairs, are cut out;
-    other text goes through a regular expression that knows escapes.  Both run at C speed.
-    """
-    if text.isascii() and "\\" not in text:
-        # two adjacent quotes enclose no bracket (a string, or the gap between two strings): drop them first
-        kept = text.encode("ascii").translate(None, _DROP).replace(b'""', b"")
-        return _QUOTED.sub(b"", kept).replace(b'"', b"").decode("ascii")  # an unterminated string's quote too
-    return _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-
-
-def _too_deep(text):
-    """Whether the JSON text nests deeper than MAX_DEPTH (brackets inside strings do not count).
-
-    The strings and every character that is not a bracket are removed by regular expressions (C
-    speed), then the brackets left are counted; an unterminated string keeps its brackets, which
-    can only make the answer more cautious.
-    """
-    depth = 0
-    for ch in _brackets(text):
-        if ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return True
-        else:
-            depth -= 1
-    return False
-
-
-def parse_json(raw, what):
-    if len(raw) > MAX_BYTES:
-        raise Unreadable(f"{what} is larger than {MAX_BYTES} bytes")
-    try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError:
-        raise Unreadable(f"{what} is not UTF-8 text") from None
-    if _too_deep(text):
-        raise Unreadable(f"{what} nests deeper than {MAX_DEPTH} levels")
-    try:
-        return json.loads(text, parse_constant=_no_const, object_pairs_hook=_pairs,
-                          parse_int=_json_int, parse_float=JsonDecimal)
-    except (ValueError, RecursionError) as exc:
-        raise Unreadable(f"{what} is not valid JSON ({str(exc)[:120]})") from None
-
-
-def _json_int(text):
-    try:
-        return big_int(text)
-    except NumberError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def read_file(path, what):
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise Unreadable(f"{what} {path}: no such file") from None
-    except IsADirectoryError:
-        raise Unreadable(f"{what} {path} is a directory") from None
-    except OSError as exc:
-        raise Unreadable(f"{what} {path}: cannot read ({exc.strerror})") from None
-    return parse_json(raw, f"{what} {path}")
+__all__ = ["keys", "integer", "positions", "rational", "matrix", "witness_lags", "canonical_hash", "read_system",
+           "system_record", "canonical_json", "SPEC_KEYS", "read_spec", "spec_hash",
+           # the kernel's names, for the modules that import them from here
+           "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Rejected", "Unreadable", "is_text",
+           "parse_json", "read_file", "strict_equal", "MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_N",
+           "MAX_NAME"]
 
 
 # ---------------------------------------------------------------- typed access
 
 def keys(ledger, obj, where, required, optional=()):
+    """Require ``obj`` to be a JSON object with every ``required`` field and no field outside ``optional``.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligation is recorded (it raises :class:`Rejected` naming ``where`` on failure).
+    obj : object
+        The value read.
+    where : str
+        The field's path (``"system"``, ``"lower_bound"``).
+    required, optional : sequence of str
+        The fields it must and may have.
+
+    Returns
+    -------
+    dict
+        ``obj``.
+    """
     ledger.require(isinstance(obj, dict), where, "must be a JSON object")
     missing = [k for k in required if k not in obj]
     ledger.require(not missing, where, f"missing field {missing[0]!r}" if missing else "")
@@ -202,6 +55,24 @@ def keys(ledger, obj, where, required, optional=()):
 
 
 def integer(ledger, value, where, lo=None, hi=None):
+    """Require an integer (not a boolean) in ``[lo, hi]``.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligation is recorded.
+    value : object
+        The value read.
+    where : str
+        The field's path.
+    lo, hi : int, optional
+        The bounds.
+
+    Returns
+    -------
+    int
+        ``value``.
+    """
     ledger.require(isinstance(value, int) and not isinstance(value, bool), where, "must be an integer")
     ledger.require(lo is None or value >= lo, where, f"must be at least {lo}")
     ledger.require(hi is None or value <= hi, where, f"must be at most {hi}")
@@ -209,7 +80,23 @@ def integer(ledger, value, where, lo=None, hi=None):
 
 
 def positions(ledger, value, count, p, m, where="lower_bound.positions"):
-    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples."""
+    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    value : object
+        The list read.
+    count, p, m : int
+        How many positions, and the matrix's size.
+    where : str
+        The field's path.
+
+    Returns
+    -------
+    list of tuple of int
+    """
     ledger.require(isinstance(value, list) and len(value) == count, where, f"must list {count} positions")
     cells = []
     for t, rc in enumerate(value):
@@ -220,6 +107,26 @@ def positions(ledger, value, count, p, m, where="lower_bound.positions"):
 
 
 def rational(ledger, value, where):
+    """A canonical rational text (``"-3/4"``, reduced, no sign on the denominator) as a Fraction.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        The ledger (the obligation is named by ``where``).
+    value : object
+        The value read.
+    where : str
+        The field's path.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    Rejected
+        If ``value`` is not a canonical rational text within the digit limit.
+    """
     try:
         return canonical_rational(value)
     except NumberError as exc:
@@ -232,8 +139,27 @@ def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=
     Each distinct text of the matrix is parsed once and the rows are looked up (entries repeat in
     large systems); if any text fails, the matrix is read entry by entry to name the first bad entry.
     A custom ``number`` gets the same with ``parse`` (text to value, raising NumberError, no ledger).
-    With ``tables`` (a dict), the ``{text: value}`` table of the distinct texts is stored there under
-    ``where`` when every entry was read through it.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    value : object
+        The rows read.
+    where : str
+        The field's path.
+    rows, cols : int
+        The shape required.
+    number : callable, optional
+        ``number(ledger, text, where)``: reads one entry.
+    parse : callable, optional
+        ``parse(text)``: the same without a ledger, for the table of distinct texts.
+    tables : dict, optional
+        Receives the ``{text: value}`` table under ``where`` when every entry was read through it.
+
+    Returns
+    -------
+    list of list
     """
     ledger.require(isinstance(value, list) and len(value) == rows, where, f"must be a list of {rows} rows")
     out = []
@@ -267,7 +193,23 @@ def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=
 
 
 def witness_lags(ledger, value, T, most):
-    """Strictly increasing witness lags below T, at most ``most`` of them."""
+    """Strictly increasing witness lags below T, at most ``most`` of them.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    value : object
+        The list read (``lower_bound.lags``).
+    T : int
+        The truncation: every lag is below it.
+    most : int
+        The most lags, ``min(T, p m)``.
+
+    Returns
+    -------
+    list of int
+    """
     ledger.require(isinstance(value, list) and len(value) <= most, "lower_bound.lags",
                    f"must be a list of at most min(T, pm) = {most} lags")
     for s, d in enumerate(value):
@@ -277,6 +219,20 @@ def witness_lags(ledger, value, T, most):
 
 
 def canonical_hash(A, B, C, D):
+    """SHA-256 of a system's canonical text, from its matrices (the checker's own computation).
+
+    Parameters
+    ----------
+    A, B, C : list of list of Fraction
+        The matrices.
+    D : list of list of Fraction, optional
+        None when absent.
+
+    Returns
+    -------
+    str
+        The hex digest; equal to a certificate's ``input_sha256`` for the same system.
+    """
     def txt(M):
         return [[rat_text(x) for x in row] for row in M]
 
@@ -286,6 +242,21 @@ def canonical_hash(A, B, C, D):
 
 
 def read_system(ledger, obj):
+    """Read a certificate's ``system`` field: its sizes within the limits, every entry a canonical rational.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Where the obligations are recorded.
+    obj : object
+        The ``"system"`` value.
+
+    Returns
+    -------
+    dict
+        The record of :func:`system_record`: the matrices as Fractions, ``T``, and the ``sha256`` of the
+        system's canonical text.
+    """
     keys(ledger, obj, "system", ("name", "N", "m", "p", "A", "B", "C", "D"))
     ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
     N = integer(ledger, obj["N"], "system.N", 1, MAX_DIM)
@@ -304,12 +275,25 @@ def read_system(ledger, obj):
 
 
 def system_record(obj, N, m, p, mats, tables):
-    """The checker's record of a system read from ``obj`` (matrices ``mats``, D None when absent).
+    """The checker's record of a system read from ``obj``.
 
-    Besides the matrices: ``sha256`` of the canonical text (every entry was just checked to be a
-    canonical number text, so the canonical text is the entries as given, hashed directly);
-    ``texts``, for each matrix read through its table of distinct texts, ``(entry texts, table)``;
-    ``distinct``, the distinct entry values (for the denominators).
+    Parameters
+    ----------
+    obj : dict
+        The ``"system"`` field (its entries already checked to be canonical number texts).
+    N, m, p : int
+        The sizes.
+    mats : dict
+        ``{"A": rows, "B": ..., "C": ..., "D": rows or None}``, read.
+    tables : dict
+        The tables of distinct texts :func:`matrix` kept, by field path.
+
+    Returns
+    -------
+    dict
+        The matrices, ``N``, ``m``, ``p``, ``T``; ``sha256`` of the canonical text (the entries as given, hashed
+        directly); ``texts``, for each matrix read through its table, ``(entry texts, table)``; ``distinct``,
+        the distinct entry values (for the denominators).
     """
     texts = {k: obj[k] if mats[k] is not None else None for k in "ABCD"}
     names = [k for k in "ABCD" if texts[k] is not None]
@@ -335,8 +319,25 @@ def _plain_row(row):
 
 
 def canonical_json(mats):
-    """``json.dumps(mats, sort_keys=True, separators=(",", ":")) + "\\n"`` (ASCII), the same bytes, with rows of
-    plain texts joined rather than encoded one string at a time (a million entries at N = 1024)."""
+    """Canonical JSON of a dict of matrices of texts.
+
+    The same bytes as ``json.dumps(mats, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\\n"``,
+    with rows of plain texts joined rather than encoded one string at a time (a million entries at N = 1024).
+
+    Parameters
+    ----------
+    mats : dict
+        ``{name: rows of texts, or None}``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> canonical_json({"B": [["1"]], "A": [["1/2", "0"]], "D": None})
+    '{"A":[["1/2","0"]],"B":[["1"]],"D":null}\\n'
+    """
     parts = []
     for key in sorted(mats):
         value = mats[key]
@@ -348,9 +349,6 @@ def canonical_json(mats):
 
 
 SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
-MAX_ENTRIES = 8_388_608
-MAX_NAME = 200
-MAX_N = 10**30
 
 
 def _spec_matrix(value, name):
@@ -378,7 +376,20 @@ def _spec_matrix(value, name):
 def read_spec(spec):
     """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
 
-    Returns ``(A, B, C, D)`` with ``D`` None when absent or zero; raises :class:`Unreadable`.
+    Parameters
+    ----------
+    spec : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    tuple
+        ``(A, B, C, D)`` as lists of rows of Fractions, ``D`` None when absent or zero.
+
+    Raises
+    ------
+    Unreadable
+        If the document is not a spec of a time-invariant system within the limits.
     """
     if not isinstance(spec, dict):
         raise Unreadable("spec must be a JSON object")
@@ -418,5 +429,21 @@ def read_spec(spec):
 
 
 def spec_hash(spec):
-    """Canonical hash of a spec document (the system only), by the checker's own reader."""
+    """Canonical hash of a spec document (the system only), by the checker's own reader.
+
+    Parameters
+    ----------
+    spec : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    str
+        The SHA-256 a certificate about the same system states as ``input_sha256``.
+
+    Examples
+    --------
+    >>> spec_hash({"A": [[1]], "B": [[1]], "C": [[1]], "n": 4}) == spec_hash({"A": [["1"]], "B": [[1]], "C": [[1]]})
+    True
+    """
     return canonical_hash(*read_spec(spec))

@@ -8,7 +8,8 @@ every operation rounded outward to ``precision_bits`` bits.
 from fractions import Fraction
 from itertools import permutations
 
-from .reading import integer, keys, positions, strict_equal
+from .kernel import strict_equal
+from .reading import integer, keys, positions
 
 MAX_PRECISION = 1024
 MAX_TERMS = 256

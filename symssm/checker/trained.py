@@ -29,8 +29,10 @@ from fractions import Fraction
 from . import enclosure as E
 from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, check_brackets, check_claim, check_widened,
                           definite_work, weighted_gram)
+from .limits import MAX_GRAM_WORK
 from .numbers import NumberError, canonical_rational, int_text
-from .reading import integer, is_text, keys, rational
+from .kernel import is_text
+from .reading import integer, keys, rational
 
 __all__ = ["read_trained_layer", "check_trained", "trained_spec_hash", "ARCHITECTURES", "layer_modes"]
 
@@ -47,7 +49,6 @@ EXP_WORK = 600
 BALL_WORK = 40
 #: Most fractional bits of the surrogate's integers.
 MAX_SCALE_BITS = 400
-MAX_GRAM_WORK = 20_000_000
 #: Digits an entry of the surrogate may have beyond Q / 3 (the lags' entries are below 2^700).
 MAX_KERNEL_DIGITS = 240
 

@@ -26,8 +26,9 @@ Examples
 import math
 from fractions import Fraction
 
-from ..errors import InputError, LimitError
+from ..errors import LimitError
 from ..formats.limits import check_n
+from ..formats.rationals import parse_tolerance
 from .lags import lag_bit_bound, scaled_lag_stack
 
 __all__ = ["gram_matrix", "error_brackets", "gram_brackets", "gram_of_rows", "sqrt_bounds", "summed_lags",
@@ -50,10 +51,28 @@ MAX_BITS = 33_220
 def gram_matrix(system, n):
     """``(G, tr G)``: an integer multiple of ``sum_{d<n} (n - d) vec(L_d) vec(L_d)^T`` and its trace.
 
+    Parameters
+    ----------
+    system : SSM
+        A real system with rational entries.
+    n : int
+        The sequence length.
+
+    Returns
+    -------
+    tuple
+        ``(G, tr)``: the integer Gram matrix (a list of rows) and its trace.
+
     Raises
     ------
     LimitError
         If ``n``, ``p m`` or the work exceeds the limits shared with the checker.
+
+    Examples
+    --------
+    >>> from symssm.sources.system import ssm
+    >>> gram_matrix(ssm([["1/2"]], [[1]], [[1]]), 3)  # 3 (1)^2 + 2 (1/2)^2 + 1 (1/4)^2, times 16
+    ([[57]], 57)
     """
     n = check_n(n, maximum=MAX_APPROX_N)
     pm = system.p * system.m
@@ -71,7 +90,20 @@ def gram_matrix(system, n):
 
 def summed_lags(system, n):
     """How many lags (at most n) are summed exactly within the limits: the n0 of a certificate with a tail (0 if
-    even L_0 is beyond them)."""
+    even L_0 is beyond them).
+
+    Parameters
+    ----------
+    system : SSM
+        A real system.
+    n : int
+        The sequence length.
+
+    Returns
+    -------
+    int
+        ``n0``, at most ``n``.
+    """
     pm = system.p * system.m
     hi = min(n, MAX_APPROX_N, MAX_GRAM_WORK // (pm * pm))
     lo = 0
@@ -85,7 +117,22 @@ def summed_lags(system, n):
 
 
 def truncated_gram(system, n, n0):
-    """``(G, tr G, S2)`` with ``G = S2 sum_{d<n0} (n - d) vec(L_d) vec(L_d)^T`` an integer matrix (S2 a square)."""
+    """``(G, tr G, S2)`` with ``G = S2 sum_{d<n0} (n - d) vec(L_d) vec(L_d)^T`` an integer matrix (S2 a square).
+
+    Parameters
+    ----------
+    system : SSM
+        A real system.
+    n : int
+        The sequence length (the weights ``n - d``).
+    n0 : int
+        The lags summed.
+
+    Returns
+    -------
+    tuple
+        ``(G, tr G, S2)``.
+    """
     pm = system.p * system.m
     stack = scaled_lag_stack(system, n0)
     S = 1
@@ -97,7 +144,17 @@ def truncated_gram(system, n, n0):
 
 
 def sqrt_up(x):
-    """A short dyadic at least ``sqrt(x)`` (x >= 0 rational)."""
+    """A short dyadic at least ``sqrt(x)`` (x >= 0 rational).
+
+    Parameters
+    ----------
+    x : Fraction
+        A rational, at least 0.
+
+    Returns
+    -------
+    Fraction
+    """
     x = Fraction(x)
     if x <= 0:
         return Fraction(0)
@@ -108,13 +165,36 @@ def sqrt_up(x):
 
 
 def dyadic_below(x, bits=64):
-    """A short dyadic at most the rational x >= 0 (``bits`` significant bits)."""
+    """A short dyadic at most the rational x >= 0 (``bits`` significant bits).
+
+    Parameters
+    ----------
+    x : Fraction
+        A rational, at least 0.
+    bits : int
+        Significant bits.
+
+    Returns
+    -------
+    Fraction
+    """
     return _dyadic(x, bits, up=False)
 
 
 def widening(t):
     """The brackets of an operator within relative distance t of one whose brackets are known:
-    ``(H, lower, upper) -> ((lower - t)/(1 + t), (upper + t)/(1 - t))`` clipped to [0, 1]; ``e_0 = 1``."""
+    ``(H, lower, upper) -> ((lower - t)/(1 + t), (upper + t)/(1 - t))`` clipped to [0, 1]; ``e_0 = 1``.
+
+    Parameters
+    ----------
+    t : Fraction
+        The relative distance, in [0, 1).
+
+    Returns
+    -------
+    callable
+        ``widen(H, lower, upper) -> (lower', upper')``.
+    """
     def widen(H, lo, hi):
         if H == 0:
             return Fraction(1), Fraction(1)
@@ -123,7 +203,19 @@ def widening(t):
 
 
 def widened_errors(errors, t):
-    """The widened brackets as short dyadics rounded outward: ``[{"H", "lower", "upper"}]``."""
+    """The widened brackets as short dyadics rounded outward: ``[{"H", "lower", "upper"}]``.
+
+    Parameters
+    ----------
+    errors : list of dict
+        Brackets ``{"H", "lower", "upper"}`` (Fractions).
+    t : Fraction
+        The relative distance.
+
+    Returns
+    -------
+    list of dict
+    """
     widen = widening(t)
     out = []
     for e in errors:
@@ -133,7 +225,22 @@ def widened_errors(errors, t):
 
 
 def gram_of_rows(rows, weights, pm):
-    """``(G, tr G)`` with ``G = sum_d weights[d] rows[d] rows[d]^T`` for integer rows of length pm (exact)."""
+    """``(G, tr G)`` with ``G = sum_d weights[d] rows[d] rows[d]^T`` for integer rows of length pm (exact).
+
+    Parameters
+    ----------
+    rows : sequence of sequence of int
+        Integer rows of length ``pm``.
+    weights : sequence of int
+        One weight per row.
+    pm : int
+        The rows' length.
+
+    Returns
+    -------
+    tuple
+        ``(G, tr G)``.
+    """
     n = len(rows)
     try:
         import flint
@@ -256,7 +363,20 @@ def _lower(G, tr, lam, Q, H, margins, bits):
 
 
 def sqrt_bounds(x, bits=64):
-    """Rationals ``lo <= sqrt(x) <= hi`` (x >= 0 rational), dyadic with ``bits`` fractional bits."""
+    """Rationals ``lo <= sqrt(x) <= hi`` (x >= 0 rational), dyadic with ``bits`` fractional bits.
+
+    Parameters
+    ----------
+    x : Fraction
+        A rational, at least 0.
+    bits : int
+        Fractional bits of the bounds.
+
+    Returns
+    -------
+    tuple of Fraction
+        ``(lo, hi)``.
+    """
     x = Fraction(x)
     if x <= 0:
         return Fraction(0), Fraction(0)
@@ -276,16 +396,32 @@ def error_brackets(system, n, tolerance, *, extra=0):
     H = 0, 1, ..., each with the witnesses), ``head_count`` (``k_eps`` or None when a bracket
     straddles the tolerance) and ``undecided`` (the H whose bracket straddles it, or None).
 
+    Parameters
+    ----------
+    system : SSM
+        A real system with rational entries.
+    n : int
+        The sequence length.
+    tolerance : Tolerance, Fraction or str
+        The relative error, exact, in (0, 1).
+    extra : int
+        Not used (accepted for compatibility).
+
+    Returns
+    -------
+    dict
+        ``trace``, ``errors``, ``head_count`` and ``undecided`` (see above).
+
     Raises
     ------
     InputError
         If the tolerance is not a rational in (0, 1).
+    FloatInExactPathError
+        If the tolerance is a binary float (``error_brackets(s, 8, 0.001)``): exact code takes it exactly.
     LimitError
         As :func:`gram_matrix`.
     """
-    tolerance = Fraction(tolerance)
-    if not 0 < tolerance < 1:
-        raise InputError(f"the tolerance must be a number between 0 and 1, got {tolerance}")
+    tolerance = parse_tolerance(tolerance, floats=False)  # a binary float is refused, never converted
     G, tr = gram_matrix(system, n)
     return gram_brackets(G, tr, tolerance)
 
@@ -296,6 +432,22 @@ def gram_brackets(G, tr, tolerance, widen=None):
     ``widen(H, lower, upper) -> (lower', upper')`` (default: the identity) turns a bracket into the one
     the stop rule and the claim use: the brackets stop at the first H whose widened upper bound is within
     the tolerance. When none is, ``head_count`` and ``undecided`` are both None.
+
+    Parameters
+    ----------
+    G : list of list of int
+        The integer Gram matrix.
+    tr : int
+        Its trace.
+    tolerance : Fraction
+        The relative error, exact.
+    widen : callable, optional
+        ``widen(H, lower, upper) -> (lower', upper')``.
+
+    Returns
+    -------
+    dict
+        ``trace``, ``errors`` (each bracket with its witnesses), ``head_count`` and ``undecided``.
 
     Raises
     ------

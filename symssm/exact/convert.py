@@ -41,12 +41,34 @@ def _shape(rows):
 
 
 def scaled_int_matrix(mat, scale):
-    """``scale * mat`` as a dense DomainMatrix over ZZ (``scale`` must clear every denominator)."""
+    """``scale * mat`` as a dense DomainMatrix over ZZ (``scale`` must clear every denominator).
+
+    Parameters
+    ----------
+    mat : sequence of sequence of Fraction
+        A rational matrix.
+    scale : int
+        A common multiple of its denominators.
+
+    Returns
+    -------
+    DomainMatrix
+    """
     return int_domain_matrix([[int(x * scale) for x in row] for row in mat])
 
 
 def int_domain_matrix(rows):
-    """A list of lists of ints as a dense DomainMatrix over ZZ."""
+    """A list of lists of ints as a dense DomainMatrix over ZZ.
+
+    Parameters
+    ----------
+    rows : list of list of int
+        An integer matrix.
+
+    Returns
+    -------
+    DomainMatrix
+    """
     from sympy import ZZ
     from sympy.polys.matrices import DomainMatrix
 
@@ -54,7 +76,17 @@ def int_domain_matrix(rows):
 
 
 def qq_matrix(mat):
-    """A matrix of Fractions or ints as a dense DomainMatrix over QQ."""
+    """A matrix of Fractions or ints as a dense DomainMatrix over QQ.
+
+    Parameters
+    ----------
+    mat : sequence of sequence
+        Fractions or ints.
+
+    Returns
+    -------
+    DomainMatrix
+    """
     from sympy import QQ
     from sympy.polys.matrices import DomainMatrix
 
@@ -65,13 +97,38 @@ def qq_matrix(mat):
 
 
 def residue_rows(mat, prime):
-    """Each rational ``u/v`` as ``u * v^-1 mod P`` (the caller ensures P divides no denominator)."""
+    """Each rational ``u/v`` as ``u * v^-1 mod P`` (the caller ensures P divides no denominator).
+
+    Parameters
+    ----------
+    mat : sequence of sequence of Fraction
+        A rational matrix.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    list of list of int
+        Residues in ``[0, P)``.
+    """
     return [[x.numerator * pow(x.denominator, -1, prime) % prime if isinstance(x, Fraction) else int(x) % prime
              for x in row] for row in mat]
 
 
 def gf_matrix(mat, prime):
-    """A rational matrix reduced modulo ``prime`` as a dense DomainMatrix over GF(P)."""
+    """A rational matrix reduced modulo ``prime`` as a dense DomainMatrix over GF(P).
+
+    Parameters
+    ----------
+    mat : sequence of sequence of Fraction
+        A rational matrix whose denominators ``prime`` does not divide.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    DomainMatrix
+    """
     from sympy import GF
     from sympy.polys.matrices import DomainMatrix
 
@@ -80,7 +137,19 @@ def gf_matrix(mat, prime):
 
 
 def nmod_matrix(rows, prime):
-    """Integer rows (lists, or a numpy array of integral values) as a python-flint ``nmod_mat`` modulo ``prime``."""
+    """Integer rows (lists, or a numpy array of integral values) as a python-flint ``nmod_mat`` modulo ``prime``.
+
+    Parameters
+    ----------
+    rows : list of list of int, or numpy.ndarray
+        Integer rows.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    flint.nmod_mat
+    """
     if hasattr(rows, "astype"):  # numpy: C-speed conversion to Python ints
         import numpy as np
 
@@ -89,12 +158,32 @@ def nmod_matrix(rows, prime):
 
 
 def fmpz_matrix(rows):
-    """Integer rows as a python-flint ``fmpz_mat``."""
+    """Integer rows as a python-flint ``fmpz_mat``.
+
+    Parameters
+    ----------
+    rows : list of list of int
+        Integer rows.
+
+    Returns
+    -------
+    flint.fmpz_mat
+    """
     return flint.fmpz_mat([list(map(int, row)) for row in rows])
 
 
 def to_fraction(x):
-    """A SymPy QQ / ZZ element, or a flint ``fmpq``/``fmpz``, as a Fraction."""
+    """A SymPy QQ / ZZ element, or a flint ``fmpq``/``fmpz``, as a Fraction.
+
+    Parameters
+    ----------
+    x : object
+        A SymPy QQ / ZZ element, or a flint ``fmpq`` / ``fmpz``.
+
+    Returns
+    -------
+    Fraction
+    """
     num = getattr(x, "numerator", None)
     if num is None:
         num = getattr(x, "p")
@@ -105,5 +194,15 @@ def to_fraction(x):
 
 
 def to_fractions(rows):
-    """A list of lists of QQ elements as a tuple of tuples of Fraction."""
+    """A list of lists of QQ elements as a tuple of tuples of Fraction.
+
+    Parameters
+    ----------
+    rows : list of list
+        QQ elements.
+
+    Returns
+    -------
+    tuple of tuple of Fraction
+    """
     return tuple(tuple(to_fraction(x) for x in row) for row in rows)

@@ -47,6 +47,18 @@ def gaussian_lags(system, count):
 
     The products run on python-flint integer matrices of the real and imaginary parts (one common
     denominator each): 64 lags of a 64-state system take milliseconds instead of seconds.
+
+    Parameters
+    ----------
+    system : ComplexSSM
+        A system over Q(i).
+    count : int
+        How many lags.
+
+    Returns
+    -------
+    list
+        The lags, each a list of rows of Gaussian rationals.
     """
     if count == 0:
         return []
@@ -67,7 +79,19 @@ def gaussian_lags(system, count):
 
 
 def gaussian_lags_pure(system, count):
-    """The same lags with symssm's own Gaussian arithmetic (the reference the fast path is tested against)."""
+    """The same lags with symssm's own Gaussian arithmetic (the reference the fast path is tested against).
+
+    Parameters
+    ----------
+    system : ComplexSSM
+        A system over Q(i).
+    count : int
+        How many lags.
+
+    Returns
+    -------
+    list
+    """
     X = [list(row) for row in system.B]
     out = []
     for d in range(count):
@@ -81,7 +105,18 @@ def gaussian_lags_pure(system, count):
 
 
 def gaussian_witness(system):
-    """The witness of the head-count profile over Q(i): lags, positions, coefficients, minor, determinant."""
+    """The witness of the head-count profile over Q(i): lags, positions, coefficients, minor, determinant.
+
+    Parameters
+    ----------
+    system : ComplexSSM
+        A system over Q(i).
+
+    Returns
+    -------
+    dict
+        ``lags``, ``positions``, ``coefficients``, ``minor``, ``determinant`` and ``value_maps``.
+    """
     T = system.truncation
     lags = gaussian_lags(system, T)
     rows = [[x for row in L for x in row] for L in lags]
@@ -135,6 +170,20 @@ _MODULAR_TRIES = 6
 def sqrt_minus_one(prime):
     """The least ``j`` in ``[1, P)`` with ``j^2 = -1 mod P``, for a prime ``P = 1 mod 4``.
 
+    Parameters
+    ----------
+    prime : int
+        A prime congruent to 1 mod 4.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``prime`` is not such a prime.
+
     Examples
     --------
     >>> sqrt_minus_one(13), 5 * 5 % 13
@@ -155,7 +204,24 @@ def _gaussian_residue(z, prime, j):
 def gaussian_residue_codes(values, codes, prime, j):
     """A matrix of Gaussian rationals under ``a + b i -> a + b j mod P``, as a float64 array (a ring map on Z[1/d][i]
     when P divides no denominator and ``j^2 = -1 mod P``), from its distinct values and entry codes
-    (``StateSpaceForm.entry_codes``): each distinct value is reduced once."""
+    (``StateSpaceForm.entry_codes``): each distinct value is reduced once.
+
+    Parameters
+    ----------
+    values : sequence
+        The matrix's distinct Gaussian values.
+    codes : numpy.ndarray
+        Each entry's index into ``values``.
+    prime : int
+        The modulus.
+    j : int
+        A square root of -1 modulo ``prime``.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 residues in ``[0, P)``.
+    """
     import numpy as np
 
     return np.array([_gaussian_residue(z, prime, j) for z in values], dtype=np.float64)[codes]
@@ -174,6 +240,11 @@ def gaussian_modular_witness(system):
     pivot positions give a minor whose determinant is nonzero mod P, hence over Q(i).  That proves the
     head count by itself when the witness lags are ``0, 1, ..., K-1`` with ``K = pm`` (every lag after
     them is covered by the dimension argument); otherwise None (the exact method lists coefficients).
+
+    Parameters
+    ----------
+    system : ComplexSSM
+        A system over Q(i).
 
     Returns
     -------

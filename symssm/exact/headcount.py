@@ -176,6 +176,16 @@ class Profile:
 def check_method(method):
     """Validate a method name.
 
+    Parameters
+    ----------
+    method : str
+        A method name.
+
+    Returns
+    -------
+    str
+        ``method``.
+
     Raises
     ------
     InputError
@@ -391,9 +401,26 @@ def head_count(system, n, *, method="auto"):
 def profile(system, *, method="auto"):
     """The head-count step function ``k(1), k(2), ...`` as a :class:`Profile`.
 
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+    method : {"auto", "exact", "modular"}
+        How the witness is found.
+
+    Returns
+    -------
+    Profile
+
     Raises
     ------
     InputError
         If the system or the method is not valid.
+
+    Examples
+    --------
+    >>> from symssm.sources.system import ssm
+    >>> profile(ssm([[0, 0], [1, 0]], [[1], [0]], [[0, 1]]))
+    Profile(k(1..2) = 0, 1; k(n) = 1 for every n >= 2)
     """
     return find_witness(system, method=method).profile()

@@ -57,6 +57,16 @@ def operator_blocks(layer):
     Causal kinds give every pair ``1 <= j <= i <= n`` (zero blocks included); an ``operator`` layer
     gives the pairs it lists.
 
+    Parameters
+    ----------
+    layer : Layer
+        A layer of an exact kind.
+
+    Returns
+    -------
+    list
+        ``((i, j), W_ij)`` pairs, ``W_ij`` a tuple of rows of Fractions.
+
     Raises
     ------
     InputError
@@ -154,6 +164,16 @@ def _integer_row(row):
 def interaction_witness(layer):
     """The interaction rank of an exact layer with its proof data.
 
+    Parameters
+    ----------
+    layer : Layer
+        A layer of an exact kind.
+
+    Returns
+    -------
+    InteractionWitness
+        The rank, the witness blocks and positions, the minor and the coefficients of every other block.
+
     Raises
     ------
     InputError
@@ -194,9 +214,24 @@ def interaction_witness(layer):
 def interaction_rank(layer):
     """``r = dim span{W_ij}`` of an exact layer with its input.
 
+    Parameters
+    ----------
+    layer : Layer
+        A layer of an exact kind.
+
+    Returns
+    -------
+    int
+
     Raises
     ------
     InputError
         If the layer is not an exact kind (softmax attention: use :mod:`symssm.exact.softmax`).
+
+    Examples
+    --------
+    >>> from symssm.sources.layers import layer_from_data
+    >>> interaction_rank(layer_from_data({"kind": "convolution", "n": 3, "kernel": [[[1, 0]], [[2, 1]]]}))
+    2
     """
     return interaction_witness(layer).rank

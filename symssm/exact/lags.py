@@ -38,6 +38,17 @@ def lag_bit_bound(system, dmax):
     ``lb(c) + lb(b) + dmax * lb(a)`` (``lb = ceil(log2)``) for the denominator ``c b a^d``, which the
     exact lags carry too (``A = P / q`` with a 7,000-digit ``q`` has 1-bit numerators).
 
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+    dmax : int
+        The largest lag.
+
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> from symssm.sources.system import ssm
@@ -76,6 +87,22 @@ def iterate_lags(A, B, C, count, *, deadline=None, doing="computing lags"):
 
     ``A, B, C`` are matrices of one arithmetic that supports ``*`` (DomainMatrix over
     ZZ, QQ or GF(P)); ``D`` is the caller's to add at ``d = 0``.
+
+    Parameters
+    ----------
+    A, B, C : DomainMatrix
+        Matrices of one arithmetic.
+    count : int
+        How many lags.
+    deadline : Deadline, optional
+        Checked between lags.
+    doing : str
+        What the deadline's message says is being done.
+
+    Yields
+    ------
+    DomainMatrix
+        ``C A^d B`` for ``d = 0, 1, ...``.
     """
     X = B
     for d in range(count):
@@ -112,6 +139,20 @@ def scaled_lag_stack(system, count, *, deadline=None):
     Denominators are cleared once (``A = A'/a``, ``B = B'/b``, ``C = C'/c``), so
     every product is an integer matrix product; ``s_d = c b a^d`` (``s_0`` also
     clears D's denominators).
+
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+    count : int
+        How many lags.
+    deadline : Deadline, optional
+        Checked between lags.
+
+    Returns
+    -------
+    ScaledLagStack
+        The integer lags (flattened) and their scales ``s_d``.
     """
     a, b, c = denominator_lcm(system.A), denominator_lcm(system.B), denominator_lcm(system.C)
     Ai, Bi, Ci = scaled_int_matrix(system.A, a), scaled_int_matrix(system.B, b), scaled_int_matrix(system.C, c)
@@ -169,6 +210,18 @@ def lags(system, n):
 def lag(system, d):
     """One lag operator ``L_d`` (``d >= 0``), exactly, by repeated squaring of A.
 
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+    d : int
+        The lag, at least 0.
+
+    Returns
+    -------
+    tuple of tuple of Fraction
+        ``L_d`` (p x m).
+
     Raises
     ------
     InputError
@@ -194,6 +247,21 @@ def lag_stack_mod(system, count, prime, *, deadline=None):
 
     Each rational ``u/v`` maps to ``u * v^{-1} mod P``; the caller ensures P
     divides no denominator (reduction is then a ring homomorphism).
+
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+    count : int
+        How many lags.
+    prime : int
+        The modulus.
+    deadline : Deadline, optional
+        Checked between lags.
+
+    Returns
+    -------
+    list of list of int
     """
     A, B, C = (gf_matrix(M, prime) for M in (system.A, system.B, system.C))
     D = gf_matrix(system.D, prime) if system.has_D else None

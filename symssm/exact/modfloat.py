@@ -40,6 +40,17 @@ def fmod(X, prime):
     stays far inside the bound: sums of at most 2^11 products of residues below 2^21 are below
     2^53 - 2^33.
 
+    Parameters
+    ----------
+    X : numpy.ndarray
+        float64 integers with ``|X| < 2^53 - P``.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    numpy.ndarray
+
     Examples
     --------
     >>> fmod(np.array([-1.0, 7.0, 2.0**52]), 5).tolist()
@@ -55,7 +66,19 @@ def fmod(X, prime):
 
 
 def mulmod(X, Y, prime):
-    """``(X @ Y) mod P`` for float64 arrays of residues in ``[0, P)``, exactly (P < 2^21)."""
+    """``(X @ Y) mod P`` for float64 arrays of residues in ``[0, P)``, exactly (P < 2^21).
+
+    Parameters
+    ----------
+    X, Y : numpy.ndarray
+        float64 residues in ``[0, P)``.
+    prime : int
+        The modulus, below 2^21.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
     k = X.shape[1]
     if k <= _CHUNK:
         return fmod(X @ Y, prime)
@@ -73,6 +96,20 @@ def residue_codes(values, codes, prime):
     """A matrix of Fractions (or ints) reduced mod P as a float64 array (P divides no denominator), from its
     distinct values and entry codes (``StateSpaceForm.entry_codes``): each distinct value is reduced once.
 
+    Parameters
+    ----------
+    values : sequence of Fraction or int
+        The matrix's distinct values.
+    codes : numpy.ndarray
+        Each entry's index into ``values``.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 residues in ``[0, P)``.
+
     Examples
     --------
     >>> from fractions import Fraction
@@ -83,7 +120,19 @@ def residue_codes(values, codes, prime):
 
 
 def baby_step(T, N, m, p):
-    """The baby-step length ``s`` that balances the products of :func:`lags_mod` (at least 1)."""
+    """The baby-step length ``s`` that balances the products of :func:`lags_mod` (at least 1).
+
+    Parameters
+    ----------
+    T : int
+        The number of lags.
+    N, m, p : int
+        The system's sizes.
+
+    Returns
+    -------
+    int
+    """
     best, best_cost = 1, None
     for s in range(1, T + 1):
         giants = -(-T // s)
@@ -100,6 +149,24 @@ def lags_mod(A, B, C, D, count, prime, *, deadline=None):
 
     ``A, B, C, D`` are float64 residue arrays (D may be None).  Baby steps ``A^j B`` (j < s), giant
     steps ``C A^{i s}``, then one product per giant step gives s lags at once.
+
+    Parameters
+    ----------
+    A, B, C : numpy.ndarray
+        float64 residue arrays.
+    D : numpy.ndarray, optional
+        The feed-through's residues.
+    count : int
+        How many lags.
+    prime : int
+        The modulus.
+    deadline : Deadline, optional
+        Checked between giant steps.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape (count, p*m).
     """
     N, m = B.shape
     p = C.shape[0]
@@ -143,6 +210,19 @@ def greedy_positions(rows, prime, *, block=64):
 
     Returns None if the rows are dependent mod P (see :func:`greedy_profile`).
 
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        Integer rows (residues).
+    prime : int
+        The modulus.
+    block : int
+        Rows processed per block.
+
+    Returns
+    -------
+    list of int or None
+
     Examples
     --------
     >>> import numpy as np
@@ -163,6 +243,15 @@ def greedy_profile(rows, prime, *, block=64):
     determinant, and leaves the minor triangular in the chosen column order).  Rows are processed
     in blocks: a block is reduced against every earlier pivot row with one product, then row by row
     within the block; the earlier pivot rows are brought up to date with one product per block.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        Integer rows (residues).
+    prime : int
+        The modulus.
+    block : int
+        Rows processed per block.
 
     Returns
     -------

@@ -20,6 +20,15 @@ PRIME_LIMIT = 2**26
 def is_prime(n):
     """Deterministic primality for ``n < 3.3e24`` (Miller-Rabin with fixed bases).
 
+    Parameters
+    ----------
+    n : int
+        A number below 3.3e24.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> [x for x in range(20) if is_prime(x)]
@@ -49,7 +58,17 @@ def is_prime(n):
 
 
 def witness_primes(start=PRIME_LIMIT):
-    """Primes below ``start``, largest first (a fixed, deterministic sequence)."""
+    """Primes below ``start``, largest first (a fixed, deterministic sequence).
+
+    Parameters
+    ----------
+    start : int
+        The bound (default :data:`PRIME_LIMIT`).
+
+    Yields
+    ------
+    int
+    """
     n = start - 1
     while n > 2:
         if is_prime(n):
@@ -58,5 +77,17 @@ def witness_primes(start=PRIME_LIMIT):
 
 
 def prime_divides_denominator(system, prime):
-    """Whether ``prime`` divides the denominator of some entry of the system."""
+    """Whether ``prime`` divides the denominator of some entry of the system.
+
+    Parameters
+    ----------
+    system : SSM
+        A system.
+    prime : int
+        The prime.
+
+    Returns
+    -------
+    bool
+    """
     return any(d % prime == 0 for d in system.denominators)

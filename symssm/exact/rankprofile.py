@@ -57,7 +57,20 @@ def row_rank_profile_exact(rows):
 
 
 def row_rank_profile_mod(rows, prime):
-    """Row rank profile modulo a prime (python-flint ``nmod_mat``)."""
+    """Row rank profile modulo a prime (python-flint ``nmod_mat``).
+
+    Parameters
+    ----------
+    rows : list of list of int
+        Integer rows.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    list of int
+        The indices of the first maximal set of independent rows.
+    """
     if len(rows) == 0 or len(rows[0]) == 0:
         return []
     columns = rows.T if hasattr(rows, "T") else [list(col) for col in zip(*rows)]
@@ -71,6 +84,13 @@ def greedy_positions_mod(rows, prime):
     Gaussian elimination with column pivoting: row ``j`` (reduced by the rows
     above it) takes the first column where it is nonzero.  Then the k x k matrix
     ``rows[s][t_u]`` has all leading principal minors nonzero modulo the prime.
+
+    Parameters
+    ----------
+    rows : list of list of int
+        Integer rows, independent modulo ``prime``.
+    prime : int
+        The modulus, below ``2**26``.
 
     Returns
     -------
@@ -107,7 +127,19 @@ def greedy_positions_mod(rows, prime):
 
 
 def det_mod(matrix, prime):
-    """Determinant of a square integer matrix modulo a prime, in ``[0, P)``."""
+    """Determinant of a square integer matrix modulo a prime, in ``[0, P)``.
+
+    Parameters
+    ----------
+    matrix : list of list of int
+        A square integer matrix.
+    prime : int
+        The modulus.
+
+    Returns
+    -------
+    int
+    """
     if len(matrix) == 0:
         return 1 % prime
     return int(nmod_matrix(matrix, prime).det()) % prime

@@ -59,6 +59,20 @@ def _add(a, b, prec):
 def exp_interval(t, prec=PRECISION_BITS, terms=TAYLOR_TERMS):
     """An interval ``(lo, hi)`` of dyadic rationals with ``lo <= exp(t) <= hi`` for rational ``t``.
 
+    Parameters
+    ----------
+    t : Fraction
+        The exponent.
+    prec : int
+        Fractional bits of the bounds.
+    terms : int
+        Taylor terms.
+
+    Returns
+    -------
+    tuple of Fraction
+        ``(lo, hi)``.
+
     Raises
     ------
     LimitError
@@ -100,7 +114,19 @@ def _dot(u, v):
 
 
 def softmax_weights(layer, prec=PRECISION_BITS):
-    """``{(h, i, j): (lo, hi)}`` enclosures of the attention weights ``a^h_ij`` for ``j <= i``."""
+    """``{(h, i, j): (lo, hi)}`` enclosures of the attention weights ``a^h_ij`` for ``j <= i``.
+
+    Parameters
+    ----------
+    layer : Layer
+        A softmax-attention layer.
+    prec : int
+        Fractional bits of the enclosures.
+
+    Returns
+    -------
+    dict
+    """
     X = layer.param("X")
     out = {}
     for h, (Q, K, _) in enumerate(layer.param("heads")):
@@ -119,7 +145,19 @@ def softmax_weights(layer, prec=PRECISION_BITS):
 
 
 def softmax_block_enclosures(layer, prec=PRECISION_BITS):
-    """``{(i, j): [[(lo, hi), ...], ...]}``: entrywise enclosures of every block ``W_ij`` (j <= i)."""
+    """``{(i, j): [[(lo, hi), ...], ...]}``: entrywise enclosures of every block ``W_ij`` (j <= i).
+
+    Parameters
+    ----------
+    layer : Layer
+        A softmax-attention layer.
+    prec : int
+        Fractional bits of the enclosures.
+
+    Returns
+    -------
+    dict
+    """
     weights = softmax_weights(layer, prec)
     heads = layer.param("heads")
     out = {}
@@ -170,6 +208,18 @@ def softmax_witness(layer, prec=PRECISION_BITS):
 
     The candidate blocks and positions come from the exact row rank profile of the enclosures'
     midpoints; the claim holds only once the determinant's enclosure excludes zero.
+
+    Parameters
+    ----------
+    layer : Layer
+        A softmax-attention layer.
+    prec : int
+        Fractional bits of the enclosures.
+
+    Returns
+    -------
+    tuple
+        ``(r, blocks, positions)``.
 
     Raises
     ------

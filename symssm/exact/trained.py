@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from ..checker.trained import pow_up
 from ..errors import InputError, LimitError
+from ..formats.rationals import parse_tolerance
 from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, gram_brackets, gram_of_rows, sqrt_up,
                           widened_errors, widening)
 
@@ -112,7 +113,25 @@ def _modes(layer):
 def kernel_rows(layer, n0):
     """``(Q, rows, rho, tail_data)``: the surrogate's integer lag entries over ``2^Q`` for ``d < n0``, its radius,
     and for the tail ``(s, M, sums)``: the scale s, the largest mode modulus and the entries' weight sums (30-digit
-    rationals of mpmath's values; :func:`_tail` adds the margin that makes them upper bounds)."""
+    rationals of mpmath's values; :func:`_tail` adds the margin that makes them upper bounds).
+
+    Parameters
+    ----------
+    layer : TrainedLayer
+        A trained layer.
+    n0 : int
+        The lags of the surrogate.
+
+    Returns
+    -------
+    tuple
+        ``(Q, rows, rho, tail_data)``.
+
+    Raises
+    ------
+    LimitError
+        If a lag entry exceeds the certificate's limits.
+    """
     import mpmath
 
     F = FRACTION_BITS
@@ -172,6 +191,20 @@ def _tail(n, n0, tail_data):
 def trained_brackets(layer, n, tolerance):
     """The surrogate, its brackets and the layer's (a dict the certificate module writes).
 
+    Parameters
+    ----------
+    layer : TrainedLayer
+        A trained layer with exact dyadic parameters.
+    n : int
+        The sequence length, in ``[1, 10^12]``.
+    tolerance : Tolerance, Fraction or str
+        The relative error, exact, in (0, 1) (a binary float is refused).
+
+    Returns
+    -------
+    dict
+        The surrogate (lags, scale, kernel, radius, tail, distance), its brackets and the layer's.
+
     Raises
     ------
     InputError
@@ -180,9 +213,7 @@ def trained_brackets(layer, n, tolerance):
         If the layer is beyond the checker's limits, or its surrogate cannot prove a count at this
         tolerance (the distance to the layer, or the tail, is too large).
     """
-    tolerance = Fraction(tolerance)
-    if not 0 < tolerance < 1:
-        raise InputError(f"the tolerance must be a number between 0 and 1, got {tolerance}")
+    tolerance = parse_tolerance(tolerance, floats=False)  # a binary float is refused, never converted
     if not 1 <= n <= MAX_TRAINED_N:
         raise LimitError(f"n must be between 1 and {MAX_TRAINED_N} for trained layers, got {n}")
     E = entry_count(layer)

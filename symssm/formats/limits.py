@@ -1,7 +1,7 @@
 """Every resource limit of the generator in one place, the validators that apply them, and budgets.
 
 The limits are documented in ``docs/robustness.md``; the independent checker enforces the
-same numbers with its own code (``symssm/checker/reading.py``), and a test keeps the two
+same numbers with its own code (``symssm/checker/limits.py``), and a test keeps the two
 tables equal, so the generator never writes a certificate the checker would refuse.
 
 Examples

@@ -22,7 +22,7 @@ import re
 from fractions import Fraction
 from numbers import Integral, Rational
 
-from ..errors import FloatInExactPathError, LimitError, ParseError
+from ..errors import FloatInExactPathError, InputError, LimitError, ParseError
 from .limits import MAX_DIGITS, MAX_EXPONENT
 
 __all__ = [
@@ -34,6 +34,8 @@ __all__ = [
     "int_from_digits",
     "int_to_text",
     "short_rational",
+    "Tolerance",
+    "parse_tolerance",
 ]
 
 
@@ -249,3 +251,82 @@ def short_rational(value, *, limit=40):
     if den == "1":
         return f"{sign}{cut(num)} ({len(num)} digits)"
     return f"{sign}{cut(num)}/{cut(den)} ({len(num)} digits / {len(den)} digits)"
+
+
+class Tolerance(Fraction):
+    """A relative error strictly between 0 and 1, exact, with the text it was written as (``text``).
+
+    A :class:`~fractions.Fraction` in every computation (the certificates state it exactly; the numeric
+    commands use ``float(tolerance)``); ``text`` is for messages.
+    """
+
+    text: str
+
+
+_TOLERANCE = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?|[0-9]+/[0-9]+")
+
+
+def parse_tolerance(value, *, what="the tolerance", floats=True):
+    """A tolerance (a relative error) read once, at the boundary, into an exact :class:`Tolerance` in (0, 1).
+
+    Parameters
+    ----------
+    value : str, int, Fraction or float
+        ``"1e-3"``, ``"0.001"`` or ``"1/1000"``; a Fraction; a binary float is read as the decimal it prints
+        as (``0.001`` is 1/1000), where ``floats`` allows it.
+    what : str
+        Its name at the start of the message (empty: the message starts with "must be").
+    floats : bool
+        Whether a binary float is accepted (the public functions, which read it by its decimal text). The exact
+        modules pass False: a float that reaches them is refused, never converted.
+
+    Returns
+    -------
+    Tolerance
+
+    Raises
+    ------
+    InputError
+        If ``value`` is not such a number, or not strictly between 0 and 1 (nor representable as a positive
+        float64: the numeric commands compare errors with it).
+    FloatInExactPathError
+        If ``value`` is a binary float and ``floats`` is False.
+
+    Examples
+    --------
+    >>> parse_tolerance("1e-3"), parse_tolerance("1/1000").text, parse_tolerance(0.001)
+    (Tolerance(1, 1000), '1/1000', Tolerance(1, 1000))
+    >>> parse_tolerance("2")
+    Traceback (most recent call last):
+    ...
+    symssm.errors.InputError: the tolerance must be a number strictly between 0 and 1, got '2'
+    >>> parse_tolerance(0.001, floats=False)
+    Traceback (most recent call last):
+    ...
+    symssm.errors.FloatInExactPathError: the tolerance is a binary float (0.001); exact code takes a Fraction or a text such as '1/1000'
+    """
+    lead = f"{what} " if what else ""
+    if isinstance(value, Tolerance):
+        return value
+    if isinstance(value, float) and not isinstance(value, bool):
+        if not floats:
+            raise FloatInExactPathError(f"{lead}is a binary float ({value!r}); exact code takes a Fraction or a text "
+                                        "such as '1/1000'")
+        raw = repr(float(value)) if value == value and abs(value) != float("inf") else str(value)
+    elif isinstance(value, (Fraction, int)) and not isinstance(value, bool):
+        raw = str(value)
+    elif isinstance(value, str):
+        raw = value.strip()
+    else:
+        raw = str(value)[:60]
+    if isinstance(value, (Fraction, int)) and not isinstance(value, bool):
+        exact = Fraction(value)
+    elif _TOLERANCE.fullmatch(raw) and not raw.endswith("/0"):
+        exact = Fraction(raw)
+    else:
+        raise InputError(f"{lead}must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got {raw[:60]!r}")
+    if not 0 < exact < 1 or float(exact) == 0.0:
+        raise InputError(f"{lead}must be a number strictly between 0 and 1, got {raw[:60]!r}")
+    tolerance = Tolerance(exact)
+    tolerance.text = raw
+    return tolerance

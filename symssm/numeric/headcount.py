@@ -43,9 +43,10 @@ import numpy as np
 from .backend import get_namespace
 from ..errors import InputError, LimitError
 from ..formats.limits import check_n
+from ..formats.rationals import parse_tolerance
 from ..sources.system import SSM
 
-__all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system", "read_numeric_spec",
+__all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system",
            "choose_method", "curve_from_singular_values", "check_tolerance", "DEFAULT_TOL", "DEFAULT_LAG_RANK_TOL",
            "METHODS"]
 
@@ -58,21 +59,34 @@ KEPT = 64
 
 
 def check_tolerance(value, what="tolerance"):
-    """A tolerance as a float in (0, 1).
+    """A tolerance as a float in (0, 1): checked by the one tolerance reader, a float kept as it is.
+
+    Parameters
+    ----------
+    value : float, str or Fraction
+        The tolerance (``1e-3``, ``"1/1000"``).
+    what : str
+        Its name in the message.
+
+    Returns
+    -------
+    float
 
     Raises
     ------
     InputError
-        If ``value`` is not a number in (0, 1).
+        If ``value`` is not a number in (0, 1) (:func:`~symssm.formats.rationals.parse_tolerance`'s messages).
 
     Examples
     --------
-    >>> check_tolerance(1e-3)
-    0.001
+    >>> check_tolerance(1e-3), check_tolerance("1/4")
+    (0.001, 0.25)
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0 < value < 1:
-        raise InputError(f"{what} must be a number in (0, 1), got {value!r}")
-    return float(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        parse_tolerance(value, what=what)  # the one reader's range and messages; the float itself is kept
+        return value
+    return float(parse_tolerance(value, what=what))
 
 
 def curve_from_singular_values(s, tolerance):
@@ -753,55 +767,3 @@ def _to_numpy(x):
     if hasattr(x, "get"):  # CuPy
         return x.get()
     return np.from_dlpack(x)  # any array API namespace on the CPU (array-api-strict included)
-
-
-def read_numeric_spec(path):
-    """Read a spec for the numeric path: same JSON format, entries converted to float64.
-
-    Exact entries (integers, ``p/q``, decimals) are parsed by the strict grammar and rounded to
-    the nearest float64; entries that overflow float64 are refused.
-    """
-    from fractions import Fraction
-
-    from ..formats.jsonio import load_strict
-    from ..formats.rationals import parse_rational
-    from ..sources.spec import check_spec_fields
-
-    from ..sources.arrays import is_npz, read_npz_arrays
-
-    what = f"spec {path}"
-    if is_npz(path):
-        mats, n = read_npz_arrays(path)
-        to_float = lambda v: (v[0].astype(np.float64) / v[1].astype(np.float64)) if isinstance(v, tuple) else v
-        floats = {k: to_float(v) for k, v in mats.items()}
-        return (*as_float_system(floats["A"], floats["B"], floats["C"], floats.get("D")),), n, ""
-    data = load_strict(path, what=what)
-    n, name = check_spec_fields(data, what=what)
-    mats = {}
-    for key in ("A", "B", "C", "D"):
-        if key not in data or (key == "D" and data[key] is None):
-            if key != "D":
-                raise InputError(f"{what} has no matrix {key}")
-            mats[key] = None
-            continue
-        rows = data[key]
-        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-            raise InputError(f"{what}: {key} must be a list of rows")
-        out = []
-        for i, row in enumerate(rows):
-            vals = []
-            for j, x in enumerate(row):
-                where = f"{key}[{i}][{j}]"
-                if isinstance(x, bool) or not isinstance(x, (int, str)):
-                    raise InputError(f"{what}: {where} must be a number")
-                value = Fraction(x) if isinstance(x, int) else parse_rational(x, what=where)
-                try:
-                    f = float(value)
-                except OverflowError:
-                    raise InputError(f"{what}: {where} overflows float64") from None
-                vals.append(f)
-            out.append(vals)
-        if len({len(r) for r in out}) > 1:
-            raise InputError(f"{what}: {key} is ragged")
-        mats[key] = out
-    return (*as_float_system(mats["A"], mats["B"], mats["C"], mats["D"]),), n, name

@@ -663,7 +663,7 @@ def _kernel(report, state):
         return
     done = {}
     for b, claim in state.block_claims:
-        if claim.status != "verified" or claim.kind != "head-count" or b.what != "fragment":
+        if claim.status != "verified" or not _has_coq(claim.kind) or b.what != "fragment":
             continue
         data = state.data.get(b.sha)
         if data is None:
@@ -691,6 +691,16 @@ def _kernel(report, state):
 
 
 # ---------------------------------------------------------------- lines
+
+
+def _has_coq(kind):
+    """Whether certificates of ``kind`` have a Coq export (a row of the table with one)."""
+    from ..certificate import kinds
+
+    try:
+        return kinds.of({"kind": kind}).coq is not None
+    except InputError:
+        return False
 
 
 def audit_paper(paper, certificates=None):

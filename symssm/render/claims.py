@@ -9,7 +9,11 @@ Examples
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Claim", "Unchecked", "Report", "statement", "exit_code", "STATUSES", "PASSING"]
+from ..certificate import kinds
+from ..errors import InputError
+
+__all__ = ["Claim", "Unchecked", "Report", "statement", "exit_code", "STATUSES", "PASSING", "head_count_statement",
+           "interaction_statement", "family_statement", "approximate_statement", "gradient_statement"]
 
 #: Every status of a claim, with how the terminal report writes it.
 STATUSES = {
@@ -98,35 +102,53 @@ class Report:
 
 
 def statement(data):
-    """What a verified certificate proves, in one plain line (for the report).
+    """What a verified certificate proves, in one plain line (for the report; empty for an unknown kind).
 
     Examples
     --------
     >>> statement({"kind": "interaction-rank", "interaction_rank": 2, "system": {"kind": "convolution", "n": 6}})
     'r = 2 (convolution, n = 6)'
     """
-    kind = data.get("kind")
-    if kind == "head-count":
-        hf = data["holds_for"]
-        rng = f"n >= {hf['from']}" if hf["to"] is None else (f"n = {hf['from']}" if hf["from"] == hf["to"]
-                                                               else f"{hf['from']} <= n <= {hf['to']}")
-        return f"k(n) = {data['head_count']} for {rng}"
-    if kind == "interaction-rank":
-        return f"r = {data['interaction_rank']} ({data['system']['kind']}, n = {data['system']['n']})"
-    if kind in ("parametric-head-count", "parametric-interaction-rank"):
-        key = "head_count" if kind == "parametric-head-count" else "interaction_rank"
-        other = sorted({b.get(key) for b in data["bodies"][1:]} - {data[key]})
-        sym = "k(n)" if kind == "parametric-head-count" else "r"
-        return (f"{sym} = {data[key]} generically" + (f", {', '.join(map(str, other))} in special cases" if other
-                                                      else "") + ("" if data["complete"] else " (not complete)"))
-    if kind in ("approximate-head-count", "trained-head-count"):
-        k = data["head_count"]
-        return f"k_eps = {k} at eps = {data['tolerance']}" if k is not None else \
-            f"k_eps undecided at eps = {data['tolerance']}"
-    if kind == "gradient-highway":
-        delta = data["crossover_distance"]
-        return f"decay rate r = {data['decay_rate']}, crossover distance {delta if delta is not None else 'none'}"
-    return ""
+    try:
+        row = kinds.of(data)
+    except InputError:
+        return ""
+    return row.load("statement")(data)
+
+
+def head_count_statement(data):
+    """``k(n) = K for RANGE``: a head count and the lengths it holds for."""
+    hf = data["holds_for"]
+    rng = f"n >= {hf['from']}" if hf["to"] is None else (f"n = {hf['from']}" if hf["from"] == hf["to"]
+                                                           else f"{hf['from']} <= n <= {hf['to']}")
+    return f"k(n) = {data['head_count']} for {rng}"
+
+
+def interaction_statement(data):
+    """``r = R (LAYER, n = N)``: an interaction rank on one input."""
+    return f"r = {data['interaction_rank']} ({data['system']['kind']}, n = {data['system']['n']})"
+
+
+def family_statement(data):
+    """``k(n) = K generically, ... in special cases``: a count for every parameter value (a family, a layer)."""
+    key = kinds.of(data).count
+    other = sorted({b.get(key) for b in data["bodies"][1:]} - {data[key]})
+    sym = "k(n)" if key == "head_count" else "r"
+    return (f"{sym} = {data[key]} generically" + (f", {', '.join(map(str, other))} in special cases" if other
+                                                  else "") + ("" if data["complete"] else " (not complete)"))
+
+
+def approximate_statement(data):
+    """``k_eps = K at eps = EPS``: an eps-head count (of a system or a trained layer), or that it is undecided."""
+    k = data["head_count"]
+    return f"k_eps = {k} at eps = {data['tolerance']}" if k is not None else \
+        f"k_eps undecided at eps = {data['tolerance']}"
+
+
+def gradient_statement(data):
+    """``decay rate r = R, crossover distance D``: a gradient-highway certificate."""
+    delta = data["crossover_distance"]
+    return f"decay rate r = {data['decay_rate']}, crossover distance {delta if delta is not None else 'none'}"
 
 
 def exit_code(report):

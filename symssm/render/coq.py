@@ -26,7 +26,8 @@ import os
 from fractions import Fraction
 from math import lcm
 
-from ..errors import CertificateError, LimitError
+from ..certificate import kinds
+from ..errors import CertificateError, InputError, LimitError
 
 __all__ = ["coq_project", "MAX_N", "MAX_PM", "LIBRARY"]
 
@@ -201,7 +202,7 @@ def coq_project(cert):
         If ``N > 8`` or ``p m > 16`` (docs/formal.md).
     """
     data_json = cert.data
-    if data_json.get("kind") != "head-count" or "field" in data_json:
+    if _row(data_json) is not kinds.HEAD_COUNT or "field" in data_json:
         raise CertificateError("symssm coq takes head-count certificates of real systems (over Q); this one is "
                                f"{data_json.get('kind')!s:.40}{' over ' + str(data_json['field']) if 'field' in data_json else ''}")
     result = cert.check()
@@ -302,6 +303,13 @@ def coq_project(cert):
               "`SymssmLib.v` holds the generic lemmas, proved once (symssm's docs/formal.md).\n")
     return {"_CoqProject": "-R . Symssm\nSymssmLib.v\nHeadCount.v\n", "SymssmLib.v": library,
             "HeadCount.v": "\n".join(lines), "README.md": readme}
+
+
+def _row(data):
+    try:
+        return kinds.of(data)
+    except InputError:
+        return None
 
 
 def _coq_comment(text):

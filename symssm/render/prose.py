@@ -25,9 +25,11 @@ Examples
 import os
 import re
 
+from ..certificate import kinds
+from ..errors import InputError
 from .claims import Unchecked, statement
 
-__all__ = ["numbers", "check_prose", "NUMBER_WORDS"]
+__all__ = ["numbers", "check_prose", "NUMBER_WORDS", "head_count_values", "interaction_values", "family_values"]
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -105,19 +107,38 @@ def _stems(data):
 def _values(data, n=None):
     """The counts a certificate proves for its system (at length ``n`` when given), or None when they are not head
     counts or ranks.  Without a length, a head count is the one the theorem states (and its eventual value)."""
-    kind = data.get("kind")
-    if kind == "head-count":
-        prof = data["profile"]
-        if n is not None:
-            return {prof["values"][n - 1] if n <= len(prof["values"]) else prof["eventual"]} if n >= 1 else None
-        return {prof["eventual"], data["head_count"]}
-    if kind == "interaction-rank":
-        return {data["interaction_rank"]}
-    if kind == "parametric-head-count":
-        return {b["head_count"] for b in data["bodies"]}
-    if kind == "parametric-interaction-rank":
-        return {b["interaction_rank"] for b in data["bodies"]}
-    return None
+    try:
+        values = kinds.of(data).load("values")
+    except InputError:
+        return None
+    return None if values is None else values(data, n)
+
+
+def head_count_values(data, n=None):
+    """A head count's values: at length ``n``, or the one the theorem states and the eventual one."""
+    prof = data["profile"]
+    if n is not None:
+        return {prof["values"][n - 1] if n <= len(prof["values"]) else prof["eventual"]} if n >= 1 else None
+    return {prof["eventual"], data["head_count"]}
+
+
+def interaction_values(data, n=None):
+    """An interaction rank's value."""
+    return {data["interaction_rank"]}
+
+
+def family_values(data, n=None):
+    """A count for every parameter value: the values of its cases."""
+    key = kinds.of(data).count
+    return {b[key] for b in data["bodies"]}
+
+
+def _is_family(data):
+    """Whether certificate data proves its count for every parameter value (its row's ``family``)."""
+    try:
+        return kinds.of(data).family
+    except InputError:
+        return False
 
 
 def _named(sentence, stems, macro_sha, label_sha):
@@ -170,7 +191,7 @@ def check_prose(read, report, state):
         if d.block is not None and not d.environment:
             macro_sha.setdefault(d.name, d.block)
     for sha, data in state.data.items():
-        if data.get("kind") in ("parametric-head-count", "parametric-interaction-rank"):
+        if _is_family(data):
             family[sha] = data
     # systems named more than once by their stems (the same system at two sizes) are told apart by the full name
     previous, in_env = {}, {}
@@ -233,7 +254,7 @@ def _family_warnings(s, report, family, macro_sha):
         if name.endswith(("MinHeadCount", "MaxHeadCount", "MinInteractionRank", "MaxInteractionRank")):
             continue
         data = family[sha]
-        key = "head_count" if data["kind"] == "parametric-head-count" else "interaction_rank"
+        key = kinds.of(data).count
         cases = []
         for item in outline(data):
             if item["depth"] and item["k"] != data[key]:

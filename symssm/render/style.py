@@ -22,6 +22,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Optional
 
+from ..certificate import kinds
 from ..errors import InputError
 from ..formats.jsonio import dumps_canonical
 from .tex import escape_text
@@ -134,9 +135,6 @@ def end_marker(what, data):
 
 
 _DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
-_KIND_TAG = {"head-count": "", "gradient-highway": "Decay", "interaction-rank": "Rank",
-             "parametric-head-count": "Family", "approximate-head-count": "Approximate",
-             "parametric-interaction-rank": "EveryInput", "trained-head-count": "Trained"}
 
 
 def derived_prefix(data, source=None):
@@ -162,8 +160,16 @@ def derived_prefix(data, source=None):
     else:
         stem = (data.get("system") or {}).get("name") or ""
         digest = certificate_sha256(data)
-        tag = _KIND_TAG.get(data.get("kind"), "") + "".join(chr(ord("a") + int(c, 16)) for c in digest[:4]).title()
+        tag = _kind_tag(data) + "".join(chr(ord("a") + int(c, 16)) for c in digest[:4]).title()
     words = []
     for part in re.findall(r"[A-Za-z]+|[0-9]", stem):
         words.append(_DIGITS[int(part)] if part.isdigit() else part[0].upper() + part[1:])
     return ("Symssm" + "".join(words)[:40] + tag)[:60]
+
+
+def _kind_tag(data):
+    """The kind's part of a default macro prefix (its row's ``tag``; none for an unknown kind)."""
+    try:
+        return kinds.of(data).tag
+    except InputError:
+        return ""

@@ -9,7 +9,8 @@ Examples
 'ok\\\\x1b[2J\\\\nVERIFIED'
 """
 
-__all__ = ["terminal_safe", "describe", "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
+__all__ = ["terminal_safe", "describe", "describe_complex", "describe_trained", "describe_family", "parametric_summary",
+           "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
            "gradient_summary", "numeric_summary", "approximate_summary", "curve_text", "model_summary",
            "certified_line"]
 
@@ -31,6 +32,17 @@ def describe(system):
     """One line: the system's name and dimensions."""
     name = terminal_safe(system.name) if system.name else "(unnamed system)"
     return f"{name}: N = {system.N}, m = {system.m}, p = {system.p}{', D present' if system.has_D else ''}"
+
+
+def describe_complex(system):
+    """One line: a complex system's name and dimensions, over Q(i)."""
+    return describe(system) + " (over Q(i))"
+
+
+def describe_trained(layer):
+    """One line: a trained layer's name, architecture and sizes."""
+    name = terminal_safe(layer.name) if layer.name else "(unnamed layer)"
+    return f"{name}: trained {layer.architecture} layer, {layer.channels} channel(s), {layer.modes} mode(s)"
 
 
 def describe_family(system):
@@ -90,8 +102,9 @@ def head_count_summary(cert):
     return lines
 
 
-def gradient_summary(d, n):
-    """Short human summary of verified gradient-highway certificate data (lines of text)."""
+def gradient_summary(d, n=None):
+    """Short human summary of verified gradient-highway certificate data (lines of text; ``n``: its length)."""
+    n = d["n"] if n is None else n
     delta = d["crossover_distance"]
     cg = d["computation_graph"]
     return [
@@ -165,13 +178,13 @@ def certified_line(layer):
 
 def model_summary(report, tolerance):
     """``symssm model``: one block per layer (lines of text), labelled numerical."""
-    lti = [layer for layer in report["layers"] if layer.get("quantity") == "head-count"]
+    lti = [layer for layer in report["layers"] if "numerical_head_count" in layer]
     lines = [f"NUMERICAL RESULTS (float64): not certificates; {len(report['layers'])} SSM layer(s)"
              + (f"; head counts on length-{report['n']} sequences" if lti else "")
              + f" at tolerance tau = {tolerance:g} (the least H whose best H-head relative error is <= tau)"]
     for layer in report["layers"]:
         name = terminal_safe(layer["name"])
-        if layer.get("quantity") == "interaction-rank":
+        if "numerical_interaction_rank" in layer:
             r = layer["numerical_interaction_rank"]
             state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
             lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {state}): numerical "

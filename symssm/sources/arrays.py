@@ -28,12 +28,33 @@ _MATRICES = ("A", "B", "C", "D")
 
 
 def is_npz(path):
-    """Whether ``path`` names an ``.npz`` archive (by its suffix)."""
+    """Whether ``path`` names an ``.npz`` archive (by its suffix).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file name.
+
+    Returns
+    -------
+    bool
+    """
     return str(path).lower().endswith(".npz")
 
 
 def read_npz_arrays(path):
     """``({"A": array, ...}, n)`` from an archive, validated (keys, dimensions, no objects).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npz`` archive.
+
+    Returns
+    -------
+    tuple
+        ``(matrices, n)``: ``{"A": array or (numerators, denominators), ...}`` (``D`` absent when not given) and
+        the archive's ``n`` (None when it has none).
 
     Raises
     ------
@@ -86,6 +107,16 @@ def read_npz_arrays(path):
 
 def read_npz_spec(path):
     """An exact :class:`~symssm.sources.spec.Spec` from an archive of integer (or numerator/denominator) arrays.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npz`` archive.
+
+    Returns
+    -------
+    Spec
+        The exact system and the archive's ``n``.
 
     Raises
     ------

@@ -202,6 +202,18 @@ def _torch(path, wanted=None):
 def read_tensors(path, wanted=None):
     """``{name: numpy array}`` from a checkpoint file, by its suffix; with ``wanted``, only those names.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.npz``, ``.safetensors`` or PyTorch (``.pt``, ``.pth``, ``.bin``) file.
+    wanted : collection of str, optional
+        The names to read (default: every tensor).
+
+    Returns
+    -------
+    dict
+        ``{name: numpy array}``.
+
     Raises
     ------
     InputError
@@ -311,6 +323,17 @@ def find_layers(tensors, *, problems=None):
     ``problems``: a list that receives ``(name, reason)`` for every group of keys that looks like a layer
     but lacks a parameter.
 
+    Parameters
+    ----------
+    tensors : dict
+        ``{name: array}`` of a checkpoint.
+    problems : list, optional
+        Receives ``(name, reason)`` for every group of keys that looks like a layer but lacks a parameter.
+
+    Returns
+    -------
+    list of CheckpointLayer
+
     Raises
     ------
     InputError
@@ -325,7 +348,23 @@ def find_layers(tensors, *, problems=None):
 
 
 def tensor_names(path):
-    """The tensor names of a checkpoint, read without loading any tensor (.npz, .safetensors; .pt loads lazily)."""
+    """The tensor names of a checkpoint, read without loading any tensor (.npz, .safetensors; .pt loads lazily).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The checkpoint.
+
+    Returns
+    -------
+    list of str or None
+        None for a PyTorch file (its tensors are mapped lazily when the layers are read).
+
+    Raises
+    ------
+    ParseError
+        For a missing or unreadable file.
+    """
     text = str(path).lower()
     try:
         if text.endswith(".npz"):
@@ -346,6 +385,16 @@ def scan_checkpoint(path):
     """``(layers, problems)``: the recognised SSM layers of a checkpoint (only their tensors are read) and, for
     every group of keys that looks like a layer but is incomplete, ``(name, what is missing)``.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The checkpoint.
+
+    Returns
+    -------
+    tuple
+        ``(layers, problems)``: a list of :class:`CheckpointLayer` and a list of ``(name, reason)``.
+
     Raises
     ------
     InputError
@@ -362,6 +411,16 @@ def scan_checkpoint(path):
 
 def read_layers(path):
     """The recognised SSM layers of a checkpoint, reading only their tensors (peak memory: those tensors).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The checkpoint.
+
+    Returns
+    -------
+    list of CheckpointLayer
+        The recognised layers, in key order, their tensors checked (:func:`check_layer`).
 
     Raises
     ------
@@ -437,6 +496,16 @@ def check_layer(layer):
     - ``mamba``: ``A_log`` (d_inner, d_state); ``x_proj.weight`` (dt_rank + 2 d_state, d_inner); ``dt_proj.weight``
       (d_inner, dt_rank); ``dt_proj.bias`` (d_inner,); ``D`` (d_inner,).
     - ``mamba2``: ``A_log``, ``dt_bias`` (nheads,); ``D`` (nheads,) or (nheads * headdim,).
+
+    Parameters
+    ----------
+    layer : CheckpointLayer
+        A layer as found in a checkpoint (its tensors as stored).
+
+    Returns
+    -------
+    CheckpointLayer
+        The same layer, its tensors float64 arrays in its kind's shapes and ``dims`` its sizes.
 
     Raises
     ------

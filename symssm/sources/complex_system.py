@@ -63,12 +63,31 @@ class ComplexSSM(StateSpaceForm):
 def complex_ssm(A, B, C, D=None, *, name=""):
     """Validate and build a :class:`ComplexSSM` (entries: Gaussian rationals, ints, Fractions or strings).
 
+    Parameters
+    ----------
+    A, B, C : matrix-like
+        Nested lists of Gaussian rationals (``"1/2-3i"``), ints, Fractions or strict number strings.
+    D : matrix-like, optional
+        Feed-through, p x m; an all-zero D is the same as none.
+    name : str
+        A label carried into certificates.
+
+    Returns
+    -------
+    ComplexSSM
+
     Raises
     ------
     ShapeError
         If the shapes do not fit.
     LimitError
         If N exceeds :data:`MAX_COMPLEX_N`.
+
+    Examples
+    --------
+    >>> system = complex_ssm([["1/2i", 0], [0, "1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="c")
+    >>> system.N, system.A[0][0]
+    (2, Gaussian('1/2i'))
     """
     check_name(name)
     A, B, C = _matrix("A", A), _matrix("B", B), _matrix("C", C)
@@ -91,7 +110,17 @@ def complex_ssm(A, B, C, D=None, *, name=""):
 
 
 def has_imaginary_entries(data):
-    """Whether parsed spec JSON has an entry with an imaginary part (then it is a complex system)."""
+    """Whether parsed spec JSON has an entry with an imaginary part (then it is a complex system).
+
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    bool
+    """
     for key in ("A", "B", "C", "D"):
         M = data.get(key) if isinstance(data, dict) else None
         if isinstance(M, list):

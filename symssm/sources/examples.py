@@ -98,6 +98,16 @@ DEMO_NAMES = ("rotation", "shift5-two-outputs", "two-rotations", "shift-with-fee
 def example(name):
     """The :class:`Example` with this name.
 
+    Parameters
+    ----------
+    name : str
+        One of the names of :data:`EXAMPLES`.
+
+    Returns
+    -------
+    Example
+        The system, its description and its known head counts.
+
     Raises
     ------
     InputError

@@ -86,6 +86,18 @@ def shift(N, p=1, m=1):
 
     ``L_d[r][c] = 1`` exactly when ``c + d = N - p + r``.
 
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+
     Examples
     --------
     >>> shift(3).A
@@ -109,6 +121,18 @@ def rotation(N, p=1, m=1):
     ``c = (1-t^2)/(1+t^2)``, ``s = 2t/(1+t^2)`` (so ``c^2 + s^2 = 1`` exactly; block 0 is the
     3-4-5 rotation, c = 3/5, s = 4/5).  For odd N a final 1x1 block ``[1]``.
     B has column 0 = all ones and columns j >= 1 = e_j; C = last p coordinates.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
     """
     _dims(N, p, m)
     A = [[Fraction(0)] * N for _ in range(N)]
@@ -126,6 +150,18 @@ def diagonal(N, p=1, m=1):
 
     ``A[i][i] = (-1)^i / (i + 2)``; ``B[i][j] = (i+1)^j`` and ``C[r][i] = (i+1)^r`` (Vandermonde
     patterns, so the system is generic).
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
     """
     _dims(N, p, m)
     A = [[Fraction((-1) ** i, i + 2) if i == j else 0 for j in range(N)] for i in range(N)]
@@ -140,6 +176,25 @@ def companion(N=None, p=1, m=1, *, coefficients=None):
     ``A[i+1][i] = 1`` and the last column is ``-c_0, ..., -c_{N-1}``.  ``coefficients`` lists
     ``c_0, ..., c_{N-1}`` (integers); the default is ``c_i = (-1)^i (i + 1)``.
     B = [e_0..e_{m-1}], C = last p coordinates.
+
+    Parameters
+    ----------
+    N : int, optional
+        The state dimension (default: the number of ``coefficients``).
+    p, m : int
+        The output and input dimensions (default 1).
+    coefficients : sequence of int, optional
+        ``c_0, ..., c_{N-1}``.
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+
+    Raises
+    ------
+    InputError
+        If neither ``N`` nor ``coefficients`` is given, a coefficient is not an integer, or their number is not N.
 
     Examples
     --------
@@ -169,6 +224,27 @@ def jordan(N, p=1, m=1, *, eigenvalue=Fraction(1, 2), block=2):
     ``A[i][i] = eigenvalue`` and ``A[i][i+1] = 1`` inside each block.  Equal eigenvalues across
     blocks make the system degenerate (its head count stays below min(N, pm)).
     B has column 0 = all ones and columns j >= 1 = e_j; C = last p coordinates.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+    eigenvalue : Fraction
+        The eigenvalue of every block (default 1/2).
+    block : int
+        The size of the blocks.
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+
+    Raises
+    ------
+    InputError
+        If ``block`` is not a positive integer.
     """
     _dims(N, p, m)
     lam = to_fraction(eigenvalue, what="eigenvalue")
@@ -186,6 +262,25 @@ def bilinear(A, B, step=DEFAULT_STEP):
     """Bilinear (Tustin) discretisation, exactly: ``(Abar, Bbar)`` as lists of Fractions.
 
     ``Abar = (I - step/2 A)^-1 (I + step/2 A)``, ``Bbar = (I - step/2 A)^-1 step B``.
+
+    Parameters
+    ----------
+    A : list of list
+        The continuous-time state matrix (exact entries).
+    B : list of list
+        The continuous-time input matrix.
+    step : Fraction
+        The step, positive.
+
+    Returns
+    -------
+    tuple
+        ``(Abar, Bbar)``, lists of rows of Fractions.
+
+    Raises
+    ------
+    InputError
+        If ``step`` is not positive.
 
     Examples
     --------
@@ -213,19 +308,51 @@ def hippo_legs_continuous(N):
 
     This is ``T^-1 A T`` with ``T = diag(sqrt(2n+1))`` for the usual
     ``A_nk = -sqrt(2n+1) sqrt(2k+1)`` (n > k), and ``B' = T^-1 B`` for ``B_n = sqrt(2n+1)``.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+
+    Returns
+    -------
+    tuple
+        ``(A', B')``: lists of rows of integers.
     """
     A = [[-(2 * k + 1) if n > k else (-(n + 1) if n == k else 0) for k in range(N)] for n in range(N)]
     return A, [[1] for _ in range(N)]
 
 
 def hippo_legt_continuous(N):
-    """HiPPO-LegT in rational form: ``A'_nk = -(2k+1) ((-1)^(n-k) if n < k else 1)``; B' = ones."""
+    """HiPPO-LegT in rational form: ``A'_nk = -(2k+1) ((-1)^(n-k) if n < k else 1)``; B' = ones.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+
+    Returns
+    -------
+    tuple
+        ``(A', B')``: lists of rows of integers.
+    """
     A = [[-(2 * k + 1) * ((-1) ** (k - n) if n < k else 1) for k in range(N)] for n in range(N)]
     return A, [[1] for _ in range(N)]
 
 
 def s4d_real_continuous(N):
-    """S4D-Real: ``A = diag(-(n+1))``, B = ones."""
+    """S4D-Real: ``A = diag(-(n+1))``, B = ones.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+
+    Returns
+    -------
+    tuple
+        ``(A, B)``: lists of rows of integers.
+    """
     return [[-(n + 1) if n == k else 0 for k in range(N)] for n in range(N)], [[1] for _ in range(N)]
 
 
@@ -240,22 +367,88 @@ def _hippo_like(label, continuous, N, p, m, step):
 
 
 def hippo_legs(N, p=1, m=1, *, step=DEFAULT_STEP):
-    """HiPPO-LegS (rational similarity form, :func:`hippo_legs_continuous`), bilinear at ``step``."""
+    """HiPPO-LegS (rational similarity form, :func:`hippo_legs_continuous`), bilinear at ``step``.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+    step : Fraction
+        The bilinear step (default 1/10).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+    """
     return _hippo_like("hippo-legs", hippo_legs_continuous, N, p, m, step)
 
 
 def hippo_legt(N, p=1, m=1, *, step=DEFAULT_STEP):
-    """HiPPO-LegT (rational similarity form, :func:`hippo_legt_continuous`), bilinear at ``step``."""
+    """HiPPO-LegT (rational similarity form, :func:`hippo_legt_continuous`), bilinear at ``step``.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+    step : Fraction
+        The bilinear step (default 1/10).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+    """
     return _hippo_like("hippo-legt", hippo_legt_continuous, N, p, m, step)
 
 
 def s4d_real(N, p=1, m=1, *, step=DEFAULT_STEP):
-    """S4D-Real (:func:`s4d_real_continuous`), bilinear at ``step``."""
+    """S4D-Real (:func:`s4d_real_continuous`), bilinear at ``step``.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+    step : Fraction
+        The bilinear step (default 1/10).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+    """
     return _hippo_like("s4d-real", s4d_real_continuous, N, p, m, step)
 
 
 def random_system(N, p=1, m=1, *, seed=0, low=-3, high=3):
     """Random integer entries in ``[low, high]`` from ``random.Random(seed)`` (reproducible).
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p, m : int
+        The output and input dimensions (default 1).
+    seed : int
+        The seed of ``random.Random``.
+    low, high : int
+        The range of the entries.
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+
+    Raises
+    ------
+    InputError
+        If ``seed`` is not a non-negative integer.
 
     Examples
     --------
@@ -303,11 +496,33 @@ FAMILY_NOTES = {
 def family_system(name, *, N=None, p=None, m=None, seed=None):
     """Build a family member by name (the ``--family`` option of the command line).
 
+    Parameters
+    ----------
+    name : str
+        A family of :data:`FAMILIES` (``symssm families`` lists them).
+    N : int
+        The state dimension (required, at most 512).
+    p, m : int, optional
+        The output and input dimensions (default 1).
+    seed : int, optional
+        The seed of the ``random`` family (no other family takes one).
+
+    Returns
+    -------
+    SSM
+        The family member, named after the family and its sizes.
+
     Raises
     ------
     InputError
         If the family is unknown, ``N`` is missing or above 512, or ``seed`` is given to a
         family other than ``random``.
+
+    Examples
+    --------
+    >>> system = family_system("rotation", N=4, p=2)
+    >>> system.name, system.N, system.p
+    ('rotation-N4-p2-m1', 4, 2)
     """
     if name not in FAMILIES:
         raise InputError(f"unknown family {name!r}; choose one of {', '.join(FAMILIES)}")

@@ -32,6 +32,16 @@ def _mul(X, Y):
 def to_state_space(system):
     """``(A, B, C A, C B + D)`` as tuples of Fractions: a python-control / scipy.signal system with the same lags.
 
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+
+    Returns
+    -------
+    tuple
+        ``(A, B, C A, C B + D)``, tuples of rows of Fractions (python-control's ``ss(A, B, C', D')``).
+
     Examples
     --------
     >>> from symssm.sources.system import ssm
@@ -48,6 +58,20 @@ def to_state_space(system):
 
 def from_state_space(A, B, C, D=None, *, name=""):
     """The symssm system whose lags are the Markov parameters of ``x+ = A x + B u, y = C x + D u``.
+
+    Parameters
+    ----------
+    A, B, C : matrix-like
+        The state-space system ``x+ = A x + B u, y = C x + D u`` (exact entries).
+    D : matrix-like, optional
+        The feed-through (default zero).
+    name : str
+        A label carried into certificates.
+
+    Returns
+    -------
+    SSM
+        The 2N-state system whose lags ``D, CB, CAB, ...`` are the Markov parameters.
 
     Raises
     ------

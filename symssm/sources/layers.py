@@ -53,7 +53,21 @@ MAX_SOFTMAX_TOKENS = 64
 
 
 def layer_work(kind, n, p, m, extra):
-    """Multiply-adds needed to form the blocks: ``extra`` is N (selective SSM) or (heads, d) (attention)."""
+    """Multiply-adds needed to form the blocks: ``extra`` is N (selective SSM) or (heads, d) (attention).
+
+    Parameters
+    ----------
+    kind : str
+        The layer's kind.
+    n, p, m : int
+        Tokens, outputs and inputs.
+    extra : int or tuple
+        N (a selective SSM) or ``(heads, d)`` (attention).
+
+    Returns
+    -------
+    int
+    """
     pairs = n * (n + 1) // 2
     if kind == "selective-ssm":
         N = extra
@@ -154,11 +168,28 @@ def _check_blocks(n, count):
 def layer_from_data(data, *, what="layer"):
     """Validate a layer spec (parsed JSON) and build the :class:`Layer`.
 
+    Parameters
+    ----------
+    data : object
+        Parsed layer JSON (its ``"kind"`` names one of :data:`LAYER_KINDS`).
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    Layer
+
     Raises
     ------
     InputError
         An unknown kind or field, a missing field, wrong shapes, or limits exceeded (the message
         names the field).
+
+    Examples
+    --------
+    >>> layer = layer_from_data({"kind": "convolution", "n": 3, "kernel": [[[1, 0]], [[2, 1]]]})
+    >>> layer.kind, layer.n, layer.p, layer.m
+    ('convolution', 3, 1, 2)
     """
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object")
@@ -254,12 +285,33 @@ def _build(kind, data, name):
 
 
 def is_layer_spec(data):
-    """Whether parsed spec JSON describes a layer (it has a ``"kind"``) rather than a time-invariant SSM."""
+    """Whether parsed spec JSON describes a layer (it has a ``"kind"``) rather than a time-invariant SSM.
+
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    bool
+    """
     return isinstance(data, dict) and "kind" in data
 
 
 def loads_layer(text, *, what="layer"):
     """Parse a layer spec from JSON text (see :func:`layer_from_data`).
+
+    Parameters
+    ----------
+    text : str or bytes
+        JSON text.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    Layer
 
     Raises
     ------
@@ -271,6 +323,15 @@ def loads_layer(text, *, what="layer"):
 
 def read_layer(path):
     """Read a layer spec file strictly.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The layer spec's JSON file.
+
+    Returns
+    -------
+    Layer
 
     Raises
     ------
@@ -285,7 +346,18 @@ def _text(M):
 
 
 def layer_json(layer):
-    """The layer as JSON data with canonical number strings (the certificate's ``"system"`` field)."""
+    """The layer as JSON data with canonical number strings (the certificate's ``"system"`` field).
+
+    Parameters
+    ----------
+    layer : Layer
+        The layer.
+
+    Returns
+    -------
+    dict
+        ``kind``, ``name``, ``n``, ``p``, ``m`` and its parameters with canonical number texts.
+    """
     out = {"kind": layer.kind, "name": layer.name, "n": layer.n, "p": layer.p, "m": layer.m}
     params = dict(layer.params)
     if layer.kind == "selective-ssm":
@@ -313,6 +385,19 @@ def selective_from_ssm(system, n, *, name=None):
 
     Its interaction rank on any input equals the head count ``k(n)``.
 
+    Parameters
+    ----------
+    system : SSM
+        A time-invariant system.
+    n : int
+        The number of tokens.
+    name : str, optional
+        The layer's name (default the system's).
+
+    Returns
+    -------
+    Layer
+
     Examples
     --------
     >>> from symssm.sources.system import ssm
@@ -332,6 +417,21 @@ def selective_bilinear(A, B, C, steps, *, D=None, name=""):
 
     Token i uses the bilinear rule with step ``Delta_i = steps[i]``:
     ``A_i = (I - Delta_i/2 A)^-1 (I + Delta_i/2 A)``, ``B_i = (I - Delta_i/2 A)^-1 Delta_i B``.
+
+    Parameters
+    ----------
+    A, B, C : matrix-like
+        The continuous-time system (exact entries).
+    steps : sequence
+        ``Delta_1 .. Delta_n``, positive rationals.
+    D : matrix-like, optional
+        The feed-through.
+    name : str
+        The layer's name.
+
+    Returns
+    -------
+    Layer
 
     Examples
     --------
@@ -366,6 +466,21 @@ def mamba2_scalar_gate(gates, B, C, *, name=""):
     ``gates`` lists ``a_1 .. a_n``; ``B`` and ``C`` are one matrix each (shared by every token) or a
     list of n matrices (token-dependent, as in Mamba-2 itself).
 
+    Parameters
+    ----------
+    gates : sequence
+        ``a_1 .. a_n`` (exact numbers).
+    B : matrix or list of matrices
+        N x m, shared by every token, or one per token.
+    C : matrix or list of matrices
+        p x N, shared or one per token.
+    name : str
+        The layer's name.
+
+    Returns
+    -------
+    Layer
+
     Examples
     --------
     >>> mamba2_scalar_gate(["1/2", "1/3"], [[1], [2]], [[1, 0]]).param("A")[1]
@@ -386,6 +501,26 @@ def mamba2_layer(gates, b, c, channels, *, name=""):
     ``W_ij = (a_i ... a_{j+1}) (c_i . b_j) I_P``: every block is a multiple of the identity, and the
     interaction rank is at most 1 on every input (the SSM / masked-attention duality).  Written as a
     selective SSM with state ``N P``: ``A_i = a_i I``, ``B_i = b_i (x) I_P``, ``C_i = c_i^T (x) I_P``.
+
+    Parameters
+    ----------
+    gates : sequence
+        ``a_1 .. a_n`` (exact numbers).
+    b, c : list of vectors
+        ``b_i`` and ``c_i`` in Q^N, one per token.
+    channels : int
+        P, the head's channels.
+    name : str
+        The layer's name.
+
+    Returns
+    -------
+    Layer
+
+    Raises
+    ------
+    ShapeError
+        If ``b`` and ``c`` do not list one vector of N entries per token.
 
     Examples
     --------

@@ -165,11 +165,32 @@ def parametric_ssm(A, B, C, D=None, *, parameters, name=""):
 
     An all-zero ``D`` is kept as written (it changes only the truncation, not the lags).
 
+    Parameters
+    ----------
+    A, B, C : matrix-like
+        Rows of formulas: strings in the grammar of :mod:`symssm.formats.expressions`, or integers.
+    D : matrix-like, optional
+        The feed-through.
+    parameters : sequence of str
+        The parameters' names, in order.
+    name : str
+        A label carried into certificates.
+
+    Returns
+    -------
+    ParametricSSM
+
     Raises
     ------
     InputError
         If a formula is not in the grammar or names an undeclared parameter, the shapes do not
         agree, or a limit (``MAX_PARAMETERS``, ``MAX_PARAMETRIC_DIM``, formula limits) is exceeded.
+
+    Examples
+    --------
+    >>> family = parametric_ssm([["t", 0], [0, 1]], [[1], [1]], [[1, 1]], parameters=["t"])
+    >>> family.parameters, family.N
+    (('t',), 2)
     """
     parameters = check_parameters(list(parameters))
     name = check_name(name)
@@ -191,12 +212,34 @@ def parametric_ssm(A, B, C, D=None, *, parameters, name=""):
 
 
 def is_parametric_spec(data):
-    """True if parsed spec JSON declares parameters (``"parameters"`` key)."""
+    """True if parsed spec JSON declares parameters (``"parameters"`` key).
+
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    bool
+    """
     return isinstance(data, dict) and "parameters" in data
 
 
 def parametric_from_data(data, *, what="spec"):
     """``(system, n)`` from a parsed parametric spec.
+
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON with ``"parameters"``.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    tuple
+        ``(system, n)``: the :class:`ParametricSSM` and the spec's ``n`` (None when absent).
 
     Raises
     ------
@@ -225,7 +268,21 @@ def parametric_from_data(data, *, what="spec"):
 
 
 def drop_generator(poly, index, child_ring):
-    """A polynomial free of generator ``index``, re-expressed in ``child_ring`` (the ring without it)."""
+    """A polynomial free of generator ``index``, re-expressed in ``child_ring`` (the ring without it).
+
+    Parameters
+    ----------
+    poly : fmpq_mpoly
+        A polynomial that does not involve generator ``index``.
+    index : int
+        The generator to drop.
+    child_ring : fmpq_mpoly_ctx
+        The ring without it.
+
+    Returns
+    -------
+    fmpq_mpoly
+    """
     terms = {mon[:index] + mon[index + 1:]: coeff for mon, coeff in poly.terms()}
     return child_ring.from_dict(terms) if terms else child_ring.zero
 
@@ -240,6 +297,20 @@ def substitute(system, name, value):
     """The family with parameter ``name`` replaced by ``value`` (a polynomial formula in the others).
 
     Entries become reduced fractions of the child field; their formulas are the canonical texts.
+
+    Parameters
+    ----------
+    system : ParametricSSM
+        The family.
+    name : str
+        One of its parameters.
+    value : str
+        A polynomial formula in the other parameters.
+
+    Returns
+    -------
+    ParametricSSM
+        The child family, without ``name``.
 
     Raises
     ------
@@ -413,10 +484,29 @@ PARAMETRIC_NOTES = {name: (builder.__doc__ or name).splitlines()[0] for name, (b
 def parametric_family(name, *, N=None, p=None, m=None):
     """Build a built-in parametric family.
 
+    Parameters
+    ----------
+    name : str
+        One of :data:`PARAMETRIC_FAMILIES`.
+    N : int, optional
+        The state dimension (each family has a default).
+    p, m : int, optional
+        The output and input dimensions (``generic-symbolic`` only).
+
+    Returns
+    -------
+    ParametricSSM
+
     Raises
     ------
     InputError
         If the family is unknown, or ``N`` (or ``p``, ``m`` for ``generic-symbolic``) is out of range.
+
+    Examples
+    --------
+    >>> family = parametric_family("rotation-symbolic")
+    >>> family.parameters, family.N
+    (('t',), 2)
     """
     if name not in PARAMETRIC_FAMILIES:
         raise InputError(f"unknown parametric family {name!r}; choose one of {', '.join(PARAMETRIC_FAMILIES)}")

@@ -56,7 +56,18 @@ _FIELDS = {
 
 
 def layer_spec_fields(kind):
-    """The spec fields of a layer kind with parameters, as ``(required, optional)`` sets."""
+    """The spec fields of a layer kind with parameters, as ``(required, optional)`` sets.
+
+    Parameters
+    ----------
+    kind : str
+        A layer kind with parameters (:data:`PARAMETRIC_LAYER_KINDS`).
+
+    Returns
+    -------
+    tuple of set
+        ``(required, optional)``.
+    """
     return _FIELDS[kind]
 
 
@@ -163,12 +174,32 @@ def parametric_layer_hash_text(spec):
 
 
 def parametric_layer_hash(spec):
-    """SHA-256 (hex) of :func:`parametric_layer_hash_text`."""
+    """SHA-256 (hex) of :func:`parametric_layer_hash_text`.
+
+    Parameters
+    ----------
+    spec : dict
+        The layer spec, as parsed.
+
+    Returns
+    -------
+    str
+    """
     return hashlib.sha256(parametric_layer_hash_text(spec).encode("ascii")).hexdigest()
 
 
 def is_parametric_layer_spec(data):
-    """Whether parsed spec JSON is a layer (``"kind"``) with ``"parameters"``."""
+    """Whether parsed spec JSON is a layer (``"kind"``) with ``"parameters"``.
+
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON.
+
+    Returns
+    -------
+    bool
+    """
     return isinstance(data, dict) and "kind" in data and "parameters" in data
 
 
@@ -209,6 +240,17 @@ def _formulas(rows, what, field, shape=None):
 
 def parametric_layer_from_data(data, *, what="layer"):
     """Validate a layer spec with ``"parameters"`` and build the :class:`ParametricLayer`.
+
+    Parameters
+    ----------
+    data : object
+        Parsed layer JSON with ``"kind"`` and ``"parameters"``.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    ParametricLayer
 
     Raises
     ------
@@ -314,6 +356,22 @@ def _build(data, what):
 def parametric_layer(data, *, what="layer"):
     """A layer with parameters from a spec dict (``symssm.parametric_layer``; see :func:`parametric_layer_from_data`).
 
+    Parameters
+    ----------
+    data : dict
+        The layer spec.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    ParametricLayer
+
+    Raises
+    ------
+    InputError
+        As :func:`parametric_layer_from_data`.
+
     Examples
     --------
     >>> import symssm
@@ -322,17 +380,21 @@ def parametric_layer(data, *, what="layer"):
     >>> cert = symssm.certify(layer)
     >>> cert["interaction_rank"], cert.at(x1=0, x2=0)["interaction_rank"]
     (1, 0)
-
-    Raises
-    ------
-    InputError
-        As :func:`parametric_layer_from_data`.
     """
     return parametric_layer_from_data(data, what=what)
 
 
 def read_parametric_layer(path):
     """Read a layer spec file with ``"parameters"`` strictly.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The spec's JSON file.
+
+    Returns
+    -------
+    ParametricLayer
 
     Raises
     ------

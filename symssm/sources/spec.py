@@ -39,7 +39,17 @@ class Spec:
 def check_spec_fields(data, *, what="spec"):
     """Validate a parsed spec's keys, ``n`` and ``name`` (shared by the exact and numeric readers).
 
-    Returns ``(n, name)``; the matrices are validated by the reader that builds the system.
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    tuple
+        ``(n, name)``; the matrices are validated by the reader that builds the system.
 
     Raises
     ------
@@ -47,6 +57,15 @@ def check_spec_fields(data, *, what="spec"):
         If the document is not an object, has an unknown key or lacks A, B or C, or if
         ``n`` or ``name`` is not acceptable (:func:`~symssm.formats.limits.check_n`,
         :func:`~symssm.formats.limits.check_name`).
+
+    Examples
+    --------
+    >>> check_spec_fields({"A": [[1]], "B": [[1]], "C": [[1]], "n": 9, "name": "x"})
+    (9, 'x')
+    >>> check_spec_fields({"A": [[1]], "B": [[1]], "C": [[1]], "m": 2})
+    Traceback (most recent call last):
+    ...
+    symssm.errors.InputError: spec has unknown key 'm' (allowed: A, B, C, D, n, name)
     """
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object with keys A, B, C (and optionally D, n, name)")
@@ -66,6 +85,18 @@ def check_spec_fields(data, *, what="spec"):
 def spec_from_data(data, *, what="spec"):
     """Validate parsed spec JSON and build the :class:`Spec`.
 
+    Parameters
+    ----------
+    data : object
+        Parsed spec JSON.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    Spec
+        The exact system and the spec's ``n`` (None when absent).
+
     Raises
     ------
     InputError
@@ -82,6 +113,17 @@ def spec_from_data(data, *, what="spec"):
 def loads_spec(text, *, what="spec"):
     """Parse a spec from JSON text.
 
+    Parameters
+    ----------
+    text : str or bytes
+        JSON text.
+    what : str
+        How messages name it.
+
+    Returns
+    -------
+    Spec
+
     Raises
     ------
     InputError
@@ -92,7 +134,19 @@ def loads_spec(text, *, what="spec"):
 
 
 def read_spec(path):
-    """Read a spec file strictly (see the module docstring).
+    """Read a spec file of a time-invariant system with rational entries strictly (see the module docstring).
+
+    For a spec of any shape (an archive, a complex system, a family, a layer), use
+    :func:`symssm.sources.reader.read_source`, which every command uses.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The spec's JSON file.
+
+    Returns
+    -------
+    Spec
 
     Raises
     ------

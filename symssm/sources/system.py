@@ -26,7 +26,7 @@ from ..formats.jsonio import dumps_canonical_matrices
 from ..formats.limits import MAX_DIM, MAX_ENTRIES, check_name
 from ..formats.rationals import format_rational, to_fraction
 
-__all__ = ["SSM", "StateSpaceForm", "ssm", "canonical_system", "system_sha256", "denominator_lcm"]
+__all__ = ["SSM", "StateSpaceForm", "ssm", "check_shapes", "exact_matrix", "canonical_system", "system_sha256", "denominator_lcm"]
 
 #: Matrices with this many entries are indexed with numpy (:meth:`StateSpaceForm.entry_codes`), whose import
 #: (about 0.07 s) they repay; from ``_NUMPY_SOME`` entries on, once something else has imported it.  Smaller
@@ -41,6 +41,15 @@ def _use_numpy(entries):
 
 def denominator_lcm(mat):
     """Least common multiple of the denominators of a matrix of Fractions.
+
+    Parameters
+    ----------
+    mat : sequence of sequence of Fraction
+        A matrix.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -85,6 +94,33 @@ def _is_inexact(dtype):
 def _matrix(name, value):
     """Turn nested lists, numpy integer arrays or SymPy matrices into a tuple of tuples of Fraction."""
     return _coded_matrix(name, value)[0]
+
+
+def exact_matrix(name, value):
+    """One matrix read exactly, by the grammar and limits of :func:`ssm` (its shape in a system is not checked).
+
+    Parameters
+    ----------
+    name : str
+        The matrix's name in messages (``"A"``).
+    value : matrix-like
+        As :func:`ssm` takes.
+
+    Returns
+    -------
+    tuple of tuple of Fraction
+
+    Raises
+    ------
+    InputError
+        As :func:`ssm`: an entry outside the strict grammar, a float, a ragged or oversized matrix.
+
+    Examples
+    --------
+    >>> exact_matrix("B", [["1/2", 3]])
+    ((Fraction(1, 2), Fraction(3, 1)),)
+    """
+    return _matrix(name, value)
 
 
 def _coded_matrix(name, value):
@@ -353,6 +389,49 @@ def ssm(A, B, C, D=None, *, name=""):
     check_name(name)
     _precheck_size(A, B, C, D)
     (A, coded_A), (B, coded_B), (C, coded_C) = _coded_matrix("A", A), _coded_matrix("B", B), _coded_matrix("C", C)
+    N, bc, cr = check_shapes(A, B, C)
+    if D is not None:
+        D = _matrix("D", D)
+        check_shapes(A, B, C, D)
+        if all(x == 0 for row in D for x in row):
+            D = None
+    total = N * N + N * bc + cr * N + cr * bc
+    if total > MAX_ENTRIES:
+        raise LimitError(f"the system has {total} entries; the limit is {MAX_ENTRIES}")
+    system = SSM(A, B, C, D, name)
+    for key, coded in (("A", coded_A), ("B", coded_B), ("C", coded_C)):
+        if coded is not None:  # the codes found while reading: entry_codes need not find them again
+            system._codes[key] = coded
+    return system
+
+
+def check_shapes(A, B, C, D=None):
+    """Whether matrices (lists of equally long rows) fit a state space model; the one shape check of every reader.
+
+    Parameters
+    ----------
+    A, B, C : list of rows
+        N x N, N x m and p x N.
+    D : list of rows, optional
+        p x m.
+
+    Returns
+    -------
+    tuple of int
+        ``(N, m, p)``.
+
+    Raises
+    ------
+    ShapeError
+        If a shape does not fit (the message names both matrices' shapes).
+
+    Examples
+    --------
+    >>> check_shapes([[1, 2]], [[1]], [[1]])
+    Traceback (most recent call last):
+    ...
+    symssm.errors.ShapeError: A is 1x2 but must be square
+    """
     N = len(A)
     if N == 0:
         raise ShapeError("A is empty; the state dimension N must be at least 1")
@@ -368,20 +447,10 @@ def ssm(A, B, C, D=None, *, name=""):
     if cr == 0:
         raise ShapeError("C has no rows; the output dimension p must be at least 1")
     if D is not None:
-        D = _matrix("D", D)
         dr, dc = _shape(D)
         if (dr, dc) != (cr, bc):
             raise ShapeError(f"D is {dr}x{dc} but must be p x m = {cr}x{bc} (C is {cr}x{cc}, B is {br}x{bc})")
-        if all(x == 0 for row in D for x in row):
-            D = None
-    total = N * N + N * bc + cr * N + cr * bc
-    if total > MAX_ENTRIES:
-        raise LimitError(f"the system has {total} entries; the limit is {MAX_ENTRIES}")
-    system = SSM(A, B, C, D, name)
-    for key, coded in (("A", coded_A), ("B", coded_B), ("C", coded_C)):
-        if coded is not None:  # the codes found while reading: entry_codes need not find them again
-            system._codes[key] = coded
-    return system
+    return N, bc, cr
 
 
 def canonical_system(system):
@@ -392,6 +461,15 @@ def canonical_system(system):
     serialised with sorted keys, no spaces and a final newline.  The name is not
     part of it.  Computed once per system (:attr:`SSM.canonical_text`).
 
+    Parameters
+    ----------
+    system : SSM
+        The system.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> canonical_system(ssm([[1]], [[2]], [["1/2"]]))
@@ -401,5 +479,15 @@ def canonical_system(system):
 
 
 def system_sha256(system):
-    """SHA-256 (hex) of :func:`canonical_system`."""
+    """SHA-256 (hex) of :func:`canonical_system`.
+
+    Parameters
+    ----------
+    system : SSM
+        The system.
+
+    Returns
+    -------
+    str
+    """
     return system.sha256

@@ -147,6 +147,20 @@ def trained_layer(layer, checkpoint, conventions=None):
     ``conventions``: the :class:`~symssm.sources.checkpoints.Conventions` the checkpoint does not record (S5:
     only zero-order hold is certified; SSMKernelDiag: see the module docstring).
 
+    Parameters
+    ----------
+    layer : CheckpointLayer
+        A recognised layer (:func:`~symssm.sources.checkpoints.read_layers`).
+    checkpoint : str
+        The checkpoint's file name (recorded in the certificate).
+    conventions : Conventions, optional
+        What the checkpoint does not record (S5: only zero-order hold is certified; SSMKernelDiag: see the
+        module docstring).
+
+    Returns
+    -------
+    TrainedLayer
+
     Raises
     ------
     InputError

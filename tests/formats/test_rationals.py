@@ -68,3 +68,53 @@ def test_format_is_canonical():
     assert format_rational(Fraction(-4, 2)) == "-2"
     assert format_rational(Fraction(6, -4)) == "-3/2"
 
+
+
+# ---------------------------------------------------------------- the tolerance, read once at the boundary
+
+@pytest.mark.parametrize("value, exact", [("1e-3", Fraction(1, 1000)), ("0.001", Fraction(1, 1000)),
+                                          ("1/1000", Fraction(1, 1000)), (" 2.5E-1 ", Fraction(1, 4)),
+                                          (Fraction(1, 3), Fraction(1, 3)), (0.001, Fraction(1, 1000)),
+                                          (np.float64(0.25), Fraction(1, 4)), ("1e-300", Fraction(1, 10 ** 300))])
+def test_a_tolerance_is_read_exactly(value, exact):
+    from symssm.formats.rationals import Tolerance, parse_tolerance
+
+    tolerance = parse_tolerance(value)
+    assert isinstance(tolerance, Tolerance) and tolerance == exact and float(tolerance) == float(exact)
+    assert parse_tolerance(tolerance) is tolerance  # read once: a Tolerance is not read again
+
+
+@pytest.mark.parametrize("value, message", [
+    ("abc", "the tolerance must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got 'abc'"),
+    ("-1e-3", "the tolerance must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got '-1e-3'"),
+    ("1/0", "the tolerance must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got '1/0'"),
+    (True, "the tolerance must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got 'True'"),
+    (float("nan"), "the tolerance must be a number in (0, 1) such as 1e-3, 0.001 or 1/1000, got 'nan'"),
+    ("2", "the tolerance must be a number strictly between 0 and 1, got '2'"),
+    (0, "the tolerance must be a number strictly between 0 and 1, got '0'"),
+    (Fraction(1), "the tolerance must be a number strictly between 0 and 1, got '1'"),
+    ("1e-999", "the tolerance must be a number strictly between 0 and 1, got '1e-999'"),  # no float64 above 0
+])
+def test_one_message_for_each_bad_tolerance(value, message):
+    from symssm.errors import InputError
+    from symssm.formats.rationals import parse_tolerance
+
+    with pytest.raises(InputError) as exc:
+        parse_tolerance(value)
+    assert str(exc.value) == message
+
+
+def test_exact_code_refuses_a_binary_float_tolerance():
+    from symssm import ssm
+    from symssm.certificate.approximate import approximate_data
+    from symssm.exact.approximate import error_brackets
+    from symssm.exact.trained import trained_brackets
+    from symssm.formats.rationals import parse_tolerance
+
+    s = ssm([["1/2"]], [[1]], [[1]])
+    for call in (lambda: error_brackets(s, 8, 0.001), lambda: approximate_data(s, 8, 0.001),
+                 lambda: trained_brackets(None, 8, 0.001), lambda: parse_tolerance(0.001, floats=False)):
+        with pytest.raises(FloatInExactPathError, match=r"is a binary float \(0.001\)"):
+            call()
+    assert error_brackets(s, 8, "1/1000")["head_count"] == 1
+    assert error_brackets(s, 8, Fraction(1, 1000)) == error_brackets(s, 8, parse_tolerance(0.001))
