@@ -354,7 +354,7 @@ class Answers:
         self.code, self.message = res.code, res.message
         if res.code != 0:
             return
-        reader, _, obligations = KINDS[data["kind"]]
+        reader, _, obligations = KINDS[(data["kind"], None)][:3]
         ledger = Ledger(None)
         self.system = reader(ledger, data["system"])
         self.parsed = []

@@ -14,7 +14,7 @@ DOCUMENTED = ["api.py", "sources", "exact", "certificate", "checker/core.py", "c
               "checker/reading.py"]
 #: Left for now: modules other work is changing at the same time (issue 41: the family engines; issue 42: the
 #: gradient certificate's version 2); their sections come once that work is merged.
-PENDING = {"exact/parametric.py", "exact/flintfamily.py", "exact/bodies.py", "exact/layerfamily.py",
+PENDING = {"exact/parametric.py", "exact/flintfamily.py", "exact/bodies.py", "exact/layerfamily.py", "exact/covering.py",
            "certificate/gradient.py"}
 
 

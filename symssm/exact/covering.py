@@ -43,6 +43,7 @@ from fractions import Fraction
 from math import gcd, isqrt
 
 from ..formats.limits import MAX_ROOT_CANDIDATES, MAX_ROOT_COEFFICIENT
+from ..formats.rationals import format_rational
 
 __all__ = ["decide", "solution", "drop", "solve_parameter", "uncovered_reason", "not_built_reason", "terms_text",
            "rational_root_status", "gram_matrix", "ldl", "variables", "RULES_WITH_CASE", "NO_ZERO_RULES"]
@@ -86,7 +87,7 @@ def _split(terms, i):
 
 
 def _coefficient_text(c):
-    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+    return format_rational(c)
 
 
 def terms_text(terms, names):

@@ -217,19 +217,22 @@ def gradient_highway_macros(data):
 def _family_macros(data, what, symbol):
     """The macros a family's prose needs besides its generic value: where that value holds, the least and the
     largest value over every case, and the exceptional cases (each with its value, or where nothing is proved)."""
-    from .parametric import outline, tex_parameter, tex_polynomial
+    from .parametric import outline, tex_condition, tex_polynomial
 
-    items = outline(data)
+    items = [item for item in outline(data) if item.get("ref") is None]  # a shared case once
     generic = items[0]
     cond = ", ".join(f"{tex_polynomial(f)} \\neq 0" for f in generic["factors"])
     values = [item["k"] for item in items]
     cases = []
+
+    def path(item):
+        return " and ".join(tex_condition(c)[1:-1] for c in item["path"])  # each condition without its $ $
+
     for item in items[1:]:
-        where = " and ".join(f"{tex_parameter(x)} = {tex_polynomial(v)}" for x, v in item["path"])
-        cases.append(f"\\ensuremath{{{symbol} = {item['k']}}} where \\ensuremath{{{where}}}")
+        cases.append(f"\\ensuremath{{{symbol} = {item['k']}}} where \\ensuremath{{{path(item)}}}")
     for item in items:
         for f in item["uncovered"]:
-            where = " and ".join(f"{tex_parameter(x)} = {tex_polynomial(v)}" for x, v in item["path"])
+            where = path(item)
             cases.append("nothing is proved where \\ensuremath{" + (where + " and " if where else "")
                          + f"{tex_polynomial(f)} = 0}}")
     return [("GenericCondition", _m(cond) if cond else "every parameter value"),
