@@ -244,7 +244,7 @@ _QUALIFYING_MACROS = ("GenericCondition", "Exceptions", "MinHeadCount", "MaxHead
 
 def _family_warnings(s, report, family, macro_sha):
     """A family's generic count in a sentence that does not say where it holds."""
-    from .parametric import outline
+    from .parametric import condition_text, outline
 
     macros = [name for kind, name in _PLACEHOLDER.findall(s.text) if kind == "m"]
     for name in macros:
@@ -257,8 +257,10 @@ def _family_warnings(s, report, family, macro_sha):
         key = kinds.of(data).count
         cases = []
         for item in outline(data):
+            if item.get("ref") is not None:  # a shared case: said at its first path
+                continue
             if item["depth"] and item["k"] != data[key]:
-                where = " and ".join(f"{x} = {v}" for x, v in item["path"])
+                where = " and ".join(condition_text(c) for c in item["path"])
                 cases.append(f"{'k' if key == 'head_count' else 'r'} = {item['k']} where {where}")
             for f in item["uncovered"]:
                 cases.append(f"nothing proved where {f} = 0")
