@@ -109,6 +109,51 @@ def run_cases(root, analyse, engine, max_cases):
     Bodies are ordered by decreasing number of parameters (every link removes at least one, so each
     body comes after every body that links to it), the first reached first.  A case beyond
     ``max_cases`` bodies is left uncovered (with its reason); ``complete`` is computed from the leaves up.
+
+    Parameters
+    ----------
+    root : object
+        The engine's family to certify (the generic body's ``system``).
+    analyse : callable
+        ``analyse(family) -> dict``: every field of :class:`Body` but ``system``, ``substitution``,
+        ``complete`` and ``solved``, with ``factors`` as described above (the dict is modified: pass
+        a copy of anything cached).
+    engine : object
+        The polynomial engine's operations (``names``, ``key``, ``substitute``, ``factor``,
+        ``outside``), e.g. :class:`~symssm.exact.flintfamily.FlintEngine`.
+    max_cases : int
+        The most bodies, the root's included.
+
+    Returns
+    -------
+    list of Body
+        The root's body first, then the cases in the order above.  A factor's ``case`` and a body's
+        ``substitution`` ``(parent, "factor" or "coefficient", item)`` index this list (``item`` indexes
+        the parent's ``factors`` or ``solved``); a cover's ``den_factors`` index its body's ``solved``.
+
+    Raises
+    ------
+    InputError, LimitError
+        Whatever ``analyse`` raises (the engines: no witness proves itself at the deterministic
+        points, a polynomial beyond the limits); the same errors from ``engine.substitute`` only
+        leave a factor uncovered, or outside the domain.
+
+    Examples
+    --------
+    A family with one case, ``t = 0``, where the rotation ``A`` becomes the identity:
+
+    >>> from symssm.sources.parametric import parametric_family
+    >>> from symssm.exact.flintfamily import family_head_count_flint   # run_cases with FlintEngine
+    >>> generic, case = family_head_count_flint(parametric_family("rotation-symbolic"), 4)
+    >>> [(f.text, f.multiplicity, f.status, f.case) for f in generic.factors]
+    [('t', 1, 'case', 1), ('t^2 + 1', 5, 'outside-domain', None)]
+    >>> cover = generic.factors[0].cover
+    >>> cover.rule, cover.parameter, cover.value, cover.denominator
+    ('solve', 't', '0', None)
+    >>> case.substitution, case.system.parameters, case.head_count, case.factors
+    ((0, 'factor', 0), (), 1, ())
+    >>> generic.head_count, generic.complete, case.complete
+    (2, True, True)
     """
     from ..errors import InputError, LimitError
     from .covering import NO_ZERO_RULES, decide, not_built_reason, variables
@@ -251,7 +296,37 @@ def _cover(decision, names, den):
 
 
 def sample_points(parameters, dens, value):
-    """Deterministic rational points (seeded by the number of parameters) where every denominator is nonzero."""
+    """Deterministic rational points (seeded by the number of parameters) where every denominator is nonzero.
+
+    Coordinates are ``a / b`` with ``a`` in ``[-10^6, 10^6]`` and ``b`` in ``[1, 997]`` from
+    ``random.Random(0x5EED + len(parameters))``, so every machine tries the same points in the same
+    order.
+
+    Parameters
+    ----------
+    parameters : sequence
+        The family's parameters (only their number is used).
+    dens : sequence
+        The denominators, in the engine's polynomial type.
+    value : callable
+        ``value(den, point) -> Fraction``: the engine's evaluation.
+
+    Yields
+    ------
+    list of Fraction
+        A point (one coordinate per parameter) where ``value(den, point) != 0`` for every ``den``;
+        at most :data:`ATTEMPTS` points, fewer when 1000 candidates do not give that many.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> value = lambda den, point: den(*point)                  # a denominator as a function, here
+    >>> points = list(sample_points(["t"], [lambda t: t - 1], value))
+    >>> len(points), points[0]
+    (8, [Fraction(663903, 776)])
+    >>> list(sample_points(["t"], [lambda t: 0 * t], value))   # a denominator that is 0 everywhere
+    []
+    """
     rng = random.Random(0x5EED + len(parameters))
     found = 0
     for _ in range(1000):
@@ -264,7 +339,40 @@ def sample_points(parameters, dens, value):
 
 
 def witness_at(lags, point, p, m, value):
-    """Lex-first lags whose values at ``point`` raise the rank, with pivot positions ``(row, column)``."""
+    """Lex-first lags whose values at ``point`` raise the rank, with pivot positions ``(row, column)``.
+
+    Each lag, flattened row by row, is reduced exactly against the rows kept so far; a lag whose
+    remainder is nonzero is kept, with the first nonzero column of its remainder as its pivot.  The
+    minor of the kept lags at their pivot positions is then nonsingular at ``point``.
+
+    Parameters
+    ----------
+    lags : sequence
+        ``p x m`` matrices (lists of rows) of the engine's polynomials, in order.
+    point : list of Fraction
+        Where to evaluate (from :func:`sample_points`).
+    p, m : int
+        The matrices' shape.
+    value : callable
+        ``value(entry, point) -> Fraction``: the engine's evaluation.
+
+    Returns
+    -------
+    lags : tuple of int
+        The indices of the kept lags, increasing (their number is the rank at ``point``).
+    positions : tuple of (int, int)
+        The pivot ``(row, column)`` of each kept lag.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> value = lambda entry, point: entry(*point)              # entries as functions, here
+    >>> lags = [[[lambda t: F(1), lambda t: t]],                # L_0 = [1, t]
+    ...         [[lambda t: t, lambda t: t * t]],               # L_1 = t L_0
+    ...         [[lambda t: F(0), lambda t: F(1)]]]             # L_2 = [0, 1]
+    >>> witness_at(lags, [F(2)], 1, 2, value)
+    ((0, 2), ((0, 0), (0, 1)))
+    """
     basis = []  # (pivot, reduced row)
     lags_out, positions = [], []
     for d, L in enumerate(lags):

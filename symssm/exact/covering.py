@@ -56,7 +56,24 @@ NO_ZERO_RULES = ("definite", "univariate")
 # ---------------------------------------------------------------- small helpers on term dicts
 
 def variables(terms):
-    """Indices of the parameters that occur in ``terms``, in order."""
+    """Indices of the parameters that occur in ``terms``, in order.
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial as ``{exponent tuple: coefficient}``.
+
+    Returns
+    -------
+    tuple of int
+        The increasing indices ``i`` with a nonzero exponent ``mon[i]`` in some monomial.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> variables({(1, 0, 1): F(1), (0, 2, 0): F(-1)}), variables({(0, 2, 0): F(1), (0, 0, 0): F(3)})
+    ((0, 1, 2), (1,))
+    """
     seen = set()
     for mon in terms:
         seen.update(i for i, e in enumerate(mon) if e)
@@ -91,7 +108,29 @@ def _coefficient_text(c):
 
 
 def terms_text(terms, names):
-    """The canonical text of a term dict (lex order, as ``polynomial_text`` and FLINT print it)."""
+    """The canonical text of a term dict (lex order, as ``polynomial_text`` and FLINT print it).
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial as ``{exponent tuple: Fraction}`` (an int coefficient is read as a Fraction).
+    names : sequence of str
+        One name per exponent slot.
+
+    Returns
+    -------
+    str
+        The terms in decreasing lex order of their exponent tuples, ``*`` between factors, ``^`` for
+        powers, a coefficient 1 left out and the others written as ``p/q``; ``"0"`` for no terms.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> terms_text({(1, 0): F(3, 2), (0, 2): F(-1), (0, 0): F(1)}, ["x", "y"])
+    '3/2*x - y^2 + 1'
+    >>> terms_text({}, ["x"])
+    '0'
+    """
     parts = []
     for mon in sorted(terms, reverse=True):
         c = Fraction(terms[mon])
@@ -118,6 +157,27 @@ def solve_parameter(terms):
     then the last in order (this keeps the case graphs of the built-in families and of linear
     attention on symbolic tokens smallest among the rules tried).  The checker's reason for an
     uncovered factor names the same parameter.
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial as ``{exponent tuple: Fraction}``.
+
+    Returns
+    -------
+    tuple of (int, bool) or None
+        The parameter's index and whether its coefficient (``a`` in ``terms = a x + b``) is a
+        constant; None when no parameter has degree 1 (or ``terms`` is empty).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> solve_parameter({(1, 0): F(2), (0, 2): F(1)})            # 2*x + y^2: x, coefficient 2
+    (0, True)
+    >>> solve_parameter({(1, 0, 1): F(1), (0, 2, 0): F(-1)})     # x*z - y^2: x and z tie, the last wins
+    (2, False)
+    >>> solve_parameter({(2, 0): F(1), (0, 2): F(1)}) is None    # x^2 + y^2
+    True
     """
     nv = len(next(iter(terms))) if terms else 0
     best = None
@@ -134,7 +194,27 @@ def solve_parameter(terms):
 
 
 def drop(terms, i):
-    """``terms`` (free of parameter ``i``) without that parameter's exponent."""
+    """``terms`` (free of parameter ``i``) without that parameter's exponent.
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial as ``{exponent tuple: coefficient}`` whose exponent of parameter ``i`` is 0 in
+        every monomial (as :func:`solution` returns them); it is not checked.
+    i : int
+        The slot to remove.
+
+    Returns
+    -------
+    dict
+        The same coefficients, keyed by the exponent tuples without slot ``i``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> drop({(0, 2, 0): F(1), (1, 0, 0): F(3)}, 2)
+    {(0, 2): Fraction(1, 1), (1, 0): Fraction(3, 1)}
+    """
     return {mon[:i] + mon[i + 1:]: c for mon, c in terms.items()}
 
 
@@ -145,6 +225,32 @@ def solution(terms, i):
     constant coefficient ``c`` gives ``value = -b / c`` and ``denominator`` None; a polynomial one
     ``a`` gives ``value = -s b``, ``denominator = s a`` with the rational ``s`` that makes both integer
     with no common content and ``a``'s leading coefficient (lex order) positive.
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial ``a x_i + b`` as ``{exponent tuple: Fraction}``, of degree exactly 1 in parameter
+        ``i`` (as :func:`solve_parameter` picks it; not checked).
+    i : int
+        The parameter to solve for.
+
+    Returns
+    -------
+    value : dict
+        The numerator of ``x_i``, a term dict free of parameter ``i``.
+    denominator : dict or None
+        None for a constant coefficient (``x_i = value``), else the denominator (``x_i = value /
+        denominator``, where ``denominator != 0``), a term dict free of parameter ``i``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> value, den = solution({(1, 0): F(2), (0, 1): F(-3), (0, 0): F(1)}, 0)   # 2*x - 3*y + 1
+    >>> terms_text(drop(value, 0), ["y"]), den
+    ('3/2*y - 1/2', None)
+    >>> value, den = solution({(1, 1): F(-2, 3), (0, 0): F(4, 3)}, 0)            # -2/3*x*y + 4/3
+    >>> terms_text(drop(value, 0), ["y"]), terms_text(drop(den, 0), ["y"])       # x = 2 / y
+    ('2', 'y')
     """
     a, b = _split(terms, i)
     if _is_constant(a):
@@ -190,6 +296,26 @@ def rational_root_status(coeffs):
     The rational root theorem: a root ``p/q`` in lowest terms has ``p | c_0`` and ``q | c_d``; every
     candidate is evaluated exactly.  Beyond :data:`MAX_ROOT_COEFFICIENT` (for ``|c_0|`` or ``|c_d|``,
     after scaling to coprime integers) or :data:`MAX_ROOT_CANDIDATES` candidates the test is not run.
+
+    Parameters
+    ----------
+    coeffs : sequence of Fraction
+        ``c_0, ..., c_d``, lowest degree first, of a polynomial of degree >= 1 (trailing zeros are
+        ignored).
+
+    Returns
+    -------
+    {"root", "no root", "beyond limits"}
+        ``"root"`` when a rational root exists (``t = 0`` when ``c_0 = 0``), ``"no root"`` when every
+        candidate was evaluated and none is a root, ``"beyond limits"`` when the test was not run.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> rational_root_status([F(-2), F(0), F(1)]), rational_root_status([F(-1, 4), F(0), F(1)])
+    ('no root', 'root')
+    >>> rational_root_status([F(10**10), F(1)])
+    'beyond limits'
     """
     c = _integers(coeffs)
     while c and c[-1] == 0:
@@ -254,6 +380,29 @@ def gram_matrix(terms):
     ``f = m^T G m`` with ``m`` the variables (in order), followed by the constant 1 when ``f`` is
     not homogeneous: ``G_ii`` is the coefficient of ``x_i^2``, ``G_ij`` half that of ``x_i x_j``, the
     last row and column half the linear coefficients, and the corner the constant.
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial as ``{exponent tuple: Fraction}``.
+
+    Returns
+    -------
+    tuple or None
+        ``(variables, homogeneous, G)``: the indices of the parameters that occur (:func:`variables`),
+        whether every term has degree 2, and ``G`` as a list of rows of Fractions (one more row and
+        column than variables when not homogeneous); None when the total degree is not 2.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> vs, homogeneous, G = gram_matrix({(2,): F(1), (1,): F(2), (0,): F(3)})   # x^2 + 2*x + 3
+    >>> vs, homogeneous, [[str(x) for x in row] for row in G]
+    ((0,), False, [['1', '1'], ['1', '3']])
+    >>> gram_matrix({(1, 0, 1): F(1), (0, 2, 0): F(-1)})[2][0]                     # x*z - y^2
+    [Fraction(0, 1), Fraction(0, 1), Fraction(1, 2)]
+    >>> gram_matrix({(3, 0): F(1), (0, 1): F(1)}) is None
+    True
     """
     if _total(terms) != 2:
         return None
@@ -280,6 +429,26 @@ def ldl(G):
 
     Without pivoting: a symmetric matrix is positive definite exactly when this elimination meets
     only positive pivots (its leading principal minors are the products of the pivots).
+
+    Parameters
+    ----------
+    G : list of list of Fraction
+        A symmetric square matrix (only its lower triangle and diagonal are read).
+
+    Returns
+    -------
+    tuple of (list of list of Fraction, list of Fraction) or None
+        ``L`` (rows, unit lower triangular) and the pivots ``D``, all positive; None as soon as a
+        pivot is 0 or negative (``G`` is not positive definite).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> L, D = ldl([[F(1), F(1)], [F(1), F(3)]])                    # x^2 + 2*x + 3 = (x + 1)^2 + 2
+    >>> [[str(x) for x in row] for row in L], [str(d) for d in D]
+    ([['1', '0'], ['1', '1']], ['1', '2'])
+    >>> ldl([[F(1), F(0)], [F(0), F(-2)]]) is None                  # x^2 - 2*y^2: indefinite
+    True
     """
     k = len(G)
     L = [[Fraction(int(r == c)) for c in range(k)] for r in range(k)]
@@ -310,10 +479,43 @@ def _definite(terms):
 def decide(terms, names):
     """Which rule covers the factor ``terms`` (a non-constant polynomial in ``names``).
 
-    Returns one of ``("solve", i, value, denominator)`` (``denominator`` None for a constant
-    coefficient), ``("definite-form", variables, L, D)`` (a case: the variables are 0),
-    ``("definite", variables, L, D)`` (no real zero), ``("univariate", (i,))`` (no rational zero),
-    ``("binary-form", (x, y))`` (a case: both are 0) or ``("uncovered", reason)``.
+    The rules are tried in the order of the module's docstring: solving with a constant coefficient,
+    a definite quadratic, a polynomial in one parameter without a rational root, a binary form
+    without a rational root, solving with a polynomial coefficient.
+
+    Parameters
+    ----------
+    terms : dict
+        A non-constant polynomial as ``{exponent tuple: Fraction}`` (not checked: a body's
+        irreducible factor, or a factor of a solved coefficient).
+    names : sequence of str
+        The parameters' names, one per exponent slot (used in an uncovered factor's reason).
+
+    Returns
+    -------
+    tuple
+        One of ``("solve", i, value, denominator)`` (:func:`solution`'s term dicts, ``denominator``
+        None for a constant coefficient), ``("definite-form", variables, L, D)`` (a case: the
+        variables are 0), ``("definite", variables, L, D)`` (no real zero), ``("univariate", (i,))``
+        (no rational zero), ``("binary-form", (x, y))`` (a case: both are 0) or ``("uncovered",
+        reason)`` (:func:`uncovered_reason`).  ``variables`` are indices into ``names``; ``L`` and
+        ``D`` are :func:`ldl` of :func:`gram_matrix`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> decide({(1, 1): F(1), (0, 0): F(-1)}, ["x", "y"])[:2]            # x*y - 1: x = 1 / y
+    ('solve', 1)
+    >>> decide({(2, 0): F(1), (0, 2): F(1)}, ["x", "y"])[:2]             # x^2 + y^2: the case x = y = 0
+    ('definite-form', (0, 1))
+    >>> decide({(2, 0): F(1), (0, 2): F(1), (0, 0): F(1)}, ["x", "y"])[:2]  # x^2 + y^2 + 1: no zero
+    ('definite', (0, 1))
+    >>> decide({(2,): F(1), (0,): F(-2)}, ["t"])                         # t^2 - 2: no rational zero
+    ('univariate', (0,))
+    >>> decide({(2, 0): F(1), (0, 2): F(-2)}, ["x", "y"])                # x^2 - 2*y^2: the case x = y = 0
+    ('binary-form', (0, 1))
+    >>> decide({(2, 1, 0): F(1), (0, 2, 1): F(1), (1, 0, 2): F(1)}, ["a", "b", "c"])  # a^2*b + b^2*c + c^2*a
+    ('uncovered', 'no parameter of degree 1, not a binary form, not a definite quadratic')
     """
     choice = solve_parameter(terms)
     if choice is not None and choice[1]:
@@ -339,6 +541,26 @@ def uncovered_reason(terms, names):
     """Why no rule covers ``terms`` (when :func:`decide` says uncovered): three clauses, one per rule.
 
     The checker derives the same text from the polynomial with its own code.
+
+    Parameters
+    ----------
+    terms : dict
+        A polynomial as ``{exponent tuple: Fraction}`` that no rule covers (not checked: the first
+        clause always says that no parameter has degree 1).
+    names : sequence of str
+        The parameters' names, one per exponent slot.
+
+    Returns
+    -------
+    str
+        ``"no parameter of degree 1, <why not a univariate or binary form>, not a definite quadratic"``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> uncovered_reason({(2,): F(1), (0,): F(-10**10 - 1)}, ["t"]).split(", ")  # |c_0| > MAX_ROOT_COEFFICIENT
+    ['no parameter of degree 1', 'a polynomial in t alone beyond the limits of the rational-root test',
+     'not a definite quadratic']
     """
     clauses = ["no parameter of degree 1"]
     uni = _univariate(terms, names)
@@ -358,7 +580,28 @@ def uncovered_reason(terms, names):
 
 
 def not_built_reason(decision, names):
-    """The reason for a factor that a rule covers but whose case was not built (a limit was reached)."""
+    """The reason for a factor that a rule covers but whose case was not built (a limit was reached).
+
+    Parameters
+    ----------
+    decision : tuple
+        A decision of :func:`decide` whose rule has a case (:data:`RULES_WITH_CASE`: ``"solve"``,
+        ``"definite-form"`` or ``"binary-form"``).
+    names : sequence of str
+        The parameters' names, one per exponent slot.
+
+    Returns
+    -------
+    str
+        What the factor is and that its case was not built.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> names = ["x", "y", "z"]
+    >>> not_built_reason(decide({(1, 0, 1): F(1), (0, 2, 0): F(-1)}, names), names)
+    'linear in z, but its case was not built (the limit on cases or on formula size was reached)'
+    """
     rule = decision[0]
     if rule == "solve":
         what = f"linear in {names[decision[1]]}"

@@ -83,6 +83,30 @@ def poly_text(poly, names):
     FLINT prints a lex-ordered polynomial in exactly this form (``3/2*a^2*b - c + 1``; the tests
     compare the two printers on random polynomials); ``names`` must be its context's names (or empty
     for a family without parameters, whose polynomials are constants).
+
+    Parameters
+    ----------
+    poly : flint.fmpq_mpoly
+        A polynomial in a lex-ordered context (:func:`~symssm.formats.ratfunc.context`).
+    names : sequence of str
+        The context's names, in order.
+
+    Returns
+    -------
+    str
+        The canonical text.
+
+    Raises
+    ------
+    ValueError
+        If ``names`` are not the polynomial's (a programming error, never an input's).
+
+    Examples
+    --------
+    >>> from symssm.formats.ratfunc import context
+    >>> a, b, c = context(["a", "b", "c"]).gens()
+    >>> poly_text(3 * a**2 * b / 2 - c + 1, ["a", "b", "c"])
+    '3/2*a^2*b - c + 1'
     """
     if tuple(names) != tuple(poly.context().names()) and not (not names and poly.is_constant()):
         raise ValueError("poly_text: the names are not the polynomial's")  # not reachable: a programming error
@@ -204,7 +228,36 @@ def _normalised_pairs(fam_pairs):
 
 
 def scaled_entries(fam):
-    """``(pairs, g, scaled)``: primitive-denominator entries, their common denominator g, and every entry times g."""
+    """``(pairs, g, scaled)``: primitive-denominator entries, their common denominator g, and every entry times g.
+
+    Parameters
+    ----------
+    fam : family
+        A family of this module (:func:`family_from_matrices`, or a case's family) with at least one
+        matrix.
+
+    Returns
+    -------
+    pairs : dict
+        ``{key: rows of (numerator, denominator)}`` (None stays None): each denominator made primitive
+        (integer coprime coefficients, positive leading coefficient; a constant one becomes 1), its
+        numerator scaled to keep the value.
+    g : flint.fmpq_mpoly
+        The least common multiple of those denominators, primitive.
+    scaled : dict
+        ``{key: rows of polynomials}``: every entry times ``g`` (None stays None).
+
+    Examples
+    --------
+    >>> from symssm.formats.ratfunc import RationalFunctionField
+    >>> F = RationalFunctionField(["t"]); t, = F.gens
+    >>> fam = family_from_matrices(["t"], {"A": [[1 / (1 + t * t), t / (1 - t)]]}, "")
+    >>> pairs, g, scaled = scaled_entries(fam)
+    >>> [(str(a), str(b)) for a, b in pairs["A"][0]]
+    [('1', 't^2 + 1'), ('-t', 't - 1')]
+    >>> str(g), [str(x) for x in scaled["A"][0]]
+    ('t^3 - t^2 + t - 1', ['t - 1', '-t^3 - t'])
+    """
     pairs, g = _normalised_pairs(fam.pairs)
     scaled = {key: None if rows is None else
               [[num * _exquo(g, den) if not _is_const(den) else num * g for num, den in row] for row in rows]
@@ -213,7 +266,35 @@ def scaled_entries(fam):
 
 
 def counted_product(zero, what):
-    """A matrix product of polynomial matrices that counts term products against ``MAX_POLY_WORK``."""
+    """A matrix product of polynomial matrices that counts term products against ``MAX_POLY_WORK``.
+
+    Parameters
+    ----------
+    zero : flint.fmpq_mpoly
+        The zero polynomial of the matrices' context.
+    what : str
+        What is being formed, for the error message (``"the lags of this family"``).
+
+    Returns
+    -------
+    callable
+        ``mul(X, Y)``, the product of two matrices given as lists of rows, and ``mul.scalar(s, y)``,
+        the product of two polynomials.  Every call adds ``len(x) * len(y)`` for each pair of
+        entries multiplied to one count shared by all calls of this ``mul``; past
+        :data:`~symssm.formats.limits.MAX_POLY_WORK` it raises
+        :class:`~symssm.errors.LimitError`, as it does for an entry of the product with more than
+        ``MAX_POLY_TERMS`` terms or degree above ``MAX_POLY_DEGREE`` in a parameter.
+
+    Examples
+    --------
+    >>> from symssm.formats.ratfunc import context
+    >>> ctx = context(["t"]); t, = ctx.gens(); zero = ctx.from_dict({})
+    >>> mul = counted_product(zero, "an example")
+    >>> mul([[t, zero + 1]], [[t], [t]])
+    [[t^2 + t]]
+    >>> mul.scalar(t, t + 1)
+    t^2 + t
+    """
     work = [0]
 
     def mul(X, Y):
@@ -427,7 +508,35 @@ def family_from_matrices(parameters, matrices, name):
     """A family over ``Q(parameters)`` from ``{key: rows of RationalFunction}`` (a None matrix stays None).
 
     The entries are :class:`~symssm.formats.ratfunc.RationalFunction` values of ``Q(parameters)``
-    (reduced FLINT fractions in the parameters' context), as the formula parser gives them.
+    (reduced FLINT fractions in the parameters' context), as the formula parser gives them.  Nothing
+    is checked: the source readers have validated the shapes and the formulas.
+
+    Parameters
+    ----------
+    parameters : sequence of str
+        The parameters' names, in the order of the context's variables.
+    matrices : dict
+        ``{key: rows of RationalFunction, or None}``: ``"A"`` .. ``"D"`` for an SSM, a layer's own
+        keys (``"kernel[0]"``, ``"Q[1]"``, ...) for a layer.
+    name : str
+        The family's name.
+
+    Returns
+    -------
+    family
+        The engine's family (what :func:`scaled_entries`, :func:`prove_rows` and
+        :class:`FlintEngine` take), holding each entry's ``(numerator, denominator)``.
+
+    Examples
+    --------
+    >>> from symssm.formats.ratfunc import RationalFunctionField
+    >>> F = RationalFunctionField(["t"]); t, = F.gens
+    >>> fam = family_from_matrices(["t"], {"A": [[(1 - t * t) / (1 + t * t)]], "B": [[F.constant(1)]],
+    ...                                    "C": [[t / 2]], "D": None}, "example")
+    >>> fam.parameters, fam.N, fam.m, fam.p
+    (('t',), 1, 1, 1)
+    >>> family_key(fam)
+    (('t',), ('A', (('-t^2 + 1', 't^2 + 1'),)), ('B', (('1', '1'),)), ('C', (('1/2*t', '1'),)), ('D', None))
     """
     names = list(parameters)
     ctx = _context(names)
@@ -437,18 +546,47 @@ def family_from_matrices(parameters, matrices, name):
 
 
 class FlintEngine:
-    """What :func:`~symssm.exact.bodies.run_cases` needs of the FLINT families (see there)."""
+    """What :func:`~symssm.exact.bodies.run_cases` needs of the FLINT families (see there).
+
+    Term dicts (``{exponent tuple: Fraction}``, one slot per parameter of ``fam``) are what
+    :mod:`symssm.exact.covering` decides on; the engine turns them into FLINT polynomials and back.
+
+    Examples
+    --------
+    >>> from symssm.sources.parametric import parametric_family
+    >>> fam = family_head_count_flint(parametric_family("rotation-symbolic"), 4)[0].system
+    >>> FlintEngine.names(fam)
+    ('t',)
+    >>> constant, factors = FlintEngine.factor(fam, {(2,): 2, (0,): -2})            # 2*t^2 - 2
+    >>> constant, [(text, e) for text, _, e in factors]
+    (Fraction(2, 1), [('t + 1', 1), ('t - 1', 1)])
+    >>> FlintEngine.outside(fam, {(2,): 1, (0,): 1}), FlintEngine.outside(fam, {(1,): 1})  # t^2 + 1, t
+    (True, False)
+    """
 
     @staticmethod
     def names(fam):
+        """The family's parameters (a tuple of names)."""
         return fam.parameters
 
     @staticmethod
     def key(fam):
+        """:func:`family_key`: equal keys, one body."""
         return family_key(fam)
 
     @staticmethod
     def substitute(fam, link):
+        """The family of a case: ``("solve", i, value, denominator)`` (term dicts of the parent, the
+        denominator None for a constant coefficient) puts ``x_i = value / denominator``; ``("zero",
+        indices)`` sets those parameters to 0.
+
+        Raises
+        ------
+        InputError
+            If a denominator vanishes identically there (the case is not built).
+        LimitError
+            If an entry of the case grows beyond the formula limits.
+        """
         return _substitute(fam, link)
 
     @staticmethod
@@ -465,6 +603,7 @@ class FlintEngine:
 
     @staticmethod
     def outside(fam, terms):
+        """Whether the polynomial ``terms`` divides a non-constant denominator of an entry of ``fam``."""
         f = _from_terms(fam.ctx, terms, list(range(len(fam.parameters))))
         return any(_divides(f, den) for rows in fam.pairs.values() if rows is not None for row in rows
                    for _, den in row if not _is_const(den))
@@ -496,12 +635,63 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
     :class:`~symssm.exact.bodies.Body` but ``holds_for``; the rank is ``head_count``; with ``with_minor``,
     also ``minor``, the witness minor's entries as texts.
 
+    Parameters
+    ----------
+    fam : family
+        The family (its parameters name the texts and the sample points).
+    pairs : dict
+        Its entries with primitive denominators (:func:`scaled_entries`): written into ``entries``;
+        their non-constant denominators exclude sample points and make factors ``outside-domain``.
+    g : flint.fmpq_mpoly
+        The common denominator (:func:`scaled_entries`).
+    rows : sequence
+        The rows to rank: ``p x m`` matrices (lists of rows) of polynomials, in order (the scaled
+        lags of a system, the scaled blocks of a layer).
+    p, m : int
+        The matrices' shape.
+    dimension_at : int
+        The rank at which no relation is needed (``min(len(rows), p * m)`` for a system's lags,
+        ``p * m`` for a layer's blocks): every row then lies in the witnesses' span.
+    skip_zero : bool, optional
+        Write no relation for a row that is identically zero.
+    what : str, optional
+        What is proven, for the error message.
+    with_minor : bool, optional
+        Also return ``minor``.
+
+    Returns
+    -------
+    dict
+        ``entries`` (each key's rows of ``(numerator, denominator)`` texts, None stays None),
+        ``denominator`` (``g``), ``head_count`` (the rank ``k``), ``lags`` and ``positions`` (the
+        witness rows' indices into ``rows`` and their pivot ``(row, column)``), ``determinant``
+        (``Delta``), ``dimension`` (whether ``k == dimension_at``), ``coefficients``
+        (``((d, q_d, (p_(d,1), ...)), ...)``: ``q_d rows[d] = sum_s p_(d,s) rows[d_s]``), ``constant``
+        and ``factors`` (``g * Delta * prod q_d = constant * prod f^e``, the factors as tuples
+        ``(text, e, status, terms)`` sorted by text, status ``"outside-domain"`` or ``"open"``), and
+        with ``with_minor`` ``minor`` (the witness minor ``rows[d_s][r_t][c_t]``, row by row, as texts).
+
     Raises
     ------
     InputError
         If no witness proves itself at the deterministic points.
     LimitError
-        If a polynomial grows beyond the limits.
+        If a polynomial grows beyond the limits (``MAX_POLY_TERMS`` terms, degree ``MAX_POLY_DEGREE``).
+
+    Examples
+    --------
+    Two 1 x 1 rows, ``t`` and ``t^2``: the first is the witness, the second is ``t`` times it.
+
+    >>> from symssm.formats.ratfunc import RationalFunctionField
+    >>> F = RationalFunctionField(["t"]); t, = F.gens
+    >>> fam = family_from_matrices(["t"], {"A": [[t]]}, "")
+    >>> pairs, g, scaled = scaled_entries(fam)
+    >>> x = scaled["A"][0][0]
+    >>> body = prove_rows(fam, pairs, g, [[[x]], [[x * x]]], 1, 1, dimension_at=2)
+    >>> body["head_count"], body["lags"], body["determinant"], body["coefficients"]
+    (1, (0,), 't', ((1, '1', ('t',)),))
+    >>> [factor[:3] for factor in body["factors"]]
+    [('t', 1, 'open')]
     """
     names = list(fam.parameters)
     one = g * 0 + 1
@@ -562,12 +752,42 @@ def prove_rows(fam, pairs, g, rows, p, m, *, dimension_at, skip_zero=False, what
 def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
     """Every body of a family's certificate, on FLINT (see :func:`~symssm.exact.parametric.family_head_count`).
 
+    Each distinct family of the case graph is analysed once (the scaled lags ``Lambda_0 ..
+    Lambda_(min(n, T) - 1)`` and :func:`prove_rows`), then :func:`~symssm.exact.bodies.run_cases`
+    covers the factors and links the cases.
+
+    Parameters
+    ----------
+    system : ParametricSSM
+        The family (its parsed FLINT pairs are read).
+    n : int
+        The sequence length, a non-negative int (not checked here: the certificate's builder checks it).
+    max_cases : int, optional
+        The most bodies, the generic one included; a case beyond it leaves its factor uncovered.
+
+    Returns
+    -------
+    list of Body
+        The generic body first, then the cases (:func:`~symssm.exact.bodies.run_cases`); each body's
+        ``system`` is this module's family.
+
     Raises
     ------
     InputError
         If no witness could be proven at the deterministic points.
     LimitError
         If a polynomial grows beyond the limits.
+
+    Examples
+    --------
+    With room for one body only, the case ``t = 0`` is not built and the certificate says so:
+
+    >>> from symssm.sources.parametric import parametric_family
+    >>> bodies = family_head_count_flint(parametric_family("rotation-symbolic"), 4, max_cases=1)
+    >>> len(bodies), bodies[0].complete, [(f.text, f.status) for f in bodies[0].factors]
+    (1, False, [('t', 'uncovered'), ('t^2 + 1', 'outside-domain')])
+    >>> bodies[0].factors[0].reason
+    'linear in t, but its case was not built (the limit on cases or on formula size was reached)'
     """
     analysed = {}
 
@@ -583,7 +803,28 @@ def family_head_count_flint(system, n, *, max_cases=MAX_CASES):
 
 
 def family_key(fam):
-    """Everything the analysis reads of a family: its parameters and its entries (exact texts), by key."""
+    """Everything the analysis reads of a family: its parameters and its entries (exact texts), by key.
+
+    Two families with equal keys have the same analysis (one body in the case graph).
+
+    Parameters
+    ----------
+    fam : family
+        A family of this module.
+
+    Returns
+    -------
+    tuple
+        ``(parameters, (key, entries), ...)`` over the sorted keys, ``entries`` the flattened
+        ``(numerator, denominator)`` texts row by row, or None for an absent matrix.
+
+    Examples
+    --------
+    >>> from symssm.formats.ratfunc import RationalFunctionField
+    >>> F = RationalFunctionField(["a", "b"]); a, b = F.gens
+    >>> family_key(family_from_matrices(["a", "b"], {"B": [[a / b]], "A": [[a, b]], "D": None}, ""))
+    (('a', 'b'), ('A', (('a', '1'), ('b', '1'))), ('B', (('a', 'b'),)), ('D', None))
+    """
     return (tuple(fam.parameters),) + tuple(
         (key, None if fam.pairs[key] is None else tuple((str(a), str(b)) for row in fam.pairs[key] for a, b in row))
         for key in sorted(fam.pairs))

@@ -29,7 +29,27 @@ __all__ = ["block_order", "interaction_bodies"]
 
 
 def block_order(layer):
-    """The pairs ``(i, j)`` whose blocks are the rows, in order: row by row (every ``j <= i``), or an operator's list."""
+    """The pairs ``(i, j)`` whose blocks are the rows, in order: row by row (every ``j <= i``), or an operator's list.
+
+    Parameters
+    ----------
+    layer : ParametricLayer
+        The layer (its ``kind``, ``n`` and, for an operator, the listed blocks in ``structure``).
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(1, 1), (2, 1), (2, 2), (3, 1), ...`` up to ``(n, n)``; for an ``"operator"`` layer, the
+        blocks it lists, in its order.  A body's ``lags`` are indices into this tuple.
+
+    Examples
+    --------
+    >>> from symssm.sources.parametric_layers import parametric_layer_from_data
+    >>> layer = parametric_layer_from_data({"kind": "convolution", "n": 3, "parameters": ["t"],
+    ...                                     "kernel": [[["1"]], [["t"]]]})
+    >>> block_order(layer)
+    ((1, 1), (2, 1), (2, 2), (3, 1), (3, 2), (3, 3))
+    """
     if layer.kind == "operator":
         return tuple(layer.structure[1])
     return tuple((i, j) for i in range(1, layer.n + 1) for j in range(1, i + 1))
@@ -85,6 +105,21 @@ def interaction_bodies(layer, *, max_cases=MAX_CASES):
     Each :class:`~symssm.exact.bodies.Body` has ``head_count`` = the interaction rank of its
     family and ``lags`` = indices into :func:`block_order` of the witness blocks.
 
+    Parameters
+    ----------
+    layer : ParametricLayer
+        The layer with parameters (:mod:`symssm.sources.parametric_layers`).
+    max_cases : int, optional
+        The most bodies, the generic one included; a case beyond it leaves its factor uncovered.
+
+    Returns
+    -------
+    list of Body
+        The generic body first, then one per distinct case (:func:`~symssm.exact.bodies.run_cases`);
+        each has ``minor`` (the witness minor's entries, those of the scaled blocks, as texts) and
+        ``holds_for`` None (the rank is the layer's at its own length ``n``); identically zero blocks
+        get no relation.
+
     Raises
     ------
     InputError
@@ -92,6 +127,19 @@ def interaction_bodies(layer, *, max_cases=MAX_CASES):
         witness proves itself at the deterministic points.
     LimitError
         If a polynomial grows beyond the limits (both sides share them).
+
+    Examples
+    --------
+    >>> from symssm.sources.parametric_layers import parametric_layer_from_data
+    >>> layer = parametric_layer_from_data({"kind": "convolution", "n": 2, "parameters": ["t"],
+    ...                                     "kernel": [[["1", "0"], ["0", "t"]], [["t", "0"], ["0", "1"]]]})
+    >>> generic, *cases = interaction_bodies(layer)
+    >>> generic.head_count, generic.minor
+    (2, (('1', 't'), ('t', '1')))
+    >>> [(f.text, f.cover.parameter, f.cover.value, f.case) for f in generic.factors]
+    [('t + 1', 't', '-1', 1), ('t - 1', 't', '1', 2)]
+    >>> [(case.substitution, case.head_count) for case in cases]   # kernel[1] = -kernel[0] or kernel[0]
+    [((0, 'factor', 0), 1), ((0, 'factor', 1), 1)]
     """
     if not isinstance(layer, ParametricLayer):
         raise InputError(f"expected a ParametricLayer, got {type(layer).__name__}")

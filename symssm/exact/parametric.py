@@ -320,14 +320,47 @@ def _substitute_link(system, link):
 def analyse_body(system, n):
     """The generic proof for one family: everything but the cases' own bodies.
 
-    Returns a dict with the fields of :class:`Body` (``factors`` as raw tuples, statuses unresolved).
+    The SymPy reference of steps 1 to 3 of the module's docstring: the scaled lags ``Lambda_0 ..
+    Lambda_(min(n, T) - 1)``, witness lags and positions at the first deterministic sample point
+    (:func:`~symssm.exact.bodies.sample_points`) whose witness proves itself, the minor's determinant
+    ``Delta``, a Cramer relation for every other lag unless ``k = min(n, T, pm)``, and the irreducible
+    factors of ``g * Delta * prod q_d``.
+
+    Parameters
+    ----------
+    system : ParametricSSM
+        The family (its entries are read through SymPy's ``QQ(parameters)``, ``system.field``).
+    n : int
+        The sequence length, a non-negative int (not checked here: the certificate's builder checks it).
+
+    Returns
+    -------
+    dict
+        The fields of :class:`Body` but ``system``, ``substitution``, ``complete`` and ``solved``:
+        ``entries`` (each matrix's rows of ``(numerator, denominator)`` texts, denominators primitive;
+        None for an absent D), ``denominator`` (``g``), ``head_count``, ``lags`` and ``positions`` (the
+        witness), ``determinant`` (``Delta``), ``dimension`` (whether the dimension argument replaces
+        the relations), ``coefficients`` (``((d, q_d, (p_(d,1), ...)), ...)``), ``constant`` and
+        ``factors`` (``g * Delta * prod q_d = constant * prod f^e``; ``factors`` as tuples ``(text, e,
+        status, terms)`` sorted by text, status ``"outside-domain"`` or ``"open"``), and ``holds_for``
+        (the first length with this count, and the last one: None when ``n >= T``).
 
     Raises
     ------
     InputError
         If no witness could be proven at any of the deterministic points (reported, never guessed).
     LimitError
-        If a polynomial grows beyond ``MAX_POLY_TERMS``.
+        If a polynomial grows beyond ``MAX_POLY_TERMS``, or forming the lags takes more than
+        ``MAX_POLY_WORK`` term products.
+
+    Examples
+    --------
+    >>> from symssm.sources.parametric import parametric_family
+    >>> body = analyse_body(parametric_family("rotation-symbolic"), 4)
+    >>> body["head_count"], body["lags"], body["denominator"], body["dimension"], body["holds_for"]
+    (2, (0, 1), 't^2 + 1', True, (2, None))
+    >>> [f[:3] for f in body["factors"]]
+    [('t', 1, 'open'), ('t^2 + 1', 5, 'outside-domain')]
     """
     T = system.N + (1 if system.D is not None else 0)
     rows = min(n, T)
@@ -384,16 +417,48 @@ def _fraction_text(value):
 
 
 def family_head_count(system, n, *, max_cases=MAX_CASES, engine="flint"):
-    """Every body of a family's certificate: index 0 is the generic family, then its cases (breadth first).
+    """Every body of a family's certificate: index 0 is the generic family, then its cases.
 
     A case factor beyond ``max_cases`` bodies is left ``uncovered`` (and the certificate incomplete).
     ``engine`` is ``"flint"`` (python-flint's ``fmpq_mpoly``, :mod:`symssm.exact.flintfamily`) or
     ``"sympy"`` (this module's reference implementation); both give the same bodies.
 
+    Parameters
+    ----------
+    system : ParametricSSM
+        The family.
+    n : int
+        The sequence length, a non-negative int (not checked here: the certificate's builder checks it).
+    max_cases : int, optional
+        The most bodies, the generic one included (default :data:`~symssm.formats.limits.MAX_CASES`).
+    engine : {"flint", "sympy"}, optional
+        The polynomial engine.
+
+    Returns
+    -------
+    list of Body
+        The generic body first, then one body per distinct case, ordered as
+        :func:`~symssm.exact.bodies.run_cases` says (more parameters first); a body's ``system`` is the
+        engine's family (a FLINT family, or a :class:`~symssm.sources.parametric.ParametricSSM`).
+
     Raises
     ------
     InputError
-        See :func:`analyse_body`.
+        If ``engine`` is not one of the two, or no witness could be proven (:func:`analyse_body`).
+    LimitError
+        If a polynomial grows beyond the limits (:func:`analyse_body`).
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> from symssm.sources.parametric import parametric_family
+    >>> fam = parametric_family("diagonal-symbolic", N=2)
+    >>> bodies = family_head_count(fam, 2)
+    >>> [(b.head_count, b.system.parameters, b.substitution) for b in bodies]
+    [(2, ('l1', 'l2'), None), (1, ('l2',), (0, 'factor', 0))]
+    >>> reference = family_head_count(fam, 2, engine="sympy")
+    >>> [replace(b, system=None) for b in bodies] == [replace(b, system=None) for b in reference]
+    True
     """
     if engine == "flint":
         from .flintfamily import family_head_count_flint
