@@ -187,7 +187,7 @@ def interaction_family_fragment(d, style):
             upper += " (" + ", ".join(shown) + ")"
         factors, delta = body_factors(b, b["interaction_rank"])
         minor = lb.get("minor") or []
-        if 0 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 400:
+        if 1 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 400:  # 1 x 1: Delta is the entry
             texts = [[tex_polynomial(x) for x in row] for row in minor]
             widest = max(sum(tex_width(x) for x in row) + 12 * len(row) for row in texts)
             if widest <= 150:
