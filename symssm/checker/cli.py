@@ -109,7 +109,7 @@ def main(argv=None, *, prog="symssm-check"):
             return 2
     import os
 
-    from .isolate import DEFAULT_SECONDS, SECONDS_PER_MB, Undecided, default_seconds, run_isolated
+    from .isolate import DEFAULT_SECONDS, PURE_FACTOR, SECONDS_PER_MB, Undecided, default_seconds, run_isolated
 
     if args.max_seconds is not None and not args.max_seconds > 0:
         print(f"{prog}: error: --max-seconds must be a positive number of seconds", file=sys.stderr)
@@ -123,7 +123,10 @@ def main(argv=None, *, prog="symssm-check"):
             size = 0
         seconds = default_seconds(size)
         limit_text = (f"the default limit of {seconds:.3g} s for a {size / 1e6:.3g} MB certificate "
-                      f"({DEFAULT_SECONDS:g} s + {SECONDS_PER_MB:g} s per MB; --max-seconds allows more)")
+                      f"({DEFAULT_SECONDS:g} s + {SECONDS_PER_MB:g} s per MB"
+                      + ("" if seconds == default_seconds(size, accelerated=True) else
+                         f", times {PURE_FACTOR:g} without python-flint")
+                      + "; --max-seconds allows more)")
 
     def task():
         try:

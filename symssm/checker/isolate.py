@@ -23,12 +23,16 @@ import select
 import signal
 import time
 
-__all__ = ["DEFAULT_SECONDS", "SECONDS_PER_MB", "MEMORY_LIMIT", "default_seconds", "run_isolated",
+from .accel import optional
+
+__all__ = ["DEFAULT_SECONDS", "SECONDS_PER_MB", "PURE_FACTOR", "MEMORY_LIMIT", "default_seconds", "run_isolated",
            "Undecided"]
 
 #: The default time budget of a check without --max-seconds: DEFAULT_SECONDS + SECONDS_PER_MB per MB.
 DEFAULT_SECONDS = 10.0
 SECONDS_PER_MB = 2.0
+#: ... times this without python-flint (the standard library alone does the same work more slowly).
+PURE_FACTOR = 6.0
 #: The resident memory a check may use (bytes).
 MEMORY_LIMIT = 2 * 1024 ** 3
 _POLL = 0.05
@@ -42,13 +46,22 @@ class _Stop(BaseException):
     """SIGTERM (or SIGINT) while waiting: end the check now."""
 
 
-def default_seconds(nbytes):
+def default_seconds(nbytes, *, accelerated=None):
     """The default time budget for a certificate of ``nbytes`` bytes.
 
-    >>> default_seconds(0), default_seconds(5_000_000)
+    The limits on a certificate's work are sized so that whatever they admit is decided within this
+    budget with python-flint (a dependency of symssm); the standard library alone (``SYMSSM_CHECKER_PURE=1``,
+    or python-flint not installed) does the same work more slowly and gets :data:`PURE_FACTOR` times as long.
+
+    >>> default_seconds(0, accelerated=True), default_seconds(5_000_000, accelerated=True)
     (10.0, 20.0)
+    >>> default_seconds(0, accelerated=False)
+    60.0
     """
-    return DEFAULT_SECONDS + SECONDS_PER_MB * nbytes / 1e6
+    if accelerated is None:
+        accelerated = optional("flint") is not None
+    seconds = DEFAULT_SECONDS + SECONDS_PER_MB * nbytes / 1e6
+    return seconds if accelerated else PURE_FACTOR * seconds
 
 
 def _rss(pid):

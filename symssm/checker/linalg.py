@@ -123,19 +123,22 @@ def trace_of_solve(A, B):
         X = Aq.solve(_flint.fmpq_mat(_flint.fmpz_mat(B)))
         total = sum((X[i, i] for i in range(H)), _flint.fmpq(0))
         return Fraction(int(total.p), int(total.q))
-    M = [[Fraction(x) for x in A[r]] + [Fraction(x) for x in B[r]] for r in range(H)]
-    for col in range(H):
-        piv = next((r for r in range(col, H) if M[r][col] != 0), None)
+    # fraction-free Gauss-Jordan (Bareiss): integers only, every division exact; at the end the left block is
+    # d I and the right one d A^{-1} B, with d = +-det A (Fractions here would spend their time on gcds)
+    M = [list(A[r]) + list(B[r]) for r in range(H)]
+    prev = 1
+    for k in range(H):
+        piv = next((r for r in range(k, H) if M[r][k] != 0), None)
         if piv is None:
             return None
-        M[col], M[piv] = M[piv], M[col]
-        inv = 1 / M[col][col]
-        M[col] = [x * inv for x in M[col]]
+        M[k], M[piv] = M[piv], M[k]
+        Mk, p = M[k], M[k][k]
         for r in range(H):
-            if r != col and M[r][col] != 0:
-                f = M[r][col]
-                M[r] = [x - f * y for x, y in zip(M[r], M[col])]
-    return sum((M[h][H + h] for h in range(H)), Fraction(0))
+            if r != k:
+                Mr, f = M[r], M[r][k]
+                M[r] = [(p * x - f * y) // prev for x, y in zip(Mr, Mk)]
+        prev = p
+    return Fraction(sum(M[h][H + h] for h in range(H)), prev)
 
 
 def positive_definite(S):
