@@ -99,6 +99,60 @@ def decrease_definite(A, P, r):
         return _definite_flint(zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2)
 
 
+def _int_form(mat):
+    """``(rows of ints, d)`` with ``mat = rows / d`` (d the lcm of the denominators)."""
+    d = _den(mat)
+    return [[x.numerator * (d // x.denominator) for x in row] for row in mat], d
+
+
+def _dominant_rows(entries, n):
+    """Every row of a square integer matrix (row-major list) has ``2 S_ii > sum_j |S_ij|``: a strictly dominant,
+    positive diagonal (then a symmetric S is positive definite: Gershgorin)."""
+    return all(2 * entries[i * n + i] > sum(map(abs, entries[i * n:(i + 1) * n])) for i in range(n))
+
+
+def factored_decay(A, U, D, mu, r, w, M):
+    """The two matrix obligations of a version-2 decay witness, exactly: ``(decreases, bounded)``.
+
+    With ``P = U^T diag(D) U + mu I``: ``decreases`` is whether ``r^2 P - A^T P A`` has a strictly dominant
+    positive diagonal, ``bounded`` whether ``(|P| w)_i <= M w_i`` for every i.  Both are decided on integer
+    matrices (common denominators cleared: positive multiples, the same verdicts), with python-flint's
+    products when present and Python integers otherwise.
+    """
+    n = len(A)
+    zU, u = _int_form(U)
+    (zD,), delta = _int_form([D])
+    (zw,), _ = _int_form([w])
+    zA, a = _int_form(A)
+    base = u * u * delta
+    scale = base * mu.denominator  # P = zP / scale
+    shift = mu.numerator * base
+    rn, rd = r.numerator, r.denominator
+    if _flint is not None and n:
+        with flint_threads(_flint):
+            FU = _flint.fmpz_mat(zU)
+            DU = _flint.fmpz_mat(n, n, [zD[i] * x for i in range(n) for x in zU[i]])
+            FP = (FU.transpose() * DU) * mu.denominator + _flint.fmpz_mat(
+                n, n, [shift if i == j else 0 for i in range(n) for j in range(n)])
+            FA = _flint.fmpz_mat(zA)
+            T = FP * (rn * a) ** 2 - FA.transpose() * FP * FA * rd ** 2
+            decreases = _dominant_rows(T.entries(), n)
+            absP = _flint.fmpz_mat(n, n, [abs(x) for x in FP.entries()])
+            Pw = [int(x) for x in (absP * _flint.fmpz_mat(n, 1, zw)).entries()]
+    else:
+        DU = [[zD[i] * x for x in zU[i]] for i in range(n)]
+        zP = [[v * mu.denominator for v in row] for row in _matmul_int([list(c) for c in zip(*zU)], DU)]
+        for i in range(n):
+            zP[i][i] += shift
+        PA = _matmul_int(zP, zA)
+        APA = _matmul_int([list(c) for c in zip(*zA)], PA)
+        k1, k2 = (rn * a) ** 2, rd ** 2
+        decreases = _dominant_rows([k1 * x - k2 * y for r1, r2 in zip(zP, APA) for x, y in zip(r1, r2)], n)
+        Pw = [sum(abs(x) * y for x, y in zip(row, zw)) for row in zP]
+    bounded = all(M.denominator * v <= M.numerator * scale * wi for v, wi in zip(Pw, zw))
+    return decreases, bounded
+
+
 def positive_definite_int(M):
     """Whether a symmetric integer matrix is positive definite, exactly: with python-flint, the sign pattern of
     its characteristic polynomial (over the integers); without, its leading principal minors (Bareiss)."""

@@ -24,9 +24,6 @@ Examples
 import random as _random
 from fractions import Fraction
 
-from sympy import QQ
-from sympy.polys.matrices import DomainMatrix
-
 from ..errors import InputError
 from ..formats.rationals import to_fraction
 from .system import ssm
@@ -197,14 +194,17 @@ def bilinear(A, B, step=DEFAULT_STEP):
         raise InputError(f"step must be positive, got {step}")
     A = [[to_fraction(x, what="A entry") for x in row] for row in A]
     B = [[to_fraction(x, what="B entry") for x in row] for row in B]
+    import flint  # exact rational inverse (python-flint), no SymPy on the families' path
+
     N = len(A)
     h = step / 2
-    q = lambda x: QQ(Fraction(x).numerator, Fraction(x).denominator)
-    M = DomainMatrix([[q((i == j) - h * Fraction(A[i][j])) for j in range(N)] for i in range(N)], (N, N), QQ).to_dense()
-    P = DomainMatrix([[q((i == j) + h * Fraction(A[i][j])) for j in range(N)] for i in range(N)], (N, N), QQ).to_dense()
-    Bm = DomainMatrix([[q(step * Fraction(x)) for x in row] for row in B], (N, len(B[0])), QQ).to_dense()
+    q = lambda x: flint.fmpq(x.numerator, x.denominator)  # noqa: E731
+    M = flint.fmpq_mat(N, N, [q((i == j) - h * A[i][j]) for i in range(N) for j in range(N)])
+    P = flint.fmpq_mat(N, N, [q((i == j) + h * A[i][j]) for i in range(N) for j in range(N)])
+    Bm = flint.fmpq_mat(N, len(B[0]), [q(step * x) for row in B for x in row])
     Minv = M.inv()
-    back = lambda D: [[Fraction(int(x.numerator), int(x.denominator)) for x in row] for row in D.to_list()]
+    back = lambda D: [[Fraction(int(D[i, j].p), int(D[i, j].q)) for j in range(D.ncols())]  # noqa: E731
+                      for i in range(D.nrows())]
     return back(Minv * P), back(Minv * Bm)
 
 
