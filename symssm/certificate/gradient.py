@@ -19,7 +19,7 @@ from ..formats.rationals import format_rational
 from ..gradient.attention import attention_highway
 from ..gradient.crossover import crossover_distance
 from ..gradient.decay import format_estimate
-from ..gradient.factored import decay_witness
+from ..gradient.factored import decay_witness, dyadic_bits
 from ..gradient.graph import attention_path_lengths, ssm_path_lengths
 from ..sources.system import SSM
 from .envelope import header, within_limits
@@ -102,15 +102,18 @@ def gradient_data(system, n=1000, *, max_seconds=None):
     if not isinstance(system, SSM):
         raise InputError(f"expected an SSM, got {type(system).__name__}")
     check_n(n, what="n", minimum=2, maximum=MAX_GRADIENT_N)
-    if _integer_bits(system.A, MAX_A_BITS) > MAX_A_BITS:
+    a_bits = _integer_bits(system.A, MAX_A_BITS)
+    if a_bits > MAX_A_BITS:
         raise LimitError(f"A's entries over a common denominator need more than {MAX_A_BITS} bits; a gradient "
                          "certificate's exact tests (shared with the checker) stop there")
     bound = decay_witness(system, deadline=Deadline(max_seconds))
-    sizes = [_integer_bits(X, MAX_P_BITS) for X in (bound.U, [bound.D], [[bound.mu]], [bound.weights])]
+    N = system.N
+    sizes = [dyadic_bits([bound.L[j][i] for i in range(N) for j in range(N)], bound.W), dyadic_bits(bound.d, bound.W),
+             _integer_bits([[bound.mu]], MAX_P_BITS), _integer_bits([bound.weights], MAX_P_BITS)]
     if max(sizes) > MAX_P_BITS:
         raise LimitError(f"the Lyapunov factors U and D would need more than {MAX_P_BITS} bits over a common "
                          "denominator; the limit (shared with the checker) keeps its exact products bounded")
-    work = decay_work(system.N, sizes[0], sizes[1], sizes[2], _integer_bits(system.A, MAX_A_BITS))
+    work = decay_work(N, sizes[0], sizes[1], sizes[2], a_bits)
     if work > MAX_DECAY_WORK:
         raise LimitError(f"checking this decay witness would cost about {work} word operations; the limit "
                          f"(shared with the checker) is {MAX_DECAY_WORK}")
@@ -123,7 +126,7 @@ def gradient_data(system, n=1000, *, max_seconds=None):
         "decay_rate": format_rational(bound.r),
         "decay_constant_squared": format_rational(bound.K2),
         "spectral_radius_estimate": format_estimate(bound.spectral_radius_upper),
-        "lyapunov": {"U": _mat(bound.U), "D": [format_rational(x) for x in bound.D],
+        "lyapunov": {"U": bound.U_text, "D": bound.D_text,
                      "mu": format_rational(bound.mu), "M": format_rational(bound.M),
                      "weights": [format_rational(x) for x in bound.weights]},
         "attention": {

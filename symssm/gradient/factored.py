@@ -21,12 +21,12 @@ N = 96: eigenvalues from 1 to 10^17).
 
 How the witness is found, with integers only (so the bytes are the same on every machine): ``P``
 by the Smith doubling (``A / r`` kept with at least :data:`AR_BITS` bits, more when ``P`` is
-large; ``P`` with :data:`P_ABSOLUTE_BITS` bits below its binary point); ``mu`` just below an
-estimate of ``P``'s least eigenvalue (inverse iteration with the factors of ``P``); the ``LDL^T``
-factorisation of ``P - mu I`` in fixed point (Python integers, ``W`` bits below the binary point);
-``M`` and ``w`` from exact power steps on ``|P|``.  Each candidate is verified by the same exact
-tests the checker runs (written separately there); a failed one is retried with a smaller ``mu``,
-more bits, then a larger ``r``.
+large); since ``P >= I`` (up to rounding), the ``LDL^T`` factorisation of ``P - mu0 I`` with
+``mu0 = 1 - 2^-16``, in fixed point (Python integers, ``W`` bits below the binary point); when an
+inverse iteration with those factors finds ``P``'s least eigenvalue well above 1, ``mu`` just
+below it and ``P - mu I`` factored again; ``M`` and ``w`` from exact power steps on ``|P|``.
+Each candidate is verified by the same exact test of obligation 2 the checker runs (written
+separately there); a failed one is retried with more bits, a smaller ``mu``, then a larger ``r``.
 
 Examples
 --------
@@ -38,27 +38,30 @@ Examples
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from math import isqrt
-from operator import mul
+from operator import add, mul, rshift
 
 import flint
 
 from ..errors import NotStableError
 from ..formats.limits import flint_threads
-from .decay import (_dyadic_of, _integer_form, _renormalise, _top_bits, format_estimate, instability_reason,
-                    rate_candidates, spectral_radius_enclosure)
+from .decay import _dyadic_of, _integer_form, format_estimate, instability_reason, rate_candidates, spectral_radius_enclosure
 
-__all__ = ["FactoredDecay", "decay_witness", "witness_margin", "AR_BITS"]
+__all__ = ["FactoredDecay", "decay_witness", "witness_margin", "dyadic_text", "dyadic_bits", "AR_BITS"]
 
 #: Bits kept in ``A / r`` and its powers by the Smith iteration, at least: ``T``'s rounding error is about
 #: ``||P|| 2^-AR_BITS``, so more are used when ``P`` is large.
 AR_BITS = 128
-#: Bits below the binary point of ``P`` kept by the Smith iteration (its absolute precision).
+#: Bits below the binary point of ``P`` kept by the Smith iteration, at least, and the size below which the rest of
+#: the series is dropped (``r^2 P - A^T P A`` is about ``r^2 I``: an error of ``2^-24`` leaves its diagonal dominant).
 P_ABSOLUTE_BITS = 40
-#: Bits below the binary point of the fixed-point ``LDL^T`` tried, beyond the sizes of ``P``, of ``1/(lambda_min - mu)``
-#: and of ``N^2``: the first that verifies is written (short numbers for the LaTeX of small systems; a system of
-#: more than 16 states starts at the third).
-LDL_GUARD_BITS = (8, 24, 48, 96)
+TAIL_BITS = 16
+#: Bits below the binary point of the fixed-point ``LDL^T`` tried, beyond the sizes of ``P`` and of
+#: ``1/(lambda_min - mu)``: the first that verifies is written (short numbers).
+LDL_GUARD_BITS = (8, 24, 56, 120)
+#: The first shift: ``P >= I`` up to rounding, so ``P - MU0 I`` is positive definite.
+MU0 = Fraction(2**16 - 1, 2**16)
 #: Significant bits of mu and M as written, and of each weight of w.
 BOUND_BITS = 24
 WEIGHT_BITS = 16
@@ -69,17 +72,42 @@ _MU_GAPS = (Fraction(1, 2**16), Fraction(1, 2**8), Fraction(1, 2), Fraction(7, 8
 class FactoredDecay:
     """``||L_d||_F^2 <= K2 r^(2d)`` for ``d >= 1``, with ``P = U^T diag(D) U + mu I`` and ``mu I < P <= M I``.
 
-    ``U`` is a tuple of rows (unit upper triangular), ``D`` and ``weights`` tuples; all Fractions.
+    The factors are kept as the fixed-point integers they were computed in: ``L`` (rows, unit lower
+    triangular, ``U = L^T``) and ``d``, both scaled by ``2^W``; :attr:`U` and :attr:`D` give them as Fractions,
+    :attr:`U_text` and :attr:`D_text` as canonical texts.  ``weights`` is a tuple of Fractions.
     """
 
     r: Fraction
     K2: Fraction
-    U: tuple
-    D: tuple
+    L: tuple
+    d: tuple
+    W: int
     mu: Fraction
     M: Fraction
     weights: tuple
     spectral_radius_upper: Fraction
+
+    @property
+    def U(self):
+        """``U`` (unit upper triangular) as a tuple of rows of Fractions."""
+        N, scale = len(self.d), 1 << self.W
+        return tuple(tuple(Fraction(self.L[j][i], scale) for j in range(N)) for i in range(N))
+
+    @property
+    def D(self):
+        """``D`` as a tuple of Fractions."""
+        return tuple(Fraction(x, 1 << self.W) for x in self.d)
+
+    @property
+    def U_text(self):
+        """``U`` as rows of canonical rational texts."""
+        N = len(self.d)
+        return [[dyadic_text(self.L[j][i], self.W) for j in range(N)] for i in range(N)]
+
+    @property
+    def D_text(self):
+        """``D`` as canonical rational texts."""
+        return [dyadic_text(x, self.W) for x in self.d]
 
     @property
     def spectral_radius_estimate(self):
@@ -87,55 +115,118 @@ class FactoredDecay:
         return float(self.spectral_radius_upper)
 
 
+def dyadic_text(p, W):
+    """The canonical text of ``p / 2^W`` (lowest terms).
+
+    Examples
+    --------
+    >>> dyadic_text(12, 4), dyadic_text(-32, 4), dyadic_text(0, 9)
+    ('3/4', '-2', '0')
+    """
+    if p == 0:
+        return "0"
+    k = min(W, (p & -p).bit_length() - 1)
+    return str(p >> k) if k == W else f"{p >> k}/{1 << (W - k)}"
+
+
+def dyadic_bits(values, W):
+    """The bits the checker's size limit counts for rationals ``p / 2^W`` (in lowest terms): the bits of their
+    common denominator ``2^W'`` and of the largest numerator over it.
+
+    Examples
+    --------
+    >>> dyadic_bits([16, 12, 0], 4)  # 1, 3/4, 0 over the denominator 4: 4, 3, 0
+    5
+    """
+    exps = [W - min(W, (p & -p).bit_length() - 1) for p in values if p]
+    if not exps:
+        return 0
+    common = max(exps)
+    return common + max(abs(p).bit_length() for p in values) - (W - common)
+
+
+def _top(entries):
+    """Bit length of the largest absolute value among python-flint integers (two comparisons, no new objects)."""
+    if not entries:
+        return 0
+    return int(max(max(entries), -min(entries))).bit_length()
+
+
+def _shift_round(Z, shift, top=None, entries=None):
+    """``(round(Z / 2^shift), top)``: each entry to the nearest integer (ties up) by exact integer shifts, and an
+    upper bound, within one, of the bit length of the result's largest entry.  ``shift <= 0`` multiplies."""
+    if entries is None:
+        entries = Z.entries()
+    if top is None:
+        top = _top(entries)
+    if shift <= 0:
+        return (Z * (1 << -shift) if shift else Z), top - shift
+    half = flint.fmpz(1 << (shift - 1))
+    rounded = list(map(rshift, map(add, entries, repeat(half)), repeat(shift)))
+    return flint.fmpz_mat(Z.nrows(), Z.ncols(), rounded), max(0, top - shift + 1)
+
+
 def _smith(A, r, ak_bits):
     """``(Z, e)`` with ``Z / 2^e`` close to ``P = sum_k (Ar^T)^k Ar^k``, ``Ar = A / r``; None if it diverges.
 
-    The doubling ``P <- P + Ak^T P Ak``, ``Ak <- Ak^2`` on python-flint integers, each matrix rounded after
-    each step (exact integer shifts) to ``ak_bits`` bits, ``P`` to at least ``P_ABSOLUTE_BITS`` below its binary
-    point (a rounding error of P is amplified by the rest of the doubling about as much as P itself grows,
-    so P keeps as many bits as ``A / r``).  It stops once the rest of the series, about ``||Ak||^2 ||P||``, is
-    below ``2^-P_ABSOLUTE_BITS``, or exactly when a power of ``A / r`` is zero (A nilpotent).
+    The doubling ``P <- P + Ak^T P Ak``, ``Ak <- Ak^2`` on python-flint integers with exact integer roundings:
+    ``Ak`` to ``ak_bits`` bits after each squaring; each new term to ``P``'s scale ``2^-e``, which is coarsened
+    (P rounded) only when P has grown past ``ak_bits + 16`` bits.  P keeps about as many bits as ``A / r``
+    (a rounding error of P is amplified by the rest of the doubling about as much as P itself grows), and at
+    least ``P_ABSOLUTE_BITS`` below its binary point.  It stops once the rest of the series, about
+    ``||Ak||^2 ||P||``, is below ``2^-P_ABSOLUTE_BITS``, or exactly when a power of ``A / r`` is zero (A
+    nilpotent).
     """
     N = len(A)
     Ak, ea = _dyadic_of(A, bits=ak_bits, scale=1 / r)
-    P, ep = flint.fmpz_mat(N, N, [1 if i == j else 0 for i in range(N) for j in range(N)]), 0
+    ep = ak_bits - 9  # P = I, with ak_bits - 8 bits
+    P = flint.fmpz_mat(N, N, [(1 << ep) if i == j else 0 for i in range(N) for j in range(N)])
+    ptop = ep + 1
     log_n = max(1, (N - 1).bit_length())
-    top = _top_bits(Ak.entries())
+    top = _top(Ak.entries())
     for _ in range(64):
         if top == 0:
             break  # Ak = 0: the series has ended
-        term = Ak.transpose() * P * Ak  # scale 2^-(2 ea + ep)
-        shift = 2 * ea
-        if shift >= 0:
-            P, ep = P * (1 << shift) + term, ep + shift
-        else:
-            P = P + term * (1 << -shift)
-        entries = P.entries()
-        ptop = _top_bits(entries)
+        term, ttop = _shift_round(Ak.transpose() * (P * Ak), 2 * ea)  # now at P's scale 2^-ep
+        P = P + term
+        ptop = _top(P.entries())
         if ptop - ep > 4096:  # diverging: A / r is not stable
             return None
-        P, ep, ptop = _renormalise(P, ep, max(ak_bits, ptop - ep + P_ABSOLUTE_BITS), ptop, entries)
-        Ak, ea, top = _renormalise(Ak * Ak, 2 * ea, ak_bits)
-        if top and 2 * (top - ea + log_n) + (ptop - ep) < -(P_ABSOLUTE_BITS + 8):
-            break  # the rest of the series is below P's precision
+        keep = max(ak_bits, ptop - ep + P_ABSOLUTE_BITS)
+        if ptop > keep:  # coarsen P by a few bits more than needed: it is rounded again only some steps later
+            shift = ptop - keep + 8
+            P, ptop = _shift_round(P, shift)
+            ep -= shift
+        # the next term is Ak^T (term + Ak^T term Ak) Ak, and the later ones shrink faster still: stop once a
+        # bound on the rest (from ||Ak|| and this term) is below 2^-TAIL_BITS
+        norm = top - ea + log_n  # log2 of N ||Ak||_max, at least ||Ak||
+        if norm < -1 and 2 * norm + (ttop - ep) + 2 < -TAIL_BITS:
+            break
+        Ak, ea = Ak * Ak, 2 * ea
+        entries = Ak.entries()
+        top = _top(entries)
+        if top > ak_bits:
+            shift = top - ak_bits
+            Ak, top = _shift_round(Ak, shift, top, entries)
+            ea -= shift
     else:
         return None
     return P, ep
 
 
-def _fixed(Z, e, W, shift_mu=None):
+def _fixed(Z, e, W, mu=None):
     """The symmetric part of ``Z / 2^e`` (minus ``mu I``) as rows of Python integers scaled by ``2^W``."""
     N = Z.nrows()
-    rows = Z.tolist()
+    rows = [[int(x) for x in row] for row in Z.tolist()]
     shift = W - e - 1
-    X = [[int(rows[i][j]) + int(rows[j][i]) for j in range(N)] for i in range(N)]
+    X = [[a + b for a, b in zip(rows[i], col)] for i, col in enumerate(zip(*rows))]
     if shift >= 0:
         X = [[v << shift for v in row] for row in X]
     else:
         half = 1 << (-shift - 1)
         X = [[(v + half) >> -shift for v in row] for row in X]
-    if shift_mu is not None:
-        m = (shift_mu.numerator << W) // shift_mu.denominator
+    if mu is not None:
+        m = (mu.numerator << W) // mu.denominator
         for i in range(N):
             X[i][i] -= m
     return X
@@ -167,25 +258,25 @@ def _ldl_fixed(X, W):
 
 
 def _least_eigenvalue(L, d, W, steps=8):
-    """An estimate of the least eigenvalue of ``L diag(d) L^T / 2^W`` by inverse iteration (fixed point)."""
+    """An estimate (from above) of the least eigenvalue of ``L diag(d) L^T / 2^W``: inverse iteration in fixed
+    point, the least Rayleigh quotient ``x^T x / x^T X^-1 x`` seen."""
     N = len(d)
+    LT = [list(col) for col in zip(*L)]
     x = [1 << W] * N
     estimate = None
     for _ in range(steps):
         y = list(x)  # solve L y = x, then z = y / d, then L^T v = z
         for i in range(N):
             y[i] -= sum(map(mul, L[i][:i], y[:i])) >> W
-        z = [(yi << W) // di for yi, di in zip(y, d)]
-        v = list(z)
+        v = [(yi << W) // di for yi, di in zip(y, d)]
         for i in range(N - 1, -1, -1):
-            v[i] -= sum(L[k][i] * v[k] for k in range(i + 1, N)) >> W
+            v[i] -= sum(map(mul, LT[i][i + 1:], v[i + 1:])) >> W
         big = max(map(abs, v))
-        if big == 0:
-            return None
-        xx = sum(t * t for t in x)
         xv = sum(map(mul, x, v))
-        if xv > 0:  # Rayleigh quotient of the inverse: x^T x / x^T P^-1 x >= lambda_min
-            estimate = Fraction(xx, xv) if estimate is None else min(estimate, Fraction(xx, xv))
+        if big == 0 or xv <= 0:
+            return estimate
+        quotient = Fraction(sum(t * t for t in x), xv)
+        estimate = quotient if estimate is None else min(estimate, quotient)
         shift = big.bit_length() - W - 8
         x = [t >> shift for t in v] if shift > 0 else [t << -shift for t in v]
     return estimate
@@ -213,28 +304,20 @@ def _short_above(x, bits=BOUND_BITS):
     return Fraction(-(-x.numerator // (x.denominator << -k)) << -k)
 
 
-def _scaled(mat):
-    """``(Z, den)``: a python-flint integer matrix with ``mat = Z / den`` (den the lcm of the denominators)."""
-    return _integer_form(mat)
-
-
-def _exact_P(U, D, mu):
-    """``(zP, scale)`` with ``zP / scale = U^T diag(D) U + mu I`` exactly (python-flint integers)."""
-    zU, u = _scaled(U)
-    zD, delta = _scaled([list(D)])
-    dvals = [int(x) for x in zD.entries()]
-    N = zU.nrows()
-    rows = zU.tolist()
-    DU = flint.fmpz_mat(N, N, [dvals[i] * int(x) for i in range(N) for x in rows[i]])
-    base = u * u * delta
-    zP = (zU.transpose() * DU) * mu.denominator + flint.fmpz_mat(
+def _exact_P(L, d, W, mu):
+    """``(zP, scale)`` with ``zP / scale = U^T diag(D) U + mu I`` exactly, ``U = L^T / 2^W``, ``D = d / 2^W``."""
+    N = len(d)
+    FL = flint.fmpz_mat(L)
+    DLt = flint.fmpz_mat(N, N, [d[i] * L[j][i] for i in range(N) for j in range(N)])
+    base = 1 << (3 * W)
+    zP = (FL * DLt) * mu.denominator + flint.fmpz_mat(
         N, N, [mu.numerator * base if i == j else 0 for i in range(N) for j in range(N)])
     return zP, base * mu.denominator
 
 
 def _margin(zP, scale, zA, a, r):
     """``min_i (T_ii - sum_{j != i} |T_ij|)`` for ``T = r^2 P - A^T P A`` (P = zP / scale, A = zA / a), exactly."""
-    T = zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2  # (r_den a)^2 scale T
+    T = zP * (r.numerator * a) ** 2 - zA.transpose() * (zP * zA) * r.denominator ** 2  # (r_den a)^2 scale T
     n = T.nrows()
     entries = T.entries()
     low = min(2 * entries[i * n + i] - sum(map(abs, entries[i * n:(i + 1) * n])) for i in range(n))
@@ -251,11 +334,20 @@ def witness_margin(U, D, mu, r, A):
     >>> witness_margin([[F(1)]], [F(1)], F(1), F(3, 4), [[F(1, 2)]])  # P = 2: T = 9/8 - 1/2
     Fraction(5, 8)
     """
-    A = [[Fraction(x) for x in row] for row in A]
-    zP, scale = _exact_P(U, D, Fraction(mu))
-    zA, a = _scaled(A)
+    U = [[Fraction(x) for x in row] for row in U]
+    D = [Fraction(x) for x in D]
+    mu, r = Fraction(mu), Fraction(r)
+    zU, u = _integer_form(U)
+    zD, delta = _integer_form([D])
+    N = len(U)
+    rows = zU.tolist()
+    dvals = [int(x) for x in zD.entries()]
+    zP = (zU.transpose() * flint.fmpz_mat(N, N, [dvals[i] * int(x) for i in range(N) for x in rows[i]])) * \
+        mu.denominator + flint.fmpz_mat(N, N, [mu.numerator * u * u * delta if i == j else 0
+                                               for i in range(N) for j in range(N)])
+    zA, a = _integer_form([[Fraction(x) for x in row] for row in A])
     with flint_threads(flint):
-        return _margin(zP, scale, zA, a, Fraction(r))
+        return _margin(zP, u * u * delta * mu.denominator, zA, a, r)
 
 
 def _round_weight(x):
@@ -284,18 +376,6 @@ def _upper_bound(zP, scale, steps=24):
     ratio, w = best
     top = max(w).bit_length() - 1  # the largest weight in [1, 2)
     return _short_above(ratio / scale), tuple(Fraction(x, 1 << top) for x in w)
-
-
-def _factors(X, W):
-    """``(U, D)`` as Fractions from the fixed-point ``LDL^T`` of ``X / 2^W`` (None if a pivot fails)."""
-    out = _ldl_fixed(X, W)
-    if out is None:
-        return None
-    L, d = out
-    N = len(d)
-    scale = 1 << W
-    U = tuple(tuple(Fraction(L[j][i], scale) if j >= i else Fraction(0) for j in range(N)) for i in range(N))
-    return U, tuple(Fraction(x, scale) for x in d)
 
 
 def decay_witness(system, *, deadline=None):
@@ -327,76 +407,77 @@ def _decay_witness(system, deadline):
     if rho >= 1:
         raise NotStableError(instability_reason(system, (lo, rho)))
     A = system.A
-    zA, a = _scaled(A)
+    zA, a = _integer_form(A)
     frob = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
     for r in rate_candidates(lo, rho):
         if deadline is not None:
             deadline.check("searching for a decay certificate")
         found = _witness_at(A, zA, a, r, deadline)
         if found is not None:
-            U, D, mu, M, weights = found
+            L, d, W, mu, M, weights = found
             K2 = frob(system.C) * frob(system.B) * M / mu
-            return FactoredDecay(r=r, K2=K2, U=U, D=D, mu=mu, M=M, weights=weights, spectral_radius_upper=rho)
+            return FactoredDecay(r=r, K2=K2, L=tuple(map(tuple, L)), d=tuple(d), W=W, mu=mu, M=M, weights=weights,
+                                 spectral_radius_upper=rho)
     raise NotStableError(
         f"no decay certificate found (spectral radius at most {format_estimate(rho)}); "
         "the system may be too ill-conditioned"
     )
 
 
+def _gap_bits(lam, mu):
+    """Bits of ``lambda / (lambda - mu)``: how much ``P - mu I`` is closer to singular than ``P``."""
+    return max(0, lam.numerator.bit_length() + (lam - mu).denominator.bit_length()
+               - lam.denominator.bit_length() - (lam - mu).numerator.bit_length())
+
+
 def _witness_at(A, zA, a, r, deadline):
-    """``(U, D, mu, M, w)`` for the rate ``r``, exactly verified; None if none was found."""
+    """``(L, d, W, mu, M, w)`` for the rate ``r``, exactly verified; None if none was found."""
     found = _smith(A, r, AR_BITS)
     if found is None:
         return None
     Z, e = found
-    size = max(0, _top_bits(Z.entries()) - e)  # bits of P above its binary point
-    if size + 48 > AR_BITS:  # A / r was kept too coarsely for a P this large: again, with more bits
+    size = max(0, _top(Z.entries()) - e)  # bits of P above its binary point
+    if size + 56 > AR_BITS:  # A / r was kept too coarsely for a P this large: again, with more bits
         found = _smith(A, r, size + 96)
         if found is None:
             return None
         Z, e = found
-    N = len(A)
-    base = size + 2 * max(1, (N - 1).bit_length())
-    W = base + 40
-    plain = _ldl_fixed(_fixed(Z, e, W), W)
-    if plain is None:
-        return None  # P is not positive definite to this precision
-    lam = _least_eigenvalue(*plain, W)
-    if lam is None or lam <= 0:
-        return None
-    guards = LDL_GUARD_BITS if N <= 16 else LDL_GUARD_BITS[2:]
-    for gap in _MU_GAPS:
-        mu = _short_below(lam * (1 - gap))
-        if mu is None:
-            continue
-        gap_bits = max(0, gap.denominator.bit_length() - gap.numerator.bit_length())
-        for guard in guards:
+    guards = LDL_GUARD_BITS
+    # P >= I up to rounding: factor P - MU0 I, and estimate how far above 1 its least eigenvalue is
+    factored = None
+    for guard in guards:
+        W = size + 16 + guard
+        factored = _ldl_fixed(_fixed(Z, e, W, MU0), W)
+        if factored is not None:
+            break
+    if factored is None:
+        return None  # P is not positive definite (A / r not stable to this precision)
+    first_guard = guard
+    excess = _least_eigenvalue(*factored, W) or Fraction(0)
+    tries = []
+    if excess > MU0 / 2**10:  # the least eigenvalue is well above 1: shift by (nearly) all of it
+        lam = MU0 + excess
+        for gap in (Fraction(1, 2**16), Fraction(1, 2**8), Fraction(1, 2)):
+            mu = _short_below(lam * (1 - gap))
+            if mu is not None and mu > MU0:
+                tries.append(mu)
+    tries.append(MU0)
+    for mu in tries:
+        start = guards.index(first_guard) if mu == MU0 else 0
+        for guard in guards[start:]:
             if deadline is not None:
                 deadline.check("factoring the Lyapunov matrix")
-            W = base + gap_bits + guard
-            factors = _factors(_fixed(Z, e, W, mu), W)
-            if factors is None:
-                continue  # P - mu I is not positive definite to this precision
-            U, D = factors
-            zP, scale = _exact_P(U, D, mu)
+            W = size + (16 if mu == MU0 else _gap_bits(MU0 + excess, mu)) + guard
+            if mu == MU0 and factored is not None:
+                L, d = factored  # the factors found above
+                factored = None
+            else:
+                out = _ldl_fixed(_fixed(Z, e, W, mu), W)
+                if out is None:
+                    continue  # P - mu I is not positive definite to this precision
+                L, d = out
+            zP, scale = _exact_P(L, d, W, mu)
             if _margin(zP, scale, zA, a, r) > 0:
                 M, weights = _upper_bound(zP, scale)
-                return U, D, mu, M, weights
-    return None
-    for gap in _MU_GAPS:
-        mu = _short_below(lam * (1 - gap))
-        if mu is None:
-            continue
-        W_mu = W + max(0, -(gap.numerator.bit_length() - gap.denominator.bit_length()))
-        for extra in (0, 32):
-            if deadline is not None:
-                deadline.check("factoring the Lyapunov matrix")
-            factors = _factors(_fixed(Z, e, W_mu + extra, mu), W_mu + extra)
-            if factors is None:
-                break  # P - mu I is not positive definite: a smaller mu
-            U, D = factors
-            zP, scale = _exact_P(U, D, mu)
-            if _margin(zP, scale, zA, a, r) > 0:
-                M, weights = _upper_bound(zP, scale)
-                return U, D, mu, M, weights
+                return L, d, W, mu, M, weights
     return None
