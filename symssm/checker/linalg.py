@@ -421,8 +421,12 @@ def minor_mod(system, lags, cells, prime):
     """
     names = ("A", "B", "C", "D") if system["D"] is not None else ("A", "B", "C")
     texts = system.get("texts", {})
-    if float_residues(prime) and lags and all(k in texts for k in names):
-        A, B, C, D = (_reduce_texts(*texts[k], prime) if k in names else None for k in ("A", "B", "C", "D"))
+    arrays = system.get("arrays", {})
+    if float_residues(prime) and lags and all(k in texts or k in arrays for k in names):
+        def residues(k):  # an int64 array of the bulk reader, or the table of distinct texts
+            return _np.remainder(arrays[k], prime).astype(_np.float64) if k in arrays else _reduce_texts(*texts[k], prime)
+
+        A, B, C, D = (residues(k) if k in names else None for k in ("A", "B", "C", "D"))
     else:
         A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
         D = _reduce(system["D"], prime) if system["D"] is not None else None
@@ -441,12 +445,25 @@ def minor_mod_residues(A, B, C, D, lags, cells, prime):
     return minor if len(lags) > 64 else minor.tolist()  # a large one stays an array for the blocked elimination
 
 
+def _baby_steps(top, n, m, p):
+    """The baby-step length s for lags below ``top``: least multiply-adds of s baby products (n^2 m), the squarings
+    for A^s (n^3 each), ``top / s`` giant products (p n^2) and the lags themselves (p n m each)."""
+    best, cost = 1, None
+    for s in range(1, top + 1):
+        work = s * n * n * m + (s - 1).bit_length() * n ** 3 + -(-top // s) * p * n * n + top * p * n * m
+        if cost is None or work < cost:
+            best, cost = s, work
+        if s * s > 4 * top:
+            break
+    return best
+
+
 def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
     """Lags mod P by baby and giant steps: L_(g s + j) = (C A^(g s)) (A^j B); only the wanted ones."""
     A, B, C = (_np.array(M, dtype=_np.float64) for M in (A, B, C))
     top = max(wanted) + 1
     m = B.shape[1]
-    s = max(1, int(top ** 0.5))
+    s = _baby_steps(top, A.shape[0], m, C.shape[0])
     babies = [B]
     for _ in range(1, s):
         babies.append(_fmul(A, babies[-1], prime))

@@ -9,11 +9,15 @@ import json
 import re
 import time
 
+from .bulk import SPLIT_BYTES
 from .numbers import NumberError, big_int, canonical_rational, rat_text, spec_rational
 
 FORMAT = "symssm-certificate"
 VERSIONS = (1,)
 MAX_BYTES = 64 * 1024 * 1024
+#: A certificate whose system's matrices are integers read by the bulk reader (checker/bulk.py) may be this
+#: large, what is not such a matrix staying below MAX_BYTES.
+MAX_INTEGER_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_DIM = 4096
 
@@ -129,8 +133,8 @@ def _brackets(text):
     return _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
 
 
-def _too_deep(text):
-    """Whether the JSON text nests deeper than MAX_DEPTH (brackets inside strings do not count).
+def _too_deep(text, limit=MAX_DEPTH):
+    """Whether the JSON text nests deeper than ``limit`` (brackets inside strings do not count).
 
     The strings and every character that is not a bracket are removed by regular expressions (C
     speed), then the brackets left are counted; an unterminated string keeps its brackets, which
@@ -140,21 +144,40 @@ def _too_deep(text):
     for ch in _brackets(text):
         if ch in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return True
         else:
             depth -= 1
     return False
 
 
-def parse_json(raw, what):
+def _parse_split(raw, what):
+    """A large certificate whose integer matrices the bulk reader takes: read without an object per entry."""
+    from .bulk import restore, split
+
+    cut = split(raw)
+    if cut is None:
+        return None
+    rest, bulks = cut
+    if len(rest) > MAX_BYTES:
+        return None
+    obj = parse_json(rest, what, depth=MAX_DEPTH - 2)  # each matrix (two levels) stands where its marker is
+    return restore(obj, bulks)
+
+
+def parse_json(raw, what, *, depth=MAX_DEPTH):
+    if isinstance(raw, bytes) and SPLIT_BYTES <= len(raw) <= MAX_INTEGER_BYTES:
+        obj = _parse_split(raw, what)
+        if obj is not None:
+            return obj
     if len(raw) > MAX_BYTES:
-        raise Unreadable(f"{what} is larger than {MAX_BYTES} bytes")
+        raise Unreadable(f"{what} is larger than {MAX_BYTES} bytes ({MAX_INTEGER_BYTES} when its matrices are "
+                         "integers below 10^18)")
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise Unreadable(f"{what} is not UTF-8 text") from None
-    if _too_deep(text):
+    if _too_deep(text, depth):
         raise Unreadable(f"{what} nests deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, parse_constant=_no_const, object_pairs_hook=_pairs,
@@ -173,7 +196,7 @@ def _json_int(text):
 def read_file(path, what):
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+            raw = fh.read(MAX_INTEGER_BYTES + 1)
     except FileNotFoundError:
         raise Unreadable(f"{what} {path}: no such file") from None
     except IsADirectoryError:
@@ -284,7 +307,16 @@ def read_system(ledger, obj):
     N = integer(ledger, obj["N"], "system.N", 1, MAX_DIM)
     m = integer(ledger, obj["m"], "system.m", 1, MAX_DIM)
     p = integer(ledger, obj["p"], "system.p", 1, MAX_DIM)
-    ledger.require(N * N + N * m + p * N + 2 * p * m <= MAX_ENTRIES, "system", f"has more than {MAX_ENTRIES} entries")
+    from .bulk import Bulk, as_bulk
+
+    obj = {**obj, **{k: as_bulk(obj[k]) for k in "ABCD" if hasattr(obj[k], "json_bytes")}}
+    integers = all(isinstance(obj[k], Bulk) for k in "ABC")  # held as int64 arrays: 8 bytes an entry
+    limit = MAX_INTEGER_ENTRIES if integers else MAX_ENTRIES
+    ledger.require(N * N + N * m + p * N + 2 * p * m <= limit, "system", f"has more than {limit} entries")
+    if any(isinstance(obj[k], Bulk) for k in "ABCD"):
+        from .bulk import bulk_system
+
+        return bulk_system(ledger, obj, N, m, p)
     tables = {}
     A = matrix(ledger, obj["A"], "system.A", N, N, tables=tables)
     B = matrix(ledger, obj["B"], "system.B", N, m, tables=tables)
@@ -342,11 +374,13 @@ def canonical_json(mats):
 
 SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
 MAX_ENTRIES = 8_388_608
+#: Systems whose matrices are integers below 10^18, read by the bulk reader (int64 arrays), may be this large.
+MAX_INTEGER_ENTRIES = 17_825_792
 MAX_NAME = 200
 MAX_N = 10**30
 
 
-def _spec_matrix(value, name):
+def spec_matrix(value, name):
     if not isinstance(value, list):
         raise Unreadable(f"spec {name} must be a matrix (a list of rows)")
     if len(value) > MAX_DIM:
@@ -368,11 +402,8 @@ def _spec_matrix(value, name):
     return rows
 
 
-def read_spec(spec):
-    """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
-
-    Returns ``(A, B, C, D)`` with ``D`` None when absent or zero; raises :class:`Unreadable`.
-    """
+def spec_fields(spec):
+    """A spec's keys, ``n`` and ``name``, by the spec grammar; raises :class:`Unreadable`."""
     if not isinstance(spec, dict):
         raise Unreadable("spec must be a JSON object")
     unknown = sorted(k for k in spec if k not in SPEC_KEYS)
@@ -384,11 +415,19 @@ def read_spec(spec):
     name = spec.get("name", "")
     if not is_text(name, MAX_NAME):
         raise Unreadable(f"spec name must be a string of at most {MAX_NAME} characters")
+
+
+def read_spec(spec):
+    """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
+
+    Returns ``(A, B, C, D)`` with ``D`` None when absent or zero; raises :class:`Unreadable`.
+    """
+    spec_fields(spec)
     mats = {}
     for key in ("A", "B", "C"):
         if key not in spec:
             raise Unreadable(f"spec has no matrix {key}")
-        mats[key] = _spec_matrix(spec[key], key)
+        mats[key] = spec_matrix(spec[key], key)
     A, B, C = mats["A"], mats["B"], mats["C"]
     N = len(A)
     if N == 0 or any(len(row) != N for row in A):
@@ -400,7 +439,7 @@ def read_spec(spec):
     p, m = len(C), len(B[0])
     D = None
     if spec.get("D") is not None:
-        D = _spec_matrix(spec["D"], "D")
+        D = spec_matrix(spec["D"], "D")
         if len(D) != p or any(len(row) != m for row in D):
             raise Unreadable(f"spec D must be p x m = {p}x{m}")
         if all(x == 0 for row in D for x in row):
@@ -412,4 +451,8 @@ def read_spec(spec):
 
 def spec_hash(spec):
     """Canonical hash of a spec document (the system only), by the checker's own reader."""
+    from .bulk import Bulk, bulk_spec_hash
+
+    if isinstance(spec, dict) and any(isinstance(spec.get(k), Bulk) for k in "ABCD"):
+        return bulk_spec_hash(spec)
     return canonical_hash(*read_spec(spec))
