@@ -14,7 +14,7 @@ Examples
 """
 
 from ..errors import InputError, LimitError
-from ..formats.limits import Deadline, check_n
+from ..formats.limits import MAX_DIGITS, Deadline, check_n
 from ..formats.rationals import format_rational
 from ..gradient.attention import attention_highway
 from ..gradient.crossover import crossover_distance
@@ -146,4 +146,11 @@ def gradient_data(system, n=1000, *, max_seconds=None):
                               "ssm_path_edges": ssm_path_lengths(GRAPH_N, feedthrough=system.has_D),
                               "attention_path_edges": attention_path_lengths(GRAPH_N)},
     }
-    return within_limits(data)
+    # every number but the factors' is walked; the factors are dyadic, and their bits (checked above, at most
+    # MAX_P_BITS over their common denominator) bound the digits of each numerator and denominator
+    within_limits({k: v for k, v in data.items() if k != "lyapunov"} | {"lyapunov": {
+        k: v for k, v in data["lyapunov"].items() if k not in ("U", "D")}})
+    if max(sizes[:2]) >= MAX_DIGITS / 0.30103 - 1:  # a number of that many bits may have more digits
+        raise LimitError(f"the Lyapunov factors would hold numbers of more than {MAX_DIGITS} digits; the checker's "
+                         "limit (no certificate is written)")
+    return data
