@@ -98,11 +98,14 @@ def _factored_decay(ly, s, sha256, exact_note):
     N = s["N"]
     mu, M = tex_number(ly["mu"]), tex_number(ly["M"])
     if N <= MAX_SHOWN:
-        vector = lambda name, items: f"${name} = ({inline_list(tex_number(x) for x in items)})$"  # noqa: E731
+        def vector(name, items, end):  # a line of its own, breakable at every comma
+            return f"\\par\\noindent\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})${end}"
+
         plain = all("/" not in x for row in ly["U"] for x in row)  # else each entry as it is, not over a common 2^-k
         out = ["\\emph{Decay.} The unit upper triangular matrix",
                (matrix_block("U", ly["U"], suffix="") if plain else row_list("U", ly["U"], suffix="")).rstrip("\n"),
-               f"and the positive vectors {vector('d', ly['D'])} and {vector('w', ly['weights'])},"]
+               "and the positive vectors", "{\\raggedright", vector("d", ly["D"], ","),
+               vector("w", ly["weights"], ",") + "\\par}"]
     else:
         out = [f"\\emph{{Decay.}} The unit upper triangular matrix $U \\in \\mathbb{{Q}}^{{{N}\\times {N}}}$ and the "
                f"positive vectors $d, w \\in \\mathbb{{Q}}^{{{N}}}$ given in the certificate (sha256 {tex_hash(sha256)}),"]
