@@ -122,6 +122,11 @@ def main():
         print(head)
         print("|" + "---|" * (head.count("|") - 1))
         table = []
+        # one untimed run of each code on a small system first: bytecode caches written, files in the page cache
+        write_system(os.path.join(folder, "warm.json"), 16, pm=4, bound=args.bound)
+        for env in ([None] + ([base_env] if args.baseline else [])):
+            run([py, "-m", "symssm", "certify", "warm.json", "-o", "warm.cert.json"], 1, folder, env)
+            run([py, "-m", "symssm", "check", "warm.cert.json"], 1, folder, env)
         try:
             for N in sizes:
                 spec = f"n{N}.json"

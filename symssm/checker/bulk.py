@@ -138,14 +138,17 @@ def split(raw):
 
 
 def restore(obj, bulks):
-    """Put each :class:`Bulk` back where its marker is (the markers are string values, in objects or lists)."""
-    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
-    for key, value in list(items):
-        if type(value) is str and value in bulks:
-            obj[key] = bulks[value]
-        elif isinstance(value, (dict, list)):
-            restore(value, bulks)
-    return obj
+    """Put each :class:`Bulk` back where its marker is, which must be a system's matrix (``obj``'s keys A, B, C, D,
+    or its ``system``'s); None if a marker is anywhere else (then the whole text is read by ``json.loads``)."""
+    placed = 0
+    for holder in (obj, obj.get("system") if isinstance(obj, dict) else None):
+        if isinstance(holder, dict):
+            for key in ("A", "B", "C", "D"):
+                value = holder.get(key)
+                if type(value) is str and value in bulks:
+                    holder[key] = bulks[value]
+                    placed += 1
+    return obj if placed == len(bulks) else None
 
 
 def as_bulk(value):

@@ -162,7 +162,7 @@ def _parse_split(raw, what):
     if len(rest) > MAX_BYTES:
         return None
     obj = parse_json(rest, what, depth=MAX_DEPTH - 2)  # each matrix (two levels) stands where its marker is
-    return restore(obj, bulks)
+    return restore(obj, bulks)  # None: a marker elsewhere than a system's matrix, read the whole text instead
 
 
 def parse_json(raw, what, *, depth=MAX_DEPTH):

@@ -93,21 +93,19 @@ def _depth_ok(text, limit=MAX_DEPTH):
     return True
 
 
-def _put_back(obj, found):
-    """Replace the placeholder strings of :func:`~symssm.formats.intmatrix.extract_matrices` by their matrices."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if type(value) is str and value in found:
-                obj[key] = found[value]
-            elif isinstance(value, (dict, list)):
-                _put_back(value, found)
-    elif isinstance(obj, list):
-        for i, value in enumerate(obj):
-            if type(value) is str and value in found:
-                obj[i] = found[value]
-            elif isinstance(value, (dict, list)):
-                _put_back(value, found)
-    return obj
+def _put_back(data, found):
+    """Put the matrices of :func:`~symssm.formats.intmatrix.extract_matrices` back where a system's matrices are (the
+    document's keys A, B, C, D, or its ``system``'s); None if some placeholder is elsewhere (then the document is
+    read the ordinary way)."""
+    placed = 0
+    for holder in (data, data.get("system") if isinstance(data, dict) else None):
+        if isinstance(holder, dict):
+            for key in ("A", "B", "C", "D"):
+                value = holder.get(key)
+                if type(value) is str and value in found:
+                    holder[key] = found[value]
+                    placed += 1
+    return data if placed == len(found) else None
 
 
 def _loads_large(raw, what):
@@ -124,7 +122,7 @@ def _loads_large(raw, what):
     text = rest.decode("ascii")
     if not _depth_ok(text, MAX_DEPTH - 2):  # each matrix (two levels) stands where its placeholder is
         raise LimitError(f"{what} nests deeper than {MAX_DEPTH} levels")
-    return _put_back(loads_strict(text, what=what), found)
+    return _put_back(loads_strict(text, what=what), found)  # None: a matrix elsewhere, read the usual way
 
 
 def loads_strict(text, *, what="input"):

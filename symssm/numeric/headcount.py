@@ -636,6 +636,9 @@ def read_numeric_spec(path):
             mats[key] = None
             continue
         rows = data[key]
+        if hasattr(rows, "array") and type(rows).__name__ == "IntegerMatrix":  # a large integer matrix, read as int64
+            mats[key] = rows.array.astype(np.float64)
+            continue
         if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
             raise InputError(f"{what}: {key} must be a list of rows")
         out = []

@@ -98,16 +98,19 @@ def test_the_pretty_certificate_layout_and_the_spec_layout_are_taken():
 
 
 def test_extract_keeps_everything_else_for_json_and_puts_the_matrices_back():
-    doc = (b'{"name": "A: [[1]] in a name", "A": [[1, 2], [3, 4]], "B": [[5], [6]], "C": [["7", "8"]], '
-           b'"D": [[1.5]], "n": 3, "other": {"A": [[9]]}}')
-    rest, found = intmatrix.extract_matrices(doc)
-    assert len(found) == 4 and b"[[1.5]]" in rest  # D is not an integer matrix: left to json
     from symssm.formats.jsonio import _put_back
 
+    doc = (b'{"name": "A: [[1]] in a name", "A": [[1, 2], [3, 4]], "B": [[5], [6]], "C": [["7", "8"]], '
+           b'"D": [[1.5]], "n": 3}')
+    rest, found = intmatrix.extract_matrices(doc)
+    assert len(found) == 3 and b"[[1.5]]" in rest  # D is not an integer matrix: left to json
     data = _put_back(json.loads(rest), found)
-    assert data["name"] == "A: [[1]] in a name" and data["other"]["A"].array.tolist() == [[9]]
+    assert data["name"] == "A: [[1]] in a name" and data["D"] == [[1.5]]
     assert data["A"].array.tolist() == [[1, 2], [3, 4]] and data["C"].canonical == b'[["7","8"]]'
-    assert intmatrix.extract_matrices(doc.replace(b"name", b"na\\u006de")) is None  # a backslash: read the usual way
+    certificate = b'{"system": {"A": [["1"]], "B": [["2"]]}, "lyapunov": {"A": [[9]]}}'
+    rest, found = intmatrix.extract_matrices(certificate)
+    assert len(found) == 3 and _put_back(json.loads(rest), found) is None  # a matrix elsewhere: read the usual way
+    assert intmatrix.extract_matrices(doc.replace(b"name", b"na\\u006de")) is None  # a backslash: the usual way
 
 
 def test_from_array_writes_the_canonical_text():
