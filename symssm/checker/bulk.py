@@ -140,6 +140,8 @@ def split(raw):
 def restore(obj, bulks):
     """Put each :class:`Bulk` back where its marker is, which must be a system's matrix (``obj``'s keys A, B, C, D,
     or its ``system``'s); None if a marker is anywhere else (then the whole text is read by ``json.loads``)."""
+    if isinstance(obj, dict) and "field" in obj:  # a system over Q(i): its reader takes lists of texts
+        return None
     placed = 0
     for holder in (obj, obj.get("system") if isinstance(obj, dict) else None):
         if isinstance(holder, dict):

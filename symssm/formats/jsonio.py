@@ -97,6 +97,8 @@ def _put_back(data, found):
     """Put the matrices of :func:`~symssm.formats.intmatrix.extract_matrices` back where a system's matrices are (the
     document's keys A, B, C, D, or its ``system``'s); None if some placeholder is elsewhere (then the document is
     read the ordinary way)."""
+    if isinstance(data, dict) and "field" in data:  # a certificate over Q(i): read the usual way
+        return None
     placed = 0
     for holder in (data, data.get("system") if isinstance(data, dict) else None):
         if isinstance(holder, dict):

@@ -91,3 +91,15 @@ def test_in_memory_integer_matrices_are_read_by_the_checker_itself(monkeypatch):
     ones = b"[" + b",".join([b"[" + b",".join([b"1"] * 20) + b"]"] * 20) + b"]"
     result = check_data(dict(big, system=dict(big["system"], A=parse_matrix(ones))))
     assert result.code == 1 and result.message.startswith("input_sha256")
+
+
+def test_a_large_certificate_over_q_i_is_read_by_its_own_reader(tmp_path, monkeypatch):
+    """A Q(i) certificate whose A happens to be an integer matrix: never handed to the real reader's bulk path."""
+    from symssm.sources.complex_system import complex_ssm
+
+    system = complex_ssm([[0, 1], [-1, 0]], [["1i"], [1]], [[1, "2i"]])
+    cert = certify(system, 5)
+    path = tmp_path / "g.json"
+    cert.save(str(path))
+    plain, fast = _verdicts(path, monkeypatch)
+    assert plain == fast and plain[0] == 0

@@ -169,3 +169,15 @@ def test_too_many_entries_are_refused_from_the_shapes(monkeypatch):
     with pytest.raises(LimitError, match=r"the limit is 50 \(100 for integer matrices"):
         ssm([["1/2"] * 7] * 7, [[1]] * 7, [[1] * 7])
     assert limits.MAX_ENTRIES < limits.MAX_INTEGER_ENTRIES
+
+
+def test_a_certificate_over_q_i_keeps_its_lists(tmp_path, monkeypatch):
+    import symssm.formats.jsonio as jsonio
+    from symssm import certify, load_certificate
+    from symssm.sources.complex_system import complex_ssm
+
+    cert = certify(complex_ssm([[0, 1], [-1, 0]], [["1i"], [1]], [[1, "2i"]]), 5)
+    cert.save(str(tmp_path / "g.json"))
+    monkeypatch.setattr(jsonio, "BULK_BYTES", 1)
+    again = load_certificate(str(tmp_path / "g.json"))
+    assert again["system"]["A"] == [["0", "1"], ["-1", "0"]] and again.check().verified
