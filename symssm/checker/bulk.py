@@ -187,13 +187,12 @@ class SystemRecord(dict):
         return rows
 
 
-def bulk_system(ledger, obj, N, m, p):
+def bulk_system(ledger, obj, N, m, p, *, matrix, rational):
     """The system record of a ``system`` object some of whose matrices are :class:`Bulk` (the others are read by
-    :func:`~symssm.checker.reading.matrix`): shapes, the hash of the canonical text, int64 arrays."""
+    ``matrix``, the reader's: :func:`~symssm.checker.reading.matrix`; ``rational`` names a JSON integer where a
+    string belongs): shapes, the hash of the canonical text, int64 arrays."""
     import hashlib
     import json
-
-    from .reading import matrix
 
     shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
     record = SystemRecord(name=obj["name"], N=N, m=m, p=p, arrays={}, texts={})
@@ -209,8 +208,6 @@ def bulk_system(ledger, obj, N, m, p):
             for i in range(r):
                 ledger.require(value.cols == c, f"system.{k}[{i}]", f"must be a row of {c} entries")
             if not value.quoted:  # JSON integers: a certificate's entries are strings (the first one is named)
-                from .reading import rational
-
                 rational(ledger, int(value.values[0, 0]), f"system.{k}[0][0]")
             record["arrays"][k] = value.values
             pieces.append(b'"%s":' % k.encode() + value.text)
@@ -229,47 +226,3 @@ def bulk_system(ledger, obj, N, m, p):
     record["sha256"] = hashlib.sha256(b"{" + b",".join(pieces) + b"}\n").hexdigest()
     record["distinct"] = tuple(distinct)
     return record
-
-
-def bulk_spec_hash(spec):
-    """The canonical hash of a spec some of whose matrices are :class:`Bulk`: the spec's other keys and its other
-    matrices are read by the checker's spec reader, the shapes and limits checked as it does.  Raises Unreadable."""
-    import hashlib
-
-    from .reading import MAX_ENTRIES, MAX_INTEGER_ENTRIES, Unreadable, canonical_json, spec_fields, spec_matrix
-    from .numbers import rat_text
-
-    spec_fields(spec)
-    mats = {}
-    for k in ("A", "B", "C", "D"):
-        value = spec.get(k)
-        if k != "D" and k not in spec:
-            raise Unreadable(f"spec has no matrix {k}")
-        mats[k] = value if value is None or isinstance(value, Bulk) else spec_matrix(value, k)
-    dims = lambda M: (M.rows, M.cols) if isinstance(M, Bulk) else (len(M), len(M[0]) if M else 0)  # noqa: E731
-    (ar, ac), (br, bc), (cr, cc) = dims(mats["A"]), dims(mats["B"]), dims(mats["C"])
-    if ar == 0 or ac != ar:
-        raise Unreadable("spec A must be a non-empty square matrix")
-    if br != ar or bc == 0:
-        raise Unreadable(f"spec B must have N = {ar} rows and at least one column")
-    if cr == 0 or cc != ar:
-        raise Unreadable(f"spec C must have at least one row and N = {ar} columns")
-    D = mats["D"]
-    if D is not None and dims(D) != (cr, bc):
-        raise Unreadable(f"spec D must be p x m = {cr}x{bc}")
-    if D is not None and not (D.values.any() if isinstance(D, Bulk) else any(x != 0 for row in D for x in row)):
-        D = None
-    entries = ar * ar + ar * bc + cr * ar + cr * bc
-    limit = MAX_INTEGER_ENTRIES if all(isinstance(mats[k], Bulk) for k in "ABC") else MAX_ENTRIES
-    if entries > limit:
-        raise Unreadable(f"spec has more than {limit} entries")
-    pieces = []
-    for k, M in zip("ABCD", (mats["A"], mats["B"], mats["C"], D)):
-        if M is None:
-            text = b"null"
-        elif isinstance(M, Bulk):
-            text = M.text
-        else:
-            text = canonical_json({"X": [[rat_text(x) for x in row] for row in M]})[5:-2].encode("ascii")
-        pieces.append(b'"%s":' % k.encode() + text)
-    return hashlib.sha256(b"{" + b",".join(pieces) + b"}\n").hexdigest()

@@ -316,7 +316,7 @@ def read_system(ledger, obj):
     if any(isinstance(obj[k], Bulk) for k in "ABCD"):
         from .bulk import bulk_system
 
-        return bulk_system(ledger, obj, N, m, p)
+        return bulk_system(ledger, obj, N, m, p, matrix=matrix, rational=rational)
     tables = {}
     A = matrix(ledger, obj["A"], "system.A", N, N, tables=tables)
     B = matrix(ledger, obj["B"], "system.B", N, m, tables=tables)
@@ -451,8 +451,50 @@ def read_spec(spec):
 
 def spec_hash(spec):
     """Canonical hash of a spec document (the system only), by the checker's own reader."""
-    from .bulk import Bulk, bulk_spec_hash
+    from .bulk import Bulk
 
     if isinstance(spec, dict) and any(isinstance(spec.get(k), Bulk) for k in "ABCD"):
-        return bulk_spec_hash(spec)
+        return _bulk_spec_hash(spec)
     return canonical_hash(*read_spec(spec))
+
+
+def _bulk_spec_hash(spec):
+    """The canonical hash of a spec some of whose matrices are :class:`Bulk`: the spec's other keys and its other
+    matrices are read by the checker's spec reader, the shapes and limits checked as it does.  Raises Unreadable."""
+    from .bulk import Bulk
+
+    spec_fields(spec)
+    mats = {}
+    for k in ("A", "B", "C", "D"):
+        value = spec.get(k)
+        if k != "D" and k not in spec:
+            raise Unreadable(f"spec has no matrix {k}")
+        mats[k] = value if value is None or isinstance(value, Bulk) else spec_matrix(value, k)
+    dims = lambda M: (M.rows, M.cols) if isinstance(M, Bulk) else (len(M), len(M[0]) if M else 0)  # noqa: E731
+    (ar, ac), (br, bc), (cr, cc) = dims(mats["A"]), dims(mats["B"]), dims(mats["C"])
+    if ar == 0 or ac != ar:
+        raise Unreadable("spec A must be a non-empty square matrix")
+    if br != ar or bc == 0:
+        raise Unreadable(f"spec B must have N = {ar} rows and at least one column")
+    if cr == 0 or cc != ar:
+        raise Unreadable(f"spec C must have at least one row and N = {ar} columns")
+    D = mats["D"]
+    if D is not None and dims(D) != (cr, bc):
+        raise Unreadable(f"spec D must be p x m = {cr}x{bc}")
+    if D is not None and not (D.values.any() if isinstance(D, Bulk) else any(x != 0 for row in D for x in row)):
+        D = None
+    entries = ar * ar + ar * bc + cr * ar + cr * bc
+    limit = MAX_INTEGER_ENTRIES if all(isinstance(mats[k], Bulk) for k in "ABC") else MAX_ENTRIES
+    if entries > limit:
+        raise Unreadable(f"spec has more than {limit} entries")
+    pieces = []
+    for k, M in zip("ABCD", (mats["A"], mats["B"], mats["C"], D)):
+        if M is None:
+            text = b"null"
+        elif isinstance(M, Bulk):
+            text = M.text
+        else:
+            text = canonical_json({"X": [[rat_text(x) for x in row] for row in M]})[5:-2].encode("ascii")
+        pieces.append(b'"%s":' % k.encode() + text)
+    return hashlib.sha256(b"{" + b",".join(pieces) + b"}\n").hexdigest()
+

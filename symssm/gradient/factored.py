@@ -171,11 +171,12 @@ def _smith(A, r, ak_bits):
 
     The doubling ``P <- P + Ak^T P Ak``, ``Ak <- Ak^2`` on python-flint integers with exact integer roundings:
     ``Ak`` to ``ak_bits`` bits after each squaring; each new term to ``P``'s scale ``2^-e``, which is coarsened
-    (P rounded) only when P has grown past ``ak_bits + 16`` bits.  P keeps about as many bits as ``A / r``
-    (a rounding error of P is amplified by the rest of the doubling about as much as P itself grows), and at
-    least ``P_ABSOLUTE_BITS`` below its binary point.  It stops once the rest of the series, about
-    ``||Ak||^2 ||P||``, is below ``2^-P_ABSOLUTE_BITS``, or exactly when a power of ``A / r`` is zero (A
-    nilpotent).
+    (P rounded to ``ak_bits - 8`` bits) only when P has grown past ``ak_bits`` bits.  P keeps about as many bits
+    as ``A / r`` (a rounding error of P early in the doubling is amplified by the rest of it, up to about as
+    much as P itself grows: HiPPO-LegS at N = 96, P about 2^53, needs about 110 bits), and at least
+    ``P_ABSOLUTE_BITS`` below its binary point.  It stops once a bound on the rest of the series, from
+    ``||Ak||`` and the last term, is below ``2^-TAIL_BITS``, or exactly when a power of ``A / r`` is zero
+    (A nilpotent).
     """
     N = len(A)
     Ak, ea = _dyadic_of(A, bits=ak_bits, scale=1 / r)
