@@ -29,7 +29,7 @@ _np = optional("numpy")
 #: Most digits of an entry the bulk reader takes (every value fits an int64).
 DIGITS = 18
 #: Certificates from this size on are split (below, json.loads is fast enough).
-SPLIT_BYTES = 1 << 22
+SPLIT_BYTES = 1 << 20
 
 _BLANK = b" \t\n\r"
 _LEGAL = b'-0123456789",[]'

@@ -21,7 +21,7 @@ from ..errors import LimitError, ParseError
 from .limits import MAX_DEPTH, MAX_DIGITS, MAX_FILE_BYTES, MAX_INTEGER_FILE_BYTES
 
 #: Documents of at least this many bytes first try the integer-matrix fast path (formats/intmatrix.py).
-BULK_BYTES = 1 << 22
+BULK_BYTES = 1 << 20
 
 __all__ = [
     "loads_strict",
