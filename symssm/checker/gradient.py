@@ -21,7 +21,8 @@ from collections import deque
 from fractions import Fraction
 from math import factorial
 
-from .linalg import MAX_A_BITS, MAX_P_BITS, decrease_definite, definite_between, factored_decay, integer_bits
+from .linalg import (MAX_A_BITS, MAX_P_BITS, capped_integer_form, decrease_definite, definite_between,
+                     factored_decay, integer_bits)
 from .numbers import rat_text
 from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
@@ -150,19 +151,20 @@ def check_factored_decay(ledger, ly, r, system, where):
     M = rational(ledger, ly["M"], f"{where}.M")
     # the products below cost grows with N and these sizes: refuse over the limit before any of them
     cap = MAX_P_BITS
-    sizes = [integer_bits(U, cap), integer_bits([D], cap), integer_bits([[mu]], cap), integer_bits([w], cap)]
-    if max(sizes) > cap:
+    forms = [capped_integer_form(X, cap) for X in (U, [D], [w])]
+    mu_bits = integer_bits([[mu]], cap)
+    if None in forms or max(f[2] for f in forms) > cap or mu_bits > cap:
         raise Unreadable(f"{where}: over the cost limit: its entries over a common denominator need more than {cap} "
                          "bits (docs/robustness.md)")
-    a_bits = integer_bits(A, MAX_A_BITS)
-    if a_bits > MAX_A_BITS:
+    a_form = capped_integer_form(A, MAX_A_BITS)
+    if a_form is None or a_form[2] > MAX_A_BITS:
         raise Unreadable(f"system.A: over the cost limit of a decay certificate: its entries over a common "
                          f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
-    work = decay_work(N, sizes[0], sizes[1], sizes[2], a_bits)
+    work = decay_work(N, forms[0][2], forms[1][2], mu_bits, a_form[2])
     if work > MAX_DECAY_WORK:
         raise Unreadable(f"{where}: over the cost limit: its products would cost about {work} word operations; the "
                          f"limit is {MAX_DECAY_WORK} (docs/robustness.md)")
-    decreases, bounded = factored_decay(A, U, D, mu, r, w, M)
+    decreases, bounded = factored_decay(A, U, D, mu, r, w, M, forms=[a_form] + forms)
     ledger.require(decreases, f"{where}.P",
                    "r^2 P - A^T P A (P = U^T diag(D) U + mu I) does not have a strictly dominant positive diagonal, "
                    "so P does not prove the decay rate r")

@@ -111,19 +111,19 @@ def _dominant_rows(entries, n):
     return all(2 * entries[i * n + i] > sum(map(abs, entries[i * n:(i + 1) * n])) for i in range(n))
 
 
-def factored_decay(A, U, D, mu, r, w, M):
+def factored_decay(A, U, D, mu, r, w, M, *, forms=None):
     """The two matrix obligations of a version-2 decay witness, exactly: ``(decreases, bounded)``.
 
     With ``P = U^T diag(D) U + mu I``: ``decreases`` is whether ``r^2 P - A^T P A`` has a strictly dominant
     positive diagonal, ``bounded`` whether ``(|P| w)_i <= M w_i`` for every i.  Both are decided on integer
     matrices (common denominators cleared: positive multiples, the same verdicts), with python-flint's
-    products when present and Python integers otherwise.
+    products when present and Python integers otherwise.  ``forms``: the integer forms of ``(A, U, [D], [w])``
+    as :func:`capped_integer_form` gives them, when the caller has them already.
     """
     n = len(A)
-    zU, u = _int_form(U)
-    (zD,), delta = _int_form([D])
-    (zw,), _ = _int_form([w])
-    zA, a = _int_form(A)
+    if forms is None:
+        forms = [_int_form(X) + (None,) for X in (A, U, [D], [w])]
+    (zA, a, _), (zU, u, _), ((zD,), delta, _), ((zw,), _, _) = forms
     base = u * u * delta
     scale = base * mu.denominator  # P = zP / scale
     shift = mu.numerator * base
@@ -256,6 +256,21 @@ def _scaled_sizes(mat, cap):
                 if den.bit_length() > cap:
                     return None
     return max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0), den
+
+
+def capped_integer_form(mat, cap):
+    """``(rows, d, bits)``: ``mat = rows / d`` with integer rows, d the lcm of the denominators, and
+    ``bits = integer_bits(mat, cap)``; None as soon as d alone is past ``cap`` (a capped lcm, as in integer_bits)."""
+    den = 1
+    for row in mat:
+        for x in row:
+            if den % x.denominator:
+                den = lcm(den, x.denominator)
+                if den.bit_length() > cap:
+                    return None
+    rows = [[x.numerator * (den // x.denominator) for x in row] for row in mat]
+    top = max((abs(v).bit_length() for row in rows for v in row), default=0)
+    return rows, den, (den - 1).bit_length() + top
 
 
 def integer_bits(mat, cap):
