@@ -187,6 +187,9 @@ def _coded_matrix(name, value):
                 raise LimitError(f"{name} has {width} columns; the limit is {MAX_DIM}")
         elif len(row) != width:
             raise ShapeError(f"{name} is ragged: row 0 has {width} entries but row {i} has {len(row)}")
+    if all(type(x) is Fraction for row in value for x in row) and \
+            all(x.numerator.bit_length() <= 33_000 and x.denominator.bit_length() <= 33_000 for row in value for x in row):
+        return tuple(map(tuple, value)), None  # Fractions well within the digit limit: taken as they are
     table = _distinct_entries(value)
     if table is None:
         return tuple(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
