@@ -1,15 +1,17 @@
 """Exact head counts near the float limit: certify and check beside the float64 floor, in one run.
 
-    python benchmarks/bench_float_limit.py [--sizes 128,256,512,1024,2048] [--repeat R] [--baseline REV]
+    python benchmarks/bench_float_limit.py [--sizes 128,256,512,1024,2048,4096] [--bound B] [--repeat R]
+                                           [--baseline REV]
 
-For each N: a random integer system (entries in [-9, 9]) with p = m = 32, n = 10^6, written as
-JSON. Whole processes, median of R runs, seconds and peak memory (``/usr/bin/time``):
+For each N: a random integer system (entries uniform in [-B, B], default B = 2^20) with p = m = 32,
+n = 10^6, written as JSON. Whole processes, median of R runs, seconds and peak memory (``/usr/bin/time``):
 
 * the float64 floor: numpy reads the same JSON file and forms the N lags C A^d B (rescaled so they
   stay finite), with no rank and no proof (``FLOOR`` below);
 * ``symssm certify`` (its independent verification included) and ``symssm check``;
 * python-flint's nmod_mat: the lags mod a prime and their rank, no witness (N <= 1024);
-* with ``--baseline REV``, certify and check of the code at that commit (a git worktree).
+* with ``--baseline REV``, certify and check of the code at that commit (a git worktree), one run each, for the
+  sizes it accepts (before N = 4096 was admitted, at most 8,388,608 entries).
 
 Then the growth exponents of floor, certify and check over the sizes (least squares on log-log).
 """
@@ -19,6 +21,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -69,11 +72,19 @@ def run(argv, repeat, cwd, env=None):
     return statistics.median(times), max(peaks)
 
 
-def write_system(path, N, pm=32, seed=0):
-    rng = random.Random(seed)
-    r = lambda: rng.randint(-9, 9)
-    data = {"name": f"n{N}", "A": [[r() for _ in range(N)] for _ in range(N)], "B": [[r() for _ in range(pm)] for _ in range(N)],
-            "C": [[r() for _ in range(N)] for _ in range(pm)], "n": 10**6}
+def write_system(path, N, pm=32, seed=0, bound=9):
+    if bound == 9:  # the system of the earlier tables (entries in [-9, 9]), as they were drawn
+        rng = random.Random(seed)
+        r = lambda: rng.randint(-9, 9)  # noqa: E731
+        data = {"name": f"n{N}", "A": [[r() for _ in range(N)] for _ in range(N)],
+                "B": [[r() for _ in range(pm)] for _ in range(N)], "C": [[r() for _ in range(N)] for _ in range(pm)],
+                "n": 10**6}
+    else:
+        import numpy as np
+
+        rng = np.random.default_rng(seed)
+        draw = lambda r, c: rng.integers(-bound, bound + 1, (r, c)).tolist()  # noqa: E731
+        data = {"name": f"n{N}", "A": draw(N, N), "B": draw(N, pm), "C": draw(pm, N), "n": 10**6}
     with open(path, "w") as fh:
         json.dump(data, fh)
 
@@ -86,7 +97,8 @@ def slope(xs, ys):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="128,256,512,1024,2048")
+    ap.add_argument("--sizes", default="128,256,512,1024,2048,4096")
+    ap.add_argument("--bound", type=int, default=2**20, help="entries uniform in [-B, B] (9: the earlier tables')")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--baseline", help="a commit to measure beside (certify and check), e.g. 5e8defe")
     args = ap.parse_args()
@@ -106,13 +118,19 @@ def main():
         head = "| N | p = m | float floor | certify | certify / floor | check | check / floor | peak MB (floor / certify / check) | flint nmod rank |"
         if args.baseline:
             head += f" certify at {args.baseline} | check at {args.baseline} | peak MB at {args.baseline} |"
+        head += " head count |"
         print(head)
         print("|" + "---|" * (head.count("|") - 1))
         table = []
+        # one untimed run of each code on a small system first: bytecode caches written, files in the page cache
+        write_system(os.path.join(folder, "warm.json"), 16, pm=4, bound=args.bound)
+        for env in ([None] + ([base_env] if args.baseline else [])):
+            run([py, "-m", "symssm", "certify", "warm.json", "-o", "warm.cert.json"], 1, folder, env)
+            run([py, "-m", "symssm", "check", "warm.cert.json"], 1, folder, env)
         try:
             for N in sizes:
                 spec = f"n{N}.json"
-                write_system(os.path.join(folder, spec), N)
+                write_system(os.path.join(folder, spec), N, bound=args.bound)
                 floor = run([py, "floor.py", spec], args.repeat, folder)
                 cert = run([py, "-m", "symssm", "certify", spec, "-o", f"n{N}.cert.json"], args.repeat, folder)
                 check = run([py, "-m", "symssm", "check", f"n{N}.cert.json"], args.repeat, folder)
@@ -120,11 +138,17 @@ def main():
                 row = (f"| {N} | 32 | {floor[0]:.2f} s | {cert[0]:.2f} s | {cert[0] / floor[0]:.2f}x | {check[0]:.2f} s | "
                        f"{check[0] / floor[0]:.2f}x | {floor[1] // 1024} / {cert[1] // 1024} / {check[1] // 1024} | "
                        + (f"{flint:.2f} s |" if flint is not None else "not run |"))
-                if args.baseline:
+                if args.baseline and N * N + 2 * 32 * N <= 8_388_608:
                     bc = run([py, "-m", "symssm", "certify", spec, "-o", f"b{N}.cert.json"], 1, folder, base_env)
                     bk = run([py, "-m", "symssm", "check", f"b{N}.cert.json"], 1, folder, base_env)
-                    row += f" {bc[0]:.2f} s | {bk[0]:.2f} s | {bc[1] // 1024} / {bk[1] // 1024} |"
-                print(row, flush=True)
+                    same = "same bytes" if open(os.path.join(folder, f"b{N}.cert.json"), "rb").read() == \
+                        open(os.path.join(folder, f"n{N}.cert.json"), "rb").read() else "DIFFERENT bytes"
+                    row += f" {bc[0]:.2f} s | {bk[0]:.2f} s | {bc[1] // 1024} / {bk[1] // 1024} ({same}) |"
+                elif args.baseline:
+                    row += " refused | - | - |"
+                with open(os.path.join(folder, f"n{N}.cert.json"), "rb") as fh:
+                    k = int(re.search(rb'"head_count": ([0-9]+)', fh.read()).group(1))
+                print(row + f" k = {k} |", flush=True)
                 table.append((N, floor[0], cert[0], check[0]))
         finally:
             if args.baseline:

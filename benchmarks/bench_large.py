@@ -7,8 +7,9 @@ Rows (median of R runs, whole processes, seconds):
 * certify / check, N = 1024, p = m = 32, n = 10^6 (random integer system) against python-flint
   forming the lags mod a prime with nmod_mat products and ranking them (no witness);
 * check of two copies of a 128-state block (N = 256, k = 128) against its certify;
-* gradient on HiPPO-LegS N = 96 and a dense stable N = 64 rational system against the float answer a
-  user would compute instead (spectral radius, scipy Lyapunov solve, eigenvalues: float_gradient.py);
+* gradient on HiPPO-LegS N = 96 (the family, and the same system from a spec file) and a dense stable N = 64
+  rational system against the float answer a user would compute instead (spectral radius, scipy Lyapunov
+  solve, eigenvalues: float_gradient.py);
 * numeric on an N = 2048, p = m = 8 .npz spec at n = 10^6 against a plain numpy script
   (numpy_baseline.py), with both numerical head counts.
 
@@ -105,8 +106,10 @@ def main():
     r = np.random.default_rng(1)
     json.dump({"A": [[f"{r.integers(-9, 10)}/{r.integers(50, 100)}" for _ in range(64)] for _ in range(64)],
                "B": [[1, 0]] * 64, "C": [[1] * 64, [0] * 64]}, open(dense_spec, "w"))
-    for label, path in (("gradient HiPPO-LegS N=96", legs_spec), ("gradient dense stable N=64", dense_spec)):
-        t_g, _ = timed(symssm("gradient", path, "-o", os.path.join(work, "g.json")), args.repeat)
+    for label, path, source in (("gradient --family hippo-legs -N 96", legs_spec, ("--family", "hippo-legs", "-N", "96")),
+                                ("gradient HiPPO-LegS N=96 (spec)", legs_spec, (legs_spec,)),
+                                ("gradient dense stable N=64", dense_spec, (dense_spec,))):
+        t_g, _ = timed(symssm("gradient", *source, "-o", os.path.join(work, "g.json")), args.repeat)
         t_f, _ = timed([sys.executable, os.path.join(HERE, "float_gradient.py"), path], args.repeat)
         rows.append((label, t_g, "float: rho, scipy Lyapunov, eigvalsh", t_f))
 

@@ -17,7 +17,7 @@ from paths import ROOT
 ENVIRONMENTS = {
     "prescott": {"OPENBLAS_CORETYPE": "Prescott"},
     "skylakex": {"OPENBLAS_CORETYPE": "SkylakeX"},
-    "one-thread": {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
+    "one-thread": {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "SYMSSM_THREADS": "1"},
 }
 
 SCRIPT = r"""

@@ -15,12 +15,12 @@ Examples
 """
 
 import re
+import sys
 
 from .._version import __version__
 from ..errors import InputError, LimitError
 from ..formats.jsonio import load_strict
 from ..formats.limits import MAX_DIGITS
-from ..sources.layers import Layer, layer_json
 from .kinds import NAMES
 
 __all__ = ["FORMAT", "VERSION", "KINDS", "header", "system_json", "read_certificate", "check_envelope", "verify",
@@ -57,6 +57,19 @@ def system_json(system):
             "A": text["A"], "B": text["B"], "C": text["C"], "D": text["D"]}
 
 
+def _layers():
+    from ..sources import layers
+
+    return layers
+
+
+def _is_layer(system):
+    """Whether ``system`` is a layer of the unified framework (one exists only once its module is loaded, so an
+    SSM's certificate does not import it: 9 ms of start-up)."""
+    loaded = sys.modules.get(f"{__package__.rpartition('.')[0]}.sources.layers")
+    return loaded is not None and isinstance(system, loaded.Layer)
+
+
 def header(kind, system):
     """The fields every certificate starts with, for ``kind`` and ``system`` (an SSM, or a layer).
 
@@ -84,7 +97,7 @@ def header(kind, system):
         "version": VERSION,
         "kind": kind,
         "generator": f"symssm {__version__}",
-        "system": layer_json(system) if isinstance(system, Layer) else (
+        "system": _layers().layer_json(system) if _is_layer(system) else (
             system_json(system) if hasattr(system, "entry_text") else (
                 system.as_json() if hasattr(system, "as_json") else None)),
         "input_sha256": system.sha256,

@@ -1,24 +1,33 @@
-"""Build ``gradient-highway`` certificates (format version 1) as JSON data.
+"""Build ``gradient-highway`` certificates as JSON data (format version 2: ``P - mu I`` factored).
+
+Version 2 (:mod:`symssm.gradient.factored`) replaced version 1's rational ``P`` with ``U``, ``D`` and
+``mu`` such that ``P = U^T diag(D) U + mu I``, and the weights ``w`` of ``P``'s upper bound ``M``: the
+checker verifies it with products and passes over matrices, with no characteristic polynomial.
+Certificates of version 1 are still verified by the checker; symssm writes version 2.
 
 Examples
 --------
 >>> from symssm.sources.system import ssm
 >>> data = gradient_data(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]]), 1000)
->>> data["crossover_distance"], data["decay_rate"]
-(6, '101/200')
+>>> data["version"], data["crossover_distance"], data["decay_rate"], sorted(data["lyapunov"])
+(2, 6, '101/200', ['D', 'M', 'U', 'mu', 'weights'])
 """
 
 from ..errors import InputError, LimitError
-from ..formats.limits import Deadline, check_n
+from ..formats.limits import MAX_DIGITS, Deadline, check_n
 from ..formats.rationals import format_rational
 from ..gradient.attention import attention_highway
 from ..gradient.crossover import crossover_distance
-from ..gradient.decay import decay_bound, format_estimate
+from ..gradient.decay import format_estimate
+from ..gradient.factored import decay_witness, dyadic_bits
 from ..gradient.graph import attention_path_lengths, ssm_path_lengths
 from ..sources.system import SSM
 from .envelope import header, within_limits
 
-__all__ = ["gradient_data", "GRAPH_N", "MAX_GRADIENT_N"]
+__all__ = ["gradient_data", "GRAPH_N", "MAX_GRADIENT_N", "GRADIENT_VERSION", "MAX_DECAY_WORK", "decay_work"]
+
+#: The format version of the gradient certificates symssm writes (the checker also reads version 1).
+GRADIENT_VERSION = 2
 
 #: Length of the computation graphs whose path lengths the certificate records.
 GRAPH_N = 12
@@ -28,6 +37,21 @@ MAX_GRADIENT_N = 10**12
 #: applies the same numbers, so the generator never writes what it would refuse).
 MAX_P_BITS = 33_220
 MAX_A_BITS = 33_220
+#: Most word operations the checker's products of a version-2 decay witness may cost, ``N^3 (wU + wD + wmu + wA)^2``
+#: with ``w`` the 64-bit words of each over its common denominator (HiPPO-LegS at N = 96: about 1.2e8; the
+#: checker has the same bound, so the generator never writes a certificate it would refuse).
+MAX_DECAY_WORK = 10**10
+
+
+def decay_work(N, *bits):
+    """The checker's cost estimate of a version-2 decay witness: ``N^3`` times the squared sum of the words.
+
+    Examples
+    --------
+    >>> decay_work(96, 130, 200, 20, 330)
+    173408256
+    """
+    return N ** 3 * sum(-(-b // 64) for b in bits) ** 2
 
 
 def _integer_bits(mat, cap):
@@ -78,22 +102,33 @@ def gradient_data(system, n=1000, *, max_seconds=None):
     if not isinstance(system, SSM):
         raise InputError(f"expected an SSM, got {type(system).__name__}")
     check_n(n, what="n", minimum=2, maximum=MAX_GRADIENT_N)
-    if _integer_bits(system.A, MAX_A_BITS) > MAX_A_BITS:
+    a_bits = _integer_bits(system.A, MAX_A_BITS)
+    if a_bits > MAX_A_BITS:
         raise LimitError(f"A's entries over a common denominator need more than {MAX_A_BITS} bits; a gradient "
                          "certificate's exact tests (shared with the checker) stop there")
-    bound = decay_bound(system, deadline=Deadline(max_seconds))
-    if _integer_bits(bound.P, MAX_P_BITS) > MAX_P_BITS:
-        raise LimitError(f"the Lyapunov matrix P would need more than {MAX_P_BITS} bits over a common denominator; "
-                         "the limit (shared with the checker) keeps its exact tests bounded")
+    bound = decay_witness(system, deadline=Deadline(max_seconds))
+    N = system.N
+    sizes = [dyadic_bits([bound.L[j][i] for i in range(N) for j in range(N)], bound.W), dyadic_bits(bound.d, bound.W),
+             _integer_bits([[bound.mu]], MAX_P_BITS), _integer_bits([bound.weights], MAX_P_BITS)]
+    if max(sizes) > MAX_P_BITS:
+        raise LimitError(f"the Lyapunov factors U and D would need more than {MAX_P_BITS} bits over a common "
+                         "denominator; the limit (shared with the checker) keeps its exact products bounded")
+    work = decay_work(N, sizes[0], sizes[1], sizes[2], a_bits)
+    if work > MAX_DECAY_WORK:
+        raise LimitError(f"checking this decay witness would cost about {work} word operations; the limit "
+                         f"(shared with the checker) is {MAX_DECAY_WORK}")
     hw = attention_highway(system.p, system.m, n)
     delta = crossover_distance(bound.K2, bound.r, hw.c, n)
     data = {
         **header("gradient-highway", system),
+        "version": GRADIENT_VERSION,
         "n": n,
         "decay_rate": format_rational(bound.r),
         "decay_constant_squared": format_rational(bound.K2),
         "spectral_radius_estimate": format_estimate(bound.spectral_radius_upper),
-        "lyapunov": {"P": _mat(bound.P), "mu": format_rational(bound.mu), "M": format_rational(bound.M)},
+        "lyapunov": {"U": bound.U_text, "D": bound.D_text,
+                     "mu": format_rational(bound.mu), "M": format_rational(bound.M),
+                     "weights": [format_rational(x) for x in bound.weights]},
         "attention": {
             "construction": "single-head-softmax-v1",
             "beta": format_rational(hw.beta),
@@ -111,4 +146,11 @@ def gradient_data(system, n=1000, *, max_seconds=None):
                               "ssm_path_edges": ssm_path_lengths(GRAPH_N, feedthrough=system.has_D),
                               "attention_path_edges": attention_path_lengths(GRAPH_N)},
     }
-    return within_limits(data)
+    # every number but the factors' is walked; the factors are dyadic, and their bits (checked above, at most
+    # MAX_P_BITS over their common denominator) bound the digits of each numerator and denominator
+    within_limits({k: v for k, v in data.items() if k != "lyapunov"} | {"lyapunov": {
+        k: v for k, v in data["lyapunov"].items() if k not in ("U", "D")}})
+    if max(sizes[:2]) >= MAX_DIGITS / 0.30103 - 1:  # a number of that many bits may have more digits
+        raise LimitError(f"the Lyapunov factors would hold numbers of more than {MAX_DIGITS} digits; the checker's "
+                         "limit (no certificate is written)")
+    return data

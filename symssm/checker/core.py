@@ -8,6 +8,7 @@ import time
 from fractions import Fraction
 
 from .approximate import check_approximate
+from .gradient import GRADIENT_VERSIONS
 from .gaussian import FIELD as GAUSSIAN_FIELD
 from .gaussian import check_gaussian_head_count, gaussian_spec_hash, read_gaussian_system
 from .gradient import check_gradient
@@ -86,8 +87,9 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
     try:
         if not isinstance(cert, dict) or cert.get("format") != FORMAT:
             raise Unreadable(f"not a symssm certificate (no \"format\": \"{FORMAT}\")")
-        ledger.require(cert.get("version") in VERSIONS and not isinstance(cert.get("version"), bool), "version",
-                       f"unknown version {cert.get('version')!r} (this checker knows {VERSIONS})")
+        known = GRADIENT_VERSIONS if cert.get("kind") == "gradient-highway" else VERSIONS  # gradient: also 2
+        ledger.require(cert.get("version") in known and not isinstance(cert.get("version"), bool), "version",
+                       f"unknown version {cert.get('version')!r} (this checker knows {known})")
         ledger.require(isinstance(cert.get("kind"), str) and cert["kind"] in NAMES, "kind",
                        f"unknown kind {str(cert.get('kind'))[:40]!r}")
         ledger.require(is_text(cert.get("generator"), 200), "generator", "must be a string of at most 200 characters")

@@ -1,7 +1,12 @@
 """Obligations of ``gradient-highway`` certificates (standard library only).
 
-1. ``0 < r < 1``; ``P`` symmetric; ``mu, M > 0``; ``P - mu I``, ``M I - P`` and
-   ``r^2 P - A^T P A`` positive definite (all leading principal minors > 0, exact Bareiss).
+1. ``0 < r < 1`` and the decay witness ``lyapunov``:
+   - version 1: ``P`` symmetric; ``mu, M > 0``; ``P - mu I``, ``M I - P`` and ``r^2 P - A^T P A``
+     positive definite (exact: characteristic polynomials with python-flint, leading minors without);
+   - version 2: ``P = U^T diag(D) U + mu I`` with ``U`` unit upper triangular, ``D > 0`` and
+     ``mu > 0`` (so ``P > mu I`` by its form); ``r^2 P - A^T P A`` has a strictly dominant positive
+     diagonal (so it is positive definite); positive weights ``w`` with ``(|P| w)_i <= M w_i`` (so
+     ``P <= M I``, Collatz-Wielandt).  Products and passes over matrices, nothing else.
 2. ``K^2 >= ||C||_F^2 ||B||_F^2 M / mu``.  Together: ``||L_d||_F^2 <= K^2 r^(2d)`` for d >= 1.
 3. The attention construction is exactly the documented one for (p, m) and ``beta``, and
    ``0 < c <= L / (L + n - 1)`` (m >= 2) or ``L / (2L + n - 2)`` (m = 1), with ``L`` the
@@ -16,7 +21,8 @@ from collections import deque
 from fractions import Fraction
 from math import factorial
 
-from .linalg import MAX_A_BITS, MAX_P_BITS, decrease_definite, definite_between, integer_bits
+from .linalg import (MAX_A_BITS, MAX_P_BITS, capped_integer_form, decrease_definite, definite_between,
+                     factored_decay, integer_bits)
 from .numbers import rat_text
 from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
@@ -26,6 +32,11 @@ MAX_TAYLOR = 256
 MAX_CROSSOVER = 10_000
 MAX_SMALL_DIGITS = 40
 GRAPH_N = 12
+#: The gradient certificate versions this checker verifies.
+GRADIENT_VERSIONS = (1, 2)
+#: Most word operations a version-2 decay witness may cost the checker's products, ``N^3 (wU + wD + wA + wmu)^2``
+#: with ``w`` the 64-bit words of each matrix over its common denominator (the generator refuses the same).
+MAX_DECAY_WORK = 10**10
 ESTIMATE = re.compile(r"-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?\Z")
 CONSTRUCTION = "single-head-softmax-v1"
 
@@ -111,6 +122,57 @@ def check_decay(ledger, ly, r, system, where):
     return frob2(C) * frob2(B) * M / mu
 
 
+def decay_work(N, *bits):
+    """The cost estimate of a version-2 decay witness's products: ``N^3`` times the squared sum of the words."""
+    return N ** 3 * sum(-(-b // 64) for b in bits) ** 2
+
+
+def _positive_vector(ledger, value, where, N):
+    ledger.require(isinstance(value, list) and len(value) == N, where, f"must be a list of {N} rationals")
+    out = matrix(ledger, [value], where, 1, N)[0]
+    ledger.require(all(x > 0 for x in out), where, "every entry must be positive")
+    return out
+
+
+def check_factored_decay(ledger, ly, r, system, where):
+    """The version-2 decay witness ``{"U", "D", "mu", "M", "weights"}`` of the rate r, with
+    ``P = U^T diag(D) U + mu I``: ``U`` unit upper triangular, ``D``, ``mu`` and the weights positive,
+    ``r^2 P - A^T P A`` strictly diagonally dominant with a positive diagonal, ``(|P| w)_i <= M w_i``.
+    Returns the least ``K^2 = ||C||_F^2 ||B||_F^2 M / mu`` it proves."""
+    N, A, B, C = system["N"], system["A"], system["B"], system["C"]
+    keys(ledger, ly, where, ("U", "D", "mu", "M", "weights"))
+    U = matrix(ledger, ly["U"], f"{where}.U", N, N)
+    ledger.require(all(U[i][i] == 1 and not any(U[i][:i]) for i in range(N)), f"{where}.U",
+                   "must be unit upper triangular (ones on the diagonal, zeros below it)")
+    D = _positive_vector(ledger, ly["D"], f"{where}.D", N)
+    mu = rational(ledger, ly["mu"], f"{where}.mu")
+    ledger.require(mu > 0, f"{where}.mu", "must be positive")
+    w = _positive_vector(ledger, ly["weights"], f"{where}.weights", N)
+    M = rational(ledger, ly["M"], f"{where}.M")
+    # the products below cost grows with N and these sizes: refuse over the limit before any of them
+    cap = MAX_P_BITS
+    forms = [capped_integer_form(X, cap) for X in (U, [D], [w])]
+    mu_bits = integer_bits([[mu]], cap)
+    if None in forms or max(f[2] for f in forms) > cap or mu_bits > cap:
+        raise Unreadable(f"{where}: over the cost limit: its entries over a common denominator need more than {cap} "
+                         "bits (docs/robustness.md)")
+    a_form = capped_integer_form(A, MAX_A_BITS)
+    if a_form is None or a_form[2] > MAX_A_BITS:
+        raise Unreadable(f"system.A: over the cost limit of a decay certificate: its entries over a common "
+                         f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
+    work = decay_work(N, forms[0][2], forms[1][2], mu_bits, a_form[2])
+    if work > MAX_DECAY_WORK:
+        raise Unreadable(f"{where}: over the cost limit: its products would cost about {work} word operations; the "
+                         f"limit is {MAX_DECAY_WORK} (docs/robustness.md)")
+    decreases, bounded = factored_decay(A, U, D, mu, r, w, M, forms=[a_form] + forms)
+    ledger.require(decreases, f"{where}.P",
+                   "r^2 P - A^T P A (P = U^T diag(D) U + mu I) does not have a strictly dominant positive diagonal, "
+                   "so P does not prove the decay rate r")
+    ledger.require(bounded, f"{where}.M", "(|P| w)_i <= M w_i fails for the weights w, so P <= M I is not proven")
+    frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
+    return frob2(C) * frob2(B) * M / mu
+
+
 def check_gradient(ledger, cert, system):
 
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
@@ -123,7 +185,8 @@ def check_gradient(ledger, cert, system):
                    "spectral_radius_estimate", "must be a short decimal string (informative, not verified)")
     r = decay_rate(ledger, cert["decay_rate"], "decay_rate")
     K2 = rational(ledger, cert["decay_constant_squared"], "decay_constant_squared")
-    need = check_decay(ledger, cert["lyapunov"], r, system, "lyapunov")
+    witness = check_factored_decay if cert["version"] == 2 else check_decay
+    need = witness(ledger, cert["lyapunov"], r, system, "lyapunov")
     ledger.require(K2 >= need, "decay_constant_squared", f"must be at least ||C||_F^2 ||B||_F^2 M / mu = {rat_text(need)}")
 
     at = cert["attention"]

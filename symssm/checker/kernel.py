@@ -25,7 +25,8 @@ import json
 import re
 import time
 
-from .limits import MAX_BYTES, MAX_DEPTH
+from .bulk import SPLIT_BYTES
+from .limits import MAX_BYTES, MAX_DEPTH, MAX_INTEGER_BYTES
 from .numbers import NumberError, big_int
 
 __all__ = ["FORMAT", "VERSIONS", "Rejected", "Unreadable", "CheckResult", "Ledger", "JsonDecimal", "strict_equal",
@@ -178,8 +179,8 @@ def _brackets(text):
     return _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
 
 
-def _too_deep(text):
-    """Whether the JSON text nests deeper than MAX_DEPTH (brackets inside strings do not count).
+def _too_deep(text, limit=MAX_DEPTH):
+    """Whether the JSON text nests deeper than ``limit`` (brackets inside strings do not count).
 
     The strings and every character that is not a bracket are removed by regular expressions (C
     speed), then the brackets left are counted; an unterminated string keeps its brackets, which
@@ -189,14 +190,28 @@ def _too_deep(text):
     for ch in _brackets(text):
         if ch in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return True
         else:
             depth -= 1
     return False
 
 
-def parse_json(raw, what):
+def _parse_split(raw, what):
+    """A large certificate whose integer matrices the bulk reader takes: read without an object per entry."""
+    from .bulk import restore, split
+
+    cut = split(raw)
+    if cut is None:
+        return None
+    rest, bulks = cut
+    if len(rest) > MAX_BYTES:
+        return None
+    obj = parse_json(rest, what, depth=MAX_DEPTH - 2)  # each matrix (two levels) stands where its marker is
+    return restore(obj, bulks)  # None: a marker elsewhere than a system's matrix, read the whole text instead
+
+
+def parse_json(raw, what, *, depth=MAX_DEPTH):
     """Strict JSON: bounded in size and depth before parsing, no duplicate keys, no NaN or Infinity.
 
     Parameters
@@ -217,13 +232,18 @@ def parse_json(raw, what):
     Unreadable
         If the text is too large, not UTF-8, nests too deeply, or is not strict JSON.
     """
+    if isinstance(raw, bytes) and SPLIT_BYTES <= len(raw) <= MAX_INTEGER_BYTES:
+        obj = _parse_split(raw, what)
+        if obj is not None:
+            return obj
     if len(raw) > MAX_BYTES:
-        raise Unreadable(f"{what} is larger than {MAX_BYTES} bytes")
+        raise Unreadable(f"{what} is larger than {MAX_BYTES} bytes ({MAX_INTEGER_BYTES} when its matrices are "
+                         "integers below 10^18)")
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise Unreadable(f"{what} is not UTF-8 text") from None
-    if _too_deep(text):
+    if _too_deep(text, depth):
         raise Unreadable(f"{what} nests deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, parse_constant=_no_const, object_pairs_hook=_pairs,
@@ -261,7 +281,7 @@ def read_file(path, what):
     """
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+            raw = fh.read(MAX_INTEGER_BYTES + 1)
     except FileNotFoundError:
         raise Unreadable(f"{what} {path}: no such file") from None
     except IsADirectoryError:

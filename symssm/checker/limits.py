@@ -7,17 +7,23 @@ cases.  The generator enforces the same numbers with its own code (:mod:`symssm.
 never writes what the checker would refuse; ``tests/checker/test_limits.py`` keeps the two equal.
 """
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_NAME", "MAX_N", "MAX_PRIME", "MAX_GRAM_WORK",
+__all__ = ["MAX_BYTES", "MAX_INTEGER_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_INTEGER_ENTRIES", "MAX_NAME", "MAX_N", "MAX_PRIME", "MAX_GRAM_WORK",
            "MAX_CASES"]
 
 #: Largest certificate or spec file read, in bytes.
 MAX_BYTES = 64 * 1024 * 1024
+#: A certificate whose system's matrices are integers read by the bulk reader (checker/bulk.py) may be this
+#: large, what is not such a matrix staying below MAX_BYTES.
+MAX_INTEGER_BYTES = 256 * 1024 * 1024
 #: Deepest nesting of JSON arrays and objects read.
 MAX_DEPTH = 32
 #: Largest state, input or output dimension of a system (over Q and over Q(i)), and of a layer's p and m.
 MAX_DIM = 4096
 #: Most entries of a system, A, B, C and D together (over Q and over Q(i)).
 MAX_ENTRIES = 8_388_608
+#: ... and systems whose matrices are integers below 10^18, read by the bulk reader (int64 arrays): N = 4096
+#: with p = m = 64 (a memory estimate: checker/bulk.py).
+MAX_INTEGER_ENTRIES = 17_825_792
 #: Longest system name, in characters.
 MAX_NAME = 200
 #: Largest n a spec may give.

@@ -99,6 +99,60 @@ def decrease_definite(A, P, r):
         return _definite_flint(zP * (r.numerator * a) ** 2 - zA.transpose() * zP * zA * r.denominator ** 2)
 
 
+def _int_form(mat):
+    """``(rows of ints, d)`` with ``mat = rows / d`` (d the lcm of the denominators)."""
+    d = _den(mat)
+    return [[x.numerator * (d // x.denominator) for x in row] for row in mat], d
+
+
+def _dominant_rows(entries, n):
+    """Every row of a square integer matrix (row-major list) has ``2 S_ii > sum_j |S_ij|``: a strictly dominant,
+    positive diagonal (then a symmetric S is positive definite: Gershgorin)."""
+    return all(2 * entries[i * n + i] > sum(map(abs, entries[i * n:(i + 1) * n])) for i in range(n))
+
+
+def factored_decay(A, U, D, mu, r, w, M, *, forms=None):
+    """The two matrix obligations of a version-2 decay witness, exactly: ``(decreases, bounded)``.
+
+    With ``P = U^T diag(D) U + mu I``: ``decreases`` is whether ``r^2 P - A^T P A`` has a strictly dominant
+    positive diagonal, ``bounded`` whether ``(|P| w)_i <= M w_i`` for every i.  Both are decided on integer
+    matrices (common denominators cleared: positive multiples, the same verdicts), with python-flint's
+    products when present and Python integers otherwise.  ``forms``: the integer forms of ``(A, U, [D], [w])``
+    as :func:`capped_integer_form` gives them, when the caller has them already.
+    """
+    n = len(A)
+    if forms is None:
+        forms = [_int_form(X) + (None,) for X in (A, U, [D], [w])]
+    (zA, a, _), (zU, u, _), ((zD,), delta, _), ((zw,), _, _) = forms
+    base = u * u * delta
+    scale = base * mu.denominator  # P = zP / scale
+    shift = mu.numerator * base
+    rn, rd = r.numerator, r.denominator
+    if _flint is not None and n:
+        with flint_threads(_flint):
+            FU = _flint.fmpz_mat(zU)
+            DU = _flint.fmpz_mat(n, n, [zD[i] * x for i in range(n) for x in zU[i]])
+            FP = (FU.transpose() * DU) * mu.denominator + _flint.fmpz_mat(
+                n, n, [shift if i == j else 0 for i in range(n) for j in range(n)])
+            FA = _flint.fmpz_mat(zA)
+            T = FP * (rn * a) ** 2 - FA.transpose() * FP * FA * rd ** 2
+            decreases = _dominant_rows(T.entries(), n)
+            absP = _flint.fmpz_mat(n, n, [abs(x) for x in FP.entries()])
+            Pw = [int(x) for x in (absP * _flint.fmpz_mat(n, 1, zw)).entries()]
+    else:
+        DU = [[zD[i] * x for x in zU[i]] for i in range(n)]
+        zP = [[v * mu.denominator for v in row] for row in _matmul_int([list(c) for c in zip(*zU)], DU)]
+        for i in range(n):
+            zP[i][i] += shift
+        PA = _matmul_int(zP, zA)
+        APA = _matmul_int([list(c) for c in zip(*zA)], PA)
+        k1, k2 = (rn * a) ** 2, rd ** 2
+        decreases = _dominant_rows([k1 * x - k2 * y for r1, r2 in zip(zP, APA) for x, y in zip(r1, r2)], n)
+        Pw = [sum(abs(x) * y for x, y in zip(row, zw)) for row in zP]
+    bounded = all(M.denominator * v <= M.numerator * scale * wi for v, wi in zip(Pw, zw))
+    return decreases, bounded
+
+
 def positive_definite_int(M):
     """Whether a symmetric integer matrix is positive definite, exactly: with python-flint, the sign pattern of
     its characteristic polynomial (over the integers); without, its leading principal minors (Bareiss)."""
@@ -205,6 +259,21 @@ def _scaled_sizes(mat, cap):
                 if den.bit_length() > cap:
                     return None
     return max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0), den
+
+
+def capped_integer_form(mat, cap):
+    """``(rows, d, bits)``: ``mat = rows / d`` with integer rows, d the lcm of the denominators, and
+    ``bits = integer_bits(mat, cap)``; None as soon as d alone is past ``cap`` (a capped lcm, as in integer_bits)."""
+    den = 1
+    for row in mat:
+        for x in row:
+            if den % x.denominator:
+                den = lcm(den, x.denominator)
+                if den.bit_length() > cap:
+                    return None
+    rows = [[x.numerator * (den // x.denominator) for x in row] for row in mat]
+    top = max((abs(v).bit_length() for row in rows for v in row), default=0)
+    return rows, den, (den - 1).bit_length() + top
 
 
 def integer_bits(mat, cap):
@@ -370,8 +439,12 @@ def minor_mod(system, lags, cells, prime):
     """
     names = ("A", "B", "C", "D") if system["D"] is not None else ("A", "B", "C")
     texts = system.get("texts", {})
-    if float_residues(prime) and lags and all(k in texts for k in names):
-        A, B, C, D = (_reduce_texts(*texts[k], prime) if k in names else None for k in ("A", "B", "C", "D"))
+    arrays = system.get("arrays", {})
+    if float_residues(prime) and lags and all(k in texts or k in arrays for k in names):
+        def residues(k):  # an int64 array of the bulk reader, or the table of distinct texts
+            return _np.remainder(arrays[k], prime).astype(_np.float64) if k in arrays else _reduce_texts(*texts[k], prime)
+
+        A, B, C, D = (residues(k) if k in names else None for k in ("A", "B", "C", "D"))
     else:
         A, B, C = _reduce(system["A"], prime), _reduce(system["B"], prime), _reduce(system["C"], prime)
         D = _reduce(system["D"], prime) if system["D"] is not None else None
@@ -390,12 +463,25 @@ def minor_mod_residues(A, B, C, D, lags, cells, prime):
     return minor if len(lags) > 64 else minor.tolist()  # a large one stays an array for the blocked elimination
 
 
+def _baby_steps(top, n, m, p):
+    """The baby-step length s for lags below ``top``: least multiply-adds of s baby products (n^2 m), the squarings
+    for A^s (n^3 each), ``top / s`` giant products (p n^2) and the lags themselves (p n m each)."""
+    best, cost = 1, None
+    for s in range(1, top + 1):
+        work = s * n * n * m + (s - 1).bit_length() * n ** 3 + -(-top // s) * p * n * n + top * p * n * m
+        if cost is None or work < cost:
+            best, cost = s, work
+        if s * s > 4 * top:
+            break
+    return best
+
+
 def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
     """Lags mod P by baby and giant steps: L_(g s + j) = (C A^(g s)) (A^j B); only the wanted ones."""
     A, B, C = (_np.array(M, dtype=_np.float64) for M in (A, B, C))
     top = max(wanted) + 1
     m = B.shape[1]
-    s = max(1, int(top ** 0.5))
+    s = _baby_steps(top, A.shape[0], m, C.shape[0])
     babies = [B]
     for _ in range(1, s):
         babies.append(_fmul(A, babies[-1], prime))

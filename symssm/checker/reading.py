@@ -14,11 +14,11 @@ from itertools import chain
 
 from .kernel import (FORMAT, VERSIONS, CheckResult, JsonDecimal, Ledger, Rejected, Unreadable, is_text, parse_json,
                      read_file, strict_equal)
-from .limits import MAX_BYTES, MAX_DEPTH, MAX_DIM, MAX_ENTRIES, MAX_N, MAX_NAME
+from .limits import MAX_BYTES, MAX_DEPTH, MAX_DIM, MAX_ENTRIES, MAX_INTEGER_ENTRIES, MAX_N, MAX_NAME
 from .numbers import NumberError, canonical_rational, rat_text, spec_rational
 
 __all__ = ["keys", "integer", "positions", "rational", "matrix", "witness_lags", "canonical_hash", "read_system",
-           "system_record", "canonical_json", "SPEC_KEYS", "read_spec", "spec_hash",
+           "system_record", "canonical_json", "SPEC_KEYS", "spec_fields", "spec_matrix", "read_spec", "spec_hash",
            # the kernel's names, for the modules that import them from here
            "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Rejected", "Unreadable", "is_text",
            "parse_json", "read_file", "strict_equal", "MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_N",
@@ -262,7 +262,16 @@ def read_system(ledger, obj):
     N = integer(ledger, obj["N"], "system.N", 1, MAX_DIM)
     m = integer(ledger, obj["m"], "system.m", 1, MAX_DIM)
     p = integer(ledger, obj["p"], "system.p", 1, MAX_DIM)
-    ledger.require(N * N + N * m + p * N + 2 * p * m <= MAX_ENTRIES, "system", f"has more than {MAX_ENTRIES} entries")
+    from .bulk import Bulk, as_bulk
+
+    obj = {**obj, **{k: as_bulk(obj[k]) for k in "ABCD" if hasattr(obj[k], "json_bytes")}}
+    integers = all(isinstance(obj[k], Bulk) for k in "ABC")  # held as int64 arrays: 8 bytes an entry
+    limit = MAX_INTEGER_ENTRIES if integers else MAX_ENTRIES
+    ledger.require(N * N + N * m + p * N + 2 * p * m <= limit, "system", f"has more than {limit} entries")
+    if any(isinstance(obj[k], Bulk) for k in "ABCD"):
+        from .bulk import bulk_system
+
+        return bulk_system(ledger, obj, N, m, p, matrix=matrix, rational=rational)
     tables = {}
     A = matrix(ledger, obj["A"], "system.A", N, N, tables=tables)
     B = matrix(ledger, obj["B"], "system.B", N, m, tables=tables)
@@ -351,7 +360,7 @@ def canonical_json(mats):
 SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
 
 
-def _spec_matrix(value, name):
+def spec_matrix(value, name):
     if not isinstance(value, list):
         raise Unreadable(f"spec {name} must be a matrix (a list of rows)")
     if len(value) > MAX_DIM:
@@ -373,6 +382,32 @@ def _spec_matrix(value, name):
     return rows
 
 
+def spec_fields(spec):
+    """A spec's keys, ``n`` and ``name``, by the spec grammar.
+
+    Parameters
+    ----------
+    spec : object
+        Parsed spec JSON.
+
+    Raises
+    ------
+    Unreadable
+        If it is not an object, has an unknown key, or ``n`` or ``name`` is outside the grammar.
+    """
+    if not isinstance(spec, dict):
+        raise Unreadable("spec must be a JSON object")
+    unknown = sorted(k for k in spec if k not in SPEC_KEYS)
+    if unknown:
+        raise Unreadable(f"spec has unknown key {unknown[0][:40]!r}")
+    n = spec.get("n")
+    if n is not None and (type(n) is not int or not 0 <= n <= MAX_N):
+        raise Unreadable("spec n must be an integer from 0 to 10^30")
+    name = spec.get("name", "")
+    if not is_text(name, MAX_NAME):
+        raise Unreadable(f"spec name must be a string of at most {MAX_NAME} characters")
+
+
 def read_spec(spec):
     """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
 
@@ -391,22 +426,12 @@ def read_spec(spec):
     Unreadable
         If the document is not a spec of a time-invariant system within the limits.
     """
-    if not isinstance(spec, dict):
-        raise Unreadable("spec must be a JSON object")
-    unknown = sorted(k for k in spec if k not in SPEC_KEYS)
-    if unknown:
-        raise Unreadable(f"spec has unknown key {unknown[0][:40]!r}")
-    n = spec.get("n")
-    if n is not None and (type(n) is not int or not 0 <= n <= MAX_N):
-        raise Unreadable("spec n must be an integer from 0 to 10^30")
-    name = spec.get("name", "")
-    if not is_text(name, MAX_NAME):
-        raise Unreadable(f"spec name must be a string of at most {MAX_NAME} characters")
+    spec_fields(spec)
     mats = {}
     for key in ("A", "B", "C"):
         if key not in spec:
             raise Unreadable(f"spec has no matrix {key}")
-        mats[key] = _spec_matrix(spec[key], key)
+        mats[key] = spec_matrix(spec[key], key)
     A, B, C = mats["A"], mats["B"], mats["C"]
     N = len(A)
     if N == 0 or any(len(row) != N for row in A):
@@ -418,7 +443,7 @@ def read_spec(spec):
     p, m = len(C), len(B[0])
     D = None
     if spec.get("D") is not None:
-        D = _spec_matrix(spec["D"], "D")
+        D = spec_matrix(spec["D"], "D")
         if len(D) != p or any(len(row) != m for row in D):
             raise Unreadable(f"spec D must be p x m = {p}x{m}")
         if all(x == 0 for row in D for x in row):
@@ -446,4 +471,49 @@ def spec_hash(spec):
     >>> spec_hash({"A": [[1]], "B": [[1]], "C": [[1]], "n": 4}) == spec_hash({"A": [["1"]], "B": [[1]], "C": [[1]]})
     True
     """
+    from .bulk import Bulk
+
+    if isinstance(spec, dict) and any(isinstance(spec.get(k), Bulk) for k in "ABCD"):
+        return _bulk_spec_hash(spec)
     return canonical_hash(*read_spec(spec))
+
+
+def _bulk_spec_hash(spec):
+    """The canonical hash of a spec some of whose matrices are :class:`Bulk`: the spec's other keys and its other
+    matrices are read by the checker's spec reader, the shapes and limits checked as it does.  Raises Unreadable."""
+    from .bulk import Bulk
+
+    spec_fields(spec)
+    mats = {}
+    for k in ("A", "B", "C", "D"):
+        value = spec.get(k)
+        if k != "D" and k not in spec:
+            raise Unreadable(f"spec has no matrix {k}")
+        mats[k] = value if value is None or isinstance(value, Bulk) else spec_matrix(value, k)
+    dims = lambda M: (M.rows, M.cols) if isinstance(M, Bulk) else (len(M), len(M[0]) if M else 0)  # noqa: E731
+    (ar, ac), (br, bc), (cr, cc) = dims(mats["A"]), dims(mats["B"]), dims(mats["C"])
+    if ar == 0 or ac != ar:
+        raise Unreadable("spec A must be a non-empty square matrix")
+    if br != ar or bc == 0:
+        raise Unreadable(f"spec B must have N = {ar} rows and at least one column")
+    if cr == 0 or cc != ar:
+        raise Unreadable(f"spec C must have at least one row and N = {ar} columns")
+    D = mats["D"]
+    if D is not None and dims(D) != (cr, bc):
+        raise Unreadable(f"spec D must be p x m = {cr}x{bc}")
+    if D is not None and not (D.values.any() if isinstance(D, Bulk) else any(x != 0 for row in D for x in row)):
+        D = None
+    entries = ar * ar + ar * bc + cr * ar + cr * bc
+    limit = MAX_INTEGER_ENTRIES if all(isinstance(mats[k], Bulk) for k in "ABC") else MAX_ENTRIES
+    if entries > limit:
+        raise Unreadable(f"spec has more than {limit} entries")
+    pieces = []
+    for k, M in zip("ABCD", (mats["A"], mats["B"], mats["C"], D)):
+        if M is None:
+            text = b"null"
+        elif isinstance(M, Bulk):
+            text = M.text
+        else:
+            text = canonical_json({"X": [[rat_text(x) for x in row] for row in M]})[5:-2].encode("ascii")
+        pieces.append(b'"%s":' % k.encode() + text)
+    return hashlib.sha256(b"{" + b",".join(pieces) + b"}\n").hexdigest()

@@ -45,7 +45,7 @@ from ..formats.limits import Deadline, check_n
 from ..sources.system import SSM
 from .convert import qq_matrix, to_fraction
 from .lags import MAX_LAG_BITS, lag_bit_bound, scaled_lag_stack
-from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_codes
+from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_array, residue_codes
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import greedy_positions_mod, row_rank_profile_exact
 
@@ -290,11 +290,23 @@ def _modular_witness(system, deadline):
     stack = None
     for prime in _usable_primes(system, FLOAT_PRIME_LIMIT):
         deadline.check("computing lags mod P")
-        res = lambda name: residue_codes(*system.entry_codes(name), prime)
-        stack_mod = lags_mod(res("A"), res("B"), res("C"), res("D") if system.has_D else None,
-                             T, prime, deadline=deadline)
+
+        def res(name):
+            array = system.integer_array(name)  # a large integer matrix is held as an int64 array
+            return residue_array(array, prime) if array is not None else residue_codes(*system.entry_codes(name), prime)
+
+        mats = (res("A"), res("B"), res("C"), res("D") if system.has_D else None)
+        # The first pm lags are usually independent, and then the dimension argument covers every later one: the
+        # profile of the whole stack begins with the profile of its first rows, so those are formed first, and
+        # the rest only when they do not reach rank pm.
+        count = min(T, pm)
+        stack_mod = lags_mod(*mats, count, prime, deadline=deadline)
         deadline.check("computing the rank profile mod P")
         pivots, positions, det = greedy_profile(stack_mod, prime)
+        if len(pivots) < pm and count < T:
+            stack_mod = lags_mod(*mats, T, prime, deadline=deadline)
+            deadline.check("computing the rank profile mod P")
+            pivots, positions, det = greedy_profile(stack_mod, prime)
         K = len(pivots)
         last = pivots[-1] if pivots else -1
         pset = set(pivots)

@@ -56,7 +56,14 @@ def lag_bit_bound(system, dmax):
     15
     """
     sizes, dens = [], []
-    for M in (system.C, system.B, system.A):
+    for name in ("C", "B", "A"):
+        array = system.integer_array(name) if hasattr(system, "integer_array") else None
+        if array is not None:  # a large integer matrix: no denominator, its largest entry from the array
+            top = max(abs(int(array.max())), abs(int(array.min()))) if array.size else 0
+            sizes.append(top.bit_length())
+            dens.append(0)
+            continue
+        M = getattr(system, name)
         scale = _capped_lcm(M, MAX_LAG_BITS)
         if scale is None:  # the common denominator alone is over the limit
             return MAX_LAG_BITS + 1

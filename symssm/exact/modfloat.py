@@ -22,7 +22,8 @@ Examples
 
 import numpy as np
 
-__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_codes", "lags_mod", "greedy_positions", "greedy_profile", "baby_step"]
+__all__ = ["FLOAT_PRIME_LIMIT", "fmod", "mulmod", "residue_codes", "residue_array", "lags_mod", "greedy_positions",
+           "greedy_profile", "baby_step"]
 
 #: Primes for the float path are below this bound.
 FLOAT_PRIME_LIMIT = 2**21
@@ -117,6 +118,17 @@ def residue_codes(values, codes, prime):
     [[4.0, 3.0], [3.0, 3.0]]
     """
     return np.array([_residue(x, prime) for x in values], dtype=np.float64)[codes]
+
+
+def residue_array(array, prime):
+    """An integer numpy array reduced mod P, as float64 residues in ``[0, P)``.
+
+    Examples
+    --------
+    >>> residue_array(np.array([[-1, 7], [2, -9]]), 5).tolist()
+    [[4.0, 2.0], [2.0, 1.0]]
+    """
+    return np.remainder(array, prime).astype(np.float64)
 
 
 def baby_step(T, N, m, p):

@@ -18,7 +18,10 @@ import os
 import re
 
 from ..errors import LimitError, ParseError
-from .limits import MAX_DEPTH, MAX_DIGITS, MAX_FILE_BYTES
+from .limits import MAX_DEPTH, MAX_DIGITS, MAX_FILE_BYTES, MAX_INTEGER_FILE_BYTES
+
+#: Documents of at least this many bytes first try the integer-matrix fast path (formats/intmatrix.py).
+BULK_BYTES = 1 << 20
 
 __all__ = [
     "loads_strict",
@@ -73,8 +76,8 @@ def _brackets(text):
     return _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
 
 
-def _depth_ok(text):
-    """Whether the JSON text nests at most MAX_DEPTH levels (brackets inside strings do not count).
+def _depth_ok(text, limit=MAX_DEPTH):
+    """Whether the JSON text nests at most ``limit`` levels (brackets inside strings do not count).
 
     Strings and every other character are removed by regular expressions (C speed) and the brackets
     left are counted; an unterminated string keeps its brackets (only ever more cautious).
@@ -83,11 +86,45 @@ def _depth_ok(text):
     for ch in _brackets(text):
         if ch in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return False
         else:
             depth -= 1
     return True
+
+
+def _put_back(data, found):
+    """Put the matrices of :func:`~symssm.formats.intmatrix.extract_matrices` back where a system's matrices are (the
+    document's keys A, B, C, D, or its ``system``'s); None if some placeholder is elsewhere (then the document is
+    read the ordinary way)."""
+    if isinstance(data, dict) and "field" in data:  # a certificate over Q(i): read the usual way
+        return None
+    placed = 0
+    for holder in (data, data.get("system") if isinstance(data, dict) else None):
+        if isinstance(holder, dict):
+            for key in ("A", "B", "C", "D"):
+                value = holder.get(key)
+                if type(value) is str and value in found:
+                    holder[key] = found[value]
+                    placed += 1
+    return data if placed == len(found) else None
+
+
+def _loads_large(raw, what):
+    """A large document whose matrices of integers are read without a Python object per entry (see
+    :mod:`~symssm.formats.intmatrix`), or None to read it the ordinary way."""
+    from .intmatrix import extract_matrices
+
+    cut = extract_matrices(raw)
+    if cut is None:
+        return None
+    rest, found = cut
+    if len(rest) > MAX_FILE_BYTES:
+        return None
+    text = rest.decode("ascii")
+    if not _depth_ok(text, MAX_DEPTH - 2):  # each matrix (two levels) stands where its placeholder is
+        raise LimitError(f"{what} nests deeper than {MAX_DEPTH} levels")
+    return _put_back(loads_strict(text, what=what), found)  # None: a matrix elsewhere, read the usual way
 
 
 def loads_strict(text, *, what="input"):
@@ -110,8 +147,14 @@ def loads_strict(text, *, what="input"):
     ParseError, LimitError
     """
     if isinstance(text, bytes):
+        if len(text) >= BULK_BYTES and len(text) <= MAX_INTEGER_FILE_BYTES:
+            data = _loads_large(text, what)
+            if data is not None:
+                return data
         if len(text) > MAX_FILE_BYTES:
-            raise LimitError(f"{what} is {len(text)} bytes; the limit is {MAX_FILE_BYTES}")
+            limit = (f"{MAX_FILE_BYTES} ({MAX_INTEGER_FILE_BYTES} for integer matrices below 10^18 written as JSON "
+                     "integers or canonical integer strings)")
+            raise LimitError(f"{what} is {len(text)} bytes; the limit is {limit}")
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -147,10 +190,11 @@ def load_strict(path, *, what=None):
     what = what or str(path)
     try:
         size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise LimitError(f"{what} is {size} bytes; the limit is {MAX_FILE_BYTES}")
+        if size > MAX_INTEGER_FILE_BYTES:
+            raise LimitError(f"{what} is {size} bytes; the limit is {MAX_INTEGER_FILE_BYTES} (for integer matrices "
+                             f"below 10^18; {MAX_FILE_BYTES} for other content)")
         with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+            data = fh.read(MAX_INTEGER_FILE_BYTES + 1)
     except FileNotFoundError:
         raise ParseError(f"{what}: no such file") from None
     except IsADirectoryError:
@@ -166,10 +210,18 @@ def dumps_canonical(obj, *, indent=None):
     With ``indent`` the output is pretty-printed but still byte-deterministic.
     """
     if indent is None:
-        text = json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False,
+                          default=_compact_default)
     else:
         text = _pretty(obj, indent, 0)
     return text + "\n"
+
+
+def _compact_default(obj):
+    """``json.dumps`` cannot write an IntegerMatrix itself: its rows (lists of texts), for the compact form."""
+    if type(obj).__name__ == "IntegerMatrix":
+        return [obj[i] for i in range(len(obj))]
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
 #: One encoder for every scalar and flat row of the pretty form (``json.dumps`` with these options builds a
@@ -197,6 +249,13 @@ def _flat(obj):
     return _plain_row(obj, ", ") or _FLAT(obj)
 
 
+def _matrix_text(value, compact):
+    """The JSON text of an :class:`~symssm.formats.intmatrix.IntegerMatrix` (or None for anything else)."""
+    if type(value).__name__ == "IntegerMatrix" and hasattr(value, "json_bytes"):
+        return value.json_bytes().decode("ascii") if compact else None
+    return None
+
+
 def dumps_canonical_matrices(mats):
     """``dumps_canonical(mats)``, the same bytes, for a dict of matrices of texts (or None): rows joined.
 
@@ -211,8 +270,10 @@ def dumps_canonical_matrices(mats):
     parts = []
     for key in sorted(mats):
         value = mats[key]
-        rows = [_plain_row(row, ",") for row in value] if type(value) is list else [None]
-        body = "[" + ",".join(rows) + "]" if None not in rows else dumps_canonical(value)[:-1]
+        body = _matrix_text(value, True)
+        if body is None:
+            rows = [_plain_row(row, ",") for row in value] if type(value) is list else [None]
+            body = "[" + ",".join(rows) + "]" if None not in rows else dumps_canonical(value)[:-1]
         parts.append(json.dumps(key, ensure_ascii=True) + ":" + body)
     return "{" + ",".join(parts) + "}\n"
 
@@ -224,6 +285,8 @@ def _scalars(items):
 
 def _pretty(obj, indent, level):
     """Objects one key per line; lists of scalars (matrix rows) on one line."""
+    if hasattr(obj, "pretty") and type(obj).__name__ == "IntegerMatrix":
+        return obj.pretty(indent, level)
     pad, inner = " " * (indent * level), " " * (indent * (level + 1))
     if isinstance(obj, dict):
         if not obj:

@@ -30,6 +30,9 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_DIM",
     "MAX_ENTRIES",
+    "MAX_INTEGER_ENTRIES",
+    "MAX_INTEGER_FILE_BYTES",
+    "integer_system_memory",
     "MAX_NAME",
     "MAX_N",
     "MAX_MATERIALISED_LAGS",
@@ -59,14 +62,40 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 32
 #: Largest state, input or output dimension.
 MAX_DIM = 4096
-#: Most entries a system may hold in all (N = 2048 with p = m = 64 fits; the checker has the same limit).
+#: Most entries a system may hold in all when it is read entry by entry (a Python object, about 100 bytes, per
+#: entry; N = 2048 with p = m = 64 fits; the checker has the same limit).
 MAX_ENTRIES = 8_388_608
+#: Most entries of a system whose matrices are integers below 10^18 in absolute value, read and held as int64
+#: arrays (formats/intmatrix.py: 8 bytes an entry, no object per entry): N = 4096 with p = m = 64 fits.  The
+#: number comes from :func:`integer_system_memory`: such a system stays below 2 GB of working memory, the
+#: checker's limit (the checker has the same limits).
+MAX_INTEGER_ENTRIES = 17_825_792
+#: Largest spec or certificate file of such a system (what is not a matrix of integers stays below MAX_FILE_BYTES):
+#: N = 4096, p = m = 32 with entries up to 2^20 is a 144 MB spec and a 180 MB certificate.
+MAX_INTEGER_FILE_BYTES = 256 * 1024 * 1024
 #: Longest system name, in characters.
 MAX_NAME = 200
 #: Largest sequence length (the head count is the same for every n >= N + 1).
 MAX_N = 10**30
 #: Most lags :func:`symssm.lags` materialises; ``head_count`` works for any n without forming them.
 MAX_MATERIALISED_LAGS = 100_000
+
+
+def integer_system_memory(N, m, p, file_bytes=None):
+    """Bytes of working memory the integer fast path needs, at most, for an N-state system (either side).
+
+    The file (``file_bytes``, default the largest allowed) read once and compacted once; each entry as an int64
+    and once more as a float64 residue; four N x N float64 matrices for the lags mod P (A^s, its square, a
+    product and its reduction); the lag stack (T lags of p m int64 entries).
+
+    Examples
+    --------
+    >>> integer_system_memory(4096, 64, 64) < 2 * 1024**3  # the largest system the limits admit
+    True
+    """
+    entries = N * N + N * m + p * N + p * m
+    file_bytes = MAX_INTEGER_FILE_BYTES if file_bytes is None else file_bytes
+    return 2 * file_bytes + 16 * entries + 4 * 8 * N * N + 8 * (N + 1) * p * m
 
 
 def check_n(n, *, what="n", minimum=0, maximum=MAX_N):

@@ -14,7 +14,8 @@ rational sharpness ``beta >= 0`` and sequence length ``n``:
 
 Both hold for every distance ``1 <= i - j <= n - 1``.  ``e^beta`` is bounded below by the
 Taylor partial sum ``sum_{k<=T} beta^k / k!`` (all terms positive), so ``c`` is a rational
-lower bound checked exactly; mpmath interval arithmetic reports the true value's enclosure.
+lower bound checked exactly; python-flint's ball arithmetic reports the true value's enclosure
+(informative, rounded outward to 12 digits).
 
 Examples
 --------
@@ -27,9 +28,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, factorial, log
 
-import mpmath
+import flint
 
-__all__ = ["AttentionHighway", "attention_highway", "exp_lower", "highway_bound"]
+__all__ = ["AttentionHighway", "attention_highway", "exp_lower", "highway_bound", "bound_enclosure",
+           "decimal_text"]
 
 
 @dataclass(frozen=True)
@@ -43,12 +45,54 @@ class AttentionHighway:
     key_token: tuple
     n: int
     c: Fraction
-    c_interval: tuple  # mpmath.iv enclosure of the exact bound, as strings
+    c_interval: tuple  # a ball enclosure of the exact bound, rounded outward to 12 digits, as strings
 
 
 def exp_lower(beta, terms):
     """``sum_{k=0}^{terms} beta^k / k!``, a lower bound of ``e^beta`` for ``beta >= 0``."""
     return sum((Fraction(beta) ** k / factorial(k) for k in range(terms + 1)), Fraction(0))
+
+
+def _exact(ball):
+    """The exact dyadic value of an arb with zero radius (its ``lower()`` or ``upper()``) as a Fraction."""
+    man, exp = (int(x) for x in ball.mid().man_exp())
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def decimal_text(x, *, up, digits=12):
+    """A decimal text of ``digits`` significant digits below (or above, ``up``) a positive rational.
+
+    Examples
+    --------
+    >>> decimal_text(Fraction(1, 3), up=False), decimal_text(Fraction(1, 3), up=True)
+    ('0.333333333333', '0.333333333334')
+    """
+    x = Fraction(x)
+    k = digits - len(str(x.numerator // x.denominator)) if x >= 1 else digits
+    while x >= 1 and x * 10**k >= 10**digits:
+        k -= 1
+    while x * 10**k < 10**(digits - 1):
+        k += 1
+    scaled = x * 10**k
+    q = -(-scaled.numerator // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    if k <= 0:
+        return str(q * 10**-k)
+    text = str(q).rjust(k + 1, "0")
+    return text[:-k] + "." + text[-k:]
+
+
+def bound_enclosure(beta, n, m):
+    """The exact attention bound ``e^beta / (e^beta + n - 1)`` (``/ (2 e^beta + n - 2)`` for m = 1), enclosed
+    in python-flint's ball arithmetic and rounded outward to 12 digits (informative, never a claim).
+
+    Examples
+    --------
+    >>> bound_enclosure(Fraction(7), 1000, 2)
+    ('0.523294429665', '0.523294429666')
+    """
+    e = flint.arb(int(beta)).exp() if beta.denominator == 1 else (flint.arb(beta.numerator) / beta.denominator).exp()
+    ball = e / (e + n - 1) if m >= 2 else e / (2 * e + n - 2)
+    return decimal_text(_exact(ball.lower()), up=False), decimal_text(_exact(ball.upper()), up=True)
 
 
 def highway_bound(L, n, m):
@@ -63,9 +107,7 @@ def attention_highway(p, m, n):
     L = exp_lower(beta, terms)
     exact = highway_bound(L, n, m)
     c = Fraction(int(exact * 10**6), 10**6)  # round down to six decimals
-    e = mpmath.iv.exp(mpmath.iv.mpf(int(beta)))
-    enclosure = e / (e + n - 1) if m >= 2 else e / (2 * e + n - 2)
-    interval = (mpmath.nstr(mpmath.mpf(enclosure.a.a), 12), mpmath.nstr(mpmath.mpf(enclosure.b.b), 12))
+    interval = bound_enclosure(beta, n, m)
     unit = lambda size, i: tuple(Fraction(int(k == i)) for k in range(size))
     if m >= 2:
         W_Q = (tuple(beta * x for x in unit(m, 0)),)

@@ -42,7 +42,7 @@ from ..formats.limits import flint_threads
 from ..formats.rationals import short_rational
 
 __all__ = ["DecayBound", "decay_bound", "positive_definite", "spectral_radius_enclosure", "instability_reason",
-           "format_estimate"]
+           "format_estimate", "rate_candidates"]
 
 #: Bits kept in the mantissa of the dyadic matrices of the Smith iteration (at least; more when P grows:
 #: the iteration keeps ``ABSOLUTE_BITS`` bits below the binary point of P's largest entry).
@@ -271,12 +271,17 @@ def _decrease_definite(zA, a, zP, r):
     return _diagonally_dominant(S) or _alternates(S.charpoly())
 
 
-def _smith_lyapunov(A, r):
-    """Dyadic approximation of ``P = sum_k (Ar^T)^k Ar^k``, ``Ar = A / r``; None if it does not converge."""
+def _smith_lyapunov(A, r, *, ak_bits=WORK_BITS, absolute_bits=ABSOLUTE_BITS):
+    """Dyadic approximation ``(Z, e)``, ``P ~ Z / 2^e``, of ``P = sum_k (Ar^T)^k Ar^k``, ``Ar = A / r``; None if it
+    does not converge.
+
+    ``A / r`` and its powers keep at least ``ak_bits`` bits, ``P`` at least ``absolute_bits`` below its binary
+    point.  A nilpotent ``A`` ends the sum exactly, once a power of ``A / r`` is zero.
+    """
     N = len(A)
-    Ak, ea = _dyadic_of(A, scale=1 / r)  # A / r
+    Ak, ea = _dyadic_of(A, bits=ak_bits, scale=1 / r)  # A / r
     P, ep = flint.fmpz_mat(N, N, [1 if i == j else 0 for i in range(N) for j in range(N)]), 0
-    bits = WORK_BITS
+    bits = ak_bits
     for _ in range(MAX_DOUBLINGS):
         term = Ak.transpose() * P * Ak  # scale 2^-(2 ea + ep)
         shift = 2 * ea
@@ -289,11 +294,11 @@ def _smith_lyapunov(A, r):
         # ill-conditioned P's small directions, and r^2 P - A^T P A is then no longer near r^2 I)
         entries = P.entries()
         ptop = _top_bits(entries)
-        bits = max(bits, min(ptop - ep + ABSOLUTE_BITS, 4 * WORK_BITS))
+        bits = max(bits, min(ptop - ep + absolute_bits, 4 * max(WORK_BITS, ak_bits)))
         P, ep, ptop = _renormalise(P, ep, bits, ptop, entries)
         Ak, ea, top = _renormalise(Ak * Ak, 2 * ea, bits)
-        if top - ea < -(bits + 8):  # ||Ak|| below 2^-(bits+8): the remaining terms are negligible
-            break
+        if top == 0 or top - ea < -(bits + 8):  # Ak = 0 (A nilpotent), or ||Ak|| below 2^-(bits+8): the
+            break  # remaining terms are zero or negligible
         if ptop - ep > 4096:  # diverging: A / r is not stable
             return None
     else:
@@ -442,6 +447,32 @@ def instability_reason(system, enclosure=None):
             f"{format_estimate(hi)}]), so no decay certificate is given")
 
 
+def rate_candidates(lo, rho):
+    """The decay rates tried, in order, for a spectral radius enclosed in ``[lo, rho]`` (``rho < 1``): points of
+    the 1/1000 grid 1 %, 2 %, 5 %, 10 %, ... above it (at least 1/20), each strictly above ``rho`` and below 1.
+
+    Examples
+    --------
+    >>> [str(r) for r in rate_candidates(Fraction(1, 2), Fraction(1, 2))][:3]
+    ['101/200', '51/100', '21/40']
+    >>> str(next(rate_candidates(Fraction(0), Fraction(0))))
+    '1/20'
+    """
+    seen = set()
+    for eps in (Fraction(1, 100), Fraction(2, 100), Fraction(5, 100), Fraction(1, 10), Fraction(1, 5),
+                Fraction(35, 100), Fraction(1, 2), Fraction(3, 4)):
+        mid = (lo + rho) / 2  # the enclosure is narrow (about 2^-50): aim from its middle
+        target = max(mid * (1 + eps), mid + (1 - mid) * eps / 2, Fraction(1, 20))
+        target = min(target, rho + (1 - rho) * Fraction(9, 10))
+        r = Fraction(round(target * 1000), 1000)  # the nearest point of the 1/1000 grid ...
+        if r <= rho:
+            r = _rational_above(target)  # ... or the next one up, strictly above the spectral radius
+        if not (0 < r < 1) or r <= rho or r in seen:
+            continue
+        seen.add(r)
+        yield r
+
+
 def decay_bound(system, *, deadline=None):
     """Find and exactly verify a decay certificate, aiming for ``r`` near the spectral radius.
 
@@ -463,18 +494,9 @@ def _decay_bound(system, deadline):
         raise NotStableError(instability_reason(system, (lo, rho)))
     A = system.A
     zA, a = _integer_form(A)
-    for eps in (Fraction(1, 100), Fraction(2, 100), Fraction(5, 100), Fraction(1, 10), Fraction(1, 5),
-                Fraction(35, 100), Fraction(1, 2), Fraction(3, 4)):
+    for r in rate_candidates(lo, rho):
         if deadline is not None:
             deadline.check("searching for a decay certificate")
-        mid = (lo + rho) / 2  # the enclosure is narrow (about 2^-50): aim from its middle
-        target = max(mid * (1 + eps), mid + (1 - mid) * eps / 2, Fraction(1, 20))
-        target = min(target, rho + (1 - rho) * Fraction(9, 10))
-        r = Fraction(round(target * 1000), 1000)  # the nearest point of the 1/1000 grid ...
-        if r <= rho:
-            r = _rational_above(target)  # ... or the next one up, strictly above the spectral radius
-        if not (0 < r < 1) or r <= rho:
-            continue
         found = _smith_lyapunov(A, r)
         if found is None:
             continue

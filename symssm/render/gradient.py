@@ -6,7 +6,7 @@ never appear in the LaTeX.
 """
 
 from .matrices import system_block
-from .tex import (MAX_SHOWN, display_name, matrix_block, tex_count, tex_hash, tex_number,
+from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_list, tex_count, tex_hash, tex_number,
                   tex_value)
 
 __all__ = ["gradient_fragment", "gradient_macros", "gradient_markdown"]
@@ -54,15 +54,18 @@ def gradient_fragment(d, style):
     exact_note = ("" if all(len(x) <= 16 for x in (r, K2, c)) else
                   " (Numbers given by a decimal bound are rounded outward from the exact values in the certificate, "
                   "on which every inequality below was checked.)")
-    lines.append("\\emph{Decay.} The symmetric matrix")
-    lines.append(matrix_block("P", ly["P"], suffix="").rstrip("\n"))
-    lines.append(
-        f"and $\\mu = {tex_number(ly['mu'])}$, $M = {tex_number(ly['M'])}$ satisfy $P - \\mu I \\succ 0$, "
-        f"$M I - P \\succ 0$ and $r^2 P - A^{{\\top}} P A \\succ 0$, each checked exactly by the signs of all "
-        f"leading principal minors. So $\\lVert A x \\rVert_P \\le r \\lVert x \\rVert_P$, hence "
-        f"$\\lVert A^d \\rVert_2 \\le \\sqrt{{M/\\mu}}\\, r^d$ and "
-        f"$\\lVert L_d \\rVert_F \\le \\lVert C \\rVert_F \\lVert A^d \\rVert_2 \\lVert B \\rVert_F \\le K r^d$ with "
-        f"$K^2 \\ge \\lVert C \\rVert_F^2 \\lVert B \\rVert_F^2 M / \\mu$.{exact_note}")
+    if d.get("version") == 2:
+        lines.extend(_factored_decay(ly, s, d["input_sha256"], exact_note))
+    else:
+        lines.append("\\emph{Decay.} The symmetric matrix")
+        lines.append(matrix_block("P", ly["P"], suffix="").rstrip("\n"))
+        lines.append(
+            f"and $\\mu = {tex_number(ly['mu'])}$, $M = {tex_number(ly['M'])}$ satisfy $P - \\mu I \\succ 0$, "
+            f"$M I - P \\succ 0$ and $r^2 P - A^{{\\top}} P A \\succ 0$, each checked exactly by the signs of all "
+            f"leading principal minors. So $\\lVert A x \\rVert_P \\le r \\lVert x \\rVert_P$, hence "
+            f"$\\lVert A^d \\rVert_2 \\le \\sqrt{{M/\\mu}}\\, r^d$ and "
+            f"$\\lVert L_d \\rVert_F \\le \\lVert C \\rVert_F \\lVert A^d \\rVert_2 \\lVert B \\rVert_F \\le K r^d$ "
+            f"with $K^2 \\ge \\lVert C \\rVert_F^2 \\lVert B \\rVert_F^2 M / \\mu$.{exact_note}")
     lines.append("")
     if m >= 2:
         lines.append(
@@ -89,6 +92,34 @@ def gradient_fragment(d, style):
         f"${cg['attention_path_edges'][1]}$ for every $i - j \\ge 1$.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
+
+
+def _factored_decay(ly, s, sha256, exact_note):
+    """The decay paragraph of a version-2 certificate: ``P = U^T diag(d) U + mu I`` and what was checked about it."""
+    N = s["N"]
+    mu, M = tex_number(ly["mu"]), tex_number(ly["M"])
+    if N <= MAX_SHOWN:
+        def vector(name, items, end):  # a line of its own, breakable at every comma
+            return f"\\par\\noindent\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})${end}"
+
+        plain = all("/" not in x for row in ly["U"] for x in row)  # else each entry as it is, not over a common 2^-k
+        out = ["\\emph{Decay.} The unit upper triangular matrix",
+               (matrix_block("U", ly["U"], suffix="") if plain else row_list("U", ly["U"], suffix="")).rstrip("\n"),
+               "and the positive vectors", "{\\raggedright", vector("d", ly["D"], ","),
+               vector("w", ly["weights"], ",") + "\\par}"]
+    else:
+        out = [f"\\emph{{Decay.}} The unit upper triangular matrix $U \\in \\mathbb{{Q}}^{{{N}\\times {N}}}$ and the "
+               f"positive vectors $d, w \\in \\mathbb{{Q}}^{{{N}}}$ given in the certificate (sha256 {tex_hash(sha256)}),"]
+    out.append(
+        f"with $\\mu = {mu}$ and $M = {M}$, define $P = U^{{\\top}} \\operatorname{{diag}}(d)\\, U + \\mu I$. "
+        f"Then $P - \\mu I \\succ 0$, as $d > 0$ and $U$ is invertible. "
+        f"The matrix $r^2 P - A^{{\\top}} P A$, computed exactly, has a strictly dominant positive diagonal, so it is "
+        f"positive definite; and $(\\lvert P \\rvert w)_i \\le M w_i$ for every $i$, so $P \\preceq M I$ "
+        f"(Collatz--Wielandt). So $\\lVert A x \\rVert_P \\le r \\lVert x \\rVert_P$, hence "
+        f"$\\lVert A^d \\rVert_2 \\le \\sqrt{{M/\\mu}}\\, r^d$ and "
+        f"$\\lVert L_d \\rVert_F \\le \\lVert C \\rVert_F \\lVert A^d \\rVert_2 \\lVert B \\rVert_F \\le K r^d$ "
+        f"with $K^2 \\ge \\lVert C \\rVert_F^2 \\lVert B \\rVert_F^2 M / \\mu$.{exact_note}")
+    return out
 
 
 def gradient_macros(d):

@@ -136,7 +136,7 @@ def read_npz_spec(path):
             raise InputError(f"spec {path}: {key} is a float array; the exact path takes integer arrays or "
                              f"{key}_num/{key}_den pairs (use 'symssm numeric' for float weights)")
         else:
-            exact[key] = value.tolist()
+            exact[key] = value  # an integer array: a large one is held as int64 (no Python object per entry)
     try:
         return Spec(ssm(exact["A"], exact["B"], exact["C"], exact.get("D")), n)
     except InputError as exc:

@@ -24,9 +24,6 @@ Examples
 import random as _random
 from fractions import Fraction
 
-from sympy import QQ
-from sympy.polys.matrices import DomainMatrix
-
 from ..errors import InputError
 from ..formats.rationals import to_fraction
 from .system import ssm
@@ -290,17 +287,24 @@ def bilinear(A, B, step=DEFAULT_STEP):
     step = to_fraction(step, what="step")
     if step <= 0:
         raise InputError(f"step must be positive, got {step}")
-    A = [[to_fraction(x, what="A entry") for x in row] for row in A]
-    B = [[to_fraction(x, what="B entry") for x in row] for row in B]
-    N = len(A)
-    h = step / 2
-    q = lambda x: QQ(Fraction(x).numerator, Fraction(x).denominator)
-    M = DomainMatrix([[q((i == j) - h * Fraction(A[i][j])) for j in range(N)] for i in range(N)], (N, N), QQ).to_dense()
-    P = DomainMatrix([[q((i == j) + h * Fraction(A[i][j])) for j in range(N)] for i in range(N)], (N, N), QQ).to_dense()
-    Bm = DomainMatrix([[q(step * Fraction(x)) for x in row] for row in B], (N, len(B[0])), QQ).to_dense()
-    Minv = M.inv()
-    back = lambda D: [[Fraction(int(x.numerator), int(x.denominator)) for x in row] for row in D.to_list()]
-    return back(Minv * P), back(Minv * Bm)
+    exact = lambda x, what: x if type(x) is int else to_fraction(x, what=what)  # noqa: E731  (ints as they are)
+    A = [[exact(x, "A entry") for x in row] for row in A]
+    B = [[exact(x, "B entry") for x in row] for row in B]
+    import flint  # exact rational inverse (python-flint), no SymPy on the families' path
+
+    N, m = len(A), len(B[0])
+    q = lambda x: flint.fmpq(x) if type(x) is int else flint.fmpq(x.numerator, x.denominator)  # noqa: E731
+    h = q(step / 2)
+    Aq = flint.fmpq_mat(N, N, [q(x) for row in A for x in row])
+    eye = flint.fmpq_mat(N, N, [int(i == j) for i in range(N) for j in range(N)])
+    Minv = (eye - Aq * h).inv()
+    Bq = flint.fmpq_mat(N, m, [q(x) for row in B for x in row]) * q(step)
+
+    def back(D):
+        flat = [Fraction(int(x.p), int(x.q)) for x in D.entries()]
+        return [flat[i * D.ncols():(i + 1) * D.ncols()] for i in range(D.nrows())]
+
+    return back(Minv * (eye + Aq * h)), back(Minv * Bq)
 
 
 def hippo_legs_continuous(N):

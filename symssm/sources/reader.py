@@ -264,8 +264,11 @@ def _float_matrix(data, key, what):
     errors), then each entry rounded once to the nearest float64."""
     if data.get(key) is None:  # check_spec_fields has required A, B and C
         return None
+    value = data[key]
+    if hasattr(value, "array") and type(value).__name__ == "IntegerMatrix":  # a large integer matrix, read as int64
+        return value.array.astype("float64")
     try:
-        exact = exact_matrix(key, data[key])
+        exact = exact_matrix(key, value)
     except InputError as exc:
         exc.args = (f"{what}: {exc}",)
         raise

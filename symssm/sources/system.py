@@ -16,17 +16,20 @@ from typing import Optional
 import hashlib
 import sys
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import chain
 from operator import attrgetter
 from functools import cached_property
 from math import lcm
 
 from ..errors import FloatInExactPathError, InputError, LimitError, ShapeError
+from ..formats.intmatrix import IntegerMatrix, from_array
 from ..formats.jsonio import dumps_canonical_matrices
-from ..formats.limits import MAX_DIM, MAX_ENTRIES, check_name
+from ..formats.limits import MAX_DIM, MAX_ENTRIES, MAX_INTEGER_ENTRIES, check_name
 from ..formats.rationals import format_rational, to_fraction
 
-__all__ = ["SSM", "StateSpaceForm", "ssm", "check_shapes", "exact_matrix", "canonical_system", "system_sha256", "denominator_lcm"]
+__all__ = ["SSM", "StateSpaceForm", "IntRows", "ssm", "check_shapes", "exact_matrix", "canonical_system",
+           "system_sha256", "denominator_lcm"]
 
 #: Matrices with this many entries are indexed with numpy (:meth:`StateSpaceForm.entry_codes`), whose import
 #: (about 0.07 s) they repay; from ``_NUMPY_SOME`` entries on, once something else has imported it.  Smaller
@@ -73,11 +76,67 @@ def _rough_shape(value):
     return 0, 0
 
 
+class IntRows:
+    """The rows of an integer matrix held as an :class:`~symssm.formats.intmatrix.IntegerMatrix` (an int64 array
+    and its canonical text), read as tuples of Fractions on demand.
+
+    Large integer systems (N = 4096: 17 million entries) are kept this way instead of a tuple of tuples of
+    Fractions; the exact core reads them through :meth:`StateSpaceForm.integer_array`, and anything that
+    indexes them entry by entry still works (slowly).
+
+    Examples
+    --------
+    >>> from symssm.formats.intmatrix import parse_matrix
+    >>> rows = IntRows(parse_matrix(b"[[1, -2], [3, 4]]"))
+    >>> len(rows), rows[1], rows == ((1, -2), (3, 4))
+    (2, (Fraction(3, 1), Fraction(4, 1)), True)
+    """
+
+    __slots__ = ("matrix",)
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+
+    def __len__(self):
+        return self.matrix.shape[0]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(len(self))))
+        return tuple(map(Fraction, self.matrix.array[i].tolist()))
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other):
+        if isinstance(other, IntRows):
+            return self.matrix == other.matrix
+        return isinstance(other, tuple) and tuple(self) == other
+
+    def __hash__(self):
+        return hash(self.matrix)
+
+    def __repr__(self):
+        return f"IntRows({self.matrix!r})"
+
+
+def _is_integer_array(value):
+    return hasattr(value, "dtype") and getattr(value.dtype, "kind", None) in ("i", "u") and len(value.shape) == 2
+
+
+def _integer_input(value):
+    """Whether ``value`` is read without a Python object per entry (an IntegerMatrix, or a numpy integer array)."""
+    return isinstance(value, IntegerMatrix) or _is_integer_array(value)
+
+
 def _precheck_size(*mats):
     """Refuse an oversized system from its shapes alone, before any entry is converted."""
     total = sum(r * c for r, c in (_rough_shape(M) for M in mats if M is not None))
-    if total > MAX_ENTRIES:
-        raise LimitError(f"the system has about {total} entries; the limit is {MAX_ENTRIES}")
+    limit = MAX_INTEGER_ENTRIES if all(_integer_input(M) for M in mats[:3]) else MAX_ENTRIES
+    if total > limit:
+        raise LimitError(f"the system has about {total} entries; the limit is {limit}"
+                         + (f" ({MAX_INTEGER_ENTRIES} for integer matrices below 10^18)" if limit == MAX_ENTRIES
+                            and total <= MAX_INTEGER_ENTRIES else ""))
 
 
 def _is_inexact(dtype):
@@ -125,7 +184,19 @@ def exact_matrix(name, value):
 
 def _coded_matrix(name, value):
     """``(matrix, coded)``: the tuple of tuples of Fraction (see :func:`_matrix`), and for a large matrix of ints
-    and texts its ``(values, codes)`` (:meth:`StateSpaceForm.entry_codes`), found while reading it; else None."""
+    and texts its ``(values, codes)`` (:meth:`StateSpaceForm.entry_codes`), found while reading it; else None.
+
+    A matrix of integers read by the fast path (an IntegerMatrix), or a large numpy integer array, becomes
+    :class:`IntRows` instead: no Python object per entry.
+    """
+    if isinstance(value, IntegerMatrix):
+        _check_dims(name, value.shape)
+        return IntRows(value), None
+    if _is_integer_array(value) and type(value).__module__.split(".")[0] == "numpy" and value.size >= _NUMPY_ENTRIES:
+        _check_dims(name, value.shape)
+        matrix = from_array(value)
+        if matrix is not None:
+            return IntRows(matrix), None
     if hasattr(value, "dtype") and hasattr(value, "shape"):  # numpy, torch, JAX and other arrays
         if _is_inexact(value.dtype):
             raise FloatInExactPathError(
@@ -153,6 +224,9 @@ def _coded_matrix(name, value):
                 raise LimitError(f"{name} has {width} columns; the limit is {MAX_DIM}")
         elif len(row) != width:
             raise ShapeError(f"{name} is ragged: row 0 has {width} entries but row {i} has {len(row)}")
+    if all(type(x) is Fraction for row in value for x in row) and \
+            all(x.numerator.bit_length() <= 33_000 and x.denominator.bit_length() <= 33_000 for row in value for x in row):
+        return tuple(map(tuple, value)), None  # Fractions well within the digit limit: taken as they are
     table = _distinct_entries(value)
     if table is None:
         return tuple(tuple(to_fraction(x, what=f"{name}[{i}][{j}]") for j, x in enumerate(row))
@@ -169,6 +243,14 @@ def _coded_matrix(name, value):
     values = np.empty(len(index), dtype=object)
     values[:] = list(table.values())
     return tuple(map(tuple, values[codes].tolist())), (tuple(values.tolist()), codes)
+
+
+def _check_dims(name, shape):
+    rows, cols = shape
+    if rows > MAX_DIM:
+        raise LimitError(f"{name} has {rows} rows; the limit is {MAX_DIM}")
+    if cols > MAX_DIM:
+        raise LimitError(f"{name} has {cols} columns; the limit is {MAX_DIM}")
 
 
 def _distinct_entries(value):
@@ -223,6 +305,17 @@ class StateSpaceForm:
     def _codes(self):
         return {}
 
+    def integer_array(self, name):
+        """Matrix ``name`` as an int64 numpy array when it is held as one (:class:`IntRows`), else None.
+
+        Examples
+        --------
+        >>> ssm([[1]], [[1]], [[1]]).integer_array("A") is None
+        True
+        """
+        mat = getattr(self, name)
+        return mat.matrix.array if isinstance(mat, IntRows) else None
+
     def entry_codes(self, name):
         """``(values, codes)`` of matrix ``name``: its distinct entry objects, and for every entry its index.
 
@@ -240,6 +333,10 @@ class StateSpaceForm:
             import numpy as np
 
             mat = getattr(self, name)
+            if isinstance(mat, IntRows):  # the distinct integers, and each entry's index among them
+                values, codes = np.unique(mat.matrix.array, return_inverse=True)
+                self._codes[name] = (tuple(map(Fraction, values.tolist())), codes.reshape(mat.matrix.shape))
+                return self._codes[name]
             flat = list(chain.from_iterable(mat))
             ids = np.fromiter(map(id, flat), dtype=np.uint64, count=len(flat))
             distinct = np.unique(ids)
@@ -260,7 +357,8 @@ class StateSpaceForm:
     @cached_property
     def denominators(self):
         """The distinct denominators above 1 of the entries (a frozenset, computed once)."""
-        return frozenset(map(attrgetter("denominator"), chain.from_iterable(map(self._distinct, self._names())))) - {1}
+        names = [k for k in self._names() if not isinstance(getattr(self, k), IntRows)]  # integers: none
+        return frozenset(map(attrgetter("denominator"), chain.from_iterable(map(self._distinct, names)))) - {1}
 
     @cached_property
     def entry_text(self):
@@ -272,6 +370,8 @@ class StateSpaceForm:
 
         def text(name):  # an entry object parsed once (repeated values share it) is formatted once
             mat = getattr(self, name)
+            if isinstance(mat, IntRows):  # its canonical text is kept: the matrix itself stands for its rows of texts
+                return mat.matrix
             if _use_numpy(len(mat) * len(mat[0])):
                 import numpy as np
 
@@ -293,7 +393,18 @@ class StateSpaceForm:
 
     @cached_property
     def sha256(self):
-        """SHA-256 (hex) of :attr:`canonical_text`."""
+        """SHA-256 (hex) of :attr:`canonical_text` (for matrices held as int64 arrays, hashed from their canonical
+        texts piece by piece, without joining them)."""
+        text = self.entry_text
+        if any(isinstance(text[k], IntegerMatrix) for k in "ABCD"):
+            digest = hashlib.sha256()
+            for i, key in enumerate(sorted(text)):
+                value = text[key]
+                part = value.canonical if isinstance(value, IntegerMatrix) else \
+                    dumps_canonical_matrices({key: value})[len(key) + 4:-2].encode("ascii")
+                digest.update(("{" if i == 0 else ",").encode() + f'"{key}":'.encode() + part)
+            digest.update(b"}\n")
+            return digest.hexdigest()
         return hashlib.sha256(self.canonical_text.encode("ascii")).hexdigest()
 
 
@@ -327,8 +438,8 @@ class SSM(StateSpaceForm):
         """Least common multiple of every entry's denominator."""
         return lcm(*(denominator_lcm(mat) for mat in self.matrices().values()))
 
-    def __hash__(self):  # one hash of the canonical text, instead of hashing every Fraction
-        return hash(self.canonical_text)
+    def __hash__(self):  # one hash of the canonical text (its SHA-256), instead of hashing every Fraction
+        return hash(self.sha256)
 
     def _repr_latex_(self):
         """Jupyter: the matrices (up to 8 x 8; larger ones by their size)."""
@@ -396,8 +507,9 @@ def ssm(A, B, C, D=None, *, name=""):
         if all(x == 0 for row in D for x in row):
             D = None
     total = N * N + N * bc + cr * N + cr * bc
-    if total > MAX_ENTRIES:
-        raise LimitError(f"the system has {total} entries; the limit is {MAX_ENTRIES}")
+    limit = MAX_INTEGER_ENTRIES if all(isinstance(M, IntRows) for M in (A, B, C)) else MAX_ENTRIES
+    if total > limit:
+        raise LimitError(f"the system has {total} entries; the limit is {limit}")
     system = SSM(A, B, C, D, name)
     for key, coded in (("A", coded_A), ("B", coded_B), ("C", coded_C)):
         if coded is not None:  # the codes found while reading: entry_codes need not find them again

@@ -185,10 +185,43 @@ def test_corrupted_gradient_fixtures_are_rejected_naming_the_obligation(name, ca
     assert out.startswith(f"REJECTED: {GRADIENT_EXPECTED[name]}:"), out
 
 
+GRADIENT2 = os.path.join(HERE, "fixtures", "gradient2")
+GRADIENT2_EXPECTED = json.load(open(os.path.join(GRADIENT2, "EXPECTED.json")))
+
+
+def test_version_2_gradient_fixture_verifies_and_is_bound_to_its_spec():
+    cert = os.path.join(GRADIENT2, "non-normal-decay.gradient.json")
+    assert json.load(open(cert))["version"] == 2
+    assert check_main([cert, "--quiet"]) == 0
+    assert check_main([cert, "--spec", os.path.join(GRADIENT2, "non-normal-decay.spec.json"), "-q"]) == 0
+    assert check_main([cert, "--spec", os.path.join(HERE, "fixtures", "specs", "rotation.json"), "-q"]) == 1
+
+
+@pytest.mark.parametrize("name", sorted(GRADIENT2_EXPECTED))
+def test_forged_version_2_gradient_certificates_are_rejected_naming_the_obligation(name, capsys):
+    """An adversary's edits of a version-2 certificate (tests/fixtures/make_fixtures.py says what each one does):
+    a P that no longer decreases, factors of the wrong shape or sign, a wrong r, mu, M or weights, another system
+    with its hash recomputed."""
+    assert len(GRADIENT2_EXPECTED) >= 30
+    code = check_main([os.path.join(GRADIENT2, name)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith(f"REJECTED: {GRADIENT2_EXPECTED[name]}:"), out
+
+
+def test_every_version_1_gradient_certificate_of_the_catalogue_still_verifies():
+    folder = os.path.join(GRADIENT, "catalogue-v1")
+    names = sorted(os.listdir(folder))
+    assert len(names) == 24
+    for name in names:
+        assert check_main([os.path.join(folder, name), "--quiet"]) == 0, name
+
+
 def test_pure_mode_gives_the_same_verdicts_as_the_accelerators():
     """SYMSSM_CHECKER_PURE=1 forces the standard library; every fixture gets the same exit code and line."""
     names = [os.path.join(FIX, n) for n in sorted(os.listdir(FIX)) if n.endswith(".cert.json")]
     names += [os.path.join(GRADIENT, n) for n in sorted(os.listdir(GRADIENT)) if n.endswith(".gradient.json")]
+    names += [os.path.join(GRADIENT2, n) for n in sorted(os.listdir(GRADIENT2)) if n.endswith(".gradient.json")]
     code = ("import sys, json, symssm.checker as c, symssm.checker.linalg as l; "
             "print(json.dumps([l.accelerators()] + [[c.check_file(p).code, c.check_file(p).message] "
             "for p in sys.argv[1:]]))")

@@ -76,7 +76,8 @@ def test_a_lyapunov_matrix_over_the_size_limit_is_refused_before_any_charpoly(mo
     calls = []
     real = gradient_checker.definite_between
     monkeypatch.setattr(gradient_checker, "definite_between", lambda *a: calls.append(a) or real(*a))
-    cert = json.load(open(os.path.join(ROOT, "certificates", "hippo-legs-N8-p3-m2.gradient.json")))
+    cert = json.load(open(os.path.join(ROOT, "tests", "fixtures", "gradient", "catalogue-v1",
+                                       "hippo-legs-N8-p3-m2.gradient.json")))  # version 1: its P
     N = cert["system"]["N"]
     # distinct 310-digit denominators: each entry is small, their common denominator is not (> 33,220 bits)
     dens = {(i, j): 10 ** 310 + 2 * (min(i, j) * N + max(i, j)) + 1 for i in range(N) for j in range(N)}
@@ -97,14 +98,53 @@ def test_honest_gradient_certificates_are_far_below_the_limits():
     from fractions import Fraction
 
     from paths import ROOT
+    from symssm.checker.gradient import MAX_DECAY_WORK, decay_work
     from symssm.checker.linalg import MAX_A_BITS, MAX_P_BITS, integer_bits
 
-    for path in glob.glob(os.path.join(ROOT, "certificates", "*.gradient.json")):
+    paths = glob.glob(os.path.join(ROOT, "certificates", "*.gradient.json"))
+    assert len(paths) >= 20
+    for path in paths:
         cert = json.load(open(path))
-        P = [[Fraction(x) for x in row] for row in cert["lyapunov"]["P"]]
+        assert cert["version"] == 2
+        ly = cert["lyapunov"]
+        U = [[Fraction(x) for x in row] for row in ly["U"]]
         A = [[Fraction(x) for x in row] for row in cert["system"]["A"]]
-        assert integer_bits(P, MAX_P_BITS) <= MAX_P_BITS // 100
+        sizes = [integer_bits(X, MAX_P_BITS) for X in (U, [[Fraction(x) for x in ly["D"]]], [[Fraction(ly["mu"])]])]
+        assert max(sizes) <= MAX_P_BITS // 20
         assert integer_bits(A, MAX_A_BITS) <= MAX_A_BITS // 100
+        assert decay_work(len(A), *sizes, integer_bits(A, MAX_A_BITS)) <= MAX_DECAY_WORK // 1000
+
+
+def test_a_version_2_witness_over_the_cost_limit_is_refused_before_any_product(monkeypatch):
+    """Factors of 1,000-digit entries with distinct denominators, or N^3 (words)^2 over the limit: refused (exit 2,
+    undecided) before the products; the generator and the checker share the limits."""
+    import os
+    from fractions import Fraction
+
+    import symssm.certificate.gradient as generator
+    import symssm.checker.gradient as gradient_checker
+    from paths import ROOT
+    from symssm.formats.rationals import format_rational
+
+    assert generator.MAX_DECAY_WORK == gradient_checker.MAX_DECAY_WORK
+    assert generator.decay_work(96, 130, 200, 20, 330) == gradient_checker.decay_work(96, 130, 200, 20, 330)
+    calls = []
+    real = gradient_checker.factored_decay
+    monkeypatch.setattr(gradient_checker, "factored_decay", lambda *a: calls.append(a) or real(*a))
+    cert = json.load(open(os.path.join(ROOT, "certificates", "hippo-legs-N8-p3-m2.gradient.json")))
+    N = cert["system"]["N"]
+    over = json.loads(json.dumps(cert))
+    over["lyapunov"]["U"] = [[format_rational(Fraction(int(i == j) if j <= i else 1, 1 if j <= i else
+                                                       10 ** 310 + 2 * (i * N + j) + 1)) for j in range(N)]
+                             for i in range(N)]
+    result = check_data(over)
+    assert result.code == 2 and "lyapunov: over the cost limit" in result.message
+    monkeypatch.setattr(gradient_checker, "MAX_DECAY_WORK", 1000)
+    result = check_data(cert)
+    assert result.code == 2 and "word operations" in result.message
+    assert calls == []  # refused before the products
+    monkeypatch.undo()
+    assert check_data(cert).verified
 
 
 def test_polynomial_work_is_weighted_by_coefficient_size_and_counted_before_the_product(monkeypatch):
