@@ -46,6 +46,18 @@ MAX_DECAY_WORK = 10**10
 def decay_work(N, *bits):
     """The checker's cost estimate of a version-2 decay witness: ``N^3`` times the squared sum of the words.
 
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    *bits : int
+        The bits of ``U``, ``D``, ``mu`` and ``A``, each over its common denominator.
+
+    Returns
+    -------
+    int
+        Word operations, compared with :data:`MAX_DECAY_WORK`.
+
     Examples
     --------
     >>> decay_work(96, 130, 200, 20, 330)
@@ -79,8 +91,11 @@ def gradient_data(system, n=1000, *, max_seconds=None):
     Parameters
     ----------
     system : SSM
+        A time-invariant system with rational entries.
     n : int
         Sequence length (>= 2) for which the attention lower bound is proved.
+    max_seconds : float, optional
+        Budget of the decay search.
 
     Returns
     -------

@@ -361,6 +361,24 @@ SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
 
 
 def spec_matrix(value, name):
+    """One matrix of a spec, by the spec grammar (entries: integers, ``p/q``, exact decimals).
+
+    Parameters
+    ----------
+    value : object
+        The matrix as parsed JSON (a list of rows).
+    name : str
+        Its key in messages (``"A"``).
+
+    Returns
+    -------
+    list of list of Fraction
+
+    Raises
+    ------
+    Unreadable
+        If it is not a list of equally long rows within the limits, or an entry is outside the grammar.
+    """
     if not isinstance(value, list):
         raise Unreadable(f"spec {name} must be a matrix (a list of rows)")
     if len(value) > MAX_DIM:

@@ -123,6 +123,18 @@ def residue_codes(values, codes, prime):
 def residue_array(array, prime):
     """An integer numpy array reduced mod P, as float64 residues in ``[0, P)``.
 
+    Parameters
+    ----------
+    array : numpy.ndarray
+        Integers (an int64 matrix held by :class:`~symssm.sources.system.IntRows`).
+    prime : int
+        The modulus, below 2^26 (so the residues' products stay exact in float64).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 residues, the array's shape.
+
     Examples
     --------
     >>> residue_array(np.array([[-1, 7], [2, -9]]), 5).tolist()

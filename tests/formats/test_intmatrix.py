@@ -148,8 +148,10 @@ def test_limits_of_integer_systems_are_shared_and_fit_the_checkers_memory():
     from symssm.checker.isolate import MEMORY_LIMIT
     from symssm.formats import limits
 
-    assert reading.MAX_INTEGER_ENTRIES == limits.MAX_INTEGER_ENTRIES
-    assert reading.MAX_INTEGER_BYTES == limits.MAX_INTEGER_FILE_BYTES
+    from symssm.checker import limits as C
+
+    assert C.MAX_INTEGER_ENTRIES == limits.MAX_INTEGER_ENTRIES
+    assert C.MAX_INTEGER_BYTES == limits.MAX_INTEGER_FILE_BYTES
     assert reading.MAX_ENTRIES == limits.MAX_ENTRIES and reading.MAX_BYTES == limits.MAX_FILE_BYTES
     assert limits.MAX_INTEGER_ENTRIES >= 4096 ** 2 + 2 * 4096 * 64 + 64 ** 2  # N = 4096, p = m = 64
     assert limits.integer_system_memory(4096, 64, 64) < MEMORY_LIMIT
