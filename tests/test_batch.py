@@ -112,7 +112,9 @@ def test_a_budget_ends_a_batch_with_workers_and_a_rerun_loses_nothing(tmp_path, 
                                  "C": [[rng.randint(-9, 9) for _ in range(N)] for _ in range(4)], "n": 100}) + "\n")
     out = tmp_path / "out.jsonl"
     start = time.monotonic()
-    code = main(["batch", str(src), "-o", str(out), "--workers", "2", "--max-seconds", "0.5"])
+    # A budget far below what starting two workers alone takes: the batch cannot finish inside it on any machine
+    # (0.5 s did once the integer fast path made these 64 systems a 0.5 s batch).
+    code = main(["batch", str(src), "-o", str(out), "--workers", "2", "--max-seconds", "0.02"])
     assert code == 2 and "max-seconds" in capsys.readouterr().err
     assert time.monotonic() - start < 120  # ended, not hung (the queued chunks alone take far longer to wait for)
     kept = out.read_text().splitlines() if out.exists() else []

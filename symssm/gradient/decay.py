@@ -449,7 +449,9 @@ def instability_reason(system, enclosure=None):
 
 def rate_candidates(lo, rho):
     """The decay rates tried, in order, for a spectral radius enclosed in ``[lo, rho]`` (``rho < 1``): points of
-    the 1/1000 grid 1 %, 2 %, 5 %, 10 %, ... above it (at least 1/20), each strictly above ``rho`` and below 1.
+    the 1/1000 grid 1 %, 2 %, 5 %, 10 %, ... above it (at least 1/20), each strictly above ``rho`` and below 1;
+    within 1/100 of 1, the grid is refined by tens until ten of its steps fit between ``rho`` and 1, and the
+    rates step 10 %, 20 %, 50 % of the way from the spectral radius to 1.
 
     Examples
     --------
@@ -457,16 +459,23 @@ def rate_candidates(lo, rho):
     ['101/200', '51/100', '21/40']
     >>> str(next(rate_candidates(Fraction(0), Fraction(0))))
     '1/20'
+    >>> [r * 10000 for r in rate_candidates(Fraction(997, 1000), Fraction(997, 1000))]
+    [Fraction(9973, 1), Fraction(9976, 1), Fraction(9985, 1)]
     """
     seen = set()
+    den = 1000  # the grid: 1/1000, finer for a spectral radius within 1/100 of 1 (slow modes of trained layers)
+    while (1 - rho) * den < 10:
+        den *= 10
     for eps in (Fraction(1, 100), Fraction(2, 100), Fraction(5, 100), Fraction(1, 10), Fraction(1, 5),
                 Fraction(35, 100), Fraction(1, 2), Fraction(3, 4)):
         mid = (lo + rho) / 2  # the enclosure is narrow (about 2^-50): aim from its middle
         target = max(mid * (1 + eps), mid + (1 - mid) * eps / 2, Fraction(1, 20))
+        if den > 1000:  # near 1, relative steps overshoot: step a share of the gap to 1 instead
+            target = mid + (1 - mid) * min(Fraction(1, 2), 10 * eps)
         target = min(target, rho + (1 - rho) * Fraction(9, 10))
-        r = Fraction(round(target * 1000), 1000)  # the nearest point of the 1/1000 grid ...
+        r = Fraction(round(target * den), den)  # the nearest point of the grid ...
         if r <= rho:
-            r = _rational_above(target)  # ... or the next one up, strictly above the spectral radius
+            r = _rational_above(target, den)  # ... or the next one up, strictly above the spectral radius
         if not (0 < r < 1) or r <= rho or r in seen:
             continue
         seen.add(r)

@@ -71,3 +71,11 @@ def test_the_kernel_stands_below_the_readers():
     tree = ast.parse(open(os.path.join(CHECKER, "kernel.py")).read())
     local = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
     assert local <= {"limits", "numbers", "bulk"}, local  # bulk: the fast path of strict JSON, no reader
+
+
+def test_the_dispatch_tables_constants_are_the_modules():
+    """The checker's table names Q(i) head counts and the gradient versions without importing those modules."""
+    from symssm.checker import core, gaussian, gradient
+
+    assert core.GAUSSIAN_FIELD == gaussian.FIELD
+    assert core.KIND_VERSIONS["gradient-highway"] == gradient.GRADIENT_VERSIONS

@@ -40,6 +40,16 @@ def test_r_is_close_to_the_spectral_radius_when_not_defective():
     assert float(Fraction(cert["decay_rate"])) <= 1.05 * float(cert["spectral_radius_estimate"])
 
 
+@pytest.mark.parametrize("rho", ["997/1000", "9995/10000", "99999/100000"])
+def test_slow_modes_within_a_hundredth_of_one_are_certified(rho):
+    """Rates were tried on the 1/1000 grid only: a stable system with spectral radius 0.995 or more got "no decay
+    certificate found" (slow modes of trained layers live there)."""
+    system = ssm([[rho, 0], [1, rho]], [[1], [0]], [[0, 1]])
+    cert = gradient_certificate(system, 50)
+    assert check(cert).verified
+    assert Fraction(rho) < Fraction(cert["decay_rate"]) <= Fraction(rho) + (1 - Fraction(rho)) / 2
+
+
 @pytest.mark.parametrize("system, reason", [
     (ssm([["3/5", "-4/5"], ["4/5", "3/5"]], [[1], [0]], [[1, 0]]), "det A"),  # marginal rotation
     (ssm([[2, 0], [0, "1/2"]], [[1], [1]], [[1, 1]]), "exact eigenvalue 2"),  # unstable
