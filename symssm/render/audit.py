@@ -533,6 +533,14 @@ class _State:
             if h is not None:
                 claim.status = "redefined"
                 claim.detail = f"the paper redefines it ({h.file}:{h.line}, \\{h.command})"
+                continue
+            inner = sorted({t for k, t in d.body if k == "cs" and t in hand and t != name})
+            if inner:  # \renewcommand{\ensuremath}{...}: the macro's body typesets something else
+                h = hand[inner[0]]
+                claim.status = "redefined"
+                more = f" (and {len(inner) - 1} more)" if len(inner) > 1 else ""
+                claim.detail = (f"the paper redefines \\{h.name}, which the macro uses ({h.file}:{h.line}, "
+                                f"\\{h.command}){more}: the page may not show what the certificate proves")
 
     def unmarked(self):
         """symssm's own text outside a marked block: a fragment stripped of its markers, or pasted in part."""

@@ -104,7 +104,14 @@ _HIDING = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftr
            "@input", "@iinput", "csname"}
 #: Commands whose brace arguments are typeset as they are: a fragment may sit inside them.
 SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "colorbox", "fcolorbox", "vbox", "vtop", "hbox", "mbox",
-                  "makebox", "resizebox", "scalebox", "footnote", "centerline", "AtBeginDocument"}
+                  "makebox", "resizebox", "resizebox*", "scalebox", "footnote", "centerline", "AtBeginDocument"}
+#: Commands whose next brace group goes into a box register (typeset later, or never: not typeset for the audit).
+_STORING = {"setbox"}
+#: Environments that keep their contents in a box or write them to a file.
+_STORING_ENVIRONMENTS = {"lrbox", "filecontents", "filecontents*", "VerbatimOut", "SaveVerbatim", "savenotes*"}
+#: Boxes that typeset their argument at a size given as an argument: safe only at a legible size.
+_SIZED = {"scalebox", "resizebox", "resizebox*"}
+_WIDTHS = {"columnwidth", "linewidth", "textwidth", "hsize", "textheight", "vsize", "paperwidth"}
 #: Environments standard LaTeX or common packages provide, which typeset their contents.
 _SECTIONS = {"part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph", "caption",
              "title", "author", "thanks", "footnote", "item", "maketitle", "appendix", "abstract", "bibliography"}
@@ -266,6 +273,7 @@ class PaperReader:
         self.block = None  # (what, sha) of the marked block being read
         self.macro_names = set()
         self.paragraphs = 0
+        self.storing = None  # \setbox read: the next brace group is stored in a box register, not typeset
 
     # ---------------------------------------------------------------- entry
 
@@ -329,6 +337,9 @@ class PaperReader:
         for f in self.envs:
             if f.defined:
                 return f"inside the environment {f.name}, which the paper defines ({f.file}:{f.line})"
+            if f.name in _STORING_ENVIRONMENTS:
+                return (f"inside the environment {f.name} ({f.file}:{f.line}), which stores its contents in a box "
+                        "or a file instead of typesetting them")
         return None
 
     def _arg_reason(self):
@@ -485,7 +496,10 @@ class PaperReader:
         if ch == "{":
             if len(self.groups) > MAX_NESTING:
                 raise InputError(f"{shown}:{t.line}: groups nested more than {MAX_NESTING} deep; not audited")
-            self.groups.append(_Frame("group", "", shown, t.line, arg_of=self.pending))
+            arg_of = self.pending
+            if self.storing is not None:  # \setbox0\vbox{...}: the box's contents go to a register
+                arg_of, self.storing = self.storing, None
+            self.groups.append(_Frame("group", "", shown, t.line, arg_of=arg_of))
             self.pending = None
             return i + 1
         if ch == "}":
@@ -701,6 +715,10 @@ class PaperReader:
         self.pending = name
         if in_block:
             return i + 1
+        if name in _STORING:
+            self.storing = name
+        elif name in _SIZED and not _legible(name, toks, i):
+            self.pending = name + " (to a size the audit cannot read as legible)"
         typeset = self.in_document and self._reason(skip) is None
         if name in SYMSSM_SIGNS and typeset:
             self.order += 1
@@ -861,6 +879,39 @@ def _optional(toks, j):
                 return list(toks[j + 1:k]), k + 1
             k += 1
     return None, j
+
+
+def _factor(text):
+    """A decimal factor of at least 1/2 (``0.8``, ``1``, ``.9``; empty: 1), else False."""
+    text = text.strip()
+    if not text:
+        return True
+    return re.fullmatch(r"[0-9]{0,3}(\.[0-9]{1,6})?", text) is not None and float(text) >= 0.5
+
+
+def _legible(name, toks, i):
+    """Whether ``\\scalebox`` / ``\\resizebox`` at ``toks[i]`` keeps its argument at least half size: a factor of
+    at least 1/2, or a width or height of at least half a standard length (``0.9\\columnwidth``) with ``!``
+    for the other; anything else (``\\scalebox{0.01}``, ``\\resizebox{1pt}{!}``) could make a fragment invisible.
+    """
+    j = _skip_spaces(toks, i + 1)
+    if name == "scalebox":
+        factor, j = _group(toks, j)
+        vertical, _ = _optional(toks, _skip_spaces(toks, j))
+        return _factor(_chars(factor)) and (vertical is None or _factor(_chars(vertical)))
+    sizes = []
+    for _ in range(2):
+        arg, j = _group(toks, _skip_spaces(toks, j))
+        sizes.append(_chars(arg).strip())
+    if sizes == ["!", "!"]:
+        return False
+    for size in sizes:
+        if size == "!":
+            continue
+        m = re.fullmatch(r"(.*?)\\([A-Za-z]+)", size)
+        if m is None or m.group(2) not in _WIDTHS or not _factor(m.group(1)):
+            return False
+    return True
 
 
 def _chars(toks):

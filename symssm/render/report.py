@@ -68,6 +68,11 @@ def _summary(report):
     if report.unused:
         tail.append(f"{len(report.unused)} certificate{'s' if len(report.unused) != 1 else ''} no typeset claim "
                     "uses")
+    if report.claims and not bad and exit_code(report) == 1:  # every claim verified, the paper still fails
+        why = "the paper uses a construct the audit cannot read (NOT AUDITED above)" if report.problems else \
+            "a hand-written number contradicts a certificate" if contradicts else \
+            "with --strict, unchecked numbers, warnings and unused certificates fail it"
+        head = "audit FAILED, " + why + "; " + head[len("audit: "):]
     return head + ("; " + "; ".join(tail) if tail else "")
 
 

@@ -163,6 +163,24 @@ def test_a_redefined_macro_fails_the_claims_that_use_it(paper):
         _edit(paper / "paper.tex", how, "\\renewcommand{\\SymssmJordanChainHeadCount}{2}")
 
 
+def test_a_redefined_command_in_a_macros_body_fails_the_macros_claims(paper):
+    """\\renewcommand{\\ensuremath}[1]{2} makes every \\Symssm... number print 2: those uses cannot pass."""
+    _edit(paper / "paper.tex", "\\title{", "\\renewcommand{\\ensuremath}[1]{2}\n\\title{")
+    code, report = _audit(paper)
+    assert code == 1
+    bad = [c for c in report.claims if c.what.startswith("macro \\") and c.status != "verified"]
+    assert bad and all(c.status == "redefined" and "\\ensuremath, which the macro uses" in c.detail for c in bad)
+
+
+@pytest.mark.parametrize("wrap", ["\\resizebox{\\columnwidth}{!}{%s}", "\\resizebox{!}{0.8\\textheight}{%s}",
+                                  "\\scalebox{0.9}{%s}", "\\fbox{%s}", "\\setbox0\\hbox{x}\\mbox{%s}"])
+def test_a_fragment_in_a_legible_box_is_typeset(paper, wrap):
+    _edit(paper / "sections" / "results.tex", "\\input{results/rotation}", wrap % "\\input{results/rotation}")
+    code, report = _audit(paper)
+    claim = next(c for c in report.claims if c.file == "results/rotation.tex")
+    assert claim.status == "verified", claim.detail
+
+
 def test_a_redefined_command_of_a_fragment_fails_that_fragment(paper):
     (paper / "local.sty").write_text("\\renewcommand{\\symssmspan}{\\operatorname{rank}}\n")
     _edit(paper / "paper.tex", "\\newtheorem{theorem}", "\\usepackage{local}\n\\newtheorem{theorem}")
@@ -197,6 +215,13 @@ def test_a_fragment_in_iffalse_with_a_hand_written_replacement_fails(paper):
     ("\\end{document}\n%s", "after \\end{document}"),
     ("\\endinput\n%s", "after \\endinput"),
     ("\\begin{verbatim}\n%s\n\\end{verbatim}", "printed as code"),
+    # stored in a box register or a box environment, never shown (a new user's tampers, issue 39's review)
+    ("\\setbox0\\vbox{%s}", "inside the argument of \\setbox"),
+    ("\\global\\setbox0=\\hbox to 1pt{%s}", "inside the argument of \\setbox"),
+    ("\\newsavebox{\\keep}\\begin{lrbox}{\\keep}%s\\end{lrbox}", "inside the environment lrbox"),
+    ("\\scalebox{0.01}{%s}", "to a size the audit cannot read as legible"),
+    ("\\resizebox{1pt}{!}{%s}", "to a size the audit cannot read as legible"),
+    ("\\resizebox{!}{0.1\\textheight}{%s}", "to a size the audit cannot read as legible"),
 ])
 def test_a_fragment_the_page_does_not_show_is_not_typeset(paper, wrap, why):
     _edit(paper / "sections" / "results.tex", "\\input{results/rotation}", wrap % "\\input{results/rotation}")
@@ -224,6 +249,10 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
         code, report = _audit(paper)
         assert code == 1, trick
         assert report.problems or any(c.status != "verified" for c in report.claims), trick
+        if not any(c.status != "verified" for c in report.claims):
+            from symssm.render.report import terminal_lines
+            assert terminal_lines(report)[-1].startswith("audit FAILED, the paper uses a construct the audit "
+                                                         "cannot read (NOT AUDITED above); all "), trick
         shutil.copy(paper / "orig.tex", paper / "paper.tex")
 
 
@@ -283,7 +312,11 @@ def test_a_generic_family_count_said_of_every_parameter_is_a_warning(paper, caps
     assert code == 0 and len(report.warnings) == 1 and "k = 1 where t = 0" in report.warnings[0][2]
     capsys.readouterr()
     assert main(["audit", str(paper / "paper.tex"), "--strict"]) == 1
-    assert "WARNING: sections/introduction.tex" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "WARNING: sections/introduction.tex" in out
+    # the last line says the audit failed and why, not only that every claim verified
+    assert out.splitlines()[-1].startswith("audit FAILED, with --strict, unchecked numbers, warnings and unused "
+                                           "certificates fail it; all 20 claims verified"), out.splitlines()[-1]
 
 
 def test_an_unused_certificate_is_listed(paper):
