@@ -575,7 +575,7 @@ def _certify_layers(args, report, n, tolerance, layers, conventions=None):
 def _cmd_families(args):
     from .sources.families import FAMILIES, FAMILY_NOTES
 
-    print("Built-in families (symssm certify|gradient|numeric|plot --family NAME --N N [--p P --m M]; "
+    print("Built-in families (symssm certify|gradient|numeric|plot --family NAME -N N [-p P -m M]; "
           "see docs/families.md):")
     from .sources.parametric import PARAMETRIC_FAMILIES, PARAMETRIC_NOTES
 
