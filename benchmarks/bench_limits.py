@@ -115,7 +115,7 @@ def gradient_hostile_P(folder, N=20):
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        cert["lyapunov"]["P"] = [[format_rational(x) for x in row] for row in P]
+        _version_1(cert, [[format_rational(x) for x in row] for row in P])
         return _save(folder, f"gradient-P-N{N}.json", cert)
     finally:
         sys.set_int_max_str_digits(old)
@@ -133,8 +133,32 @@ def gradient_hostile_distinct(folder, N=20):
             P[i][j] = P[j][i] = x
     from symssm.formats.rationals import format_rational
 
-    cert["lyapunov"]["P"] = [[format_rational(x) for x in row] for row in P]
+    _version_1(cert, [[format_rational(x) for x in row] for row in P])
     return _save(folder, "gradient-P-distinct.json", cert)
+
+
+def _version_1(cert, P):
+    """The certificate as format version 1 (which the checker still reads), its decay witness the matrix P."""
+    cert["version"] = 1
+    cert["lyapunov"] = {"P": P, "mu": "1", "M": "2"}
+
+
+def gradient_hostile_U(folder, N=64):
+    """Hostile, version 2: the unit triangular factor's entries over one 10,000-digit denominator, N = 64."""
+    base = symssm.gradient_certificate(symssm.families.diagonal(N), 1000).data
+    cert = json.loads(json.dumps(base))
+    rng = random.Random(4)
+    den = 10 ** 9999 + 7
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        U = cert["lyapunov"]["U"]
+        for i in range(N):
+            for j in range(i + 1, N):
+                U[i][j] = f"{rng.choice((1, -1))}/{den}"  # lowest terms: the cost limit is what refuses it
+        return _save(folder, f"gradient-U-N{N}.json", cert)
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def family_largest(folder):
@@ -236,8 +260,10 @@ CASES = [
     ("head-count", "exact lags at 33,220 bits (B entry of 9,500 digits)", head_count_lag_bits, False),
     ("head-count", "N = 1024, p = m = 32, modular (honest)", head_count_large, True),
     ("head-count Q(i)", "N = 64, p = m = 4 (honest, 9.2e6 of 5e7 lag work)", gaussian_large, True),
-    ("gradient", "hostile P, N = 20, one 10,000-digit denominator", gradient_hostile_P, False),
-    ("gradient", "hostile P, N = 20, distinct 1,000-digit denominators", gradient_hostile_distinct, False),
+    ("gradient", "version 1, hostile P, N = 20, one 10,000-digit denominator", gradient_hostile_P, False),
+    ("gradient", "version 1, hostile P, N = 20, distinct 1,000-digit denominators", gradient_hostile_distinct,
+     False),
+    ("gradient", "version 2, hostile U, N = 64, one 10,000-digit denominator", gradient_hostile_U, False),
     ("parametric", "diagonal, 5 symbolic eigenvalues (honest)", family_largest, False),
     ("interaction", "linear attention near the work limit", layer_at_work_limit, False),
     ("parametric", "hostile: powers of sums with 10,000-digit constants", family_power_bomb, False),
