@@ -105,6 +105,32 @@ _HIDING = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftr
 #: Commands whose brace arguments are typeset as they are: a fragment may sit inside them.
 SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "colorbox", "fcolorbox", "vbox", "vtop", "hbox", "mbox",
                   "makebox", "resizebox", "resizebox*", "scalebox", "footnote", "centerline", "AtBeginDocument"}
+#: Definitions by name (etoolbox's ``\\csdef{NAME}{BODY}`` and kin, LaTeX's ``\\@namedef``).
+_CSNAMED = {"@namedef", "csdef", "csgdef", "csedef", "csxdef", "cslet", "csletcs", "csgletcs", "letcs",
+            "protected@csedef", "protected@csxdef"}
+#: Commands that change how characters, numbers or whole environments print, or define commands in ways the
+#: audit does not read: a paper that uses one outside a symssm block cannot be audited by reading it.
+APPEARANCE = {
+    **dict.fromkeys(("mathcode", "delcode", "uccode", "lccode", "sfcode", "everymath", "everydisplay",
+                     "everypar", "everyhbox", "everyvbox", "everycr", "everyeof", "DeclareUnicodeCharacter",
+                     "newunicodechar", "DeclareTextCompositeCommand", "mathversion", "SetSymbolFont",
+                     "DeclareSymbolFontAlphabet", "SetMathAlphabet"),
+                    "changes how characters or numbers print"),
+    **dict.fromkeys(("AtBeginEnvironment", "AtEndEnvironment", "BeforeBeginEnvironment", "AfterEndEnvironment",
+                     "patchcmd", "xpatchcmd", "apptocmd", "pretocmd", "xapptocmd", "xpretocmd", "AddToHook",
+                     "AddToHookNext", "AddToHookWithArguments", "preto", "appto", "gpreto", "gappto",
+                     "csappto", "cspreto", "robustify", "ExplSyntaxOn", "ProvidesExplPackage",
+                     "declaretheoremstyle"),
+                    "changes commands or environments in a way the audit does not follow"),
+    **dict.fromkeys(("color", "pagecolor", "fontsize", "moveleft", "moveright", "raise", "lower", "special",
+                     "pdfliteral", "pdfsetmatrix", "pdfsave", "pdfrestore", "mag", "hoffset", "voffset", "char"),
+                    "changes where, how large or in what colour the text that follows prints (or prints a "
+                    "character by its code)"),
+}
+#: Skips and kerns: a large negative one can push a fragment off the page.
+_SKIPS = {"hskip", "vskip", "kern", "hspace", "vspace", "mskip", "mkern", "hglue", "vglue"}
+_UNITS = {"pt": 1, "bp": 1.00375, "mm": 2.84528, "cm": 28.4528, "in": 72.27, "pc": 12, "sp": 1 / 65536,
+          "em": 11, "ex": 5, "dd": 1.07, "cc": 12.84, "mu": 0.6}
 #: Commands whose next brace group goes into a box register (typeset later, or never: not typeset for the audit).
 _STORING = {"setbox"}
 #: Environments that keep their contents in a box or write them to a file.
@@ -432,11 +458,11 @@ class PaperReader:
                 i += 1
                 continue
             if name in _DEF or name in _LET or name in _NEWCOMMAND or name in _DOCUMENTCOMMAND \
-                    or name in _ENVIRONMENT or name in _DOCUMENTENV or name in _REGISTER or name == "@namedef":
+                    or name in _ENVIRONMENT or name in _DOCUMENTENV or name in _REGISTER or name in _CSNAMED:
                 i = self._definition(name, toks, i, shown, package)
                 continue
             if name in ("newtheorem", "newtheorem*"):
-                i = self._newtheorem(toks, i)
+                i = self._newtheorem(toks, i, shown, package)
                 continue
             if name == "includeonly":
                 arg, j = _group(toks, _skip_spaces(toks, i + 1))
@@ -449,6 +475,17 @@ class PaperReader:
             if name in ("catcode", "scantokens") and not in_block:
                 self._hazard(shown, t.line, f"\\{name} changes how TeX reads the text that follows; a paper that "
                              "does this cannot be audited by reading it")
+            if not in_block and name in APPEARANCE:
+                self._hazard(shown, t.line, f"\\{name} {APPEARANCE[name]}; a paper that uses it cannot be audited "
+                             "by reading it")
+            if not in_block and name == "newtheoremstyle":
+                odd = _odd_style(toks, i)
+                if odd:
+                    self._hazard(shown, t.line, f"\\newtheoremstyle uses \\{odd}, which may hide or restyle the "
+                                 "theorems that follow (symssm's among them)")
+            if not in_block and name in _SKIPS and _far_back(toks, i):
+                self._hazard(shown, t.line, f"\\{name} moves by a large negative amount (or one the audit cannot "
+                             "read), which can push a result off the page")
             if name == "csname" and not in_block:
                 j, cs = _csname(toks, i)
                 if not package and cs is None:
@@ -621,7 +658,7 @@ class PaperReader:
             if len(self.envs) > MAX_NESTING:
                 raise InputError(f"{shown}:{t.line}: environments nested more than {MAX_NESTING} deep; not audited")
             defined = any(d.environment and d.name == env and d.block is None and not d.package
-                          for d in self.out.definitions)
+                          and d.command != "newtheorem" for d in self.out.definitions)
             self.envs.append(_Frame("env", env, shown, t.line, defined=defined))
             if self.block is None:
                 if env in self.out.theorems or env in _THEOREM_LIKE:
@@ -662,7 +699,7 @@ class PaperReader:
             self._define(name, env, command, shown, t.line, body, package)
         if not in_block:  # definitions nested in a body are definitions too
             for b in bodies:
-                sub = [Token(kind, text, t.line) for kind, text in b]
+                sub = [Token(kind, text, t.line) for kind, text in b if not (kind == "cs" and text in _NOEXPAND)]
                 for k, x in enumerate(sub):
                     if x.kind == "cs" and x.text in _ALL_DEFINING:
                         for name, env in _parse_definition(x.text, sub, k)[0]:
@@ -677,11 +714,13 @@ class PaperReader:
             self.macro_names.add(name)
         self.out.definitions.append(Definition(name, env, command, shown, line, block, tuple(body), None, package))
 
-    def _newtheorem(self, toks, i):
+    def _newtheorem(self, toks, i, shown, package):
         j = _skip_spaces(toks, i + 1)
         if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
             j += 1
         env, j = _group(toks, _skip_spaces(toks, j))
+        if self.block is None and _chars(env).strip().startswith("symssm"):  # a hand-made symssm environment
+            self._define(_chars(env).strip(), True, "newtheorem", shown, toks[i].line, (), package)
         _, j = _optional(toks, _skip_spaces(toks, j))
         title, j = _group(toks, _skip_spaces(toks, j))
         k = _skip_spaces(toks, j)
@@ -727,6 +766,9 @@ class PaperReader:
             if typeset:
                 self.order += 1
                 self.out.macro_uses.append((name, shown, t.line, self.order))
+                if _joined_to_digit(toks, i):
+                    self._hazard(shown, t.line, f"a digit is joined to \\{name}: the page shows a number the "
+                                 "certificate does not (leave a space or a word between them)")
             self._emit("\ue000m:" + name + "\ue001", shown, t.line, skip)
             return i + 1
         if name in _REFS or name == "label":
@@ -767,8 +809,10 @@ class PaperReader:
             if d.name == name and not d.environment and d.block is None:
                 if d.command in _LET or not d.body or len(d.body) > 200:
                     return None
-                if all(k in ("char", "space") and x not in "{}#" for k, x in d.body):
-                    return "".join(" " if k == "space" else x for k, x in d.body)
+                body = [(k, x) for k, x in d.body if not (k == "cs" and x in _TEXT_WRAPPERS)
+                        and not (k == "char" and x in "{}$")]  # \ensuremath{3}, \textbf{three}: their text
+                if body and all(k in ("char", "space") and x != "#" for k, x in body):
+                    return "".join(" " if k == "space" else x for k, x in body)
                 return None
         return None
 
@@ -820,7 +864,8 @@ _REFS = {"ref", "cref", "Cref", "autoref", "eqref", "nameref", "pageref", "vref"
 _SKIPPED_ARGUMENT = {"cite", "citep", "citet", "citealp", "nocite", "bibliographystyle", "bibliography", "url",
                      "href", "includegraphics", "pagestyle", "thispagestyle", "setlength", "setcounter",
                      "addtocounter", "vspace", "hspace", "vspace*", "hspace*", "addbibresource"}
-_ALL_DEFINING = _DEF | _LET | _NEWCOMMAND | _DOCUMENTCOMMAND | _ENVIRONMENT | _DOCUMENTENV
+_NOEXPAND = {"noexpand", "unexpanded", "expandafter", "protect", "global", "long", "outer", "protected"}
+_ALL_DEFINING = _DEF | _LET | _NEWCOMMAND | _DOCUMENTCOMMAND | _ENVIRONMENT | _DOCUMENTENV | _CSNAMED
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\s)]+(?=[A-Z\ue000(\\])")
@@ -879,6 +924,63 @@ def _optional(toks, j):
                 return list(toks[j + 1:k]), k + 1
             k += 1
     return None, j
+
+
+#: Commands that only style the text of a hand-written macro's body (its text is read through them).
+_TEXT_WRAPPERS = {"ensuremath", "mathrm", "textrm", "text", "textbf", "textit", "emph", "mbox", "mathbf",
+                  "textnormal", "mathit", "textsf", "texttt"}
+
+
+#: What a theorem style may use (amsthm's arguments: spaces, fonts, punctuation, the heading's pieces).
+_STYLE_SAFE = {"itshape", "upshape", "slshape", "scshape", "bfseries", "mdseries", "normalfont", "rmfamily",
+               "sffamily", "ttfamily", "em", "it", "bf", "sl", "sc", "rm", "sf", "tt", "normalsize", "small",
+               "large", "Large", "topsep", "itemsep", "parskip", "baselineskip", "parindent", "labelsep", "newline",
+               "thmname", "thmnumber", "thmnote", "textbf", "textit", "textsc", "emph", "upshape", "space", "quad",
+               "medskipamount", "smallskipamount", "bigskipamount", "fill", "z@", "p@"}
+
+
+def _odd_style(toks, i):
+    """The first command in ``\\newtheoremstyle``'s nine arguments that is not a font, a space or a heading
+    piece (``\\color``), else None."""
+    j = i + 1
+    for _ in range(9):
+        arg, j = _group(toks, _skip_spaces(toks, j))
+        for x in arg:
+            if x.kind == "cs" and x.text not in _STYLE_SAFE:
+                return x.text
+    return None
+
+
+def _joined_to_digit(toks, i):
+    """Whether the macro use at ``toks[i]`` touches a digit or a decimal point (``1\\SymssmX``, ``\\SymssmX{}0``,
+    ``\\SymssmX 0``: TeX drops the space after a command's name)."""
+    if i > 0 and toks[i - 1].kind == "char" and (toks[i - 1].text.isdigit() or toks[i - 1].text in ".,"):
+        return True
+    j = _skip_spaces(toks, i + 1)
+    if j + 1 < len(toks) and toks[j].text == "{" and toks[j + 1].text == "}" and toks[j].kind == "char":
+        j += 2
+    return j < len(toks) and toks[j].kind == "char" and toks[j].text.isdigit()
+
+
+def _far_back(toks, i):
+    """Whether the skip or kern at ``toks[i]`` is negative and at least 1 cm long, or negative and not a plain
+    dimension (``-\\textwidth``, ``-2\\baselineskip``)."""
+    j = _skip_spaces(toks, i + 1)
+    if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
+        j = _skip_spaces(toks, j + 1)
+    arg, _ = _group(toks, j) if j < len(toks) and toks[j].text == "{" else (toks[j:j + 40], None)
+    text = _chars(arg).strip()
+    if text.startswith("="):
+        text = text[1:].strip()
+    m = re.match(r"-\s*([0-9]*\.?[0-9]*)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu)?", text)
+    if m is None:
+        return False
+    if not m.group(1) or m.group(1) == "." or m.group(2) is None:  # a length command times something
+        small = re.fullmatch(r"-\s*([0-9]*\.?[0-9]*)\s*\\(baselineskip|parskip|smallskipamount|medskipamount|"
+                             r"bigskipamount|abovedisplayskip|belowdisplayskip|abovecaptionskip|belowcaptionskip|"
+                             r"itemsep|topsep|parsep|jot|fboxsep|tabcolsep|arraycolsep)\s*", text)
+        return small is None or (small.group(1) not in ("", ".") and float(small.group(1)) > 3)
+    return float(m.group(1)) * _UNITS[m.group(2)] >= 28.45
 
 
 def _factor(text):
@@ -971,10 +1073,15 @@ def _target(toks, j):
 def _parse_definition(command, toks, i):
     """((names as (name or None, is environment)), bodies as significant token lists, index after it)."""
     j = i + 1
-    if command == "@namedef":
+    if command == "letcs":
+        name, j = _target(toks, _skip_spaces(toks, j))
+        body, j = _group(toks, _skip_spaces(toks, j))
+        return [(name, False)], [significant(body)], j
+    if command in _CSNAMED:
         arg, j = _group(toks, _skip_spaces(toks, j))
         body, j = _group(toks, _skip_spaces(toks, j))
-        return [(_chars(arg).strip() or None, False)], [significant(body)], j
+        name = _chars(arg).strip()
+        return [(name if re.fullmatch(r"[A-Za-z@]+", name) else None, False)], [significant(body)], j
     if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
         j += 1
     if command in _DEF:

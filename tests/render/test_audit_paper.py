@@ -256,6 +256,53 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
         shutil.copy(paper / "orig.tex", paper / "paper.tex")
 
 
+@pytest.mark.parametrize("where, old, new, expect", [
+    # an adversarial reviewer's edits (issue 39's review): each compiled to a PDF that showed a false number or
+    # hid a certified theorem, and each passed the audit
+    ("paper.tex", "\\title{", "\\mathcode`\\2=\"7033\n\\title{", "\\mathcode changes how characters"),
+    ("sections/introduction.tex", "The Jordan chain", "{\\everymath{\\mathcode`\\2=\"7033}The Jordan chain",
+     "\\everymath changes how characters"),
+    ("sections/introduction.tex", "The Jordan chain", "\\csdef{SymssmRotationHeadCount}{\\ensuremath{3}}The Jordan "
+     "chain", "redefines it"),
+    ("sections/introduction.tex", "The Jordan chain",
+     "\\edef\\x{\\noexpand\\def\\noexpand\\SymssmRotationHeadCount{3}}\\x The Jordan chain", "redefines it"),
+    ("sections/introduction.tex", "The Jordan chain", "\\ExplSyntaxOn\\cs_set:Npn\\SymssmRotationHeadCount{3}"
+     "\\ExplSyntaxOff The Jordan chain", "\\ExplSyntaxOn changes commands"),
+    ("sections/results.tex", "\\input{results/rotation}", "{\\color{white}\\input{results/rotation}}",
+     "\\color changes where"),
+    ("paper.tex", "\\title{", "\\AtBeginEnvironment{symssmtheorem}{\\color{white}}\n\\title{",
+     "\\AtBeginEnvironment changes commands"),
+    ("paper.tex", "\\title{", "\\newtheorem{symssmtheorem}{Certified result}\n\\title{",
+     "redefines environment symssmtheorem"),
+    ("sections/results.tex", "\\input{results/rotation}",
+     "{\\fontsize{0.01pt}{0.01pt}\\selectfont\\input{results/rotation}}", "\\fontsize changes where"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\moveleft100cm\\vbox{\\input{results/rotation}}",
+     "\\moveleft changes where"),
+    ("sections/results.tex", "\\input{results/rotation}",
+     "\\hbox to 0pt{\\hskip-100cm\\vbox{\\input{results/rotation}}\\hss}", "\\hskip moves by a large negative"),
+    ("paper.tex", "\\title{", "\\DeclareUnicodeCharacter{0663}{3}\n\\title{", "\\DeclareUnicodeCharacter"),
+    ("sections/introduction.tex", "needs two heads", "needs \\char`\\3{} heads", "\\char changes"),
+    ("sections/introduction.tex", "framework side by side.", "framework side by side. The rotation needs "
+     "1\\SymssmRotationHeadCount{} heads.", "a digit is joined to \\SymssmRotationHeadCount"),
+])
+def test_what_changes_how_the_page_prints_fails_the_audit(paper, where, old, new, expect):
+    _edit(paper / where, old, new)
+    code, report = _audit(paper)
+    assert code == 1
+    messages = [m for _, _, m in report.problems] + [c.detail or "" for c in report.claims]
+    assert any(expect in m for m in messages), messages
+
+
+def test_ordinary_spacing_and_styles_are_read(paper):
+    """The checks above are not a ban on ordinary LaTeX: small negative spaces, theorem styles of fonts."""
+    _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
+          "\\vspace{-2mm}\\vspace{-\\baselineskip}\\input{results/rotation}\\hspace{-1em}")
+    _edit(paper / "paper.tex", "\\newtheorem{theorem}", "\\newtheoremstyle{mine}{3pt}{3pt}{\\itshape}{}{\\bfseries}"
+          "{.}{.5em}{}\\theoremstyle{mine}\n\\newtheorem{theorem}")
+    code, report = _audit(paper)
+    assert code == 0, report.problems + [c.text() for c in report.claims if c.status != "verified"]
+
+
 def test_a_stripped_and_edited_fragment_fails(paper):
     path = paper / "results" / "jordan-chain.tex"
     text = "\n".join(line for line in path.read_text().split("\n")
