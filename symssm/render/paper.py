@@ -300,6 +300,7 @@ class PaperReader:
         self.macro_names = set()
         self.paragraphs = 0
         self.storing = None  # \setbox read: the next brace group is stored in a box register, not typeset
+        self.styled = {}  # (name, is environment) -> the command of APPEARANCE its definition uses (at any depth)
 
     # ---------------------------------------------------------------- entry
 
@@ -660,6 +661,10 @@ class PaperReader:
             defined = any(d.environment and d.name == env and d.block is None and not d.package
                           and d.command != "newtheorem" for d in self.out.definitions)
             self.envs.append(_Frame("env", env, shown, t.line, defined=defined))
+            if (env, True) in self.styled and self.block is None:
+                self._hazard(shown, t.line, f"the environment {env} uses \\{self.styled[(env, True)]}, which "
+                             f"{APPEARANCE[self.styled[(env, True)]]}; a paper that uses it cannot be audited by "
+                             "reading it")
             if self.block is None:
                 if env in self.out.theorems or env in _THEOREM_LIKE:
                     self.text_env = (env, shown, t.line)
@@ -710,6 +715,13 @@ class PaperReader:
 
     def _define(self, name, env, command, shown, line, body, package):
         block = self.block[1] if self.block is not None else None
+        if block is None:  # \newcommand{\hide}{\color{white}}, \let\hide\color: a use of it is one of those
+            styled = next((x if x in APPEARANCE else self.styled[(x, False)] for k, x in body
+                           if k == "cs" and (x in APPEARANCE or (x, False) in self.styled)), None)
+            if styled is not None:
+                self.styled[(name, env)] = styled
+            else:
+                self.styled.pop((name, env), None)
         if self.block is not None and self.block[0] == "macros" and not env:
             self.macro_names.add(name)
         self.out.definitions.append(Definition(name, env, command, shown, line, block, tuple(body), None, package))
@@ -754,6 +766,10 @@ class PaperReader:
         self.pending = name
         if in_block:
             return i + 1
+        if (name, False) in self.styled and self.in_document:
+            self._hazard(shown, t.line, f"\\{name} uses \\{self.styled[(name, False)]}, which "
+                         f"{APPEARANCE[self.styled[(name, False)]]}; a paper that uses it cannot be audited by "
+                         "reading it")
         if name in _STORING:
             self.storing = name
         elif name in _SIZED and not _legible(name, toks, i):

@@ -282,6 +282,10 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
      "\\hbox to 0pt{\\hskip-100cm\\vbox{\\input{results/rotation}}\\hss}", "\\hskip moves by a large negative"),
     ("paper.tex", "\\title{", "\\DeclareUnicodeCharacter{0663}{3}\n\\title{", "\\DeclareUnicodeCharacter"),
     ("sections/introduction.tex", "needs two heads", "needs \\char`\\3{} heads", "\\char changes"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\let\\hue\\color{\\hue{white}\\input{results/rotation}}",
+     "\\hue uses \\color"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\newcommand{\\a}{\\color{white}}\\newcommand{\\b}{\\a}"
+     "{\\b\\input{results/rotation}}", "\\b uses \\color"),
     ("sections/introduction.tex", "framework side by side.", "framework side by side. The rotation needs "
      "1\\SymssmRotationHeadCount{} heads.", "a digit is joined to \\SymssmRotationHeadCount"),
 ])
@@ -291,6 +295,15 @@ def test_what_changes_how_the_page_prints_fails_the_audit(paper, where, old, new
     assert code == 1
     messages = [m for _, _, m in report.problems] + [c.detail or "" for c in report.claims]
     assert any(expect in m for m in messages), messages
+
+
+def test_an_environment_of_a_local_package_that_recolours_stops_the_audit(paper):
+    (paper / "ghost.sty").write_text("\\newenvironment{ghost}{\\color{white}}{}\n")
+    _edit(paper / "paper.tex", "\\title{", "\\usepackage{ghost}\n\\title{")
+    _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
+          "\\begin{ghost}\\input{results/rotation}\\end{ghost}")
+    code, report = _audit(paper)
+    assert code == 1 and any("the environment ghost uses \\color" in m for _, _, m in report.problems)
 
 
 def test_ordinary_spacing_and_styles_are_read(paper):
