@@ -103,7 +103,7 @@ _HIDING = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftr
            "subimport", "scantokens", "catcode", "excludecomment", "comment", "endcomment", "@@input",
            "@input", "@iinput", "csname"}
 #: Commands whose brace arguments are typeset as they are: a fragment may sit inside them.
-SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "colorbox", "fcolorbox", "vbox", "vtop", "hbox", "mbox",
+SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "vbox", "vtop", "hbox", "mbox",
                   "makebox", "resizebox", "resizebox*", "scalebox", "footnote", "centerline", "AtBeginDocument"}
 #: Definitions by name (etoolbox's ``\\csdef{NAME}{BODY}`` and kin, LaTeX's ``\\@namedef``).
 _CSNAMED = {"@namedef", "csdef", "csgdef", "csedef", "csxdef", "cslet", "csletcs", "csgletcs", "letcs",
@@ -122,8 +122,14 @@ APPEARANCE = {
                      "csappto", "cspreto", "robustify", "ExplSyntaxOn", "ProvidesExplPackage",
                      "declaretheoremstyle"),
                     "changes commands or environments in a way the audit does not follow"),
-    **dict.fromkeys(("color", "pagecolor", "fontsize", "moveleft", "moveright", "raise", "lower", "special",
-                     "pdfliteral", "pdfsetmatrix", "pdfsave", "pdfrestore", "mag", "hoffset", "voffset", "char"),
+    **dict.fromkeys(("color", "pagecolor", "colorbox", "fcolorbox", "pdfcolorstack", "transparent",
+                     "texttransparent", "fontsize", "DeclareMathSizes", "DeclareFontShape", "DeclareFontFamily",
+                     "DeclareFixedFont", "moveleft", "moveright", "raise", "lower", "llap", "rlap", "clap", "put",
+                     "multiput", "leaders", "cleaders", "xleaders", "special", "pdfliteral", "pdfsetmatrix",
+                     "pdfsave", "pdfrestore", "mag", "hoffset", "voffset", "pdfhorigin", "pdfvorigin",
+                     "pdfpagewidth", "pdfpageheight", "pagewidth", "pageheight", "pdfpageattr", "shipout",
+                     "AddToShipoutPicture", "AddToShipoutPictureFG", "AddToShipoutPictureBG", "AtBeginShipout",
+                     "AtBeginShipoutNext", "AtBeginShipoutFirst", "char"),
                     "changes where, how large or in what colour the text that follows prints (or prints a "
                     "character by its code)"),
 }
@@ -137,6 +143,10 @@ _STORING = {"setbox"}
 _STORING_ENVIRONMENTS = {"lrbox", "filecontents", "filecontents*", "VerbatimOut", "SaveVerbatim", "savenotes*"}
 #: Boxes that typeset their argument at a size given as an argument: safe only at a legible size.
 _SIZED = {"scalebox", "resizebox", "resizebox*"}
+_SMALL_LENGTHS = {"baselineskip", "parskip", "smallskipamount", "medskipamount", "bigskipamount",
+                  "abovedisplayskip", "belowdisplayskip", "abovecaptionskip", "belowcaptionskip", "itemsep", "topsep",
+                  "parsep", "jot", "fboxsep", "tabcolsep", "arraycolsep", "parindent", "labelsep", "floatsep",
+                  "textfloatsep", "intextsep"}
 _WIDTHS = {"columnwidth", "linewidth", "textwidth", "hsize", "textheight", "vsize", "paperwidth"}
 #: Environments standard LaTeX or common packages provide, which typeset their contents.
 _SECTIONS = {"part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph", "caption",
@@ -300,6 +310,7 @@ class PaperReader:
         self.macro_names = set()
         self.paragraphs = 0
         self.storing = None  # \setbox read: the next brace group is stored in a box register, not typeset
+        self.backwards = 0.0  # points moved backwards by skips since the last paragraph break
         self.styled = {}  # (name, is environment) -> the command of APPEARANCE its definition uses (at any depth)
 
     # ---------------------------------------------------------------- entry
@@ -411,6 +422,7 @@ class PaperReader:
                 if not skipping and not package:
                     if kind == "par":
                         self.pending = None
+                        self.backwards = 0.0
                         self._flush()
                     else:
                         self._emit(" ", shown, t.line, skip)
@@ -484,9 +496,20 @@ class PaperReader:
                 if odd:
                     self._hazard(shown, t.line, f"\\newtheoremstyle uses \\{odd}, which may hide or restyle the "
                                  "theorems that follow (symssm's among them)")
-            if not in_block and name in _SKIPS and _far_back(toks, i):
-                self._hazard(shown, t.line, f"\\{name} moves by a large negative amount (or one the audit cannot "
-                             "read), which can push a result off the page")
+            if not in_block and name in ("tikz", "tikzset", "pgfkeys") and _overlay(toks, i):
+                self._hazard(shown, t.line, f"\\{name} with an overlay draws over the page, where it can cover a "
+                             "result; a paper that does this cannot be audited by reading it")
+            if not in_block and name in ("definecolor", "colorlet", "providecolor", "DefineNamedColor"):
+                target, _ = _group(toks, _skip_spaces(toks, i + 1))
+                if _chars(target).strip() in ("black", "white", ".", "default", "fg", "text"):
+                    self._hazard(shown, t.line, f"\\{name} redefines the colour {_chars(target).strip()}, which "
+                                 "can make text invisible")
+            if not in_block and name in _SKIPS:
+                self.backwards += _backwards(toks, i)  # many small steps back add up (reset at a paragraph)
+            if not in_block and name in _SKIPS and (_far_back(toks, i) or self.backwards >= 28.45):
+                self.backwards = 0.0
+                self._hazard(shown, t.line, f"\\{name} moves by 1 cm or more backwards, 10 cm or more forwards, or "
+                             "an amount the audit cannot measure, which can push a result off the page")
             if name == "csname" and not in_block:
                 j, cs = _csname(toks, i)
                 if not package and cs is None:
@@ -661,6 +684,10 @@ class PaperReader:
             defined = any(d.environment and d.name == env and d.block is None and not d.package
                           and d.command != "newtheorem" for d in self.out.definitions)
             self.envs.append(_Frame("env", env, shown, t.line, defined=defined))
+            if env in ("tikzpicture", "pgfpicture", "picture", "overpic") and self.block is None and (
+                    env != "tikzpicture" or _overlay(toks, j - 1)):
+                self._hazard(shown, t.line, f"the environment {env} can draw over the page, where it can cover a "
+                             "result; a paper that uses it cannot be audited by reading it")
             if (env, True) in self.styled and self.block is None:
                 self._hazard(shown, t.line, f"the environment {env} uses \\{self.styled[(env, True)]}, which "
                              f"{APPEARANCE[self.styled[(env, True)]]}; a paper that uses it cannot be audited by "
@@ -967,20 +994,31 @@ def _odd_style(toks, i):
     return None
 
 
+def _overlay(toks, i):
+    """Whether the optional argument after ``toks[i]`` (or the next 400 tokens) asks TikZ for an overlay."""
+    opt, _ = _optional(toks, _skip_spaces(toks, i + 1))
+    text = _chars(opt if opt is not None else toks[i + 1:i + 400])
+    return "overlay" in text or "remember picture" in text
+
+
 def _joined_to_digit(toks, i):
     """Whether the macro use at ``toks[i]`` touches a digit or a decimal point (``1\\SymssmX``, ``\\SymssmX{}0``,
     ``\\SymssmX 0``: TeX drops the space after a command's name)."""
-    if i > 0 and toks[i - 1].kind == "char" and (toks[i - 1].text.isdigit() or toks[i - 1].text in ".,"):
+    k = i - 1
+    while k >= 0 and toks[k].kind == "char" and toks[k].text in "{}":  # 1{}\SymssmX, {1}\SymssmX
+        k -= 1
+    if k >= 0 and toks[k].kind == "char" and (toks[k].text.isdigit() or toks[k].text in ".,"):
         return True
     j = _skip_spaces(toks, i + 1)
-    if j + 1 < len(toks) and toks[j].text == "{" and toks[j + 1].text == "}" and toks[j].kind == "char":
-        j += 2
+    while j < len(toks) and toks[j].kind == "char" and toks[j].text in "{}":  # \SymssmX{}{}0
+        j += 1
     return j < len(toks) and toks[j].kind == "char" and toks[j].text.isdigit()
 
 
 def _far_back(toks, i):
-    """Whether the skip or kern at ``toks[i]`` is negative and at least 1 cm long, or negative and not a plain
-    dimension (``-\\textwidth``, ``-2\\baselineskip``)."""
+    """Whether the skip or kern at ``toks[i]`` can move text far: at least 1 cm backwards, at least 10 cm
+    forwards, or by an amount the audit cannot measure (``\\dimexpr``, a register, ``-\\textwidth``); a few
+    multiples of the small standard lengths (``\\baselineskip``) and ``\\fill`` are measured as small."""
     j = _skip_spaces(toks, i + 1)
     if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
         j = _skip_spaces(toks, j + 1)
@@ -988,15 +1026,37 @@ def _far_back(toks, i):
     text = _chars(arg).strip()
     if text.startswith("="):
         text = text[1:].strip()
-    m = re.match(r"-\s*([0-9]*\.?[0-9]*)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu)?", text)
+    m = re.match(r"([-+]?)\s*([0-9]*\.?[0-9]*)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu|true|\\[A-Za-z@]+)?", text)
+    back, number, unit = m.group(1) == "-", m.group(2), m.group(3)
+    if unit is None:
+        return bool(back or number)  # a bare number is not a dimension TeX takes; a sign before a group
+    if unit.startswith("\\"):
+        name = unit[1:]
+        factor = float(number) if number not in ("", ".") else 1.0
+        if name in ("fill", "fil", "filll", "stretch", "hfill", "vfill"):
+            return back
+        if name in _SMALL_LENGTHS:
+            return factor > 3
+        if name in _WIDTHS and not back:
+            return factor > 1
+        return True  # \dimexpr, a register, a width backwards
+    if unit == "true" or number in ("", "."):
+        return True
+    length = float(number) * _UNITS[unit]
+    return length >= 28.45 if back else length >= 284.5
+
+
+def _backwards(toks, i):
+    """The points the skip at ``toks[i]`` moves backwards when it is a plain negative dimension, else 0."""
+    j = _skip_spaces(toks, i + 1)
+    if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
+        j = _skip_spaces(toks, j + 1)
+    arg, _ = _group(toks, j) if j < len(toks) and toks[j].text == "{" else (toks[j:j + 40], None)
+    m = re.match(r"=?\s*-\s*([0-9]*\.?[0-9]+)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu)", _chars(arg).strip())
     if m is None:
-        return False
-    if not m.group(1) or m.group(1) == "." or m.group(2) is None:  # a length command times something
-        small = re.fullmatch(r"-\s*([0-9]*\.?[0-9]*)\s*\\(baselineskip|parskip|smallskipamount|medskipamount|"
-                             r"bigskipamount|abovedisplayskip|belowdisplayskip|abovecaptionskip|belowcaptionskip|"
-                             r"itemsep|topsep|parsep|jot|fboxsep|tabcolsep|arraycolsep)\s*", text)
-        return small is None or (small.group(1) not in ("", ".") and float(small.group(1)) > 3)
-    return float(m.group(1)) * _UNITS[m.group(2)] >= 28.45
+        m = re.match(r"=?\s*-\s*([0-9]*\.?[0-9]*)\s*\\baselineskip", _chars(arg).strip())
+        return 0.0 if m is None else float(m.group(1) or 1) * 12
+    return float(m.group(1)) * _UNITS[m.group(2)]
 
 
 def _factor(text):

@@ -279,13 +279,40 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
     ("sections/results.tex", "\\input{results/rotation}", "\\moveleft100cm\\vbox{\\input{results/rotation}}",
      "\\moveleft changes where"),
     ("sections/results.tex", "\\input{results/rotation}",
-     "\\hbox to 0pt{\\hskip-100cm\\vbox{\\input{results/rotation}}\\hss}", "\\hskip moves by a large negative"),
+     "\\hbox to 0pt{\\hskip-100cm\\vbox{\\input{results/rotation}}\\hss}", "\\hskip moves by 1 cm or more backwards"),
     ("paper.tex", "\\title{", "\\DeclareUnicodeCharacter{0663}{3}\n\\title{", "\\DeclareUnicodeCharacter"),
     ("sections/introduction.tex", "needs two heads", "needs \\char`\\3{} heads", "\\char changes"),
     ("sections/results.tex", "\\input{results/rotation}", "\\let\\hue\\color{\\hue{white}\\input{results/rotation}}",
      "\\hue uses \\color"),
     ("sections/results.tex", "\\input{results/rotation}", "\\newcommand{\\a}{\\color{white}}\\newcommand{\\b}{\\a}"
      "{\\b\\input{results/rotation}}", "\\b uses \\color"),
+    # a second round: a white box over the digit, colour stacks, page origins, skips far forwards or unmeasured,
+    # fonts scaled to specks, shipout pictures, overlays, black redefined, digits joined through groups
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\SymssmRotationHeadCount{}"
+     "{\\fboxsep=0pt\\llap{\\colorbox{white}{\\strut 3}}}", "\\llap changes"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\pdfcolorstack0 push{1 1 1 rg 1 1 1 RG}"
+     "\\input{results/rotation}\\pdfcolorstack0 pop", "\\pdfcolorstack changes"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\colorbox{black}{\\parbox{\\columnwidth}"
+     "{\\input{results/rotation}}}", "\\colorbox changes"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\clearpage\\pdfhorigin=60cm \\input{results/rotation}"
+     "\\clearpage\\pdfhorigin=1in", "\\pdfhorigin changes"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\noindent\\hskip\\dimexpr-30cm\\relax\\parbox"
+     "{\\columnwidth}{\\input{results/rotation}}", "an amount the audit cannot measure"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\noindent\\mbox{\\hspace{40cm}\\parbox{\\columnwidth}"
+     "{\\input{results/rotation}}}", "10 cm or more forwards"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\vspace{-9mm}\\vspace{-9mm}\\vspace{-9mm}\\vspace{-9mm}"
+     "\\input{results/rotation}", "1 cm or more backwards"),
+    ("paper.tex", "\\title{", "\\DeclareFontShape{OT1}{tinyr}{m}{n}{<-> s*[0.02] cmr10}{}\n\\title{",
+     "\\DeclareFontShape changes"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\AddToShipoutPictureFG*{\\put(0,0){\\rule{\\paperwidth}"
+     "{\\paperheight}}}\\input{results/rotation}", "\\AddToShipoutPictureFG changes"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\SymssmRotationHeadCount{}"
+     "\\tikz[overlay]\\node[fill=white]{3};", "\\tikz with an overlay"),
+    ("paper.tex", "\\title{", "\\definecolor{black}{gray}{1}\n\\title{", "redefines the colour black"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs 1{}\\SymssmRotationHeadCount{}",
+     "a digit is joined"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\SymssmRotationHeadCount{}{}0",
+     "a digit is joined"),
     ("sections/introduction.tex", "framework side by side.", "framework side by side. The rotation needs "
      "1\\SymssmRotationHeadCount{} heads.", "a digit is joined to \\SymssmRotationHeadCount"),
 ])
@@ -309,7 +336,8 @@ def test_an_environment_of_a_local_package_that_recolours_stops_the_audit(paper)
 def test_ordinary_spacing_and_styles_are_read(paper):
     """The checks above are not a ban on ordinary LaTeX: small negative spaces, theorem styles of fonts."""
     _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
-          "\\vspace{-2mm}\\vspace{-\\baselineskip}\\input{results/rotation}\\hspace{-1em}")
+          "\\vspace{-2mm}\\vspace{-\\baselineskip}\\input{results/rotation}\\hspace{-1em}\\vspace{2cm}"
+          "\\hspace*{\\fill}\\definecolor{myblue}{RGB}{0,0,200}\\vspace{1em}")
     _edit(paper / "paper.tex", "\\newtheorem{theorem}", "\\newtheoremstyle{mine}{3pt}{3pt}{\\itshape}{}{\\bfseries}"
           "{.}{.5em}{}\\theoremstyle{mine}\n\\newtheorem{theorem}")
     code, report = _audit(paper)
