@@ -97,13 +97,18 @@ CORE = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftrue"
         "end", "newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef", "let", "csname",
         "endcsname", "newif", "includeonly", "document", "enddocument", "newtheorem", "verb", "makeatletter",
         "makeatother", "expandafter", "excludecomment", "includecomment", "comment", "endcomment", "label",
-        "ref", "import", "subimport", "unless", "ifcsname", "ifx", "newenvironment", "renewenvironment"}
+        "ref", "import", "subimport", "unless", "ifcsname", "ifx", "newenvironment", "renewenvironment",
+        # what symssm's fragments and macros print through, and what ends or flushes the pages
+        "ensuremath", "@ensuredmath", "@begintheorem", "@opargbegintheorem", "@thm", "@xthm", "@ythm",
+        "@endtheorem", "deferred@thm@head", "thm@headfont", "trivlist", "endtrivlist", "@trivlist", "clearpage",
+        "cleardoublepage", "newpage", "@doclearpage", "@makecol", "@outputpage", "@@end", "stop", "@end",
+        "output", "bibliography", "printbibliography"}
 #: Tokens in a macro's body that let it hide text or bring text in: such a macro is a hazard.
 _HIDING = {"input", "include", "InputIfFileExists", "endinput", "iffalse", "iftrue", "subfile", "import",
            "subimport", "scantokens", "catcode", "excludecomment", "comment", "endcomment", "@@input",
            "@input", "@iinput", "csname"}
 #: Commands whose brace arguments are typeset as they are: a fragment may sit inside them.
-SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "vbox", "vtop", "hbox", "mbox",
+SAFE_ARGUMENTS = {"parbox", "fbox", "framebox", "vbox", "vtop", "hbox", "mbox", "textcolor",
                   "makebox", "resizebox", "resizebox*", "scalebox", "footnote", "centerline", "AtBeginDocument"}
 #: Definitions by name (etoolbox's ``\\csdef{NAME}{BODY}`` and kin, LaTeX's ``\\@namedef``).
 _CSNAMED = {"@namedef", "csdef", "csgdef", "csedef", "csxdef", "cslet", "csletcs", "csgletcs", "letcs",
@@ -133,6 +138,20 @@ APPEARANCE = {
                     "changes where, how large or in what colour the text that follows prints (or prints a "
                     "character by its code)"),
 }
+#: Registers and parameters whose assignment can move or drop text (checked like skips).
+_ASSIGNED = {"leftskip", "rightskip", "hangindent", "parshape", "hsize", "vsize", "lineskip", "lineskiplimit",
+             "baselineskip", "parindent", "parfillskip", "textwidth", "columnwidth", "linewidth", "textheight",
+             "topskip", "output", "vadjust", "insert", "oddsidemargin", "evensidemargin", "topmargin",
+             "headsep", "marginparwidth", "columnsep"}
+#: The page's own dimensions: templates set them to inches (``\\textwidth 6.5in``, ``\\topmargin -0.6in``), so only
+#: more than 5 cm backwards or 40 cm forwards counts as far (points).
+_LIMITS = dict.fromkeys(("hsize", "vsize", "textwidth", "columnwidth", "linewidth", "textheight", "oddsidemargin",
+                         "evensidemargin", "topmargin", "headsep", "marginparwidth", "columnsep", "topskip"),
+                        (142.3, 1138.1))
+#: Files TeX loads on its own (classes' options, font tables, configurations, packages that packages load).
+_LOADED_BY_TEX = (".sty", ".cls", ".clo", ".fd", ".cfg", ".def", ".ldf", ".dfu", ".fdd", ".tex.cfg")
+#: Commands that end the run (TeX makes no page after them).
+_ENDS = {"enddocument", "stop", "@@end", "bye", "end@document", "@end"}
 #: Skips and kerns: a large negative one can push a fragment off the page.
 _SKIPS = {"hskip", "vskip", "kern", "hspace", "vspace", "mskip", "mkern", "hglue", "vglue"}
 _UNITS = {"pt": 1, "bp": 1.00375, "mm": 2.84528, "cm": 28.4528, "in": 72.27, "pc": 12, "sp": 1 / 65536,
@@ -310,6 +329,7 @@ class PaperReader:
         self.macro_names = set()
         self.paragraphs = 0
         self.storing = None  # \setbox read: the next brace group is stored in a box register, not typeset
+        self.colours = dict(_BASE_COLOURS)  # colour name -> (r, g, b) in [0, 1], as \\definecolor left them
         self.backwards = 0.0  # points moved backwards by skips since the last paragraph break
         self.styled = {}  # (name, is environment) -> the command of APPEARANCE its definition uses (at any depth)
 
@@ -318,6 +338,17 @@ class PaperReader:
     def read(self):
         self._file(os.path.abspath(self.paper), self._shown(os.path.abspath(self.paper)), skip=None)
         self._flush()
+        read = {os.path.realpath(path) for _, path in self.out.files}
+        try:
+            beside = sorted(os.listdir(self.root))
+        except OSError:
+            beside = []
+        for name in beside:  # TeX finds files in the paper's folder before its own: a package may load these
+            path = os.path.join(self.root, name)
+            if name.endswith(_LOADED_BY_TEX) and os.path.isfile(path) and os.path.realpath(path) not in read:
+                self._hazard(name, 0, "this file beside the paper is not read by the audit, but TeX may load it "
+                             "(a class loads its .clo, a package another package, the font tables their .fd): "
+                             "remove it, or load it with \\usepackage so that it is read")
         return self.out
 
     def _shown(self, path):
@@ -382,7 +413,8 @@ class PaperReader:
 
     def _arg_reason(self):
         for f in self.groups:
-            if f.arg_of is not None and f.arg_of not in SAFE_ARGUMENTS:
+            if f.arg_of is not None and f.arg_of not in SAFE_ARGUMENTS and not (
+                    (f.arg_of, False) not in self.styled and self._plain_wrapper(f.arg_of, SAFE_ARGUMENTS)):
                 return f"inside the argument of \\{f.arg_of} ({f.file}:{f.line}), which may not typeset it"
         return None
 
@@ -488,7 +520,7 @@ class PaperReader:
             if name in ("catcode", "scantokens") and not in_block:
                 self._hazard(shown, t.line, f"\\{name} changes how TeX reads the text that follows; a paper that "
                              "does this cannot be audited by reading it")
-            if not in_block and name in APPEARANCE:
+            if not in_block and name in APPEARANCE and not (name == "color" and self._dark(toks, i)):
                 self._hazard(shown, t.line, f"\\{name} {APPEARANCE[name]}; a paper that uses it cannot be audited "
                              "by reading it")
             if not in_block and name == "newtheoremstyle":
@@ -500,16 +532,53 @@ class PaperReader:
                 self._hazard(shown, t.line, f"\\{name} with an overlay draws over the page, where it can cover a "
                              "result; a paper that does this cannot be audited by reading it")
             if not in_block and name in ("definecolor", "colorlet", "providecolor", "DefineNamedColor"):
-                target, _ = _group(toks, _skip_spaces(toks, i + 1))
-                if _chars(target).strip() in ("black", "white", ".", "default", "fg", "text"):
-                    self._hazard(shown, t.line, f"\\{name} redefines the colour {_chars(target).strip()}, which "
-                                 "can make text invisible")
+                target, j = _group(toks, _skip_spaces(toks, i + 1))
+                colour = _chars(target).strip()
+                if colour in ("black", "white", ".", "default", "fg", "text"):
+                    self._hazard(shown, t.line, f"\\{name} redefines the colour {colour}, which can make text "
+                                 "invisible")
+                if name == "colorlet":
+                    _, j = _optional(toks, _skip_spaces(toks, j))
+                    spec, _ = _group(toks, _skip_spaces(toks, j))
+                    rgb = _mix(_chars(spec), self.colours)
+                else:
+                    _, j = _optional(toks, _skip_spaces(toks, j))
+                    model, j = _group(toks, _skip_spaces(toks, j))
+                    spec, _ = _group(toks, _skip_spaces(toks, j))
+                    rgb = _model_colour(_chars(model), _chars(spec))
+                if rgb is None:
+                    self.colours.pop(colour, None)
+                else:
+                    self.colours[colour] = rgb
             if not in_block and name in _SKIPS:
                 self.backwards += _backwards(toks, i)  # many small steps back add up (reset at a paragraph)
             if not in_block and name in _SKIPS and (_far_back(toks, i) or self.backwards >= 28.45):
                 self.backwards = 0.0
                 self._hazard(shown, t.line, f"\\{name} moves by 1 cm or more backwards, 10 cm or more forwards, or "
                              "an amount the audit cannot measure, which can push a result off the page")
+            if not in_block and name in ("@nameuse", "csuse", "@namedef", "csdef", "csgdef", "ifcsdef",
+                                         "cslet", "csletcs", "letcs", "@ifundefined", "ifcsundef", "ifdef"):
+                target, _ = _group(toks, _skip_spaces(toks, i + 1))
+                named = _chars(target).strip().lstrip("\\")
+                if named in APPEARANCE or named in CORE or named in _SKIPS or named in _ASSIGNED:
+                    self._hazard(shown, t.line, f"\\{name} names \\{named} indirectly; the audit cannot follow "
+                                 "what it does")
+            if not in_block and name in _ENDS:
+                self._hazard(shown, t.line, f"\\{name} ends the run: the pages after it are never made, though "
+                             "the audit would read on")
+            if not in_block and name in _ASSIGNED:
+                j = _skip_spaces(toks, i + 1)
+                if name in ("parshape", "output", "vadjust", "insert") or _far(_chars(toks[j:j + 40]),
+                                                                              *_LIMITS.get(name, ())):
+                    self._hazard(shown, t.line, f"\\{name} is set to a value that can move or drop text (or one "
+                                 "the audit cannot measure)")
+            if not in_block and name in ("setlength", "addtolength"):
+                target, j = _group(toks, _skip_spaces(toks, i + 1))
+                value, _ = _group(toks, _skip_spaces(toks, j))
+                named = _chars(target).strip().lstrip("\\")
+                if named in _ASSIGNED and _far(_chars(value), *_LIMITS.get(named, ())):
+                    self._hazard(shown, t.line, f"\\{name} sets \\{named} to a value that can move or drop text "
+                                 "(or one the audit cannot measure)")
             if name == "csname" and not in_block:
                 j, cs = _csname(toks, i)
                 if not package and cs is None:
@@ -517,6 +586,10 @@ class PaperReader:
                                  "cannot tell which command it names")
                 elif cs is not None and cs.lower().startswith("symssm"):
                     self._hazard(shown, t.line, f"\\csname {cs}\\endcsname names a symssm command indirectly")
+                elif cs is not None and (cs in APPEARANCE or cs in CORE or cs in _SKIPS or cs in _ASSIGNED
+                                         or cs in _ENDS):
+                    self._hazard(shown, t.line, f"\\csname {cs}\\endcsname names \\{cs} indirectly; the audit "
+                                 "cannot follow what it does")
                 i = j
                 continue
             if package:
@@ -690,7 +763,7 @@ class PaperReader:
                              "result; a paper that uses it cannot be audited by reading it")
             if (env, True) in self.styled and self.block is None:
                 self._hazard(shown, t.line, f"the environment {env} uses \\{self.styled[(env, True)]}, which "
-                             f"{APPEARANCE[self.styled[(env, True)]]}; a paper that uses it cannot be audited by "
+                             f"{_why(self.styled[(env, True)])}; a paper that uses it cannot be audited by "
                              "reading it")
             if self.block is None:
                 if env in self.out.theorems or env in _THEOREM_LIKE:
@@ -743,8 +816,13 @@ class PaperReader:
     def _define(self, name, env, command, shown, line, body, package):
         block = self.block[1] if self.block is not None else None
         if block is None:  # \newcommand{\hide}{\color{white}}, \let\hide\color: a use of it is one of those
-            styled = next((x if x in APPEARANCE else self.styled[(x, False)] for k, x in body
-                           if k == "cs" and (x in APPEARANCE or (x, False) in self.styled)), None)
+            sub = [Token(k, x, line) for k, x in body]
+            styled = next((x if x in APPEARANCE else self.styled[(x, False)] for n, (k, x) in enumerate(body)
+                           if k == "cs" and (x in APPEARANCE or (x, False) in self.styled)
+                           and not (x == "color" and self._dark(sub, n))), None)
+            if styled is None:  # \newcommand{\rev}[1]{\textcolor{white}{#1}}
+                styled = next((x for n, (k, x) in enumerate(body) if k == "cs" and x == "textcolor"
+                               and not self._dark(sub, n)), None)
             if styled is not None:
                 self.styled[(name, env)] = styled
             else:
@@ -782,6 +860,38 @@ class PaperReader:
                 self._file(path, self._shown(path), skip=None, package=True)
         return j
 
+    def _hiding_argument(self):
+        """Why a symssm macro used here may not be seen (the argument of a command that is not known to print it
+        legibly), or None."""
+        for f in self.groups:
+            name = f.arg_of
+            if name is None or name in SAFE_ARGUMENTS or name in _TEXT_ARGUMENTS or name in _SECTIONS:
+                continue
+            if (name, False) not in self.styled and self._plain_wrapper(name):
+                continue
+            return f"inside the argument of \\{name} ({f.file}:{f.line})"
+        return None
+
+    def _plain_wrapper(self, name, allowed=None):
+        """Whether the paper defines ``name`` with a body of ``allowed`` commands (default: text styles and the
+        boxes that print) and its arguments only (``\\newcommand{\\rev}[1]{\\textcolor{blue}{#1}}``)."""
+        allowed = SAFE_ARGUMENTS | _TEXT_ARGUMENTS if allowed is None else allowed
+        for d in reversed(self.out.definitions):
+            if d.name == name and not d.environment and d.block is None:
+                return d.command not in _LET and d.command not in _REGISTER and bool(d.body) and all(
+                    k != "cs" or x in allowed for k, x in d.body)
+        return False
+
+    def _dark(self, toks, i):
+        """Whether ``\\color`` / ``\\textcolor`` at ``toks[i]`` names a colour dark enough to read on white
+        (``red``, ``blue!70``, ``[rgb]{0,0,.6}``, a ``\\definecolor`` of the paper's; not ``white``,
+        ``yellow``, ``blue!10``, or a colour the audit does not know)."""
+        j = _skip_spaces(toks, i + 1)
+        model, j = _optional(toks, j)
+        spec, _ = _group(toks, _skip_spaces(toks, j))
+        rgb = _model_colour(_chars(model), _chars(spec)) if model is not None else _mix(_chars(spec), self.colours)
+        return rgb is not None and 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] <= 0.6
+
     def _hazard(self, shown, line, message):
         entry = (shown, line, message)
         if entry not in self.out.hazards:
@@ -795,12 +905,14 @@ class PaperReader:
             return i + 1
         if (name, False) in self.styled and self.in_document:
             self._hazard(shown, t.line, f"\\{name} uses \\{self.styled[(name, False)]}, which "
-                         f"{APPEARANCE[self.styled[(name, False)]]}; a paper that uses it cannot be audited by "
+                         f"{_why(self.styled[(name, False)])}; a paper that uses it cannot be audited by "
                          "reading it")
         if name in _STORING:
             self.storing = name
         elif name in _SIZED and not _legible(name, toks, i):
             self.pending = name + " (to a size the audit cannot read as legible)"
+        elif name == "textcolor" and not self._dark(toks, i):
+            self.pending = name + " (in a colour the audit cannot read as dark enough on white)"
         typeset = self.in_document and self._reason(skip) is None
         if name in SYMSSM_SIGNS and typeset:
             self.order += 1
@@ -809,6 +921,10 @@ class PaperReader:
             if typeset:
                 self.order += 1
                 self.out.macro_uses.append((name, shown, t.line, self.order))
+                hidden = self._hiding_argument()
+                if hidden:
+                    self._hazard(shown, t.line, f"\\{name} is {hidden}; the page may not show it, or show "
+                                 "something else in its place")
                 if _joined_to_digit(toks, i):
                     self._hazard(shown, t.line, f"a digit is joined to \\{name}: the page shows a number the "
                                  "certificate does not (leave a space or a word between them)")
@@ -827,6 +943,17 @@ class PaperReader:
                     self._emit("\ue000r:" + lab + "\ue001", shown, t.line, skip)
             self.pending = None
             return j2
+        if name in ("bibliography", "printbibliography"):  # TeX inputs the .bbl here: it is read as an input
+            j = i + 1
+            if name == "bibliography":
+                _, j = _group(toks, _skip_spaces(toks, i + 1))
+            stem = os.path.splitext(os.path.basename(self.paper))[0]
+            bbl = os.path.join(self.root, stem + ".bbl")
+            if os.path.isfile(bbl) and os.path.realpath(bbl) not in {os.path.realpath(p) for _, p in self.out.files}:
+                self._flush()
+                self._file(bbl, self._shown(bbl), skip=self._skip_reason(skip))
+            self.pending = None
+            return j
         if name in _SKIPPED_ARGUMENT:
             _, j = _optional(toks, _skip_spaces(toks, i + 1))
             _, j = _group(toks, _skip_spaces(toks, j))
@@ -994,6 +1121,55 @@ def _odd_style(toks, i):
     return None
 
 
+_BASE_COLOURS = {"black": (0, 0, 0), "white": (1, 1, 1), "red": (1, 0, 0), "green": (0, 1, 0), "blue": (0, 0, 1),
+                 "cyan": (0, 1, 1), "magenta": (1, 0, 1), "yellow": (1, 1, 0), "gray": (.5, .5, .5),
+                 "darkgray": (.25, .25, .25), "lightgray": (.75, .75, .75), "brown": (.75, .5, .25),
+                 "lime": (.75, 1, 0), "olive": (.5, .5, 0), "orange": (1, .5, 0), "pink": (1, .75, .75),
+                 "purple": (.75, 0, .25), "teal": (0, .5, .5), "violet": (.5, 0, .5)}
+
+
+def _model_colour(model, spec):
+    """``(r, g, b)`` of an xcolor model and its values (``rgb``, ``RGB``, ``gray``, ``HTML``, ``cmyk``), or None."""
+    model, spec = model.strip(), spec.strip()
+    try:
+        if model == "HTML" and re.fullmatch(r"[0-9A-Fa-f]{6}", spec):
+            return tuple(int(spec[k:k + 2], 16) / 255 for k in (0, 2, 4))
+        values = [float(x) for x in spec.split(",")]
+    except ValueError:
+        return None
+    if model == "rgb" and len(values) == 3:
+        return tuple(values)
+    if model == "RGB" and len(values) == 3:
+        return tuple(v / 255 for v in values)
+    if model == "gray" and len(values) == 1:
+        return (values[0],) * 3
+    if model == "cmyk" and len(values) == 4:
+        c, m, y, k = values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return None
+
+
+def _mix(expr, colours):
+    """``(r, g, b)`` of an xcolor expression ``name!pct!name2!pct...`` (``blue!50`` is half blue, half white), or
+    None when a name is unknown."""
+    parts = [x.strip() for x in expr.strip().split("!")]
+    if not parts or parts[0] not in colours:
+        return None
+    rgb = colours[parts[0]]
+    k = 1
+    while k < len(parts):
+        try:
+            share = float(parts[k]) / 100
+        except ValueError:
+            return None
+        other = colours.get(parts[k + 1]) if k + 1 < len(parts) else (1, 1, 1)
+        if other is None or not 0 <= share <= 1:
+            return None
+        rgb = tuple(share * a + (1 - share) * b for a, b in zip(rgb, other))
+        k += 2
+    return rgb
+
+
 def _overlay(toks, i):
     """Whether the optional argument after ``toks[i]`` (or the next 400 tokens) asks TikZ for an overlay."""
     opt, _ = _optional(toks, _skip_spaces(toks, i + 1))
@@ -1001,11 +1177,48 @@ def _overlay(toks, i):
     return "overlay" in text or "remember picture" in text
 
 
+def _why(name):
+    """What a command of APPEARANCE (or ``\\textcolor`` in a light colour) does, for a message."""
+    return APPEARANCE.get(name, "changes in what colour the text prints")
+
+
+#: Commands that print their argument as text (a symssm macro may be used inside them).
+_TEXT_ARGUMENTS = _TEXT_WRAPPERS | {"textup", "textsl", "textmd", "underline", "uline", "hyperref", "hyperlink",
+                                    "caption", "footnote", "thanks", "title", "author", "cref", "emph", "label",
+                                    "operatorname", "boldsymbol", "left", "right", "frac", "sqrt", "ref",
+                                    "mathsf", "mathtt", "mathcal", "overline", "widehat", "hat", "bar", "tilde",
+                                    "textsuperscript", "textsubscript", "item", "subcaption", "tablefootnote",
+                                    "multicolumn", "multirow", "makecell", "thead", "footnotetext", "enquote",
+                                    "textquote"}
+#: Commands whose first brace group is not printed (a colour, a label, a length): a digit in it is not text.
+_UNPRINTED_FIRST = {"textcolor", "color", "colorbox", "fcolorbox", "href", "url", "label", "ref", "cref", "Cref",
+                    "eqref", "cite", "citep", "citet", "hspace", "vspace", "includegraphics", "rule", "setlength",
+                    "hyperref", "hyperlink", "rotatebox", "scalebox", "resizebox", "parbox", "makebox",
+                    "framebox", "raisebox"}
+
+
 def _joined_to_digit(toks, i):
     """Whether the macro use at ``toks[i]`` touches a digit or a decimal point (``1\\SymssmX``, ``\\SymssmX{}0``,
     ``\\SymssmX 0``: TeX drops the space after a command's name)."""
     k = i - 1
     while k >= 0 and toks[k].kind == "char" and toks[k].text in "{}":  # 1{}\SymssmX, {1}\SymssmX
+        if toks[k].text == "}" and not (k > 0 and toks[k - 1].kind == "char" and toks[k - 1].text == "{"):
+            depth, o = 0, k  # a group with something in it: is it an argument that does not print?
+            while o >= 0:
+                if toks[o].kind == "char" and toks[o].text == "}":
+                    depth += 1
+                elif toks[o].kind == "char" and toks[o].text == "{":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                o -= 1
+            b = o - 1
+            if b >= 0 and toks[b].kind == "char" and toks[b].text == "]":  # \textcolor[rgb]{1,1,1}
+                while b >= 0 and not (toks[b].kind == "char" and toks[b].text == "["):
+                    b -= 1
+                b -= 1
+            if b >= 0 and toks[b].kind == "cs" and toks[b].text in _UNPRINTED_FIRST:
+                return False
         k -= 1
     if k >= 0 and toks[k].kind == "char" and (toks[k].text.isdigit() or toks[k].text in ".,"):
         return True
@@ -1023,7 +1236,13 @@ def _far_back(toks, i):
     if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
         j = _skip_spaces(toks, j + 1)
     arg, _ = _group(toks, j) if j < len(toks) and toks[j].text == "{" else (toks[j:j + 40], None)
-    text = _chars(arg).strip()
+    return _far(_chars(arg))
+
+
+def _far(text, back_pt=28.45, forward_pt=284.5):
+    """Whether a dimension's text (``-100cm``, ``=2\\baselineskip``, ``\\dimexpr...``) is far (see _far_back):
+    ``back_pt`` or more backwards, ``forward_pt`` or more forwards, or not measurable."""
+    text = text.strip()
     if text.startswith("="):
         text = text[1:].strip()
     m = re.match(r"([-+]?)\s*([0-9]*\.?[0-9]*)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu|true|\\[A-Za-z@]+)?", text)
@@ -1043,7 +1262,7 @@ def _far_back(toks, i):
     if unit == "true" or number in ("", "."):
         return True
     length = float(number) * _UNITS[unit]
-    return length >= 28.45 if back else length >= 284.5
+    return length >= back_pt if back else length >= forward_pt
 
 
 def _backwards(toks, i):

@@ -313,6 +313,30 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
      "a digit is joined"),
     ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\SymssmRotationHeadCount{}{}0",
      "a digit is joined"),
+    # a third round and a new user: names reached through \\csname, LaTeX internals, the run ended early,
+    # margins by assignment, a package file TeX loads by itself, a certified macro in white
+    ("paper.tex", "\\title{", "\\csname mathcode\\endcsname`3=\"7034\n\\title{", "names \\mathcode indirectly"),
+    ("paper.tex", "\\title{", "\\makeatletter\\@nameuse{mathcode}`3=\"7034 \\makeatother\n\\title{",
+     "names \\mathcode indirectly"),
+    ("paper.tex", "\\title{", "\\makeatletter\\def\\@ensuredmath#1{$\\relax 4$}\\makeatother\n\\title{",
+     "redefines \\@ensuredmath"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\enddocument\n\\input{results/rotation}",
+     "\\enddocument ends the run"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\stop\n\\input{results/rotation}", "\\stop ends the run"),
+    ("paper.tex", "\\title{", "\\renewcommand{\\clearpage}{}\n\\title{", "redefines \\clearpage"),
+    ("sections/introduction.tex", "The Jordan chain", "\\leftskip=-100cm \\rightskip=100cm The Jordan chain",
+     "\\leftskip is set to a value"),
+    ("sections/introduction.tex", "The Jordan chain", "\\setlength{\\leftskip}{-100cm}The Jordan chain",
+     "sets \\leftskip to a value"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "needs \\textcolor{white}{\\SymssmRotationHeadCount{}}\\textcolor{black}{3}",
+     "is inside the argument of \\textcolor (in a colour the audit cannot read as dark enough on white)"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\phantom{\\SymssmRotationHeadCount{}}",
+     "is inside the argument of \\phantom"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\definecolor{bg}{gray}{1}\\textcolor{bg}"
+     "{\\input{results/rotation}}", "in a colour the audit cannot read as dark enough"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\newcommand{\\rev}[1]{\\textcolor{white}{#1}}"
+     "\\rev{\\input{results/rotation}}", "\\rev uses \\textcolor"),
     ("sections/introduction.tex", "framework side by side.", "framework side by side. The rotation needs "
      "1\\SymssmRotationHeadCount{} heads.", "a digit is joined to \\SymssmRotationHeadCount"),
 ])
@@ -331,6 +355,31 @@ def test_an_environment_of_a_local_package_that_recolours_stops_the_audit(paper)
           "\\begin{ghost}\\input{results/rotation}\\end{ghost}")
     code, report = _audit(paper)
     assert code == 1 and any("the environment ghost uses \\color" in m for _, _, m in report.problems)
+
+
+def test_a_class_option_file_beside_the_paper_stops_the_audit(paper):
+    """article.cls inputs size10.clo, which TeX finds beside the paper first: the audit never read it."""
+    (paper / "size10.clo").write_text("\\AtBeginDocument{\\global\\mathcode`3=\"7034 }\n\\endinput\n")
+    code, report = _audit(paper)
+    assert code == 1 and any(f == "size10.clo" and "not read by the audit" in m for f, _, m in report.problems)
+
+
+def test_the_bibliography_file_is_read_where_it_is_input(paper):
+    (paper / "paper.bbl").write_text("\\begin{thebibliography}{1}\\mathcode`3=\"7034\n\\end{thebibliography}\n")
+    _edit(paper / "paper.tex", "\\end{document}", "\\bibliography{refs}\n\\end{document}")
+    code, report = _audit(paper)
+    assert code == 1 and any(f == "paper.bbl" and "\\mathcode" in m for f, _, m in report.problems)
+
+
+def test_revision_colours_and_wrappers_are_read(paper):
+    """Dark colours, the paper's own colour names and a \\rev wrapper of text styles are ordinary LaTeX."""
+    _edit(paper / "sections" / "introduction.tex", "needs \\SymssmRotationHeadCount{}",
+          "needs \\textcolor{blue!50}{\\SymssmRotationHeadCount{}} {\\color{red} (new)}")
+    _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
+          "\\definecolor{myblue}{RGB}{0,0,200}\\newcommand{\\rev}[1]{\\textcolor{myblue}{#1}}"
+          "\\rev{\\input{results/rotation}}\\rev{\\emph{The rotation needs \\SymssmRotationHeadCount{} heads.}}")
+    code, report = _audit(paper)
+    assert code == 0, report.problems + [c.text() for c in report.claims if c.status != "verified"]
 
 
 def test_ordinary_spacing_and_styles_are_read(paper):
