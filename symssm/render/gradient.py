@@ -5,6 +5,7 @@ Only fields the checker verifies are typeset.  The certificate's informative fie
 never appear in the LaTeX.
 """
 
+from ..gradient.crossover import MAX_CROSSOVER
 from .matrices import system_block
 from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_list, tex_count, tex_hash, tex_number,
                   tex_value)
@@ -48,7 +49,9 @@ def gradient_fragment(d, style):
         + (f" Hence at every distance $\\delta$ with ${tex_count(delta)} \\le \\delta \\le {tex_count(n - 1)}$ these "
            f"inputs carry more gradient through attention than any input through the SSM, and ${tex_count(delta)}$ is "
            "the least distance where the two bounds cross."
-           if delta is not None else " No crossover distance is certified within this length."))
+           if delta is not None else
+           f" No crossover distance up to ${tex_count(_searched(n))}$ is certified"
+           + (" (the certified search ends there)." if n - 1 > _searched(n) else ".")))
     lines.append(style.end())
     lines.append("\\begin{proof}\\emergencystretch=3em")
     exact_note = ("" if all(len(x) <= 16 for x in (r, K2, c)) else
@@ -122,15 +125,22 @@ def _factored_decay(ly, s, sha256, exact_note):
     return out
 
 
+def _searched(n):
+    """The largest crossover distance a certificate of length ``n`` can claim."""
+    return min(n - 1, MAX_CROSSOVER)
+
+
 def gradient_macros(d):
-    """``(name, value)`` pairs of the certified numbers, for ``\\newcommand`` definitions."""
-    return [
+    """``(name, value)`` pairs of the certified numbers, for ``\\newcommand`` definitions (no
+    ``CrossoverDistance`` where none is certified: an infinity would read as "attention never overtakes")."""
+    pairs = [
         ("DecayRate", tex_number(d["decay_rate"])),
         ("DecayConstantSquared", tex_number(d["decay_constant_squared"])),
         ("AttentionLowerBound", tex_number(d["attention_lower_bound"])),
-        ("CrossoverDistance", d["crossover_distance"] if d["crossover_distance"] is not None else "\\infty"),
+        ("CrossoverDistance", d["crossover_distance"]),
         ("Length", tex_count(d["n"])),
     ]
+    return [(name, value) for name, value in pairs if value is not None]
 
 
 def gradient_markdown(d, safe_name):

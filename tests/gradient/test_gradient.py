@@ -224,3 +224,19 @@ def test_dyadic_rounding_is_the_reference():
     assert (list(map(int, Z.entries())), e) == ([2, 2], 1)
     Z, e = _dyadic_of([[Fraction(0), Fraction(0)]], 64)
     assert (list(map(int, Z.entries())), e) == ([0, 0], 0)
+
+
+def test_a_crossover_beyond_the_search_limit_is_not_reported_as_none_within_n(capsys, tmp_path):
+    """A slow Jordan block crosses over near distance 25,000: the certificate claims nothing past 10,000, and the
+    summary, the LaTeX and the macros said "none within n = 1000000" and "infinity" (a new user's review)."""
+    from symssm.render.gradient import gradient_macros
+
+    system = ssm([["9995/10000", 1], [0, "9995/10000"]], [[1], [1]], [[1, 0]])
+    cert = gradient_certificate(system, 10 ** 6)
+    assert cert["crossover_distance"] is None
+    assert "CrossoverDistance" not in [name for name, _ in gradient_macros(cert.data)]
+    assert "No crossover distance up to $10000$ is certified (the certified search ends there)." in cert.to_latex()
+    spec = tmp_path / "j.json"
+    spec.write_text('{"A": [["9995/10000", 1], [0, "9995/10000"]], "B": [[1], [1]], "C": [[1, 0]]}')
+    assert main(["gradient", str(spec), "-n", "1000000", "-o", str(tmp_path / "g.json")]) == 0
+    assert "crossover: none certified up to distance 10000 (the limit of the search" in capsys.readouterr().out
