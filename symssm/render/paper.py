@@ -66,7 +66,7 @@ TABLE = re.compile(r" symssm table: (framework); certificates ([0-9a-f,+-]+); fi
 SYMSSM_SIGNS = ("symssmspan", "symssmtheorem")
 
 _INPUTS = {"input", "include", "InputIfFileExists", "import", "subimport", "inputfrom", "subinputfrom",
-           "includefrom", "subincludefrom"}
+           "includefrom", "subincludefrom", "@input", "@iinput", "@@input", "@input@"}
 _UNFOLLOWED = {"subfile", "includestandalone", "externaldocument"}
 #: TeX's primitive conditionals (and the LaTeX kernel's); names starting with "if" count as
 #: conditionals too, except these macros, which take their branches as arguments.
@@ -144,12 +144,19 @@ _ASSIGNED = {"leftskip", "rightskip", "hangindent", "parshape", "hsize", "vsize"
              "topskip", "output", "vadjust", "insert", "oddsidemargin", "evensidemargin", "topmargin",
              "headsep", "marginparwidth", "columnsep"}
 #: The page's own dimensions: templates set them to inches (``\\textwidth 6.5in``, ``\\topmargin -0.6in``), so only
-#: more than 5 cm backwards or 40 cm forwards counts as far (points).
+#: more than 5 cm backwards or 26 cm forwards counts as far (points).
 _LIMITS = dict.fromkeys(("hsize", "vsize", "textwidth", "columnwidth", "linewidth", "textheight", "oddsidemargin",
                          "evensidemargin", "topmargin", "headsep", "marginparwidth", "columnsep", "topskip"),
-                        (142.3, 1138.1))
+                        (142.3, 739.7))
 #: Files TeX loads on its own (classes' options, font tables, configurations, packages that packages load).
 _LOADED_BY_TEX = (".sty", ".cls", ".clo", ".fd", ".cfg", ".def", ".ldf", ".dfu", ".fdd", ".tex.cfg")
+#: Commands that define colours (a redefined base colour, or a set of them, stops the audit).
+_COLOUR_SETS = {"definecolorset", "definecolors", "preparecolorset", "DefineNamedColor", "definecolorseries",
+                "providecolors", "providecolorset", "xglobal"}
+_COLOUR_DEFINITIONS = {"definecolor", "xdefinecolor", "colorlet", "providecolor", "preparecolor"} | _COLOUR_SETS
+#: Commands the audit reads specially: naming one through \csname hides that from it.
+_INDIRECT = {"textcolor", "phantom", "hphantom", "vphantom", "smash", "setbox", "sbox", "savebox", "scalebox",
+             "resizebox", "rotatebox", "reflectbox", "raisebox", "input", "include", "@input", "@iinput"}
 #: Commands that end the run (TeX makes no page after them).
 _ENDS = {"enddocument", "stop", "@@end", "bye", "end@document", "@end"}
 #: Skips and kerns: a large negative one can push a fragment off the page.
@@ -329,7 +336,6 @@ class PaperReader:
         self.macro_names = set()
         self.paragraphs = 0
         self.storing = None  # \setbox read: the next brace group is stored in a box register, not typeset
-        self.colours = dict(_BASE_COLOURS)  # colour name -> (r, g, b) in [0, 1], as \\definecolor left them
         self.backwards = 0.0  # points moved backwards by skips since the last paragraph break
         self.styled = {}  # (name, is environment) -> the command of APPEARANCE its definition uses (at any depth)
 
@@ -473,6 +479,8 @@ class PaperReader:
                 if not package:
                     i = self._input(name, toks, i, shown, skip)
                 else:
+                    self._hazard(shown, t.line, f"\\{name} in a package file beside the paper brings in a file "
+                                 "the audit does not read as part of the paper")
                     i += 1
                 self.pending = None
                 continue
@@ -531,25 +539,17 @@ class PaperReader:
             if not in_block and name in ("tikz", "tikzset", "pgfkeys") and _overlay(toks, i):
                 self._hazard(shown, t.line, f"\\{name} with an overlay draws over the page, where it can cover a "
                              "result; a paper that does this cannot be audited by reading it")
-            if not in_block and name in ("definecolor", "colorlet", "providecolor", "DefineNamedColor"):
-                target, j = _group(toks, _skip_spaces(toks, i + 1))
+            if not in_block and name in _COLOUR_DEFINITIONS:
+                target, _ = _group(toks, _skip_spaces(toks, i + 1))
                 colour = _chars(target).strip()
-                if colour in ("black", "white", ".", "default", "fg", "text"):
-                    self._hazard(shown, t.line, f"\\{name} redefines the colour {colour}, which can make text "
-                                 "invisible")
-                if name == "colorlet":
-                    _, j = _optional(toks, _skip_spaces(toks, j))
-                    spec, _ = _group(toks, _skip_spaces(toks, j))
-                    rgb = _mix(_chars(spec), self.colours)
-                else:
-                    _, j = _optional(toks, _skip_spaces(toks, j))
-                    model, j = _group(toks, _skip_spaces(toks, j))
-                    spec, _ = _group(toks, _skip_spaces(toks, j))
-                    rgb = _model_colour(_chars(model), _chars(spec))
-                if rgb is None:
-                    self.colours.pop(colour, None)
-                else:
-                    self.colours[colour] = rgb
+                if name in _COLOUR_SETS or colour in _BASE_COLOURS or colour in (".", "default", "fg", "text"):
+                    self._hazard(shown, t.line, f"\\{name} redefines {'colours' if name in _COLOUR_SETS else 'the colour ' + colour}, "
+                                 "which can make text invisible; the audit reads only xcolor's base colours")
+            if not in_block and name in ("geometry", "newgeometry"):
+                options, _ = _group(toks, _skip_spaces(toks, i + 1))
+                if _geometry_far(_chars(options)):
+                    self._hazard(shown, t.line, f"\\{name} moves the text area far (an offset, a negative or huge "
+                                 "margin, a tiny paper): a result may print off the page")
             if not in_block and name in _SKIPS:
                 self.backwards += _backwards(toks, i)  # many small steps back add up (reset at a paragraph)
             if not in_block and name in _SKIPS and (_far_back(toks, i) or self.backwards >= 28.45):
@@ -560,7 +560,8 @@ class PaperReader:
                                          "cslet", "csletcs", "letcs", "@ifundefined", "ifcsundef", "ifdef"):
                 target, _ = _group(toks, _skip_spaces(toks, i + 1))
                 named = _chars(target).strip().lstrip("\\")
-                if named in APPEARANCE or named in CORE or named in _SKIPS or named in _ASSIGNED:
+                if named in APPEARANCE or named in CORE or named in _SKIPS or named in _ASSIGNED \
+                        or named in _INDIRECT or (self.in_document and name in ("@nameuse", "csuse")):
                     self._hazard(shown, t.line, f"\\{name} names \\{named} indirectly; the audit cannot follow "
                                  "what it does")
             if not in_block and name in _ENDS:
@@ -587,7 +588,7 @@ class PaperReader:
                 elif cs is not None and cs.lower().startswith("symssm"):
                     self._hazard(shown, t.line, f"\\csname {cs}\\endcsname names a symssm command indirectly")
                 elif cs is not None and (cs in APPEARANCE or cs in CORE or cs in _SKIPS or cs in _ASSIGNED
-                                         or cs in _ENDS):
+                                         or cs in _ENDS or cs in _INDIRECT or self.in_document):
                     self._hazard(shown, t.line, f"\\csname {cs}\\endcsname names \\{cs} indirectly; the audit "
                                  "cannot follow what it does")
                 i = j
@@ -848,8 +849,12 @@ class PaperReader:
         return k2 if opt is not None else j
 
     def _package(self, name, toks, i):
-        _, j = _optional(toks, _skip_spaces(toks, i + 1))
+        options, j = _optional(toks, _skip_spaces(toks, i + 1))
         arg, j = _group(toks, _skip_spaces(toks, j))
+        if "geometry" in _chars(arg) and options is not None and _geometry_far(_chars(options)):
+            self._hazard(self._shown(self.stack[-1]), toks[i].line, "the geometry package's options move the text "
+                         "area far (an offset, a negative or huge margin, a tiny paper): a result may print off the "
+                         "page")
         ext = ".cls" if name in ("documentclass", "LoadClass") else ".sty"
         for pkg in _chars(arg).split(","):
             pkg = pkg.strip()
@@ -878,18 +883,23 @@ class PaperReader:
         allowed = SAFE_ARGUMENTS | _TEXT_ARGUMENTS if allowed is None else allowed
         for d in reversed(self.out.definitions):
             if d.name == name and not d.environment and d.block is None:
-                return d.command not in _LET and d.command not in _REGISTER and bool(d.body) and all(
-                    k != "cs" or x in allowed for k, x in d.body)
+                params = {d.body[n + 1][1] for n, (k, x) in enumerate(d.body[:-1]) if k == "char" and x == "#"}
+                body = [Token(k, x, 0) for k, x in d.body]
+                return d.command not in _LET and d.command not in _REGISTER and params == {"1"} and all(
+                    k != "cs" or (x in allowed and not (x in _SIZED and not _legible(x, body, n))
+                                  and not (x == "textcolor" and not self._dark(body, n)))
+                    for n, (k, x) in enumerate(d.body))  # one argument, printed legibly: \rev{...}
         return False
 
     def _dark(self, toks, i):
-        """Whether ``\\color`` / ``\\textcolor`` at ``toks[i]`` names a colour dark enough to read on white
-        (``red``, ``blue!70``, ``[rgb]{0,0,.6}``, a ``\\definecolor`` of the paper's; not ``white``,
-        ``yellow``, ``blue!10``, or a colour the audit does not know)."""
+        """Whether ``\\color`` / ``\\textcolor`` at ``toks[i]`` names a colour dark enough to read on white:
+        one of xcolor's base colours or their mixes (``red``, ``blue!70``), or a model's values (``[rgb]{0,0,.6}``);
+        not ``white``, ``yellow``, ``blue!10``, nor a colour the paper defines (TeX's order and groups decide
+        what such a name means, which reading cannot follow), nor values outside 0 to 1."""
         j = _skip_spaces(toks, i + 1)
         model, j = _optional(toks, j)
         spec, _ = _group(toks, _skip_spaces(toks, j))
-        rgb = _model_colour(_chars(model), _chars(spec)) if model is not None else _mix(_chars(spec), self.colours)
+        rgb = _model_colour(_chars(model), _chars(spec)) if model is not None else _mix(_chars(spec), _BASE_COLOURS)
         return rgb is not None and 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] <= 0.6
 
     def _hazard(self, shown, line, message):
@@ -912,7 +922,8 @@ class PaperReader:
         elif name in _SIZED and not _legible(name, toks, i):
             self.pending = name + " (to a size the audit cannot read as legible)"
         elif name == "textcolor" and not self._dark(toks, i):
-            self.pending = name + " (in a colour the audit cannot read as dark enough on white)"
+            self.pending = name + (" (in a colour the audit cannot read as dark enough on white: it reads xcolor's "
+                                   "base colours, their mixes such as blue!70!black, and [rgb]{...} values)")
         typeset = self.in_document and self._reason(skip) is None
         if name in SYMSSM_SIGNS and typeset:
             self.order += 1
@@ -925,7 +936,7 @@ class PaperReader:
                 if hidden:
                     self._hazard(shown, t.line, f"\\{name} is {hidden}; the page may not show it, or show "
                                  "something else in its place")
-                if _joined_to_digit(toks, i):
+                if _joined_to_digit(toks, i, self._text_macro):
                     self._hazard(shown, t.line, f"a digit is joined to \\{name}: the page shows a number the "
                                  "certificate does not (leave a space or a word between them)")
             self._emit("\ue000m:" + name + "\ue001", shown, t.line, skip)
@@ -1137,6 +1148,8 @@ def _model_colour(model, spec):
         values = [float(x) for x in spec.split(",")]
     except ValueError:
         return None
+    if not all(0 <= v <= (255 if model == "RGB" else 1) for v in values):
+        return None  # xcolor clamps: 1,1,-10 is yellow, not dark
     if model == "rgb" and len(values) == 3:
         return tuple(values)
     if model == "RGB" and len(values) == 3:
@@ -1179,13 +1192,14 @@ def _overlay(toks, i):
 
 def _why(name):
     """What a command of APPEARANCE (or ``\\textcolor`` in a light colour) does, for a message."""
-    return APPEARANCE.get(name, "changes in what colour the text prints")
+    return APPEARANCE.get(name, "prints in a colour the audit cannot read as dark enough on white (it reads "
+                                "xcolor's base colours, their mixes such as blue!70!black, and [rgb]{...} values)")
 
 
 #: Commands that print their argument as text (a symssm macro may be used inside them).
-_TEXT_ARGUMENTS = _TEXT_WRAPPERS | {"textup", "textsl", "textmd", "underline", "uline", "hyperref", "hyperlink",
-                                    "caption", "footnote", "thanks", "title", "author", "cref", "emph", "label",
-                                    "operatorname", "boldsymbol", "left", "right", "frac", "sqrt", "ref",
+_TEXT_ARGUMENTS = _TEXT_WRAPPERS | {"textup", "textsl", "textmd", "underline", "uline", "hyperref",
+                                    "caption", "footnote", "emph",
+                                    "operatorname", "boldsymbol", "left", "right", "frac", "sqrt",
                                     "mathsf", "mathtt", "mathcal", "overline", "widehat", "hat", "bar", "tilde",
                                     "textsuperscript", "textsubscript", "item", "subcaption", "tablefootnote",
                                     "multicolumn", "multirow", "makecell", "thead", "footnotetext", "enquote",
@@ -1197,11 +1211,17 @@ _UNPRINTED_FIRST = {"textcolor", "color", "colorbox", "fcolorbox", "href", "url"
                     "framebox", "raisebox"}
 
 
-def _joined_to_digit(toks, i):
+#: What TeX prints as nothing (or as a thin space) between a digit and a macro: ``1$\\SymssmX$``, ``1\\relax``.
+_INVISIBLE = {"relax", ",", "!", "/", "kern", "hbox", "mbox", "empty", "ensuremath", "mathrm", "text", "null",
+              "hskip", "hspace", "thinspace", "negthinspace", "nobreak", "unskip", "ignorespaces"}
+
+
+def _joined_to_digit(toks, i, text_of=None):
     """Whether the macro use at ``toks[i]`` touches a digit or a decimal point (``1\\SymssmX``, ``\\SymssmX{}0``,
     ``\\SymssmX 0``: TeX drops the space after a command's name)."""
     k = i - 1
-    while k >= 0 and toks[k].kind == "char" and toks[k].text in "{}":  # 1{}\SymssmX, {1}\SymssmX
+    while k >= 0 and ((toks[k].kind == "char" and toks[k].text in "{}$") or (toks[k].kind == "cs" and (
+            toks[k].text in _INVISIBLE and toks[k].text not in ("kern", "hskip", "hspace")))):  # {1}\SymssmX
         if toks[k].text == "}" and not (k > 0 and toks[k - 1].kind == "char" and toks[k - 1].text == "{"):
             depth, o = 0, k  # a group with something in it: is it an argument that does not print?
             while o >= 0:
@@ -1222,9 +1242,18 @@ def _joined_to_digit(toks, i):
         k -= 1
     if k >= 0 and toks[k].kind == "char" and (toks[k].text.isdigit() or toks[k].text in ".,"):
         return True
+    if k >= 0 and toks[k].kind == "cs" and text_of is not None:  # \newcommand{\one}{1}: \one\SymssmX
+        text = text_of(toks[k].text)
+        if text and (text.rstrip()[-1:].isdigit() or text.rstrip()[-1:] in ".,"):
+            return True
     j = _skip_spaces(toks, i + 1)
-    while j < len(toks) and toks[j].kind == "char" and toks[j].text in "{}":  # \SymssmX{}{}0
-        j += 1
+    while j < len(toks) and ((toks[j].kind == "char" and toks[j].text in "{}$ ") or (
+            toks[j].kind == "cs" and toks[j].text in _INVISIBLE and toks[j].text not in ("kern", "hskip", "hspace"))):
+        j += 1  # \SymssmX{}{}0, \SymssmX\relax 0
+    if j < len(toks) and toks[j].kind == "cs" and text_of is not None:
+        text = text_of(toks[j].text)
+        if text and text.lstrip()[:1].isdigit():
+            return True
     return j < len(toks) and toks[j].kind == "char" and toks[j].text.isdigit()
 
 
@@ -1237,6 +1266,29 @@ def _far_back(toks, i):
         j = _skip_spaces(toks, j + 1)
     arg, _ = _group(toks, j) if j < len(toks) and toks[j].text == "{" else (toks[j:j + 40], None)
     return _far(_chars(arg))
+
+
+def _geometry_far(options):
+    """Whether the geometry package's ``key=value`` options move the text area far: any offset other than zero,
+    a length more than 5 cm negative or more than 26 cm, a paper side under 10 cm, or a length not measured."""
+    for item in options.split(","):
+        key, _, value = item.partition("=")
+        key, value = key.strip(), value.strip().strip("{}")
+        if not value or key in ("hmarginratio", "vmarginratio", "marginratio", "hscale", "vscale", "scale",
+                                "ratio", "mag", "paper", "papername", "driver", "layout"):
+            continue
+        lengths = [v for v in value.split(",") if v.strip()] or [value]
+        for v in lengths:
+            if re.fullmatch(r"-?\s*0*\.?0*\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc)?", v.strip()):
+                continue  # zero
+            if "offset" in key:
+                return True
+            if _far(v, 142.3, 739.7):
+                return True
+            m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(pt|bp|mm|cm|in|pc|dd|cc)", v.strip())
+            if key in ("paperwidth", "paperheight", "papersize") and m and float(m.group(1)) * _UNITS[m.group(2)] < 284.5:
+                return True
+    return False
 
 
 def _far(text, back_pt=28.45, forward_pt=284.5):

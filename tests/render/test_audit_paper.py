@@ -330,13 +330,32 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
      "sets \\leftskip to a value"),
     ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
      "needs \\textcolor{white}{\\SymssmRotationHeadCount{}}\\textcolor{black}{3}",
-     "is inside the argument of \\textcolor (in a colour the audit cannot read as dark enough on white)"),
+     "is inside the argument of \\textcolor (in a colour the audit cannot read as dark enough on white"),
     ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\phantom{\\SymssmRotationHeadCount{}}",
      "is inside the argument of \\phantom"),
     ("sections/results.tex", "\\input{results/rotation}", "\\definecolor{bg}{gray}{1}\\textcolor{bg}"
      "{\\input{results/rotation}}", "in a colour the audit cannot read as dark enough"),
     ("sections/results.tex", "\\input{results/rotation}", "\\newcommand{\\rev}[1]{\\textcolor{white}{#1}}"
      "\\rev{\\input{results/rotation}}", "\\rev uses \\textcolor"),
+    # a fourth round: colours the paper defines (TeX's order and groups decide what they are), values xcolor
+    # clamps, wrappers around a tiny box, a name through \\csname, digits through $ or \\relax or a macro,
+    # a package that inputs a file, \\@input, geometry's offsets
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs 3 {\\color{dk}\\SymssmRotationHeadCount{}}",
+     "\\color changes"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "needs 3 \\textcolor[rgb]{1,1,-10}{\\SymssmRotationHeadCount{}}", "cannot read as dark enough"),
+    ("paper.tex", "\\title{", "\\definecolor{blue}{rgb}{1,1,1}\n\\title{", "redefines the colour blue"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "\\newcommand{\\x}[1]{\\scalebox{0.01}{#1}}"
+     "needs 3 \\x{\\SymssmRotationHeadCount{}}", "inside the argument of \\x"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "needs 3 \\csname textcolor\\endcsname{white}{\\SymssmRotationHeadCount{}}", "names \\textcolor indirectly"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs 1$\\SymssmRotationHeadCount$",
+     "a digit is joined"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs 1\\relax\\SymssmRotationHeadCount{}",
+     "a digit is joined"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "\\newcommand{\\one}{1}needs \\one\\SymssmRotationHeadCount{}", "a digit is joined"),
+    ("paper.tex", "\\title{", "\\usepackage[hoffset=30cm]{geometry}\n\\title{", "geometry package's options"),
     ("sections/introduction.tex", "framework side by side.", "framework side by side. The rotation needs "
      "1\\SymssmRotationHeadCount{} heads.", "a digit is joined to \\SymssmRotationHeadCount"),
 ])
@@ -364,6 +383,14 @@ def test_a_class_option_file_beside_the_paper_stops_the_audit(paper):
     assert code == 1 and any(f == "size10.clo" and "not read by the audit" in m for f, _, m in report.problems)
 
 
+def test_a_local_package_that_inputs_a_file_stops_the_audit(paper):
+    (paper / "mine.sty").write_text("\\input{evil}\n")
+    (paper / "evil.tex").write_text("\\AtBeginDocument{\\renewcommand{\\SymssmRotationHeadCount}{\\ensuremath{3}}}\n")
+    _edit(paper / "paper.tex", "\\title{", "\\usepackage{mine}\n\\title{")
+    code, report = _audit(paper)
+    assert code == 1 and any(f == "mine.sty" and "brings in a file" in m for f, _, m in report.problems)
+
+
 def test_the_bibliography_file_is_read_where_it_is_input(paper):
     (paper / "paper.bbl").write_text("\\begin{thebibliography}{1}\\mathcode`3=\"7034\n\\end{thebibliography}\n")
     _edit(paper / "paper.tex", "\\end{document}", "\\bibliography{refs}\n\\end{document}")
@@ -372,11 +399,11 @@ def test_the_bibliography_file_is_read_where_it_is_input(paper):
 
 
 def test_revision_colours_and_wrappers_are_read(paper):
-    """Dark colours, the paper's own colour names and a \\rev wrapper of text styles are ordinary LaTeX."""
+    """Dark base colours, their mixes and a \\rev wrapper of text styles are ordinary LaTeX."""
     _edit(paper / "sections" / "introduction.tex", "needs \\SymssmRotationHeadCount{}",
           "needs \\textcolor{blue!50}{\\SymssmRotationHeadCount{}} {\\color{red} (new)}")
     _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
-          "\\definecolor{myblue}{RGB}{0,0,200}\\newcommand{\\rev}[1]{\\textcolor{myblue}{#1}}"
+          "\\newcommand{\\rev}[1]{\\textcolor{blue!70!black}{#1}}"
           "\\rev{\\input{results/rotation}}\\rev{\\emph{The rotation needs \\SymssmRotationHeadCount{} heads.}}")
     code, report = _audit(paper)
     assert code == 0, report.problems + [c.text() for c in report.claims if c.status != "verified"]
