@@ -79,6 +79,7 @@ _MACRO_CONDITIONALS = {"ifthenelse", "iftoggle", "ifdef", "ifundef", "ifdefempty
 _DEF = {"def", "gdef", "edef", "xdef"}
 _LET = {"let", "futurelet"}
 _NEWCOMMAND = {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "newrobustcmd",
+               "DeclareTextFontCommand", "DeclareOldFontCommand",
                "renewrobustcmd", "providerobustcmd", "DeclareTextCommand", "DeclareTextCommandDefault",
                "DeclareTextSymbol"}
 _DOCUMENTCOMMAND = {"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
@@ -119,7 +120,10 @@ APPEARANCE = {
     **dict.fromkeys(("mathcode", "delcode", "uccode", "lccode", "sfcode", "everymath", "everydisplay",
                      "everypar", "everyhbox", "everyvbox", "everycr", "everyeof", "DeclareUnicodeCharacter",
                      "newunicodechar", "DeclareTextCompositeCommand", "mathversion", "SetSymbolFont",
-                     "DeclareSymbolFontAlphabet", "SetMathAlphabet"),
+                     "DeclareSymbolFontAlphabet", "SetMathAlphabet", "DeclareSymbolFont", "DeclareMathAlphabet",
+                     "DeclareFontSubstitution", "DeclareMathVersion", "DeclareFontEncoding", "textfont",
+                     "scriptfont", "scriptscriptfont", "nullfont", "usefont", "font", "fontdimen",
+                     "DeclareFontEncodingDefaults", "DeclareErrorFont", "pdfmapfile", "pdfmapline"),
                     "changes how characters or numbers print"),
     **dict.fromkeys(("AtBeginEnvironment", "AtEndEnvironment", "BeforeBeginEnvironment", "AfterEndEnvironment",
                      "patchcmd", "xpatchcmd", "apptocmd", "pretocmd", "xapptocmd", "xpretocmd", "AddToHook",
@@ -137,6 +141,8 @@ APPEARANCE = {
                      "AtBeginShipoutNext", "AtBeginShipoutFirst", "char"),
                     "changes where, how large or in what colour the text that follows prints (or prints a "
                     "character by its code)"),
+    **dict.fromkeys(("write", "openout", "immediate", "closeout", "newwrite", "filecontents", "VerbatimOut"),
+                    "writes a file that TeX may read back (the .aux, an input)"),
 }
 #: Registers and parameters whose assignment can move or drop text (checked like skips).
 _ASSIGNED = {"leftskip", "rightskip", "hangindent", "parshape", "hsize", "vsize", "lineskip", "lineskiplimit",
@@ -149,7 +155,9 @@ _LIMITS = dict.fromkeys(("hsize", "vsize", "textwidth", "columnwidth", "linewidt
                          "evensidemargin", "topmargin", "headsep", "marginparwidth", "columnsep", "topskip"),
                         (142.3, 739.7))
 #: Files TeX loads on its own (classes' options, font tables, configurations, packages that packages load).
-_LOADED_BY_TEX = (".sty", ".cls", ".clo", ".fd", ".cfg", ".def", ".ldf", ".dfu", ".fdd", ".tex.cfg")
+_LOADED_BY_TEX = (".sty", ".cls", ".clo", ".fd", ".cfg", ".def", ".ldf", ".dfu", ".fdd", ".tex.cfg",
+                  # fonts: pdfTeX finds a virtual font or metrics beside the paper first (a .vf can draw 3 for 2)
+                  ".vf", ".tfm", ".pfb", ".pfa", ".pk", ".enc", ".map", ".otf", ".ttf", ".afm", ".ofm", ".ovf")
 #: Commands that define colours (a redefined base colour, or a set of them, stops the audit).
 _COLOUR_SETS = {"definecolorset", "definecolors", "preparecolorset", "DefineNamedColor", "definecolorseries",
                 "providecolors", "providecolorset", "xglobal"}
@@ -352,9 +360,12 @@ class PaperReader:
         for name in beside:  # TeX finds files in the paper's folder before its own: a package may load these
             path = os.path.join(self.root, name)
             if name.endswith(_LOADED_BY_TEX) and os.path.isfile(path) and os.path.realpath(path) not in read:
+                font = name.endswith(_LOADED_BY_TEX[10:])
                 self._hazard(name, 0, "this file beside the paper is not read by the audit, but TeX may load it "
-                             "(a class loads its .clo, a package another package, the font tables their .fd): "
-                             "remove it, or load it with \\usepackage so that it is read")
+                             + ("(pdfTeX looks for fonts beside the paper first: a virtual font can draw any "
+                                "digit as another): remove it" if font else
+                                "(a class loads its .clo, a package another package, the font tables their .fd): "
+                                "remove it, or load it with \\usepackage so that it is read"))
         return self.out
 
     def _shown(self, path):
@@ -545,6 +556,11 @@ class PaperReader:
                 if name in _COLOUR_SETS or colour in _BASE_COLOURS or colour in (".", "default", "fg", "text"):
                     self._hazard(shown, t.line, f"\\{name} redefines {'colours' if name in _COLOUR_SETS else 'the colour ' + colour}, "
                                  "which can make text invisible; the audit reads only xcolor's base colours")
+            if not in_block and name == "linespread":
+                factor, _ = _group(toks, _skip_spaces(toks, i + 1))
+                if not re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*", _chars(factor)) or float(_chars(factor)) < 0.8:
+                    self._hazard(shown, t.line, "\\linespread below 0.8 (or not a number) lets lines print over "
+                                 "each other")
             if not in_block and name in ("geometry", "newgeometry"):
                 options, _ = _group(toks, _skip_spaces(toks, i + 1))
                 if _geometry_far(_chars(options)):
@@ -752,6 +768,10 @@ class PaperReader:
         if name == "begin":
             if env == "document":
                 self.in_document = True
+                # LaTeX inputs the paper's .aux here, as it was left by the last run: definitions in it count
+                aux = os.path.join(self.root, os.path.splitext(os.path.basename(self.paper))[0] + ".aux")
+                if os.path.isfile(aux) and self.block is None and self._skip_reason(skip) is None:
+                    self._file(aux, self._shown(aux), skip=None, package=True)
                 return j
             if len(self.envs) > MAX_NESTING:
                 raise InputError(f"{shown}:{t.line}: environments nested more than {MAX_NESTING} deep; not audited")
@@ -795,6 +815,11 @@ class PaperReader:
                     self._hazard(shown, t.line, f"\\{command} defines a command whose name the audit cannot read "
                                  "(it is built from other commands)")
                 continue
+            if not in_block and name == "baselinestretch" and not env:
+                stretch = "".join(x for k, x in body if k == "char")
+                if not re.fullmatch(r"[0-9]*\.?[0-9]+", stretch) or float(stretch) < 0.8:
+                    self._hazard(shown, t.line, "\\baselinestretch below 0.8 (or not a number) lets lines print "
+                                 "over each other")
             if not in_block and name in CORE and not env:
                 self._hazard(shown, t.line, f"\\{command} redefines \\{name}, which the audit relies on to read "
                              "the paper")

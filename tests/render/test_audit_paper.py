@@ -356,6 +356,11 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
     ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
      "\\newcommand{\\one}{1}needs \\one\\SymssmRotationHeadCount{}", "a digit is joined"),
     ("paper.tex", "\\title{", "\\usepackage[hoffset=30cm]{geometry}\n\\title{", "geometry package's options"),
+    # a fifth round: fonts
+    ("paper.tex", "\\title{", "\\DeclareTextFontCommand{\\texttt}{\\nullfont}\n\\title{", "redefines"),
+    ("paper.tex", "\\title{", "\\DeclareSymbolFont{operators}{U}{msa}{m}{n}\n\\title{", "\\DeclareSymbolFont"),
+    ("paper.tex", "\\title{", "\\linespread{0}\n\\title{", "\\linespread below 0.8"),
+    ("paper.tex", "\\title{", "\\renewcommand{\\baselinestretch}{0.1}\n\\title{", "\\baselinestretch below 0.8"),
     ("sections/introduction.tex", "framework side by side.", "framework side by side. The rotation needs "
      "1\\SymssmRotationHeadCount{} heads.", "a digit is joined to \\SymssmRotationHeadCount"),
 ])
@@ -389,6 +394,25 @@ def test_a_local_package_that_inputs_a_file_stops_the_audit(paper):
     _edit(paper / "paper.tex", "\\title{", "\\usepackage{mine}\n\\title{")
     code, report = _audit(paper)
     assert code == 1 and any(f == "mine.sty" and "brings in a file" in m for f, _, m in report.problems)
+
+
+def test_the_aux_file_is_read_where_latex_inputs_it(paper):
+    """LaTeX reads the last run's .aux at \\begin{document}: a definition put there redefines the macro."""
+    (paper / "paper.aux").write_text("\\relax\n\\gdef\\SymssmRotationHeadCount{\\ensuremath{3}}\n")
+    code, report = _audit(paper)
+    assert code == 1
+    assert any(c.status == "redefined" and "paper.aux" in (c.detail or "") for c in report.claims)
+    (paper / "paper.aux").write_text("\\relax\n\\newlabel{thm:rotation}{{1}{2}}\n")
+    _edit(paper / "paper.tex", "\\title{", "\\immediate\\write\\mainaux{\\gdef\\noexpand\\x{3}}\n\\title{")
+    code, report = _audit(paper)
+    assert code == 1 and any("writes a file that TeX may read back" in m for _, _, m in report.problems)
+
+
+def test_a_font_file_beside_the_paper_stops_the_audit(paper):
+    """pdfTeX finds cmr10.vf beside the paper before its own: a virtual font can draw every 2 as a 3."""
+    (paper / "cmr10.vf").write_bytes(b"\xf7\xca")
+    code, report = _audit(paper)
+    assert code == 1 and any(f == "cmr10.vf" and "virtual font" in m for f, _, m in report.problems)
 
 
 def test_the_bibliography_file_is_read_where_it_is_input(paper):
