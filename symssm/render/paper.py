@@ -138,7 +138,9 @@ APPEARANCE = {
                      "pdfsave", "pdfrestore", "mag", "hoffset", "voffset", "pdfhorigin", "pdfvorigin",
                      "pdfpagewidth", "pdfpageheight", "pagewidth", "pageheight", "pdfpageattr", "shipout",
                      "AddToShipoutPicture", "AddToShipoutPictureFG", "AddToShipoutPictureBG", "AtBeginShipout",
-                     "AtBeginShipoutNext", "AtBeginShipoutFirst", "char"),
+                     "AtBeginShipoutNext", "AtBeginShipoutFirst", "char", "ooalign", "mathrlap", "mathllap",
+                     "mathclap", "hidewidth", "smashoperator", "pdfximage", "pdfrefximage", "pdfxform",
+                     "pdfrefxform", "offinterlineskip"),
                     "changes where, how large or in what colour the text that follows prints (or prints a "
                     "character by its code)"),
     **dict.fromkeys(("write", "openout", "immediate", "closeout", "newwrite", "filecontents", "VerbatimOut"),
@@ -647,7 +649,7 @@ class PaperReader:
         if ch == "{":
             if len(self.groups) > MAX_NESTING:
                 raise InputError(f"{shown}:{t.line}: groups nested more than {MAX_NESTING} deep; not audited")
-            arg_of = self.pending
+            arg_of = self.pending if self.pending not in _WIDTHS | _SMALL_LENGTHS else None  # \hbox to \hsize{
             if self.storing is not None:  # \setbox0\vbox{...}: the box's contents go to a register
                 arg_of, self.storing = self.storing, None
             self.groups.append(_Frame("group", "", shown, t.line, arg_of=arg_of))
@@ -946,6 +948,11 @@ class PaperReader:
             self.storing = name
         elif name in _SIZED and not _legible(name, toks, i):
             self.pending = name + " (to a size the audit cannot read as legible)"
+        elif name in ("makebox", "framebox", "hbox", "vbox", "vtop") and _zero_width(name, toks, i):
+            self.pending = name + " (of zero width or height: what it holds prints over the text beside it)"
+            if self.in_document:
+                self._hazard(shown, t.line, f"\\{name} of zero width or height prints what it holds over the text "
+                             "beside it, where it can cover or change a result")
         elif name == "textcolor" and not self._dark(toks, i):
             self.pending = name + (" (in a colour the audit cannot read as dark enough on white: it reads xcolor's "
                                    "base colours, their mixes such as blue!70!black, and [rgb]{...} values)")
@@ -961,6 +968,8 @@ class PaperReader:
                 if hidden:
                     self._hazard(shown, t.line, f"\\{name} is {hidden}; the page may not show it, or show "
                                  "something else in its place")
+                if _squeezed(toks, i):
+                    self._hazard(shown, t.line, f"a negative space next to \\{name} can print something over it")
                 if _joined_to_digit(toks, i, self._text_macro):
                     self._hazard(shown, t.line, f"a digit is joined to \\{name}: the page shows a number the "
                                  "certificate does not (leave a space or a word between them)")
@@ -1340,6 +1349,42 @@ def _far(text, back_pt=28.45, forward_pt=284.5):
         return True
     length = float(number) * _UNITS[unit]
     return length >= back_pt if back else length >= forward_pt
+
+
+def _zero_width(name, toks, i):
+    """Whether the box at ``toks[i]`` is given a width (``\\makebox[0pt]``) or a size (``\\hbox to 0pt``) of
+    at most 1 pt, or one the audit cannot measure."""
+    j = _skip_spaces(toks, i + 1)
+    if name in ("makebox", "framebox"):
+        width, _ = _optional(toks, j)
+        text = _chars(width).strip() if width is not None else None
+    else:
+        rest = _chars(toks[j:j + 12])
+        m = re.match(r"\s*(to|spread)\s*([^{]*)", rest)
+        text = m.group(2).strip() if m else None
+    if text is None or text == "":
+        return False
+    m = re.fullmatch(r"(-?)\s*([0-9]*\.?[0-9]+)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc)", text)
+    if m is None:
+        m2 = re.fullmatch(r"([0-9]*\.?[0-9]*)\s*\\([A-Za-z]+)", text)
+        return not (m2 and m2.group(2) in _WIDTHS | _SMALL_LENGTHS and (m2.group(1) in ("", ".") or
+                                                                      float(m2.group(1)) >= 0.05))
+    return m.group(1) == "-" or float(m.group(2)) * _UNITS[m.group(3)] <= 1
+
+
+def _squeezed(toks, i):
+    """Whether a negative skip or kern stands right before or after the macro use at ``toks[i]``."""
+    k = i - 1
+    while k >= 0 and toks[k].kind == "char" and toks[k].text in "{}":
+        k -= 1
+    for n in range(max(0, k - 12), k + 1):  # \kern-5pt\SymssmX: a skip within the few tokens before
+        if toks[n].kind == "cs" and toks[n].text in _SKIPS and _backwards(toks, n) > 0 and \
+                all(x.kind != "cs" for x in toks[n + 1:k + 1]):
+            return True
+    j = _skip_spaces(toks, i + 1)
+    while j < len(toks) and toks[j].kind == "char" and toks[j].text in "{}":
+        j += 1
+    return j < len(toks) and toks[j].kind == "cs" and toks[j].text in _SKIPS and _backwards(toks, j) > 0
 
 
 def _backwards(toks, i):

@@ -356,6 +356,13 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
     ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
      "\\newcommand{\\one}{1}needs \\one\\SymssmRotationHeadCount{}", "a digit is joined"),
     ("paper.tex", "\\title{", "\\usepackage[hoffset=30cm]{geometry}\n\\title{", "geometry package's options"),
+    # overprinting: a negative kern next to a macro, a box of zero width, \\ooalign
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\SymssmRotationHeadCount{}\\kern-5pt 3",
+     "a negative space next to \\SymssmRotationHeadCount"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "needs \\makebox[0pt][l]{3}\\SymssmRotationHeadCount{}", "\\makebox of zero width"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "needs \\ooalign{3\\cr\\SymssmRotationHeadCount{}}", "\\ooalign changes"),
     # a fifth round: fonts
     ("paper.tex", "\\title{", "\\DeclareTextFontCommand{\\texttt}{\\nullfont}\n\\title{", "redefines"),
     ("paper.tex", "\\title{", "\\DeclareSymbolFont{operators}{U}{msa}{m}{n}\n\\title{", "\\DeclareSymbolFont"),
@@ -437,7 +444,8 @@ def test_ordinary_spacing_and_styles_are_read(paper):
     """The checks above are not a ban on ordinary LaTeX: small negative spaces, theorem styles of fonts."""
     _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
           "\\vspace{-2mm}\\vspace{-\\baselineskip}\\input{results/rotation}\\hspace{-1em}\\vspace{2cm}"
-          "\\hspace*{\\fill}\\definecolor{myblue}{RGB}{0,0,200}\\vspace{1em}")
+          "\\hspace*{\\fill}\\definecolor{myblue}{RGB}{0,0,200}\\vspace{1em}\\hbox to \\hsize{\\hfil}"
+          "\\makebox[\\columnwidth][l]{\\SymssmRotationHeadCount{} heads}")
     _edit(paper / "paper.tex", "\\newtheorem{theorem}", "\\newtheoremstyle{mine}{3pt}{3pt}{\\itshape}{}{\\bfseries}"
           "{.}{.5em}{}\\theoremstyle{mine}\n\\newtheorem{theorem}")
     code, report = _audit(paper)
