@@ -140,7 +140,7 @@ APPEARANCE = {
                      "AddToShipoutPicture", "AddToShipoutPictureFG", "AddToShipoutPictureBG", "AtBeginShipout",
                      "AtBeginShipoutNext", "AtBeginShipoutFirst", "char", "ooalign", "mathrlap", "mathllap",
                      "mathclap", "hidewidth", "smashoperator", "pdfximage", "pdfrefximage", "pdfxform",
-                     "pdfrefxform", "offinterlineskip"),
+                     "pdfrefxform", "offinterlineskip", "smash", "wd", "ht", "dp", "boxmaxdepth"),
                     "changes where, how large or in what colour the text that follows prints (or prints a "
                     "character by its code)"),
     **dict.fromkeys(("write", "openout", "immediate", "closeout", "newwrite", "filecontents", "VerbatimOut"),
@@ -558,6 +558,12 @@ class PaperReader:
                 if name in _COLOUR_SETS or colour in _BASE_COLOURS or colour in (".", "default", "fg", "text"):
                     self._hazard(shown, t.line, f"\\{name} redefines {'colours' if name in _COLOUR_SETS else 'the colour ' + colour}, "
                                  "which can make text invisible; the audit reads only xcolor's base colours")
+            if not in_block and name == "includegraphics" and _drawn_outside(toks, i):
+                self._hazard(shown, t.line, "\\includegraphics with trim, viewport or bb but no clip, or scaled to "
+                             "nothing, draws outside its box, where the image can cover a result")
+            if not in_block and name == "raisebox" and _raised_far(toks, i):
+                self._hazard(shown, t.line, "\\raisebox by 1 cm or more, or with a height or depth given, can print "
+                             "what it holds over other text")
             if not in_block and name == "linespread":
                 factor, _ = _group(toks, _skip_spaces(toks, i + 1))
                 if not re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*", _chars(factor)) or float(_chars(factor)) < 0.8:
@@ -1369,7 +1375,37 @@ def _zero_width(name, toks, i):
         m2 = re.fullmatch(r"([0-9]*\.?[0-9]*)\s*\\([A-Za-z]+)", text)
         return not (m2 and m2.group(2) in _WIDTHS | _SMALL_LENGTHS and (m2.group(1) in ("", ".") or
                                                                       float(m2.group(1)) >= 0.05))
-    return m.group(1) == "-" or float(m.group(2)) * _UNITS[m.group(3)] <= 1
+    return m.group(1) == "-" or float(m.group(2)) * _UNITS[m.group(3)] <= (14 if name in ("makebox", "framebox")
+                                                                           else 1)
+
+
+def _drawn_outside(toks, i):
+    """Whether ``\\includegraphics`` at ``toks[i]`` trims or sets a viewport or bounding box without ``clip``
+    (pdfTeX then draws the whole image beyond its box), or scales it to at most 1 pt."""
+    j = _skip_spaces(toks, i + 1)
+    if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
+        return False  # the starred form clips
+    options, _ = _optional(toks, j)
+    text = _chars(options) if options is not None else ""
+    keys = {item.partition("=")[0].strip(): item.partition("=")[2].strip() for item in text.split(",")}
+    if any(k in keys for k in ("trim", "viewport", "bb", "bbllx", "bblly", "bburx", "bbury", "natwidth",
+                               "natheight", "hiresbb")) and "clip" not in keys:
+        return True
+    for k in ("width", "height", "totalheight"):
+        if k in keys and re.fullmatch(r"-?\s*0*\.?0*[0-9]?\s*(pt|bp|sp|mm)?", keys[k]) and \
+                not re.fullmatch(r"[1-9][0-9]*\s*(pt|bp|mm)", keys[k]):
+            return True
+    return "scale" in keys and re.fullmatch(r"0*\.0*[0-9]{0,2}", keys["scale"]) is not None and \
+        float(keys["scale"] or 0) < 0.05
+
+
+def _raised_far(toks, i):
+    """Whether ``\\raisebox{LIFT}[HEIGHT][DEPTH]{...}`` lifts by 1 cm or more either way (or by an amount not
+    measured), or declares its own height or depth (what it holds then overlaps the lines around it)."""
+    lift, j = _group(toks, _skip_spaces(toks, i + 1))
+    height, _ = _optional(toks, _skip_spaces(toks, j))
+    text = _chars(lift).strip()
+    return height is not None or _far(text, 28.45, 28.45)
 
 
 def _squeezed(toks, i):
@@ -1382,8 +1418,9 @@ def _squeezed(toks, i):
                 all(x.kind != "cs" for x in toks[n + 1:k + 1]):
             return True
     j = _skip_spaces(toks, i + 1)
-    while j < len(toks) and toks[j].kind == "char" and toks[j].text in "{}":
-        j += 1
+    while j < len(toks) and (toks[j].kind in ("space",) or (toks[j].kind == "char" and toks[j].text in "{}$~")
+                             or (toks[j].kind == "cs" and toks[j].text in _INVISIBLE and toks[j].text not in _SKIPS)):
+        j += 1  # \SymssmX{} \relax \hspace{-10pt}
     return j < len(toks) and toks[j].kind == "cs" and toks[j].text in _SKIPS and _backwards(toks, j) > 0
 
 

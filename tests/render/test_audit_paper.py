@@ -363,6 +363,15 @@ def test_macros_that_hide_text_or_rebuild_the_reading_stop_the_audit(paper):
      "needs \\makebox[0pt][l]{3}\\SymssmRotationHeadCount{}", "\\makebox of zero width"),
     ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
      "needs \\ooalign{3\\cr\\SymssmRotationHeadCount{}}", "\\ooalign changes"),
+    # a sixth round: images drawn outside their box, a lifted box, box sizes by assignment, a space before a kern
+    ("sections/results.tex", "\\input{results/rotation}", "\\noindent\\includegraphics[trim=0 351.24bp 0 0]{patch}"
+     "\\par\\input{results/rotation}", "\\includegraphics with trim"),
+    ("sections/results.tex", "\\input{results/rotation}", "\\raisebox{-351bp}[0pt][0pt]{x}\\input{results/rotation}",
+     "\\raisebox by 1 cm or more"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}", "needs \\setbox0\\hbox{3}\\wd0=0pt \\box0"
+     "\\SymssmRotationHeadCount{}", "\\wd changes"),
+    ("sections/introduction.tex", "needs \\SymssmRotationHeadCount{}",
+     "needs \\SymssmRotationHeadCount{} \\hspace{-10.6pt}x", "a negative space next to"),
     # a fifth round: fonts
     ("paper.tex", "\\title{", "\\DeclareTextFontCommand{\\texttt}{\\nullfont}\n\\title{", "redefines"),
     ("paper.tex", "\\title{", "\\DeclareSymbolFont{operators}{U}{msa}{m}{n}\n\\title{", "\\DeclareSymbolFont"),
@@ -445,7 +454,8 @@ def test_ordinary_spacing_and_styles_are_read(paper):
     _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
           "\\vspace{-2mm}\\vspace{-\\baselineskip}\\input{results/rotation}\\hspace{-1em}\\vspace{2cm}"
           "\\hspace*{\\fill}\\definecolor{myblue}{RGB}{0,0,200}\\vspace{1em}\\hbox to \\hsize{\\hfil}"
-          "\\makebox[\\columnwidth][l]{\\SymssmRotationHeadCount{} heads}")
+          "\\makebox[\\columnwidth][l]{\\SymssmRotationHeadCount{} heads}\\raisebox{-0.5ex}{x}"
+          "\\includegraphics[width=\\columnwidth,trim=1 2 3 4,clip]{f}")
     _edit(paper / "paper.tex", "\\newtheorem{theorem}", "\\newtheoremstyle{mine}{3pt}{3pt}{\\itshape}{}{\\bfseries}"
           "{.}{.5em}{}\\theoremstyle{mine}\n\\newtheorem{theorem}")
     code, report = _audit(paper)
