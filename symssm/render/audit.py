@@ -55,7 +55,7 @@ import re
 import shlex
 from ..errors import InputError, SymssmError
 from .claims import PASSING, STATUSES, Claim, Report, Unchecked, exit_code, statement
-from .paper import MAX_TEX_BYTES, MAX_TEX_FILES, read_paper
+from .paper import MAX_TEX_BYTES, MAX_TEX_FILES, benign_size_definition, read_paper
 from .texscan import Scanner, token_text
 
 __all__ = ["Claim", "Unchecked", "Report", "audit", "audit_paper", "audit_lines", "exit_code", "STATUSES",
@@ -468,7 +468,8 @@ class _State:
 
     def redefinitions(self):
         """A fragment fails when the paper redefines a command or environment it uses."""
-        paper_defs = [d for d in self.read.definitions if d.block is None and d.command != "newif"]
+        paper_defs = [d for d in self.read.definitions if d.block is None and d.command != "newif"
+                      and not benign_size_definition(d)]  # a conference style's \small: still \small
         if not paper_defs:
             return
         by_name = {}

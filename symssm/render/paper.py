@@ -1319,8 +1319,9 @@ def _geometry_far(options):
             continue
         lengths = [v for v in value.split(",") if v.strip()] or [value]
         for v in lengths:
-            if re.fullmatch(r"-?\s*0*\.?0*\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc)?", v.strip()):
-                continue  # zero
+            if not re.search(r"[0-9\\]", v) or re.fullmatch(r"-?\s*0*\.?0*\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc)?",
+                                                              v.strip()):
+                continue  # a word (true, a4paper) or zero
             if "offset" in key:
                 return True
             if _far(v, 142.3, 739.7):
@@ -1334,7 +1335,7 @@ def _geometry_far(options):
 def _far(text, back_pt=28.45, forward_pt=284.5):
     """Whether a dimension's text (``-100cm``, ``=2\\baselineskip``, ``\\dimexpr...``) is far (see _far_back):
     ``back_pt`` or more backwards, ``forward_pt`` or more forwards, or not measurable."""
-    text = text.strip()
+    text = text.strip().replace("\\z@", "0pt").replace("\\p@", "pt")  # LaTeX's own names for 0pt and 1pt
     if text.startswith("="):
         text = text[1:].strip()
     m = re.match(r"([-+]?)\s*([0-9]*\.?[0-9]*)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu|true|\\[A-Za-z@]+)?", text)
@@ -1355,6 +1356,35 @@ def _far(text, back_pt=28.45, forward_pt=284.5):
         return True
     length = float(number) * _UNITS[unit]
     return length >= back_pt if back else length >= forward_pt
+
+
+#: LaTeX's size commands, which classes and conference styles redefine as a matter of course.
+SIZE_COMMANDS = {"normalsize", "small", "footnotesize", "scriptsize", "tiny", "large", "Large", "LARGE", "huge",
+                 "Huge"}
+
+
+def benign_size_definition(definition):
+    """Whether a definition of a size command only sets a font size of at least 5 pt and the display skips
+    (``\\renewcommand{\\small}{\\@setfontsize\\small\\@ixpt\\@xpt ...}``, as conference styles do).
+
+    Examples
+    --------
+    >>> from symssm.render.paper import Definition
+    >>> body = (("cs", "@setfontsize"), ("cs", "small"), ("cs", "@ixpt"), ("cs", "@xpt"))
+    >>> benign_size_definition(Definition("small", False, "renewcommand", "s.sty", 1, None, body))
+    True
+    >>> benign_size_definition(Definition("small", False, "renewcommand", "s.sty", 1, None, (("cs", "tiny"),)))
+    False
+    """
+    if definition.name not in SIZE_COMMANDS or definition.environment:
+        return False
+    allowed = SIZE_COMMANDS | {"@setfontsize", "@plus", "@minus", "p@", "z@", "abovedisplayskip",
+                               "belowdisplayskip", "abovedisplayshortskip", "belowdisplayshortskip", "let",
+                               "@listi", "@listI", "topsep", "parsep", "itemsep", "leftmargin", "leftmargini"}
+    cs = [x for k, x in definition.body if k == "cs"]
+    sizes = [x for x in cs if re.fullmatch(r"@(v|vi|vii|viii|ix|x|xi|xii|xiv|xvii|xx|xxv)pt", x)]
+    numbers = [int(x) for x in re.findall(r"[0-9]+", "".join(x for k, x in definition.body if k == "char"))]
+    return "@setfontsize" in cs and all(x in allowed or x in sizes for x in cs) and all(n >= 2 for n in numbers[:2])
 
 
 def _zero_width(name, toks, i):

@@ -449,6 +449,26 @@ def test_revision_colours_and_wrappers_are_read(paper):
     assert code == 0, report.problems + [c.text() for c in report.claims if c.status != "verified"]
 
 
+def test_a_conference_style_beside_the_paper_is_read_without_alarm(paper):
+    """What conference styles do (NeurIPS 2024's, 2026-11-26, passes the audit as it is): sizes redefined with
+    \\@setfontsize, lengths in \\z@ and \\p@, a footnote rule with a small negative kern, geometry at
+    \\begin{document}, sections through \\@startsection."""
+    (paper / "confstyle.sty").write_text(
+        "\\renewcommand{\\rmdefault}{ptm}\n"
+        "\\usepackage[verbose=true,letterpaper]{geometry}\n"
+        "\\AtBeginDocument{\\newgeometry{textheight=9in,textwidth=5.5in,top=0.9in,left=0.9in,headsep=25pt}}\n"
+        "\\renewcommand{\\normalsize}{\\@setfontsize\\normalsize\\@xpt\\@xipt\n"
+        "  \\abovedisplayskip 7\\p@ \\@plus 2\\p@ \\@minus 5\\p@}\n"
+        "\\renewcommand{\\footnotesize}{\\@setfontsize\\footnotesize\\@ixpt\\@xpt}\n"
+        "\\renewcommand{\\section}{\\@startsection{section}{1}{\\z@}{-2.0ex \\@plus -0.5ex}{1.5ex}{\\large\\bf}}\n"
+        "\\renewcommand{\\footnoterule}{\\kern-3\\p@ \\hrule width 12pc \\kern 2.6\\p@}\n"
+        "\\setlength{\\parindent}{\\z@}\n\\setlength{\\parskip}{5.5\\p@}\n"
+        "\\newcommand{\\answerYes}[1][]{\\textcolor{blue}{[Yes] #1}}\n")
+    _edit(paper / "paper.tex", "\\title{", "\\usepackage{confstyle}\n\\title{")
+    code, report = _audit(paper)
+    assert code == 0, report.problems + [c.text() for c in report.claims if c.status != "verified"]
+
+
 def test_ordinary_spacing_and_styles_are_read(paper):
     """The checks above are not a ban on ordinary LaTeX: small negative spaces, theorem styles of fonts."""
     _edit(paper / "sections" / "results.tex", "\\input{results/rotation}",
