@@ -14,10 +14,30 @@ Examples
 from fractions import Fraction
 from math import ceil, log
 
-__all__ = ["crossover_distance", "MAX_CROSSOVER"]
+__all__ = ["crossover_distance", "searched_distance", "MAX_CROSSOVER"]
 
 #: Crossover distances beyond this are not certified (reported as null); the checker has the same limit.
 MAX_CROSSOVER = 10_000
+
+
+def searched_distance(n):
+    """The largest crossover distance a certificate of length ``n`` can claim: ``min(n - 1, MAX_CROSSOVER)``.
+
+    Parameters
+    ----------
+    n : int
+        The sequence length.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> searched_distance(1000), searched_distance(10 ** 6)
+    (999, 10000)
+    """
+    return min(n - 1, MAX_CROSSOVER)
 
 
 def _log(x):
@@ -38,7 +58,7 @@ def crossover_distance(K2, r, c, n):
     True
     """
     c2 = c * c
-    limit = min(n - 1, MAX_CROSSOVER)
+    limit = searched_distance(n)
     if limit < 1:
         return None
     if K2 == 0:

@@ -5,7 +5,7 @@ Only fields the checker verifies are typeset.  The certificate's informative fie
 never appear in the LaTeX.
 """
 
-from ..gradient.crossover import MAX_CROSSOVER
+from ..gradient.crossover import searched_distance
 from .matrices import system_block
 from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_list, tex_count, tex_hash, tex_number,
                   tex_value)
@@ -50,8 +50,8 @@ def gradient_fragment(d, style):
            f"inputs carry more gradient through attention than any input through the SSM, and ${tex_count(delta)}$ is "
            "the least distance where the two bounds cross."
            if delta is not None else
-           f" No crossover distance up to ${tex_count(_searched(n))}$ is certified"
-           + (" (the certified search ends there)." if n - 1 > _searched(n) else ".")))
+           f" No crossover distance up to ${tex_count(searched_distance(n))}$ is certified"
+           + (" (the certified search ends there)." if n - 1 > searched_distance(n) else ".")))
     lines.append(style.end())
     lines.append("\\begin{proof}\\emergencystretch=3em")
     exact_note = ("" if all(len(x) <= 16 for x in (r, K2, c)) else
@@ -123,11 +123,6 @@ def _factored_decay(ly, s, sha256, exact_note):
         f"$\\lVert L_d \\rVert_F \\le \\lVert C \\rVert_F \\lVert A^d \\rVert_2 \\lVert B \\rVert_F \\le K r^d$ "
         f"with $K^2 \\ge \\lVert C \\rVert_F^2 \\lVert B \\rVert_F^2 M / \\mu$.{exact_note}")
     return out
-
-
-def _searched(n):
-    """The largest crossover distance a certificate of length ``n`` can claim."""
-    return min(n - 1, MAX_CROSSOVER)
 
 
 def gradient_macros(d):

@@ -431,10 +431,20 @@ class PaperReader:
         return None
 
     def _arg_reason(self):
+        f = self._unsafe_group(SAFE_ARGUMENTS, SAFE_ARGUMENTS)
+        return None if f is None else (f"inside the argument of \\{f.arg_of} ({f.file}:{f.line}), which may not "
+                                       "typeset it")
+
+    def _unsafe_group(self, allowed, wrapped):
+        """The first open group that is the argument of a command neither in ``allowed`` nor a plain wrapper of
+        ``wrapped`` commands (see :meth:`_plain_wrapper`), or None."""
         for f in self.groups:
-            if f.arg_of is not None and f.arg_of not in SAFE_ARGUMENTS and not (
-                    (f.arg_of, False) not in self.styled and self._plain_wrapper(f.arg_of, SAFE_ARGUMENTS)):
-                return f"inside the argument of \\{f.arg_of} ({f.file}:{f.line}), which may not typeset it"
+            name = f.arg_of
+            if name is None or name in allowed:
+                continue
+            if (name, False) not in self.styled and self._plain_wrapper(name, wrapped):
+                continue
+            return f
         return None
 
     # ---------------------------------------------------------------- the walk
@@ -556,7 +566,8 @@ class PaperReader:
                 target, _ = _group(toks, _skip_spaces(toks, i + 1))
                 colour = _chars(target).strip()
                 if name in _COLOUR_SETS or colour in _BASE_COLOURS or colour in (".", "default", "fg", "text"):
-                    self._hazard(shown, t.line, f"\\{name} redefines {'colours' if name in _COLOUR_SETS else 'the colour ' + colour}, "
+                    what = "colours" if name in _COLOUR_SETS else "the colour " + colour
+                    self._hazard(shown, t.line, f"\\{name} redefines {what}, "
                                  "which can make text invisible; the audit reads only xcolor's base colours")
             if not in_block and name == "includegraphics" and _drawn_outside(toks, i):
                 self._hazard(shown, t.line, "\\includegraphics with trim, viewport or bb but no clip, or scaled to "
@@ -575,11 +586,12 @@ class PaperReader:
                     self._hazard(shown, t.line, f"\\{name} moves the text area far (an offset, a negative or huge "
                                  "margin, a tiny paper): a result may print off the page")
             if not in_block and name in _SKIPS:
-                self.backwards += _backwards(toks, i)  # many small steps back add up (reset at a paragraph)
-            if not in_block and name in _SKIPS and (_far_back(toks, i) or self.backwards >= 28.45):
-                self.backwards = 0.0
-                self._hazard(shown, t.line, f"\\{name} moves by 1 cm or more backwards, 10 cm or more forwards, or "
-                             "an amount the audit cannot measure, which can push a result off the page")
+                amount = _skip_text(toks, i)
+                self.backwards += _backwards(amount)  # many small steps back add up (reset at a paragraph)
+                if _far(amount) or self.backwards >= 28.45:
+                    self.backwards = 0.0
+                    self._hazard(shown, t.line, f"\\{name} moves by 1 cm or more backwards, 10 cm or more forwards, "
+                                 "or an amount the audit cannot measure, which can push a result off the page")
             if not in_block and name in ("@nameuse", "csuse", "@namedef", "csdef", "csgdef", "ifcsdef",
                                          "cslet", "csletcs", "letcs", "@ifundefined", "ifcsundef", "ifdef"):
                 target, _ = _group(toks, _skip_spaces(toks, i + 1))
@@ -901,28 +913,26 @@ class PaperReader:
     def _hiding_argument(self):
         """Why a symssm macro used here may not be seen (the argument of a command that is not known to print it
         legibly), or None."""
-        for f in self.groups:
-            name = f.arg_of
-            if name is None or name in SAFE_ARGUMENTS or name in _TEXT_ARGUMENTS or name in _SECTIONS:
-                continue
-            if (name, False) not in self.styled and self._plain_wrapper(name):
-                continue
-            return f"inside the argument of \\{name} ({f.file}:{f.line})"
-        return None
+        f = self._unsafe_group(SAFE_ARGUMENTS | _TEXT_ARGUMENTS | _SECTIONS, SAFE_ARGUMENTS | _TEXT_ARGUMENTS)
+        return None if f is None else f"inside the argument of \\{f.arg_of} ({f.file}:{f.line})"
 
-    def _plain_wrapper(self, name, allowed=None):
-        """Whether the paper defines ``name`` with a body of ``allowed`` commands (default: text styles and the
-        boxes that print) and its arguments only (``\\newcommand{\\rev}[1]{\\textcolor{blue}{#1}}``)."""
-        allowed = SAFE_ARGUMENTS | _TEXT_ARGUMENTS if allowed is None else allowed
-        for d in reversed(self.out.definitions):
-            if d.name == name and not d.environment and d.block is None:
-                params = {d.body[n + 1][1] for n, (k, x) in enumerate(d.body[:-1]) if k == "char" and x == "#"}
-                body = [Token(k, x, 0) for k, x in d.body]
-                return d.command not in _LET and d.command not in _REGISTER and params == {"1"} and all(
-                    k != "cs" or (x in allowed and not (x in _SIZED and not _legible(x, body, n))
-                                  and not (x == "textcolor" and not self._dark(body, n)))
-                    for n, (k, x) in enumerate(d.body))  # one argument, printed legibly: \rev{...}
-        return False
+    def _plain_wrapper(self, name, allowed):
+        """Whether the paper defines ``name`` with a body of ``allowed`` commands and its one argument only,
+        printed legibly (``\\newcommand{\\rev}[1]{\\textcolor{blue}{#1}}``)."""
+        d = self._latest(name)
+        if d is None or d.command in _LET or d.command in _REGISTER:
+            return False
+        params = {d.body[n + 1][1] for n, (k, x) in enumerate(d.body[:-1]) if k == "char" and x == "#"}
+        body = [Token(k, x, 0) for k, x in d.body]
+        return params == {"1"} and all(
+            k != "cs" or (x in allowed and not (x in _SIZED and not _legible(x, body, n))
+                          and not (x == "textcolor" and not self._dark(body, n)))
+            for n, (k, x) in enumerate(d.body))
+
+    def _latest(self, name):
+        """The paper's last definition of the command ``name`` outside symssm's blocks, or None."""
+        return next((d for d in reversed(self.out.definitions)
+                     if d.name == name and not d.environment and d.block is None), None)
 
     def _dark(self, toks, i):
         """Whether ``\\color`` / ``\\textcolor`` at ``toks[i]`` names a colour dark enough to read on white:
@@ -1026,15 +1036,13 @@ class PaperReader:
 
     def _text_macro(self, name):
         """The text of a macro the paper defines without arguments and with plain text as its body, else None."""
-        for d in reversed(self.out.definitions):
-            if d.name == name and not d.environment and d.block is None:
-                if d.command in _LET or not d.body or len(d.body) > 200:
-                    return None
-                body = [(k, x) for k, x in d.body if not (k == "cs" and x in _TEXT_WRAPPERS)
-                        and not (k == "char" and x in "{}$")]  # \ensuremath{3}, \textbf{three}: their text
-                if body and all(k in ("char", "space") and x != "#" for k, x in body):
-                    return "".join(" " if k == "space" else x for k, x in body)
-                return None
+        d = self._latest(name)
+        if d is None or d.command in _LET or not d.body or len(d.body) > 200:
+            return None
+        body = [(k, x) for k, x in d.body if not (k == "cs" and x in _TEXT_WRAPPERS)
+                and not (k == "char" and x in "{}$")]  # \ensuremath{3}, \textbf{three}: their text
+        if body and all(k in ("char", "space") and x != "#" for k, x in body):
+            return "".join(" " if k == "space" else x for k, x in body)
         return None
 
     # ---------------------------------------------------------------- text
@@ -1252,16 +1260,25 @@ _UNPRINTED_FIRST = {"textcolor", "color", "colorbox", "fcolorbox", "href", "url"
 
 
 #: What TeX prints as nothing (or as a thin space) between a digit and a macro: ``1$\\SymssmX$``, ``1\\relax``.
-_INVISIBLE = {"relax", ",", "!", "/", "kern", "hbox", "mbox", "empty", "ensuremath", "mathrm", "text", "null",
-              "hskip", "hspace", "thinspace", "negthinspace", "nobreak", "unskip", "ignorespaces"}
+_INVISIBLE = {"relax", ",", "!", "/", "hbox", "mbox", "empty", "ensuremath", "mathrm", "text", "null",
+              "thinspace", "negthinspace", "nobreak", "unskip", "ignorespaces"}
+
+
+def _past(toks, j, chars, spaces=False):
+    """The index of the first token from ``j`` on that is none of ``chars``, no command of ``_INVISIBLE`` and
+    (with ``spaces``) no space."""
+    while j < len(toks) and ((spaces and toks[j].kind == "space") or (toks[j].kind == "char" and toks[j].text in chars)
+                             or (toks[j].kind == "cs" and toks[j].text in _INVISIBLE)):
+        j += 1
+    return j
 
 
 def _joined_to_digit(toks, i, text_of=None):
     """Whether the macro use at ``toks[i]`` touches a digit or a decimal point (``1\\SymssmX``, ``\\SymssmX{}0``,
     ``\\SymssmX 0``: TeX drops the space after a command's name)."""
     k = i - 1
-    while k >= 0 and ((toks[k].kind == "char" and toks[k].text in "{}$") or (toks[k].kind == "cs" and (
-            toks[k].text in _INVISIBLE and toks[k].text not in ("kern", "hskip", "hspace")))):  # {1}\SymssmX
+    while k >= 0 and ((toks[k].kind == "char" and toks[k].text in "{}$") or (
+            toks[k].kind == "cs" and toks[k].text in _INVISIBLE)):  # {1}\SymssmX
         if toks[k].text == "}" and not (k > 0 and toks[k - 1].kind == "char" and toks[k - 1].text == "{"):
             depth, o = 0, k  # a group with something in it: is it an argument that does not print?
             while o >= 0:
@@ -1286,10 +1303,7 @@ def _joined_to_digit(toks, i, text_of=None):
         text = text_of(toks[k].text)
         if text and (text.rstrip()[-1:].isdigit() or text.rstrip()[-1:] in ".,"):
             return True
-    j = _skip_spaces(toks, i + 1)
-    while j < len(toks) and ((toks[j].kind == "char" and toks[j].text in "{}$ ") or (
-            toks[j].kind == "cs" and toks[j].text in _INVISIBLE and toks[j].text not in ("kern", "hskip", "hspace"))):
-        j += 1  # \SymssmX{}{}0, \SymssmX\relax 0
+    j = _past(toks, _skip_spaces(toks, i + 1), "{}$")  # \SymssmX{}{}0, \SymssmX\relax 0
     if j < len(toks) and toks[j].kind == "cs" and text_of is not None:
         text = text_of(toks[j].text)
         if text and text.lstrip()[:1].isdigit():
@@ -1297,15 +1311,14 @@ def _joined_to_digit(toks, i, text_of=None):
     return j < len(toks) and toks[j].kind == "char" and toks[j].text.isdigit()
 
 
-def _far_back(toks, i):
-    """Whether the skip or kern at ``toks[i]`` can move text far: at least 1 cm backwards, at least 10 cm
-    forwards, or by an amount the audit cannot measure (``\\dimexpr``, a register, ``-\\textwidth``); a few
-    multiples of the small standard lengths (``\\baselineskip``) and ``\\fill`` are measured as small."""
+def _skip_text(toks, i):
+    """The amount of the skip or kern at ``toks[i]`` as text: its brace group (``\\hspace*{-1cm}``), or the 40
+    tokens after it (``\\kern-1cm``, ``\\hskip 2pt plus 1fil``)."""
     j = _skip_spaces(toks, i + 1)
     if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
         j = _skip_spaces(toks, j + 1)
     arg, _ = _group(toks, j) if j < len(toks) and toks[j].text == "{" else (toks[j:j + 40], None)
-    return _far(_chars(arg))
+    return _chars(arg)
 
 
 def _geometry_far(options):
@@ -1333,7 +1346,7 @@ def _geometry_far(options):
 
 
 def _far(text, back_pt=28.45, forward_pt=284.5):
-    """Whether a dimension's text (``-100cm``, ``=2\\baselineskip``, ``\\dimexpr...``) is far (see _far_back):
+    """Whether a dimension's text (``-100cm``, ``=2\\baselineskip``, ``\\dimexpr...``) is far (a skip's):
     ``back_pt`` or more backwards, ``forward_pt`` or more forwards, or not measurable."""
     text = text.strip().replace("\\z@", "0pt").replace("\\p@", "pt")  # LaTeX's own names for 0pt and 1pt
     if text.startswith("="):
@@ -1444,25 +1457,19 @@ def _squeezed(toks, i):
     while k >= 0 and toks[k].kind == "char" and toks[k].text in "{}":
         k -= 1
     for n in range(max(0, k - 12), k + 1):  # \kern-5pt\SymssmX: a skip within the few tokens before
-        if toks[n].kind == "cs" and toks[n].text in _SKIPS and _backwards(toks, n) > 0 and \
+        if toks[n].kind == "cs" and toks[n].text in _SKIPS and _backwards(_skip_text(toks, n)) > 0 and \
                 all(x.kind != "cs" for x in toks[n + 1:k + 1]):
             return True
-    j = _skip_spaces(toks, i + 1)
-    while j < len(toks) and (toks[j].kind in ("space",) or (toks[j].kind == "char" and toks[j].text in "{}$~")
-                             or (toks[j].kind == "cs" and toks[j].text in _INVISIBLE and toks[j].text not in _SKIPS)):
-        j += 1  # \SymssmX{} \relax \hspace{-10pt}
-    return j < len(toks) and toks[j].kind == "cs" and toks[j].text in _SKIPS and _backwards(toks, j) > 0
+    j = _past(toks, _skip_spaces(toks, i + 1), "{}$~", spaces=True)  # \SymssmX{} \relax \hspace{-10pt}
+    return j < len(toks) and toks[j].kind == "cs" and toks[j].text in _SKIPS and _backwards(_skip_text(toks, j)) > 0
 
 
-def _backwards(toks, i):
-    """The points the skip at ``toks[i]`` moves backwards when it is a plain negative dimension, else 0."""
-    j = _skip_spaces(toks, i + 1)
-    if j < len(toks) and toks[j].kind == "char" and toks[j].text == "*":
-        j = _skip_spaces(toks, j + 1)
-    arg, _ = _group(toks, j) if j < len(toks) and toks[j].text == "{" else (toks[j:j + 40], None)
-    m = re.match(r"=?\s*-\s*([0-9]*\.?[0-9]+)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu)", _chars(arg).strip())
+def _backwards(text):
+    """The points a skip's amount (:func:`_skip_text`) moves backwards when it is a plain negative dimension,
+    else 0."""
+    m = re.match(r"=?\s*-\s*([0-9]*\.?[0-9]+)\s*(pt|bp|mm|cm|in|pc|sp|em|ex|dd|cc|mu)", text.strip())
     if m is None:
-        m = re.match(r"=?\s*-\s*([0-9]*\.?[0-9]*)\s*\\baselineskip", _chars(arg).strip())
+        m = re.match(r"=?\s*-\s*([0-9]*\.?[0-9]*)\s*\\baselineskip", text.strip())
         return 0.0 if m is None else float(m.group(1) or 1) * 12
     return float(m.group(1)) * _UNITS[m.group(2)]
 

@@ -104,6 +104,8 @@ def head_count_summary(cert):
 
 def gradient_summary(d, n=None):
     """Short human summary of verified gradient-highway certificate data (lines of text; ``n``: its length)."""
+    from ..gradient.crossover import searched_distance
+
     n = d["n"] if n is None else n
     delta = d["crossover_distance"]
     cg = d["computation_graph"]
@@ -111,19 +113,12 @@ def gradient_summary(d, n=None):
         f"SSM decay: ||L_d||_F <= K r^d for d >= 1 with r = {d['decay_rate']}, K^2 = {d['decay_constant_squared']}",
         f"attention highway: ||dy_i/dx_j||_F >= c = {d['attention_lower_bound']} for every distance 1..{n - 1}",
         "crossover: " + (f"attention provably carries more gradient from distance {delta} on (up to n = {n})"
-                         if delta is not None else f"none certified up to distance {_searched(n)}"
+                         if delta is not None else f"none certified up to distance {searched_distance(n)}"
                          + (" (the limit of the search; not that attention never overtakes)"
-                            if n - 1 > _searched(n) else "")),
+                            if n - 1 > searched_distance(n) else "")),
         f"computation graph: x_j -> y_i takes i - j + 2 edges in the SSM "
         f"({', '.join(map(str, cg['ssm_path_edges'][1:6]))}, ...), {cg['attention_path_edges'][1]} in attention",
     ]
-
-
-def _searched(n):
-    """The largest crossover distance a certificate of length ``n`` can claim: ``min(n - 1, MAX_CROSSOVER)``."""
-    from ..gradient.crossover import MAX_CROSSOVER
-
-    return min(n - 1, MAX_CROSSOVER)
 
 
 def curve_text(errors, cut, *, digits=3, most=24):
