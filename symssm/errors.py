@@ -14,6 +14,7 @@ __all__ = [
     "SymssmError",
     "InputError",
     "ParseError",
+    "UsageError",
     "ShapeError",
     "LimitError",
     "FloatInExactPathError",
@@ -37,6 +38,10 @@ class InputError(SymssmError, ValueError):
 
 class ParseError(InputError):
     """A number or a JSON document does not follow the strict grammar."""
+
+
+class UsageError(InputError):
+    """The command line's words do not parse: an unknown option, a missing or extra argument."""
 
 
 class ShapeError(InputError):

@@ -1,0 +1,136 @@
+"""The commands that take a certificate: ``check``, ``latex``, ``coq`` and ``audit`` (a paper's certificates)."""
+
+import os
+
+from ..errors import CertificateError, OutputError
+from .common import check_output, emit, safe
+from .options import PROG, add_budget, add_out
+
+__all__ = ["add_check", "run_check", "add_latex", "run_latex", "add_audit", "run_audit", "add_coq", "run_coq"]
+
+
+def add_check(p):
+    p.add_argument("certificate", metavar="CERT", help="certificate JSON file")
+    p.add_argument("--spec", metavar="SPEC", help="also require the certificate to be about this spec's system")
+    add_budget(p, "give up, undecided (exit 2), after this many seconds")
+    p.add_argument("--at", metavar="NAME=VALUE,...", help="for a family certificate: what it proves at this "
+                   "parameter point (rational values, e.g. a=1/2,b=3)")
+    p.add_argument("--json", action="store_true", help="print the verdict (and the --at answer) as one JSON object")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing, only set the exit code")
+
+
+def run_check(args):
+    from ..checker.cli import main as check_main
+
+    # values as --option=VALUE and the certificate after --: no file name is ever read as an option
+    argv = ([f"--spec={args.spec}"] if args.spec else []) + ([f"--at={args.at}"] if args.at is not None else [])
+    argv += (["--json"] if args.json else []) + (["--quiet"] if args.quiet else [])
+    if args.max_seconds:
+        argv += [f"--max-seconds={args.max_seconds!r}"]
+    return check_main(argv + ["--", args.certificate], prog=f"{PROG} check")
+
+
+def verified_certificate(path):
+    """Load a certificate and verify it once; a rejected one is an error (exit 1).
+
+    Raises
+    ------
+    CertificateError
+        If the checker rejects it (exit code 1) or cannot decide (exit code 2).
+    """
+    from ..api import load_certificate
+
+    cert = load_certificate(path)
+    result = cert.check()
+    if not result.verified:
+        err = CertificateError(f"certificate {safe(path)} does not verify, refusing to render it: {result.message}")
+        err.exit_code = 1 if result.code == 1 else 2
+        raise err
+    return cert
+
+
+def add_latex(p):
+    p.add_argument("certificate", metavar="CERT", help="certificate JSON file (it must verify)")
+    add_out(p, ".tex file to write (default: standard output)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--standalone", action="store_true", help="a complete document for pdflatex")
+    mode.add_argument("--macros", action="store_true", help="only \\newcommand definitions of the certified numbers")
+    p.add_argument("--prefix", default=None, metavar="PREFIX",
+                   help="macro name prefix, letters only (default: Symssm + the certificate file's name in "
+                        "CamelCase, digits spelled: rotation.cert.json gives SymssmRotation)")
+    p.add_argument("--label", default=None, metavar="LABEL",
+                   help="\\label placed inside the theorem, so the paper can \\ref it (A-Z a-z 0-9 : . _ - /)")
+    p.add_argument("--environment", default="symssmtheorem", metavar="ENV",
+                   help="theorem environment to use, e.g. your paper's 'theorem' (defined only if the paper lacks "
+                        "it; default symssmtheorem)")
+    p.add_argument("--theorem-name", default="Certified result", metavar="NAME",
+                   help="printed name of the environment when the fragment defines it (default 'Certified result')")
+
+
+def run_latex(args):
+    inputs = (args.certificate,)
+    check_output(args.output, inputs)
+    cert = verified_certificate(args.certificate)
+    text = cert.to_latex(standalone=args.standalone, macros=args.macros, prefix=args.prefix, label=args.label,
+                         environment=args.environment, theorem_name=args.theorem_name,
+                         source=os.path.basename(args.certificate))
+    emit(args.output or "-", text, inputs)
+    return 0
+
+
+def add_audit(p):
+    p.add_argument("paper", metavar="PAPER", help="the paper's main .tex file")
+    p.add_argument("--certificates", metavar="DIR", default=None,
+                   help="folder searched (recursively) for the certificates' .json files (default: the paper's folder)")
+    p.add_argument("--json", action="store_true", help="the report as JSON (schema in docs/latex.md)")
+    p.add_argument("--html", metavar="FILE", default=None,
+                   help="also write the report as one self-contained HTML page (no network, no script)")
+    p.add_argument("--coq", action="store_true",
+                   help="also re-prove each verified head count in Coq; those that build are kernel-checked")
+    p.add_argument("--strict", action="store_true",
+                   help="fail also on numbers written by hand, warnings and certificates no claim uses")
+
+
+def run_audit(args):
+    import json
+
+    from ..render.audit import audit, exit_code
+    from ..render.report import terminal_lines, to_html, to_json
+
+    if args.html:
+        check_output(args.html, (args.paper,))
+    report = audit(args.paper, args.certificates, coq=args.coq, strict=args.strict)
+    if args.html:
+        emit(args.html, to_html(report, args.html), (args.paper,))
+    if args.json:
+        print(json.dumps(to_json(report), indent=2, ensure_ascii=True))
+    else:
+        for line in terminal_lines(report):
+            print(safe(line))
+        if args.html:
+            print(f"audit report page written to {safe(args.html)}")
+    return exit_code(report)
+
+
+def add_coq(p):
+    p.add_argument("certificate", metavar="CERT", help="a head-count certificate of a real system")
+    add_out(p, "folder for the Coq project (created if missing)", required=True)
+
+
+def run_coq(args):
+    from ..api import load_certificate
+    from ..formats.files import atomic_write
+    from ..render.coq import coq_project
+
+    out = args.output
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise OutputError(f"cannot write the Coq project into {safe(out)}: it is not a folder")
+    cert = load_certificate(args.certificate)
+    files = coq_project(cert)  # refuses (exit 1) a certificate that does not verify
+    os.makedirs(out, exist_ok=True)
+    for name in sorted(files):
+        atomic_write(os.path.join(out, name), files[name], inputs=(args.certificate,))
+    print(f"Coq project for '{safe(cert['system']['name'])}' written to {safe(out)} "
+          f"(theorem symssm_head_count: k = {cert['head_count']})")
+    print(f"build it with: cd {safe(out)} && coq_makefile -f _CoqProject -o Makefile && make")
+    return 0
