@@ -14,6 +14,7 @@ Examples
 True
 """
 
+import hashlib
 import os
 
 from .certificate import kinds
@@ -81,7 +82,11 @@ class Certificate:
         """
         if spec is not None:
             return verify(self._data, spec=spec, max_seconds=max_seconds)
-        fingerprint = dumps_canonical(self._data)  # the data may have been changed since: re-check then
+        return self._check(self.to_json(), max_seconds)
+
+    def _check(self, fingerprint, max_seconds=None):
+        """The verdict on the data whose canonical JSON is ``fingerprint`` (kept: the data may have been changed
+        since its last check, and is re-checked then)."""
         cached = self._verdicts.get(fingerprint)
         if cached is not None:
             return cached
@@ -148,10 +153,11 @@ class Certificate:
         from .errors import CertificateError
         from .render.latex import _render_checked
 
-        result = self.check()
+        text = self.to_json()  # once: the verdict's key and the SHA-256 the fragment's markers carry
+        result = self._check(text)
         if not result.verified:
             raise CertificateError(f"the certificate does not verify, refusing to render it: {result.message}")
-        return _render_checked(self._data, **options)
+        return _render_checked(self._data, digest=hashlib.sha256(text.encode("ascii")).hexdigest(), **options)
 
     def _repr_markdown_(self):
         from .render.latex import render_markdown

@@ -233,6 +233,7 @@ def _framework_layers(seed, n, m):
     from .render.framework import FRAMEWORK_ROWS
     from .sources.layers import layer_from_data, layer_json, mamba2_layer, selective_bilinear, selective_from_ssm
     from .sources.parametric import _bilinear_family
+    from .sources import layer_kinds
     from .sources.system import ssm
 
     rng = random.Random(seed)
@@ -244,10 +245,10 @@ def _framework_layers(seed, n, m):
     heads = {H: [{"Q": mat(2, m), "K": mat(2, m), "V": mat(m, m)} for _ in range(H)] for H in (2,)}
     attention = lambda kind, H: layer_from_data({"kind": kind, "name": f"{kind}-H{H}", "X": tokens, "heads": heads[H]})
     continuous = [[-(i + 1) if i == j else (small() if j < i else 0) for j in range(N)] for i in range(N)]
-    feedforward = layer_from_data({"kind": "operator", "name": "feedforward", "n": n, "p": m, "m": m,
+    feedforward = layer_from_data({"kind": layer_kinds.OPERATOR.name, "name": "feedforward", "n": n, "p": m, "m": m,
                                    "blocks": [{"i": i, "j": i, "W": (W := mat(m, m)) if i == 1 else W}
                                               for i in range(1, n + 1)]})
-    conv = layer_from_data({"kind": "convolution", "name": "convolution-L3", "n": n, "kernel": [mat(m, m) for _ in range(3)]})
+    conv = layer_from_data({"kind": layer_kinds.CONVOLUTION.name, "name": "convolution-L3", "n": n, "kernel": [mat(m, m) for _ in range(3)]})
     ti = selective_from_ssm(ssm(mat(N, N), mat(N, m), mat(m, N), name="ti-ssm-N4"), n)
     sel_B, sel_C = mat(N, m), mat(m, N)
     selective = selective_bilinear(continuous, sel_B, sel_C, steps, name="selective-ssm-N4")
@@ -257,25 +258,25 @@ def _framework_layers(seed, n, m):
     # the same layers for every input
     symbols = [f"h{i}" for i in range(1, n + 1)]
     base = _bilinear_family(continuous, sel_B, "selective", N)
-    every_step = {"kind": "selective-ssm", "name": "selective-ssm-N4-every-step", "parameters": symbols,
+    every_step = {"kind": layer_kinds.SELECTIVE_SSM.name, "name": "selective-ssm-N4-every-step", "parameters": symbols,
                   "A": [[[x.replace("h", h) for x in row] for row in base.formulas["A"]] for h in symbols],
                   "B": [[[x.replace("h", h) for x in row] for row in base.formulas["B"]] for h in symbols],
                   "C": [sel_C] * n}
     mj = layer_json(mamba)
     size = len(mj["A"][0])
     names = [f"a{i}" for i in range(1, n + 1)]
-    every_gate = {"kind": "selective-ssm", "name": "mamba2-head-every-gate", "parameters": names,
+    every_gate = {"kind": layer_kinds.SELECTIVE_SSM.name, "name": "mamba2-head-every-gate", "parameters": names,
                   "A": [[[a if r == c else "0" for c in range(size)] for r in range(size)] for a in names],
                   "B": mj["B"], "C": mj["C"]}
     X = [[f"x{i}{j}" if m > 1 else f"x{i}" for j in range(1, m + 1)] for i in range(1, n + 1)]
-    every_token = {"kind": "linear-attention", "name": "linear-attention-H2-every-input",
+    every_token = {"kind": layer_kinds.LINEAR_ATTENTION.name, "name": "linear-attention-H2-every-input",
                    "parameters": [x for row in X for x in row], "X": X,
                    "heads": [{k: [[format_rational(v) if not isinstance(v, int) else v for v in row] for row in M]
                               for k, M in head.items()} for head in heads[2]]}
     every = {"selective-ssm-N4": ("the steps h_i", every_step), "mamba2-head": ("the gates a_i", every_gate),
              "linear-attention-H2": ("the tokens x_i", every_token)}
-    layers = [feedforward, conv, ti, selective, mamba, attention("linear-attention", 2),
-              attention("softmax-attention", 2)]
+    layers = [feedforward, conv, ti, selective, mamba, attention(layer_kinds.LINEAR_ATTENTION.name, 2),
+              attention(layer_kinds.SOFTMAX_ATTENTION.name, 2)]
     return [(*FRAMEWORK_ROWS[layer.name][:2], layer, every.get(layer.name)) for layer in layers]
 
 

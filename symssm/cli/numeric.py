@@ -92,7 +92,7 @@ def run_numeric(args):
               f"at most {res.tolerance:g}; gap s_r/s_(r+1) = {gap}")
         print(f"best H-head relative error, H = 0..{res.numerical_rank}: "
               + curve_text(res.approximation_error, res.approximation_error_cut))
-        print(f"normalised-row rank (diagnostic, threshold {args.lag_rank_tol:g}): {res.normalised_rank}")
+        print(f"normalised-row rank (diagnostic, threshold {float(args.lag_rank_tol):g}): {res.normalised_rank}")
         print("For an exact, certified interaction rank: symssm certify SPEC (exact entries).")
         return 0
     n = n if n is not None else DEFAULT_N
@@ -109,7 +109,7 @@ def run_numeric(args):
 def tolerance_or_default(args):
     from ..numeric.headcount import DEFAULT_TOL
 
-    return float(args.tolerance) if args.tolerance is not None else DEFAULT_TOL
+    return args.tolerance if args.tolerance is not None else DEFAULT_TOL  # a Tolerance, read once by the parser
 
 
 def exact_for_plot(args):
@@ -145,7 +145,7 @@ def run_plot(args):
                          "SPEC' reports its interaction rank and curve")
     n = n if n is not None else DEFAULT_N
     tolerance = args.tolerance if args.tolerance is not None else None
-    res = numeric_head_count(system, n, tolerance=float(tolerance) if tolerance is not None else DEFAULT_TOL)
+    res = numeric_head_count(system, n, tolerance=tolerance if tolerance is not None else DEFAULT_TOL)
     certified, note = None, None
     if tolerance is not None:  # the numeric count at EPS, and the certified brackets where the system is exact
         from ..api import certify
@@ -194,7 +194,8 @@ def run_model(args):
                              "relative error")
         if os.path.exists(args.certificates) and not os.path.isdir(args.certificates):
             raise InputError(f"--certificates {safe(args.certificates)} is not a folder")
-    value = float(tolerance) if tolerance is not None else DEFAULT_TOL
+    given = tolerance if tolerance is not None else DEFAULT_TOL  # the Tolerance itself: read once, by the parser
+    value = float(given)
     layers, problems = scan_checkpoint(args.checkpoint)  # once, for the numbers and the certificates
     with Progress(len(layers), "symssm model", "layer", enabled=on_terminal() and len(layers) > 0) as bar:
         def progress(name, done, total):
@@ -203,7 +204,7 @@ def run_model(args):
             else:
                 bar.describe(f"{name}: {done}/{total}" if total else name)
 
-        report = analyse_checkpoint(args.checkpoint, n, tolerance=value, lag_rank_tol=args.lag_rank_tol,
+        report = analyse_checkpoint(args.checkpoint, n, tolerance=given, lag_rank_tol=args.lag_rank_tol,
                                     layers=layers, problems=problems, conventions=conventions,
                                     progress=progress if bar.bar is not None else None)
     report["conventions"] = conventions.as_json()

@@ -24,7 +24,7 @@ import argparse
 from .._version import __version__
 from ..errors import InputError, UsageError
 
-__all__ = ["PROG", "DEFAULT_N", "Parser", "count", "seconds", "threshold", "relative_error", "FAMILY_NAMES",
+__all__ = ["PROG", "DEFAULT_N", "Parser", "count", "seconds", "relative_error", "FAMILY_NAMES",
            "PARAMETRIC_FAMILY_NAMES", "DISCRETIZATION_NAMES", "TRANSFORM_NAMES", "METHOD_HELP", "family_names",
            "add_out", "add_tolerances", "add_length", "add_budget", "add_system_source", "add_version"]
 
@@ -76,15 +76,6 @@ def seconds(text):
     return value
 
 
-def threshold(text):
-    """A relative threshold as a float (``--lag-rank-tol``), read like :func:`relative_error`.
-
-    Raises
-    ------
-    argparse.ArgumentTypeError
-        If ``text`` is not a number strictly between 0 and 1.
-    """
-    return float(relative_error(text))
 
 
 def relative_error(text):
@@ -148,7 +139,7 @@ def add_tolerances(p, *, certified=False):
                         "H-head approximation has relative error <= tau, the quantity the certified eps-head count "
                         "brackets" + ("; with --certificates, certified at this EPS too" if certified else "")
                         + " (--tol: the same)")
-    p.add_argument("--lag-rank-tol", type=threshold, default=1e-10, metavar="TAU",
+    p.add_argument("--lag-rank-tol", type=relative_error, default="1e-10", metavar="TAU",
                    help="singular-value threshold of the normalised-lag rank, a diagnostic reported beside the count "
                         "(default 1e-10)")
 

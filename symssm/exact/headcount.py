@@ -43,9 +43,8 @@ from functools import lru_cache
 from ..errors import CertificateError, InputError, LimitError
 from ..formats.limits import Deadline, check_n
 from ..sources.system import SSM
-from .convert import qq_matrix, to_fraction
+from .convert import fmpq_matrix, to_fraction
 from .lags import MAX_LAG_BITS, lag_bit_bound, scaled_lag_stack
-from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_array, residue_codes
 from .primes import prime_divides_denominator, witness_primes
 from .rankprofile import greedy_positions_mod, row_rank_profile_exact
 
@@ -220,15 +219,15 @@ def _solve_coefficients(stack, pivots, positions, lags_needed):
         ok = all(all(v == 0 for v in stack.rows[d]) for d in lags_needed)
         return {d: () for d in lags_needed} if ok else None
     # Scaled unknowns: sum_s c'_s rows[d_s] = rows[d], then c_s = c'_s s_{d_s} / s_d.
-    Mt = qq_matrix([[stack.rows[d][t] for d in pivots] for t in positions])
-    R = qq_matrix([[stack.rows[d][t] for d in lags_needed] for t in positions])
-    Cp = Mt.lu_solve(R)  # k x len(lags_needed)
-    S = qq_matrix([stack.rows[d] for d in pivots])
-    T = qq_matrix([stack.rows[d] for d in lags_needed])
+    Mt = fmpq_matrix([[stack.rows[d][t] for d in pivots] for t in positions])
+    R = fmpq_matrix([[stack.rows[d][t] for d in lags_needed] for t in positions])
+    Cp = Mt.solve(R)  # k x len(lags_needed); Mt is invertible (its determinant is the witness minor's)
+    S = fmpq_matrix([stack.rows[d] for d in pivots])
+    T = fmpq_matrix([stack.rows[d] for d in lags_needed])
     if Cp.transpose() * S != T:
         return None
     out = {}
-    cols = Cp.to_list()
+    cols = Cp.table()
     for j, d in enumerate(lags_needed):
         below = bisect_left(pivots, d)
         coeffs = []
@@ -274,7 +273,7 @@ def _exact_witness(system, deadline):
     lag_vals = {d: stack.lag(d) for d in pivots}
     minor = tuple(tuple(lag_vals[d][t] for t in positions) for d in pivots)
     k = len(pivots)
-    det = to_fraction(qq_matrix(minor).det()) if k else Fraction(1)
+    det = to_fraction(fmpq_matrix(minor).det()) if k else Fraction(1)
     m = system.m
     value_maps = tuple(tuple(tuple(lag_vals[d][r * m:(r + 1) * m]) for r in range(system.p)) for d in pivots)
     return HeadCountWitness(
@@ -285,6 +284,8 @@ def _exact_witness(system, deadline):
 
 
 def _modular_witness(system, deadline):
+    from .modfloat import FLOAT_PRIME_LIMIT, greedy_profile, lags_mod, residue_array, residue_codes  # numpy
+
     T = system.truncation
     pm = system.p * system.m
     stack = None

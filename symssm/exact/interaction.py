@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import CertificateError, InputError
+from ..sources import layer_kinds
 from ..sources.layers import Layer
 from .convert import qq_matrix, to_fraction
 from .primes import witness_primes
@@ -81,39 +82,55 @@ def operator_blocks(layer):
     """
     if not isinstance(layer, Layer):
         raise InputError(f"expected a Layer (see symssm.sources.layers), got {type(layer).__name__}")
-    kind, n, p, m = layer.kind, layer.n, layer.p, layer.m
-    zero = tuple(tuple(_ZERO for _ in range(m)) for _ in range(p))
+    blocks = layer_kinds.of(layer.kind).load("exact")
+    if blocks is None:
+        raise InputError(f"{layer.kind.replace('-', ' ')} has irrational blocks: use symssm.exact.softmax")
+    return sorted(blocks(layer).items())
+
+
+def _zero(layer):
+    return tuple(tuple(_ZERO for _ in range(layer.m)) for _ in range(layer.p))
+
+
+def selective_blocks(layer):
+    """A selective SSM's blocks: ``W_ij = C_i A_i ... A_{j+1} B_j`` (j < i), ``W_ii = C_i B_i + D_i``."""
     params = dict(layer.params)
+    A, B, C, D = params["A"], params["B"], params["C"], params["D"]
     out = {}
-    if kind == "selective-ssm":
-        A, B, C, D = params["A"], params["B"], params["C"], params["D"]
-        for j in range(1, n + 1):
-            X = B[j - 1]
-            W = _mul(C[j - 1], X)
-            out[(j, j)] = _add(W, D[j - 1]) if D is not None else W
-            for i in range(j + 1, n + 1):
-                X = _mul(A[i - 1], X)
-                out[(i, j)] = _mul(C[i - 1], X)
-    elif kind == "convolution":
-        K = params["kernel"]
-        for i in range(1, n + 1):
-            for j in range(1, i + 1):
-                out[(i, j)] = K[i - j] if i - j < len(K) else zero
-    elif kind == "linear-attention":
-        X, heads = params["X"], params["heads"]
-        q = [[_apply(Q, x) for x in X] for Q, _, _ in heads]
-        k = [[_apply(K, x) for x in X] for _, K, _ in heads]
-        for i in range(1, n + 1):
-            for j in range(1, i + 1):
-                W = zero
-                for h, (_, _, V) in enumerate(heads):
-                    W = _add(W, _scale(_dot(q[h][i - 1], k[h][j - 1]), V))
-                out[(i, j)] = W
-    elif kind == "operator":
-        return list(params["blocks"])
-    else:
-        raise InputError("softmax attention has irrational blocks: use symssm.exact.softmax")
-    return sorted(out.items())
+    for j in range(1, layer.n + 1):
+        X = B[j - 1]
+        W = _mul(C[j - 1], X)
+        out[(j, j)] = _add(W, D[j - 1]) if D is not None else W
+        for i in range(j + 1, layer.n + 1):
+            X = _mul(A[i - 1], X)
+            out[(i, j)] = _mul(C[i - 1], X)
+    return out
+
+
+def convolution_blocks(layer):
+    """A convolution's blocks: ``W_ij = K_{i-j}`` for ``0 <= i - j < L``, else zero."""
+    K, zero = layer.param("kernel"), _zero(layer)
+    return {(i, j): K[i - j] if i - j < len(K) else zero for i in range(1, layer.n + 1) for j in range(1, i + 1)}
+
+
+def linear_attention_blocks(layer):
+    """Linear attention's blocks: ``W_ij = sum_h (Q_h x_i . K_h x_j) V_h`` for ``j <= i``."""
+    X, heads = layer.param("X"), layer.param("heads")
+    q = [[_apply(Q, x) for x in X] for Q, _, _ in heads]
+    k = [[_apply(K, x) for x in X] for _, K, _ in heads]
+    out = {}
+    for i in range(1, layer.n + 1):
+        for j in range(1, i + 1):
+            W = _zero(layer)
+            for h, (_, _, V) in enumerate(heads):
+                W = _add(W, _scale(_dot(q[h][i - 1], k[h][j - 1]), V))
+            out[(i, j)] = W
+    return out
+
+
+def listed_blocks(layer):
+    """An operator's blocks: those its spec lists."""
+    return dict(layer.param("blocks"))
 
 
 @dataclass(frozen=True)

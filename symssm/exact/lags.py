@@ -20,7 +20,7 @@ from fractions import Fraction
 from ..errors import InputError, LimitError
 from ..formats.limits import MAX_MATERIALISED_LAGS, check_n
 from ..sources.system import denominator_lcm
-from .convert import gf_matrix, qq_matrix, scaled_int_matrix, to_fractions
+from .convert import gf_matrix, qq_matrix, scaled_fmpz_matrix, to_fractions
 
 __all__ = ["lags", "lag", "iterate_lags", "ScaledLagStack", "scaled_lag_stack", "lag_stack_mod", "lag_bit_bound",
            "MAX_LAG_BITS"]
@@ -92,12 +92,12 @@ def _capped_lcm(mat, cap_bits):
 def iterate_lags(A, B, C, count, *, deadline=None, doing="computing lags"):
     """Yield ``C A^d B`` for ``d = 0 .. count-1`` with the recurrence ``X <- A X``.
 
-    ``A, B, C`` are matrices of one arithmetic that supports ``*`` (DomainMatrix over
-    ZZ, QQ or GF(P)); ``D`` is the caller's to add at ``d = 0``.
+    ``A, B, C`` are matrices of one arithmetic that supports ``*`` (python-flint ``fmpz_mat``,
+    DomainMatrix over QQ or GF(P)); ``D`` is the caller's to add at ``d = 0``.
 
     Parameters
     ----------
-    A, B, C : DomainMatrix
+    A, B, C : fmpz_mat or DomainMatrix
         Matrices of one arithmetic.
     count : int
         How many lags.
@@ -162,16 +162,16 @@ def scaled_lag_stack(system, count, *, deadline=None):
         The integer lags (flattened) and their scales ``s_d``.
     """
     a, b, c = denominator_lcm(system.A), denominator_lcm(system.B), denominator_lcm(system.C)
-    Ai, Bi, Ci = scaled_int_matrix(system.A, a), scaled_int_matrix(system.B, b), scaled_int_matrix(system.C, c)
+    Ai, Bi, Ci = scaled_fmpz_matrix(system.A, a), scaled_fmpz_matrix(system.B, b), scaled_fmpz_matrix(system.C, c)
     flat, scales = [], []
     for d, L in enumerate(iterate_lags(Ai, Bi, Ci, count, deadline=deadline, doing="computing exact lags")):
         if d == 0 and system.has_D:
             delta = denominator_lcm(system.D)
-            L = L * delta + scaled_int_matrix(system.D, c * b * delta)
+            L = L * delta + scaled_fmpz_matrix(system.D, c * b * delta)
             scales.append(c * b * delta)
         else:
             scales.append(c * b * a**d)
-        flat.append([int(v) for v in L.to_list_flat()])
+        flat.append([int(v) for v in L.entries()])
     return ScaledLagStack(flat, scales)
 
 

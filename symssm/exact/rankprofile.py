@@ -13,8 +13,6 @@ Examples
 [0, 1]
 """
 
-import numpy as np
-
 from ..errors import InputError
 from .convert import fmpz_matrix, nmod_matrix
 
@@ -111,6 +109,10 @@ def greedy_positions_mod(rows, prime):
         return []
     if prime >= 2**26:
         raise InputError(f"greedy_positions_mod needs a prime below 2**26 (int64 products), got {prime}")
+    if len(rows) * len(rows[0]) <= _SMALL:
+        return _greedy_positions_small(rows, prime)
+    import numpy as np  # imported here: a small system's certificate needs no numpy
+
     W = np.array(rows, dtype=np.int64) % prime
     chosen = []
     for j in range(W.shape[0]):
@@ -123,6 +125,27 @@ def greedy_positions_mod(rows, prime):
         if j + 1 < W.shape[0]:
             factors = (W[j + 1:, col] * inv) % prime
             W[j + 1:] = (W[j + 1:] - (factors[:, None] * W[j][None, :]) % prime) % prime
+    return chosen
+
+
+#: Up to this many entries the elimination runs on Python ints (same arithmetic, same columns), without numpy.
+_SMALL = 4096
+
+
+def _greedy_positions_small(rows, prime):
+    """:func:`greedy_positions_mod` on Python ints: the same elimination, entry by entry."""
+    W = [[int(v) % prime for v in row] for row in rows]
+    chosen = []
+    for j, row in enumerate(W):
+        col = next((t for t, v in enumerate(row) if v), None)
+        if col is None:
+            return None
+        chosen.append(col)
+        inv = pow(row[col], -1, prime)
+        for below in W[j + 1:]:
+            factor = below[col] * inv % prime
+            if factor:
+                below[:] = [(b - factor * r) % prime for b, r in zip(below, row)]
     return chosen
 
 

@@ -43,7 +43,7 @@ import numpy as np
 from .backend import get_namespace
 from ..errors import InputError, LimitError
 from ..formats.limits import check_n
-from ..formats.rationals import parse_tolerance
+from ..formats.rationals import Tolerance, parse_tolerance
 from ..sources.system import SSM
 
 __all__ = ["NumericResult", "NamedFloatSystem", "numeric_head_count", "as_float_system",
@@ -63,8 +63,9 @@ def check_tolerance(value, what="tolerance"):
 
     Parameters
     ----------
-    value : float, str or Fraction
-        The tolerance (``1e-3``, ``"1/1000"``).
+    value : float, str, Fraction or Tolerance
+        The tolerance (``1e-3``, ``"1/1000"``); a :class:`~symssm.formats.rationals.Tolerance` was read at the
+        boundary and is not read again.
     what : str
         Its name in the message.
 
@@ -82,6 +83,8 @@ def check_tolerance(value, what="tolerance"):
     >>> check_tolerance(1e-3), check_tolerance("1/4")
     (0.001, 0.25)
     """
+    if isinstance(value, Tolerance):  # read at the boundary already (the command line's --tolerance)
+        return float(value)
     if isinstance(value, (float, np.floating)):
         value = float(value)
         parse_tolerance(value, what=what)  # the one reader's range and messages; the float itself is kept

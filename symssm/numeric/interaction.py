@@ -21,6 +21,7 @@ from typing import Optional
 import numpy as np
 
 from ..errors import InputError
+from ..sources import layer_kinds
 from ..sources.layers import Layer
 
 __all__ = ["NumericInteraction", "numeric_interaction_rank", "float_blocks"]
@@ -62,49 +63,65 @@ def _f(M):
 
 
 def float_blocks(layer):
-    """The blocks ``vec(W_ij)`` as the rows of a float64 array, in block order."""
-    kind, n = layer.kind, layer.n
-    params = dict(layer.params)
-    rows = []
-    if kind == "selective-ssm":
-        A = [_f(M) for M in params["A"]]
-        B = [_f(M) for M in params["B"]]
-        C = [_f(M) for M in params["C"]]
-        D = None if params["D"] is None else [_f(M) for M in params["D"]]
-        cols = {}
-        for j in range(n):
-            X = B[j]
-            for i in range(j, n):
-                if i > j:
-                    X = A[i] @ X
-                W = C[i] @ X + (D[j] if (D is not None and i == j) else 0)
-                cols[(i, j)] = W.reshape(-1)
-        rows = [cols[key] for key in sorted(cols)]
-    elif kind == "convolution":
-        K = [_f(M).reshape(-1) for M in params["kernel"]]
-        zero = np.zeros_like(K[0])
-        rows = [K[i - j] if i - j < len(K) else zero for i in range(n) for j in range(i + 1)]
-    elif kind in ("linear-attention", "softmax-attention"):
-        X = _f(params["X"])
-        heads = [(_f(Q), _f(K), _f(V)) for Q, K, V in params["heads"]]
-        scores = [(X @ Q.T) @ (X @ K.T).T for Q, K, _ in heads]  # (n, n) each
-        if kind == "softmax-attention":
-            weights = []
-            for S in scores:
-                Wt = np.zeros_like(S)
-                for i in range(n):
-                    s = S[i, :i + 1] - np.max(S[i, :i + 1])
-                    e = np.exp(s)
-                    Wt[i, :i + 1] = e / e.sum()
-                weights.append(Wt)
-        else:
-            weights = scores
-        for i in range(n):
-            for j in range(i + 1):
-                rows.append(sum(weights[h][i, j] * V.reshape(-1) for h, (_, _, V) in enumerate(heads)))
-    else:
-        rows = [_f(W).reshape(-1) for _, W in params["blocks"]]
+    """The blocks ``vec(W_ij)`` as the rows of a float64 array, in block order (the layer kind's ``numeric``)."""
+    rows = layer_kinds.of(layer.kind).load("numeric")(layer)
     return np.array(rows, dtype=np.float64).reshape(len(rows), layer.p * layer.m)
+
+
+def selective_rows(layer):
+    """A selective SSM's blocks in float64, in block order."""
+    params, n = dict(layer.params), layer.n
+    A = [_f(M) for M in params["A"]]
+    B = [_f(M) for M in params["B"]]
+    C = [_f(M) for M in params["C"]]
+    D = None if params["D"] is None else [_f(M) for M in params["D"]]
+    cols = {}
+    for j in range(n):
+        X = B[j]
+        for i in range(j, n):
+            if i > j:
+                X = A[i] @ X
+            W = C[i] @ X + (D[j] if (D is not None and i == j) else 0)
+            cols[(i, j)] = W.reshape(-1)
+    return [cols[key] for key in sorted(cols)]
+
+
+def convolution_rows(layer):
+    """A convolution's blocks in float64, in block order."""
+    K = [_f(M).reshape(-1) for M in layer.param("kernel")]
+    zero = np.zeros_like(K[0])
+    return [K[i - j] if i - j < len(K) else zero for i in range(layer.n) for j in range(i + 1)]
+
+
+def _attention_rows(layer, weigh):
+    X = _f(layer.param("X"))
+    heads = [(_f(Q), _f(K), _f(V)) for Q, K, V in layer.param("heads")]
+    weights = [weigh((X @ Q.T) @ (X @ K.T).T) for Q, K, _ in heads]  # (n, n) each
+    return [sum(weights[h][i, j] * V.reshape(-1) for h, (_, _, V) in enumerate(heads))
+            for i in range(layer.n) for j in range(i + 1)]
+
+
+def linear_attention_rows(layer):
+    """Linear attention's blocks in float64 (the scores are the weights), in block order."""
+    return _attention_rows(layer, lambda S: S)
+
+
+def softmax_attention_rows(layer):
+    """Softmax attention's blocks in float64 (each row of scores through a softmax over j <= i), in block order."""
+    def softmax(S):
+        Wt = np.zeros_like(S)
+        for i in range(S.shape[0]):
+            s = S[i, :i + 1] - np.max(S[i, :i + 1])
+            e = np.exp(s)
+            Wt[i, :i + 1] = e / e.sum()
+        return Wt
+
+    return _attention_rows(layer, softmax)
+
+
+def listed_rows(layer):
+    """An operator's listed blocks in float64, in block order."""
+    return [_f(W).reshape(-1) for _, W in layer.param("blocks")]
 
 
 def numeric_interaction_rank(layer, *, tolerance=1e-10, tol=None, rank_tol=1e-10):

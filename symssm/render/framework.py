@@ -18,6 +18,7 @@ import hashlib
 import re
 
 from ..errors import InputError
+from ..sources import layer_kinds
 from .style import certificate_sha256
 from .tex import escape_text, tex_name
 
@@ -26,14 +27,16 @@ __all__ = ["FRAMEWORK_ROWS", "framework_table", "table_marker", "parse_table_opt
 
 #: The framework's rows: system name -> (label, structural bound, kind, blocks independent of the input).
 FRAMEWORK_ROWS = {
-    "feedforward": ("feedforward", "r <= 1 (W_ij = [i = j] W)", "operator", True),
-    "convolution-L3": ("convolution, 3 taps", "r <= min(3, pm)", "convolution", True),
-    "ti-ssm-N4": ("time-invariant SSM, N = 4", "r = k(n) <= min(n, pm, N)", "selective-ssm", True),
-    "selective-ssm-N4": ("selective SSM (bilinear, per-token steps)", "r <= min(n(n+1)/2, pm)", "selective-ssm",
-                         False),
-    "mamba2-head": ("Mamba-2 head (scalar gate)", "r <= 1 (W_ij = c (c_i . b_j) I)", "selective-ssm", False),
-    "linear-attention-H2": ("linear attention, H = 2", "r <= min(H, pm)", "linear-attention", False),
-    "softmax-attention-H2": ("softmax attention, H = 2", "r <= min(H, pm)", "softmax-attention", False),
+    "feedforward": ("feedforward", "r <= 1 (W_ij = [i = j] W)", layer_kinds.OPERATOR.name, True),
+    "convolution-L3": ("convolution, 3 taps", "r <= min(3, pm)", layer_kinds.CONVOLUTION.name, True),
+    "ti-ssm-N4": ("time-invariant SSM, N = 4", "r = k(n) <= min(n, pm, N)", layer_kinds.SELECTIVE_SSM.name, True),
+    "selective-ssm-N4": ("selective SSM (bilinear, per-token steps)", "r <= min(n(n+1)/2, pm)",
+                         layer_kinds.SELECTIVE_SSM.name, False),
+    "mamba2-head": ("Mamba-2 head (scalar gate)", "r <= 1 (W_ij = c (c_i . b_j) I)", layer_kinds.SELECTIVE_SSM.name,
+                    False),
+    "linear-attention-H2": ("linear attention, H = 2", "r <= min(H, pm)", layer_kinds.LINEAR_ATTENTION.name, False),
+    "softmax-attention-H2": ("softmax attention, H = 2", "r <= min(H, pm)", layer_kinds.SOFTMAX_ATTENTION.name,
+                             False),
 }
 
 _OPTIONS = re.compile(r"--seed ([0-9]{1,9}) -n ([0-9]{1,9}) -m ([0-9]{1,9})")
@@ -54,7 +57,7 @@ def row_label(data):
     row = FRAMEWORK_ROWS.get(s["name"])
     if row is not None and row[2] == s["kind"]:
         return escape_text(row[0]), row[3]
-    return tex_name(s["name"] or "unnamed", breakable=True), s["kind"] in ("operator", "convolution")
+    return tex_name(s["name"] or "unnamed", breakable=True), layer_kinds.of(s["kind"]).input_free
 
 
 def _file_tex(name):

@@ -6,6 +6,7 @@ objects are shown when small, otherwise the certificate (hash once) holds them. 
 the witness blocks, the minor and its leading principal minors.
 """
 
+from ..sources import layer_kinds
 from .head_count import coefficient_rows, minors_sentence, positions_text
 from .matrices import items_block, per_token
 from .statement import factorized_class, space
@@ -21,41 +22,61 @@ from .tex import (
     tex_number,
 )
 
-__all__ = ["interaction_fragment", "interaction_markdown", "LAYER_DESCRIPTIONS"]
-
-#: How each layer kind maps its input, in LaTeX.
-LAYER_DESCRIPTIONS = {
-    "selective-ssm": "the selective SSM $h_i = A_i h_{{i-1}} + B_i x_i$, $y_i = C_i h_i{D}$ with $N = {N}$ states, "
-                     "so $W_{{ij}} = C_i A_i \\cdots A_{{j+1}} B_j$ ($j < i$) and $W_{{ii}} = C_i B_i{D2}$",
-    "convolution": "the causal convolution $y_i = \\sum_{{0 \\le i-j < {L}}} K_{{i-j}} x_j$ with ${L}$ "
-                   "tap{taps_s}, so $W_{{ij}} = K_{{i-j}}$",
-    "linear-attention": "linear attention with ${H}$ head{s}, "
-                        "$W_{{ij}} = \\sum_h (Q_h x_i \\cdot K_h x_j) V_h$ for $j \\le i$",
-    "softmax-attention": "softmax attention with ${H}$ head{s}, $W_{{ij}} = \\sum_h a^h_{{ij}} V_h$ for $j \\le i$, "
-                         "$a^h_{{ij}} = e^{{s^h_{{ij}}}} / \\sum_{{l \\le i}} e^{{s^h_{{il}}}}$, "
-                         "$s^h_{{ij}} = Q_h x_i \\cdot K_h x_j$",
-    "operator": "the linear sequence map $y_i = \\sum_j W_{{ij}} x_j$ with ${B}$ nonzero block{bs}",
-}
+__all__ = ["interaction_fragment", "interaction_markdown", "describe_selective", "describe_convolution",
+           "describe_linear_attention", "describe_softmax_attention", "describe_operator", "selective_objects",
+           "convolution_objects", "attention_objects", "operator_objects"]
 
 #: Most numbers of a layer's own data (tokens, taps, blocks, heads, per-token matrices) typeset in the statement.
 MAX_LAYER_NUMBERS = 200
 _Q = "\\mathbb{Q}"
 
 
-def _describe(s):
-    kind = s["kind"]
-    heads = len(s.get("heads") or [])
+def _plural(count, word):
+    return f"{word}{'s' if count != 1 else ''}"
+
+
+# ---------------------------------------------------------------- each layer kind's sentence (rows of sources/layer_kinds.py)
+
+def describe_selective(s):
+    """How a selective SSM maps its input (a time-invariant one is stated as such)."""
     D = s.get("D")
-    L = len(s.get("kernel") or [])
-    B = len(s.get("blocks") or [])
     if _time_invariant(s):
         return ("the time-invariant SSM $h_i = A h_{i-1} + B x_i$, $y_i = C h_i" + (" + D x_i" if D is not None else "")
                 + f"$ with $N = {len(s['A'][0])}$ states (a selective SSM whose matrices are the same at every token), "
                 "so $W_{ij} = C A^{i-j} B$ ($j < i$) and $W_{ii} = C B" + (" + D" if D is not None else "") + "$")
-    return LAYER_DESCRIPTIONS[kind].format(
-        N=len(s["A"][0]) if kind == "selective-ssm" else 0, D=" + D_i x_i" if D is not None else "",
-        D2=" + D_i" if D is not None else "", L=L, taps_s="s" if L != 1 else "", H=heads, s="s" if heads != 1 else "",
-        B=B, bs="s" if B != 1 else "")
+    return (f"the selective SSM $h_i = A_i h_{{i-1}} + B_i x_i$, $y_i = C_i h_i{' + D_i x_i' if D is not None else ''}$ "
+            f"with $N = {len(s['A'][0])}$ states, so $W_{{ij}} = C_i A_i \\cdots A_{{j+1}} B_j$ ($j < i$) and "
+            f"$W_{{ii}} = C_i B_i{' + D_i' if D is not None else ''}$")
+
+
+def describe_convolution(s):
+    """How a convolution maps its input."""
+    L = len(s.get("kernel") or [])
+    return (f"the causal convolution $y_i = \\sum_{{0 \\le i-j < {L}}} K_{{i-j}} x_j$ with ${L}$ {_plural(L, 'tap')}, "
+            "so $W_{ij} = K_{i-j}$")
+
+
+def describe_linear_attention(s):
+    """How linear attention maps its input."""
+    H = len(s.get("heads") or [])
+    return f"linear attention with ${H}$ {_plural(H, 'head')}, $W_{{ij}} = \\sum_h (Q_h x_i \\cdot K_h x_j) V_h$ for $j \\le i$"
+
+
+def describe_softmax_attention(s):
+    """How softmax attention maps its input."""
+    H = len(s.get("heads") or [])
+    return (f"softmax attention with ${H}$ {_plural(H, 'head')}, $W_{{ij}} = \\sum_h a^h_{{ij}} V_h$ for $j \\le i$, "
+            "$a^h_{ij} = e^{s^h_{ij}} / \\sum_{l \\le i} e^{s^h_{il}}$, $s^h_{ij} = Q_h x_i \\cdot K_h x_j$")
+
+
+def describe_operator(s):
+    """How an operator (blocks given) maps its input."""
+    B = len(s.get("blocks") or [])
+    return f"the linear sequence map $y_i = \\sum_j W_{{ij}} x_j$ with ${B}$ nonzero {_plural(B, 'block')}"
+
+
+def _describe(s):
+    return layer_kinds.of(s["kind"]).load("describe")(s)
 
 
 def _count(items):
@@ -64,41 +85,53 @@ def _count(items):
 
 def _time_invariant(s):
     """Whether a selective SSM's per-token matrices are the same at every token (a time-invariant SSM)."""
-    return s["kind"] == "selective-ssm" and all(
-        s[k] is None or all(M == s[k][0] for M in s[k]) for k in ("A", "B", "C") + (("D",) if s.get("D") else ()))
+    return all(s[k] is None or all(M == s[k][0] for M in s[k]) for k in ("A", "B", "C") + (("D",) if s.get("D") else ()))
+
+
+# ---------------------------------------------------------------- each layer kind's objects: (where, phrase, items, depends)
+
+def attention_objects(s):
+    """An attention layer's tokens and heads: the claim is about this input."""
+    n = s["n"]
+    items = [("X^{\\top}", [list(col) for col in zip(*s["X"])])] if s["X"] and s["X"][0] else []
+    for h, head in enumerate(s["heads"]):
+        items += [(f"Q_{{{h + 1}}}", head["Q"]), (f"K_{{{h + 1}}}", head["K"]), (f"V_{{{h + 1}}}", head["V"])]
+    return f"on the input $X = (x_1, \\dots, x_{{{n}}})$ (the tokens are the columns of $X^{{\\top}}$)", "", items, True
+
+
+def selective_objects(s):
+    """A selective SSM's per-token matrices (for every input when they are the same at every token)."""
+    n = s["n"]
+    letters = ["A", "B", "C"] + (["D"] if s.get("D") is not None else [])
+    items, phrases = [], []
+    for letter in letters:
+        text, named = per_token(letter, s[letter])
+        items += named
+        if text:
+            phrases.append(text)
+    if _time_invariant(s):
+        return (f"on sequences of length $n = {tex_count(n)}$, for every input (its blocks do not depend on it)", "",
+                items, False)
+    return (f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = 1, \\dots, {n}$) of this input",
+            ", ".join(phrases), items, True)
+
+
+def convolution_objects(s):
+    """A convolution's taps (the claim holds for every input)."""
+    return (f"on sequences of length $n = {tex_count(s['n'])}$ (for every input)", "",
+            [(f"K_{{{t}}}", K) for t, K in enumerate(s["kernel"])], False)
+
+
+def operator_objects(s):
+    """An operator's listed blocks."""
+    return (f"on sequences of length $n = {tex_count(s['n'])}$", "",
+            [(f"W_{{{b['i']},{b['j']}}}", b["W"]) for b in s["blocks"]], False)
 
 
 def _layer_objects(s):
     """(what the claim depends on, a phrase on the per-token matrices, the (name, rows) to display or None when too
     large, whether the blocks depend on the input)."""
-    kind, n = s["kind"], s["n"]
-    phrase = ""
-    depends = kind not in ("convolution", "operator")
-    if kind in ("linear-attention", "softmax-attention"):
-        items = [("X^{\\top}", [list(col) for col in zip(*s["X"])])] if s["X"] and s["X"][0] else []
-        for h, head in enumerate(s["heads"]):
-            items += [(f"Q_{{{h + 1}}}", head["Q"]), (f"K_{{{h + 1}}}", head["K"]), (f"V_{{{h + 1}}}", head["V"])]
-        where = f"on the input $X = (x_1, \\dots, x_{{{n}}})$ (the tokens are the columns of $X^{{\\top}}$)"
-    elif kind == "selective-ssm":
-        letters = ["A", "B", "C"] + (["D"] if s.get("D") is not None else [])
-        items, phrases = [], []
-        for letter in letters:
-            text, named = per_token(letter, s[letter])
-            items += named
-            if text:
-                phrases.append(text)
-        if _time_invariant(s):
-            depends = False
-            where = f"on sequences of length $n = {tex_count(n)}$, for every input (its blocks do not depend on it)"
-        else:
-            where = f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = 1, \\dots, {n}$) of this input"
-            phrase = ", ".join(phrases)
-    elif kind == "convolution":
-        items = [(f"K_{{{t}}}", K) for t, K in enumerate(s["kernel"])]
-        where = f"on sequences of length $n = {tex_count(n)}$ (for every input)"
-    else:
-        items = [(f"W_{{{b['i']},{b['j']}}}", b["W"]) for b in s["blocks"]]
-        where = f"on sequences of length $n = {tex_count(n)}$"
+    where, phrase, items, depends = layer_kinds.of(s["kind"]).load("objects")(s)
     small = (_count(items) <= MAX_LAYER_NUMBERS and len(items) <= 16
              and all(len(M) <= MAX_SHOWN and M and len(M[0]) <= MAX_SHOWN for _, M in items))
     return where, phrase, items if small else None, depends
@@ -110,10 +143,11 @@ def interaction_fragment(d, style):
     r, n, p, m = d["interaction_rank"], s["n"], s["p"], s["m"]
     lb, heads = d["lower_bound"], d["heads"]
     blocks = [tuple(b) for b in lb["blocks"]]
-    scope = "over all listed pairs $(i, j)$" if s["kind"] == "operator" else \
+    row = layer_kinds.of(s["kind"])
+    scope = "over all listed pairs $(i, j)$" if row.pairs == "listed" else \
         f"over $1 \\le j \\le i \\le {tex_count(n)}$"
     where, phrase, items, depends = _layer_objects(s)
-    ti = _time_invariant(s)
+    ti = row is layer_kinds.SELECTIVE_SSM and _time_invariant(s)
     lines = [style.begin(f"Interaction rank of the layer {display_name(s)}")]
     shown = "" if items else f" (given in the certificate, sha256 {tex_hash(d['input_sha256'])})"
     lines.append(f"Consider {_describe(s)}, with tokens in ${space(_Q, m)}$ and outputs in "

@@ -123,21 +123,23 @@ def safe_file_name(name):
     return re.sub(r"[^A-Za-z0-9._/+-]", "?", str(name))[:200] if name else "-"
 
 
-def begin_marker(what, data, source, options):
-    """``% symssm fragment: KIND certificate SHA; file F; options ...`` (what: 'fragment' or 'macros')."""
-    return (f"{BEGIN} {what}: {data['kind']} certificate {certificate_sha256(data)}; file {safe_file_name(source)}; "
+def begin_marker(what, data, source, options, *, digest=None):
+    """``% symssm fragment: KIND certificate SHA; file F; options ...`` (what: 'fragment' or 'macros'); ``digest``:
+    the certificate's SHA-256 when the caller has it (:func:`certificate_sha256` otherwise)."""
+    digest = digest or certificate_sha256(data)
+    return (f"{BEGIN} {what}: {data['kind']} certificate {digest}; file {safe_file_name(source)}; "
             f"options {options or '-'}")
 
 
-def end_marker(what, data):
+def end_marker(what, data, *, digest=None):
     """``% end of symssm fragment SHA``: the comment that closes a fragment or macro file."""
-    return f"{END} {what} {certificate_sha256(data)}"
+    return f"{END} {what} {digest or certificate_sha256(data)}"
 
 
 _DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
 
 
-def derived_prefix(data, source=None):
+def derived_prefix(data, source=None, *, digest=None):
     """The default macro prefix, derived from the certificate, so two certificates' macro files can share a preamble.
 
     With the certificate's file name (``symssm latex``): ``Symssm`` + the file's stem in CamelCase,
@@ -159,7 +161,7 @@ def derived_prefix(data, source=None):
         tag = ""
     else:
         stem = (data.get("system") or {}).get("name") or ""
-        digest = certificate_sha256(data)
+        digest = digest or certificate_sha256(data)
         tag = _kind_tag(data) + "".join(chr(ord("a") + int(c, 16)) for c in digest[:4]).title()
     words = []
     for part in re.findall(r"[A-Za-z]+|[0-9]", stem):

@@ -35,13 +35,15 @@ from ..errors import InputError, LimitError, ShapeError
 from ..formats.jsonio import dumps_canonical, load_strict, loads_strict
 from ..formats.limits import MAX_DIM, check_n, check_name
 from ..formats.rationals import format_rational, to_fraction
+from . import layer_kinds
 from .system import SSM
 
 __all__ = ["Layer", "LAYER_KINDS", "MAX_TOKENS", "MAX_BLOCKS", "MAX_LAYER_WORK", "layer_work", "layer_from_data", "loads_layer", "read_layer",
            "layer_json", "selective_from_ssm", "mamba2_scalar_gate", "mamba2_layer", "selective_bilinear",
            "is_layer_spec"]
 
-LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention", "operator")
+#: The layer kinds' names (the rows of :mod:`symssm.sources.layer_kinds`).
+LAYER_KINDS = layer_kinds.names()
 #: Longest input sequence of a layer certificate (the blocks grow like n^2).
 MAX_TOKENS = 256
 #: Most blocks an interaction operator may have (the checker has the same limit).
@@ -53,28 +55,28 @@ MAX_SOFTMAX_TOKENS = 64
 
 
 def layer_work(kind, n, p, m, extra):
-    """Multiply-adds needed to form the blocks: ``extra`` is N (selective SSM) or (heads, d) (attention).
+    """Multiply-adds needed to form the blocks: ``extra`` is N (a selective SSM), (heads, d) (attention) or None.
 
     Parameters
     ----------
     kind : str
-        The layer's kind.
+        The layer's kind (the formula follows ``extra``, which each kind's reader gives).
     n, p, m : int
         Tokens, outputs and inputs.
-    extra : int or tuple
-        N (a selective SSM) or ``(heads, d)`` (attention).
+    extra : int, tuple or None
+        N (a selective SSM), ``(heads, d)`` (attention), None (blocks given or copied: one per pair).
 
     Returns
     -------
     int
     """
     pairs = n * (n + 1) // 2
-    if kind == "selective-ssm":
-        N = extra
-        return pairs * (N * N * m + p * N * m)
-    if kind in ("linear-attention", "softmax-attention"):
+    if isinstance(extra, tuple):
         heads, d = extra
         return pairs * heads * (p * m + 1) + n * heads * d * m * 2
+    if extra:
+        N = extra
+        return pairs * (N * N * m + p * N * m)
     return pairs
 
 
@@ -82,15 +84,6 @@ def _check_work(kind, n, p, m, extra):
     work = layer_work(kind, n, p, m, extra)
     if work > MAX_LAYER_WORK:
         raise LimitError(f"forming this layer's blocks takes about {work} multiply-adds; the limit is {MAX_LAYER_WORK}")
-
-_FIELDS = {
-    "selective-ssm": ({"kind", "A", "B", "C"}, {"D", "name"}),
-    "convolution": ({"kind", "kernel", "n"}, {"name"}),
-    "linear-attention": ({"kind", "X", "heads"}, {"name"}),
-    "softmax-attention": ({"kind", "X", "heads"}, {"name"}),
-    "operator": ({"kind", "n", "p", "m", "blocks"}, {"name"}),
-}
-
 
 @dataclass(frozen=True)
 class Layer:
@@ -194,9 +187,11 @@ def layer_from_data(data, *, what="layer"):
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object")
     kind = data.get("kind")
-    if kind not in _FIELDS:
-        raise InputError(f"{what}: unknown kind {str(kind)[:40]!r}; the layer kinds are {', '.join(LAYER_KINDS)}")
-    required, optional = _FIELDS[kind]
+    try:
+        row = layer_kinds.of(kind if isinstance(kind, str) else repr(kind))
+    except InputError as exc:
+        raise InputError(f"{what}: {exc}") from None
+    required, optional = row.required, row.optional
     missing = sorted(required - set(data))
     if missing:
         raise InputError(f"{what}: a {kind} layer needs the field {missing[0]!r}")
@@ -208,63 +203,80 @@ def layer_from_data(data, *, what="layer"):
         raise InputError(f"{what}: unknown field {unknown[0][:40]!r} for a {kind} layer")
     name = check_name(data.get("name", ""), what=f"{what}: name")
     try:
-        return _build(kind, data, name)
+        return row.load("reader")(data, name)
     except InputError as exc:
         exc.args = (f"{what}: {exc}",)
         raise
 
 
-def _build(kind, data, name):
-    if kind == "selective-ssm":
-        As = _sequence(data["A"], "A")
-        n = len(As)
-        Bs, Cs = _sequence(data["B"], "B"), _sequence(data["C"], "C")
-        Ds = data.get("D")
-        A = tuple(_matrix(M, f"A[{i}]") for i, M in enumerate(As))
-        N = len(A[0])
-        A = tuple(_matrix(M, f"A[{i}]", (N, N)) for i, M in enumerate(As))
-        if len(Bs) != n or len(Cs) != n or (Ds is not None and len(_sequence(Ds, "D")) != n):
-            raise ShapeError(f"A, B, C (and D) must list one matrix per token: A has {n}")
-        B = tuple(_matrix(M, f"B[{i}]") for i, M in enumerate(Bs))
-        m = len(B[0][0])
-        B = tuple(_matrix(M, f"B[{i}]", (N, m)) for i, M in enumerate(Bs))
-        C = tuple(_matrix(M, f"C[{i}]") for i, M in enumerate(Cs))
-        p = len(C[0])
-        C = tuple(_matrix(M, f"C[{i}]", (p, N)) for i, M in enumerate(Cs))
-        D = None if Ds is None else tuple(_matrix(M, f"D[{i}]", (p, m)) for i, M in enumerate(Ds))
-        _check_blocks(n, n * (n + 1) // 2)
-        _check_work(kind, n, p, m, N)
-        return Layer(kind, n, p, m, (("A", A), ("B", B), ("C", C), ("D", D)), name)
-    if kind == "convolution":
-        taps = _sequence(data["kernel"], "kernel")
-        K0 = _matrix(taps[0], "kernel[0]")
-        p, m = len(K0), len(K0[0])
-        K = tuple(_matrix(M, f"kernel[{d}]", (p, m)) for d, M in enumerate(taps))
-        n = check_n(data["n"], what="n", minimum=1, maximum=MAX_TOKENS)
-        _check_blocks(n, n * (n + 1) // 2)
-        return Layer(kind, n, p, m, (("kernel", K),), name)
-    if kind in ("linear-attention", "softmax-attention"):
-        X = _matrix(_sequence(data["X"], "X"), "X")
-        n, m = len(X), len(X[0])
-        heads = []
-        for h, head in enumerate(_sequence(data["heads"], "heads", limit=64)):
-            if not isinstance(head, dict) or set(head) != {"Q", "K", "V"}:
-                raise InputError(f"heads[{h}] must be an object with exactly Q, K and V")
-            Q = _matrix(head["Q"], f"heads[{h}].Q")
-            Q = _matrix(head["Q"], f"heads[{h}].Q", (len(Q), m))
-            K = _matrix(head["K"], f"heads[{h}].K", (len(Q), m))
-            V = _matrix(head["V"], f"heads[{h}].V")
-            heads.append((Q, K, V))
-        p = len(heads[0][2])
-        for h, (_, _, V) in enumerate(heads):
-            if (len(V), len(V[0])) != (p, m):
-                raise ShapeError(f"heads[{h}].V is {len(V)}x{len(V[0])} but must be p x m = {p}x{m}")
-        _check_blocks(n, n * (n + 1) // 2)
-        _check_work(kind, n, p, m, (len(heads), len(heads[0][0])))
-        if kind == "softmax-attention" and n > MAX_SOFTMAX_TOKENS:
-            raise LimitError(f"softmax attention is certified for at most {MAX_SOFTMAX_TOKENS} tokens, got {n}")
-        return Layer(kind, n, p, m, (("X", X), ("heads", tuple(heads))), name)
-    # operator
+def read_selective(data, name):
+    """The :class:`Layer` of a selective SSM's validated spec data (``A``, ``B``, ``C``, optional ``D``, per token)."""
+    kind = data["kind"]
+    As = _sequence(data["A"], "A")
+    n = len(As)
+    Bs, Cs = _sequence(data["B"], "B"), _sequence(data["C"], "C")
+    Ds = data.get("D")
+    A = tuple(_matrix(M, f"A[{i}]") for i, M in enumerate(As))
+    N = len(A[0])
+    A = tuple(_matrix(M, f"A[{i}]", (N, N)) for i, M in enumerate(As))
+    if len(Bs) != n or len(Cs) != n or (Ds is not None and len(_sequence(Ds, "D")) != n):
+        raise ShapeError(f"A, B, C (and D) must list one matrix per token: A has {n}")
+    B = tuple(_matrix(M, f"B[{i}]") for i, M in enumerate(Bs))
+    m = len(B[0][0])
+    B = tuple(_matrix(M, f"B[{i}]", (N, m)) for i, M in enumerate(Bs))
+    C = tuple(_matrix(M, f"C[{i}]") for i, M in enumerate(Cs))
+    p = len(C[0])
+    C = tuple(_matrix(M, f"C[{i}]", (p, N)) for i, M in enumerate(Cs))
+    D = None if Ds is None else tuple(_matrix(M, f"D[{i}]", (p, m)) for i, M in enumerate(Ds))
+    _check_blocks(n, n * (n + 1) // 2)
+    _check_work(kind, n, p, m, N)
+    return Layer(kind, n, p, m, (("A", A), ("B", B), ("C", C), ("D", D)), name)
+
+
+def read_convolution(data, name):
+    """The :class:`Layer` of a convolution's validated spec data (taps ``kernel`` and a length ``n``)."""
+    taps = _sequence(data["kernel"], "kernel")
+    K0 = _matrix(taps[0], "kernel[0]")
+    p, m = len(K0), len(K0[0])
+    K = tuple(_matrix(M, f"kernel[{d}]", (p, m)) for d, M in enumerate(taps))
+    n = check_n(data["n"], what="n", minimum=1, maximum=MAX_TOKENS)
+    _check_blocks(n, n * (n + 1) // 2)
+    return Layer(data["kind"], n, p, m, (("kernel", K),), name)
+
+
+def read_attention(data, name):
+    """The :class:`Layer` of an attention layer's validated spec data (tokens ``X`` and ``heads``)."""
+    kind = data["kind"]
+    X = _matrix(_sequence(data["X"], "X"), "X")
+    n, m = len(X), len(X[0])
+    heads = []
+    for h, head in enumerate(_sequence(data["heads"], "heads", limit=64)):
+        if not isinstance(head, dict) or set(head) != {"Q", "K", "V"}:
+            raise InputError(f"heads[{h}] must be an object with exactly Q, K and V")
+        Q = _matrix(head["Q"], f"heads[{h}].Q")
+        Q = _matrix(head["Q"], f"heads[{h}].Q", (len(Q), m))
+        K = _matrix(head["K"], f"heads[{h}].K", (len(Q), m))
+        V = _matrix(head["V"], f"heads[{h}].V")
+        heads.append((Q, K, V))
+    p = len(heads[0][2])
+    for h, (_, _, V) in enumerate(heads):
+        if (len(V), len(V[0])) != (p, m):
+            raise ShapeError(f"heads[{h}].V is {len(V)}x{len(V[0])} but must be p x m = {p}x{m}")
+    _check_blocks(n, n * (n + 1) // 2)
+    _check_work(kind, n, p, m, (len(heads), len(heads[0][0])))
+    return Layer(kind, n, p, m, (("X", X), ("heads", tuple(heads))), name)
+
+
+def read_softmax_attention(data, name):
+    """:func:`read_attention`, within softmax attention's own token limit (interval arithmetic on every weight)."""
+    layer = read_attention(data, name)
+    if layer.n > MAX_SOFTMAX_TOKENS:
+        raise LimitError(f"softmax attention is certified for at most {MAX_SOFTMAX_TOKENS} tokens, got {layer.n}")
+    return layer
+
+
+def read_operator(data, name):
+    """The :class:`Layer` of an operator's validated spec data: its blocks listed (others are zero)."""
     n = check_n(data["n"], what="n", minimum=1, maximum=MAX_TOKENS)
     p = check_n(data["p"], what="p", minimum=1, maximum=MAX_DIM)
     m = check_n(data["m"], what="m", minimum=1, maximum=MAX_DIM)
@@ -281,7 +293,7 @@ def _build(kind, data, name):
         if (i, j) in blocks:
             raise InputError(f"blocks[{b}]: the block ({i}, {j}) is listed twice")
         blocks[(i, j)] = _matrix(item["W"], f"blocks[{b}].W", (p, m))
-    return Layer("operator", n, p, m, (("blocks", tuple(sorted(blocks.items()))),), name)
+    return Layer(data["kind"], n, p, m, (("blocks", tuple(sorted(blocks.items()))),), name)
 
 
 def is_layer_spec(data):
@@ -359,19 +371,31 @@ def layer_json(layer):
         ``kind``, ``name``, ``n``, ``p``, ``m`` and its parameters with canonical number texts.
     """
     out = {"kind": layer.kind, "name": layer.name, "n": layer.n, "p": layer.p, "m": layer.m}
-    params = dict(layer.params)
-    if layer.kind == "selective-ssm":
-        out.update(A=[_text(M) for M in params["A"]], B=[_text(M) for M in params["B"]],
-                   C=[_text(M) for M in params["C"]],
-                   D=None if params["D"] is None else [_text(M) for M in params["D"]])
-    elif layer.kind == "convolution":
-        out["kernel"] = [_text(M) for M in params["kernel"]]
-    elif layer.kind in ("linear-attention", "softmax-attention"):
-        out["X"] = _text(params["X"])
-        out["heads"] = [{"Q": _text(Q), "K": _text(K), "V": _text(V)} for Q, K, V in params["heads"]]
-    else:
-        out["blocks"] = [{"i": i, "j": j, "W": _text(W)} for (i, j), W in params["blocks"]]
+    out.update(layer_kinds.of(layer.kind).load("writer")(dict(layer.params)))
     return out
+
+
+def selective_json(params):
+    """A selective SSM's own fields as JSON (``A``, ``B``, ``C``, ``D`` per token)."""
+    return {"A": [_text(M) for M in params["A"]], "B": [_text(M) for M in params["B"]],
+            "C": [_text(M) for M in params["C"]],
+            "D": None if params["D"] is None else [_text(M) for M in params["D"]]}
+
+
+def convolution_json(params):
+    """A convolution's own field as JSON (its taps)."""
+    return {"kernel": [_text(M) for M in params["kernel"]]}
+
+
+def attention_json(params):
+    """An attention layer's own fields as JSON (tokens and heads)."""
+    return {"X": _text(params["X"]),
+            "heads": [{"Q": _text(Q), "K": _text(K), "V": _text(V)} for Q, K, V in params["heads"]]}
+
+
+def operator_json(params):
+    """An operator's own field as JSON (its listed blocks)."""
+    return {"blocks": [{"i": i, "j": j, "W": _text(W)} for (i, j), W in params["blocks"]]}
 
 
 # ---------------------------------------------------------------- helpers that build selective SSMs
@@ -405,7 +429,7 @@ def selective_from_ssm(system, n, *, name=None):
     3
     """
     check_n(n, minimum=1, maximum=MAX_TOKENS)
-    data = {"kind": "selective-ssm", "name": system.name if name is None else name,
+    data = {"kind": layer_kinds.SELECTIVE_SSM.name, "name": system.name if name is None else name,
             "A": [system.entry_text["A"]] * n, "B": [system.entry_text["B"]] * n, "C": [system.entry_text["C"]] * n}
     if system.D is not None:
         data["D"] = [system.entry_text["D"]] * n
@@ -446,7 +470,7 @@ def selective_bilinear(A, B, C, steps, *, D=None, name=""):
         Abar, Bbar = bilinear(A, B, step=step)
         As.append(Abar)
         Bs.append(Bbar)
-    data = {"kind": "selective-ssm", "name": name, "A": _as_layer_matrices(As, "A"), "B": _as_layer_matrices(Bs, "B"),
+    data = {"kind": layer_kinds.SELECTIVE_SSM.name, "name": name, "A": _as_layer_matrices(As, "A"), "B": _as_layer_matrices(Bs, "B"),
             "C": _as_layer_matrices([C] * len(steps), "C")}
     if D is not None:
         data["D"] = _as_layer_matrices([D] * len(steps), "D")
@@ -490,7 +514,7 @@ def mamba2_scalar_gate(gates, B, C, *, name=""):
     Bs, Cs = _per_token(B, n), _per_token(C, n)
     N = len(Bs[0])
     A = [[[to_fraction(a, what="gate") if r == c else Fraction(0) for c in range(N)] for r in range(N)] for a in gates]
-    return layer_from_data({"kind": "selective-ssm", "name": name, "A": _as_layer_matrices(A, "A"),
+    return layer_from_data({"kind": layer_kinds.SELECTIVE_SSM.name, "name": name, "A": _as_layer_matrices(A, "A"),
                             "B": _as_layer_matrices(Bs, "B"), "C": _as_layer_matrices(Cs, "C")})
 
 
@@ -544,5 +568,5 @@ def mamba2_layer(gates, b, c, channels, *, name=""):
         As.append([[a if r == s else 0 for s in range(N * P)] for r in range(N * P)])
         Bs.append([[bi[k] * one if ch == col else 0 for col in range(P)] for k in range(N) for ch in range(P)])
         Cs.append([[ci[k] if ch == out else 0 for k in range(N) for ch in range(P)] for out in range(P)])
-    return layer_from_data({"kind": "selective-ssm", "name": name, "A": _as_layer_matrices(As, "A"),
+    return layer_from_data({"kind": layer_kinds.SELECTIVE_SSM.name, "name": name, "A": _as_layer_matrices(As, "A"),
                             "B": _as_layer_matrices(Bs, "B"), "C": _as_layer_matrices(Cs, "C")})

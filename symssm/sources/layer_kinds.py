@@ -1,0 +1,169 @@
+"""The table of layer kinds: one row per kind of layer of the unified framework, naming what each stage does.
+
+The twin of the certificate kinds' table (:mod:`symssm.certificate.kinds`), for the ``"kind"`` of a layer
+spec (``{"kind": "convolution", ...}``).  Each :class:`LayerKind` row names, for one kind, the fields its
+spec has, the function that reads a spec into a :class:`~symssm.sources.layers.Layer` and writes it back as
+JSON, the exact operator (its blocks ``W_ij`` over Q), the numeric operator (float64 rows), and the renderers
+of the theorem's sentence and of the objects it shows.  Every stage that acts on a layer finds its row here
+(:func:`of`) and never tests a kind's name itself; only this table and the kind's own functions write a
+name.  The checker, which imports no generator code, keeps its own dispatch (:mod:`symssm.checker.interaction`).
+
+Functions are named, not imported (``"exact.interaction:convolution_blocks"``), and loaded on first use by
+:meth:`LayerKind.load`: the table costs no import, and it can sit here in ``sources/`` (the lowest stage that
+dispatches on a layer's kind) while naming functions of the stages above it.  A stage loads only the
+fields of its own stage or below (``tests/test_architecture.py`` checks every name and that rule).
+
+Adding a layer kind: one row here (in :data:`KINDS`), its functions in modules of their own, and the
+checker's obligations (docs/architecture.md, "Adding a layer kind").
+
+Examples
+--------
+>>> of("convolution").input_free, of("operator").pairs
+(True, 'listed')
+>>> [row.name for row in KINDS if row.exact is None]
+['softmax-attention']
+>>> of("convolution").load("exact").__name__
+'convolution_blocks'
+"""
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Optional
+
+from ..errors import InputError
+
+__all__ = ["LayerKind", "KINDS", "REFERENCES", "of", "names", "SELECTIVE_SSM", "CONVOLUTION", "LINEAR_ATTENTION",
+           "SOFTMAX_ATTENTION", "OPERATOR"]
+
+#: Fields of a row that name a function (``"module:name"`` under ``symssm``), and the stage whose folder
+#: holds it: a module may load a field only if its own stage is that stage or above.
+REFERENCES = {"reader": "sources", "writer": "sources", "exact": "exact", "certificate": "certificate",
+              "numeric": "numeric", "describe": "render", "objects": "render"}
+
+
+@dataclass(frozen=True)
+class LayerKind:
+    """One row of the table: a layer kind and what each stage does with it.
+
+    Parameters
+    ----------
+    name : str
+        The spec's and the certificate's ``"kind"``.
+    required, optional : frozenset of str
+        The fields of its spec (``kind`` among the required).
+    reader : str
+        ``reader(data, name)``: the :class:`~symssm.sources.layers.Layer` of validated spec data.
+    writer : str
+        ``writer(params)``: the kind's own fields of the layer's JSON (canonical number texts).
+    exact : str or None
+        ``exact(layer)``: the blocks ``{(i, j): W_ij}`` over Q (tuples of rows of Fractions); None for a kind
+        whose blocks are not rational (its ``certificate`` builder encloses them).
+    numeric : str
+        ``numeric(layer)``: the blocks ``vec(W_ij)`` as float64 rows, in block order.
+    describe : str
+        ``describe(system)``: the theorem's sentence on the map (LaTeX), from the certificate's ``"system"``.
+    objects : str
+        ``objects(system)``: ``(where, phrase, items, depends)``, what the claim is about and the objects shown
+        (:func:`symssm.render.interaction.interaction_fragment`).
+    certificate : str, optional
+        A builder of its own for the kind's certificate data (softmax attention's enclosures); None: the exact
+        interaction rank (:func:`symssm.certificate.interaction.interaction_data`).
+    input_free : bool
+        Whether its blocks are the same for every input (convolution, an operator).
+    pairs : {"causal", "listed"}
+        The pairs ``(i, j)`` its blocks range over: ``1 <= j <= i <= n``, or those the spec lists.
+    """
+
+    name: str
+    required: frozenset
+    optional: frozenset
+    reader: str
+    writer: str
+    exact: Optional[str]
+    numeric: str
+    describe: str
+    objects: str
+    certificate: Optional[str] = None
+    input_free: bool = False
+    pairs: str = "causal"
+
+    def load(self, what):
+        """The function a field names, imported on first use (None where the row names none).
+
+        Raises
+        ------
+        KeyError
+            If ``what`` is not a field that names a function.
+        """
+        REFERENCES[what]  # a field that names no function is a KeyError
+        reference = getattr(self, what)
+        if reference is None:
+            return None
+        module, name = reference.split(":")
+        if module.split(".")[0] in _STAGES:  # a module of this package, named from its stage's folder
+            module = f"{__package__.rpartition('.')[0]}.{module}"
+        return getattr(import_module(module), name)
+
+
+#: The package's stage folders: a reference starting with one is relative to the package, any other is a
+#: module's full name (a kind defined outside the package, e.g. a test's).
+_STAGES = frozenset(REFERENCES.values())
+_NAMED = frozenset({"name"})
+
+SELECTIVE_SSM = LayerKind(
+    name="selective-ssm", required=frozenset({"kind", "A", "B", "C"}), optional=frozenset({"D", "name"}),
+    reader="sources.layers:read_selective", writer="sources.layers:selective_json",
+    exact="exact.interaction:selective_blocks", numeric="numeric.interaction:selective_rows",
+    describe="render.interaction:describe_selective", objects="render.interaction:selective_objects")
+CONVOLUTION = LayerKind(
+    name="convolution", required=frozenset({"kind", "kernel", "n"}), optional=_NAMED,
+    reader="sources.layers:read_convolution", writer="sources.layers:convolution_json",
+    exact="exact.interaction:convolution_blocks", numeric="numeric.interaction:convolution_rows",
+    describe="render.interaction:describe_convolution", objects="render.interaction:convolution_objects",
+    input_free=True)
+LINEAR_ATTENTION = LayerKind(
+    name="linear-attention", required=frozenset({"kind", "X", "heads"}), optional=_NAMED,
+    reader="sources.layers:read_attention", writer="sources.layers:attention_json",
+    exact="exact.interaction:linear_attention_blocks", numeric="numeric.interaction:linear_attention_rows",
+    describe="render.interaction:describe_linear_attention", objects="render.interaction:attention_objects")
+SOFTMAX_ATTENTION = LayerKind(
+    name="softmax-attention", required=frozenset({"kind", "X", "heads"}), optional=_NAMED,
+    reader="sources.layers:read_softmax_attention", writer="sources.layers:attention_json", exact=None,
+    numeric="numeric.interaction:softmax_attention_rows", describe="render.interaction:describe_softmax_attention",
+    objects="render.interaction:attention_objects", certificate="certificate.softmax:softmax_data")
+OPERATOR = LayerKind(
+    name="operator", required=frozenset({"kind", "n", "p", "m", "blocks"}), optional=_NAMED,
+    reader="sources.layers:read_operator", writer="sources.layers:operator_json",
+    exact="exact.interaction:listed_blocks", numeric="numeric.interaction:listed_rows",
+    describe="render.interaction:describe_operator", objects="render.interaction:operator_objects",
+    input_free=True, pairs="listed")
+
+#: Every row, in the order the messages list the kinds.
+KINDS = (SELECTIVE_SSM, CONVOLUTION, LINEAR_ATTENTION, SOFTMAX_ATTENTION, OPERATOR)
+
+
+def names():
+    """The layer kinds' names, in the table's order."""
+    return tuple(row.name for row in KINDS)
+
+
+def of(kind):
+    """The row of a layer kind (a name, or an object with a ``kind`` attribute or key).
+
+    Raises
+    ------
+    InputError
+        If the kind is not in the table (the message lists the kinds).
+
+    Examples
+    --------
+    >>> of("nonsense")
+    Traceback (most recent call last):
+    ...
+    symssm.errors.InputError: unknown kind 'nonsense'; the layer kinds are selective-ssm, convolution, linear-attention, softmax-attention, operator
+    """
+    name = kind.get("kind") if isinstance(kind, dict) else getattr(kind, "kind", kind)
+    for row in KINDS:  # read at each call: a test may add a row (monkeypatch KINDS)
+        if row.name == name:
+            return row
+    raise InputError(f"unknown kind {str(name)[:40]!r}; the layer kinds are {', '.join(names())}")
