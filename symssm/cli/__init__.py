@@ -28,9 +28,15 @@ from .table import COMMANDS, build_parser
 __all__ = ["main", "build_parser", "DEFAULT_N", "COMMANDS", "FAMILY_NAMES", "PARAMETRIC_FAMILY_NAMES",
            "DISCRETIZATION_NAMES", "TRANSFORM_NAMES"]
 
-#: Each command's run function as ``_cmd_NAME``: :func:`main` calls a command through this name, so
-#: that a test can replace one (``monkeypatch.setattr(symssm.cli, "_cmd_demo", ...)``).
-globals().update({f"_cmd_{row.name}": row.run for row in COMMANDS})
+_ROWS = {row.name: row for row in COMMANDS}
+
+
+def __getattr__(name):
+    """Each command's run function as ``_cmd_NAME``, loaded on first use: :func:`main` calls a command through
+    this name, so that a test can replace one (``monkeypatch.setattr(symssm.cli, "_cmd_demo", ...)``)."""
+    if name.startswith("_cmd_") and name[5:] in _ROWS:
+        return _ROWS[name[5:]].load("run")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _Terminated(BaseException):
@@ -99,7 +105,9 @@ def main(argv=None):
             clash = option_file_clash(words[1:])
             if clash is not None:
                 raise UsageError(clash)
-        parser = build_parser("check" if words[:1] == ["check"] else None)
+        # the arguments of the command given alone (the first word that is not an option names it, as argparse reads it)
+        first = next((word for word in words if not word.startswith("-")), "")
+        parser = build_parser(first if first in _ROWS else "")
         args, extra = parser.parse_known_args(argv)
         if extra:
             where = f"{PROG} {args.command}" if getattr(args, "command", None) else PROG
@@ -108,7 +116,7 @@ def main(argv=None):
             parser.print_help()
             return 2
         with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None):
-            code = globals()[f"_cmd_{args.command}"](args)
+            code = getattr(sys.modules[__name__], f"_cmd_{args.command}")(args)
         sys.stdout.flush()
         return code
     except SymssmError as exc:

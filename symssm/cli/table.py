@@ -1,9 +1,11 @@
 """The table of commands, and the parser built from it.
 
 A command is one :class:`Command` row: its name, its help line, the function that adds its arguments to
-its parser and the function that runs it (``run(args)`` returns the exit code).  :func:`build_parser`
-walks the table; :func:`symssm.cli.main` runs the row of the command given.  Adding a command is one row
-here and its two functions in the module of its group.
+its parser and the function that runs it (``run(args)`` returns the exit code), both named as
+``"module:function"`` in this package and imported on first use: ``symssm certify ...`` imports the module
+of ``certify`` alone, and ``symssm --help`` none.  :func:`build_parser` walks the table;
+:func:`symssm.cli.main` runs the row of the command given.  Adding a command is one row here and its two
+functions in the module of its group.
 
 Examples
 --------
@@ -14,9 +16,8 @@ Examples
 """
 
 from dataclasses import dataclass
-from typing import Callable
+from importlib import import_module
 
-from . import catalogue, certificates, certify, numeric
 from .options import PROG, Parser, add_version
 
 __all__ = ["Command", "COMMANDS", "build_parser"]
@@ -32,48 +33,53 @@ class Command:
         The word that selects it (``symssm NAME``).
     help : str
         Its line in ``symssm --help``, and its description in ``symssm NAME --help``.
-    arguments : callable
-        ``arguments(parser)`` adds its positional arguments and options.
-    run : callable
-        ``run(args)`` does the work and returns the exit code.
+    arguments : str
+        ``"module:function"``: ``function(parser)`` adds its positional arguments and options.
+    run : str
+        ``"module:function"``: ``function(args)`` does the work and returns the exit code.
     """
 
     name: str
     help: str
-    arguments: Callable
-    run: Callable
+    arguments: str
+    run: str
+
+    def load(self, what):
+        """The function ``arguments`` or ``run`` names, imported on first use."""
+        module, name = getattr(self, what).split(":")
+        return getattr(import_module(f"{__package__}.{module}"), name)
 
 
 COMMANDS = (
     Command("certify", "certify the exact head count k(n) of a system (real or complex), a family with parameters "
             "for every parameter value, or the interaction rank of a layer on its input",
-            certify.add_certify, certify.run_certify),
-    Command("check", "verify a certificate with the independent checker", certificates.add_check,
-            certificates.run_check),
-    Command("demo", "certify built-in examples and check the certificates", certify.add_demo, certify.run_demo),
-    Command("latex", "typeset a (verified) certificate as a theorem with its proof", certificates.add_latex,
-            certificates.run_latex),
+            "certify:add_certify", "certify:run_certify"),
+    Command("check", "verify a certificate with the independent checker", "certificates:add_check",
+            "certificates:run_check"),
+    Command("demo", "certify built-in examples and check the certificates", "certify:add_demo", "certify:run_demo"),
+    Command("latex", "typeset a (verified) certificate as a theorem with its proof", "certificates:add_latex",
+            "certificates:run_latex"),
     Command("audit", "audit a paper claim by claim: every symssm result it typesets (fragments, macros in the text, "
             "framework tables), re-checked and compared as TeX tokens, and the numbers it writes by hand (exit 0 only "
-            "when every claim verifies)", certificates.add_audit, certificates.run_audit),
+            "when every claim verifies)", "certificates:add_audit", "certificates:run_audit"),
     Command("coq", "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq project whose theorem "
-            "symssm_head_count states the head count (N <= 8, p m <= 16)", certificates.add_coq, certificates.run_coq),
-    Command("gradient", "certify gradient decay (SSM) against a gradient highway (attention)", certify.add_gradient,
-            certify.run_gradient),
-    Command("numeric", "numerical head count and H-head error curve (floats; not a certificate)", numeric.add_numeric,
-            numeric.run_numeric),
-    Command("catalog", "regenerate the certified catalogue of built-in families", catalogue.add_catalog,
-            catalogue.run_catalog),
-    Command("plot", "figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)", numeric.add_plot,
-            numeric.run_plot),
+            "symssm_head_count states the head count (N <= 8, p m <= 16)", "certificates:add_coq", "certificates:run_coq"),
+    Command("gradient", "certify gradient decay (SSM) against a gradient highway (attention)", "certify:add_gradient",
+            "certify:run_gradient"),
+    Command("numeric", "numerical head count and H-head error curve (floats; not a certificate)", "numeric:add_numeric",
+            "numeric:run_numeric"),
+    Command("catalog", "regenerate the certified catalogue of built-in families", "catalogue:add_catalog",
+            "catalogue:run_catalog"),
+    Command("plot", "figures: 'heads' (error vs. H) or 'gradient' (norm vs. distance)", "numeric:add_plot",
+            "numeric:run_plot"),
     Command("framework", "certified interaction ranks of feedforward, convolution, SSMs, Mamba-2 and attention side "
-            "by side", catalogue.add_framework, catalogue.run_framework),
-    Command("batch", "certify many specs (one JSON object a line); resumable; processes or Dask", certify.add_batch,
-            certify.run_batch),
+            "by side", "catalogue:add_framework", "catalogue:run_framework"),
+    Command("batch", "certify many specs (one JSON object a line); resumable; processes or Dask", "certify:add_batch",
+            "certify:run_batch"),
     Command("model", "numerical head counts of the S4D / S5 / LRU / Mamba layers of a checkpoint",
-            numeric.add_model, numeric.run_model),
-    Command("families", "list the built-in families with their parameters and conventions", catalogue.add_families,
-            catalogue.run_families),
+            "numeric:add_model", "numeric:run_model"),
+    Command("families", "list the built-in families with their parameters and conventions", "catalogue:add_families",
+            "catalogue:run_families"),
 )
 
 
@@ -83,7 +89,8 @@ def build_parser(only=None):
     Parameters
     ----------
     only : str, optional
-        Build just this command (``"check"``: the reviewer's command reads nothing else).
+        Give the arguments of this command alone (the one on the command line; ``""``: none, for ``symssm
+        --help``): the other commands are listed with their help line, and their modules are not imported.
 
     Returns
     -------
@@ -95,10 +102,9 @@ def build_parser(only=None):
     add_version(parser)
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
     for row in COMMANDS:
-        if only is not None and row.name != only:
-            continue
         p = sub.add_parser(row.name, help=row.help, description=row.help)
         add_version(p)
-        row.arguments(p)
+        if only is None or row.name == only:
+            row.load("arguments")(p)
     return parser
 

@@ -21,6 +21,7 @@ Examples
 
 from ..errors import InputError
 from ..formats.limits import MAX_CASES
+from ..sources import layer_kinds
 from ..sources.parametric_layers import ParametricLayer
 from .bodies import run_cases
 from .flintfamily import FlintEngine, counted_product, family_from_matrices, family_key, prove_rows, scaled_entries
@@ -50,7 +51,7 @@ def block_order(layer):
     >>> block_order(layer)
     ((1, 1), (2, 1), (2, 2), (3, 1), (3, 2), (3, 3))
     """
-    if layer.kind == "operator":
+    if layer_kinds.of(layer.kind).pairs == "listed":
         return tuple(layer.structure[1])
     return tuple((i, j) for i in range(1, layer.n + 1) for j in range(1, i + 1))
 
@@ -60,42 +61,8 @@ def scaled_blocks(layer, fam):
     pairs, g, S = scaled_entries(fam)
     zero = g * 0
     mul = counted_product(zero, "the blocks of this layer")
-    n, p, m = layer.n, layer.p, layer.m
-    blank = [[zero for _ in range(m)] for _ in range(p)]
-    out = {}
-    if layer.kind == "selective-ssm":
-        has_d = layer.structure[2]
-        for j in range(1, n + 1):
-            X = S[f"B[{j}]"]
-            W = mul(S[f"C[{j}]"], X)
-            if has_d:
-                W = [[W[r][c] + g * S[f"D[{j}]"][r][c] for c in range(m)] for r in range(p)]
-            out[(j, j)] = W
-            for i in range(j + 1, n + 1):
-                X = mul(S[f"A[{i}]"], X)
-                out[(i, j)] = mul(S[f"C[{i}]"], X)
-    elif layer.kind == "convolution":
-        taps = layer.structure[1]
-        for i in range(1, n + 1):
-            for j in range(1, i + 1):
-                out[(i, j)] = S[f"kernel[{i - j}]"] if i - j < taps else blank
-    elif layer.kind == "linear-attention":
-        X = S["X"]
-        heads = layer.structure[1]
-        cols = [[[x] for x in X[t]] for t in range(n)]  # token t as an m x 1 column
-        q = {(h, t): mul(S[f"Q[{h}]"], cols[t]) for h in range(1, heads + 1) for t in range(n)}
-        k = {(h, t): mul(S[f"K[{h}]"], cols[t]) for h in range(1, heads + 1) for t in range(n)}
-        for i in range(1, n + 1):
-            for j in range(1, i + 1):
-                W = blank
-                for h in range(1, heads + 1):
-                    s = mul([[x[0] for x in q[(h, i - 1)]]], k[(h, j - 1)])[0][0]
-                    V = S[f"V[{h}]"]
-                    W = [[W[r][c] + mul.scalar(s, V[r][c]) for c in range(m)] for r in range(p)]
-                out[(i, j)] = W
-    else:
-        for i, j in layer.structure[1]:
-            out[(i, j)] = S[f"W[{i},{j}]"]
+    blank = [[zero for _ in range(layer.m)] for _ in range(layer.p)]
+    out = layer_kinds.of(layer.kind).load("family_blocks")(layer, S, g, mul, blank)
     return pairs, g, [out[ij] for ij in block_order(layer)]
 
 
@@ -159,3 +126,55 @@ def interaction_bodies(layer, *, max_cases=MAX_CASES):
         return dict(analysed[key])
 
     return run_cases(root, analyse, FlintEngine, max_cases)
+
+
+# ---------------------------------------------------------------- each kind's scaled blocks (rows of sources/layer_kinds.py)
+# ``S``: the scaled matrices by key, ``g``: the common denominator, ``mul``: the counted product, ``blank``: a zero block.
+
+def selective_family_blocks(layer, S, g, mul, blank):
+    """A selective SSM's scaled blocks ``U_ij = g^(i-j+2) W_ij``."""
+    n, p, m = layer.n, layer.p, layer.m
+    out = {}
+    has_d = layer.structure[2]
+    for j in range(1, n + 1):
+        X = S[f"B[{j}]"]
+        W = mul(S[f"C[{j}]"], X)
+        if has_d:
+            W = [[W[r][c] + g * S[f"D[{j}]"][r][c] for c in range(m)] for r in range(p)]
+        out[(j, j)] = W
+        for i in range(j + 1, n + 1):
+            X = mul(S[f"A[{i}]"], X)
+            out[(i, j)] = mul(S[f"C[{i}]"], X)
+    return out
+
+
+def convolution_family_blocks(layer, S, g, mul, blank):
+    """A convolution's scaled blocks ``U_ij = g W_ij``."""
+    taps = layer.structure[1]
+    return {(i, j): S[f"kernel[{i - j}]"] if i - j < taps else blank
+            for i in range(1, layer.n + 1) for j in range(1, i + 1)}
+
+
+def attention_family_blocks(layer, S, g, mul, blank):
+    """Linear attention's scaled blocks ``U_ij = g^5 W_ij``."""
+    n, p, m = layer.n, layer.p, layer.m
+    out = {}
+    X = S["X"]
+    heads = layer.structure[1]
+    cols = [[[x] for x in X[t]] for t in range(n)]  # token t as an m x 1 column
+    q = {(h, t): mul(S[f"Q[{h}]"], cols[t]) for h in range(1, heads + 1) for t in range(n)}
+    k = {(h, t): mul(S[f"K[{h}]"], cols[t]) for h in range(1, heads + 1) for t in range(n)}
+    for i in range(1, n + 1):
+        for j in range(1, i + 1):
+            W = blank
+            for h in range(1, heads + 1):
+                s = mul([[x[0] for x in q[(h, i - 1)]]], k[(h, j - 1)])[0][0]
+                V = S[f"V[{h}]"]
+                W = [[W[r][c] + mul.scalar(s, V[r][c]) for c in range(m)] for r in range(p)]
+            out[(i, j)] = W
+    return out
+
+
+def operator_family_blocks(layer, S, g, mul, blank):
+    """An operator's scaled listed blocks ``U_ij = g W_ij``."""
+    return {(i, j): S[f"W[{i},{j}]"] for i, j in layer.structure[1]}

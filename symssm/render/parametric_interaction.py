@@ -22,26 +22,39 @@ from .parametric import (MAX_TEX_CASES, covering_text, _factor_tex, _nonzero, _p
                          entry_lines, outline, outline_lines, tex_completeness, tex_items)
 from .parametric import tex_parameter, tex_polynomial
 from .matrices import items_block, per_token, tex_width
+from ..sources import layer_kinds
 from .statement import factorized_class, space
 from .tex import display_name, tex_hash
 
-__all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown", "LAYER_WORDS"]
+__all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown",
+           "selective_family_words", "convolution_family_words", "attention_family_words", "operator_family_words"]
 
-#: What each kind is, in a sentence of the theorem.
-LAYER_WORDS = {
-    "selective-ssm": "selective state space layer ($h_i = A_i h_{i-1} + B_i x_i$, $y_i = C_i h_i$, "
-                     "so $W_{ij} = C_i A_i \\cdots A_{j+1} B_j$ for $j < i$ and $W_{ii} = C_i B_i$)",
-    "convolution": "convolution ($W_{ij} = K_{i-j}$ for $0 \\le i - j$ below the number of taps, else $0$)",
-    "linear-attention": "linear attention layer ($W_{ij} = \\sum_h \\langle Q_h x_i, K_h x_j \\rangle V_h$ for "
-                        "$j \\le i$)",
-    "operator": "sequence map given by its blocks $W_{ij}$ (blocks not listed are zero)",
-}
-_SCALE = {
-    "selective-ssm": "$U_{ij} = g^{i-j+2} W_{ij}$",
-    "convolution": "$U_{ij} = g W_{ij}$",
-    "linear-attention": "$U_{ij} = g^{5} W_{ij}$",
-    "operator": "$U_{ij} = g W_{ij}$",
-}
+# ---------------------------------------------------------------- each kind's words (rows of sources/layer_kinds.py)
+# ``(what the layer is, in a phrase of the theorem; its blocks scaled by the common denominator g)``
+
+def selective_family_words(s):
+    """A selective SSM with parameters (with the feedthrough terms when it has them)."""
+    D = " + D_i x_i" if s.get("D") is not None else ""
+    return (f"selective state space layer ($h_i = A_i h_{{i-1}} + B_i x_i$, $y_i = C_i h_i{D}$, so $W_{{ij}} = C_i A_i "
+            f"\\cdots A_{{j+1}} B_j$ for $j < i$ and $W_{{ii}} = C_i B_i{' + D_i' if D else ''}$)",
+            "$U_{ij} = g^{i-j+2} W_{ij}$")
+
+
+def convolution_family_words(s):
+    """A convolution with parameters."""
+    return ("convolution ($W_{ij} = K_{i-j}$ for $0 \\le i - j$ below the number of taps, else $0$)",
+            "$U_{ij} = g W_{ij}$")
+
+
+def attention_family_words(s):
+    """Linear attention with parameters."""
+    return ("linear attention layer ($W_{ij} = \\sum_h \\langle Q_h x_i, K_h x_j \\rangle V_h$ for $j \\le i$)",
+            "$U_{ij} = g^{5} W_{ij}$")
+
+
+def operator_family_words(s):
+    """An operator with parameters."""
+    return "sequence map given by its blocks $W_{ij}$ (blocks not listed are zero)", "$U_{ij} = g W_{ij}$"
 
 
 def interaction_family_lines(d):
@@ -53,11 +66,8 @@ _C = "\\mathbb{C}"
 
 
 def _words(s):
-    """What the layer is, in a phrase (with the feedthrough terms of a selective layer that has them)."""
-    words = LAYER_WORDS[s["kind"]]
-    if s["kind"] == "selective-ssm" and s.get("D") is not None:
-        words = words.replace("$y_i = C_i h_i$", "$y_i = C_i h_i + D_i x_i$").replace("C_i B_i$)", "C_i B_i + D_i$)")
-    return words
+    """(What the layer is, in a phrase; its scaled blocks): the layer kind's ``family_words``."""
+    return layer_kinds.of(s["kind"]).load("family_words")(s)
 
 
 def _layer_statement(d):
@@ -76,7 +86,7 @@ def _layer_statement(d):
     for name, members in groups.items():
         if name == "X" and len(members) == 1:
             named.append(("X^{\\top}", [list(col) for col in zip(*members[0][1])]))
-        elif s["kind"] == "selective-ssm" and name in ("A", "B", "C", "D"):
+        elif name in layer_kinds.of(s["kind"]).per_token:
             phrase, shown = per_token(name, [rows for _, rows in members])
             named += shown
             if phrase:
@@ -133,11 +143,11 @@ def interaction_family_fragment(d, style):
     statement, shown = _layer_statement(d)
     lines = [
         style.begin(f"Interaction rank of {display_name(s)} for every input"),
-        f"Consider the {_words(s)} {display_name(s)} on $n = {s['n']}$ tokens $x_i \\in "
+        f"Consider the {_words(s)[0]} {display_name(s)} on $n = {s['n']}$ tokens $x_i \\in "
         f"{space(_C, s['m'])}$, with outputs $y_i \\in {space(_C, s['p'])}$, whose matrices are rational functions "
         f"of the parameter{'s' if len(names) != 1 else ''} {params}" + statement,
         factorized_class(_C, s["p"], s["m"]) + " Let $r$ be the dimension of the span of the layer's blocks $W_{ij}$"
-        + ("" if s["kind"] == "operator" else " ($1 \\le j \\le i \\le n$)")
+        + ("" if layer_kinds.of(s["kind"]).pairs == "listed" else " ($1 \\le j \\le i \\le n$)")
         + " at a point: exactly $r$ heads are necessary and sufficient in this class there ($H$ heads represent the "
           "layer at that point if and only if $H \\ge r$).",
         "\\begin{enumerate}",
@@ -149,7 +159,7 @@ def interaction_family_fragment(d, style):
     if not shown:
         lines += _entries_lines(d)
     lines.append(f"Let $g$ be the common denominator of the entries; multiplying every matrix of the layer by $g$ "
-                 f"gives polynomial blocks {_SCALE[s['kind']]}, which span the same space wherever the layer is "
+                 f"gives polynomial blocks {_words(s)[1]}, which span the same space wherever the layer is "
                  "defined ($g \\ne 0$ there). In each case below, the minor of the witness blocks at the listed entries "
                  "(rows and columns numbered from 1) has the nonzero determinant $\\Delta$ shown (lower bound); every "
                  "other nonzero block satisfies $q_b U_b = \\sum_s p_{b,s} U_{b_s}$, or $r = pm$ and the dimension "

@@ -38,7 +38,8 @@ __all__ = ["LayerKind", "KINDS", "REFERENCES", "of", "names", "SELECTIVE_SSM", "
 #: Fields of a row that name a function (``"module:name"`` under ``symssm``), and the stage whose folder
 #: holds it: a module may load a field only if its own stage is that stage or above.
 REFERENCES = {"reader": "sources", "writer": "sources", "exact": "exact", "certificate": "certificate",
-              "numeric": "numeric", "describe": "render", "objects": "render"}
+              "numeric": "numeric", "describe": "render", "objects": "render", "family_reader": "sources",
+              "family_at": "sources", "family_blocks": "exact", "family_words": "render"}
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,20 @@ class LayerKind:
         Whether its blocks are the same for every input (convolution, an operator).
     pairs : {"causal", "listed"}
         The pairs ``(i, j)`` its blocks range over: ``1 <= j <= i <= n``, or those the spec lists.
+    per_token : tuple of str
+        The matrices its spec lists one per token (a selective SSM's ``A``, ``B``, ``C``, ``D``).
+    family_reader : str, optional
+        ``family_reader(data, field)``: ``(n, p, m, matrices, structure)`` of a layer *with parameters* of this
+        kind (:mod:`symssm.sources.parametric_layers`); None where the kind has no family theorem.
+    family_at : str, optional
+        ``family_at(layer, values)``: its own spec fields at a parameter point.
+    family_blocks : str, optional
+        ``family_blocks(layer, S, g, mul, blank)``: the blocks scaled by the common denominator
+        (:mod:`symssm.exact.layerfamily`).
+    family_words : str, optional
+        ``family_words(system)``: what the layer is, in a phrase of the family theorem, and its scaled blocks.
+    no_family : str
+        Why a layer of this kind with parameters is refused (when ``family_reader`` is None).
     """
 
     name: str
@@ -86,6 +101,12 @@ class LayerKind:
     certificate: Optional[str] = None
     input_free: bool = False
     pairs: str = "causal"
+    per_token: tuple = ()
+    family_reader: Optional[str] = None
+    family_at: Optional[str] = None
+    family_blocks: Optional[str] = None
+    family_words: Optional[str] = None
+    no_family: str = "this layer kind has no theorem for every parameter value: certify it on a concrete input"
 
     def load(self, what):
         """The function a field names, imported on first use (None where the row names none).
@@ -114,29 +135,41 @@ SELECTIVE_SSM = LayerKind(
     name="selective-ssm", required=frozenset({"kind", "A", "B", "C"}), optional=frozenset({"D", "name"}),
     reader="sources.layers:read_selective", writer="sources.layers:selective_json",
     exact="exact.interaction:selective_blocks", numeric="numeric.interaction:selective_rows",
-    describe="render.interaction:describe_selective", objects="render.interaction:selective_objects")
+    describe="render.interaction:describe_selective", objects="render.interaction:selective_objects",
+    per_token=("A", "B", "C", "D"), family_reader="sources.parametric_layers:read_selective_family",
+    family_at="sources.parametric_layers:selective_at", family_blocks="exact.layerfamily:selective_family_blocks",
+    family_words="render.parametric_interaction:selective_family_words")
 CONVOLUTION = LayerKind(
     name="convolution", required=frozenset({"kind", "kernel", "n"}), optional=_NAMED,
     reader="sources.layers:read_convolution", writer="sources.layers:convolution_json",
     exact="exact.interaction:convolution_blocks", numeric="numeric.interaction:convolution_rows",
     describe="render.interaction:describe_convolution", objects="render.interaction:convolution_objects",
-    input_free=True)
+    input_free=True, family_reader="sources.parametric_layers:read_convolution_family",
+    family_at="sources.parametric_layers:convolution_at", family_blocks="exact.layerfamily:convolution_family_blocks",
+    family_words="render.parametric_interaction:convolution_family_words")
 LINEAR_ATTENTION = LayerKind(
     name="linear-attention", required=frozenset({"kind", "X", "heads"}), optional=_NAMED,
     reader="sources.layers:read_attention", writer="sources.layers:attention_json",
     exact="exact.interaction:linear_attention_blocks", numeric="numeric.interaction:linear_attention_rows",
-    describe="render.interaction:describe_linear_attention", objects="render.interaction:attention_objects")
+    describe="render.interaction:describe_linear_attention", objects="render.interaction:attention_objects",
+    family_reader="sources.parametric_layers:read_attention_family", family_at="sources.parametric_layers:attention_at",
+    family_blocks="exact.layerfamily:attention_family_blocks",
+    family_words="render.parametric_interaction:attention_family_words")
 SOFTMAX_ATTENTION = LayerKind(
     name="softmax-attention", required=frozenset({"kind", "X", "heads"}), optional=_NAMED,
     reader="sources.layers:read_softmax_attention", writer="sources.layers:attention_json", exact=None,
     numeric="numeric.interaction:softmax_attention_rows", describe="render.interaction:describe_softmax_attention",
-    objects="render.interaction:attention_objects", certificate="certificate.softmax:softmax_data")
+    objects="render.interaction:attention_objects", certificate="certificate.softmax:softmax_data",
+    no_family="softmax attention with parameters is not certified: its weights are exponentials of the scores, "
+              "outside the rational functions the proof works with (certify it on a concrete input)")
 OPERATOR = LayerKind(
     name="operator", required=frozenset({"kind", "n", "p", "m", "blocks"}), optional=_NAMED,
     reader="sources.layers:read_operator", writer="sources.layers:operator_json",
     exact="exact.interaction:listed_blocks", numeric="numeric.interaction:listed_rows",
     describe="render.interaction:describe_operator", objects="render.interaction:operator_objects",
-    input_free=True, pairs="listed")
+    input_free=True, pairs="listed", family_reader="sources.parametric_layers:read_operator_family",
+    family_at="sources.parametric_layers:operator_at", family_blocks="exact.layerfamily:operator_family_blocks",
+    family_words="render.parametric_interaction:operator_family_words")
 
 #: Every row, in the order the messages list the kinds.
 KINDS = (SELECTIVE_SSM, CONVOLUTION, LINEAR_ATTENTION, SOFTMAX_ATTENTION, OPERATOR)

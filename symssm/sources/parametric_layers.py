@@ -35,6 +35,7 @@ from fractions import Fraction
 from ..errors import InputError, LimitError, ParseError, ShapeError
 from ..formats.expressions import check_parameters, formula_field, parse_formula
 from ..formats.limits import MAX_PARAMETRIC_DIM, check_n, check_name
+from . import layer_kinds
 
 __all__ = ["ParametricLayer", "is_parametric_layer_spec", "parametric_layer_from_data", "parametric_layer",
            "read_parametric_layer", "parametric_layer_hash",
@@ -45,14 +46,9 @@ MAX_PARAMETRIC_TOKENS = 12
 #: Most heads of an attention layer with parameters.
 MAX_PARAMETRIC_HEADS = 8
 #: The layer kinds that take parameters.
-PARAMETRIC_LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "operator")
-
-_FIELDS = {
-    "selective-ssm": ({"kind", "parameters", "A", "B", "C"}, {"D", "name"}),
-    "convolution": ({"kind", "parameters", "kernel", "n"}, {"name"}),
-    "linear-attention": ({"kind", "parameters", "X", "heads"}, {"name"}),
-    "operator": ({"kind", "parameters", "n", "p", "m", "blocks"}, {"name"}),
-}
+#: The layer kinds a layer with parameters may have (the rows of :mod:`~symssm.sources.layer_kinds` with a family
+#: reader).
+PARAMETRIC_LAYER_KINDS = tuple(row.name for row in layer_kinds.KINDS if row.family_reader is not None)
 
 
 def layer_spec_fields(kind):
@@ -68,7 +64,8 @@ def layer_spec_fields(kind):
     tuple of set
         ``(required, optional)``.
     """
-    return _FIELDS[kind]
+    row = layer_kinds.of(kind)
+    return set(row.required) | {"parameters"}, set(row.optional)
 
 
 @dataclass(frozen=True)
@@ -147,18 +144,7 @@ class ParametricLayer:
         mats = {key: [[value(x, f"{key}[{r}][{c}]") for c, x in enumerate(row)] for r, row in enumerate(M)]
                 for key, M in self.matrices}
         data = {"kind": self.kind, "name": self.name}
-        n = self.n
-        if self.kind == "selective-ssm":
-            for key in ("A", "B", "C") + (("D",) if self.structure[2] else ()):
-                data[key] = [mats[f"{key}[{i}]"] for i in range(1, n + 1)]
-        elif self.kind == "convolution":
-            data.update(n=n, kernel=[mats[f"kernel[{d}]"] for d in range(self.structure[1])])
-        elif self.kind == "linear-attention":
-            data.update(X=mats["X"], heads=[{"Q": mats[f"Q[{h}]"], "K": mats[f"K[{h}]"], "V": mats[f"V[{h}]"]}
-                                            for h in range(1, self.structure[1] + 1)])
-        else:
-            data.update(n=n, p=self.p, m=self.m, blocks=[{"i": i, "j": j, "W": mats[f"W[{i},{j}]"]}
-                                                         for i, j in self.structure[1]])
+        data.update(layer_kinds.of(self.kind).load("family_at")(self, mats))
         return layer_from_data(data)
 
     def __repr__(self):
@@ -272,13 +258,13 @@ def _build(data, what):
     if not isinstance(data, dict):
         raise ParseError("must be a JSON object")
     kind = data.get("kind")
-    if kind == "softmax-attention":
-        raise InputError("softmax attention with parameters is not certified: its weights are exponentials of the "
-                         "scores, outside the rational functions the proof works with (certify it on a concrete input)")
-    if kind not in _FIELDS:
+    row = next((row for row in layer_kinds.KINDS if row.name == kind), None)
+    if row is not None and row.family_reader is None:
+        raise InputError(row.no_family)
+    if row is None:
         raise InputError(f"unknown kind {str(kind)[:40]!r}; the layer kinds with parameters are "
                          f"{', '.join(PARAMETRIC_LAYER_KINDS)}")
-    required, optional = _FIELDS[kind]
+    required, optional = layer_spec_fields(kind)
     missing = sorted(required - set(data))
     if missing:
         raise InputError(f"a {kind} layer needs the field {missing[0]!r}")
@@ -289,67 +275,7 @@ def _build(data, what):
     name = check_name(data.get("name", ""), what="name")
     field = formula_field(parameters)
     spec = {key: data[key] for key in sorted(required | optional) if key in data and key != "name"}
-    mats = []
-    if kind == "selective-ssm":
-        A = _list(data["A"], "A", MAX_PARAMETRIC_TOKENS)
-        n = len(A)
-        lists = {"A": A, "B": _list(data["B"], "B", MAX_PARAMETRIC_TOKENS),
-                 "C": _list(data["C"], "C", MAX_PARAMETRIC_TOKENS)}
-        if "D" in data:
-            lists["D"] = _list(data["D"], "D", MAX_PARAMETRIC_TOKENS)
-        if any(len(v) != n for v in lists.values()):
-            raise ShapeError(f"A, B, C (and D) must list one matrix per token: A has {n}")
-        first = {key: _formulas(v[0], f"{key}[1]", field) for key, v in lists.items()}
-        N, m, p = len(first["A"]), len(first["B"][0]), len(first["C"])
-        shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
-        for key, seq in lists.items():
-            for i, M in enumerate(seq, start=1):
-                mats.append((f"{key}[{i}]", _formulas(M, f"{key}[{i}]", field, shapes[key])))
-        structure = ("selective-ssm", N, "D" in lists)
-    elif kind == "convolution":
-        n = check_n(data["n"], what="n", minimum=1, maximum=MAX_PARAMETRIC_TOKENS)
-        taps = _list(data["kernel"], "kernel", MAX_PARAMETRIC_TOKENS)
-        K0 = _formulas(taps[0], "kernel[0]", field)
-        p, m = len(K0), len(K0[0])
-        for d, M in enumerate(taps):
-            mats.append((f"kernel[{d}]", _formulas(M, f"kernel[{d}]", field, (p, m))))
-        structure = ("convolution", len(taps))
-    elif kind == "linear-attention":
-        X = _list(data["X"], "X", MAX_PARAMETRIC_TOKENS)
-        Xv = _formulas(X, "X", field)
-        n, m = len(Xv), len(Xv[0])
-        heads = _list(data["heads"], "heads", MAX_PARAMETRIC_HEADS)
-        mats.append(("X", Xv))
-        p = d = None
-        for h, head in enumerate(heads, start=1):
-            if not isinstance(head, dict) or set(head) != {"Q", "K", "V"}:
-                raise InputError(f"heads[{h - 1}] must be an object with exactly Q, K and V")
-            Q = _formulas(head["Q"], f"heads[{h - 1}].Q", field)
-            d = len(Q) if d is None else d
-            Q = _formulas(head["Q"], f"heads[{h - 1}].Q", field, (d, m))
-            K = _formulas(head["K"], f"heads[{h - 1}].K", field, (d, m))
-            V = _formulas(head["V"], f"heads[{h - 1}].V", field)
-            p = len(V) if p is None else p
-            V = _formulas(head["V"], f"heads[{h - 1}].V", field, (p, m))
-            mats += [(f"Q[{h}]", Q), (f"K[{h}]", K), (f"V[{h}]", V)]
-        structure = ("linear-attention", len(heads), d)
-    else:
-        n = check_n(data["n"], what="n", minimum=1, maximum=MAX_PARAMETRIC_TOKENS)
-        p = check_n(data["p"], what="p", minimum=1, maximum=MAX_PARAMETRIC_DIM)
-        m = check_n(data["m"], what="m", minimum=1, maximum=MAX_PARAMETRIC_DIM)
-        blocks = _list(data["blocks"], "blocks", n * n)
-        found = {}
-        for b, item in enumerate(blocks):
-            if not isinstance(item, dict) or set(item) != {"i", "j", "W"}:
-                raise InputError(f"blocks[{b}] must be an object with exactly i, j and W")
-            i = check_n(item["i"], what=f"blocks[{b}].i", minimum=1, maximum=n)
-            j = check_n(item["j"], what=f"blocks[{b}].j", minimum=1, maximum=n)
-            if (i, j) in found:
-                raise InputError(f"blocks[{b}]: the block ({i}, {j}) is listed twice")
-            found[(i, j)] = _formulas(item["W"], f"blocks[{b}].W", field, (p, m))
-        order = tuple(sorted(found))
-        mats = [(f"W[{i},{j}]", found[(i, j)]) for i, j in order]
-        structure = ("operator", order)
+    n, p, m, mats, structure = row.load("family_reader")(data, field)
     return ParametricLayer(kind, n, p, m, parameters, tuple(mats), structure, spec, name, field)
 
 
@@ -404,3 +330,107 @@ def read_parametric_layer(path):
     from ..formats.jsonio import load_strict
 
     return parametric_layer_from_data(load_strict(path, what=f"spec {path}"), what=f"spec {path}")
+
+
+# ---------------------------------------------------------------- each kind's family reader and evaluation (rows of layer_kinds.py)
+
+def read_selective_family(data, field):
+    """``(n, p, m, matrices, structure)`` of a selective SSM with parameters (per-token ``A``, ``B``, ``C``, ``D``)."""
+    mats = []
+    A = _list(data["A"], "A", MAX_PARAMETRIC_TOKENS)
+    n = len(A)
+    lists = {"A": A, "B": _list(data["B"], "B", MAX_PARAMETRIC_TOKENS),
+             "C": _list(data["C"], "C", MAX_PARAMETRIC_TOKENS)}
+    if "D" in data:
+        lists["D"] = _list(data["D"], "D", MAX_PARAMETRIC_TOKENS)
+    if any(len(v) != n for v in lists.values()):
+        raise ShapeError(f"A, B, C (and D) must list one matrix per token: A has {n}")
+    first = {key: _formulas(v[0], f"{key}[1]", field) for key, v in lists.items()}
+    N, m, p = len(first["A"]), len(first["B"][0]), len(first["C"])
+    shapes = {"A": (N, N), "B": (N, m), "C": (p, N), "D": (p, m)}
+    for key, seq in lists.items():
+        for i, M in enumerate(seq, start=1):
+            mats.append((f"{key}[{i}]", _formulas(M, f"{key}[{i}]", field, shapes[key])))
+    structure = (data["kind"], N, "D" in lists)
+    return n, p, m, mats, structure
+
+
+def read_convolution_family(data, field):
+    """``(n, p, m, matrices, structure)`` of a convolution with parameters (its taps)."""
+    mats = []
+    n = check_n(data["n"], what="n", minimum=1, maximum=MAX_PARAMETRIC_TOKENS)
+    taps = _list(data["kernel"], "kernel", MAX_PARAMETRIC_TOKENS)
+    K0 = _formulas(taps[0], "kernel[0]", field)
+    p, m = len(K0), len(K0[0])
+    for d, M in enumerate(taps):
+        mats.append((f"kernel[{d}]", _formulas(M, f"kernel[{d}]", field, (p, m))))
+    structure = (data["kind"], len(taps))
+    return n, p, m, mats, structure
+
+
+def read_attention_family(data, field):
+    """``(n, p, m, matrices, structure)`` of linear attention with parameters (tokens and heads)."""
+    mats = []
+    X = _list(data["X"], "X", MAX_PARAMETRIC_TOKENS)
+    Xv = _formulas(X, "X", field)
+    n, m = len(Xv), len(Xv[0])
+    heads = _list(data["heads"], "heads", MAX_PARAMETRIC_HEADS)
+    mats.append(("X", Xv))
+    p = d = None
+    for h, head in enumerate(heads, start=1):
+        if not isinstance(head, dict) or set(head) != {"Q", "K", "V"}:
+            raise InputError(f"heads[{h - 1}] must be an object with exactly Q, K and V")
+        Q = _formulas(head["Q"], f"heads[{h - 1}].Q", field)
+        d = len(Q) if d is None else d
+        Q = _formulas(head["Q"], f"heads[{h - 1}].Q", field, (d, m))
+        K = _formulas(head["K"], f"heads[{h - 1}].K", field, (d, m))
+        V = _formulas(head["V"], f"heads[{h - 1}].V", field)
+        p = len(V) if p is None else p
+        V = _formulas(head["V"], f"heads[{h - 1}].V", field, (p, m))
+        mats += [(f"Q[{h}]", Q), (f"K[{h}]", K), (f"V[{h}]", V)]
+    structure = (data["kind"], len(heads), d)
+    return n, p, m, mats, structure
+
+
+def read_operator_family(data, field):
+    """``(n, p, m, matrices, structure)`` of an operator with parameters (its listed blocks)."""
+    n = check_n(data["n"], what="n", minimum=1, maximum=MAX_PARAMETRIC_TOKENS)
+    p = check_n(data["p"], what="p", minimum=1, maximum=MAX_PARAMETRIC_DIM)
+    m = check_n(data["m"], what="m", minimum=1, maximum=MAX_PARAMETRIC_DIM)
+    blocks = _list(data["blocks"], "blocks", n * n)
+    found = {}
+    for b, item in enumerate(blocks):
+        if not isinstance(item, dict) or set(item) != {"i", "j", "W"}:
+            raise InputError(f"blocks[{b}] must be an object with exactly i, j and W")
+        i = check_n(item["i"], what=f"blocks[{b}].i", minimum=1, maximum=n)
+        j = check_n(item["j"], what=f"blocks[{b}].j", minimum=1, maximum=n)
+        if (i, j) in found:
+            raise InputError(f"blocks[{b}]: the block ({i}, {j}) is listed twice")
+        found[(i, j)] = _formulas(item["W"], f"blocks[{b}].W", field, (p, m))
+    order = tuple(sorted(found))
+    mats = [(f"W[{i},{j}]", found[(i, j)]) for i, j in order]
+    structure = (data["kind"], order)
+    return n, p, m, mats, structure
+
+
+def selective_at(layer, mats):
+    """A selective SSM's own spec fields at a point (``mats``: every matrix's value texts under its key)."""
+    return {key: [mats[f"{key}[{i}]"] for i in range(1, layer.n + 1)]
+            for key in ("A", "B", "C") + (("D",) if layer.structure[2] else ())}
+
+
+def convolution_at(layer, mats):
+    """A convolution's own spec fields at a point."""
+    return {"n": layer.n, "kernel": [mats[f"kernel[{d}]"] for d in range(layer.structure[1])]}
+
+
+def attention_at(layer, mats):
+    """Linear attention's own spec fields at a point."""
+    return {"X": mats["X"], "heads": [{"Q": mats[f"Q[{h}]"], "K": mats[f"K[{h}]"], "V": mats[f"V[{h}]"]}
+                                      for h in range(1, layer.structure[1] + 1)]}
+
+
+def operator_at(layer, mats):
+    """An operator's own spec fields at a point."""
+    return {"n": layer.n, "p": layer.p, "m": layer.m,
+            "blocks": [{"i": i, "j": j, "W": mats[f"W[{i},{j}]"]} for i, j in layer.structure[1]]}
