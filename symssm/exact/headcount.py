@@ -8,8 +8,8 @@ which is why ``head_count(system, 10**18)`` costs the same as for ``n = T``.
 Two methods find the profile and its proof:
 
 ``"exact"``
-    Exact rational linear algebra on the lag stack (python-flint through
-    SymPy's DomainMatrix); the lower-bound minor and its determinant are exact.
+    Exact rational linear algebra on the lag stack (python-flint's ``fmpz_mat`` and
+    ``fmpq_mat``, called directly: no SymPy); the lower-bound minor and its determinant are exact.
 ``"modular"``
     Everything modulo a prime ``P < 2**26`` that divides no denominator.  A
     minor that is nonzero mod P is nonzero over QQ, so the lower bound stays a

@@ -108,7 +108,7 @@ def iterate_lags(A, B, C, count, *, deadline=None, doing="computing lags"):
 
     Yields
     ------
-    DomainMatrix
+    fmpz_mat or DomainMatrix
         ``C A^d B`` for ``d = 0, 1, ...``.
     """
     X = B
