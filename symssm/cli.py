@@ -419,7 +419,10 @@ def _cmd_plot(args):
                tolerance=float(tolerance) if tolerance is not None else None)
     print(f"wrote {_safe(args.output)}")
     if tolerance is not None:
-        print(f"numerical head count {res.numerical_head_count} at tolerance {tolerance.text}"
+        from .render.summary import count_text
+
+        print(f"numerical head count {res.numerical_head_count if res.resolved else count_text(res)} at tolerance "
+              f"{tolerance.text}"
               + ("; certified brackets drawn (verified by the independent checker)" if certified is not None else
                  f"; no certified brackets: {_safe(note)}"))
     return 0
@@ -891,7 +894,10 @@ def main(argv=None):
         if getattr(args, "run", None) is None:
             parser.print_help()
             return 2
-        with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None):
+        from .formats.progress import heartbeat
+
+        with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None), \
+                heartbeat(f"{PROG} {args.command}"):  # a line on a terminal once a command runs over 2 s
             code = args.run(args)
         sys.stdout.flush()
         return code
