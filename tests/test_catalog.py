@@ -5,6 +5,8 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from symssm.catalog import CASES, FAMILY_CASES, build_catalog
 from symssm.checker import check_file
 from symssm.sources.families import FAMILIES
@@ -20,6 +22,7 @@ def certificate_files():
     return sorted(f for f in os.listdir(CERTS) if f.endswith(".json"))
 
 
+@pytest.mark.long  # full-catalogue regeneration
 def test_regenerating_the_catalogue_is_byte_identical(tmp_path):
     build_catalog(str(tmp_path))
     ours = sorted(os.listdir(CERTS))
@@ -41,6 +44,7 @@ def test_every_certificate_verifies_and_every_family_is_covered():
     assert any(f.endswith(".gradient.json") for f in files)
 
 
+@pytest.mark.long  # some 140 PDF compiles
 def test_every_fragment_compiles_in_a_host_article_and_standalone(tmp_path):
     require_tools()
     fragments = sorted(f for f in os.listdir(CERTS) if f.endswith(".tex"))
@@ -76,3 +80,20 @@ def test_every_fragment_compiles_in_a_host_article_and_standalone(tmp_path):
     with ThreadPoolExecutor(max_workers=2) as pool:
         texts = list(pool.map(standalone, fragments))
     assert all("Certified result" in t for t in texts)
+
+
+def test_a_sample_of_the_catalogue_regenerates_byte_identical(tmp_path):
+    """The default suite's guard that certificates/ follows the code (the whole catalogue is a long test)."""
+    from symssm import certify, gradient_certificate
+    from symssm.catalog import N_LENGTH, _system, _write_verified
+    from symssm.sources.parametric import parametric_family
+
+    system = _system("hippo-legs", 4, 2, 1)
+    _write_verified(str(tmp_path), system.name, certify(system, N_LENGTH))
+    _write_verified(str(tmp_path), f"{system.name}.gradient", gradient_certificate(system, N_LENGTH))
+    _write_verified(str(tmp_path), "rotation-symbolic-N2-p2-m1", certify(parametric_family("rotation-symbolic", N=2),
+                                                                         N_LENGTH))
+    names = sorted(os.listdir(tmp_path))
+    assert len(names) == 6
+    match, mismatch, errors = filecmp.cmpfiles(CERTS, tmp_path, names, shallow=False)
+    assert not mismatch and not errors, (mismatch, errors)

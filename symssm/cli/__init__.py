@@ -115,7 +115,10 @@ def main(argv=None):
         if getattr(args, "command", None) is None:
             parser.print_help()
             return 2
-        with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None):
+        from ..formats.progress import heartbeat
+
+        with _Budget(getattr(args, "max_seconds", None) if args.command != "check" else None), \
+                heartbeat(f"{PROG} {args.command}"):  # a line on a terminal once a command runs over 2 s
             code = getattr(sys.modules[__name__], f"_cmd_{args.command}")(args)
         sys.stdout.flush()
         return code

@@ -162,7 +162,10 @@ def run_plot(args):
                tolerance=float(tolerance) if tolerance is not None else None)
     print(f"wrote {safe(args.output)}")
     if tolerance is not None:
-        print(f"numerical head count {res.numerical_head_count} at tolerance {tolerance.text}"
+        from ..render.summary import count_text
+
+        print(f"numerical head count {res.numerical_head_count if res.resolved else count_text(res)} at tolerance "
+              f"{tolerance.text}"
               + ("; certified brackets drawn (verified by the independent checker)" if certified is not None else
                  f"; no certified brackets: {safe(note)}"))
     return 0

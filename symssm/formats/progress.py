@@ -16,12 +16,16 @@ Examples
 import contextvars
 import os
 import sys
+import threading
+import time
 from contextlib import contextmanager
 
-__all__ = ["progress_bar", "Progress", "on_terminal", "reporting", "report"]
+__all__ = ["progress_bar", "Progress", "on_terminal", "reporting", "report", "heartbeat"]
 
 #: The bar of the command now running (set by :func:`reporting`); deep code reports to it with :func:`report`.
 _CURRENT = contextvars.ContextVar("symssm_progress", default=None)
+#: How many bars are drawn now (a heartbeat keeps quiet while one is).
+_DRAWN = [0]
 
 
 def on_terminal(stream=None):
@@ -49,7 +53,9 @@ class Progress:
                 from tqdm import tqdm
             except ImportError:  # pragma: no cover - tqdm is a dependency
                 return
+            _clear_heartbeat()
             self.bar = tqdm(total=total, desc=desc, unit=unit, leave=leave, file=sys.stderr, dynamic_ncols=True)
+            _DRAWN[0] += 1
 
     def update_to(self, done, total=None):
         """Set the work done (and, when it changed, the total)."""
@@ -74,6 +80,7 @@ class Progress:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+            _DRAWN[0] -= 1
 
     def __call__(self, done, total=None):
         self.update_to(done, total)
@@ -119,3 +126,75 @@ def report(done, total=None, what=None):
     if what is not None:
         bar.describe(what)
     bar.update_to(done, total)
+
+
+#: The heartbeat line now drawn, if any (guarded by its lock): cleared before anything else is written.
+_LINE = {"lock": threading.Lock(), "drawn": False, "stream": None}
+
+
+def _clear_heartbeat():
+    with _LINE["lock"]:
+        if _LINE["drawn"]:
+            _LINE["stream"].write("\r\x1b[K")
+            _LINE["stream"].flush()
+            _LINE["drawn"] = False
+
+
+class _ClearingStream:
+    """Standard output while a heartbeat runs: the heartbeat's line is cleared before each write."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        _clear_heartbeat()
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def heartbeat(desc, *, delay=2.0, interval=0.5):
+    """A line on standard error that shows a command is working, once it has run ``delay`` seconds.
+
+    Drawn only on a terminal (and not under ``SYMSSM_NO_PROGRESS``); it keeps quiet while a progress
+    bar is drawn, and is cleared before the command writes to standard output and when it ends, so no
+    output that is read carries it.
+
+    Examples
+    --------
+    >>> with heartbeat("symssm demo"):   # not a terminal here: nothing is drawn
+    ...     pass
+    """
+    if not on_terminal():
+        yield
+        return
+    stop = threading.Event()
+    err, out = sys.stderr, sys.stdout
+    start = time.monotonic()
+
+    def beat():
+        if stop.wait(delay):
+            return
+        while not stop.is_set():
+            with _LINE["lock"]:
+                if _DRAWN[0] == 0 and not stop.is_set():
+                    err.write(f"\r\x1b[K{desc}: working ({time.monotonic() - start:.0f} s)")
+                    err.flush()
+                    _LINE["drawn"], _LINE["stream"] = True, err
+            stop.wait(interval)
+
+    thread = threading.Thread(target=beat, name="symssm-heartbeat", daemon=True)
+    sys.stdout, sys.stderr = _ClearingStream(out), _ClearingStream(err)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        _clear_heartbeat()
+        if isinstance(sys.stdout, _ClearingStream):
+            sys.stdout = out
+        if isinstance(sys.stderr, _ClearingStream):
+            sys.stderr = err

@@ -145,16 +145,48 @@ class NumericResult:
     lag_rank_singular_values: tuple = ()
     lag_rank_gap: Optional[float] = None
     numerical: bool = field(default=True)
+    #: The number of singular values of the weighted lag stack: from this H on, e_H = 0 exactly (not measured).
+    exact_heads: Optional[int] = None
+
+    @property
+    def head_count_range(self):
+        """``(low, high)``: the head counts this curve cannot tell apart at the tolerance.
+
+        ``low`` is the least H whose computed ``e_H`` is within the curve's precision of the tolerance or
+        below it (its true error may be at most the tolerance); ``high`` the numerical head count (the
+        least H whose computed ``e_H`` is at most the tolerance) when its error is below the tolerance by
+        more than the precision or is zero exactly (H at least ``exact_heads``), else ``exact_heads``, from
+        which H-head models are exact.  One number only when ``low == high``.
+
+        Examples
+        --------
+        >>> r = NumericResult("", 8, 3, (), 1e-10, None, (1.0, 1e-9, 1e-11, 0.0), "direct", "numpy", "cpu",
+        ...                   precision=1e-8, exact_heads=3)
+        >>> r.head_count_range, r.resolved
+        ((1, 3), False)
+        """
+        k, errors = self.numerical_head_count, self.approximation_error
+        low = next((H for H, e in enumerate(errors[:k]) if e <= self.tolerance + self.precision), k)
+        certain = errors[k] + self.precision <= self.tolerance or (self.exact_heads is not None
+                                                                    and k >= self.exact_heads)
+        high = k if certain or self.exact_heads is None else max(k, self.exact_heads)
+        return low, high
 
     @property
     def resolved(self):
-        """Whether the tolerance is above the curve's precision (else the count is not resolved)."""
-        return bool(self.tolerance > self.precision)
+        """Whether the count is one number: the tolerance above the curve's precision, no H within it of tau."""
+        return bool(self.tolerance > self.precision) and self.head_count_range == (self.numerical_head_count,) * 2
+
+    def below_precision(self, H):
+        """True if the computed ``e_H`` is below the curve's precision: not a measured value (0.0 included)."""
+        return self.approximation_error[H] < self.precision
 
     def __repr__(self):
         curve = ", ".join(f"{e:.3g}" for e in self.approximation_error[:12])
         more = ", ..." if self.approximation_error_cut or len(self.approximation_error) > 12 else ""
-        return (f"NumericResult(numerical head count {self.numerical_head_count} of {self.name or 'the system'!r} on "
+        low, high = self.head_count_range
+        count = f"{high}" if low == high else f"between {low} and {high} (unresolved)"
+        return (f"NumericResult(numerical head count {count} of {self.name or 'the system'!r} on "
                 f"n = {self.n} at tolerance {self.tolerance:g}; e_H = {curve}{more}; {self.approximation_method}; "
                 f"normalised-lag rank {self.lag_rank}; floating point, not a certificate)")
 
@@ -163,13 +195,16 @@ class NumericResult:
         import html
 
         gap = "infinite" if self.gap is None else f"{self.gap:.3e}"
-        curve = "".join(f"<tr><td>{H}</td><td>{e:.3e}</td></tr>" for H, e in enumerate(self.approximation_error))
+        curve = "".join(f"<tr><td>{H}</td><td>{'below precision' if self.below_precision(H) else f'{e:.3e}'}</td></tr>"
+                        for H, e in enumerate(self.approximation_error))
         if self.approximation_error_cut:
             curve += "<tr><td>...</td><td>...</td></tr>"
         note = ("" if self.resolved else f"<p>The tolerance is below the curve's precision ({self.precision:.1e}): "
                 "the count is not resolved at it.</p>")
+        low, high = self.head_count_range
+        count = f"{high}" if low == high else f"between {low} and {high} (unresolved)"
         return (f"<p><b>Numerical</b> head count of {html.escape(self.name or 'the system')} on n = {self.n}: "
-                f"<b>{self.numerical_head_count}</b>, the least H whose best H-head relative error is at most "
+                f"<b>{count}</b>, the least H whose best H-head relative error is at most "
                 f"{self.tolerance:g}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) {self.lag_rank} "
                 f"(floating point; not a certificate)</p>{note}<table><tr><th>H</th><th>best H-head error e_H</th></tr>"
                 f"{curve}</table>")
@@ -186,6 +221,8 @@ class NumericResult:
             "name": self.name,
             "n": self.n,
             "numerical_head_count": self.numerical_head_count,
+            "numerical_head_count_low": self.head_count_range[0],
+            "numerical_head_count_high": self.head_count_range[1],
             "tolerance": self.tolerance,
             "approximation_error": [fmt(e) for e in self.approximation_error],
             "approximation_error_cut": self.approximation_error_cut,
@@ -760,7 +797,7 @@ def _numeric_core(A, B, C, D, name, n, tolerance, lag_rank_tol, device, xp, meth
         approximation_error=tuple(errors), approximation_method=method,
         backend=getattr(xp, "__name__", "unknown"), device=device, approximation_error_cut=cut,
         precision=float(precision), lag_rank=lag_rank, lag_rank_tolerance=lag_rank_tol,
-        lag_rank_singular_values=tuple(lag_svals[:KEPT]), lag_rank_gap=lag_gap,
+        lag_rank_singular_values=tuple(lag_svals[:KEPT]), lag_rank_gap=lag_gap, exact_heads=int(np.size(s)),
     )
 
 

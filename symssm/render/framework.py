@@ -20,7 +20,7 @@ import re
 from ..errors import InputError
 from ..sources import layer_kinds
 from .style import certificate_sha256
-from .tex import escape_text, tex_name
+from .tex import escape_text, system_name, tex_name
 
 __all__ = ["FRAMEWORK_ROWS", "framework_table", "table_marker", "parse_table_options", "certificate_file",
            "row_label"]
@@ -56,8 +56,12 @@ def row_label(data):
     s = data["system"]
     row = FRAMEWORK_ROWS.get(s["name"])
     if row is not None and row[2] == s["kind"]:
-        return escape_text(row[0]), row[3]
-    return tex_name(s["name"] or "unnamed", breakable=True), layer_kinds.of(s["kind"]).input_free
+        return _SYMBOL.sub(lambda m: f"${m.group(1)} = {m.group(2)}$", escape_text(row[0])), row[3]
+    return system_name(s["name"] or "unnamed"), layer_kinds.of(s["kind"]).input_free
+
+
+#: A symbol set equal to a number in a row's label (``N = 4``), typeset as mathematics.
+_SYMBOL = re.compile(r"\b([A-Za-z]) = ([0-9]+)\b")
 
 
 def _file_tex(name):
@@ -105,15 +109,17 @@ def framework_table(rows, *, seed, n, m):
     body = [table_marker(shas, seed=seed, n=n, m=m),
             "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.5\\columnwidth}cc@{}}",
             "architecture & $r$ on $X$ & every $X$ \\\\ \\hline"]
-    files = []
+    files, starred, uncertified = [], False, False
     for r, every in rows:
         label, independent = row_label(r)
         if every is not None:
             col = f"${every['interaction_rank']}$" + ("" if every["complete"] else "$^{*}$")
+            starred = starred or not every["complete"]
         elif independent:
             col = f"${r['interaction_rank']}$"
         else:
             col = "--"
+            uncertified = True
         body.append(f"{label} & ${r['interaction_rank']}$ & {col} \\\\")
         files.append(certificate_file(r))
         if every is not None:
@@ -122,8 +128,10 @@ def framework_table(rows, *, seed, n, m):
     body += ["\\end{tabular}", "\\end{center}",
              f"{{\\footnotesize\\raggedright $r$ on $X$: the interaction rank on one input $X$ of $n = {n}$ tokens in "
              f"$\\mathbb{{Q}}^{{{m}}}$ (seed {seed}); every $X$: the rank for every input, certified with the "
-             "input-dependent quantities as parameters; $^{*}$ generic, off an exceptional set given in the "
-             "certificate; -- not certified. Each number is checked by \\texttt{symssm check} in its certificate: "
+             "input-dependent quantities as parameters"
+             + ("; $^{*}$ generic, off an exceptional set given in the certificate" if starred else "")
+             + ("; -- not certified" if uncertified else "")
+             + ". Each number is checked by \\texttt{symssm check} in its certificate: "
              f"{listed}.\\par}}",
              _end_marker(shas)]
     return "\n".join(body) + "\n"

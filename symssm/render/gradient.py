@@ -7,8 +7,8 @@ never appear in the LaTeX.
 
 from ..gradient.crossover import searched_distance
 from .matrices import system_block
-from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_list, tex_count, tex_hash, tex_number,
-                  tex_value)
+from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_list, tex_approx, tex_count, tex_hash,
+                  tex_number, tex_value)
 
 __all__ = ["gradient_fragment", "gradient_macros", "gradient_markdown"]
 
@@ -97,21 +97,38 @@ def gradient_fragment(d, style):
     return "\n".join(lines) + "\n"
 
 
+def _long(x):
+    """True if an exact number is written so that its magnitude is not seen at a glance (``p \\cdot 2^{-e}``, long)."""
+    return "\\cdot" in tex_number(x) or len(x) > 8
+
+
+def _is_identity(rows):
+    return all(x == ("1" if i == j else "0") for i, row in enumerate(rows) for j, x in enumerate(row))
+
+
 def _factored_decay(ly, s, sha256, exact_note):
     """The decay paragraph of a version-2 certificate: ``P = U^T diag(d) U + mu I`` and what was checked about it."""
     N = s["N"]
-    mu, M = tex_number(ly["mu"]), tex_number(ly["M"])
+    mu, M = (tex_number(x) + (f" \\approx {tex_approx(x)}" if _long(x) else "") for x in (ly["mu"], ly["M"]))
     if N <= MAX_SHOWN:
-        def vector(name, items, end):  # a line of its own, breakable at every comma
-            return f"\\par\\noindent\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})${end}"
+        def vector(name, items, end):  # a line of its own, breakable at every comma; magnitudes beside long entries
+            exact = f"\\par\\noindent\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})"
+            if not any(_long(x) for x in items):
+                return exact + f"${end}"
+            return exact + f" \\approx ({inline_list(tex_approx(x) for x in items)})${end}"
 
-        plain = all("/" not in x for row in ly["U"] for x in row)  # else each entry as it is, not over a common 2^-k
-        out = ["\\emph{Decay.} The unit upper triangular matrix",
-               (matrix_block("U", ly["U"], suffix="") if plain else row_list("U", ly["U"], suffix="")).rstrip("\n"),
-               "and the positive vectors", "{\\raggedright", vector("d", ly["D"], ","),
-               vector("w", ly["weights"], ",") + "\\par}"]
+        if _is_identity(ly["U"]):
+            out = [f"\\emph{{Decay.}} The identity matrix $U = I_{{{N}}}$ and the positive vectors"]
+        else:
+            plain = all("/" not in x for row in ly["U"] for x in row)  # else each entry as it is, not over 2^-k
+            out = ["\\emph{Decay.} The unit upper triangular matrix",
+                   (matrix_block("U", ly["U"], suffix="") if plain else row_list("U", ly["U"], suffix="")).rstrip("\n"),
+                   "and the positive vectors"]
+        out += ["{\\raggedright", vector("d", ly["D"], ","), vector("w", ly["weights"], ",") + "\\par}"]
     else:
-        out = [f"\\emph{{Decay.}} The unit upper triangular matrix $U \\in \\mathbb{{Q}}^{{{N}\\times {N}}}$ and the "
+        matrix = (f"identity matrix $U = I_{{{N}}}$" if _is_identity(ly["U"]) else
+                  f"unit upper triangular matrix $U \\in \\mathbb{{Q}}^{{{N}\\times {N}}}$")
+        out = [f"\\emph{{Decay.}} The {matrix} and the "
                f"positive vectors $d, w \\in \\mathbb{{Q}}^{{{N}}}$ given in the certificate (sha256 {tex_hash(sha256)}),"]
     out.append(
         f"with $\\mu = {mu}$ and $M = {M}$, define $P = U^{{\\top}} \\operatorname{{diag}}(d)\\, U + \\mu I$. "

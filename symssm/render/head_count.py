@@ -7,6 +7,8 @@ characteristic polynomial that drives the recurrence for the coefficients); for 
 names the lags, entries and determinant and refers to the certificate for the rest.
 """
 
+import re
+
 from .exactsmall import charpoly, lags_of, leading_minors
 from .matrices import fits_display, items_block, rows_list, system_block
 from .statement import factorized_class, for_lengths, length_range, space
@@ -15,6 +17,7 @@ from .tex import (
     MAX_ROWS,
     MAX_SHOWN,
     display_name,
+    index_list,
     inline_list,
     number_width,
     parse_number,
@@ -24,6 +27,10 @@ from .tex import (
 )
 
 __all__ = ["head_count_fragment", "coefficient_rows", "lengths", "positions_text", "minors_sentence"]
+
+#: A proof with a number longer than this (digits) in running text is set ragged right: such a number has no
+#: break point, so a justified line beside it would stretch to badness 10000.
+_LONG_INLINE = 20
 
 #: Most lag operators displayed in the proof (all witness lags up to this many).
 MAX_LAGS_SHOWN = 8
@@ -103,15 +110,14 @@ def head_count_fragment(d, style):
                  + (f" (in particular for $n = {tex_count(n)}$)" if n != start else "") + "."
                  + (" On such sequences the SSM maps every input to zero." if k == 0 else ""))
     lines.append(style.end())
-    lines.append("\\begin{proof}\\emergencystretch=3em")
-    lines += _necessity(d, s, small, gaussian)
-    lines.append("")
-    lines += _sufficiency(d, s, small)
-    lines.append("")
-    lines += _construction(d, s, small)
+    proof = _necessity(d, s, small, gaussian) + [""] + _sufficiency(d, s, small) + [""] + _construction(d, s, small)
     other = _profile_sentence(lags, max(1, hf["from"]), hf["to"])
     if other:
-        lines += ["", other]
+        proof += ["", other]
+    long_number = any(re.search(r"[0-9]{%d}" % _LONG_INLINE, line) and not line.startswith("\\par\\noindent")
+                      for line in proof)
+    lines.append("\\begin{proof}\\emergencystretch=3em" + ("\\raggedright" if long_number else ""))
+    lines += proof
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
 
@@ -123,9 +129,8 @@ def _necessity(d, s, small, gaussian):
         return ["\\emph{Necessity.} Every lag operator is zero, so $k(n) = 0$ for every $n$ and there is nothing "
                 "to prove."]
     out = []
-    ds = "d_1, \\dots, d_{" + str(K) + "}" if K > 2 else ("d_1, d_2" if K == 2 else "d_1")
-    rc = "(r_1, c_1), \\dots, (r_{" + str(K) + "}, c_{" + str(K) + "})" if K > 2 else \
-        ("(r_1, c_1), (r_2, c_2)" if K == 2 else "(r_1, c_1)")
+    ds = index_list(lambda t: f"d_{{{t}}}", 1, K)
+    rc = index_list(lambda t: f"(r_{{{t}}}, c_{{{t}}})", 1, K)
     out.append(f"\\emph{{Necessity (Interaction Rank Gap).}} Take the witness lags ${ds} = {inline_list(lags)}$ "
                f"and the entries ${rc} = {positions_text(lb['positions'])}$ (rows and columns numbered from 1).")
     shown_lags = small and K <= MAX_LAGS_SHOWN
@@ -153,9 +158,9 @@ def _necessity(d, s, small, gaussian):
                 out.append(items_block([("M", minor)], end=",", transpose=False).rstrip("\n"))
                 out.append(sentence)
         else:
+            det = tex_number(lb["determinant"])
             out.append(f"listed in the certificate; the checker recomputed its entries from the lags, and "
-                       f"$\\det M = {tex_number(lb['determinant'])} \\neq 0$ with every leading principal minor "
-                       "nonzero.")
+                       f"$\\det M = {det} \\neq 0$ with every leading principal minor nonzero.")
     else:
         P = lb["prime"]
         out.append(f"Let $M_{{st}} = (L_{{d_s}})_{{r_t c_t}}$. Every entry of $A, B, C{', D' if s['D'] is not None else ''}$ "
@@ -167,8 +172,7 @@ def _necessity(d, s, small, gaussian):
         out.append(f"On sequences of length $n \\le {lags[0]}$ no lag of the SSM is nonzero ($d_1 = {lags[0]}$ is "
                    "the first nonzero lag), so $k(n) = 0$.")
         return out
-    sub = f"$L_{{d_1}}, \\dots, L_{{d_{{{k}}}}}$" if k > 2 else \
-        ("$L_{d_1}, L_{d_2}$" if k == 2 else "$L_{d_1}$")
+    sub = "$" + index_list(lambda t: f"L_{{d_{{{t}}}}}", 1, k) + "$"
     out.append(
         f"A vanishing combination of {sub} would vanish at the entries $(r_t, c_t)$, which the nonzero leading "
         f"${k}\\times {k}$ minor of $M$ excludes; so {'these lags are' if k > 1 else 'it is'} linearly "
@@ -293,7 +297,7 @@ def _construction(d, s, small):
     ub = d["upper_bound"]
     T = d["truncation"]
     hasD = s["D"] is not None
-    kk = "h = 1, \\dots, " + str(k) if k > 2 else ("h = 1, 2" if k == 2 else "h = 1")
+    kk = "h = " + index_list(str, 1, k)
     text = (f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_h = L_{{d_h}}$ (${kk}$) and "
             "coefficients $c_{d,h}$ with $L_d = \\sum_h c_{d,h} V_h$ for every lag $d < n$: "
             "$c_{d_h,h} = 1$ and $c_{d_h,h'} = 0$ for $h' \\neq h$; ")
@@ -304,7 +308,7 @@ def _construction(d, s, small):
         text += "the coefficients above (or in the certificate) for the other lags below " + f"${T}$; "
     if ub["dimension_from_lag"] is not None and k == len(d["lower_bound"]["lags"]):
         text += (f"and, for $d \\ge {ub['dimension_from_lag']}$, the unique solution of "
-                 "$\\sum_h c_{d,h} M_{ht} = (L_d)_{r_t c_t}$ ($t = 1, \\dots, " + str(k) + "$), $M$ being invertible. ")
+                 "$\\sum_h c_{d,h} M_{ht} = (L_d)_{r_t c_t}$ ($t = " + index_list(str, 1, k) + "$), $M$ being invertible. ")
     else:
         text += (f"and, for $d \\ge {T}$, the recurrence $c_{{d,h}} = -\\sum_{{j=0}}^{{N-1}} a_j c_{{d-N+j,h}}$ "
                  "given by $\\chi_A$" + (" (the lags it uses are at least 1, so $D$ does not enter)" if hasD else "")

@@ -27,7 +27,7 @@ Examples
 import re
 
 from .polytex import tex_polynomial
-from .tex import COLUMN_PT, display_texts, inline_list, matrix_width, number_width, parse_number, tex_matrix, tex_number
+from .tex import COLUMN_PT, display_texts, index_list, inline_list, matrix_width, number_width, parse_number, tex_matrix, tex_number
 
 __all__ = ["item", "items_block", "per_token", "entry_tex", "is_zero", "tex_width", "system_block", "rows_list",
            "fits_display"]
@@ -269,7 +269,7 @@ def per_token(letter, mats, *, parameter_names=()):
         own = [f"{low}_{{{i + 1}}}" for i in range(n)]
         if texts == own:
             return f"${letter}_i = {low}_i I_{{{size}}}$", []
-        return (f"${letter}_i = {low}_i I_{{{size}}}$ with $({low}_1, \\dots, {low}_{{{n}}}) = "
+        return (f"${letter}_i = {low}_i I_{{{size}}}$ with $({index_list(lambda t: f'{low}_{{{t}}}', 1, n)}) = "
                 f"({inline_list(texts)})$"), []
     krons = [_kron(m) for m in mats]
     if all(k is not None for k in krons) and len({(k[1], k[2], len(k[0])) for k in krons}) == 1:

@@ -575,7 +575,7 @@ def parametric_fragment(d, style):
         factorized_class(_C, s["p"], s["m"]) + " Let $k(n)$ be the number of heads necessary and sufficient in this "
         "class to represent the SSM on sequences of length $n$ at a parameter value ($H$ heads suffice if and only if "
         "$H \\ge k(n)$).",
-        "\\begin{enumerate}",
+        "\\begin{enumerate}\\raggedright",  # cases hold long formulas: a ragged margin, never a stretched line
     ]
     merged = _partition_cases(d, items)
     if merged is not None:
@@ -594,7 +594,7 @@ def parametric_fragment(d, style):
                  "$D$), satisfies $q_d \\Lambda_d = \\sum_s p_{d,s} \\Lambda_{d_s}$, or $k = \\min(n, T, pm)$ and the "
                  "dimension argument applies (upper bound); and $g \\Delta \\prod_d q_d$ is the product of the listed "
                  "factors, so off their zero sets the rank is $k$ at every point. " + covering_text(d, "family"))
-    lines.append("\\begin{itemize}")
+    lines.append("\\begin{itemize}\\raggedright")
     for item in items:
         if item["ref"] is not None:
             continue
@@ -612,12 +612,19 @@ def parametric_fragment(d, style):
         if co and sum(len(x["q"]) + sum(len(y) for y in x["p"]) for x in co) <= 240:
             shown = []
             for x in co:
-                rhs = ""
+                rhs, terms = "", []
                 for s_, y in enumerate(x["p"]):
                     if y == "0":
                         continue
                     lam = f"\\Lambda_{{{lb['lags'][s_]}}}"
-                    term = lam if y == "1" else f"-{lam}" if y == "-1" else f"{_factor_tex(y)}\\,{lam}"
+                    terms.append(lam if y == "1" else f"-{lam}" if y == "-1" else f"{_factor_tex(y)}\\,{lam}")
+                if terms and terms[0].startswith("-") and not all(t.startswith("-") for t in terms):
+                    if not terms[-1].startswith("-"):  # a sum opens with a positive term
+                        terms.reverse()
+                    else:
+                        k = next(i for i, t in enumerate(terms) if not t.startswith("-"))
+                        terms = [terms[k]] + terms[:k] + terms[k + 1:]
+                for term in terms:
                     if rhs:
                         rhs += f" - {term[1:].lstrip()}" if term.startswith("-") else f" + {term}"
                     else:

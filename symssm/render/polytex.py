@@ -4,6 +4,8 @@ Examples
 --------
 >>> tex_polynomial("3/2*a^2*b - 1")
 '3/2\\,a^{2}\\,b - 1'
+>>> tex_polynomial("-t^2 + 1"), tex_polynomial("(-h + 2)/(h + 2)"), tex_polynomial("-h - 1")
+('1 - t^{2}', '(2 - h)/(h + 2)', '- h - 1')
 >>> tex_parameter("l1"), tex_parameter("ab_c")
 ('l_{1}', '\\mathit{ab\\_c}')
 """
@@ -28,6 +30,47 @@ def tex_parameter(name):
     return "\\mathit{" + name.replace("_", "\\_") + "}"
 
 
+def _binary(toks, i):
+    """True if the sign at ``toks[i]`` separates two terms (it follows an operand)."""
+    return i > 0 and (toks[i - 1][0] in ("num", "name") or toks[i - 1] == ("op", ")"))
+
+
+def _leading_positive(toks):
+    """Each sum (top level and in every parenthesis) that would open with a minus sign but has a positive term,
+    reordered to open with a positive one: ``-t^2 + 1`` is written ``1 - t^2`` (descending order unless the leading
+    coefficient is negative, then ascending; where both ends are negative, the first positive term leads)."""
+    out, i = [], 0
+    while i < len(toks):  # rewrite inner groups first
+        if toks[i] == ("op", "("):
+            depth, j = 1, i + 1
+            while j < len(toks) and depth:
+                depth += {("op", "("): 1, ("op", ")"): -1}.get(toks[j], 0)
+                j += 1
+            out += [toks[i]] + _leading_positive(toks[i + 1:j - 1]) + [toks[j - 1]] if depth == 0 else toks[i:]
+            i = j
+            continue
+        out.append(toks[i])
+        i += 1
+    terms, depth, start = [], 0, 0
+    for i, tok in enumerate(out):
+        depth += {("op", "("): 1, ("op", ")"): -1}.get(tok, 0)
+        if depth == 0 and tok in (("op", "+"), ("op", "-")) and _binary(out, i):
+            terms.append(out[start:i])
+            start = i
+    terms.append(out[start:])
+    if len(terms) < 2 or terms[0][:1] != [("op", "-")] or all(t[0] == ("op", "-") for t in terms[1:]):
+        return out
+    signed = [terms[0]] + terms[1:]
+    signed = [t if t[0] in (("op", "+"), ("op", "-")) else [("op", "+")] + t for t in signed]
+    if signed[-1][0] == ("op", "+"):
+        signed.reverse()  # descending order with a negative leading coefficient: ascending instead
+    else:  # both ends negative (several variables): the first positive term leads
+        k = next(i for i, t in enumerate(signed) if t[0] == ("op", "+"))
+        signed = [signed[k]] + signed[:k] + signed[k + 1:]
+    first = signed[0][1:] if signed[0][0] == ("op", "+") else signed[0]
+    return first + [tok for t in signed[1:] for tok in t]
+
+
 def tex_polynomial(text):
     """Canonical polynomial (or formula) text as inline-math LaTeX: ``3/2*a^2*b - 1`` -> ``3/2\\, a^{2}\\, b - 1``."""
     toks = []
@@ -38,6 +81,7 @@ def tex_polynomial(text):
             return "\\text{(see certificate)}"
         toks.append((m.lastgroup, m.group(m.lastgroup)))
         pos = m.end()
+    toks = _leading_positive(toks)
     out, i = [], 0
     while i < len(toks):
         kind, tok = toks[i]

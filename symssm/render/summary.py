@@ -11,7 +11,7 @@ Examples
 
 __all__ = ["terminal_safe", "describe", "describe_complex", "describe_trained", "describe_family", "parametric_summary",
            "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
-           "gradient_summary", "numeric_summary", "approximate_summary", "curve_text", "model_summary",
+           "gradient_summary", "numeric_summary", "count_text", "error_text", "approximate_summary", "curve_text", "model_summary",
            "certified_line"]
 
 
@@ -135,29 +135,75 @@ def curve_text(errors, cut, *, digits=3, most=24):
     return ", ".join(fmt) + (", ..." if cut else "")
 
 
+def count_text(res):
+    """The numerical head count as it may be quoted: one number, or the range of H the curve cannot tell apart.
+
+    Examples
+    --------
+    >>> from symssm.numeric.headcount import NumericResult
+    >>> r = NumericResult("", 8, 3, (), 1e-10, None, (1.0, 1e-9, 1e-11, 0.0), "gram", "numpy", "cpu", precision=1e-8,
+    ...                   exact_heads=3)
+    >>> count_text(r)
+    'between 1 and 3 (unresolved: e_H for H >= 1 is within the precision 1.0e-08 of tau = 1e-10 or below it)'
+    """
+    low, high = res.head_count_range
+    if low == high:
+        if res.resolved:
+            return f"k = {high}"
+        return (f"k = {high} (tau = {res.tolerance:g} is below the curve's precision {res.precision:.1e}, but "
+                + (f"e_{high - 1} exceeds tau by more than it, and " if high else "")
+                + f"{high} heads represent the operator exactly)")
+    return (f"between {low} and {high} (unresolved: e_H for H >= {low} is within the precision {res.precision:.1e} "
+            f"of tau = {res.tolerance:g} or below it)")
+
+
+def error_text(res, H, *, digits=3):
+    """``e_H`` as measured, or ``below precision`` (with the precision) where the float value says nothing.
+
+    Examples
+    --------
+    >>> from symssm.numeric.headcount import NumericResult
+    >>> r = NumericResult("", 8, 2, (), 1e-3, None, (1.0, 0.5, 0.0), "gram", "numpy", "cpu", precision=1e-8)
+    >>> error_text(r, 1), error_text(r, 2)
+    ('5.000e-01', 'below precision (< 1.0e-08)')
+    """
+    if res.below_precision(H):
+        return f"below precision (< {res.precision:.1e})"
+    return f"{res.approximation_error[H]:.{digits}e}"
+
+
 def numeric_summary(res, n):
-    """The numeric command's report (lines of text), labelled numerical."""
+    """The numeric command's report (lines of text), labelled numerical.
+
+    An unresolved count reads as the range of H it cannot tell apart, never as one number; an error
+    below the curve's precision reads ``below precision``, never as a measured value.
+    """
     k = res.numerical_head_count
     gap = "infinite (no singular value after s_k)" if res.gap is None else f"{res.gap:.3e}"
-    e = res.approximation_error
+    if res.resolved:
+        head = (f"numerical head count k = {k}: the least H whose best H-head relative error e_H is at most tau = "
+                f"{res.tolerance:g}" + (f" (e_{k - 1} = {error_text(res, k - 1)} > tau >= e_{k}"
+                                        + (f", below the curve's precision {res.precision:.1e})" if res.below_precision(k)
+                                           else f" = {error_text(res, k)})") if k else "")
+                + f"; gap s_k/s_(k+1) = {gap}")
+    else:
+        head = f"numerical head count at tau = {res.tolerance:g}: {count_text(res)}"
     lines = [
         f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate",
         f"system: {terminal_safe(res.name) if res.name else '(unnamed)'}, n = {n}",
-        f"numerical head count k = {k}: the least H whose best H-head relative error e_H is at most tau = "
-        f"{res.tolerance:g}" + (f" (e_{k - 1} = {e[k - 1]:.3e} > tau >= e_{k} = {e[k]:.3e})" if k else "")
-        + f"; gap s_k/s_(k+1) = {gap}",
+        head,
         f"best H-head relative error of the length-{n} operator ({res.approximation_method}), H = 0..{k}"
         + (", until it is below tau:" if res.approximation_error_cut else ":"),
     ]
-    shown = list(enumerate(e))
+    shown = list(range(len(res.approximation_error)))
     if len(shown) > 24:
         shown = shown[:20] + [None] + shown[-3:]
-    lines += ["  ..." if item is None else f"  H = {item[0]:3d}: {item[1]:.3e}" for item in shown]
+    lines += ["  ..." if H is None else f"  H = {H:3d}: {error_text(res, H)}" for H in shown]
     if res.approximation_error_cut:
         lines.append("  ...")
     if not res.resolved:
-        lines.append(f"note: tau is below the precision of this curve (about {res.precision:.1e}, the "
-                     f"{res.approximation_method} form): the count at tau is not resolved; a larger tau is")
+        lines.append(f"note: the precision of this curve is about {res.precision:.1e} (the "
+                     f"{res.approximation_method} form): a tolerance above it (--tolerance) tells the counts apart")
     lines.append(f"normalised-lag rank (a diagnostic, not the count; threshold {res.lag_rank_tolerance:g}): "
                  f"{res.lag_rank}")
     lines.append("For an exact, certified count: symssm certify SPEC --tolerance EPS (the eps-head count), or symssm "

@@ -33,7 +33,7 @@ from math import lcm
 from ..errors import CertificateError
 from ..formats.rationals import int_from_digits, int_to_text
 
-__all__ = ["escape_text", "tex_name", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
+__all__ = ["escape_text", "tex_name", "system_name", "index_list", "tex_approx", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
            "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "display_texts", "fits",
            "parse_number", "tex_decimal", "tex_value", "row_list", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
            "MAX_DIGITS_SHOWN"]
@@ -96,6 +96,139 @@ def tex_name(text, *, breakable=False):
         else:
             out.append(f"[U+{ord(ch):04X}]")
     return "\\texttt{" + "".join(out) + "}"
+
+
+#: Functions a family's name may hold, typeset as operators (``\\arctan``).
+_FUNCTIONS = {"arctan", "arcsin", "arccos", "sin", "cos", "tan", "tanh", "exp", "log", "ln", "sqrt"}
+_MATH_OPERATORS = {"=", "+", "-", "*", "/", "^", "<", ">", "<=", ">="}
+#: A token of a name longer than this may break every 16 characters (else it could not fit a column).
+_LONGEST_UNBROKEN = 24
+
+
+def _math_word(word, parameters):
+    if word in _FUNCTIONS:
+        return "\\" + word if word != "sqrt" else "\\sqrt"
+    if word in _MATH_OPERATORS:
+        return {"*": "\\cdot", "<=": "\\le", ">=": "\\ge"}.get(word, word)
+    if re.fullmatch(r"[0-9]+", word):
+        return word
+    if word in parameters or re.fullmatch(r"[A-Za-z]", word):
+        from .polytex import tex_parameter
+        return tex_parameter(word)
+    return None
+
+
+def _text_token(token):
+    """One token of a name (no space, no hyphen): kept whole unless it is too long to fit a column."""
+    if len(token) <= _LONGEST_UNBROKEN:
+        return "\\mbox{" + escape_text(token) + "}"
+    return "\\allowbreak{}".join("\\mbox{" + escape_text(token[i:i + 16]) + "}" for i in range(0, len(token), 16))
+
+
+def _text_words(words):
+    out = []
+    for word in words:
+        if re.fullmatch(r"[A-Za-z]{1,%d}[,;.:]?" % _LONGEST_UNBROKEN, word):  # a plain word: TeX may hyphenate it as any word of the text
+            out.append(escape_text(word))
+        else:  # an identifier such as N4 or hippo-legs-N4: whole tokens, a break only after a hyphen
+            out.append("-".join(_text_token(t) if t else "" for t in word.split("-")))
+    return " ".join(out)
+
+
+def system_name(text, *, parameters=()):
+    """A system's or family's name in roman type, breakable only at its spaces and after its hyphens.
+
+    A plain word is set as any word of the text; in an identifier (a word with a digit, a hyphen or a
+    special character) each token between hyphens is kept whole (an ``\\mbox``, never hyphenated);
+    a run of words that is mathematics (a parameter, a function such as ``arctan``, ``N = 3``) is set
+    in math mode.  Special characters are escaped; a token of more than 24 characters may break every
+    16 characters (no column holds it whole).
+
+    Examples
+    --------
+    >>> print(system_name("hippo-legs-N4-p2-m1"))
+    \\mbox{hippo}-\\mbox{legs}-\\mbox{N4}-\\mbox{p2}-\\mbox{m1}
+    >>> print(system_name("rotation by 2 arctan t", parameters=["t"]))
+    rotation by $2 \\arctan t$
+    >>> print(system_name("diagonal, N = 3"))
+    diagonal, $N = 3$
+    """
+    parameters = set(parameters)
+    words = str(text).split(" ")
+    out, i = [], 0
+    while i < len(words):
+        j, core = i, []
+        while j < len(words):
+            word = words[j].rstrip(",;.:")
+            tail = words[j][len(word):]
+            tex = _math_word(word, parameters) if word else None
+            if tex is None:
+                break
+            core.append(tex)
+            j += 1
+            if tail:
+                break
+        run = words[i:j]
+        mathy = any(w.rstrip(",;.:") in parameters or w.rstrip(",;.:") in _FUNCTIONS or w.rstrip(",;.:") == "="
+                    for w in run)
+        if run and mathy and not (len(run) == 1 and run[0].rstrip(",;.:") in _MATH_OPERATORS):
+            last = run[-1]
+            tail = last[len(last.rstrip(",;.:")):]
+            out.append("$" + " ".join(core) + "$" + escape_text(tail))
+            i = j
+        else:
+            out.append(_text_words([words[i]]))
+            i += 1
+    return " ".join(out)
+
+
+def index_list(term, first, last):
+    """``term(first), ..., term(last)`` with ``\\dots`` only when it hides at least one term (four or more).
+
+    Examples
+    --------
+    >>> index_list(lambda t: f"d_{{{t}}}", 1, 2), index_list(str, 1, 3), index_list(str, 1, 5)
+    ('d_{1}, d_{2}', '1, 2, 3', '1, \\\\dots, 5')
+    """
+    if last - first < 3:
+        return ", ".join(term(i) for i in range(first, last + 1))
+    return f"{term(first)}, \\dots, {term(last)}"
+
+
+def tex_approx(text, *, digits=3):
+    """A rational rounded to ``digits`` significant digits (half away from zero), by integer arithmetic.
+
+    For showing a magnitude beside an exact value (``d_1 \\approx 0.0494``); never a bound.
+
+    Examples
+    --------
+    >>> tex_approx("13267859923/268435456"), tex_approx("-1/3"), tex_approx("123456789"), tex_approx("1/20000")
+    ('49.4', '-0.333', '1.23 \\\\cdot 10^{8}', '5 \\\\cdot 10^{-5}')
+    """
+    q, _ = parse_number(text)
+    if q == 0:
+        return "0"
+    a = abs(q)
+    e = len(str(a.numerator)) - len(str(a.denominator))
+    while a >= Fraction(10) ** (e + 1):
+        e += 1
+    while a < Fraction(10) ** e:
+        e -= 1
+    scaled = a / Fraction(10) ** (e - digits + 1)
+    m = (2 * scaled.numerator + scaled.denominator) // (2 * scaled.denominator)
+    if m >= 10 ** digits:
+        m //= 10
+        e += 1
+    mant = int_to_text(m)
+    if -4 <= e < 0:
+        body = "0." + "0" * (-e - 1) + mant.rstrip("0")
+    elif 0 <= e < digits:
+        frac = mant[e + 1:].rstrip("0")
+        body = mant[:e + 1] + ("." + frac if frac else "")
+    else:
+        frac = mant[1:].rstrip("0")
+        body = mant[0] + ("." + frac if frac else "") + f" \\cdot 10^{{{e}}}"
+    return ("-" if q < 0 else "") + body
 
 
 _RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")
@@ -388,8 +521,8 @@ def system_block(s, sha256=None, *, end="."):
 
 
 def display_name(s):
-    """The system's name for the theorem's title (typewriter, breakable), or a neutral phrase."""
-    return tex_name(s["name"], breakable=True) if s["name"] else "under consideration"
+    """The system's name for the theorem's title (roman, breakable after hyphens), or a neutral phrase."""
+    return system_name(s["name"], parameters=s.get("parameters") or ()) if s["name"] else "under consideration"
 
 
 def tex_decimal(text, *, up, digits=4):

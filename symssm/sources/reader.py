@@ -34,6 +34,7 @@ Traceback (most recent call last):
 symssm.errors.InputError: spec declares parameters; 'symssm certify' certifies the family for every parameter value (this command takes a concrete system)
 """
 
+import shlex
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
@@ -194,8 +195,22 @@ def read_source(path, *, accept=SHAPES, floats=False, taker=THIS_COMMAND):
 
         spec = read_npz_spec(path)
         return Source("npz", spec.system, spec.n, (path,))
-    source = source_from_data(load_strict(path, what=what), what=what, accept=accept, floats=floats, taker=taker)
+    data = load_strict(path, what=what)
+    if is_certificate(data):
+        raise InputError(f"{path} is a certificate, not a spec: to verify it, run 'symssm check {shlex.quote(str(path))}'")
+    source = source_from_data(data, what=what, accept=accept, floats=floats, taker=taker)
     return Source(source.shape, source.system, source.n, (path,))
+
+
+def is_certificate(data):
+    """True if parsed JSON is a symssm certificate (its ``format`` field), which no command reads as a spec.
+
+    Examples
+    --------
+    >>> is_certificate({"format": "symssm-certificate", "kind": "head-count"}), is_certificate({"A": [[1]]})
+    (True, False)
+    """
+    return isinstance(data, dict) and data.get("format") == "symssm-certificate"
 
 
 def source_from_data(data, *, what="spec", accept=SHAPES, floats=False, taker=THIS_COMMAND):
@@ -220,6 +235,8 @@ def source_from_data(data, *, what="spec", accept=SHAPES, floats=False, taker=TH
     InputError
         If the shape is not in ``accept`` or the spec is invalid (the message starts with ``what``).
     """
+    if is_certificate(data):
+        raise InputError(f"{what} is a certificate, not a spec: to verify it, run 'symssm check'")
     shape = shape_of(data)
     if shape not in accept:
         raise refuse(shape, what, accept=accept, taker=taker, kind=data.get("kind") if isinstance(data, dict) else None)

@@ -151,7 +151,8 @@ def test_cli_writes_the_project(tmp_path, capsys):
 # ---------------------------------------------------------------- building with Coq
 
 @needs_coq
-@pytest.mark.parametrize("label", sorted(ACCEPTANCE))
+@pytest.mark.parametrize("label", [pytest.param(x, marks=() if x == "rotation" else pytest.mark.long)
+                                   for x in sorted(ACCEPTANCE)])  # one small build by default, the rest long
 def test_the_proof_assistant_accepts_the_theorem(label, tmp_path):
     build, n = ACCEPTANCE[label]
     folder = tmp_path / "proj"
@@ -171,6 +172,7 @@ def test_a_changed_head_count_does_not_build(tmp_path):
 
 
 @needs_coq
+@pytest.mark.long  # 32+ Coq builds
 def test_the_catalogue_small_head_counts_build(tmp_path):
     """Every head-count certificate of the catalogue (N <= 8) against one compiled library."""
     lib = tmp_path / "lib"

@@ -190,12 +190,12 @@ def test_gradient_theorem_states_the_inputs_of_the_attention_bound():
 
 
 def test_framework_layers_say_what_the_rank_depends_on():
-    from symssm.catalog import _framework_layers
+    from shared import framework_certificates
 
-    for label, _, layer, _ in _framework_layers(0, 6, 2):
-        text = certify(layer).to_latex()
+    for label, layer, cert in framework_certificates():
+        text = cert.to_latex()
         theorem = _theorem(text)
-        kind = layer.kind if hasattr(layer, "kind") else certify(layer)["system"]["kind"]
+        kind = layer.kind if hasattr(layer, "kind") else cert["system"]["kind"]
         assert "tokens given in the certificate" not in theorem
         if kind == "convolution":
             assert "K_{0} = " in theorem and "for every input" in theorem and "on this input" not in theorem
@@ -243,7 +243,7 @@ def test_label_is_referenceable_and_environment_configurable(tmp_path):
     a = cert.to_latex(label="thm:rot")
     b = cert.to_latex(label="thm:own", environment="theorem")
     c = cert.to_latex(theorem_name="Proposition")
-    assert "\\begin{symssmtheorem}[{Head count of the SSM \\texttt{rot}}]\\label{thm:rot}" in a
+    assert "\\begin{symssmtheorem}[{Head count of the SSM rot}]\\label{thm:rot}" in a
     doc = ("\\documentclass[twocolumn]{article}\n\\usepackage{amsmath,amssymb,amsthm}\n\\newtheorem{theorem}{Theorem}\n"
            "\\begin{document}\n\\input{a}\n\\input{b}\nSee Result~\\ref{thm:rot} and Theorem~\\ref{thm:own}.\n"
            "\\end{document}\n")
@@ -280,6 +280,7 @@ def test_cli_refuses_bad_author_options_in_one_line(tmp_path, capsys):
 # ---------------------------------------------------------------- the catalogue
 
 
+@pytest.mark.long  # the whole catalogue in four hosts
 def test_catalogue_fits_both_layouts_without_colliding_lines(tmp_path):
     require_tools()
     fragments = [open(p).read() for p in sorted(glob.glob(os.path.join(CATALOGUE, "*.tex")))]
@@ -400,12 +401,14 @@ def test_audit_the_catalogue_and_a_copied_paper(tmp_path):
     assert report.notes == [] and report.unused == [] and report.problems == []
 
 
+@pytest.mark.long  # every family and framework layer certified, then four hosts
 def test_families_framework_and_gaussian_fragments_fit_every_host(tmp_path):
-    from symssm.catalog import _framework_layers
     from symssm.sources.parametric import PARAMETRIC_FAMILIES
 
     require_tools()
-    fragments = [certify(layer).to_latex() for _, _, layer, _ in _framework_layers(0, 6, 2)]
+    from shared import framework_certificates
+
+    fragments = [cert.to_latex() for _, _, cert in framework_certificates()]
     fragments += [certify(parametric_family(name), 8).to_latex() for name in sorted(PARAMETRIC_FAMILIES)]
     fragments.append(certify(ssm([[0, -1], [1, 0]], [[1], [0]], [[1, 0]]), 10**18).to_latex(label="thm:big"))
     fragments.append(certify(family_system("diagonal", N=6, p=2, m=2), 128, tolerance="1e-3").to_latex())

@@ -8,7 +8,8 @@ import subprocess
 import numpy as np
 
 from symssm import certify, ssm
-from symssm.catalog import _framework_layers, build_framework
+from symssm.catalog import build_framework
+from shared import framework_certificates, framework_rows
 from symssm.sources.families import family_system
 from symssm.sources.parametric import PARAMETRIC_FAMILIES, parametric_family
 
@@ -46,7 +47,7 @@ def test_every_theorem_defines_the_class_it_uses():
     fragments = [certify(ssm([[0, -1], [1, 0]], [[1], [0]], [[1, 0]]), 8).to_latex(),
                  certify(parametric_family("rotation-symbolic"), 8).to_latex(),
                  certify(family_system("diagonal", N=4, p=2, m=1), 64, tolerance="1e-3").to_latex()]
-    fragments += [certify(layer).to_latex() for _, _, layer, _ in _framework_layers(0, 6, 2)]
+    fragments += [cert.to_latex() for _, _, cert in framework_certificates()]
     for text in fragments:
         theorem = _theorem(text)
         assert "multi-head factorized class" in theorem and "value maps" in theorem, theorem[:200]
@@ -58,10 +59,10 @@ def test_every_theorem_defines_the_class_it_uses():
 
 
 def test_a_time_invariant_ssm_in_the_framework_is_stated_as_one():
-    for label, _, layer, _ in _framework_layers(0, 6, 2):
+    for label, layer, cert in framework_certificates():
         if layer.name != "ti-ssm-N4":
             continue
-        text = certify(layer).to_latex()
+        text = cert.to_latex()
         theorem = _theorem(text)
         assert "time-invariant SSM $h_i = A h_{i-1} + B x_i$" in theorem
         assert "per-token matrices" not in theorem and "on this input" not in text
@@ -74,13 +75,13 @@ def test_a_time_invariant_ssm_in_the_framework_is_stated_as_one():
 
 
 def test_layers_are_stated_by_their_matrices_compressed():
-    texts = {layer.name: _theorem(certify(layer).to_latex()) for _, _, layer, _ in _framework_layers(0, 6, 2)}
+    texts = {layer.name: _theorem(cert.to_latex()) for _, layer, cert in framework_certificates()}
     mamba = texts["mamba2-head"]
-    assert "A_i = a_i I_{8}$ with $(a_1, \\dots, a_{6}) = (1/2," in mamba
+    assert "A_i = a_i I_{8}$ with $(a_{1}, \\dots, a_{6}) = (1/2," in mamba
     assert "B_i = b_i \\otimes I_{2}$" in mamba and "C_i = c_i^{\\top} \\otimes I_{2}$" in mamba
     assert "sha256" not in mamba and "sha256" not in texts["selective-ssm-N4"]
     assert "$C_i = C$" in texts["selective-ssm-N4"]
-    rows = build_framework(every_input=True)
+    rows = framework_rows()
     every = {r[3][1]["system"]["name"]: r[3][1] for r in rows if r[3] is not None and r[3][1] is not None}
     gate = _theorem(every["mamba2-head-every-gate"].to_latex())
     assert "$A_i = a_i I_{8}$" in gate and "b_i \\otimes I_{2}" in gate and "sha256" not in gate
