@@ -25,7 +25,6 @@ def add_certify(p):
 
 def run_certify(args):
     from ..api import certify
-    from ..certificate import kinds
 
     system, n, name, inputs = load_system(args, accept=EVERY_SHAPE)
     out = args.output or f"{name}.cert.json"
@@ -40,13 +39,20 @@ def run_certify(args):
         cert = certify(system, n, method=args.method, max_seconds=args.max_seconds, tolerance=args.tolerance,
                        verify=not args.no_verify)
     emit(out, cert.to_json(), inputs)
+    _report(args, system, cert, out, verified=not args.no_verify)
+    return 0
+
+
+def _report(args, system, cert, out, *, verified):
+    """The lines after a certificate is written: the system, the certificate's summary (its kind's row), the file."""
+    from ..certificate import kinds
+
     row = kinds.of(cert.data)
     say(args, row.load("describe")(system))
     for line in row.load("summary")(cert.data):
         say(args, line)
     shown = "standard output" if out == "-" else safe(out)
-    say(args, f"certificate: {shown}" + ("" if args.no_verify else " (verified by the independent checker)"))
-    return 0
+    say(args, f"certificate: {shown}" + (" (verified by the independent checker)" if verified else ""))
 
 
 def add_gradient(p):
@@ -66,19 +72,12 @@ def verified_gradient(args):
 
 
 def run_gradient(args):
-    from ..certificate import kinds
-
     if args.spec is not None:
         check_output(args.output or f"{stem(args.spec)}.gradient.json", (args.spec,))
     system, n, name, inputs, cert = verified_gradient(args)
     out = args.output or f"{name}.gradient.json"
     emit(out, cert.to_json(), inputs)
-    row = kinds.of(cert.data)
-    say(args, row.load("describe")(system))
-    for line in row.load("summary")(cert.data):
-        say(args, line)
-    shown = "standard output" if out == "-" else safe(out)
-    say(args, f"certificate: {shown} (verified by the independent checker)")
+    _report(args, system, cert, out, verified=True)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Conversions between exact matrices: Fractions, DomainMatrix over ZZ / QQ / GF(P), python-flint.
+"""Conversions between exact matrices: Fractions, python-flint (fmpz_mat, fmpq_mat, nmod_mat), DomainMatrix over QQ / GF(P).
 
 The one place where the exact core changes representation (as only the facade does in
 SymPy's ``polys.matrices``).  A binary float never gets here: systems are validated by
@@ -8,8 +8,8 @@ Examples
 --------
 >>> from fractions import Fraction
 >>> M = ((Fraction(1, 2), Fraction(3)),)
->>> scaled_int_matrix(M, 2).to_list()
-[[1, 6]]
+>>> scaled_fmpz_matrix(M, 2).entries()
+[1, 6]
 >>> residue_rows(M, 7)
 [[4, 3]]
 >>> to_fractions(qq_matrix(M).to_list())
@@ -24,8 +24,6 @@ import flint
 # not by this module: the modular path of a large head count never needs it.
 
 __all__ = [
-    "scaled_int_matrix",
-    "int_domain_matrix",
     "qq_matrix",
     "gf_matrix",
     "residue_rows",
@@ -40,41 +38,6 @@ __all__ = [
 
 def _shape(rows):
     return (len(rows), len(rows[0]) if rows else 0)
-
-
-def scaled_int_matrix(mat, scale):
-    """``scale * mat`` as a dense DomainMatrix over ZZ (``scale`` must clear every denominator).
-
-    Parameters
-    ----------
-    mat : sequence of sequence of Fraction
-        A rational matrix.
-    scale : int
-        A common multiple of its denominators.
-
-    Returns
-    -------
-    DomainMatrix
-    """
-    return int_domain_matrix([[int(x * scale) for x in row] for row in mat])
-
-
-def int_domain_matrix(rows):
-    """A list of lists of ints as a dense DomainMatrix over ZZ.
-
-    Parameters
-    ----------
-    rows : list of list of int
-        An integer matrix.
-
-    Returns
-    -------
-    DomainMatrix
-    """
-    from sympy import ZZ
-    from sympy.polys.matrices import DomainMatrix
-
-    return DomainMatrix([[ZZ(int(v)) for v in row] for row in rows], _shape(rows), ZZ).to_dense()
 
 
 def qq_matrix(mat):
