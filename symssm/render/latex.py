@@ -32,7 +32,7 @@ from .gradient import gradient_macros
 from .head_count import lengths
 from .style import (DEFAULT_ENVIRONMENT, DEFAULT_THEOREM_NAME, Style, begin_marker, certificate_sha256, derived_prefix,
                     end_marker)
-from .tex import MAX_SHOWN, escape_text, system_name, tex_count, tex_decimal, tex_matrix, tex_number
+from .tex import MAX_SHOWN, escape_text, tex_count, tex_decimal, tex_matrix, tex_name, tex_number
 
 __all__ = ["render", "render_macros", "render_standalone", "render_markdown", "to_latex",
            "require_verified", "head_count_macros", "interaction_macros", "approximate_macros",
@@ -146,7 +146,7 @@ def _macros(data, style, source, digest=None):
 
     def define(name, value):
         out.append(f"\\newcommand{{\\{prefix}{name}}}{{{value}}}")
-    define("SystemName", system_name(data["system"]["name"], parameters=data["system"].get("parameters") or ()))
+    define("SystemName", tex_name(data["system"]["name"]))
     for name, value in kinds.of(data).load("macros")(data):
         define(name, value)
     out.append(end_marker("macros", data, digest=digest))

@@ -121,15 +121,19 @@ def gradient_summary(d, n=None):
     ]
 
 
-def curve_text(errors, cut, *, digits=3, most=24):
+def curve_text(errors, cut, *, digits=3, most=24, precision=0.0):
     """``e_0, e_1, ..., e_k`` as text (the middle elided past ``most`` values), ``...`` at the end when cut.
+
+    Values below ``precision`` (the curve's accuracy) read ``below precision``, never as numbers.
 
     Examples
     --------
     >>> curve_text([1.0, 0.25, 1e-12], True)
     '1.000e+00, 2.500e-01, 1.000e-12, ...'
+    >>> curve_text([1.0, 0.25, 0.0], False, precision=1e-8)
+    '1.000e+00, 2.500e-01, below precision (< 1.0e-08)'
     """
-    fmt = [f"{e:.{digits}e}" for e in errors]
+    fmt = [f"below precision (< {precision:.1e})" if e < precision else f"{e:.{digits}e}" for e in errors]
     if len(fmt) > most:
         fmt = fmt[:most - 4] + [f"... ({len(fmt) - most + 3} more)"] + fmt[-3:]
     return ", ".join(fmt) + (", ..." if cut else "")
@@ -245,11 +249,16 @@ def model_summary(report, tolerance):
         else:
             k = layer["numerical_head_count"]
             gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
+            low = next((H for H, e in enumerate(layer["approximation_error"][:k])
+                        if e <= tolerance + layer["precision"]), k)
+            count = (f"{k}" if layer["resolved"] and low == k else
+                     f"between {low} and {k} (unresolved)" if low < k else f"{k} (unresolved)")
             lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {layer['state']}): numerical "
-                         f"head count {k}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) "
+                         f"head count {count}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) "
                          f"{'not computed' if layer['lag_rank'] is None else layer['lag_rank']}")
             lines.append(f"    best H-head relative error, H = 0..{k}: "
-                         + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+                         + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1,
+                                      precision=layer["precision"]))
             if not layer["resolved"]:
                 lines.append(f"    note: tau is below this curve's precision (about {layer['precision']:.1e}): the "
                              "count at tau is not resolved")

@@ -495,8 +495,8 @@ def test_a_stripped_and_edited_fragment_fails(paper):
 
 
 def test_an_edited_framework_table_fails(paper):
-    _edit(paper / "framework" / "framework.tex", "time-invariant SSM, N = 4 & $4$ & $4$",
-          "time-invariant SSM, N = 4 & $3$ & $3$")
+    _edit(paper / "framework" / "framework.tex", "time-invariant SSM, $N = 4$ & $4$ & $4$",
+          "time-invariant SSM, $N = 4$ & $3$ & $3$")
     code, report = _audit(paper)
     assert code == 1
     claim = next(c for c in report.claims if c.what == "framework table")
