@@ -275,7 +275,7 @@ def _cmd_coq(args):
     if os.path.exists(out) and not os.path.isdir(out):
         raise SymssmError(f"cannot write the Coq project into {_safe(out)}: it is not a folder")
     cert = load_certificate(args.certificate)
-    files = coq_project(cert)  # refuses (exit 1) a certificate that does not verify
+    files = coq_project(cert, route=args.route)  # refuses (exit 1) a certificate that does not verify
     os.makedirs(out, exist_ok=True)
     for name in sorted(files):
         atomic_write(os.path.join(out, name), files[name], inputs=(args.certificate,))
@@ -745,8 +745,11 @@ def build_parser(only=None):
                    help="fail also on numbers written by hand, warnings and certificates no claim uses")
 
     p = _command(sub, "coq", _cmd_coq, "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq "
-                 "project whose theorem symssm_head_count states the head count (N <= 8, p m <= 16)")
+                 "project whose theorem symssm_head_count states the head count (N <= 64, p m <= 256)")
     p.add_argument("certificate", metavar="CERT", help="a head-count certificate of a real system")
+    p.add_argument("--route", choices=("auto", "exact", "reflect"), default="auto",
+                   help="exact: binary integers, N <= 8, p m <= 16; reflect: primitive integers modulo a prime, "
+                        "N <= 64, p m <= 256; auto (default): exact within its limits")
     _add_out(p, "folder for the Coq project (created if missing)", required=True)
 
     p = _command(sub, "gradient", _cmd_gradient, "certify gradient decay (SSM) against a gradient highway (attention)")
