@@ -361,7 +361,7 @@ def _reflect_project(data_json, d):
     if hi is not None:
         raise LimitError(f"the reflective Coq route proves k(n) = k for every n from some n0 on; this certificate "
                          f"claims a range {lo}..{hi} (the exact route takes it for N <= {MAX_N}, p m <= {MAX_PM})")
-    lines = _system_lines(data_json, d) + coqreflect.reflect_theorem(d, lo, data_json["head_count"])
+    lines = _system_lines(data_json, d) + coqreflect.reflect_theorem(d, lo, data_json["head_count"], d.values)
     lines += ["", "Print Assumptions symssm_head_count.", ""]
     with open(LIBRARY, encoding="utf-8") as fh:
         library = fh.read()

@@ -130,7 +130,7 @@ def _nlist(xs):
     return "[:: " + "; ".join(str(x) for x in xs) + "]%nat" if xs else "[::]"
 
 
-def reflect_theorem(data, lo, k):
+def reflect_theorem(data, lo, k, profile=()):
     """The Coq lines defining the witnesses and proving ``symssm_head_count`` (every ``n >= lo``).
 
     Parameters
@@ -139,6 +139,9 @@ def reflect_theorem(data, lo, k):
         The scaled system and the certificate's witnesses (``symssm.render.coq._Data``).
     lo, k : int
         The claim ``k(n) = k`` for every ``n >= lo``.
+    profile : sequence of int
+        The certificate's ``profile.values`` (``k(1), k(2), ...``); when ``k = lo`` and they are
+        ``1, 2, ..., lo - 1``, the file also proves ``symssm_profile``: ``k(i) = i`` for ``i <= lo``.
 
     Returns
     -------
@@ -194,4 +197,9 @@ def reflect_theorem(data, lo, k):
               "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
               "  by vm_compute.",
               "move=> n; " + upper[0], upper[1], "Qed."]
+    if k == lo and all(v == i for i, v in enumerate(list(profile)[:lo - 1], start=1)):
+        lines += ["", f"(** The profile below it: k(i) = i for every i <= {lo} (every prefix of independent lags is",
+                  "    independent). *)",
+                  f"Theorem symssm_profile : forall i, (i <= {lo})%nat -> \\rank (lags A B C D i) = i.",
+                  f"Proof. move=> i hi; exact: (rank_prefix (symssm_head_count {lo} (leqnn {lo})) hi). Qed."]
     return lines

@@ -67,6 +67,8 @@ def test_the_reflective_project_states_the_exact_system_and_the_claim():
     assert f"Definition Az : zseq := {az}." in text
     assert "Definition P : Uint63.int := 1073741789%uint63." in text
     assert "apply: rank_upper_generic." in text  # k = p m: the bound by the number of columns
+    assert cert["profile"]["values"] == [1, 2, 3, 4]
+    assert "Theorem symssm_profile : forall i, (i <= 4)%nat -> \\rank (lags A B C D i) = i." in text
     assert text.rstrip().endswith("Print Assumptions symssm_head_count.")
     lib = open(REFLECT_LIBRARY).read()
     for word in ("Admitted", "admit", "Axiom", "Parameter", "Conjecture"):

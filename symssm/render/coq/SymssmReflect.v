@@ -267,6 +267,24 @@ Qed.
 Lemma rank_le_N1 n : (\rank (lags A B C D n) <= N.+1)%nat.
 Proof. exact: leq_trans (mxrankS (lags_tail A B C D n)) (rank_leq_row _). Qed.
 
+(** [n] independent lags [L_0 .. L_(n-1)]: every prefix is independent too. *)
+Lemma rank_prefix n i : \rank (lags A B C D n) = n -> (i <= n)%nat -> \rank (lags A B C D i) = i.
+Proof.
+move=> full le; apply/eqP; rewrite eqn_leq rank_leq_row /=.
+pose R : 'M[F]_(n - i, p * m) := \matrix_(j < n - i) mxvec (lag A B C D (i + j)).
+have sub : (lags A B C D n <= lags A B C D i + R)%MS.
+  apply/row_subP => d; rewrite row_lags.
+  case: (ltnP d i) => [lt | ge].
+    exact: submx_trans (lag_sub_lags _ _ _ _ lt) (addsmxSl _ _).
+  apply: submx_trans (addsmxSr (lags A B C D i) R).
+  have ltj : (d - i < n - i)%nat by rewrite ltn_sub2r // (leq_ltn_trans ge (ltn_ord d)).
+  have -> : nat_of_ord d = (i + (d - i))%nat by rewrite subnKC.
+  by rewrite -(rowK (fun j : 'I_(n - i) => mxvec (lag A B C D (i + j))) (Ordinal ltj)) row_sub.
+have H := leq_trans (mxrankS sub) (mxrank_adds_leqif _ _).1.
+rewrite full in H; have HR := rank_leq_row R.
+rewrite -{1}(subKn le) leq_subLR; apply: leq_trans H _.
+by rewrite addnC leq_add2r.
+Qed.
 (** An [A]-invariant subspace [V] holding [B]'s image: the lags are those of the system [(T, W, C V, D)]. *)
 Lemma lag_reduce r' (V : 'M[F]_(N, r'.+1)) (T : 'M[F]_r'.+1) (W : 'M[F]_(r'.+1, m)) d :
   A *m V = V *m T -> B = V *m W -> lag A B C D d = lag T W (C *m V) D d.
