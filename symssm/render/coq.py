@@ -317,8 +317,8 @@ def _header(data_json, how, imports):
 def _system_lines(data_json, d):
     """The header and the exact rational system of a reflective ``HeadCount.v``."""
     N, p, m = d.N, d.p, d.m
-    return _header(data_json, " by reflection",
-                   ["From Coq Require Import ZArith Uint63.", "From Symssm Require Import SymssmLib SymssmReflect."]) + [
+    imports = ["From Coq Require Import ZArith Uint63.", "From Symssm Require Import SymssmLib SymssmReflect."]
+    return _header(data_json, " by reflection", imports) + [
         f"(** A = (1/{d.a}) Az, B = (1/{d.b}) Bz, C = (1/{d.c}) Cz, D = (1/{d.e}) Dz. *)",
         f"Definition Az : zseq := {_zlist(d.Az)}.",
         f"Definition Bz : zseq := {_zlist(d.Bz)}.",
