@@ -114,6 +114,9 @@ def run_audit(args):
 
 def add_coq(p):
     p.add_argument("certificate", metavar="CERT", help="a head-count certificate of a real system")
+    p.add_argument("--route", choices=("auto", "exact", "reflect"), default="auto",
+                   help="exact: binary integers, N <= 8, p m <= 16; reflect: primitive integers modulo a prime, "
+                        "N <= 64, p m <= 256; auto (default): exact within its limits")
     add_out(p, "folder for the Coq project (created if missing)", required=True)
 
 
@@ -126,7 +129,7 @@ def run_coq(args):
     if os.path.exists(out) and not os.path.isdir(out):
         raise OutputError(f"cannot write the Coq project into {safe(out)}: it is not a folder")
     cert = load_certificate(args.certificate)
-    files = coq_project(cert)  # refuses (exit 1) a certificate that does not verify
+    files = coq_project(cert, route=args.route)  # refuses (exit 1) a certificate that does not verify
     os.makedirs(out, exist_ok=True)
     for name in sorted(files):
         atomic_write(os.path.join(out, name), files[name], inputs=(args.certificate,))

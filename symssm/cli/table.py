@@ -60,7 +60,7 @@ COMMANDS = (
             "framework tables), re-checked and compared as TeX tokens, and the numbers it writes by hand (exit 0 only "
             "when every claim verifies)", "certificates:add_audit", "certificates:run_audit"),
     Command("coq", "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq project whose theorem "
-            "symssm_head_count states the head count (N <= 8, p m <= 16)", "certificates:add_coq", "certificates:run_coq"),
+            "symssm_head_count states the head count (N <= 64, p m <= 256)", "certificates:add_coq", "certificates:run_coq"),
     Command("gradient", "certify gradient decay (SSM) against a gradient highway (attention)", "certify:add_gradient",
             "certify:run_gradient"),
     Command("numeric", "numerical head count and H-head error curve (floats; not a certificate)", "numeric:add_numeric",

@@ -130,10 +130,10 @@ def test_refusals(tmp_path, capsys):
     assert "real systems" in capsys.readouterr().err
     big = symssm.certify(_random(1, 9, 1, 1), 4)
     with pytest.raises(LimitError, match="N <= 8"):
-        coq_project(big)
+        coq_project(big, route="exact")
     wide = symssm.certify(_random(2, 2, 4, 5), 4)
     with pytest.raises(LimitError, match="p m <= 16"):
-        coq_project(wide)
+        coq_project(wide, route="exact")
     from symssm.sources.complex_system import complex_ssm
 
     with pytest.raises(CertificateError, match="over Q"):

@@ -1,0 +1,205 @@
+"""Witnesses and the theorem file of the reflective Coq route (``SymssmReflect.v``).
+
+The exact-``Z`` route of :mod:`symssm.render.coq` recomputes every lag with binary integers, which
+stops at ``N <= 8``.  The reflective route proves the same theorem, ``symssm_head_count``, about the
+same exact rational system, from witnesses that this module computes when the project is written
+(Coq alone checks them; the certificate does not carry them, see docs/formal.md):
+
+- a prime ``P < 2^31`` and the inverse ``X`` modulo ``P`` of the certificate's witness minor (the
+  lags ``lower_bound.lags`` at the entries ``lower_bound.positions``), for the lower bound;
+- for the upper bound either nothing (``k >= p m``, ``k >= N + 1``, or ``k >= N`` with ``D = 0``:
+  Cayley-Hamilton) or an ``A``-invariant subspace holding ``B``'s image: integer ``V`` (``N x r``),
+  ``T = Tz / t`` and ``W = Wz / w`` with ``A V = V T`` and ``B = V W`` (``r + 1 <= k``, or ``r <= k``
+  when ``D = 0``).
+
+Examples
+--------
+>>> _inverse_mod([[2, 1], [1, 1]], 7)
+[[1, 6], [6, 2]]
+>>> _inverse_mod([[1, 1], [1, 1]], 7) is None
+True
+>>> _reachable([[2, 0], [0, 2]], 1, [[1], [1]], 1)[0]
+[[1], [1]]
+"""
+
+from fractions import Fraction
+from math import lcm
+
+from ..errors import LimitError
+
+__all__ = ["reflect_theorem", "PRIMES", "MAX_N", "MAX_PM"]
+
+#: Limits of the reflective route (docs/formal.md, docs/performance.md).
+MAX_N = 64
+MAX_PM = 256
+#: Primes below 2^30 tried in turn until the witness minor is invertible modulo one of them.
+PRIMES = (1073741789, 1073741783, 1073741741, 1073741723, 1073741719, 1073741717, 1073741689)
+
+
+def _inverse_mod(M, P):
+    """The inverse of the square integer matrix ``M`` modulo the prime ``P``, or None if singular."""
+    k = len(M)
+    W = [[x % P for x in row] + [int(i == j) for j in range(k)] for i, row in enumerate(M)]
+    for col in range(k):
+        piv = next((r for r in range(col, k) if W[r][col]), None)
+        if piv is None:
+            return None
+        W[col], W[piv] = W[piv], W[col]
+        inv = pow(W[col][col], P - 2, P)
+        W[col] = [x * inv % P for x in W[col]]
+        for r in range(k):
+            f = W[r][col]
+            if r != col and f:
+                W[r] = [(x - f * y) % P for x, y in zip(W[r], W[col])]
+    return [row[k:] for row in W]
+
+
+def _mulmod(X, Y, P):
+    cols = list(zip(*Y))
+    return [[sum(x * y for x, y in zip(row, col)) % P for col in cols] for row in X]
+
+
+def _minor_mod(data, P):
+    """The witness minor of the integer lags (SymssmLib's ``zlag``) modulo ``P``."""
+    Az = [[x % P for x in row] for row in data.Az]
+    Bz = [[x % P for x in row] for row in data.Bz]
+    Q = [[x % P for x in row] for row in data.Cz]
+    wanted = {}
+    top = max(data.DS) if data.DS else -1
+    for d in range(top + 1):
+        if d in data.DS:
+            L = _mulmod(Q, Bz, P)
+            if d == 0:
+                L = [[(data.e * x + data.c * data.b * y) % P for x, y in zip(r1, r2)] for r1, r2 in zip(L, data.Dz)]
+            wanted[d] = L
+        Q = _mulmod(Q, Az, P)
+    return [[wanted[d][r][c] for r, c in zip(data.RS, data.CS)] for d in data.DS]
+
+
+def _reachable(Az, a, Bz, b):
+    """``(Vz, Tz, t, Wz, w)``: an integer basis ``Vz`` of span{A^d B} with ``A V = V Tz/t``, ``B = V Wz/w``."""
+    N, m = len(Az), len(Bz[0])
+    basis, pivots = [], []  # reduced echelon: basis[i][pivots[i]] == 1, 0 in the other pivots
+    queue = [[Fraction(Bz[i][j]) for i in range(N)] for j in range(m)]
+    while queue:
+        v = queue.pop(0)
+        for u, pc in zip(basis, pivots):
+            if v[pc]:
+                f = v[pc]
+                v = [x - f * y for x, y in zip(v, u)]
+        pc = next((i for i, x in enumerate(v) if x), None)
+        if pc is None:
+            continue
+        v = [x / v[pc] for x in v]
+        basis = [[x - u[pc] * y for x, y in zip(u, v)] if u[pc] else u for u in basis]
+        basis.append(v)
+        pivots.append(pc)
+        queue.append([sum(Az[i][j] * v[j] for j in range(N)) for i in range(N)])
+    scales = [lcm(*[x.denominator for x in u]) for u in basis]
+    Vz = [[int(u[i] * s) for u, s in zip(basis, scales)] for i in range(N)]  # N x r, column j = s_j basis_j
+    r = len(basis)
+    # A V = V T: row pivots[i] of V is s_i e_i, so T[i][j] = (A V)[pivots[i]][j] / s_i
+    AV = [[Fraction(sum(Az[i][l] * Vz[l][j] for l in range(N)), a) for j in range(r)] for i in range(N)]
+    T = [[AV[pivots[i]][j] / scales[i] for j in range(r)] for i in range(r)]
+    W = [[Fraction(Bz[pivots[i]][j], b) / scales[i] for j in range(m)] for i in range(r)]
+    t = lcm(1, *[x.denominator for row in T for x in row])
+    w = lcm(1, *[x.denominator for row in W for x in row])
+    Tz = [[int(x * t) for x in row] for row in T]
+    Wz = [[int(x * w) for x in row] for row in W]
+    for i in range(N):  # exact: t Az Vz = a Vz Tz and w Bz = b Vz Wz (else a bug here)
+        for j in range(r):
+            assert t * sum(Az[i][l] * Vz[l][j] for l in range(N)) == a * sum(Vz[i][l] * Tz[l][j] for l in range(r))
+        for j in range(m):
+            assert w * Bz[i][j] == b * sum(Vz[i][l] * Wz[l][j] for l in range(r))
+    return Vz, Tz, t, Wz, w
+
+
+def _z(x):
+    return f"({x})" if x < 0 else str(x)
+
+
+def _zlist(M):
+    return "[:: " + "; ".join("[:: " + "; ".join(_z(x) for x in row) + "]" for row in M) + "]%Z"
+
+
+def _ulist(M):
+    return "[:: " + "; ".join("[:: " + "; ".join(str(x) for x in row) + "]" for row in M) + "]%uint63"
+
+
+def _nlist(xs):
+    return "[:: " + "; ".join(str(x) for x in xs) + "]%nat" if xs else "[::]"
+
+
+def reflect_theorem(data, lo, k, profile=()):
+    """The Coq lines defining the witnesses and proving ``symssm_head_count`` (every ``n >= lo``).
+
+    Parameters
+    ----------
+    data : object
+        The scaled system and the certificate's witnesses (``symssm.render.coq._Data``).
+    lo, k : int
+        The claim ``k(n) = k`` for every ``n >= lo``.
+    profile : sequence of int
+        The certificate's ``profile.values`` (``k(1), k(2), ...``); when ``k = lo`` and they are
+        ``1, 2, ..., lo - 1``, the file also proves ``symssm_profile``: ``k(i) = i`` for ``i <= lo``.
+
+    Returns
+    -------
+    list of str
+        Lines of ``HeadCount.v`` after the system's definitions (``Az .. Dz``, ``A .. D``).
+
+    Raises
+    ------
+    LimitError
+        If no listed prime leaves the witness minor invertible, or if ``k`` is below the generic
+        bounds and the reachable subspace is too large for the invariant-subspace bound.
+    """
+    N, p, m = data.N, data.p, data.m
+    if any(d >= lo for d in data.DS) or len(data.DS) != k:
+        raise LimitError(f"the reflective Coq route needs {k} witness lags below {lo}")
+    for P in PRIMES:
+        X = _inverse_mod(_minor_mod(data, P), P)
+        if X is not None:
+            break
+    else:
+        raise LimitError("the witness minor is singular modulo every prime the Coq export tries")
+    d_zero = all(x == 0 for row in data.Dz for x in row)
+    head = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {_z(data.a)}%Z) (b := {_z(data.b)}%Z) "
+            f"(c := {_z(data.c)}%Z) (e := {_z(data.e)}%Z)\n         (Az := Az) (Bz := Bz) (Cz := Cz) (Dz := Dz)")
+    lines = [f"(** The witnesses: the prime P, the witness lags DS at the entries (RS_t, CS_t), and X, the",
+             "    inverse of that minor modulo P. *)",
+             f"Definition P : Uint63.int := {P}%uint63.",
+             f"Definition DS : seq nat := {_nlist(data.DS)}.",
+             f"Definition RS : seq nat := {_nlist(data.RS)}.",
+             f"Definition CS : seq nat := {_nlist(data.CS)}.",
+             f"Definition X : useq := {_ulist(X) if X else '[::]'}.", ""]
+    if p * m <= k or N + 1 <= k or (N <= k and d_zero):
+        upper = ["apply: rank_upper_generic.", "by vm_compute."]
+    else:
+        Vz, Tz, t, Wz, w = _reachable(data.Az, data.a, data.Bz, data.b)
+        r = len(Tz)
+        if not (r + 1 <= k or (r <= k and d_zero)) or r == 0:
+            raise LimitError(f"k = {k} is below min(N{'' if d_zero else ' + 1'}, p m) and the reachable subspace has "
+                             f"dimension {r}; the reflective Coq route bounds k by that dimension"
+                             f"{'' if d_zero else ' + 1'} only")
+        lines += ["(** The upper bound's witness: V (N x r) spans an A-invariant subspace that holds B's image,",
+                  "    A V = V T and B = V W, with T = Tz / t and W = Wz / w. *)",
+                  f"Definition Vz : zseq := {_zlist(Vz)}.",
+                  f"Definition Tz : zseq := {_zlist(Tz)}.",
+                  f"Definition Wz : zseq := {_zlist(Wz)}.", ""]
+        upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {t}%Z) (w := {w}%Z) "
+                 "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
+    route = "true" if p <= m else "false"
+    lines += [f"(** The certified head count: k(n) = {k} for every n >= {lo}. *)",
+              f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k}%nat.",
+              "Proof.", "rewrite /A /B /C /D.",
+              f"apply: (head_count_from {head}\n         (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
+              "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
+              "  by vm_compute.",
+              "move=> n; " + upper[0], upper[1], "Qed."]
+    if k == lo and all(v == i for i, v in enumerate(list(profile)[:lo - 1], start=1)):
+        lines += ["", f"(** The profile below it: k(i) = i for every i <= {lo} (every prefix of independent lags is",
+                  "    independent). *)",
+                  f"Theorem symssm_profile : forall i, (i <= {lo})%nat -> \\rank (lags A B C D i) = i.",
+                  f"Proof. move=> i hi; exact: (rank_prefix (symssm_head_count {lo} (leqnn {lo})) hi). Qed."]
+    return lines
