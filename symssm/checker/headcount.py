@@ -108,7 +108,7 @@ def check_head_count(ledger, cert, system):
     need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
     if need_exact:
         bound = linalg.lag_bit_bound(system, max(need_exact))
-        ledger.require(bound <= linalg.MAX_LAG_BITS, "exact lags",
+        ledger.afford(bound <= linalg.MAX_LAG_BITS, "exact lags",
                        f"verifying this certificate needs exact lags up to L_{max(need_exact)} whose entries may have "
                        f"{bound} bits; the limit is {linalg.MAX_LAG_BITS} (docs/robustness.md)")
     exact = linalg.exact_lags(system, max(need_exact) + 1) if need_exact else []

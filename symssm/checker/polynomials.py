@@ -48,6 +48,10 @@ MAX_POLY_CHARS = 4_000_000
 #: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
 #: weighted by the 64-bit words of its coefficients (1 for the small coefficients of honest families).
 MAX_POLY_WORK = 50_000_000
+#: The standard-library gcd (remainder sequences) may spend this many times its charge, plus the floor below, in
+#: its own products; past that it stops, undecided (python-flint computes the same gcd in native code).
+PURE_GCD_FACTOR = 64
+PURE_GCD_FLOOR = 1_000_000
 #: Most terms the remainder of one exact division may hold (honest divisions stay far below).
 MAX_REMAINDER_TERMS = 1_000_000
 _WORK = threading.local()
@@ -108,12 +112,17 @@ def reset_work():
     _WORK.used = 0
     _WORK.parsed = {}
     _WORK.reduced = {}
+    _WORK.inner = None
 
 
 def _spend(amount):
     used = getattr(_WORK, "used", 0) + amount
     _WORK.used = used
-    if used > MAX_POLY_WORK:
+    inner = getattr(_WORK, "inner", None)
+    if inner is not None and used > inner:
+        raise Unreadable(f"undecided: a gcd of the standard-library path needed more than {PURE_GCD_FACTOR} times "
+                         f"the work it was charged ({inner} term products); neither verified nor rejected")
+    if inner is None and used > MAX_POLY_WORK:
         raise Unreadable(f"checking this certificate needs more than {MAX_POLY_WORK} polynomial term products "
                          "(weighted by coefficient size), the checker's work limit: undecided")
 
@@ -456,11 +465,15 @@ def coprime(a, b):
     if _use_flint(cost) and nv:
         g = _to_flint(a, nv).gcd(_to_flint(b, nv))
         return g.is_constant() and not g.is_zero()
-    saved = _WORK.used  # the pure sequences are charged once, above; their own products are not counted again
+    # The pure sequences are charged once, above (as FLINT is); their own products are counted apart, against
+    # PURE_GCD_FACTOR times that charge, never against what the certificate has left: the verdict does not
+    # depend on whether FLINT was loaded (issue 46: a fresh check ran out of budget where a warm one did not).
+    saved = _WORK.used
+    _WORK.used, _WORK.inner = 0, PURE_GCD_FACTOR * cost + PURE_GCD_FLOOR
     try:
         return is_const(_gcd(a, b))
     finally:
-        _WORK.used = saved
+        _WORK.used, _WORK.inner = saved, None
 
 
 def reduced_cache():
