@@ -128,16 +128,29 @@ def _spend(amount):
 
 
 def _words(p):
-    """64-bit words of the largest coefficient (numerator and denominator): the cost of one term product."""
-    big = 0
+    """64-bit words of a coefficient over the polynomial's common denominator: the cost of one term product.
+
+    The products work on integers over the common denominator (:func:`_packed`; FLINT's ``fmpq_mpoly`` too), whose
+    size is the largest numerator plus the lcm of the denominators: its bits are bounded by the sum of the bits of
+    the distinct denominators, so 60 distinct 10,000-digit denominators are charged as the 600,000 digits they
+    cost, not as one of them.
+    """
+    big, dens = 0, set()
     try:
         for c in p.values():
-            bits = c._numerator.bit_length() + c._denominator.bit_length()
+            bits = c._numerator.bit_length()
             if bits > big:
                 big = bits
+            dens.add(c._denominator)
     except AttributeError:  # pragma: no cover - every coefficient is a Fraction; stay correct if not
-        big = max((c.numerator.bit_length() + c.denominator.bit_length() for c in p.values()), default=0)
-    return 1 + big // 64
+        big = max((c.numerator.bit_length() for c in p.values()), default=0)
+        dens = {c.denominator for c in p.values()}
+    return 1 + (big + sum(d.bit_length() for d in dens)) // 64
+
+
+def _fraction_words(c):
+    """64-bit words of one coefficient (numerator and denominator)."""
+    return 1 + (c.numerator.bit_length() + c.denominator.bit_length()) // 64
 
 
 def _product_cost(wa, wb):
@@ -301,9 +314,11 @@ def constant_value(a):
 def divide_exact(a, b):
     """``a / b`` if ``b`` (nonzero) divides ``a`` exactly, else None.
 
-    The work is ``len(a)`` plus ``len(b)`` for each term of the quotient tried: the remainder is
-    updated in place and its leading term kept on a heap, so a step costs ``len(b)`` (times a
-    logarithm), never the length of the remainder; FLINT, when it answers, is charged the same.
+    The work is ``len(a)`` plus, for each term q of the quotient tried, ``len(b)`` products of q by a
+    coefficient of ``b``, each weighted by the words of both (:func:`_product_cost`; the quotient's
+    denominators may grow at each step, and the charge grows with them): the remainder is updated in place
+    and its leading term kept on a heap, so a step costs ``len(b)`` such products (times a logarithm),
+    never the length of the remainder.  FLINT, when it answers, is charged the same, from the same quotient.
 
     >>> t = var(0, 1)
     >>> one = const(1, 1)
@@ -319,7 +334,8 @@ def divide_exact(a, b):
         except Exception:  # noqa: BLE001 - not exact: the loop below decides (and counts) as always
             quo = None
         if quo is not None and len(quo) <= MAX_POLY_TERMS:
-            _spend(len(a) + len(b) * len(quo))  # what the loop spends: one step per quotient term
+            wb = _words(b)  # what the loop spends: one step per quotient term, weighted as it is there
+            _spend(len(a) + sum(len(b) * _product_cost(_fraction_words(q), wb) for q in quo.values()))
             return quo
     _spend(len(a))
     if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass over ``a``
@@ -332,16 +348,18 @@ def divide_exact(a, b):
     heap = [tuple(-e for e in mon) for mon in rem]  # the largest monomial first (lex order)
     heapq.heapify(heap)
     quo = {}
+    wb = _words(b)
     while heap:
         top = tuple(-e for e in heapq.heappop(heap))
         c = rem.pop(top, None)
         if c is None:  # an entry whose term has cancelled since it was pushed
             continue
-        _spend(len(b))
         shift = tuple(x - y for x, y in zip(top, lead))
         if any(e < 0 for e in shift):
+            _spend(len(b))
             return None
         q = c / lc
+        _spend(len(b) * _product_cost(_fraction_words(q), wb))  # before the step's len(b) products
         quo[shift] = q
         _size(quo)
         for mon, v in rest:
