@@ -23,10 +23,9 @@ import random
 import sys
 import time
 
-from symssm.checker.core import check_data
+from symssm.checker.core import KINDS as CHECKER_KINDS, check_data
 from symssm.checker.isolate import Undecided, default_seconds, run_isolated
-from symssm.checker.parametric import read_parametric_system
-from symssm.checker.reading import Ledger, canonical_hash, read_system
+from symssm.checker.reading import Ledger
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.set_int_max_str_digits(0)
@@ -38,19 +37,14 @@ def _load(name):
 
 
 def _rehash(cert):
-    """Recompute input_sha256 with the checker's own readers, so the mutant is not stopped at the hash."""
-    if cert.get("kind") == "parametric-head-count":
-        try:
-            cert["input_sha256"] = read_parametric_system(Ledger(), cert["system"])["sha256"]
-        except Exception:  # noqa: BLE001 - a mutant the reader refuses keeps its old hash
-            pass
+    """Recompute input_sha256 with the checker's own reader of the kind, so the mutant is not stopped at the hash."""
+    row = CHECKER_KINDS.get((cert.get("kind"), cert.get("field")))
+    if row is None:
         return cert
-    if cert.get("kind") in ("head-count", "gradient-highway") and "field" not in cert:
-        try:
-            system = read_system(Ledger(), cert["system"])
-        except Exception:  # noqa: BLE001 - a mutant the reader refuses keeps its old hash
-            return cert
-        cert["input_sha256"] = canonical_hash(system["A"], system["B"], system["C"], system["D"])
+    try:
+        cert["input_sha256"] = row[0](Ledger(), cert["system"])["sha256"]
+    except Exception:  # noqa: BLE001 - a mutant the reader refuses keeps its old hash
+        pass
     return cert
 
 
@@ -79,15 +73,53 @@ def _grow_formula(rng, cert):
     return _rehash(cert)
 
 
+def _big_fraction(rng, digits):
+    return str(rng.randint(1, 9) * 10 ** digits + rng.randint(0, 10 ** 6)) + "/" + str(
+        10 ** digits + 2 * rng.randint(0, 10 ** 6) + 1)
+
+
 def _grow_P(rng, cert):
-    P = cert["lyapunov"]["P"]
-    N = len(P)
+    """The decay witness's numbers: P (version 1) or U, D and the weights (version 2), with many digits."""
+    ly = cert["lyapunov"]
     digits = rng.choice([100, 1000, 5000])
-    for i in range(N):
-        for j in range(i, N):
-            x = str(rng.randint(1, 9) * 10 ** digits + rng.randint(0, 10 ** 6)) + "/" + str(10 ** digits + 2 * rng.randint(0, 10 ** 6) + 1)
-            P[i][j] = P[j][i] = x
+    if "P" in ly:
+        P = ly["P"]
+        for i in range(len(P)):
+            for j in range(i, len(P)):
+                P[i][j] = P[j][i] = _big_fraction(rng, digits)
+        return cert
+    U = ly["U"]
+    for i in range(len(U)):
+        for j in range(i + 1, len(U)):
+            if rng.random() < 0.5:
+                U[i][j] = _big_fraction(rng, digits)
+    for key in ("D", "weights"):
+        ly[key] = [_big_fraction(rng, digits) for _ in ly[key]]
     return cert
+
+
+def _number_leaves(obj, path=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _number_leaves(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _number_leaves(v, path + (i,))
+    elif isinstance(obj, str) and obj[:1] in "-0123456789" and obj.lstrip("-").replace("/", "").isdecimal():
+        yield path
+
+
+def _grow_any_number(rng, cert):
+    """Any number text of the certificate (system or proof) made long: what every kind's reader must price."""
+    leaves = list(_number_leaves(cert))
+    if not leaves:
+        return cert
+    for path in rng.sample(leaves, min(len(leaves), rng.choice([1, 4, 16]))):
+        parent = cert
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = _big_fraction(rng, rng.choice([50, 500, 5000])).split("/")[rng.randint(0, 1)]
+    return _rehash(cert)
 
 
 def _grow_rows(rng, cert):
@@ -98,10 +130,66 @@ def _grow_rows(rng, cert):
     return cert
 
 
+def _built(make):
+    """A starting certificate made by the generator (for the kinds the catalogue has no file of)."""
+    def load():
+        return copy.deepcopy(make().data)
+    return load
+
+
+def _approximate():
+    from symssm.api import certify
+    from symssm.sources.system import ssm
+
+    return certify(ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="a"), 8, tolerance="1/100")
+
+
+def _gaussian():
+    from symssm.api import certify
+    from symssm.sources.complex_system import complex_ssm
+
+    return certify(complex_ssm([["1/2+1/3i", 0], [0, "-i"]], [[1, "2i"], [0, 1]], [[1, 0], [0, 1]], name="c"), 6)
+
+
+def _interaction():
+    from symssm.catalog import build_framework
+
+    return next(cert for label, _, cert, *_ in build_framework(None, seed=0, n=3, m=1, every_input=False))
+
+
+def _parametric_layer():
+    from symssm.api import certify
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    return certify(parametric_layer_from_data({"kind": "convolution", "n": 2, "parameters": ["t"],
+                                               "kernel": [[["1", "0"], ["0", "t"]], [["t", "0"], ["0", "(1+t)/(2-t)"]]]}))
+
+
+def _trained():
+    import numpy as np
+
+    from symssm.api import certify
+    from symssm.sources.checkpoints import CheckpointLayer
+    from symssm.sources.trained import trained_layer
+
+    f = lambda *v: np.array(v, np.float32)  # noqa: E731
+    tensors = {"kernel.log_dt": f(-1.0), "kernel.log_A_real": f([-0.5]), "kernel.A_imag": f([1.0]),
+               "kernel.C": f([[0.5, -1.0]]), "D": f(0.25)}
+    return certify(trained_layer(CheckpointLayer("l", "s4d", tensors), "m.npz"), 4, tolerance="1/100")
+
+
+#: Every certificate kind: where its starting certificate comes from, and how its mutants grow.
 KINDS = {
-    "head-count": ("hippo-legs-N8-p3-m2.json", [_grow_digits, _grow_rows]),
-    "gradient-highway": ("hippo-legs-N8-p3-m2.gradient.json", [_grow_digits, _grow_P]),
-    "parametric-head-count": ("diagonal-symbolic-N3-p3-m1.json", [_grow_formula, _grow_rows]),
+    "head-count": (lambda: _load("hippo-legs-N8-p3-m2.json"), [_grow_digits, _grow_rows, _grow_any_number]),
+    "head-count Q(i)": (_built(_gaussian), [_grow_any_number]),
+    "gradient-highway": (lambda: _load("hippo-legs-N8-p3-m2.gradient.json"), [_grow_digits, _grow_P,
+                                                                                _grow_any_number]),
+    "parametric-head-count": (lambda: _load("diagonal-symbolic-N3-p3-m1.json"), [_grow_formula, _grow_rows,
+                                                                                   _grow_any_number]),
+    "approximate-head-count": (_built(_approximate), [_grow_digits, _grow_any_number]),
+    "interaction-rank": (_built(_interaction), [_grow_any_number]),
+    "parametric-interaction-rank": (_built(_parametric_layer), [_grow_any_number]),
+    "trained-head-count": (_built(_trained), [_grow_any_number]),
 }
 
 
@@ -128,8 +216,8 @@ def main(argv=None):
     failed = False
     print("| kind | bytes | check (s) | budget (s) | exit | verdict |")
     print("|---|---|---|---|---|---|")
-    for kind, (name, growers) in KINDS.items():
-        best = _load(name)
+    for kind, (start, growers) in KINDS.items():
+        best = start()
         best_time, best_out = _timed(best, default_seconds(len(json.dumps(best))))
         for _ in range(args.rounds):
             mutant = rng.choice(growers)(rng, copy.deepcopy(best))
@@ -140,6 +228,7 @@ def main(argv=None):
             took, out = _timed(mutant, budget)
             if took > budget + 1.0:
                 failed = True
+                print(f"{kind}: a check outlived its budget ({took:.1f} s of {budget:.1f} s)", file=sys.stderr)
             if took > best_time:
                 best, best_time, best_out = mutant, took, out
         size = len(json.dumps(best))

@@ -282,7 +282,11 @@ def _handed_out(data, verify):
     cert = Certificate(data)
     if not verify:
         return cert
-    verdict = cert.check()
+    # the limits of a fresh `symssm check` of the file: its default time budget for this size (the work limits
+    # are the checker's own and charged alike with or without python-flint), so what is handed out is decided
+    from .checker.isolate import default_seconds
+
+    verdict = cert.check(max_seconds=default_seconds(len(cert.to_json().encode("utf-8"))))
     if verdict.code == 2:  # the generator never hands out what the checker would refuse
         from .errors import LimitError
 

@@ -4,8 +4,10 @@ Each input line is one spec of any shape :mod:`symssm.sources.reader` recognises
 real or complex, a family with ``"parameters"``, a layer with a ``"kind"``, with or without parameters).  Each result is one JSON line: ``{"line", "name", "kind", "n", "head_count" (with
 ``"complete"`` for a family) or "interaction_rank", "verified", "certificate", "error"}``; a spec that cannot be certified gives its error as data, never a stop.
 
-Results are appended to the output as they complete, one whole line at a time, so an interrupted
-run loses nothing; a rerun reads what is there, skips the lines already done and runs the rest.  When
+Results are appended to the output as they complete, one whole line at a time (signals held back
+while a line is written), so an interrupted run loses nothing; a rerun reads what is there, skips the
+lines already done and runs the rest, and first removes the temporary files a killed run may have left
+in its output and certificate folders (:func:`symssm.formats.files.remove_stale_temporaries`).  When
 every line is done the output is rewritten, atomically, in input order: an interrupted and resumed
 batch ends with the same file as an uninterrupted one.  Workers import symssm once and then take
 chunks of lines, so the import cost is paid once per worker, not once per system.
@@ -117,7 +119,7 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
     InputError
         If the input cannot be read, or the output is not writable (or is the input).
     """
-    from .formats.files import atomic_write, check_output_path
+    from .formats.files import atomic_write, check_output_path, remove_stale_temporaries, signals_held
 
     items = _read_input(input_path)
     check_output_path(output_path, inputs=(input_path,))
@@ -125,6 +127,8 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
         if os.path.exists(cert_dir) and not os.path.isdir(cert_dir):
             raise OutputError(f"cannot write certificates into {cert_dir}: it is not a folder")
         os.makedirs(cert_dir, exist_ok=True)
+        remove_stale_temporaries(cert_dir)
+    remove_stale_temporaries(os.path.dirname(os.path.abspath(output_path)))
     done = _read_done(output_path)
     todo = [(n, t) for n, t in items if n not in done]
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
@@ -132,10 +136,11 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
     try:
         with open(output_path, "a", encoding="utf-8") as out:
             for rows in _results(chunks, cert_dir, method, workers, scheduler):
-                for row in rows:
-                    out.write(_line(row))
-                    done[row["line"]] = row
-                out.flush()
+                with signals_held():  # whole lines: a signal takes effect after the flush
+                    for row in rows:
+                        out.write(_line(row))
+                        done[row["line"]] = row
+                    out.flush()
                 bar.update(len(rows))
     finally:
         bar.close()  # an interrupted run leaves no half-drawn bar before its one line

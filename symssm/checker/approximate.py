@@ -18,7 +18,9 @@ from . import linalg
 from .gradient import check_decay, decay_rate
 from .limits import MAX_GRAM_WORK
 from .numbers import int_text, rat_text
-from .reading import integer, keys, rational
+from .costs import MAX_LAG_WORK, lag_product_work
+from .kernel import strict_equal
+from .reading import integer, integer_text, keys, rational
 
 MAX_APPROX_N = 4096
 #: Longest n of a certificate with a tail (the lags beyond the summed ones bounded by a certified decay).
@@ -96,15 +98,7 @@ def _captured(G, V):
 def _int_matrix(ledger, value, where, rows, cols):
     ledger.require(isinstance(value, list) and len(value) == rows and all(
         isinstance(r, list) and len(r) == cols for r in value), where, f"must be a {rows} x {cols} matrix")
-    out = []
-    for r in value:
-        row = []
-        for x in r:
-            ledger.require(isinstance(x, str) and 0 < len(x) <= 400 and x.lstrip("-").isdigit()
-                           and x == str(int(x)), where, "entries must be canonical integers (at most 400 characters)")
-            row.append(int(x))
-        out.append(row)
-    return out
+    return [[integer_text(ledger, x, f"{where}[{i}][{j}]", 400) for j, x in enumerate(r)] for i, r in enumerate(value)]
 
 
 def check_approximate(ledger, cert, system):
@@ -113,18 +107,21 @@ def check_approximate(ledger, cert, system):
                                        "tolerance", "head_count", "undecided_at", "errors"), optional=("tail",))
     p, m = system["p"], system["m"]
     pm = p * m
-    ledger.require(pm <= MAX_APPROX_DIM, "system", f"eps-head counts are checked for p*m <= {MAX_APPROX_DIM}")
+    ledger.afford(pm <= MAX_APPROX_DIM, "system", f"eps-head counts are checked for p*m <= {MAX_APPROX_DIM}")
     tail = cert.get("tail")
     n = integer(ledger, cert["n"], "n", 1, MAX_APPROX_N if tail is None else MAX_TAIL_N)
     n0 = n
     if tail is not None:
         keys(ledger, tail, "tail", ("summed", "decay_rate", "lyapunov", "bound", "relative_distance", "summed_errors"))
         n0 = integer(ledger, tail["summed"], "tail.summed", 1, min(n - 1, MAX_APPROX_N))
-    ledger.require(n0 * pm * pm <= MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
+    ledger.afford(n0 * pm * pm <= MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
                    "multiply-adds: beyond the checker's limit")
     bound = linalg.lag_bit_bound(system, n0 - 1)
-    ledger.require(bound <= linalg.MAX_LAG_BITS, "n", f"the exact lags up to L_{n0 - 1} may need {bound} bits; the "
+    ledger.afford(bound <= linalg.MAX_LAG_BITS, "n", f"the exact lags up to L_{n0 - 1} may need {bound} bits; the "
                    f"limit is {linalg.MAX_LAG_BITS}")
+    work = lag_product_work(n0, system["N"], p, m, bound)
+    ledger.afford(work <= MAX_LAG_WORK, "n", f"forming the exact lags L_0..L_{n0 - 1} costs {work} word operations; "
+                  f"the limit is {MAX_LAG_WORK} (checker/costs.py)")
     tol = rational(ledger, cert["tolerance"], "tolerance")
     ledger.require(0 < tol < 1, "tolerance", "must lie strictly between 0 and 1")
     errors = cert["errors"]
@@ -134,7 +131,7 @@ def check_approximate(ledger, cert, system):
     what = f"{system['name'] or 'the system'!r} on length {int_text(n)}"
     if tail is None:
         if tr == 0:
-            ledger.require(errors == [] and cert["head_count"] == 0 and cert["undecided_at"] is None, "head_count",
+            ledger.require(errors == [] and strict_equal(cert["head_count"], 0) and cert["undecided_at"] is None, "head_count",
                            "the operator is zero: no brackets, head count 0")
             return f"eps-head count 0 for {system['name'] or 'the system'!r}: its operator on length {n} is zero"
         _within_definite_work(ledger, len(errors), pm, tr, "errors")
@@ -162,7 +159,7 @@ def check_approximate(ledger, cert, system):
 
 def _within_definite_work(ledger, brackets, pm, tr, where):
     work = definite_work(brackets, pm, tr)
-    ledger.require(work <= MAX_DEFINITE_WORK, where, f"checking {brackets} brackets of a {pm} x {pm} Gram matrix "
+    ledger.afford(work <= MAX_DEFINITE_WORK, where, f"checking {brackets} brackets of a {pm} x {pm} Gram matrix "
                    f"of {tr.bit_length()}-bit entries costs {work} word operations; the limit is {MAX_DEFINITE_WORK}")
 
 
@@ -262,12 +259,12 @@ def check_claim(ledger, cert, lowers, uppers, tol, what):
                    "bound is within the tolerance")
     k = cert["head_count"]
     if K == 0 or lowers[K - 1] > tol:
-        ledger.require(k == K and not isinstance(k, bool) and cert["undecided_at"] is None, "head_count",
+        ledger.require(strict_equal(k, K) and cert["undecided_at"] is None, "head_count",
                        f"the brackets prove the eps-head count {K}")
         return (f"eps-head count {int_text(K)} for {what} at "
                 f"tolerance {rat_text(tol)} (e_{K} <= {float(uppers[K]):.3g}"
                 + (f", e_{K - 1} >= {float(lowers[K - 1]):.3g})" if K else ")"))
-    ledger.require(k is None and cert["undecided_at"] == K - 1, "head_count",
+    ledger.require(k is None and strict_equal(cert["undecided_at"], K - 1), "head_count",
                    f"the bracket of e_{K - 1} straddles the tolerance: no count may be claimed (undecided_at {K - 1})")
     return (f"no eps-head count claimed for {what}: e_{K - 1} "
             f"lies in [{float(lowers[K - 1]):.3g}, {float(uppers[K - 1]):.3g}], around the tolerance")

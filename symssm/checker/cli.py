@@ -4,6 +4,7 @@ import argparse
 import sys
 
 from .core import check_file
+from .interrupts import exit_code, interrupted_line, run_guarded
 from .kernel import CheckResult
 
 __all__ = ["main", "option_file_clash"]
@@ -61,7 +62,11 @@ def option_file_clash(argv):
 
 
 def main(argv=None, *, prog="symssm-check"):
-    """Run the checker's command line; returns the exit code (0 verified, 1 rejected, 2 unreadable/undecided).
+    """Run the checker's command line; returns the exit code (0 verified, 1 rejected, 2 unreadable/undecided,
+    130 interrupted by SIGINT, 143 by SIGTERM).
+
+    The first SIGINT or SIGTERM ends the check with one line and never a verdict; later ones are ignored
+    (:mod:`.interrupts`), so no signal, however often sent, shows a traceback or exits 1.
 
     Parameters
     ----------
@@ -73,8 +78,16 @@ def main(argv=None, *, prog="symssm-check"):
     Returns
     -------
     int
-        0 verified, 1 rejected, 2 unreadable or undecided.
+        0 verified, 1 rejected, 2 unreadable or undecided, 130 or 143 interrupted.
     """
+    def stopped(exc):
+        print(f"{prog}: {interrupted_line(exc)}: neither verified nor rejected", file=sys.stderr)
+        return exit_code(exc)
+
+    return run_guarded(lambda: _main(argv, prog), stopped, restore=argv is not None)
+
+
+def _main(argv, prog):
     parser = argparse.ArgumentParser(
         allow_abbrev=False,
         prog=prog,
@@ -141,9 +154,6 @@ def main(argv=None, *, prog="symssm-check"):
     try:
         # the child's own budget (above) reports first; the parent's kill is the backstop for native code
         out = run_isolated(task, seconds=seconds + 0.4, limit_text=limit_text)
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted: neither verified nor rejected", file=sys.stderr)
-        return 2
     except Undecided as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

@@ -151,9 +151,9 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
                               "were checked; neither verified nor rejected", ledger.done)
     except (MemoryError, RecursionError) as exc:
         return CheckResult(2, f"the certificate is too large to check ({type(exc).__name__})", ledger.done)
-    except Exception as exc:  # a shape no obligation anticipated: fail closed
-        return CheckResult(1, f"structure: malformed certificate ({type(exc).__name__}: {str(exc)[:120]})",
-                           ledger.done)
+    except Exception as exc:  # a shape no obligation anticipated: fail closed, and say nothing is decided
+        return CheckResult(2, f"undecided: malformed certificate, read by no obligation ({type(exc).__name__}: "
+                              f"{str(exc)[:120]}); neither verified nor rejected", ledger.done)
 
 
 def check_file(path, *, spec_path=None, max_seconds=None, at=None):

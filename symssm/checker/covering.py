@@ -31,7 +31,7 @@ from fractions import Fraction
 from math import gcd, isqrt
 
 from . import polynomials as P
-from .reading import Rejected, Unreadable, is_text
+from .reading import Malformed, Rejected, Unreadable, is_text
 
 __all__ = ["MAX_ROOT_COEFFICIENT", "MAX_ROOT_CANDIDATES", "Item", "read_item", "check_denominators", "link_pairs",
            "incoming_links", "read_links", "check_link_names", "covered_items", "resolve", "ITEM_STATUSES",
@@ -297,7 +297,7 @@ def _poly(text, names, where):
     try:
         return P.parse_polynomial(text, names)
     except P.FormulaError as exc:
-        raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
+        raise Malformed(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
 
 
 def _rational(ledger, text, where):
@@ -305,7 +305,7 @@ def _rational(ledger, text, where):
     try:
         return P.parse_rational(text)
     except P.FormulaError as exc:
-        raise Rejected(where, str(exc)) from None
+        raise Malformed(where, str(exc)) from None
 
 
 def _variables(ledger, cover, names, where):

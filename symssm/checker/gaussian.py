@@ -18,7 +18,7 @@ from . import linalg
 from .headcount import nonsingular_minor_mod
 from .limits import MAX_ENTRIES, MAX_PRIME  # the same bounds as over Q
 from .numbers import NumberError, canonical_rational, int_text, is_prime
-from .kernel import Rejected, Unreadable, is_text, strict_equal
+from .kernel import Malformed, Rejected, Unreadable, is_text, strict_equal
 from .reading import integer, keys, matrix, positions, system_record, witness_lags
 
 FIELD = "Q(i)"
@@ -128,7 +128,7 @@ def _number(ledger, value, where):
     try:
         return parse(value)
     except NumberError as exc:
-        raise Rejected(where, str(exc)) from None
+        raise Malformed(where, str(exc)) from None
 
 
 def _matrix(ledger, value, where, rows, cols, tables=None):
@@ -325,7 +325,7 @@ def _check_exact_lower_bound(ledger, system, lb, lags, cells, T):
     """The exact minor over Q(i); returns the exact lags L_0..L_(T-1)."""
     K = len(lags)
     integer(ledger, lb["prime"], "lower_bound.prime", 3, 2**31 - 1)  # not used by the exact method: kept for the format
-    ledger.require(system["N"] <= MAX_EXACT_N, "lower_bound.method",
+    ledger.afford(system["N"] <= MAX_EXACT_N, "lower_bound.method",
                    f"exact elimination over Q(i) is checked up to N = {MAX_EXACT_N}; a larger system needs a modular "
                    "witness")
     bound, work = lag_cost(system, T)

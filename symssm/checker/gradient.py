@@ -23,6 +23,7 @@ from math import factorial
 
 from .linalg import (MAX_A_BITS, MAX_P_BITS, capped_integer_form, decrease_definite, definite_between,
                      factored_decay, integer_bits)
+from .costs import MAX_DECAY_V1_WORK, decay_v1_work
 from .numbers import rat_text
 from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
@@ -113,6 +114,12 @@ def check_decay(ledger, ly, r, system, where):
     mu = rational(ledger, ly["mu"], f"{where}.mu")
     M = rational(ledger, ly["M"], f"{where}.M")
     ledger.require(mu > 0 and M > 0, f"{where}.mu", "mu and M must be positive")
+    r_bits = r.numerator.bit_length() + r.denominator.bit_length()
+    work = decay_v1_work(N, integer_bits(P, MAX_P_BITS), integer_bits(A, MAX_A_BITS), r_bits)
+    if work > MAX_DECAY_V1_WORK:
+        raise Unreadable(f"undecided: {where}.P: the exact definiteness tests of this version-1 witness cost about "
+                         f"{work} word operations (N = {N}); the limit is {MAX_DECAY_V1_WORK} (checker/costs.py); "
+                         "neither verified nor rejected")
     above_mu, below_M = definite_between(P, mu, M)
     ledger.require(above_mu, f"{where}.mu", "P - mu I is not positive definite")
     ledger.require(below_M, f"{where}.M", "M I - P is not positive definite")

@@ -46,6 +46,69 @@ def nonsingular_minor_mod(ledger, M, prime, determinant):
 
 
 def check_head_count(ledger, cert, system):
+    """Every obligation of a ``head-count`` certificate, in the order they are checked; returns the verdict's summary.
+
+    ``system`` was read by :func:`.reading.read_system` (every entry a canonical rational, its hash equal to
+    ``input_sha256``).  With ``L_d = C A^d B`` (``L_0 = C B + D``) and ``T`` the truncation, the obligations are:
+
+    0. *Shape.* Exactly the format's fields; ``truncation`` is ``T`` (N, or N + 1 with D); ``n`` and
+       ``head_count`` are integers >= 0 (a boolean is not).
+    1. *Witness lags.* ``lower_bound.lags`` are K strictly increasing lags below T, at most ``min(T, p m)``;
+       ``positions`` are K entries ``(r_t, c_t)`` of a p x m matrix; ``prime`` is a prime below 2^31 dividing
+       no denominator of the system (so reduction modulo it is defined).
+    2. *Upper bound.* Every lag ``d < T`` is a witness lag, or is listed in ``upper_bound.coefficients`` with one
+       rational per witness lag below it, or lies past the last witness lag when ``K = p m`` (the dimension
+       argument: ``dimension_from_lag`` is then ``d_K + 1``).
+    3. *The claim.* ``head_count = #{s : d_s < n}`` (the witness structure's count, :func:`bisect_left`), and
+       the optional ``heads.value_maps`` list that many maps.
+    4. *Cost.* The exact lags any later obligation needs (the listed lags, the witness lags of an exact minor,
+       the value maps' lags) have entries of at most ``MAX_LAG_BITS`` bits (:func:`.linalg.lag_bit_bound`),
+       checked before any lag is formed; over it the check is undecided (exit 2), naming the limit.
+    5. *Lower bound.* ``M_st = L_(d_s)[r_t, c_t]``: for ``method = "exact"`` the stated ``minor`` equals M entry
+       by entry, every leading principal minor is nonzero (Bareiss) and ``determinant`` is det M; for
+       ``"modular"`` the same minors are computed modulo the prime (:func:`.linalg.minor_mod`), all nonzero, and
+       ``determinant_mod_p`` is det M mod P.  So ``L_(d_1), ..., L_(d_K)`` are linearly independent.
+    6. *Upper bound, exactly.* Each listed lag equals its stated combination of the witness lags below it
+       (:func:`.linalg.combinations`).  With 2., every lag below T lies in the span of the witness lags below
+       it, and (Cayley-Hamilton) so does every later lag: ``k(n') = #{s : d_s < n'}`` for every n'.
+    7. *Derived claims.* ``profile`` (values ``k(1..d_K + 1)``, ``constant_from``, ``eventual = K``),
+       ``holds_for`` (the range of n with the same count), ``heads`` (``H = k``, the value maps' lags and
+       rule, each value map equal to its lag) and ``interaction_rank_gap`` (H = 0..k-1, each refuted by the
+       leading (H+1)-minor) are exactly what the proven profile implies.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        Records each obligation; raises :class:`.kernel.Rejected` (exit 1) naming the first that fails,
+        :class:`.kernel.Malformed` for a field written against the format and :class:`.kernel.Unreadable`
+        for a limit (exit 2).
+    cert : dict
+        The certificate, parsed by :func:`.kernel.parse_json`.
+    system : dict
+        The record of :func:`.reading.read_system`.
+
+    Returns
+    -------
+    str
+        The summary of what is verified (``head-count k(n) = k for 'name' (for every n from .. to ..)``).
+
+    Raises
+    ------
+    Rejected
+        An obligation failed.
+    Unreadable
+        A field is malformed, or a limit stops the check (undecided).
+
+    Examples
+    --------
+    >>> from symssm.checker.core import check_data
+    >>> from symssm.checker.kernel import read_file
+    >>> import os
+    >>> cert = read_file(os.path.join(os.path.dirname(__file__), "..", "..", "certificates",
+    ...                               "rotation-N2-p1-m1.json"), "certificate")
+    >>> check_data(cert).message
+    "head-count k(1024) = 1 for 'rotation-N2-p1-m1' (for every n from 1 on)"
+    """
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "head_count", "truncation", "lower_bound", "upper_bound", "heads",
                                        "profile", "holds_for", "interaction_rank_gap"))
@@ -108,7 +171,7 @@ def check_head_count(ledger, cert, system):
     need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
     if need_exact:
         bound = linalg.lag_bit_bound(system, max(need_exact))
-        ledger.require(bound <= linalg.MAX_LAG_BITS, "exact lags",
+        ledger.afford(bound <= linalg.MAX_LAG_BITS, "exact lags",
                        f"verifying this certificate needs exact lags up to L_{max(need_exact)} whose entries may have "
                        f"{bound} bits; the limit is {linalg.MAX_LAG_BITS} (docs/robustness.md)")
     exact = linalg.exact_lags(system, max(need_exact) + 1) if need_exact else []

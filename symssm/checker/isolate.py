@@ -10,7 +10,8 @@ waits for it.  The parent stays in Python, where it can act on its own:
 - **memory**: the child's new allocations are capped (``RLIMIT_AS``, relative to what it inherits)
   and its resident memory is polled (Linux ``/proc``): above 2 GB it stops, with the verdict undecided
   (exit 2);
-- **signals**: SIGTERM or SIGINT kills the child, and the command exits 2 at once.
+- **signals**: SIGTERM or SIGINT kills the child, and the command exits 143 or 130 at once (the first signal
+  raises, later ones are ignored: :mod:`.interrupts`).
 
 The child only reads and checks. It writes nothing, so killing it loses nothing. Where ``fork``
 is not available (Windows), the check runs in-process, with the Python-level budget only.
@@ -24,6 +25,7 @@ import signal
 import time
 
 from .accel import optional
+from .interrupts import stop_on_signals
 
 __all__ = ["DEFAULT_SECONDS", "SECONDS_PER_MB", "PURE_FACTOR", "MEMORY_LIMIT", "default_seconds", "run_isolated",
            "Undecided"]
@@ -40,10 +42,6 @@ _POLL = 0.05
 
 class Undecided(Exception):
     """The check was stopped by a limit: neither verified nor rejected (exit 2)."""
-
-
-class _Stop(BaseException):
-    """SIGTERM (or SIGINT) while waiting: end the check now."""
 
 
 def default_seconds(nbytes, *, accelerated=None):
@@ -106,19 +104,38 @@ def _kill(pid):
 def run_isolated(task, *, seconds, limit_text, memory=MEMORY_LIMIT):
     """Run ``task()`` (returning a JSON-ready dict) in a child process; return its dict.
 
-    Raises :class:`Undecided` when the time or memory limit ends the child, and re-raises
-    KeyboardInterrupt when SIGTERM or SIGINT arrive; in every case the child is killed first.
+    Raises :class:`Undecided` when the time or memory limit ends the child; SIGINT raises KeyboardInterrupt and
+    SIGTERM :class:`.interrupts.Terminated` (once: later signals are ignored).  In every case the child is killed
+    first.
     """
     if not hasattr(os, "fork"):  # pragma: no cover - Windows
         return task()
+    with stop_on_signals():
+        return _fork_and_wait(task, seconds, limit_text, memory)
+
+
+_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _fork_and_wait(task, seconds, limit_text, memory):
+    """Fork with SIGINT and SIGTERM held back, so that no signal falls between the fork and the parent's wait
+    (which kills the child on any exit) or before the child has set its own handlers."""
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.close(read_end)
+        os.close(write_end)
+        raise
     if pid == 0:  # the child: check, send the verdict, exit without running any parent cleanup
         code = 0
         try:
             os.close(read_end)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             _cap_address_space(memory)
             try:
                 payload = task()
@@ -135,19 +152,16 @@ def run_isolated(task, *, seconds, limit_text, memory=MEMORY_LIMIT):
         finally:
             os._exit(code)
     os.close(write_end)
-    handlers = {}
+    return _wait(pid, read_end, seconds, limit_text, memory, mask)
 
-    def stop(signum, frame):
-        raise _Stop()
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            handlers[sig] = signal.signal(sig, stop)
-        except (ValueError, OSError):  # not the main thread: no handler, the limits still hold
-            pass
+def _wait(pid, read_end, seconds, limit_text, memory, mask):
+    """The parent's side of :func:`run_isolated`: read the child's verdict within the limits; kill it on any exit
+    (a signal held back since the fork is let through here, where its exception kills the child)."""
     chunks, done = [], False
     deadline = time.monotonic() + seconds
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while not done:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -167,19 +181,17 @@ def run_isolated(task, *, seconds, limit_text, memory=MEMORY_LIMIT):
                 pid = None
                 raise Undecided(f"undecided: the check needed more than {memory / 1024 ** 3:g} GB of memory (the "
                                 "checker's limit); neither verified nor rejected")
-    except _Stop:
-        _kill(pid)
-        pid = None
-        raise KeyboardInterrupt from None
-    finally:
+    finally:  # a verdict, a limit, or a signal's exception: the child never outlives the wait
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(read_end)
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
         if pid is not None:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
+            if not done:
+                _kill(pid)
+            else:
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
     if not chunks:
         raise Undecided("undecided: the checking process ended without a verdict (it was killed or ran out of "
                         "memory); neither verified nor rejected")

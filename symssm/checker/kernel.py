@@ -29,7 +29,7 @@ from .bulk import SPLIT_BYTES
 from .limits import MAX_BYTES, MAX_DEPTH, MAX_INTEGER_BYTES
 from .numbers import NumberError, big_int
 
-__all__ = ["FORMAT", "VERSIONS", "Rejected", "Unreadable", "CheckResult", "Ledger", "JsonDecimal", "strict_equal",
+__all__ = ["FORMAT", "VERSIONS", "Rejected", "Unreadable", "Malformed", "CheckResult", "Ledger", "JsonDecimal", "strict_equal",
            "is_text", "parse_json", "read_file"]
 
 FORMAT = "symssm-certificate"
@@ -46,6 +46,19 @@ class Rejected(Exception):
 
 class Unreadable(Exception):
     """The input is not a readable symssm certificate."""
+
+
+class Malformed(Unreadable):
+    """A field is not written as the format says (a number's text, a boolean for a number): unreadable (exit 2),
+    with the field named.
+
+    >>> str(Malformed("lower_bound.prime", "'--7' is not a canonical integer"))
+    "malformed certificate: lower_bound.prime: '--7' is not a canonical integer"
+    """
+
+    def __init__(self, field, message):
+        super().__init__(f"malformed certificate: {field}: {message}")
+        self.field = field
 
 
 class CheckResult:
@@ -92,6 +105,19 @@ class Ledger:
         if obligation not in self._seen:
             self._seen.add(obligation)
             self.done.append(obligation)
+
+    def afford(self, condition, where, message):
+        """A limit on the checker's work, tested before the work: over it the verdict is undecided (exit 2), the
+        limit named, never REJECTED (a true certificate may need more work than the checker does).
+
+        >>> Ledger().afford(10 <= 20, "n", "costs 10; the limit is 20")
+        >>> Ledger().afford(30 <= 20, "n", "costs 30; the limit is 20")
+        Traceback (most recent call last):
+        ...
+        symssm.checker.kernel.Unreadable: undecided: n: costs 30; the limit is 20; neither verified nor rejected
+        """
+        if not condition:
+            raise Unreadable(f"undecided: {where}: {message}; neither verified nor rejected")
 
 
 class JsonDecimal(str):

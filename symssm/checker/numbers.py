@@ -55,6 +55,7 @@ def canonical_rational(text):
     """Parse ``"p"`` or ``"p/q"`` in lowest terms with q > 1, rejecting anything else."""
     if type(text) is not str or not text.isascii():
         raise NumberError("not a rational string (a JSON string such as \"3/4\")")
+    # the grammar below is ASCII only ([0-9], not \d): "²" or a full-width digit never reaches int()
     if len(text) < 19 and _SMALL_INT.match(text):  # the common case: a short canonical integer
         return Fraction(int(text))
     m = CANONICAL.match(text)
@@ -68,6 +69,49 @@ def canonical_rational(text):
     if den == 1 or value.denominator != den:
         raise NumberError(f"{text[:40]!r} is not in lowest terms")
     return value
+
+
+def canonical_integer(text, max_digits=MAX_DIGITS):
+    """Parse a canonical integer text: ASCII digits, no leading zero, at most one leading ``-``, no ``-0``.
+
+    The one reader of integer texts in the checker (entries of integer matrices, kernels); rationals are
+    read by :func:`canonical_rational`, which applies the same rule to the numerator and denominator.
+
+    Parameters
+    ----------
+    text : object
+        The value read (it must be a JSON string).
+    max_digits : int
+        The most digits allowed.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    NumberError
+        If ``text`` is not such a string, or has more than ``max_digits`` digits.
+
+    Examples
+    --------
+    >>> canonical_integer("-158"), canonical_integer("0")
+    (-158, 0)
+    >>> for bad in ("--158", "\u00b2", "007", " 1", "-0", "+1", "1_000", True):
+    ...     try:
+    ...         canonical_integer(bad)
+    ...     except NumberError:
+    ...         pass
+    ...     else:
+    ...         print("accepted", bad)
+    """
+    if type(text) is not str or not text.isascii():
+        raise NumberError("not an integer string (a JSON string such as \"-12\")")
+    if not _SMALL_INT.match(text):
+        raise NumberError(f"{text[:40]!r} is not a canonical integer (ASCII digits, no leading zero, one optional '-')")
+    if len(text) - text.startswith("-") > max_digits:
+        raise NumberError(f"{len(text) - text.startswith('-')} digits exceed the limit of {max_digits}")
+    return big_int(text) if len(text) > 18 else int(text)
 
 
 MAX_EXPONENT = 10_000

@@ -11,7 +11,7 @@ from . import covering as CV
 from . import polynomials as P
 from .limits import MAX_CASES
 from .numbers import rat_text
-from .reading import Rejected, Unreadable, is_text, strict_equal
+from .reading import Malformed, Rejected, Unreadable, is_text, strict_equal
 
 __all__ = ["read_parametric_system", "parametric_spec_hash", "check_parametric", "head_count_at", "parse_point",
            "read_body_family", "scaled_entries", "check_rank", "check_factors", "check_cases", "locate", "show_point"]
@@ -85,7 +85,7 @@ def _poly(ledger, text, names, where):
     try:
         return P.parse_polynomial(text, names)
     except P.FormulaError as exc:
-        raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
+        raise Malformed(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
 
 
 def _same_fraction(n1, d1, n2, d2):
@@ -219,7 +219,7 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
                     try:
                         fn, fd = P.parse_pair(root["formulas"][key][r][c], names)
                     except P.FormulaError as exc:
-                        raise Rejected(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
+                        raise Malformed(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
                     ledger.require(_same_fraction(num, den, fn, fd), where, "is not the system's entry")
                 elif legacy:
                     pn, pd = parent.pairs[key][r][c]
@@ -374,7 +374,7 @@ def check_factors(ledger, w, b, names, pairs, whole, i, count, body=None):
     try:
         constant = P.parse_rational(fa["constant"])
     except P.FormulaError as exc:
-        raise Rejected(f"{w}.factors.constant", str(exc)) from None
+        raise Malformed(f"{w}.factors.constant", str(exc)) from None
     ledger.require(constant != 0, f"{w}.factors.constant", "must be nonzero")
     factors, product, seen = [], P.const(constant, nv), set()
     for j, f in enumerate(fa["list"]):

@@ -12,15 +12,15 @@ import hashlib
 import json
 from itertools import chain
 
-from .kernel import (FORMAT, VERSIONS, CheckResult, JsonDecimal, Ledger, Rejected, Unreadable, is_text, parse_json,
-                     read_file, strict_equal)
+from .kernel import (FORMAT, VERSIONS, CheckResult, JsonDecimal, Ledger, Malformed, Rejected, Unreadable, is_text,
+                     parse_json, read_file, strict_equal)
 from .limits import MAX_BYTES, MAX_DEPTH, MAX_DIM, MAX_ENTRIES, MAX_INTEGER_ENTRIES, MAX_N, MAX_NAME
-from .numbers import NumberError, canonical_rational, rat_text, spec_rational
+from .numbers import MAX_DIGITS, NumberError, canonical_integer, canonical_rational, rat_text, spec_rational
 
-__all__ = ["keys", "integer", "positions", "rational", "matrix", "witness_lags", "canonical_hash", "read_system",
+__all__ = ["keys", "integer", "integer_text", "positions", "rational", "matrix", "witness_lags", "canonical_hash", "read_system",
            "system_record", "canonical_json", "SPEC_KEYS", "spec_fields", "spec_matrix", "read_spec", "spec_hash",
            # the kernel's names, for the modules that import them from here
-           "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Rejected", "Unreadable", "is_text",
+           "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Malformed", "Rejected", "Unreadable", "is_text",
            "parse_json", "read_file", "strict_equal", "MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_N",
            "MAX_NAME"]
 
@@ -55,7 +55,10 @@ def keys(ledger, obj, where, required, optional=()):
 
 
 def integer(ledger, value, where, lo=None, hi=None):
-    """Require an integer (not a boolean) in ``[lo, hi]``.
+    """Require a JSON integer (not a boolean: ``True == 1`` in Python) in ``[lo, hi]``.
+
+    A value of another type is malformed (:class:`Malformed`, exit 2, the field named); one outside the
+    bounds fails the obligation (exit 1).
 
     Parameters
     ----------
@@ -72,8 +75,17 @@ def integer(ledger, value, where, lo=None, hi=None):
     -------
     int
         ``value``.
+
+    Raises
+    ------
+    Malformed
+        If ``value`` is not a JSON integer.
+    Rejected
+        If it lies outside the bounds.
     """
-    ledger.require(isinstance(value, int) and not isinstance(value, bool), where, "must be an integer")
+    if type(value) is not int:
+        raise Malformed(where, "must be an integer" + (" (a JSON boolean is not a number)"
+                                                        if isinstance(value, bool) else ""))
     ledger.require(lo is None or value >= lo, where, f"must be at least {lo}")
     ledger.require(hi is None or value <= hi, where, f"must be at most {hi}")
     return value
@@ -124,13 +136,42 @@ def rational(ledger, value, where):
 
     Raises
     ------
-    Rejected
+    Malformed
         If ``value`` is not a canonical rational text within the digit limit.
     """
     try:
         return canonical_rational(value)
     except NumberError as exc:
-        raise Rejected(where, str(exc)) from None
+        raise Malformed(where, str(exc)) from None
+
+
+def integer_text(ledger, value, where, max_digits=MAX_DIGITS):
+    """A canonical integer text (``"-158"``: ASCII digits, no leading zero, one optional sign) as an int.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        The ledger (the field is named by ``where``).
+    value : object
+        The value read.
+    where : str
+        The field's path.
+    max_digits : int
+        The most digits allowed.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    Malformed
+        If ``value`` is not such a text (``"--158"``, ``"007"``, ``" 1"``, ``"²"``, a JSON number or boolean).
+    """
+    try:
+        return canonical_integer(value, max_digits)
+    except NumberError as exc:
+        raise Malformed(where, str(exc)) from None
 
 
 def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=None):

@@ -100,7 +100,7 @@ def _rank(rows, stop=None):
 def check_softmax(ledger, cert, layer, r):
     """Obligations of a softmax-attention interaction rank; returns None (the witness blocks are irrational)."""
     n, p, m = layer["n"], layer["p"], layer["m"]
-    ledger.require(n <= MAX_TOKENS, "system.n", f"softmax attention is checked for at most {MAX_TOKENS} tokens")
+    ledger.afford(n <= MAX_TOKENS, "system.n", f"softmax attention is checked for at most {MAX_TOKENS} tokens")
     heads = layer["heads"]
     lb = cert["lower_bound"]
     keys(ledger, lb, "lower_bound", ("method", "blocks", "positions", "precision_bits", "taylor_terms"))
@@ -111,12 +111,12 @@ def check_softmax(ledger, cert, layer, r):
     keys(ledger, ub, "upper_bound", ("value_maps_rank",))
     # past MAX_RANK the certificate is refused anyway: stop there (work <= (MAX_RANK + 1) heads p m)
     vrank = _rank([[x for row in V for x in row] for _, _, V in heads], stop=MAX_RANK + 1)
-    ledger.require(vrank <= MAX_RANK, "upper_bound.value_maps_rank", f"the value maps have rank at least "
+    ledger.afford(vrank <= MAX_RANK, "upper_bound.value_maps_rank", f"the value maps have rank at least "
                    f"{MAX_RANK + 1}; softmax certificates are checked up to rank {MAX_RANK}")
     ledger.require(strict_equal(ub["value_maps_rank"], vrank), "upper_bound.value_maps_rank",
                    f"the value maps have rank {vrank}")
     ledger.require(r == vrank, "interaction_rank", f"must be the value maps' rank {vrank} (the upper bound)")
-    ledger.require(r <= MAX_RANK, "interaction_rank", f"softmax certificates are checked up to rank {MAX_RANK}")
+    ledger.afford(r <= MAX_RANK, "interaction_rank", f"softmax certificates are checked up to rank {MAX_RANK}")
     ledger.require(isinstance(lb["blocks"], list) and len(lb["blocks"]) == r, "lower_bound.blocks",
                    f"must list {r} blocks")
     wit = []

@@ -32,7 +32,7 @@ from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, check_brackets, che
 from .limits import MAX_GRAM_WORK
 from .numbers import NumberError, canonical_rational, int_text
 from .kernel import is_text
-from .reading import integer, keys, rational
+from .reading import integer, integer_text, keys, rational
 
 __all__ = ["read_trained_layer", "check_trained", "trained_spec_hash", "ARCHITECTURES", "layer_modes"]
 
@@ -87,7 +87,7 @@ def read_trained_layer(ledger, obj):
     H = integer(ledger, obj["channels"], "system.channels", 1, 4096)
     P = integer(ledger, obj["modes"], "system.modes", 1, MAX_MODES)
     modes = H * P if arch == "s4d" else P
-    ledger.require(modes <= MAX_MODES, "system.modes", f"the layer has {modes} modes; the limit is {MAX_MODES}")
+    ledger.afford(modes <= MAX_MODES, "system.modes", f"the layer has {modes} modes; the limit is {MAX_MODES}")
     shapes = _shapes(arch, H, P)
     params = obj["parameters"]
     keys(ledger, params, "system.parameters", tuple(shapes))
@@ -258,12 +258,7 @@ def _surrogate(ledger, sur, count):
     for d, row in enumerate(kernel):
         ledger.require(isinstance(row, list) and len(row) == count, f"surrogate.kernel[{d}]",
                        f"must list {count} entries")
-        out = []
-        for x in row:
-            ledger.require(type(x) is str and 0 < len(x) <= limit and x.lstrip("-").isdigit() and x == str(int(x)),
-                           f"surrogate.kernel[{d}]", f"entries must be canonical integers of at most {limit} digits")
-            out.append(int(x))
-        rows.append(out)
+        rows.append([integer_text(ledger, x, f"surrogate.kernel[{d}][{j}]", limit) for j, x in enumerate(row)])
     rho = rational(ledger, sur["radius"], "surrogate.radius")
     tail = rational(ledger, sur["tail"], "surrogate.tail")
     t = rational(ledger, sur["relative_distance"], "surrogate.relative_distance")
@@ -278,19 +273,19 @@ def check_trained(ledger, cert, layer):
                                        "tolerance", "head_count", "undecided_at", "surrogate", "surrogate_errors",
                                        "errors"))
     count = layer["H"] if layer["architecture"] == "s4d" else layer["H"] ** 2
-    ledger.require(count <= MAX_APPROX_DIM, "system.channels", f"the layer's lags have {count} entries; eps-head "
+    ledger.afford(count <= MAX_APPROX_DIM, "system.channels", f"the layer's lags have {count} entries; eps-head "
                    f"counts are checked for at most {MAX_APPROX_DIM}")
     n = integer(ledger, cert["n"], "n", 1, MAX_TRAINED_N)
     tol = rational(ledger, cert["tolerance"], "tolerance")
     ledger.require(0 < tol < 1, "tolerance", "must lie strictly between 0 and 1")
     n0, Q, kernel, rho, tail, t = _surrogate(ledger, cert["surrogate"], count)
     ledger.require(n0 <= n, "surrogate.lags", "must be at most n")
-    ledger.require(n0 * count * count <= MAX_GRAM_WORK, "surrogate.lags", f"the Gram matrix takes n0 E^2 > "
+    ledger.afford(n0 * count * count <= MAX_GRAM_WORK, "surrogate.lags", f"the Gram matrix takes n0 E^2 > "
                    f"{MAX_GRAM_WORK} multiply-adds: beyond the checker's limit")
     modes_n = layer["H"] * layer["P"] if layer["architecture"] == "s4d" else layer["P"]
     nonzero = modes_n * (1 if layer["architecture"] == "s4d" else count)
     work = recurrence_work(n0, modes_n, nonzero, mode_exps(layer["architecture"], layer["H"], modes_n))
-    ledger.require(work <= MAX_RECURRENCE_WORK, "surrogate.lags", f"enclosing {n0} lags of {modes_n} modes costs "
+    ledger.afford(work <= MAX_RECURRENCE_WORK, "surrogate.lags", f"enclosing {n0} lags of {modes_n} modes costs "
                    f"{work} products; the limit is {MAX_RECURRENCE_WORK}")
     try:
         scale, modes, D = layer_modes(layer, lambda: ledger.require(True, "system.parameters", ""))
@@ -315,7 +310,7 @@ def check_trained(ledger, cert, layer):
                        f"must be a list of 1 to {count + 1} brackets")
     ledger.require(len(sur_errors) == len(errors), "surrogate_errors", "must list as many brackets as errors")
     cost = definite_work(len(sur_errors), count, tr)
-    ledger.require(cost <= MAX_DEFINITE_WORK, "surrogate_errors", f"checking {len(sur_errors)} brackets costs {cost} "
+    ledger.afford(cost <= MAX_DEFINITE_WORK, "surrogate_errors", f"checking {len(sur_errors)} brackets costs {cost} "
                    f"word operations; the limit is {MAX_DEFINITE_WORK}")
     low_s, up_s = check_brackets(ledger, sur_errors, G, tr, "surrogate_errors")
     lowers, uppers = check_widened(ledger, errors, low_s, up_s, t)

@@ -39,10 +39,6 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _Terminated(BaseException):
-    """SIGTERM, raised like KeyboardInterrupt so that cleanup handlers run."""
-
-
 class _BudgetAlarm(BaseException):
     """The --max-seconds alarm: a BaseException, so that no ``except Exception`` on the way (the
     checker's fail-closed handler in particular) mistakes it for a fault of the data."""
@@ -75,10 +71,6 @@ class _Budget:
         return False
 
 
-def _on_sigterm(signum, frame):
-    raise _Terminated()
-
-
 def _quiet_broken_pipe():
     """Standard output was closed by its reader: stop writing to it, silently."""
     try:
@@ -90,13 +82,22 @@ def _quiet_broken_pipe():
 
 
 def main(argv=None):
-    """Run the command line; returns the exit code."""
-    previous = None
+    """Run the command line; returns the exit code.
+
+    The first SIGINT (130) or SIGTERM (143) ends the command with one line; later ones are ignored
+    (:mod:`symssm.checker.interrupts`), so no signal shows a traceback.
+    """
+    from ..checker.interrupts import exit_code, interrupted_line, run_guarded
+
+    def stopped(exc):
+        print(f"{PROG}: {interrupted_line(exc)}", file=sys.stderr)
+        return exit_code(exc)
+
+    return run_guarded(lambda: _main(argv), stopped, restore=argv is not None)
+
+
+def _main(argv):
     args = None
-    try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    except (ValueError, OSError):  # not the main thread
-        previous = None
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         if words[:1] == ["check"]:
@@ -130,12 +131,6 @@ def main(argv=None):
         return BudgetExceeded.exit_code
     except BrokenPipeError:
         return _quiet_broken_pipe()
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except _Terminated:
-        print(f"{PROG}: terminated", file=sys.stderr)
-        return 143
     except OSError as exc:
         where = f" {_safe(exc.filename)}" if exc.filename else ""
         print(f"{PROG}: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
@@ -150,14 +145,12 @@ def main(argv=None):
         print(f"{PROG}: error: input nests too deeply", file=sys.stderr)
         return 2
     except Exception as exc:  # last resort: never a traceback (SYMSSM_DEBUG=1 shows it)
+        from ..checker.interrupts import fired
+
+        if fired() is not None:  # a library turned the signal's exception into its own error (numpy's import)
+            raise fired() from None
         if os.environ.get("SYMSSM_DEBUG"):
             raise
         print(f"{PROG}: error: internal error, please report it with the input: {type(exc).__name__}: "
               f"{_safe(str(exc)[:200])}", file=sys.stderr)
         return 2
-    finally:
-        if previous is not None:
-            try:
-                signal.signal(signal.SIGTERM, previous)
-            except (ValueError, OSError):
-                pass

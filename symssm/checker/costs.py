@@ -1,0 +1,89 @@
+"""The checker's cost model: every operation whose cost depends on the certificate, charged before it runs.
+
+A certificate under 1 MB must be decided (a verdict, or ``undecided: <named limit>``, exit 2) within the default
+budget (10 s) and the memory cap, with or without the accelerators.  So each operation below is priced from the
+sizes it will actually touch (dimensions, counts, and the 64-bit words of the numbers, denominators and lcms
+included) *before* it runs; over its limit the verdict is undecided, naming the limit, never REJECTED (a true
+certificate may need more work than the checker does).  The charge is the same whichever engine then does the
+work (python-flint, numpy or the standard library), so the verdict does not depend on what is installed or
+imported.  Standard library only.
+
+========================================  ==========================================================  ========================
+operation (where)                         charge, before the work                                     limit
+========================================  ==========================================================  ========================
+reading numbers (numbers.py)              digits of each numerator and denominator                    ``MAX_DIGITS`` = 10,000
+exact lags of a head count (linalg)       bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
+eps-head count's exact lags (approximate) ``n0 (N^2 m + p N m) w``, w the words of the largest lag    :data:`MAX_LAG_WORK`
+Gram matrix (approximate, trained)        ``n0 (p m)^2`` multiply-adds                                ``MAX_GRAM_WORK``
+definiteness of brackets (approximate)    ``brackets (p m)^3 words(tr G)`` (``definite_work``)         ``MAX_DEFINITE_WORK``
+trained layer's enclosures (trained)      products of the mode recurrences (``recurrence_work``)      ``MAX_RECURRENCE_WORK``
+gradient v1: characteristic polynomials   :func:`decay_v1_work`: ``N^4 words(T)``, T the integer form   :data:`MAX_DECAY_V1_WORK`
+  or leading minors of P and of             of ``r^2 P - A^T P A`` (its bits from those of P, A, r);
+  ``r^2 P - A^T P A`` (gradient.py)         P and A each at most ``MAX_P_BITS``, ``MAX_A_BITS``
+gradient v2: products (gradient.py)       ``N^3 (wU + wD + wA + wmu)^2`` (``decay_work``)             ``MAX_DECAY_WORK``
+polynomial products (polynomials.py)      term pairs times the words of both coefficients             ``MAX_POLY_WORK``
+polynomial gcd (polynomials.py)           ``gcd_cost``; the pure remainder sequences may spend         ``MAX_POLY_WORK``;
+                                          ``PURE_GCD_FACTOR`` times it, apart from the budget          ``PURE_GCD_FACTOR``
+layers' blocks (interaction.py)           multiply-adds of the blocks' products                       ``MAX_LAYER_WORK``
+========================================  ==========================================================  ========================
+
+Examples
+--------
+>>> decay_v1_work(8, 100, 300, 20)
+49152
+>>> decay_v1_work(80, 33_000, 0, 0) > MAX_DECAY_V1_WORK  # issue 46: FLINT was asked for 1.5 GB here
+True
+"""
+
+__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work"]
+
+
+def words(bits):
+    """64-bit words of a number of ``bits`` bits (at least 1).
+
+    >>> words(0), words(64), words(65)
+    (1, 1, 2)
+    """
+    return max(1, -(-bits // 64))
+
+
+#: Most word operations the exact definiteness tests of a version-1 gradient certificate may cost (about a second
+#: of python-flint; its memory, about ``N^3 bits(T) / 8`` bytes, stays below 300 MB at the limit).
+MAX_DECAY_V1_WORK = 2_000_000_000
+
+
+def decay_v1_work(N, p_bits, a_bits, r_bits):
+    """The charge of a version-1 decay witness's definiteness tests: ``N^4`` times the words of the entries of the
+    integer form of ``r^2 P - A^T P A`` (``p_bits + 2 a_bits + 2 r_bits + 2 log2 N`` bits), the larger of the
+    two matrices tested.  A characteristic polynomial of an N x N matrix of b-bit entries has coefficients of about
+    ``N b`` bits, found by about ``N b / 64`` modular ``N^3`` eliminations; leading minors (the pure path) have the
+    same sizes.
+
+    Parameters
+    ----------
+    N : int
+        The state dimension.
+    p_bits, a_bits, r_bits : int
+        Bits of P and of A over their common denominators, and of r's numerator and denominator together.
+
+    Returns
+    -------
+    int
+    """
+    bits = p_bits + 2 * a_bits + 2 * r_bits + 2 * max(1, N.bit_length())
+    return N ** 4 * words(bits)
+
+
+#: Most word operations the exact lags of an eps-head count may cost (``C A^d B`` for d below n0, dense integer
+#: products in the standard library: a few seconds at the limit).
+MAX_LAG_WORK = 100_000_000
+
+
+def lag_product_work(n0, N, p, m, lag_bits):
+    """The charge of forming the exact lags ``C A^d B`` (d < n0) as integer products: ``n0 (N^2 m + p N m)``
+    multiply-adds, each of the words of the largest lag entry.
+
+    >>> lag_product_work(2800, 400, 1, 1, 12)  # the shift of issue 46
+    449120000
+    """
+    return n0 * (N * N * m + p * N * m) * words(lag_bits)
