@@ -297,7 +297,7 @@ def _poly(text, names, where):
     try:
         return P.parse_polynomial(text, names)
     except P.FormulaError as exc:
-        raise Malformed(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
+        raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
 
 
 def _rational(ledger, text, where):

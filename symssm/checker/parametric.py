@@ -85,7 +85,7 @@ def _poly(ledger, text, names, where):
     try:
         return P.parse_polynomial(text, names)
     except P.FormulaError as exc:
-        raise Malformed(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
+        raise Rejected(where, f"not a polynomial in {', '.join(names) or 'no parameters'}: {exc}") from None
 
 
 def _same_fraction(n1, d1, n2, d2):
@@ -219,7 +219,7 @@ def read_body_family(ledger, bodies, i, root, shapes, parsed, memo=None):
                     try:
                         fn, fd = P.parse_pair(root["formulas"][key][r][c], names)
                     except P.FormulaError as exc:
-                        raise Malformed(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
+                        raise Rejected(f"system.{key}[{r}][{c}]", f"not a formula in the parameters: {exc}") from None
                     ledger.require(_same_fraction(num, den, fn, fd), where, "is not the system's entry")
                 elif legacy:
                     pn, pd = parent.pairs[key][r][c]

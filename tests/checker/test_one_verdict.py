@@ -54,3 +54,22 @@ def test_a_sample_of_the_catalogue_has_one_verdict(path):
 @pytest.mark.parametrize("path", CATALOGUE, ids=os.path.basename)
 def test_every_catalogue_certificate_has_one_verdict(path):
     _same_verdict(path)
+
+
+def test_the_pure_gcd_spends_no_more_of_the_budget_than_flint(monkeypatch):
+    """The lowest-terms test charges a gcd once, before it runs; the standard library's remainder sequences then
+    count their own products apart (issue 46: with python-flint not yet loaded, a fresh check spent the whole
+    budget on them and ended undecided, where a process with python-flint loaded verified)."""
+    from symssm.checker import polynomials as P
+
+    t, one = P.var(0, 2), P.const(1, 2)
+    s = P.var(1, 2)
+    a = P.power(P.add(P.add(t, s), one), 6, 2)
+    b = P.add(P.mul(t, t), P.add(s, P.const(3, 2)))
+    cost = P.gcd_cost(a, b)
+    for flint in (P._flint, None):
+        monkeypatch.setattr(P, "_flint", flint)
+        P.reset_work()
+        P._WORK.used = P.MAX_POLY_WORK - cost  # the charge just fits what the certificate has left
+        assert P.coprime(a, b)
+        assert P._WORK.used == P.MAX_POLY_WORK  # charged exactly the gcd's cost, with or without FLINT
