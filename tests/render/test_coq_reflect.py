@@ -76,6 +76,13 @@ def test_the_reflective_project_states_the_exact_system_and_the_claim():
     assert files["SymssmLib.v"] == open(LIBRARY).read()
 
 
+def test_the_lags_are_computed_from_the_narrower_side():
+    wide = coq_project(symssm.certify(_integer_system(5, 10, 3, 1, with_D=True), 20), route="reflect")
+    assert "(route := false)" in wide["HeadCount.v"]  # p > m: (A^d B)^T, m rows per step
+    tall = coq_project(symssm.certify(_integer_system(5, 10, 1, 3), 20), route="reflect")
+    assert "(route := true)" in tall["HeadCount.v"]  # p <= m: C A^d, p rows per step
+
+
 def test_the_inverse_witness_inverts_the_minor_modulo_the_prime():
     cert = symssm.certify(_integer_system(7, 9, 2, 3, with_D=True), 20)
     data = _Data(cert.data)
@@ -161,6 +168,7 @@ LONG_SYSTEMS = {
     "int-N64-p8-m8": (lambda: _integer_system(64, 64, 8, 8), 140),
     "int-N64-p16-m16-with-D": (lambda: _integer_system(65, 64, 16, 16, with_D=True), 140),
     "two-copies-16-p8-m8": (lambda: _two_copies(17, 16, 8, 8), 70),
+    "int-N32-p16-m2-with-D": (lambda: _integer_system(33, 32, 16, 2, with_D=True), 70),  # (A^d B)^T route
 }
 
 
