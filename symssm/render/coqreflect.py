@@ -146,7 +146,8 @@ def reflect_theorem(data, lo, k, profile=()):
     Returns
     -------
     list of str
-        Lines of ``HeadCount.v`` after the system's definitions (``Az .. Dz``, ``A .. D``).
+        Lines of ``HeadCount.v`` after the system's definitions (``A .. D``); the proofs unfold them,
+        and the lemmas read the integer lists and denominators off the goal.
 
     Raises
     ------
@@ -164,8 +165,6 @@ def reflect_theorem(data, lo, k, profile=()):
     else:
         raise LimitError("the witness minor is singular modulo every prime the Coq export tries")
     d_zero = all(x == 0 for row in data.Dz for x in row)
-    head = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {_z(data.a)}%Z) (b := {_z(data.b)}%Z) "
-            f"(c := {_z(data.c)}%Z) (e := {_z(data.e)}%Z)\n         (Az := Az) (Bz := Bz) (Cz := Cz) (Dz := Dz)")
     lines = [f"(** The witnesses: the prime P, the witness lags DS at the entries (RS_t, CS_t), and X, the",
              "    inverse of that minor modulo P. *)",
              f"Definition P : Uint63.int := {P}%uint63.",
@@ -193,7 +192,7 @@ def reflect_theorem(data, lo, k, profile=()):
     lines += [f"(** The certified head count: k(n) = {k} for every n >= {lo}. *)",
               f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k}%nat.",
               "Proof.", "rewrite /A /B /C /D.",
-              f"apply: (head_count_from {head}\n         (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
+              f"apply: (head_count_from (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
               "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
               "  by vm_compute.",
               "move=> n; " + upper[0], upper[1], "Qed."]

@@ -61,10 +61,9 @@ def test_the_reflective_project_states_the_exact_system_and_the_claim():
     k, lo = cert["head_count"], cert["holds_for"]["from"]
     assert (k, lo) == (4, 4)
     assert f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k}%nat." in text
-    assert "Definition A : 'M[rat]_(5, 5) := qmx 5 5 1%Z Az." in text
     az = "[:: " + "; ".join("[:: " + "; ".join(f"({x})" if x < 0 else str(x) for x in row) + "]"
                             for row in _Data(cert.data).Az) + "]%Z"
-    assert f"Definition Az : zseq := {az}." in text
+    assert f"Definition A : 'M[rat]_(5, 5) := qmx 5 5 1%Z {az}." in text  # as on the exact route
     assert "Definition P : Uint63.int := 1073741789%uint63." in text
     assert "apply: rank_upper_generic." in text  # k = p m: the bound by the number of columns
     assert cert["profile"]["values"] == [1, 2, 3, 4]
@@ -196,7 +195,7 @@ def test_a_changed_k_or_entry_of_A_does_not_build(compiled, tmp_path):
     wrong_k = text.replace(f"\\rank (lags A B C D n) = {k}%nat.", f"\\rank (lags A B C D n) = {k - 1}%nat.")
     assert wrong_k != text
     assert _build(compiled, tmp_path / "k", wrong_k).returncode != 0
-    head = "Definition Az : zseq := [:: [:: "
+    head = "Definition A : 'M[rat]_(16, 16) := qmx 16 16 1%Z [:: [:: "
     i = text.index(head) + len(head)
     j = text.index(";", i)
     wrong_a = text[:i] + ("7" if text[i:j] != "7" else "8") + text[j:]
