@@ -50,6 +50,19 @@ def _two_copies(seed, n, p, m):
     return symssm.ssm(A, [B1[i % n] for i in range(N)], [row + row for row in C1], name=f"two-copies-{n}")
 
 
+def _hidden_block(seed, n, p, m):
+    """A = diag(A1, A2), B = [B1; B2], C = [C1, 0]: reachable everywhere, the second block unobservable."""
+    rng = random.Random(seed)
+
+    def mat(r, c):
+        return [[rng.randint(-3, 3) for _ in range(c)] for _ in range(r)]
+
+    A1, A2, B1, B2, C1 = mat(n, n), mat(n, n), mat(n, m), mat(n, m), mat(p, n)
+    N = 2 * n
+    A = [[(A1[i][j] if i < n else A2[i - n][j - n]) if (i < n) == (j < n) else 0 for j in range(N)] for i in range(N)]
+    return symssm.ssm(A, B1 + B2, [row + [0] * n for row in C1], name=f"hidden-{n}")
+
+
 # ---------------------------------------------------------------- the generated text and witnesses
 
 def test_the_reflective_project_states_the_exact_system_and_the_claim():
@@ -104,6 +117,18 @@ def test_a_rank_deficient_system_gets_an_invariant_subspace():
     assert all(Vz[i] == Vz[i + 4] for i in range(4))  # the diagonal copy {(x, x)}
     text = coq_project(cert, route="reflect")["HeadCount.v"]
     assert "apply: (rank_upper_reduced _ _ _ n (r' := 3)" in text
+
+
+def test_an_unobservable_part_gets_a_second_reduction():
+    cert = symssm.certify(_hidden_block(1, 6, 2, 4), 30)
+    assert cert["head_count"] == 6 and cert["system"]["N"] == 12  # k < min(N, p m) = 8
+    data = _Data(cert.data)
+    Vz, Tz, t, Wz, w = coqreflect._reachable(data.Az, data.a, data.Bz, data.b)
+    assert len(Tz) == 12  # everything is reachable
+    Uz, T1z, t1, Hz, h = coqreflect._observable(Tz, t, Vz, data.Cz, data.c)
+    assert len(Uz) == 6 and len(Uz[0]) == 12
+    text = coq_project(cert, route="reflect")["HeadCount.v"]
+    assert "apply: (rank_upper_observed _ n (r' := 11) (r1' := 5)" in text
 
 
 def test_limits_say_which(tmp_path, capsys):
@@ -168,6 +193,7 @@ LONG_SYSTEMS = {
     "int-N64-p16-m16-with-D": (lambda: _integer_system(65, 64, 16, 16, with_D=True), 140),
     "two-copies-16-p8-m8": (lambda: _two_copies(17, 16, 8, 8), 70),
     "int-N32-p16-m2-with-D": (lambda: _integer_system(33, 32, 16, 2, with_D=True), 70),  # (A^d B)^T route
+    "hidden-16-p4-m8": (lambda: _hidden_block(18, 16, 4, 8), 70),  # k = 16, both reductions
 }
 
 
