@@ -10,7 +10,8 @@ same exact rational system, from witnesses that this module computes when the pr
 - for the upper bound either nothing (``k >= p m``, ``k >= N + 1``, or ``k >= N`` with ``D = 0``:
   Cayley-Hamilton) or an ``A``-invariant subspace holding ``B``'s image: integer ``V`` (``N x r``),
   ``T = Tz / t`` and ``W = Wz / w`` with ``A V = V T`` and ``B = V W`` (``r + 1 <= k``, or ``r <= k``
-  when ``D = 0``).
+  when ``D = 0``); if ``r`` is still too large, rows ``Uz`` (``r1 x r``) with ``U T = T1 U`` and
+  ``C V = H U`` (``T1 = T1z / t1``, ``H = Hz / h``), ``r1`` the minimal realisation's dimension.
 
 Examples
 --------
@@ -185,7 +186,7 @@ def reflect_theorem(data, lo, k, profile=()):
     ------
     LimitError
         If no listed prime leaves the witness minor invertible, or if ``k`` is below the generic
-        bounds and the reachable subspace is too large for the invariant-subspace bound.
+        bounds and below the minimal realisation's dimension (plus one with ``D``).
     """
     N, p, m = data.N, data.p, data.m
     if any(d >= lo for d in data.DS) or len(data.DS) != k:
