@@ -138,6 +138,9 @@ def test_limits_say_which(tmp_path, capsys):
                        [[0, 1, 0, 0], [0, 0, 0, 1]], name="shift")
     with pytest.raises(LimitError, match="range 2..3"):
         coq_project(symssm.certify(shift, 2), route="reflect")
+    scaling = symssm.ssm([[2, 0], [0, 2]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="2I")  # L_d = 2^d I: k = 1
+    with pytest.raises(LimitError, match="minimal realisation has 2 states"):
+        coq_project(symssm.certify(scaling, 6), route="reflect")
     path = tmp_path / "c.json"
     symssm.certify(_integer_system(4, 9, 1, 1), 20).save(str(path))
     assert main(["coq", str(path), "-o", str(tmp_path / "p"), "--route", "exact"]) == 2
