@@ -237,7 +237,7 @@ def reflect_theorem(data, lo, k, profile=()):
     route = "true" if p <= m else "false"
     lines += [f"(** The certified head count: k(n) = {k} for every n >= {lo}. *)",
               f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k}%nat.",
-              "Proof.", "rewrite /A /B /C /D.",
+              "Proof.", "unfold A, B, C, D.",
               f"apply: (head_count_from (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
               "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
               "  by vm_compute.",
