@@ -319,15 +319,11 @@ def _system_lines(data_json, d):
     N, p, m = d.N, d.p, d.m
     imports = ["From Coq Require Import ZArith Uint63.", "From Symssm Require Import SymssmLib SymssmReflect."]
     return _header(data_json, " by reflection", imports) + [
-        f"(** A = (1/{d.a}) Az, B = (1/{d.b}) Bz, C = (1/{d.c}) Cz, D = (1/{d.e}) Dz. *)",
-        f"Definition Az : zseq := {_zlist(d.Az)}.",
-        f"Definition Bz : zseq := {_zlist(d.Bz)}.",
-        f"Definition Cz : zseq := {_zlist(d.Cz)}.",
-        f"Definition Dz : zseq := {_zlist(d.Dz)}.",
-        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z Az.",
-        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z Bz.",
-        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z Cz.",
-        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z Dz.",
+        "(** The system: each matrix an integer matrix over a positive denominator. *)",
+        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z {_zlist(d.Az)}.",
+        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z {_zlist(d.Bz)}.",
+        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z {_zlist(d.Cz)}.",
+        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z {_zlist(d.Dz)}.",
         "",
     ]
 

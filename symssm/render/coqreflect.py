@@ -10,7 +10,8 @@ same exact rational system, from witnesses that this module computes when the pr
 - for the upper bound either nothing (``k >= p m``, ``k >= N + 1``, or ``k >= N`` with ``D = 0``:
   Cayley-Hamilton) or an ``A``-invariant subspace holding ``B``'s image: integer ``V`` (``N x r``),
   ``T = Tz / t`` and ``W = Wz / w`` with ``A V = V T`` and ``B = V W`` (``r + 1 <= k``, or ``r <= k``
-  when ``D = 0``).
+  when ``D = 0``); if ``r`` is still too large, rows ``Uz`` (``r1 x r``) with ``U T = T1 U`` and
+  ``C V = H U`` (``T1 = T1z / t1``, ``H = Hz / h``), ``r1`` the minimal realisation's dimension.
 
 Examples
 --------
@@ -79,22 +80,8 @@ def _minor_mod(data, P):
 def _reachable(Az, a, Bz, b):
     """``(Vz, Tz, t, Wz, w)``: an integer basis ``Vz`` of span{A^d B} with ``A V = V Tz/t``, ``B = V Wz/w``."""
     N, m = len(Az), len(Bz[0])
-    basis, pivots = [], []  # reduced echelon: basis[i][pivots[i]] == 1, 0 in the other pivots
-    queue = [[Fraction(Bz[i][j]) for i in range(N)] for j in range(m)]
-    while queue:
-        v = queue.pop(0)
-        for u, pc in zip(basis, pivots):
-            if v[pc]:
-                f = v[pc]
-                v = [x - f * y for x, y in zip(v, u)]
-        pc = next((i for i, x in enumerate(v) if x), None)
-        if pc is None:
-            continue
-        v = [x / v[pc] for x in v]
-        basis = [[x - u[pc] * y for x, y in zip(u, v)] if u[pc] else u for u in basis]
-        basis.append(v)
-        pivots.append(pc)
-        queue.append([sum(Az[i][j] * v[j] for j in range(N)) for i in range(N)])
+    basis, pivots = _echelon_span([[Bz[i][j] for i in range(N)] for j in range(m)],
+                                  lambda v: [sum(Az[i][j] * v[j] for j in range(N)) for i in range(N)])
     scales = [lcm(*[x.denominator for x in u]) for u in basis]
     Vz = [[int(u[i] * s) for u, s in zip(basis, scales)] for i in range(N)]  # N x r, column j = s_j basis_j
     r = len(basis)
@@ -112,6 +99,52 @@ def _reachable(Az, a, Bz, b):
         for j in range(m):
             assert w * Bz[i][j] == b * sum(Vz[i][l] * Wz[l][j] for l in range(r))
     return Vz, Tz, t, Wz, w
+
+
+def _echelon_span(vectors, step):
+    """A reduced echelon basis (rows, pivots) of the smallest ``step``-invariant span holding ``vectors``."""
+    basis, pivots = [], []
+    queue = [[Fraction(x) for x in v] for v in vectors]
+    while queue:
+        v = queue.pop(0)
+        for u, pc in zip(basis, pivots):
+            if v[pc]:
+                f = v[pc]
+                v = [x - f * y for x, y in zip(v, u)]
+        pc = next((i for i, x in enumerate(v) if x), None)
+        if pc is None:
+            continue
+        v = [x / v[pc] for x in v]
+        basis = [[x - u[pc] * y for x, y in zip(u, v)] if u[pc] else u for u in basis]
+        basis.append(v)
+        pivots.append(pc)
+        queue.append(step(v))
+    return basis, pivots
+
+
+def _observable(Tz, t, Vz, Cz, c):
+    """``(Uz, T1z, t1, Hz, h)``: rows ``Uz`` spanning span{C V T^d} with ``U T = T1z/t1 U``, ``C V = Hz/h U``."""
+    r, p, N = len(Tz), len(Cz), len(Vz)
+    CV = [[Fraction(sum(Cz[i][l] * Vz[l][j] for l in range(N)), c) for j in range(r)] for i in range(p)]
+    basis, pivots = _echelon_span(CV, lambda v: [sum(v[i] * Fraction(Tz[i][j], t) for i in range(r))
+                                                 for j in range(r)])
+    scales = [lcm(*[x.denominator for x in u]) for u in basis]
+    Uz = [[int(x * s) for x in u] for u, s in zip(basis, scales)]  # r1 x r, Uz[i][pivots[i]] = s_i
+    r1 = len(Uz)
+    UT = [[Fraction(sum(Uz[i][l] * Tz[l][j] for l in range(r)), t) for j in range(r)] for i in range(r1)]
+    T1 = [[UT[i][pivots[j]] / scales[j] for j in range(r1)] for i in range(r1)]
+    H = [[CV[i][pivots[j]] / scales[j] for j in range(r1)] for i in range(p)]
+    t1 = lcm(1, *[x.denominator for row in T1 for x in row])
+    h = lcm(1, *[x.denominator for row in H for x in row])
+    T1z = [[int(x * t1) for x in row] for row in T1]
+    Hz = [[int(x * h) for x in row] for row in H]
+    for i in range(r1):  # exact: t1 Uz Tz = t T1z Uz and h Cz Vz = c Hz Uz (else a bug here)
+        for j in range(r):
+            assert t1 * sum(Uz[i][l] * Tz[l][j] for l in range(r)) == t * sum(T1z[i][l] * Uz[l][j] for l in range(r1))
+    for i in range(p):
+        for j in range(r):
+            assert h * CV[i][j] * c == c * sum(Hz[i][l] * Uz[l][j] for l in range(r1))
+    return Uz, T1z, t1, Hz, h
 
 
 def _z(x):
@@ -146,13 +179,14 @@ def reflect_theorem(data, lo, k, profile=()):
     Returns
     -------
     list of str
-        Lines of ``HeadCount.v`` after the system's definitions (``Az .. Dz``, ``A .. D``).
+        Lines of ``HeadCount.v`` after the system's definitions (``A .. D``); the proofs unfold them,
+        and the lemmas read the integer lists and denominators off the goal.
 
     Raises
     ------
     LimitError
         If no listed prime leaves the witness minor invertible, or if ``k`` is below the generic
-        bounds and the reachable subspace is too large for the invariant-subspace bound.
+        bounds and below the minimal realisation's dimension (plus one with ``D``).
     """
     N, p, m = data.N, data.p, data.m
     if any(d >= lo for d in data.DS) or len(data.DS) != k:
@@ -164,8 +198,6 @@ def reflect_theorem(data, lo, k, profile=()):
     else:
         raise LimitError("the witness minor is singular modulo every prime the Coq export tries")
     d_zero = all(x == 0 for row in data.Dz for x in row)
-    head = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {_z(data.a)}%Z) (b := {_z(data.b)}%Z) "
-            f"(c := {_z(data.c)}%Z) (e := {_z(data.e)}%Z)\n         (Az := Az) (Bz := Bz) (Cz := Cz) (Dz := Dz)")
     lines = [f"(** The witnesses: the prime P, the witness lags DS at the entries (RS_t, CS_t), and X, the",
              "    inverse of that minor modulo P. *)",
              f"Definition P : Uint63.int := {P}%uint63.",
@@ -178,22 +210,35 @@ def reflect_theorem(data, lo, k, profile=()):
     else:
         Vz, Tz, t, Wz, w = _reachable(data.Az, data.a, data.Bz, data.b)
         r = len(Tz)
-        if not (r + 1 <= k or (r <= k and d_zero)) or r == 0:
-            raise LimitError(f"k = {k} is below min(N{'' if d_zero else ' + 1'}, p m) and the reachable subspace has "
-                             f"dimension {r}; the reflective Coq route bounds k by that dimension"
-                             f"{'' if d_zero else ' + 1'} only")
+        fits = lambda dim: dim > 0 and (dim + 1 <= k or (dim <= k and d_zero))  # noqa: E731
         lines += ["(** The upper bound's witness: V (N x r) spans an A-invariant subspace that holds B's image,",
                   "    A V = V T and B = V W, with T = Tz / t and W = Wz / w. *)",
                   f"Definition Vz : zseq := {_zlist(Vz)}.",
                   f"Definition Tz : zseq := {_zlist(Tz)}.",
                   f"Definition Wz : zseq := {_zlist(Wz)}.", ""]
-        upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {t}%Z) (w := {w}%Z) "
-                 "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
+        if fits(r):
+            upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {t}%Z) (w := {w}%Z) "
+                     "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
+        else:
+            Uz, T1z, t1, Hz, h = _observable(Tz, t, Vz, data.Cz, data.c) if r else ([], [], 1, [], 1)
+            r1 = len(Uz)
+            if not fits(r1):
+                raise LimitError(f"k = {k} is below min(N{'' if d_zero else ' + 1'}, p m) and the minimal realisation "
+                                 f"has {r1} states; the reflective Coq route bounds k by that number"
+                                 f"{'' if d_zero else ' + 1'} only")
+            lines += ["(** Then U (r1 x r) with U T = T1 U and C V = H U, T1 = T1z / t1, H = Hz / h: the lags are",
+                      "    those of an r1-state system. *)",
+                      f"Definition Uz : zseq := {_zlist(Uz)}.",
+                      f"Definition T1z : zseq := {_zlist(T1z)}.",
+                      f"Definition Hz : zseq := {_zlist(Hz)}.", ""]
+            upper = [f"apply: (rank_upper_observed _ n (r' := {r - 1}) (r1' := {r1 - 1}) (t := {t}%Z) "
+                     f"(w := {w}%Z) (t1 := {t1}%Z) (h := {h}%Z)\n         (Vz := Vz) (Tz := Tz) (Wz := Wz) "
+                     "(Uz := Uz) (T1z := T1z) (Hz := Hz)).", "by vm_compute."]
     route = "true" if p <= m else "false"
     lines += [f"(** The certified head count: k(n) = {k} for every n >= {lo}. *)",
               f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k}%nat.",
-              "Proof.", "rewrite /A /B /C /D.",
-              f"apply: (head_count_from {head}\n         (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
+              "Proof.", "unfold A, B, C, D.",
+              f"apply: (head_count_from (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
               "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
               "  by vm_compute.",
               "move=> n; " + upper[0], upper[1], "Qed."]

@@ -50,6 +50,19 @@ def _two_copies(seed, n, p, m):
     return symssm.ssm(A, [B1[i % n] for i in range(N)], [row + row for row in C1], name=f"two-copies-{n}")
 
 
+def _hidden_block(seed, n, p, m):
+    """A = diag(A1, A2), B = [B1; B2], C = [C1, 0]: reachable everywhere, the second block unobservable."""
+    rng = random.Random(seed)
+
+    def mat(r, c):
+        return [[rng.randint(-3, 3) for _ in range(c)] for _ in range(r)]
+
+    A1, A2, B1, B2, C1 = mat(n, n), mat(n, n), mat(n, m), mat(n, m), mat(p, n)
+    N = 2 * n
+    A = [[(A1[i][j] if i < n else A2[i - n][j - n]) if (i < n) == (j < n) else 0 for j in range(N)] for i in range(N)]
+    return symssm.ssm(A, B1 + B2, [row + [0] * n for row in C1], name=f"hidden-{n}")
+
+
 # ---------------------------------------------------------------- the generated text and witnesses
 
 def test_the_reflective_project_states_the_exact_system_and_the_claim():
@@ -61,10 +74,9 @@ def test_the_reflective_project_states_the_exact_system_and_the_claim():
     k, lo = cert["head_count"], cert["holds_for"]["from"]
     assert (k, lo) == (4, 4)
     assert f"Theorem symssm_head_count : forall n, ({lo} <= n)%nat -> \\rank (lags A B C D n) = {k}%nat." in text
-    assert "Definition A : 'M[rat]_(5, 5) := qmx 5 5 1%Z Az." in text
     az = "[:: " + "; ".join("[:: " + "; ".join(f"({x})" if x < 0 else str(x) for x in row) + "]"
                             for row in _Data(cert.data).Az) + "]%Z"
-    assert f"Definition Az : zseq := {az}." in text
+    assert f"Definition A : 'M[rat]_(5, 5) := qmx 5 5 1%Z {az}." in text  # as on the exact route
     assert "Definition P : Uint63.int := 1073741789%uint63." in text
     assert "apply: rank_upper_generic." in text  # k = p m: the bound by the number of columns
     assert cert["profile"]["values"] == [1, 2, 3, 4]
@@ -74,6 +86,13 @@ def test_the_reflective_project_states_the_exact_system_and_the_claim():
     for word in ("Admitted", "admit", "Axiom", "Parameter", "Conjecture"):
         assert not re.search(rf"\b{word}\b", lib), word
     assert files["SymssmLib.v"] == open(LIBRARY).read()
+
+
+def test_the_lags_are_computed_from_the_narrower_side():
+    wide = coq_project(symssm.certify(_integer_system(5, 10, 3, 1, with_D=True), 20), route="reflect")
+    assert "(route := false)" in wide["HeadCount.v"]  # p > m: (A^d B)^T, m rows per step
+    tall = coq_project(symssm.certify(_integer_system(5, 10, 1, 3), 20), route="reflect")
+    assert "(route := true)" in tall["HeadCount.v"]  # p <= m: C A^d, p rows per step
 
 
 def test_the_inverse_witness_inverts_the_minor_modulo_the_prime():
@@ -100,6 +119,18 @@ def test_a_rank_deficient_system_gets_an_invariant_subspace():
     assert "apply: (rank_upper_reduced _ _ _ n (r' := 3)" in text
 
 
+def test_an_unobservable_part_gets_a_second_reduction():
+    cert = symssm.certify(_hidden_block(1, 6, 2, 4), 30)
+    assert cert["head_count"] == 6 and cert["system"]["N"] == 12  # k < min(N, p m) = 8
+    data = _Data(cert.data)
+    Vz, Tz, t, Wz, w = coqreflect._reachable(data.Az, data.a, data.Bz, data.b)
+    assert len(Tz) == 12  # everything is reachable
+    Uz, T1z, t1, Hz, h = coqreflect._observable(Tz, t, Vz, data.Cz, data.c)
+    assert len(Uz) == 6 and len(Uz[0]) == 12
+    text = coq_project(cert, route="reflect")["HeadCount.v"]
+    assert "apply: (rank_upper_observed _ n (r' := 11) (r1' := 5)" in text
+
+
 def test_limits_say_which(tmp_path, capsys):
     with pytest.raises(LimitError, match="N <= 64"):
         coq_project(symssm.certify(_integer_system(2, 65, 1, 1), 4))
@@ -107,6 +138,9 @@ def test_limits_say_which(tmp_path, capsys):
                        [[0, 1, 0, 0], [0, 0, 0, 1]], name="shift")
     with pytest.raises(LimitError, match="range 2..3"):
         coq_project(symssm.certify(shift, 2), route="reflect")
+    scaling = symssm.ssm([[2, 0], [0, 2]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="2I")  # L_d = 2^d I: k = 1
+    with pytest.raises(LimitError, match="minimal realisation has 2 states"):
+        coq_project(symssm.certify(scaling, 6), route="reflect")
     path = tmp_path / "c.json"
     symssm.certify(_integer_system(4, 9, 1, 1), 20).save(str(path))
     assert main(["coq", str(path), "-o", str(tmp_path / "p"), "--route", "exact"]) == 2
@@ -136,8 +170,8 @@ def compiled(tmp_path_factory):
     lib = tmp_path_factory.mktemp("lib")
     for src, name in ((LIBRARY, "SymssmLib.v"), (REFLECT_LIBRARY, "SymssmReflect.v")):
         shutil.copy(src, lib / name)
-        done = subprocess.run(["coqc", "-q", "-R", str(lib), "Symssm", str(lib / name)], capture_output=True,
-                              text=True, timeout=600)
+        done = subprocess.run(["coqc", "-q", "-R", str(lib), "Symssm", name], cwd=lib, capture_output=True,
+                              text=True, timeout=600)  # in lib: lia writes its cache beside it
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return lib
 
@@ -161,6 +195,8 @@ LONG_SYSTEMS = {
     "int-N64-p8-m8": (lambda: _integer_system(64, 64, 8, 8), 140),
     "int-N64-p16-m16-with-D": (lambda: _integer_system(65, 64, 16, 16, with_D=True), 140),
     "two-copies-16-p8-m8": (lambda: _two_copies(17, 16, 8, 8), 70),
+    "int-N32-p16-m2-with-D": (lambda: _integer_system(33, 32, 16, 2, with_D=True), 70),  # (A^d B)^T route
+    "hidden-16-p4-m8": (lambda: _hidden_block(18, 16, 4, 8), 70),  # k = 16, both reductions
 }
 
 
@@ -188,7 +224,7 @@ def test_a_changed_k_or_entry_of_A_does_not_build(compiled, tmp_path):
     wrong_k = text.replace(f"\\rank (lags A B C D n) = {k}%nat.", f"\\rank (lags A B C D n) = {k - 1}%nat.")
     assert wrong_k != text
     assert _build(compiled, tmp_path / "k", wrong_k).returncode != 0
-    head = "Definition Az : zseq := [:: [:: "
+    head = "Definition A : 'M[rat]_(16, 16) := qmx 16 16 1%Z [:: [:: "
     i = text.index(head) + len(head)
     j = text.index(";", i)
     wrong_a = text[:i] + ("7" if text[i:j] != "7" else "8") + text[j:]

@@ -301,6 +301,22 @@ Lemma lags_reduce r' (V : 'M[F]_(N, r'.+1)) (T : 'M[F]_r'.+1) (W : 'M[F]_(r'.+1,
   A *m V = V *m T -> B = V *m W -> lags A B C D n = lags T W (C *m V) D n.
 Proof. by move=> AV BW; apply/matrixP => i j; rewrite !mxE (lag_reduce i AV BW). Qed.
 
+(** Dually, a left [A]-invariant [U] whose rows span [C]'s: the lags are those of [(T, U B, H, D)]. *)
+Lemma lag_observe r' (U : 'M[F]_(r'.+1, N)) (T : 'M[F]_r'.+1) (H : 'M[F]_(p, r'.+1)) d :
+  U *m A = T *m U -> C = H *m U -> lag A B C D d = lag T (U *m B) H D d.
+Proof.
+move=> UA CH; case: d => [|d] /=; first by rewrite CH mulmxA.
+have UAd i : U *m A ^+ i = T ^+ i *m U.
+  elim: i => [|i IH]; first by rewrite !expr0 mulmx1 mul1mx.
+  rewrite exprSr -mulmxE mulmxA IH -mulmxA UA mulmxA; congr (_ *m _).
+  by rewrite exprSr mulmxE.
+by rewrite CH -(mulmxA H) UAd !mulmxA.
+Qed.
+
+Lemma lags_observe r' (U : 'M[F]_(r'.+1, N)) (T : 'M[F]_r'.+1) (H : 'M[F]_(p, r'.+1)) n :
+  U *m A = T *m U -> C = H *m U -> lags A B C D n = lags T (U *m B) H D n.
+Proof. by move=> UA CH; apply/matrixP => i j; rewrite !mxE (lag_observe i UA CH). Qed.
+
 End Upper.
 
 Lemma nth_le_max (DS : seq nat) i : (nth 0%nat DS i <= foldr maxn 0%nat DS)%nat.
@@ -498,6 +514,57 @@ rewrite (lags_reduce C D n AV BW).
 case/orP: kk => [h | /andP [h /zzeroP Dz0]].
   exact: leq_trans (rank_le_N1 _ _ _ _ n) h.
 apply: leq_trans (rank_le_N _ _ _ n _) h.
+by rewrite /qmx Dz0 map_mx0 scaler0.
+Qed.
+
+Lemma scaled_eq (F : fieldType) m1 n1 (X Y : 'M[F]_(m1, n1)) (u v : F) :
+  u != 0 -> v != 0 -> v *: X = u *: Y -> u^-1 *: X = v^-1 *: Y.
+Proof.
+move=> nu nv E; have -> : X = v^-1 *: (u *: Y) by rewrite -E scalerA mulVf ?scale1r.
+by rewrite !scalerA mulrAC mulVf // mul1r.
+Qed.
+
+Lemma reach_lags n k r' t w Vz Tz Wz : upper_reduced k r' t w Vz Tz Wz ->
+  lags A B C D n = lags (qmx r'.+1 r'.+1 t Tz) (qmx r'.+1 m w Wz) (C *m map_mx intr (zmx N r'.+1 Vz)) D n.
+Proof.
+case/and5P => na nb nt nw /and3P [/zeqbP EA /zeqbP EB _].
+apply: lags_reduce.
+  move: EA; rewrite !zmx_scale !zmx_mul => /(congr1 (map_mx intr)); rewrite !map_mxZ !map_mxM /= => E.
+  rewrite /qmx -scalemxAl -scalemxAr.
+  exact: scaled_eq (intr_neq0 na) (intr_neq0 nt) E.
+move: EB; rewrite !zmx_scale !zmx_mul => /(congr1 (map_mx intr)); rewrite !map_mxZ !map_mxM /= => E.
+rewrite /qmx -scalemxAr.
+exact: scaled_eq (intr_neq0 nb) (intr_neq0 nw) E.
+Qed.
+
+(** Both reductions: [V] as in [upper_reduced], then [U] ([r1 x r]) with [U T = T1 U] and
+    [C V = H U] ([T1 = T1z / t1], [H = Hz / h]): the lags are those of an [r1]-state system. *)
+Definition upper_observed (k r' r1' : nat) (t w t1 h : Z) (Vz Tz Wz Uz T1z Hz : zseq) : bool :=
+  [&& upper_reduced r'.+2 r' t w Vz Tz Wz, ~~ Z.eqb t1 0, ~~ Z.eqb h 0, ~~ Z.eqb c 0 &
+      [&& zeqb r1'.+1 r'.+1 (zscale r1'.+1 r'.+1 t1 (zmul r1'.+1 r'.+1 r'.+1 Uz Tz))
+                            (zscale r1'.+1 r'.+1 t (zmul r1'.+1 r1'.+1 r'.+1 T1z Uz)),
+          zeqb p r'.+1 (zscale p r'.+1 h (zmul p N r'.+1 Cz Vz)) (zscale p r'.+1 c (zmul p r1'.+1 r'.+1 Hz Uz))
+        & (r1'.+2 <= k)%nat || ((r1'.+1 <= k)%nat && zzero Dz p m)]].
+
+Theorem rank_upper_observed n k r' r1' t w t1 h Vz Tz Wz Uz T1z Hz :
+  upper_observed k r' r1' t w t1 h Vz Tz Wz Uz T1z Hz -> (\rank (lags A B C D n) <= k)%nat.
+Proof.
+case/and5P => R nt1 nh nc /and3P [/zeqbP EU /zeqbP EH kk].
+have nt : ~~ Z.eqb t 0 by case/and5P: R.
+rewrite (reach_lags n R).
+have UT : map_mx intr (zmx r1'.+1 r'.+1 Uz) *m qmx r'.+1 r'.+1 t Tz
+          = qmx r1'.+1 r1'.+1 t1 T1z *m map_mx intr (zmx r1'.+1 r'.+1 Uz).
+  move: EU; rewrite !zmx_scale !zmx_mul => /(congr1 (map_mx intr)); rewrite !map_mxZ !map_mxM /= => E.
+  rewrite /qmx -scalemxAr -scalemxAl.
+  exact: scaled_eq (intr_neq0 nt) (intr_neq0 nt1) E.
+have CH : C *m map_mx intr (zmx N r'.+1 Vz) = qmx p r1'.+1 h Hz *m map_mx intr (zmx r1'.+1 r'.+1 Uz).
+  move: EH; rewrite !zmx_scale !zmx_mul => /(congr1 (map_mx intr)); rewrite !map_mxZ !map_mxM /= => E.
+  rewrite /qmx -!scalemxAl.
+  exact: scaled_eq (intr_neq0 nc) (intr_neq0 nh) E.
+rewrite (lags_observe _ _ n UT CH).
+case/orP: kk => [k2 | /andP [k1 /zzeroP Dz0]].
+  exact: leq_trans (rank_le_N1 _ _ _ _ n) k2.
+apply: leq_trans (rank_le_N _ _ _ n _) k1.
 by rewrite /qmx Dz0 map_mx0 scaler0.
 Qed.
 
