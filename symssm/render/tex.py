@@ -119,7 +119,13 @@ def _math_word(word, parameters):
 
 
 def _text_token(token):
-    """One token of a name (no space, no hyphen): kept whole unless it is too long to fit a column."""
+    """One token of a name (no space, no hyphen): kept whole unless it is too long to fit a column.
+
+    A token with a character roman type has no glyph for (``_ ~ ^ { } $ % # & \\ < > |``) is set in
+    typewriter type with ``\\char`` codes, so the PDF shows exactly that character.
+    """
+    if not re.fullmatch(r"[A-Za-z0-9.,;:()+=/!?'*\[\]]*", token):
+        return tex_name(token, breakable=len(token) > _LONGEST_UNBROKEN)
     if len(token) <= _LONGEST_UNBROKEN:
         return "\\mbox{" + escape_text(token) + "}"
     return "\\allowbreak{}".join("\\mbox{" + escape_text(token[i:i + 16]) + "}" for i in range(0, len(token), 16))
