@@ -79,7 +79,7 @@ def _layer_objects(s):
         items = [("X^{\\top}", [list(col) for col in zip(*s["X"])])] if s["X"] and s["X"][0] else []
         for h, head in enumerate(s["heads"]):
             items += [(f"Q_{{{h + 1}}}", head["Q"]), (f"K_{{{h + 1}}}", head["K"]), (f"V_{{{h + 1}}}", head["V"])]
-        where = f"on the input $X = ({index_list(lambda t: f'x_{{{t}}}', 1, n)})$ (the tokens are the columns of $X^{{\\top}}$)"
+        where = f"on the input $X = ({index_list(lambda t: f'x_{t}', 1, n)})$ (the tokens are the columns of $X^{{\\top}}$)"
     elif kind == "selective-ssm":
         letters = ["A", "B", "C"] + (["D"] if s.get("D") is not None else [])
         items, phrases = [], []
@@ -92,7 +92,7 @@ def _layer_objects(s):
             depends = False
             where = f"on sequences of length $n = {tex_count(n)}$, for every input (its blocks do not depend on it)"
         else:
-            where = f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = {index_list(str, 1, n)}$) of this input"
+            where = f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = {index_list(lambda t: t.strip('{}'), 1, n)}$) of this input"
             phrase = ", ".join(phrases)
     elif kind == "convolution":
         items = [(f"K_{{{t}}}", K) for t, K in enumerate(s["kernel"])]
