@@ -129,8 +129,8 @@ def _necessity(d, s, small, gaussian):
         return ["\\emph{Necessity.} Every lag operator is zero, so $k(n) = 0$ for every $n$ and there is nothing "
                 "to prove."]
     out = []
-    ds = index_list(lambda t: f"d_{{{t}}}", 1, K)
-    rc = index_list(lambda t: f"(r_{{{t}}}, c_{{{t}}})", 1, K)
+    ds = index_list(lambda t: f"d_{t}", 1, K)
+    rc = index_list(lambda t: f"(r_{t}, c_{t})", 1, K)
     out.append(f"\\emph{{Necessity (Interaction Rank Gap).}} Take the witness lags ${ds} = {inline_list(lags)}$ "
                f"and the entries ${rc} = {positions_text(lb['positions'])}$ (rows and columns numbered from 1).")
     shown_lags = small and K <= MAX_LAGS_SHOWN
@@ -172,7 +172,7 @@ def _necessity(d, s, small, gaussian):
         out.append(f"On sequences of length $n \\le {lags[0]}$ no lag of the SSM is nonzero ($d_1 = {lags[0]}$ is "
                    "the first nonzero lag), so $k(n) = 0$.")
         return out
-    sub = "$" + index_list(lambda t: f"L_{{d_{{{t}}}}}", 1, k) + "$"
+    sub = "$" + index_list(lambda t: f"L_{{d_{t}}}", 1, k) + "$"
     out.append(
         f"A vanishing combination of {sub} would vanish at the entries $(r_t, c_t)$, which the nonzero leading "
         f"${k}\\times {k}$ minor of $M$ excludes; so {'these lags are' if k > 1 else 'it is'} linearly "
@@ -297,7 +297,7 @@ def _construction(d, s, small):
     ub = d["upper_bound"]
     T = d["truncation"]
     hasD = s["D"] is not None
-    kk = "h = " + index_list(str, 1, k)
+    kk = "h = " + index_list(lambda t: t.strip("{}"), 1, k)
     text = (f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_h = L_{{d_h}}$ (${kk}$) and "
             "coefficients $c_{d,h}$ with $L_d = \\sum_h c_{d,h} V_h$ for every lag $d < n$: "
             "$c_{d_h,h} = 1$ and $c_{d_h,h'} = 0$ for $h' \\neq h$; ")
@@ -308,7 +308,7 @@ def _construction(d, s, small):
         text += "the coefficients above (or in the certificate) for the other lags below " + f"${T}$; "
     if ub["dimension_from_lag"] is not None and k == len(d["lower_bound"]["lags"]):
         text += (f"and, for $d \\ge {ub['dimension_from_lag']}$, the unique solution of "
-                 "$\\sum_h c_{d,h} M_{ht} = (L_d)_{r_t c_t}$ ($t = " + index_list(str, 1, k) + "$), $M$ being invertible. ")
+                 "$\\sum_h c_{d,h} M_{ht} = (L_d)_{r_t c_t}$ ($t = " + index_list(lambda t: t.strip("{}"), 1, k) + "$), $M$ being invertible. ")
     else:
         text += (f"and, for $d \\ge {T}$, the recurrence $c_{{d,h}} = -\\sum_{{j=0}}^{{N-1}} a_j c_{{d-N+j,h}}$ "
                  "given by $\\chi_A$" + (" (the lags it uses are at least 1, so $D$ does not enter)" if hasD else "")

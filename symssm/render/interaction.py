@@ -97,7 +97,7 @@ def attention_objects(s):
     items = [("X^{\\top}", [list(col) for col in zip(*s["X"])])] if s["X"] and s["X"][0] else []
     for h, head in enumerate(s["heads"]):
         items += [(f"Q_{{{h + 1}}}", head["Q"]), (f"K_{{{h + 1}}}", head["K"]), (f"V_{{{h + 1}}}", head["V"])]
-    return f"on the input $X = ({index_list(lambda t: f'x_{{{t}}}', 1, n)})$ (the tokens are the columns of $X^{{\\top}}$)", "", items, True
+    return f"on the input $X = ({index_list(lambda t: f'x_{t}', 1, n)})$ (the tokens are the columns of $X^{{\\top}}$)", "", items, True
 
 
 def selective_objects(s):
@@ -113,7 +113,7 @@ def selective_objects(s):
     if _time_invariant(s):
         return (f"on sequences of length $n = {tex_count(n)}$, for every input (its blocks do not depend on it)", "",
                 items, False)
-    return (f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = {index_list(str, 1, n)}$) of this input",
+    return (f"with the per-token matrices ${', '.join(f'{x}_i' for x in letters)}$ ($i = {index_list(lambda t: t.strip('{}'), 1, n)}$) of this input",
             ", ".join(phrases), items, True)
 
 

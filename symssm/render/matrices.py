@@ -269,7 +269,7 @@ def per_token(letter, mats, *, parameter_names=()):
         own = [f"{low}_{{{i + 1}}}" for i in range(n)]
         if texts == own:
             return f"${letter}_i = {low}_i I_{{{size}}}$", []
-        return (f"${letter}_i = {low}_i I_{{{size}}}$ with $({index_list(lambda t: f'{low}_{{{t}}}', 1, n)}) = "
+        return (f"${letter}_i = {low}_i I_{{{size}}}$ with $({index_list(lambda t: f'{low}_{t}', 1, n)}) = "
                 f"({inline_list(texts)})$"), []
     krons = [_kron(m) for m in mats]
     if all(k is not None for k in krons) and len({(k[1], k[2], len(k[0])) for k in krons}) == 1:

@@ -191,14 +191,20 @@ def system_name(text, *, parameters=()):
 def index_list(term, first, last):
     """``term(first), ..., term(last)`` with ``\\dots`` only when it hides at least one term (four or more).
 
+    ``term`` receives the index as a subscript: ``"1"``, or braced (``"{12}"``) when it has several digits
+    and for the last term after ``\\dots``.
+
     Examples
     --------
-    >>> index_list(lambda t: f"d_{{{t}}}", 1, 2), index_list(str, 1, 3), index_list(str, 1, 5)
-    ('d_{1}, d_{2}', '1, 2, 3', '1, \\\\dots, 5')
+    >>> index_list(lambda t: f"d_{t}", 1, 2), index_list(str, 1, 3), index_list(lambda t: f"d_{t}", 1, 5)
+    ('d_1, d_2', '1, 2, 3', 'd_1, \\\\dots, d_{5}')
     """
+    def subscript(i, braced=False):
+        return f"{{{i}}}" if braced or i > 9 or i < 0 else str(i)
+
     if last - first < 3:
-        return ", ".join(term(i) for i in range(first, last + 1))
-    return f"{term(first)}, \\dots, {term(last)}"
+        return ", ".join(term(subscript(i)) for i in range(first, last + 1))
+    return f"{term(subscript(first))}, \\dots, {term(subscript(last, True))}"
 
 
 def tex_approx(text, *, digits=3):

@@ -119,7 +119,8 @@ def test_no_dots_that_hide_nothing():
         short += [(name, r[2]) for r in _dots_ranges(text) if r[1] - r[0] < 3]
     assert short == []
     assert index_list(str, 1, 1) == "1" and index_list(str, 1, 2) == "1, 2" and index_list(str, 1, 3) == "1, 2, 3"
-    assert index_list(lambda t: f"d_{{{t}}}", 1, 4) == "d_{1}, \\dots, d_{4}"
+    assert index_list(lambda t: f"d_{t}", 1, 4) == "d_1, \\dots, d_{4}"
+    assert index_list(lambda t: f"d_{t}", 9, 11) == "d_9, d_{10}, d_{11}"
 
 
 def test_sums_open_with_a_positive_term():

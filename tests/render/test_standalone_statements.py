@@ -77,7 +77,7 @@ def test_a_time_invariant_ssm_in_the_framework_is_stated_as_one():
 def test_layers_are_stated_by_their_matrices_compressed():
     texts = {layer.name: _theorem(cert.to_latex()) for _, layer, cert in framework_certificates()}
     mamba = texts["mamba2-head"]
-    assert "A_i = a_i I_{8}$ with $(a_{1}, \\dots, a_{6}) = (1/2," in mamba
+    assert "A_i = a_i I_{8}$ with $(a_1, \\dots, a_{6}) = (1/2," in mamba
     assert "B_i = b_i \\otimes I_{2}$" in mamba and "C_i = c_i^{\\top} \\otimes I_{2}$" in mamba
     assert "sha256" not in mamba and "sha256" not in texts["selective-ssm-N4"]
     assert "$C_i = C$" in texts["selective-ssm-N4"]
