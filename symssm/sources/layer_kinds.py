@@ -176,12 +176,33 @@ KINDS = (SELECTIVE_SSM, CONVOLUTION, LINEAR_ATTENTION, SOFTMAX_ATTENTION, OPERAT
 
 
 def names():
-    """The layer kinds' names, in the table's order."""
+    """The layer kinds' names, in the table's order.
+
+    Returns
+    -------
+    tuple of str
+        One name per row of :data:`KINDS`.
+
+    Examples
+    --------
+    >>> names()[:2]
+    ('selective-ssm', 'convolution')
+    """
     return tuple(row.name for row in KINDS)
 
 
 def of(kind):
     """The row of a layer kind (a name, or an object with a ``kind`` attribute or key).
+
+    Parameters
+    ----------
+    kind : str, dict or object
+        A kind's name, a spec or certificate dict with a ``"kind"`` key, or an object with a ``kind`` attribute.
+
+    Returns
+    -------
+    LayerKind
+        Its row of :data:`KINDS`.
 
     Raises
     ------
