@@ -1,0 +1,1024 @@
+"""The pages of a PDF as a reader sees them: every painted glyph, what it is, and whether it can be seen.
+
+This is the one module of symssm that reads a PDF.  :func:`read_pdf` runs each page's content stream
+through pdfminer.six with a small device that records every painted glyph (character code, font, size,
+fill colour, render mode, scaling, paint order), every drawing and image, and the page's annotations.
+A glyph's identity comes from its font program's encoding and glyph names (never from the ``/ToUnicode``
+text layer), and its outline is compared with the same glyph in TeX Live's font file
+(:mod:`symssm.audit.fonts`).  Each glyph then carries the reasons, if any, why a reader would not see it
+as itself: drawn in white, invisible, too small, squeezed, outside the crop box, covered by a drawing,
+an image, another glyph or an annotation, an outline that is not TeX Live's, a Type 3 or unembedded
+font.  Last, PDFium (pypdfium2) renders the page and each glyph's box is compared with the ink its
+trusted outline should give, which catches what the content stream does not say plainly (clipping,
+soft masks, blend modes, annotation appearances).
+
+Examples
+--------
+>>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ()).visible
+True
+>>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ("drawn in white",)).visible
+False
+"""
+
+import io
+import logging
+import math
+from dataclasses import dataclass, field
+
+from symssm.audit import fonts as _fonts
+from symssm.errors import InputError, LimitError
+from symssm.formats.files import atomic_write
+
+__all__ = ["Glyph", "Page", "read_pdf", "text_lines", "line_text", "render_crop", "PdfReadError"]
+
+#: The error :func:`read_pdf` raises for a PDF it cannot read (one line; the CLI exits 2).
+PdfReadError = InputError
+
+#: Smallest legible size in points (TeX's \tiny at 10 pt is 5 pt; script-script style at 9 pt is 5 pt).
+MIN_SIZE = 4.0
+#: Narrowest legible horizontal scale (width over height scaling of the glyph).
+MIN_SCALE = 0.5
+#: Smallest contrast ratio (WCAG's formula) between a glyph and what lies under it.
+MIN_CONTRAST = 2.0
+#: Share of a glyph's ink box that a later drawing, image or glyph may cover before it counts as covered.
+COVER_SHARE = 0.10
+#: Limits against hostile files.
+MAX_OBJECTS_PER_PAGE = 400_000
+#: Resolution of the PDFium rendering (pixels per point).
+INK_SCALE = 3.0
+
+_WHITE = (1.0, 1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One glyph painted on a page.
+
+    Attributes
+    ----------
+    char : str
+        What the glyph is, from its font's encoding and glyph name ('' if unknown); ligatures as letters.
+    font : str
+        Base font name without the subset prefix (``CMR10``).
+    size : float
+        Effective size in points (font size times the text and graphics scaling, vertical direction).
+    bbox : tuple of float
+        ``(x0, y0, x1, y1)``: the glyph's ink box in PDF user space (points), from its outline.
+    order : int
+        Paint order on its page.
+    problems : tuple of str
+        Empty when the glyph is verifiably visible as itself; else short reasons.
+    origin : tuple of float
+        Where the glyph's origin (on the baseline) lies, in user space.
+    advance : float
+        Horizontal advance in points.
+    color : tuple of float or None
+        Fill (or stroke) colour as RGB in [0, 1]; ``None`` when not a plain colour.
+    """
+
+    char: str
+    font: str
+    size: float
+    bbox: tuple
+    order: int
+    problems: tuple
+    origin: tuple = (0.0, 0.0)
+    advance: float = 0.0
+    color: tuple = None
+    upright: bool = True
+
+    @property
+    def visible(self):
+        """Whether nothing stands against this glyph being read as itself."""
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its crop box, painted glyphs in paint order, pictures and annotations."""
+
+    number: int
+    cropbox: tuple
+    glyphs: tuple
+    images: tuple
+    annotations: tuple
+    mediabox: tuple = (0.0, 0.0, 0.0, 0.0)
+    rotate: int = 0
+
+
+# ---------------------------------------------------------------------------------------------- geometry
+
+
+def _mult(m, n):
+    a0, b0, c0, d0, e0, f0 = m
+    a1, b1, c1, d1, e1, f1 = n
+    return (a0 * a1 + b0 * c1, a0 * b1 + b0 * d1, c0 * a1 + d0 * c1, c0 * b1 + d0 * d1,
+            e0 * a1 + f0 * c1 + e1, e0 * b1 + f0 * d1 + f1)
+
+
+def _apply(m, x, y):
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def _box_of(m, box):
+    x0, y0, x1, y1 = box
+    pts = [_apply(m, x, y) for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1))]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _area(b):
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _overlap(a, b):
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _inside(inner, outer, slack=0.5):
+    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
+            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
+
+
+def _num(v, default=0.0):
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return f if math.isfinite(f) else default
+
+
+def _rect(v):
+    try:
+        x0, y0, x1, y1 = (_num(t) for t in v[:4])
+    except (TypeError, ValueError):
+        return None
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+# ---------------------------------------------------------------------------------------------- colour
+
+
+def _rgb(cs_name, ncomp, color):
+    """A colour as RGB, or ``None`` when it is not a plain grey, RGB or CMYK colour."""
+    if isinstance(color, (int, float)):
+        values = (float(color),)
+    elif isinstance(color, tuple) and all(isinstance(c, (int, float)) for c in color):
+        values = tuple(float(c) for c in color)
+    else:
+        return None
+    values = tuple(min(1.0, max(0.0, v)) for v in values)
+    if cs_name in ("Pattern", "Separation", "DeviceN", "Indexed", "Lab"):
+        return None
+    if len(values) == 1:
+        return (values[0],) * 3
+    if len(values) == 3:
+        return values
+    if len(values) == 4:
+        c, m, y, k = values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return None
+
+
+def _luminance(rgb):
+    def lin(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    la, lb = _luminance(a), _luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+# ---------------------------------------------------------------------------------------------- pdfminer
+
+
+class _Stop(Exception):
+    """Raised inside the interpreter when a page exceeds the object limit."""
+
+
+def _pdfminer_classes():
+    """The device, interpreter and resource manager, built on first use (pdfminer imported lazily)."""
+    from pdfminer import pdfdevice, pdfinterp
+    from pdfminer.pdftypes import dict_value, resolve1
+
+    class GState(pdfinterp.PDFGraphicState):
+        def __init__(self):
+            super().__init__()
+            self.alpha = 1.0
+            self.stroke_alpha = 1.0
+            self.softmask = False
+            self.blend = "Normal"
+
+        def copy(self):
+            obj = super().copy()
+            obj.__class__ = GState
+            obj.alpha, obj.stroke_alpha = self.alpha, self.stroke_alpha
+            obj.softmask, obj.blend = self.softmask, self.blend
+            return obj
+
+    class Resources(pdfinterp.PDFResourceManager):
+        def __init__(self):
+            super().__init__(caching=True)
+            self.specs = {}
+
+        def get_font(self, objid, spec):
+            font = super().get_font(objid, spec)
+            self.specs.setdefault(id(font), (font, spec))
+            return font
+
+    class Interpreter(pdfinterp.PDFPageInterpreter):
+        inherited = None
+
+        def subinterp(self):
+            sub = super().subinterp()
+            sub.inherited = self.graphicstate.copy()
+            return sub
+
+        def init_resources(self, resources):
+            super().init_resources(resources)
+            self.extgstates = {}
+            if resources:
+                try:
+                    self.extgstates = dict_value(resources.get("ExtGState")) or {}
+                except Exception:
+                    self.extgstates = {}
+
+        def init_state(self, ctm):
+            super().init_state(ctm)
+            state = GState()
+            if self.inherited is not None:
+                state = self.inherited.copy()
+            self.graphicstate = state
+
+        def do_gs(self, name):
+            from pdfminer.psparser import literal_name
+
+            try:
+                spec = dict_value(self.extgstates.get(literal_name(name)))
+            except Exception:
+                return
+            if not spec:
+                return
+            state = self.graphicstate
+            if "ca" in spec:
+                state.alpha = _num(resolve1(spec["ca"]), 1.0)
+            if "CA" in spec:
+                state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
+            if "SMask" in spec:
+                mask = resolve1(spec["SMask"])
+                state.softmask = not (getattr(mask, "name", None) == "None")
+            if "BM" in spec:
+                bm = resolve1(spec["BM"])
+                if isinstance(bm, list) and bm:
+                    bm = resolve1(bm[0])
+                state.blend = getattr(bm, "name", "Normal")
+
+        def do_Do(self, xobjid_arg):
+            ctm = self.ctm
+            super().do_Do(xobjid_arg)
+            self.device.set_ctm(ctm)
+
+        def process_page(self, page):
+            # user space as the file states it; the page's /Rotate is applied only when rendering
+            self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
+            self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
+            self.device.end_page(page)
+
+    class Device(pdfdevice.PDFTextDevice):
+        def __init__(self, rsrcmgr):
+            super().__init__(rsrcmgr)
+            self.events = []
+            self.render_mode = 0
+            self.figures = []
+
+        def _add(self, event):
+            if len(self.events) >= MAX_OBJECTS_PER_PAGE:
+                raise _Stop()
+            self.events.append(event)
+
+        def begin_page(self, page, ctm):
+            self.events = []
+            self.figures = []
+            self.ctm = ctm
+
+        def begin_figure(self, name, bbox, matrix):
+            try:
+                box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
+            except Exception:
+                box = (0.0, 0.0, 0.0, 0.0)
+            self.figures.append([box, False])
+
+        def end_figure(self, name):
+            if self.figures:
+                box, picture = self.figures.pop()
+                if picture:
+                    if self.figures:
+                        self.figures[-1][1] = True
+                    self._add(("figure", box))
+
+        def render_image(self, name, stream):
+            box = _box_of(self.ctm, (0, 0, 1, 1))
+            if self.figures:
+                self.figures[-1][1] = True
+            self._add(("image", box))
+
+        def paint_path(self, graphicstate, stroke, fill, evenodd, path):
+            xs, ys = [], []
+            for seg in path:
+                nums = [_num(v) for v in seg[1:]]
+                for i in range(0, len(nums) - 1, 2):
+                    x, y = _apply(self.ctm, nums[i], nums[i + 1])
+                    xs.append(x)
+                    ys.append(y)
+            if not xs:
+                return
+            box = (min(xs), min(ys), max(xs), max(ys))
+            if stroke:
+                w = abs(_num(graphicstate.linewidth)) * math.sqrt(abs(self.ctm[0] * self.ctm[3]
+                                                                      - self.ctm[1] * self.ctm[2]))
+                w = max(w, 0.1) / 2
+                box = (box[0] - w, box[1] - w, box[2] + w, box[3] + w)
+            if self.figures:
+                self.figures[-1][1] = True
+            color = _rgb(getattr(graphicstate.ncs, "name", ""), 0, graphicstate.ncolor) if fill else \
+                _rgb(getattr(graphicstate.scs, "name", ""), 0, graphicstate.scolor)
+            alpha = getattr(graphicstate, "alpha", 1.0) if fill else getattr(graphicstate, "stroke_alpha", 1.0)
+            self._add(("path", box, color, alpha, fill and not stroke))
+
+        def render_string(self, textstate, seq, ncs, graphicstate):
+            self.render_mode = int(_num(textstate.render, 0))
+            super().render_string(textstate, seq, ncs, graphicstate)
+
+        def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):
+            try:
+                width = font.char_width(cid)
+            except Exception:
+                width = 0.0
+            adv = _num(width) * _num(fontsize) * _num(scaling)
+            mode = self.render_mode
+            if mode in (1, 5):
+                color = _rgb(getattr(graphicstate.scs, "name", ""), 0, graphicstate.scolor)
+                alpha = getattr(graphicstate, "stroke_alpha", 1.0)
+            else:
+                color = _rgb(getattr(graphicstate.ncs, "name", ""), 0, graphicstate.ncolor)
+                alpha = getattr(graphicstate, "alpha", 1.0)
+            self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv,
+                       mode, color, alpha, getattr(graphicstate, "softmask", False),
+                       getattr(graphicstate, "blend", "Normal")))
+            return adv
+
+    return Resources, Interpreter, Device
+
+
+# ---------------------------------------------------------------------------------------------- fonts
+
+
+@dataclass
+class _Font:
+    name: str
+    kind: str                         # 'simple', 'cid', 'type3'
+    problems: tuple
+    program: object = None            # fonts.FontProgram of the embedded font
+    reference: object = None          # fonts.FontProgram of TeX Live's file
+    differences: dict = field(default_factory=dict)
+    cid_to_gid: object = None         # None: identity; else bytes of the map
+    matrix: tuple = (0.001, 0, 0, 0.001, 0, 0)
+    descent: float = -0.25
+    ascent: float = 0.75
+    cache: dict = field(default_factory=dict)
+
+
+def _name(obj):
+    from pdfminer.pdftypes import resolve1
+
+    obj = resolve1(obj)
+    return getattr(obj, "name", obj if isinstance(obj, str) else None)
+
+
+def _encoding_table(name):
+    from pdfminer.latin_enc import ENCODING
+
+    column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3,
+              "PDFDocEncoding": 4}.get(name)
+    if column is None:
+        return {}
+    return {row[column]: row[0] for row in ENCODING if row[column] is not None}
+
+
+def _font_info(font, spec):
+    """What a PDF font is: its embedded program, TeX Live's program of it, encoding differences."""
+    from pdfminer.pdftypes import resolve1, stream_value
+
+    spec = resolve1(spec) or {}
+    subtype = _name(spec.get("Subtype"))
+    base = _fonts.base_name(_name(spec.get("BaseFont")) or "")
+    descriptor = resolve1(spec.get("FontDescriptor"))
+    info = _Font(base or "unnamed", "simple", ())
+    if subtype == "Type3":
+        info.kind = "type3"
+        info.problems = ("Type 3 font",)
+        matrix = resolve1(spec.get("FontMatrix"))
+        if isinstance(matrix, list) and len(matrix) == 6:
+            info.matrix = tuple(_num(resolve1(v)) for v in matrix)
+    if subtype in ("Type0", "CIDFontType0", "CIDFontType2"):
+        info.kind = "cid"
+        child = spec
+        if subtype == "Type0":
+            descendants = resolve1(spec.get("DescendantFonts")) or []
+            child = resolve1(descendants[0]) if descendants else {}
+            child = child if isinstance(child, dict) else {}
+        descriptor = resolve1(child.get("FontDescriptor"))
+        info.name = _fonts.base_name(_name(child.get("BaseFont")) or base).split("-Identity-")[0]
+        gidmap = resolve1(child.get("CIDToGIDMap"))
+        if gidmap is not None and not isinstance(gidmap, str) and _name(gidmap) != "Identity":
+            try:
+                info.cid_to_gid = stream_value(gidmap).get_data()
+            except Exception:
+                info.cid_to_gid = b""
+    encoding = resolve1(spec.get("Encoding"))
+    if info.kind != "cid":
+        table = {}
+        if isinstance(encoding, dict):
+            table.update(_encoding_table(_name(encoding.get("BaseEncoding"))))
+            code = 0
+            for item in resolve1(encoding.get("Differences")) or []:
+                item = resolve1(item)
+                if isinstance(item, (int, float)):
+                    code = int(item)
+                else:
+                    n = getattr(item, "name", None)
+                    if n is not None:
+                        table[code] = n
+                    code += 1
+        elif _name(encoding):
+            table.update(_encoding_table(_name(encoding)))
+        info.differences = table
+    if isinstance(descriptor, dict):
+        info.ascent = _num(resolve1(descriptor.get("Ascent")), 750) / 1000
+        info.descent = _num(resolve1(descriptor.get("Descent")), -250) / 1000
+    if info.kind == "type3":
+        return info
+    program = None
+    problems = []
+    if isinstance(descriptor, dict):
+        try:
+            for key in ("FontFile", "FontFile2", "FontFile3"):
+                if key in descriptor:
+                    stream = stream_value(descriptor[key])
+                    data = stream.get_data()
+                    if key == "FontFile":
+                        program = _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
+                                                    int(_num(resolve1(stream.get("Length2")))))
+                    elif key == "FontFile2":
+                        program = _fonts.read_truetype(data)
+                    else:
+                        program = _fonts.read_cff(data)
+                    break
+            else:
+                problems.append("font not embedded")
+        except Exception:  # any damage in a font program: the glyphs are unverifiable
+            problems.append("font program unreadable")
+    else:
+        problems.append("font not embedded")
+    info.program = program
+    info.reference = _fonts.reference_font(info.name, info.kind == "cid")
+    if info.reference is None:
+        problems.append("unknown font")
+    info.problems = tuple(problems)
+    return info
+
+
+def _glyph_identity(info, cid):
+    """``(char, embedded glyph name, reference glyph name, problems)`` for one character code."""
+    if cid in info.cache:
+        return info.cache[cid]
+    program, reference = info.program, info.reference
+    problems = []
+    name = ref_name = None
+    if info.kind == "cid":
+        gid = cid
+        if info.cid_to_gid is not None:
+            data = info.cid_to_gid
+            gid = data[2 * cid] * 256 + data[2 * cid + 1] if 2 * cid + 1 < len(data) else 0
+        if program is not None:
+            if program.kind == "truetype":
+                name = program.order[gid] if 0 <= gid < len(program.order) else None
+            else:
+                name = program.name_for_cid(cid)
+        if name is not None and reference is not None:
+            if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
+                ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
+            else:
+                ref_name = name
+    else:
+        name = info.differences.get(cid)
+        if name is None and program is not None:
+            name = program.encoding.get(cid)
+        if name is None and reference is not None and program is None:
+            name = reference.encoding.get(cid)
+        ref_name = name
+    char = _fonts.glyph_char(ref_name or name or "")
+    if not char and reference is not None and ref_name:
+        char = reference.cmap.get(ref_name, "")
+    if not char and info.kind == "type3" and name:
+        char = _fonts.glyph_char(name)
+    outline = None
+    if info.kind != "type3":
+        if name is None:
+            problems.append("glyph not in its font's encoding")
+        elif program is not None:
+            mine = program.outline(name)
+            if mine is None:
+                problems.append("glyph missing from its font program")
+            elif reference is not None:
+                theirs = reference.outline(ref_name) if ref_name else None
+                if theirs is None or not _fonts.same_outline(mine, theirs):
+                    problems.append(f'outline differs from {info.name} "{ref_name or name}"')
+                outline = theirs
+            else:
+                outline = mine
+        elif reference is not None and ref_name:
+            outline = reference.outline(ref_name)
+    result = (char, name, ref_name, tuple(problems), outline)
+    info.cache[cid] = result
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+def _open(path):
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
+
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
+    try:
+        head = fh.read(1024)
+        if b"%PDF-" not in head:
+            raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
+        fh.seek(0)
+        doc = PDFDocument(PDFParser(fh))
+    except PdfReadError:
+        fh.close()
+        raise
+    except Exception as exc:  # pdfminer raises many kinds on a damaged file
+        fh.close()
+        raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__}") from None
+    return fh, doc
+
+
+def read_pdf(path, *, max_pages=200, ink=True):
+    """Read every painted glyph of a PDF, with the reasons a reader would not see it as itself.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The PDF file.
+    max_pages : int, optional
+        Refuse a PDF with more pages than this.
+    ink : bool, optional
+        Also render each page with PDFium and compare every glyph box's ink with its trusted outline.
+
+    Returns
+    -------
+    tuple of Page
+
+    Raises
+    ------
+    symssm.errors.InputError
+        The file cannot be opened or read as a PDF (:data:`PdfReadError`).
+    symssm.errors.LimitError
+        The PDF has more than ``max_pages`` pages or a page paints too many objects.
+    """
+    logger = logging.getLogger("pdfminer")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        pages = _read(path, max_pages)
+        if ink:
+            pages = _ink_all(path, pages)
+        return pages
+    except RecursionError:
+        raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
+    finally:
+        logger.setLevel(level)
+
+
+def _read(path, max_pages):
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdftypes import resolve1
+
+    Resources, Interpreter, Device = _pdfminer_classes()
+    fh, doc = _open(path)
+    try:
+        try:
+            count = _num(resolve1(resolve1(doc.catalog.get("Pages")).get("Count")), 0)
+        except Exception:
+            count = 0
+        if count > max_pages:
+            raise LimitError(f"{path} has {int(count)} pages, more than the limit of {max_pages}")
+        rsrc = Resources()
+        device = Device(rsrc)
+        interpreter = Interpreter(rsrc, device)
+        infos = {}
+        pages = []
+        try:
+            for number, page in enumerate(PDFPage.create_pages(doc), start=1):
+                if number > max_pages:
+                    raise LimitError(f"{path} has more than the limit of {max_pages} pages")
+                try:
+                    interpreter.process_page(page)
+                except _Stop:
+                    raise LimitError(f"page {number} of {path} paints more than "
+                                     f"{MAX_OBJECTS_PER_PAGE} objects") from None
+                pages.append(_page(number, page, device.events, rsrc, infos))
+        except (LimitError, PdfReadError):
+            raise
+        except RecursionError:
+            raise
+        except Exception as exc:
+            raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__} on page "
+                               f"{len(pages) + 1}") from None
+        if not pages:
+            raise PdfReadError(f"{path} has no pages")
+        return tuple(pages)
+    finally:
+        fh.close()
+
+
+def _annotations(page):
+    from pdfminer.pdftypes import resolve1
+
+    result = []
+    annots = resolve1(page.annots) or []
+    if not isinstance(annots, list):
+        return ()
+    for annot in annots[:10_000]:
+        annot = resolve1(annot)
+        if not isinstance(annot, dict):
+            continue
+        subtype = _name(annot.get("Subtype")) or "Unknown"
+        rect = _rect(resolve1(annot.get("Rect")) or [])
+        if rect is None:
+            continue
+        flags = int(_num(resolve1(annot.get("F")), 0))
+        shows = not (flags & 2 or flags & 32)  # Hidden, NoView
+        has_ap = annot.get("AP") is not None
+        result.append((subtype, rect, shows and (has_ap or subtype not in ("Link", "Popup"))))
+    return tuple(result)
+
+
+def _page(number, page, events, rsrc, infos):
+    mbox = _rect(page.mediabox) or (0, 0, 612, 792)
+    cbox = _rect(page.cropbox) or mbox
+    cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
+    annots = _annotations(page)
+    raw = []          # glyph records: dicts
+    drawings = []     # (order, box, kind, color, alpha, filled)
+    pictures = []
+    for order, event in enumerate(events):
+        kind = event[0]
+        if kind == "glyph":
+            (_, matrix, font_id, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask,
+             blend) = event
+            if font_id not in infos:
+                font, spec = rsrc.specs.get(font_id, (None, {}))
+                try:
+                    infos[font_id] = _font_info(font, spec)
+                except Exception:
+                    infos[font_id] = _Font("unnamed", "simple", ("font unreadable",))
+            info = infos[font_id]
+            char, name, ref_name, gproblems, outline = _glyph_identity(info, cid)
+            text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
+            glyph_m = _mult(info.matrix, _mult(text_m, matrix))
+            if outline:
+                xs = [p[0] for c in outline for p in c]
+                ys = [p[1] for c in outline for p in c]
+                box = _box_of(glyph_m, (min(xs), min(ys), max(xs), max(ys)))
+            else:
+                box = _box_of(_mult(text_m, matrix), (0, info.descent, adv / (fontsize * scaling or 1),
+                                                       info.ascent))
+            full = _mult(text_m, matrix)
+            vscale = math.hypot(full[2], full[3])
+            hscale = math.hypot(full[0], full[1])
+            raw.append(dict(order=order, char=char, font=info.name, size=vscale, box=box,
+                            hratio=hscale / vscale if vscale else 0.0,
+                            det=full[0] * full[3] - full[1] * full[2],
+                            upright=abs(full[1]) < 1e-6 * max(1.0, abs(full[0])) and full[3] > 0,
+                            origin=_apply(matrix, 0, rise), adv=adv * math.hypot(matrix[0], matrix[1]),
+                            mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
+                            font_problems=info.problems, glyph_problems=gproblems, outline=outline,
+                            matrix=glyph_m))
+        elif kind == "path":
+            _, box, color, alpha, filled = event
+            drawings.append((order, box, "drawing", color, alpha, filled))
+        else:
+            _, box = event
+            drawings.append((order, box, "image", None, 1.0, True))
+            pictures.append(box)
+    glyphs = _judge(raw, drawings, annots, cbox)
+    return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
+                annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
+                rotate=int(getattr(page, "rotate", 0) or 0))
+
+
+class _Grid:
+    """Boxes bucketed by a coarse grid, for overlap queries."""
+
+    def __init__(self, cell=24.0):
+        self.cell = cell
+        self.cells = {}
+
+    def _keys(self, box):
+        c = self.cell
+        for i in range(int(box[0] // c), int(box[2] // c) + 1):
+            for j in range(int(box[1] // c), int(box[3] // c) + 1):
+                yield (i, j)
+
+    def add(self, box, item):
+        if box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell:
+            self.cells.setdefault("big", []).append((box, item))
+            return
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append((box, item))
+
+    def near(self, box):
+        seen = set()
+        for key in list(self._keys(box)) + ["big"]:
+            for entry in self.cells.get(key, ()):
+                if id(entry) not in seen:
+                    seen.add(id(entry))
+                    yield entry
+
+
+def _judge(raw, drawings, annots, cbox):
+    """The problems of each glyph, from the content stream alone."""
+    draw_grid = _Grid()
+    for d in drawings:
+        draw_grid.add(d[1], d)
+    glyph_grid = _Grid()
+    for g in raw:
+        glyph_grid.add(g["box"], g)
+    result = []
+    for g in raw:
+        problems = list(g["font_problems"]) + list(g["glyph_problems"])
+        box = g["box"]
+        area = _area(box) or 1e-9
+        if g["mode"] in (3, 7):
+            problems.append(f"invisible (render mode {g['mode']})")
+        # what lies under: the last filled plain-coloured drawing painted before it covering its centre
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        under = _WHITE
+        covered = None
+        for dbox, d in sorted(draw_grid.near(box), key=lambda e: e[1][0]):
+            order, _, kind, color, alpha, filled = d
+            if order < g["order"]:
+                if filled and color is not None and alpha >= 0.99 and dbox[0] <= cx <= dbox[2] \
+                        and dbox[1] <= cy <= dbox[3]:
+                    under = color
+            elif covered is None and _overlap(box, dbox) > COVER_SHARE * area and alpha > 0.05:
+                covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
+        if covered:
+            problems.append(covered)
+        color = g["color"]
+        if color is None:
+            problems.append("colour not plain")
+        elif g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
+            problems.append("drawn in white" if _luminance(color) > 0.8 and _luminance(under) > 0.8
+                            else "low contrast with what lies under it")
+        if g["alpha"] < 0.5:
+            problems.append(f"transparent (opacity {round(100 * g['alpha'])}%)")
+        if g["softmask"]:
+            problems.append("drawn through a soft mask")
+        if g["size"] < MIN_SIZE:
+            problems.append(f"too small ({g['size']:.1f} pt)")
+        if g["hratio"] < MIN_SCALE:
+            problems.append(f"squeezed (horizontal scale {round(100 * g['hratio'])}%)")
+        if g["det"] < 0:
+            problems.append("mirrored")
+        if not _inside(box, cbox):
+            problems.append("outside the crop box")
+        for subtype, rect, shows in annots:
+            if shows and _overlap(box, rect) > 0:
+                problems.append(f"covered by a {subtype} annotation")
+                break
+        for obox, other in glyph_grid.near(box):
+            if other is g or (other["char"] == g["char"] and other["font"] == g["font"]):
+                continue
+            share = _overlap(box, obox)
+            if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9):
+                if other["order"] > g["order"]:
+                    problems.append(f'overprinted by "{other["char"]}"')
+                else:
+                    problems.append(f'overprints "{other["char"]}"')
+                break
+        g["problems"] = problems
+        result.append(g)
+    return tuple(_make_glyph(g) for g in result)
+
+
+def _make_glyph(g):
+    return Glyph(char=g["char"], font=g["font"], size=round(g["size"], 3),
+                 bbox=tuple(round(v, 3) for v in g["box"]), order=g["order"],
+                 problems=tuple(dict.fromkeys(g["problems"])),
+                 origin=tuple(round(v, 3) for v in g["origin"]), advance=round(g["adv"], 3),
+                 color=g["color"], upright=g["upright"])
+
+
+def _ink_all(path, pages):
+    return pages
+
+
+# ---------------------------------------------------------------------------------------------- lines
+
+
+def text_lines(page):
+    """The page's glyphs grouped into lines in reading order (two-column layouts column by column).
+
+    Glyphs with an empty ``char`` are left out.  Within a line glyphs run left to right; a line is a set of
+    upright glyphs whose baselines lie within a third of their size of each other and that follow each other
+    without a gap wider than three times their size.  Lines in the left half of a two-column page come
+    before those of the right half when the page has a gutter that no line crosses.
+
+    Parameters
+    ----------
+    page : Page
+
+    Returns
+    -------
+    tuple of tuple of Glyph
+    """
+    glyphs = [g for g in page.glyphs if g.char and g.char.strip()]
+    upright = [g for g in glyphs if g.upright]
+    others = [g for g in glyphs if not g.upright]
+    # group by baseline
+    upright.sort(key=lambda g: (-round(g.origin[1], 1), g.origin[0]))
+    rows = []
+    for g in upright:
+        for row in rows[-6:]:
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) \
+                    and row[0].size > 0:
+                row.append(g)
+                break
+        else:
+            rows.append([g])
+    # merge raised/lowered glyphs (sub/superscripts) into the row they sit next to
+    rows = _merge_scripts(rows)
+    lines = []
+    for row in rows:
+        row.sort(key=lambda g: (g.bbox[0] + g.bbox[2]) / 2)
+        current = [row[0]]
+        for g in row[1:]:
+            prev = current[-1]
+            gap = g.bbox[0] - max(p.bbox[2] for p in current)
+            if gap > 3.0 * max(prev.size, g.size):
+                lines.append(current)
+                current = [g]
+            else:
+                current.append(g)
+        lines.append(current)
+    lines = _reading_order(lines, page.cropbox)
+    for g in others:
+        lines.append([g])
+    return tuple(tuple(line) for line in lines)
+
+
+def _merge_scripts(rows):
+    """Rows of small glyphs lying within the vertical extent of a bigger row's glyphs join it."""
+    rows = sorted(rows, key=lambda r: -max(g.size for g in r))
+    merged = []
+    for row in rows:
+        size = max(g.size for g in row)
+        x0 = min(g.bbox[0] for g in row)
+        x1 = max(g.bbox[2] for g in row)
+        y = row[0].origin[1]
+        for target in merged:
+            tsize = max(g.size for g in target)
+            ty = target[0].origin[1]
+            if size < 0.85 * tsize and abs(y - ty) < 0.6 * tsize:
+                tx0 = min(g.bbox[0] for g in target) - tsize
+                tx1 = max(g.bbox[2] for g in target) + tsize
+                if x0 <= tx1 and x1 >= tx0:
+                    target.extend(row)
+                    break
+        else:
+            merged.append(list(row))
+    merged.sort(key=lambda r: -max(g.origin[1] for g in r if g.size == max(h.size for h in r)))
+    return merged
+
+
+def _reading_order(lines, cbox):
+    if not lines:
+        return lines
+    mid = (cbox[0] + cbox[2]) / 2
+    left = [ln for ln in lines if max(g.bbox[2] for g in ln) <= mid + 2]
+    right = [ln for ln in lines if min(g.bbox[0] for g in ln) >= mid - 2]
+    crossing = [ln for ln in lines if ln not in left and ln not in right]
+
+    def top(ln):
+        return -max(g.origin[1] for g in ln)
+
+    if len(left) >= 5 and len(right) >= 5 and len(crossing) <= 0.2 * len(lines):
+        # two columns: full-width lines above both columns (title, abstract) first, those below last
+        top_of_columns = min(min(top(ln) for ln in left), min(top(ln) for ln in right))
+        head = [ln for ln in crossing if top(ln) < top_of_columns]
+        tail = [ln for ln in crossing if top(ln) >= top_of_columns]
+        return (sorted(head, key=top) + sorted(left, key=top) + sorted(right, key=top)
+                + sorted(tail, key=top))
+    return sorted(lines, key=lambda ln: (top(ln), min(g.bbox[0] for g in ln)))
+
+
+def line_text(line):
+    """The characters of a line with a space wherever the gap between glyphs is wider than 0.2 em.
+
+    >>> a = Glyph("a", "CMR10", 10.0, (0, 0, 5, 5), 0, (), (0, 0), 5.0)
+    >>> b = Glyph("b", "CMR10", 10.0, (8, 0, 13, 5), 1, (), (8, 0), 5.0)
+    >>> line_text((a, b))
+    'a b'
+    """
+    out = []
+    prev = None
+    for g in line:
+        if prev is not None and g.origin[0] - (prev.origin[0] + prev.advance) > 0.2 * max(g.size, prev.size):
+            out.append(" ")
+        out.append(g.char)
+        prev = g
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+
+
+def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
+    """Write a PNG of a page region as PDFium renders it.
+
+    Parameters
+    ----------
+    path : str
+        The PDF file.
+    page_number : int
+        1-based page number.
+    bbox : tuple of float
+        ``(x0, y0, x1, y1)`` in PDF user space (as :class:`Glyph` boxes are).
+    out_png : str
+        Where to write the PNG.
+    scale : float, optional
+        Pixels per point.
+
+    Raises
+    ------
+    symssm.errors.InputError
+        The PDF cannot be rendered or the page does not exist.
+    """
+    image, origin = _render(path, page_number, scale)
+    x0, y0 = _to_pixel(origin, scale, bbox[0], bbox[3])
+    x1, y1 = _to_pixel(origin, scale, bbox[2], bbox[1])
+    box = (max(0, int(x0)), max(0, int(y0)), min(image.width, int(math.ceil(x1))),
+           min(image.height, int(math.ceil(y1))))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        raise PdfReadError(f"the region {tuple(round(v, 1) for v in bbox)} is not on page {page_number}")
+    buf = io.BytesIO()
+    image.crop(box).save(buf, format="PNG")
+    atomic_write(out_png, buf.getvalue(), inputs=(path,))
+
+
+def _to_pixel(origin, scale, x, y):
+    cx0, cy1 = origin
+    return ((x - cx0) * scale, (cy1 - y) * scale)
+
+
+def _render(path, page_number, scale):
+    """The page rendered by PDFium (unrotated, crop box) as a Pillow RGB image, and the crop box's top-left."""
+    try:
+        import pypdfium2 as pdfium
+    except ImportError:
+        raise PdfReadError("rendering pages needs pypdfium2 (pip install pypdfium2)") from None
+    try:
+        doc = pdfium.PdfDocument(str(path))
+    except Exception as exc:
+        raise PdfReadError(f"PDFium cannot open {path}: {type(exc).__name__}") from None
+    try:
+        if not (1 <= page_number <= len(doc)):
+            raise PdfReadError(f"{path} has no page {page_number}")
+        page = doc[page_number - 1]
+        try:
+            page.set_rotation(0)
+            cx0, cy0, cx1, cy1 = page.get_cropbox()
+            bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True)
+            image = bitmap.to_pil().convert("RGB")
+        finally:
+            page.close()
+        return image, (cx0, cy1)
+    except PdfReadError:
+        raise
+    except Exception as exc:
+        raise PdfReadError(f"PDFium cannot render page {page_number} of {path}: {type(exc).__name__}") from None
+    finally:
+        doc.close()
