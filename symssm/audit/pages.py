@@ -601,17 +601,14 @@ def read_pdf(path, *, max_pages=200, ink=True):
     level = logger.level
     logger.setLevel(logging.CRITICAL + 1)
     try:
-        pages = _read(path, max_pages)
-        if ink:
-            pages = _ink_all(path, pages)
-        return pages
+        return _read(path, max_pages, ink)
     except RecursionError:
         raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
     finally:
         logger.setLevel(level)
 
 
-def _read(path, max_pages):
+def _read(path, max_pages, ink):
     from pdfminer.pdfpage import PDFPage
     from pdfminer.pdftypes import resolve1
 
@@ -629,6 +626,7 @@ def _read(path, max_pages):
         interpreter = Interpreter(rsrc, device)
         infos = {}
         pages = []
+        renderer = _Renderer(path) if ink else None
         try:
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
@@ -638,7 +636,7 @@ def _read(path, max_pages):
                 except _Stop:
                     raise LimitError(f"page {number} of {path} paints more than "
                                      f"{MAX_OBJECTS_PER_PAGE} objects") from None
-                pages.append(_page(number, page, device.events, rsrc, infos))
+                pages.append(_page(number, page, device.events, rsrc, infos, renderer))
         except (LimitError, PdfReadError):
             raise
         except RecursionError:
@@ -651,6 +649,8 @@ def _read(path, max_pages):
         return tuple(pages)
     finally:
         fh.close()
+        if renderer is not None:
+            renderer.close()
 
 
 def _annotations(page):
@@ -675,7 +675,7 @@ def _annotations(page):
     return tuple(result)
 
 
-def _page(number, page, events, rsrc, infos):
+def _page(number, page, events, rsrc, infos, renderer=None):
     mbox = _rect(page.mediabox) or (0, 0, 612, 792)
     cbox = _rect(page.cropbox) or mbox
     cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
@@ -723,7 +723,10 @@ def _page(number, page, events, rsrc, infos):
             _, box = event
             drawings.append((order, box, "image", None, 1.0, True))
             pictures.append(box)
-    glyphs = _judge(raw, drawings, annots, cbox)
+    _judge(raw, drawings, annots, cbox)
+    if renderer is not None:
+        _ink(raw, drawings, renderer.page(number))
+    glyphs = tuple(_make_glyph(g) for g in raw)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
                 rotate=int(getattr(page, "rotate", 0) or 0))
@@ -766,7 +769,6 @@ def _judge(raw, drawings, annots, cbox):
     glyph_grid = _Grid()
     for g in raw:
         glyph_grid.add(g["box"], g)
-    result = []
     for g in raw:
         problems = list(g["font_problems"]) + list(g["glyph_problems"])
         box = g["box"]
@@ -820,8 +822,7 @@ def _judge(raw, drawings, annots, cbox):
                     problems.append(f'overprints "{other["char"]}"')
                 break
         g["problems"] = problems
-        result.append(g)
-    return tuple(_make_glyph(g) for g in result)
+        g["under"] = under
 
 
 def _make_glyph(g):
@@ -832,8 +833,115 @@ def _make_glyph(g):
                  color=g["color"], upright=g["upright"])
 
 
-def _ink_all(path, pages):
-    return pages
+# ---------------------------------------------------------------------------------------------- PDFium
+
+
+#: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
+MIN_INK = 0.35
+#: ... and as differing when this share of its box, away from any expected ink, is inked.
+MAX_EXTRA = 0.08
+
+
+class _Renderer:
+    """Pages of one PDF rendered by PDFium, as RGB arrays with the crop box's top-left corner."""
+
+    def __init__(self, path):
+        self.path = path
+        self.doc = None
+        try:
+            import pypdfium2 as pdfium
+
+            self.doc = pdfium.PdfDocument(str(path))
+        except Exception as exc:
+            raise PdfReadError(f"PDFium cannot open {path}: {type(exc).__name__}") from None
+
+    def page(self, number):
+        import numpy as np
+
+        try:
+            page = self.doc[number - 1]
+        except Exception:
+            raise PdfReadError(f"PDFium cannot read page {number} of {self.path}") from None
+        try:
+            page.set_rotation(0)
+            cx0, cy0, cx1, cy1 = page.get_bbox()
+            if (cx1 - cx0) * (cy1 - cy0) * INK_SCALE * INK_SCALE > 60_000_000:
+                raise LimitError(f"page {number} of {self.path} is too large to render")
+            bitmap = page.render(scale=INK_SCALE, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
+            image = np.array(bitmap.to_numpy()[:, :, :3], dtype=np.int16)
+        except (LimitError, PdfReadError):
+            raise
+        except Exception as exc:
+            raise PdfReadError(f"PDFium cannot render page {number} of {self.path}: "
+                               f"{type(exc).__name__}") from None
+        finally:
+            page.close()
+        return image, (cx0, cy1), INK_SCALE
+
+    def close(self):
+        if self.doc is not None:
+            self.doc.close()
+
+
+def _polygons(g, origin, scale, dx=0.0, dy=0.0):
+    m = g["matrix"]
+    cx0, cy1 = origin
+    for contour in g["outline"] or ():
+        yield [((m[0] * x + m[2] * y + m[4] - cx0) * scale - dx, (cy1 - (m[1] * x + m[3] * y + m[5])) * scale - dy)
+               for x, y in contour]
+
+
+def _ink(raw, drawings, rendered):
+    """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFilter
+
+    image, origin, scale = rendered
+    h, w = image.shape[:2]
+    expected = Image.new("L", (w, h), 0)
+    draw = ImageDraw.Draw(expected)
+    for g in raw:
+        if g["mode"] not in (3, 7):
+            for poly in _polygons(g, origin, scale):
+                if len(poly) >= 2:
+                    draw.polygon(poly, fill=255, outline=255)
+    for _, box, _, _, _, _ in drawings:
+        x0, y0 = _to_pixel(origin, scale, box[0], box[3])
+        x1, y1 = _to_pixel(origin, scale, box[2], box[1])
+        draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
+    allowed = np.asarray(expected.filter(ImageFilter.MaxFilter(5))) > 0
+    for g in raw:
+        if g["problems"] or not g["outline"] or g["color"] is None:
+            continue
+        under = np.array(g["under"]) * 255
+        contrast = float(np.max(np.abs(np.array(g["color"]) * 255 - under)))
+        if contrast < 32:
+            continue
+        bx0, by0 = _to_pixel(origin, scale, g["box"][0], g["box"][3])
+        bx1, by1 = _to_pixel(origin, scale, g["box"][2], g["box"][1])
+        ix0, iy0 = max(0, int(bx0) - 1), max(0, int(by0) - 1)
+        ix1, iy1 = min(w, int(math.ceil(bx1)) + 1), min(h, int(math.ceil(by1)) + 1)
+        if ix1 - ix0 < 2 or iy1 - iy0 < 2:
+            continue
+        mask_img = Image.new("L", (ix1 - ix0, iy1 - iy0), 0)
+        for poly in _polygons(g, origin, scale, ix0, iy0):
+            if len(poly) >= 3:
+                one = Image.new("L", mask_img.size, 0)
+                ImageDraw.Draw(one).polygon(poly, fill=255)
+                mask_img = Image.fromarray(np.asarray(mask_img) ^ np.asarray(one))
+        mask = np.asarray(mask_img) > 0
+        if mask.sum() < 3:
+            continue
+        region = image[iy0:iy1, ix0:ix1]
+        ink = np.max(np.abs(region - under), axis=2) / contrast
+        coverage = float(ink[mask].mean())
+        outer = ~allowed[iy0:iy1, ix0:ix1]
+        extra = float((ink[outer] > 0.5).sum()) / mask.size
+        g["ink"] = (round(coverage, 3), round(extra, 3))
+        if coverage < MIN_INK:
+            g["problems"].append("not visible in the rendering")
+        elif extra > MAX_EXTRA:
+            g["problems"].append("rendering differs from the glyph")
 
 
 # ---------------------------------------------------------------------------------------------- lines
@@ -1010,7 +1118,7 @@ def _render(path, page_number, scale):
         page = doc[page_number - 1]
         try:
             page.set_rotation(0)
-            cx0, cy0, cx1, cy1 = page.get_cropbox()
+            cx0, cy0, cx1, cy1 = page.get_bbox()
             bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True)
             image = bitmap.to_pil().convert("RGB")
         finally:
