@@ -269,6 +269,126 @@ class FontProgram:
             return False
 
 
+class _LazyCharStrings(dict):
+    """Glyph name -> charstring, each decrypted and decoded on first use."""
+
+    def __init__(self, raw, subrs, lenIV):
+        super().__init__()
+        self.raw = raw
+        self.subrs = subrs
+        self.lenIV = lenIV
+
+    def __contains__(self, name):
+        return name in self.raw
+
+    def __iter__(self):
+        return iter(self.raw)
+
+    def keys(self):
+        return self.raw.keys()
+
+    def __missing__(self, name):
+        from fontTools.misc import psCharStrings
+
+        plain = _decrypt(self.raw[name], 4330)
+        glyph = psCharStrings.T1CharString(plain[self.lenIV:], subrs=self.subrs)
+        self[name] = glyph
+        return glyph
+
+
+class _LazySubrs(list):
+    """Subroutines decrypted on first call."""
+
+    def __init__(self, raw, lenIV):
+        super().__init__(raw)
+        self.done = set()
+        self.lenIV = lenIV
+
+    def __getitem__(self, index):
+        from fontTools.misc import psCharStrings
+
+        item = list.__getitem__(self, index)
+        if index not in self.done:
+            plain = _decrypt(item, 4330)
+            item = psCharStrings.T1CharString(plain[self.lenIV:], subrs=self)
+            list.__setitem__(self, index, item)
+            self.done.add(index)
+        return item
+
+
+_RD = rb"(?:RD|-\|)"
+
+
+def _type1_program(clear, plain):
+    """A Type 1 program from its clear text and decrypted private part, charstrings decoded lazily."""
+    m = re.search(rb"/lenIV\s+(\d+)", plain)
+    lenIV = int(m.group(1)) if m else 4
+    subrs_at = plain.find(b"/Subrs")
+    chars_at = plain.find(b"/CharStrings")
+    if chars_at < 0:
+        raise ValueError("no CharStrings")
+    raw_subrs = []
+    if 0 <= subrs_at < chars_at:
+        pos = subrs_at
+        pattern = re.compile(rb"dup\s+(\d+)\s+(\d+)\s+" + _RD + rb" ")
+        while True:
+            m = pattern.search(plain, pos, chars_at)
+            if not m:
+                break
+            index, length = int(m.group(1)), int(m.group(2))
+            if index > 65535:
+                raise ValueError("bad Subrs")
+            while len(raw_subrs) <= index:
+                raw_subrs.append(b"")
+            raw_subrs[index] = plain[m.end(): m.end() + length]
+            pos = m.end() + length
+    raw = {}
+    pattern = re.compile(rb"/([^\s/\[\]{}()<>%]+)\s+(\d+)\s+" + _RD + rb" ")
+    pos = chars_at + len(b"/CharStrings")
+    while True:
+        m = pattern.search(plain, pos)
+        if not m:
+            break
+        length = int(m.group(2))
+        raw[m.group(1).decode("latin-1")] = plain[m.end(): m.end() + length]
+        pos = m.end() + length
+    if not raw:
+        raise ValueError("no glyphs")
+    subrs = _LazySubrs(raw_subrs, lenIV)
+    encoding = {}
+    if re.search(rb"/Encoding\s+StandardEncoding", clear):
+        from fontTools.encodings.StandardEncoding import StandardEncoding
+
+        encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
+    for m in re.finditer(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>%]+)\s+put", clear):
+        if int(m.group(1)) < 256:
+            encoding[int(m.group(1))] = m.group(2).decode("latin-1")
+    units = 1000.0
+    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)", clear)
+    if m:
+        try:
+            scale = float(m.group(1))
+            units = 1.0 / scale if scale else 1000.0
+        except ValueError:
+            pass
+    return FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, units)
+
+
+def _decrypt(cipher, r):
+    """Type 1 decryption (eexec key 55665, charstring key 4330), a tight loop over ints."""
+    out = bytearray(len(cipher))
+    for i, c in enumerate(cipher):
+        out[i] = c ^ (r >> 8)
+        r = ((c + r) * 52845 + 22719) & 0xFFFF
+    return bytes(out)
+
+
+def _decrypt_eexec(cipher):
+    if cipher[:4] and all(c in b"0123456789abcdefABCDEF \r\n\t" for c in cipher[:16]):
+        cipher = bytes.fromhex(re.sub(rb"[^0-9a-fA-F]", b"", cipher).decode("ascii"))
+    return _decrypt(cipher, 55665)[4:]
+
+
 def read_type1(data, length1, length2):
     """Parse an embedded Type 1 program (``/FontFile``: clear text, then binary eexec part).
 
@@ -277,33 +397,38 @@ def read_type1(data, length1, length2):
     ValueError
         When the program cannot be read.
     """
-    from fontTools import t1Lib
-    from fontTools.misc import eexec
-
     if not (0 < length1 < len(data)):
         raise ValueError("bad Length1")
     clear = data[:length1]
-    cipher = data[length1: length1 + length2] if length2 > 0 else data[length1:]
-    if cipher[:4] and all(c in b"0123456789abcdefABCDEF \r\n\t" for c in cipher[:16]):
-        cipher = bytes.fromhex(re.sub(rb"[^0-9a-fA-F]", b"", cipher).decode("ascii"))
-    plain, _ = eexec.decrypt(cipher, 55665)
-    start = clear.rfind(b"currentfile eexec")
-    if start < 0:
+    if clear.rfind(b"eexec") < 0:
         raise ValueError("no eexec")
-    end = plain.find(b"mark currentfile closefile")
-    if end >= 0:
-        plain = plain[:end]
-    font = t1Lib.T1Font.__new__(t1Lib.T1Font)
-    font.encoding = "ascii"
-    font.data = clear[:start] + b"%-- eexec start\r" + plain[4:]
-    font.parse()
-    encoding = font.font.get("Encoding")
-    table = {}
-    if isinstance(encoding, list):
-        table = {i: n for i, n in enumerate(encoding[:256]) if n and n != ".notdef"}
-    matrix = font.font.get("FontMatrix") or [0.001]
-    units = 1.0 / matrix[0] if matrix and matrix[0] else 1000.0
-    return FontProgram("type1", font.getGlyphSet(), table, units)
+    cipher = data[length1: length1 + length2] if length2 > 0 else data[length1:]
+    return _type1_program(clear, _decrypt_eexec(cipher))
+
+
+def read_pfb(path):
+    """Parse an installed ``.pfb`` (segments) or ``.pfa`` Type 1 font file."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if data[:1] == b"\x80":
+        clear, cipher = b"", b""
+        pos = 0
+        while pos + 6 <= len(data) and data[pos] == 0x80 and data[pos + 1] in (1, 2):
+            kind = data[pos + 1]
+            length = int.from_bytes(data[pos + 2: pos + 6], "little")
+            chunk = data[pos + 6: pos + 6 + length]
+            if kind == 1 and not cipher:
+                clear += chunk
+            elif kind == 2:
+                cipher += chunk
+            pos += 6 + length
+    else:
+        at = data.find(b"eexec")
+        if at < 0:
+            raise ValueError("no eexec")
+        at = data.index(b"\n", at) + 1 if b"\n" in data[at: at + 4] else at + 6
+        clear, cipher = data[:at], data[at:]
+    return _type1_program(clear, _decrypt_eexec(cipher))
 
 
 def read_cff(data):
@@ -413,13 +538,7 @@ def reference_font(name, opentype=False):
         path = _kpsewhich(pfb)
         if path:
             try:
-                from fontTools import t1Lib
-
-                font = t1Lib.T1Font(path[0])
-                font.parse()
-                encoding = font.font.get("Encoding")
-                table = {i: n for i, n in enumerate(encoding[:256])} if isinstance(encoding, list) else {}
-                return FontProgram("type1", font.getGlyphSet(), table, 1000.0)
+                return read_pfb(path[0])
             except Exception:  # an unreadable installed font: unknown
                 return None
     stem = name.split("-Identity-")[0]
