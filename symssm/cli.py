@@ -246,24 +246,9 @@ def _cmd_latex(args):
 
 
 def _cmd_audit(args):
-    import json
+    from .audit.command import run
 
-    from .render.audit import audit, exit_code
-    from .render.report import terminal_lines, to_html, to_json
-
-    if args.html:
-        _check_output(args.html, (args.paper,))
-    report = audit(args.paper, args.certificates, coq=args.coq, strict=args.strict)
-    if args.html:
-        _emit(args.html, to_html(report, args.html), (args.paper,))
-    if args.json:
-        print(json.dumps(to_json(report), indent=2, ensure_ascii=True))
-    else:
-        for line in terminal_lines(report):
-            print(_safe(line))
-        if args.html:
-            print(f"audit report page written to {_safe(args.html)}")
-    return exit_code(report)
+    return run(args)
 
 
 def _cmd_coq(args):
@@ -730,19 +715,9 @@ def build_parser(only=None):
     p.add_argument("--theorem-name", default="Certified result", metavar="NAME",
                    help="printed name of the environment when the fragment defines it (default 'Certified result')")
 
-    p = _command(sub, "audit", _cmd_audit, "audit a paper claim by claim: every symssm result it typesets (fragments, "
-                 "macros in the text, framework tables), re-checked and compared as TeX tokens, and the numbers it "
-                 "writes by hand (exit 0 only when every claim verifies)")
-    p.add_argument("paper", metavar="PAPER", help="the paper's main .tex file")
-    p.add_argument("--certificates", metavar="DIR", default=None,
-                   help="folder searched (recursively) for the certificates' .json files (default: the paper's folder)")
-    p.add_argument("--json", action="store_true", help="the report as JSON (schema in docs/latex.md)")
-    p.add_argument("--html", metavar="FILE", default=None,
-                   help="also write the report as one self-contained HTML page (no network, no script)")
-    p.add_argument("--coq", action="store_true",
-                   help="also re-prove each verified head count in Coq; those that build are kernel-checked")
-    p.add_argument("--strict", action="store_true",
-                   help="fail also on numbers written by hand, warnings and certificates no claim uses")
+    from .audit.command import HELP as AUDIT_HELP, add_arguments as audit_arguments
+
+    audit_arguments(_command(sub, "audit", _cmd_audit, AUDIT_HELP))
 
     p = _command(sub, "coq", _cmd_coq, "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq "
                  "project whose theorem symssm_head_count states the head count (N <= 8, p m <= 16)")

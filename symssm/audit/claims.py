@@ -1,0 +1,373 @@
+"""Find the certified statements on the pages, and list every other claim the pages make.
+
+The pages are read once (:mod:`symssm.audit.pages`) into one stream of painted glyphs in reading
+order (page by page, each column top to bottom).  A statement (:mod:`symssm.audit.statements`) is
+**shown** when its text is found in that stream as a run of glyphs (spaces ignored; a hyphen that
+breaks a word at a line's end is skipped; a run may cross lines, columns and pages) and every glyph
+of the run is visible as itself (no problem from :mod:`symssm.audit.pages`).  A run whose glyphs
+have problems is reported with them ("drawn in white on page 2").
+
+The **prose** (:func:`prose_claims`): each sentence of the pages' text that states a head count,
+``k(n)``, ``k =``, a number of heads, an interaction rank or a decay rate, and whose number is not
+part of a shown certified statement, is a claim.  When the sentence names a system with a verified
+certificate (its name, as the fragments and macros typeset it), the number is compared with what the
+certificate proves: one it never takes **contradicts** the certificate; one it takes is
+**consistent** (the number agrees, the words around it are not checked).  Otherwise it is
+**unchecked**.  A number qualified by "at least", "at most", "not", "fewer than", ... is unchecked,
+never compared.
+
+Examples
+--------
+>>> [(q, v) for q, v, _, _ in numbers("The rotation needs exactly two attention heads, and k(8) = 2.")]
+[('heads', 'two'), ('k(n)', '2')]
+>>> [(q, v, qualified) for q, v, _, qualified in numbers("No model with fewer than 3 heads works.")]
+[('heads', '3', True)]
+"""
+
+import re
+from dataclasses import dataclass
+
+from .pages import text_lines
+from .statements import normalize, squeeze
+
+__all__ = ["Run", "Stream", "columns", "stream_of", "find", "numbers", "prose_claims", "NUMBER_WORDS", "ProseClaim",
+           "values_of"]
+
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_NUM = r"(?P<v>\d+|" + "|".join(NUMBER_WORDS) + r")\b(?![./]\d)"
+_PATTERNS = [
+    ("k(n)", re.compile(r"(?<![\w\\])k\s*\(\s*(?P<n>[\w\s.,-]{1,16}?)\s*\)\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
+    ("interaction rank", re.compile(r"\binteraction rank\s*(?:of\s+|is\s+|equals?\s+|=\s*|r\s*=\s*|r\(X\)\s*=\s*|"
+                                    r"exactly\s+|equal to\s+)*" + _NUM, re.I)),
+    ("heads", re.compile(r"(?<![\w.])" + _NUM + r"(?:\s+|-)(?:(?:attention|softmax|linear|self-attention|"
+                         r"additional|separate|distinct|independent|more|factorized)\s+){0,2}heads?\b", re.I)),
+    ("head count", re.compile(r"\b(?:head count|number of (?:attention )?heads)\s*(?:of\s+[^\d.]{0,60}?)?"
+                              r"(?:is\s+|equals?\s+|=\s*|exactly\s+|equal to\s+|of\s+)+" + _NUM, re.I)),
+    ("k", re.compile(r"(?<![\w\\(,_^])k\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
+    ("decay rate", re.compile(r"\bdecay(?:s|ing)?\s+(?:rate|at\s+(?:a\s+)?rate)\s*(?:of\s+|is\s+|r\s*=\s*|=\s*|"
+                              r"at most\s+|≤\s*)*(?P<v>\d+(?:[./]\d+)?)", re.I)),
+]
+_QUALIFIERS = re.compile(r"\b(?:not|no|never|cannot|can't|fail|fails|fewer|less|least|most|more than|up to|below|"
+                         r"above|than|beyond|instead|rather|except|exceed|exceeds|only if|if and only|under|over|"
+                         r"single-head|bound|bounded)\b|[<>≤≥≠]", re.I)
+
+
+def numbers(text):
+    """``[(quantity, value, offset, qualified)]``: the numbers a sentence states next to a claim's words."""
+    out, taken = [], set()
+    for quantity, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if m.start("v") in taken:
+                continue
+            taken.add(m.start("v"))
+            before = text[max(0, m.start() - 40):m.start("v")]
+            qualified = bool(_QUALIFIERS.search(before))
+            out.append((quantity, m.group("v"), m.start("v"), qualified))
+    out.sort(key=lambda t: t[2])
+    return out
+
+
+# ---------------------------------------------------------------- the glyph stream
+
+
+@dataclass(frozen=True)
+class Run:
+    """Where a text was found: the glyphs (with their pages) in reading order."""
+
+    glyphs: tuple  # ((page number, Glyph), ...)
+    start: int  # offset in the stream
+    end: int
+
+    @property
+    def problems(self):
+        """``("drawn in white on page 2", ...)``: every problem of the run's glyphs, once, in order."""
+        out = []
+        for page, g in self.glyphs:
+            for p in g.problems:
+                text = f"{p} on page {page}"
+                if text not in out:
+                    out.append(text)
+        return tuple(out)
+
+    @property
+    def page(self):
+        return self.glyphs[0][0] if self.glyphs else None
+
+    def boxes(self):
+        """{page: (x0, y0, x1, y1)}: the box around the run's glyphs on each page."""
+        out = {}
+        for page, g in self.glyphs:
+            x0, y0, x1, y1 = g.bbox
+            if page in out:
+                a = out[page]
+                out[page] = (min(a[0], x0), min(a[1], y0), max(a[2], x1), max(a[3], y1))
+            else:
+                out[page] = (x0, y0, x1, y1)
+        return out
+
+
+def columns(lines):
+    """The lines of a page with two-column stretches read column by column.
+
+    :func:`~symssm.audit.pages.text_lines` groups glyphs by baseline; where most rows of a stretch leave a
+    vertical gutter free of ink (a two-column layout), each row is cut at the gutter and the stretch is read
+    left column first.  A row that crosses the gutter (a title, a ``figure*``) ends the stretch.  One-column
+    pages are left as they are.
+    """
+    rows = [sorted(line, key=lambda g: g.bbox[0]) for line in lines if line]
+    rows.sort(key=lambda r: -max(g.origin[1] for g in r))
+    if len(rows) < 4:
+        return lines
+    x0 = min(r[0].bbox[0] for r in rows)
+    x1 = max(max(g.bbox[2] for g in r) for r in rows)
+    width = x1 - x0
+    if width <= 0:
+        return lines
+    best, gutter = None, None
+    for step in range(0, 61):
+        x = x0 + width * (0.35 + 0.3 * step / 60)
+        crossing = sum(1 for r in rows if any(g.bbox[0] < x < g.bbox[2] for g in r)
+                       or _bridges(r, x))
+        if best is None or crossing < best:
+            best, gutter = crossing, x
+    both = [r for r in rows if r[0].bbox[0] < gutter < max(g.bbox[2] for g in r)]
+    if not both or best > 0.15 * len(both) or sum(1 for r in rows if r[0].bbox[0] > gutter) < 3:
+        return lines
+    out, left, right = [], [], []
+    for r in rows:
+        if any(g.bbox[0] < gutter < g.bbox[2] for g in r) or _bridges(r, gutter):
+            out += left + right + [tuple(r)]
+            left, right = [], []
+            continue
+        a = tuple(g for g in r if g.bbox[2] <= gutter)
+        b = tuple(g for g in r if g.bbox[2] > gutter)
+        if a:
+            left.append(a)
+        if b:
+            right.append(b)
+    return tuple(out + left + right)
+
+
+def _bridges(row, x):
+    """Whether the gap around ``x`` in a row is a word space rather than a gutter (under 0.6 em)."""
+    before = [g for g in row if g.bbox[2] <= x]
+    after = [g for g in row if g.bbox[0] >= x]
+    if not before or not after:
+        return False
+    a, b = max(before, key=lambda g: g.bbox[2]), min(after, key=lambda g: g.bbox[0])
+    return b.bbox[0] - a.bbox[2] < 0.6 * max(a.size, b.size, 1.0)
+
+
+class Stream:
+    """Every glyph of the pages in reading order, as one squeezed string with each character's glyph.
+
+    ``text`` keeps a line-end hyphen; ``joined`` leaves out a hyphen that ends a line before a letter (TeX's
+    hyphenation), with ``where`` giving each character's index into ``glyphs``.
+    """
+
+    def __init__(self, pages):
+        self.glyphs = []  # (page number, Glyph)
+        self.lines = []  # (first index, end index) of each line in glyphs
+        for page in pages:
+            for line in columns(text_lines(page)):
+                first = len(self.glyphs)
+                self.glyphs += [(page.number, g) for g in line]
+                self.lines.append((first, len(self.glyphs)))
+        line_end = {end - 1 for _, end in self.lines}
+        plain, joined = [], []
+        for i, (_, g) in enumerate(self.glyphs):
+            chars = squeeze(normalize(g.char))
+            for c in chars:
+                plain.append((c, i))
+                nxt = self.glyphs[i + 1][1].char[:1] if i + 1 < len(self.glyphs) else ""
+                if not (c == "-" and i in line_end and nxt.isalpha()):
+                    joined.append((c, i))
+        self.text = "".join(c for c, _ in plain)
+        self.where = [i for _, i in plain]
+        self.joined = "".join(c for c, _ in joined)
+        self.where_joined = [i for _, i in joined]
+
+    def run(self, a, b, joined):
+        where = self.where_joined if joined else self.where
+        first, last = where[a], where[b - 1]
+        return Run(tuple(self.glyphs[first:last + 1]), first, last + 1)
+
+
+def _occurrences(stream, text, after=0, before=None):
+    """Every :class:`Run` of ``text`` (squeezed, normalized) in the stream from glyph ``after`` on."""
+    target = squeeze(normalize(text))
+    if not target:
+        return []
+    out, seen = [], set()
+    for joined in (False, True):
+        hay = stream.joined if joined else stream.text
+        where = stream.where_joined if joined else stream.where
+        for variant in {target, target[:1].swapcase() + target[1:]}:
+            pos = 0
+            while True:
+                k = hay.find(variant, pos)
+                if k < 0:
+                    break
+                pos = k + 1
+                if where[k] < after or (before is not None and where[k] > before):
+                    continue
+                run = stream.run(k, k + len(variant), joined)
+                if run.start not in seen:
+                    seen.add(run.start)
+                    out.append(run)
+    out.sort(key=lambda r: r.start)
+    return out
+
+
+#: How far (in glyphs) a statement's next part may start after the previous one (a theorem's displays lie
+#: between its title and its last paragraph).
+PART_WINDOW = 6000
+
+
+def find(stream, statement):
+    """``(runs, partial)``: the best way the statement's parts are shown, in order, near each other.
+
+    ``runs`` is a tuple of one :class:`Run` per part (the cleanest occurrence: fewest problems), or None when
+    some part is not found; ``partial`` then names the parts that were found (for the report).
+    """
+    best, partial = None, ()
+    for first in _occurrences(stream, statement.parts[0]):
+        runs = [first]
+        for part in statement.parts[1:]:
+            nxt = _occurrences(stream, part, runs[-1].end, runs[-1].end + PART_WINDOW)
+            if not nxt:
+                break
+            nxt.sort(key=lambda r: (len(r.problems), r.start))
+            runs.append(nxt[0])
+        if len(runs) < len(statement.parts):
+            if len(runs) > len(partial):
+                partial = tuple(runs)
+            continue
+        score = sum(len(r.problems) for r in runs)
+        if best is None or score < sum(len(r.problems) for r in best):
+            best = tuple(runs)
+    return best, partial
+
+
+# ---------------------------------------------------------------- prose
+
+
+@dataclass(frozen=True)
+class ProseClaim:
+    """A number on the pages next to a claim's words: status ``unchecked``, ``consistent`` or ``contradicts``."""
+
+    status: str
+    quantity: str
+    value: str
+    sentence: str
+    page: int
+    box: tuple
+    certificate: str = ""  # the certificate of the system the sentence names
+    detail: str = ""
+
+
+def _sentences(stream):
+    """``[(text, [glyph index per character])]``: the pages' text with spaces, cut into sentences."""
+    from .pages import line_text
+
+    chars, index = [], []
+    for first, end in stream.lines:
+        line = tuple(g for _, g in stream.glyphs[first:end])
+        text = line_text(line)
+        if chars and chars[-1] == "-" and text[:1].islower():  # a word hyphenated at the line's end
+            chars.pop()
+            index.pop()
+        elif chars:
+            chars.append(" ")
+            index.append(first)
+        k = first
+        for c in text:
+            chars.append(c)
+            index.append(min(k, end - 1))
+            if c != " ":
+                k += 1
+    text = normalize("".join(chars))
+    if len(text) != len(chars):  # a ligature or symbol that normalizes to several characters: keep offsets
+        text = "".join(chars)
+    out, start = [], 0
+    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(])|(?<=[.!?])(?=\d\s[A-Z])", text):
+        out.append((text[start:m.start()], index[start:m.start()]))
+        start = m.end()
+    out.append((text[start:], index[start:]))
+    return out
+
+
+def values_of(data):
+    """The counts a verified certificate proves for its system (every length, every case), or None."""
+    from ..render.claims import values
+
+    return values(data)
+
+
+def prose_claims(stream, covered, systems, fragments=()):
+    """Every number claim of the pages' prose (see the module's description).
+
+    Parameters
+    ----------
+    stream : Stream
+    covered : set of int
+        Glyph indices inside shown certified statements (their numbers are not prose).
+    systems : list of (name, certificate path, values, kind)
+        The systems of the verified certificates, by the name their fragments typeset.
+    fragments : list of (first glyph, end glyph, system)
+        Shown fragments (from their title to their proof's end): a number there is about the fragment's system;
+        one its certificate proves, or one qualified ("H < 2 heads"), is part of the fragment and not listed.
+    """
+    out = []
+    for text, index in _sentences(stream):
+        found = numbers(text)
+        if not found:
+            continue
+        for quantity, value, offset, qualified in found:
+            if not index or offset >= len(index) or index[offset] in covered:
+                continue
+            page, glyph = stream.glyphs[index[offset]]
+            sentence = " ".join(text.split())
+            if len(sentence) > 300:
+                lo = max(0, offset - 140)
+                sentence = ("..." if lo else "") + " ".join(text[lo:lo + 280].split()) + "..."
+            inside = next((f[2] for f in fragments if f[0] <= index[offset] < f[1]), None)
+            named = inside or _named_system(text, offset, systems)
+            v = NUMBER_WORDS.get(value.lower(), value)
+            if inside is not None and (qualified or (inside[2] is not None and int(v) in inside[2])):
+                continue
+            if named is None or qualified or quantity == "decay rate":
+                status, cert, detail = "unchecked", "", ""
+                if named is not None:
+                    cert = named[1]
+                    detail = "qualified; not compared" if qualified else "not compared"
+            else:
+                name, cert, vals, _ = named
+                if vals is None:
+                    status, detail = "unchecked", "not a count the certificate proves"
+                elif int(v) in vals:
+                    status, detail = "consistent", f"{name}: the certificate proves {quantity} {v}"
+                else:
+                    status = "contradicts"
+                    detail = (f"{name}: the certificate proves {quantity} "
+                              f"{' or '.join(str(x) for x in sorted(vals))}, not {v}")
+            out.append(ProseClaim(status, quantity, str(value), sentence, page, glyph.bbox, cert, detail))
+    return out
+
+
+def _named_system(text, offset, systems):
+    """The system a sentence names closest before ``offset`` (else after it), or None."""
+    flat = squeeze(normalize(text)).lower()
+    # offsets in the squeezed text
+    squeezed_offset = len(squeeze(text[:offset]))
+    best = None
+    for entry in systems:
+        name = squeeze(normalize(entry[0])).lower()
+        if len(name) < 4:
+            continue
+        for m in re.finditer(re.escape(name), flat):
+            d = squeezed_offset - m.end() if m.end() <= squeezed_offset else 10**6 + m.start() - squeezed_offset
+            if best is None or d < best[0]:
+                best = (d, entry)
+    return None if best is None else best[1]

@@ -1,0 +1,242 @@
+"""What a verified certificate states on the page: the exact text its fragment and sentence macros typeset.
+
+The statements come from the certificate and symssm's own renderer, never from the paper: the
+fragment is rendered again (:mod:`symssm.render`), and the theorem's title (``Head count of the SSM
+rotation-N4-p2-m1``: the system) and the last paragraph of its statement (the count and the range of
+``n``) are turned into the characters their glyphs show (:func:`glyph_text`, which knows only the
+TeX symssm writes).  A sentence macro (``\\SymssmRotationHeadCountSentence``) is one more statement.
+The audit looks for these texts among the painted glyphs of the compiled pages.
+
+Characters are compared after :func:`normalize` (Unicode compatibility forms, ligatures split,
+dashes, quotes and minus signs unified) with every space removed: TeX paints no spaces, and line
+breaks may fall anywhere.
+
+Examples
+--------
+>>> glyph_text("For every sequence length $n \\\\ge 2$, exactly $k = 2$ attention heads")
+'For every sequence length n ≥ 2, exactly k = 2 attention heads'
+>>> glyph_text("the SSM \\\\texttt{a\\\\char95{}b}")
+'the SSM a_b'
+>>> squeeze(normalize("ﬁnd  k − 1"))
+'findk-1'
+"""
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Optional
+
+from ..certificate import kinds
+from ..errors import InputError, SymssmError
+
+__all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
+           "fragment_statement", "Unsupported"]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One certified statement as the page shows it.
+
+    ``parts`` are the texts that must all be shown, in this order, near each other (a fragment's
+    title and its statement); ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``.
+    """
+
+    sha256: str
+    kind: str
+    what: str
+    parts: tuple
+    count: Optional[str] = None  # the certified number the statement carries (for the report)
+    tail: Optional[str] = None  # a fragment's proof's last sentence that glyph_text reads: where the fragment ends
+
+    @property
+    def text(self):
+        """The statement as one line of plain text."""
+        return " ... ".join(self.parts)
+
+
+class Unsupported(ValueError):
+    """TeX that :func:`glyph_text` does not know (the text is cut there)."""
+
+
+#: Control words and the characters they typeset (a command mapped to "" typesets nothing visible).
+_SYMBOLS = {
+    "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞",
+    "cdot": "·", "dots": "...", "ldots": "...", "cdots": "···", "sum": "∑", "alpha": "α", "in": "∈", "top": "⊤",
+    "lVert": "‖", "rVert": "‖", "partial": "∂", "delta": "δ", "mid": "|", "to": "→", "pm": "±", "quad": "",
+    "qquad": "", "allowbreak": "", "emergencystretch": "", "relax": "", ",": "", ";": "", ":": "", "!": "", " ": " ",
+    "#": "#", "{": "{", "}": "}", "%": "%", "&": "&", "_": "_", "$": "$", "nobreak": "", "Lambda": "Λ",
+    "lambda": "λ", "pmod": "mod", "bmod": "mod", "mathrm": None, "mathbb": None, "texttt": None, "emph": None,
+    "textbf": None, "textit": None, "mathit": None, "operatorname": None, "ensuremath": None, "text": None,
+    "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√", "arctan": "arctan",
+    "chi": "χ", "det": "det", "dim": "dim", "mathcal": None,
+}
+#: Characters that a TeX font draws differently from the source text.
+_SOURCE = {"~": " ", "-": "-", "'": "'", "`": "'"}
+_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}$^_])|(\s+)|(.)", re.S)
+
+
+def glyph_text(tex):
+    """The characters that symssm's own ``tex`` shows on the page, in reading order (spaces kept for reading).
+
+    Raises
+    ------
+    Unsupported
+        At TeX this reader does not know (a display, ``\\\\frac``, an environment).
+    """
+    out = []
+    pos = 0
+    while pos < len(tex):
+        m = _TOKEN.match(tex, pos)
+        pos = m.end()
+        word, special, space, char = m.groups()
+        if word is not None:
+            if word == "char":
+                num = re.match(r"(\d+)(\{\})?", tex[pos:])
+                if not num:
+                    raise Unsupported("\\char")
+                out.append(chr(int(num.group(1))))
+                pos += num.end()
+                continue
+            if word not in _SYMBOLS:
+                raise Unsupported("\\" + word)
+            value = _SYMBOLS[word]
+            if value:
+                out.append(value)
+            if word == "emergencystretch":
+                skip = re.match(r"\s*=?\s*[0-9.]+\s*[a-z]{2}", tex[pos:])
+                pos += skip.end() if skip else 0
+            elif word.isalpha() and value is not None:
+                space_after = re.match(r"\s*", tex[pos:])
+                pos += space_after.end()
+                if space_after.end() and value:
+                    out.append(" ")
+        elif special is not None:
+            continue
+        elif space is not None:
+            out.append(" ")
+        else:
+            out.append(_SOURCE.get(char, char))
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+_FOLD = {"’": "'", "‘": "'", "′": "'", "−": "-", "–": "--", "—": "---", "‐": "-", "“": "''", "”": "''",
+         "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "∥": "‖", "⩽": "≤", "⩾": "≥", "ℚ": "Q", "ℂ": "C",
+         "ℝ": "R", "ℕ": "N", "ℤ": "Z", "…": "...", "⋅": "·", "∶": ":"}
+
+
+def normalize(text):
+    """``text`` with the forms that differ between fonts and source made equal (NFKC, ligatures, dashes, quotes)."""
+    text = "".join(_FOLD.get(c, c) for c in text)
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(_FOLD.get(c, c) for c in text)
+
+
+def squeeze(text):
+    """``text`` without white space (TeX paints none)."""
+    return re.sub(r"\s+", "", text)
+
+
+# ---------------------------------------------------------------- statements of one certificate
+
+
+def _title_and_body(fragment, environment):
+    """The theorem's title and the TeX of its statement's last paragraph, from a rendered fragment."""
+    begin = fragment.index("\\begin{" + environment + "}[{") + len(environment) + 10
+    depth, i = 1, begin
+    while depth:
+        depth += {"{": 1, "}": -1}.get(fragment[i], 0)
+        i += 1
+    title = fragment[begin:i - 1]
+    body = fragment[i:fragment.index("\\end{" + environment + "}")]
+    last = [line for line in body.split("\n") if line.strip()][-1]
+    return title, last
+
+
+def _sentences(tex):
+    """The sentences of one paragraph of symssm's TeX, split at ". " outside math."""
+    out, start, math = [], 0, False
+    for i, c in enumerate(tex):
+        if c == "$" and (i == 0 or tex[i - 1] != "\\"):
+            math = not math
+        elif c == "." and not math and tex[i + 1:i + 2] in (" ", "") and i + 1 - start > 1:
+            out.append(tex[start:i + 1].strip())
+            start = i + 1
+    if tex[start:].strip():
+        out.append(tex[start:].strip())
+    return out
+
+
+def _convert(tex):
+    """``glyph_text`` of ``tex``, cut before the first construct it does not know (None when nothing is left)."""
+    try:
+        return glyph_text(tex)
+    except Unsupported:
+        pass
+    lo, hi = 0, len(tex)
+    while lo < hi:  # the longest prefix that converts
+        mid = (lo + hi + 1) // 2
+        try:
+            glyph_text(tex[:mid])
+            lo = mid
+        except Unsupported:
+            hi = mid - 1
+    text = glyph_text(tex[:lo]) if lo else ""
+    return text if len(squeeze(text)) >= 12 else None
+
+
+def fragment_statement(data, sha256):
+    """The :class:`Statement` a certificate's fragment shows: its title and the sentences of its statement's last
+    paragraph that :func:`glyph_text` reads (None for a kind without a fragment)."""
+    from ..render.style import Style
+
+    row = kinds.of(data)
+    style = Style()
+    fragment = row.load("fragment")(data, style)
+    title, last = _title_and_body(fragment, style.environment)
+    parts = [glyph_text(title)]
+    for sentence in _sentences(last):
+        text = _convert(sentence)
+        if text:
+            parts.append(text)
+    count = data.get(row.count) if row.count else None
+    tail = None
+    if "\\end{proof}" in fragment:
+        proof = fragment[:fragment.rindex("\\end{proof}")]
+        paragraphs = [p for p in proof.split("\n") if p.strip()]
+        for sentence in reversed(_sentences(paragraphs[-1]) if paragraphs else []):
+            tail = _convert(sentence)
+            if tail:
+                break
+    return Statement(sha256, data["kind"], "fragment", tuple(parts), None if count is None else str(count), tail)
+
+
+def sentence_statements(data, sha256, prefix="Symssm"):
+    """The :class:`Statement` of each sentence macro of the certificate (:func:`symssm.render.latex.sentence_macros`)."""
+    from ..render.latex import sentence_macros
+
+    out = []
+    for name, tex in sentence_macros(data):
+        text = glyph_text(tex)
+        out.append(Statement(sha256, data["kind"], f"sentence macro {name}", (text,)))
+    return out
+
+
+def statements(data, sha256):
+    """Every statement a verified certificate's symssm LaTeX shows: its fragment's, then its sentence macros'.
+
+    Raises
+    ------
+    InputError
+        If the certificate's kind is unknown.
+    """
+    out = []
+    try:
+        out.append(fragment_statement(data, sha256))
+    except (SymssmError, KeyError, ValueError, TypeError, IndexError):
+        pass
+    try:
+        out += sentence_statements(data, sha256)
+    except (SymssmError, KeyError, ValueError, TypeError) as exc:
+        if isinstance(exc, InputError):
+            raise
+    return out
