@@ -614,6 +614,7 @@ def _read(path, max_pages, ink):
 
     Resources, Interpreter, Device = _pdfminer_classes()
     fh, doc = _open(path)
+    renderer = None
     try:
         try:
             count = _num(resolve1(resolve1(doc.catalog.get("Pages")).get("Count")), 0)
@@ -626,8 +627,8 @@ def _read(path, max_pages, ink):
         interpreter = Interpreter(rsrc, device)
         infos = {}
         pages = []
-        renderer = _Renderer(path) if ink else None
         try:
+            renderer = _Renderer(path) if ink else None
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
                     raise LimitError(f"{path} has more than the limit of {max_pages} pages")

@@ -1,0 +1,206 @@
+"""The page reader: honest pages read right from the fonts' own glyphs, every tamper is flagged with its reason.
+
+Each test page is compiled once per session (pdflatex, about 0.2 s each; lualatex and xelatex once each).
+"""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from symssm.audit import fonts
+from symssm.audit.pages import Glyph, line_text, read_pdf, render_crop, text_lines
+from symssm.errors import InputError, LimitError
+
+SENTENCE = r"The rotation system has $k(n) = 4$ heads for all $n \ge 4$."
+
+#: name -> (engine, body); every page states (or tampers with) "k(n) = 4".
+PAGES = {
+    "honest": ("pdflatex", SENTENCE),
+    "colours": ("pdflatex", r"The system has \colorbox{yellow}{$k(n) = 4$} heads and \textcolor{blue}{$k(n) = 4$}."),
+    "white": ("pdflatex", r"The system has $k(n) = \textcolor{white}{4}$ heads."),
+    "mode3": ("pdflatex", r"The system has $k(n) = \pdfliteral{3 Tr}4\pdfliteral{0 Tr}$ heads."),
+    "rule": ("pdflatex", r"The system has $k(n) = 4\llap{\textcolor{white}{\rule[-1pt]{6pt}{9pt}}}$ heads."),
+    "stamp": ("pdflatex", r"The system has $k(n) = \rlap{\pdfannot width 6pt height 8pt depth 1pt"
+                          r" {/Subtype /Stamp /Contents (x)}}4$ heads."),
+    "tiny": ("pdflatex", r"The system has $k(n) = \scalebox{0.02}{4}$ heads."),
+    "squeezed": ("pdflatex", r"The system has $k(n) = \scalebox{0.2}[1]{4}$ heads."),
+    "offpage": ("pdflatex", r"The system has $k(n) = \rlap{\hspace*{20cm}4}$ heads."),
+    "cropped": ("pdflatex", r"\pdfpageattr{/CropBox [0 0 595 400]}The system has $k(n) = 4$ heads."),
+    "tounicode": ("pdflatex", r"\pdfglyphtounicode{three}{0032}\pdfgentounicode=1 The system has $k(n) = 3$ heads."),
+    "dark": ("pdflatex", r"The system has \colorbox{black}{$k(n) = 4$} heads."),
+    "clipped": ("pdflatex", r"The system has $k(n) = \pdfliteral page{q 0 0 1 1 re W n}4\pdfliteral page{Q}$ heads."),
+    "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
+    "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
+}
+PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor}\n\\begin{document}\n"
+
+
+def _compile(folder, name, engine, body):
+    if shutil.which(engine) is None:
+        return None
+    tex = os.path.join(folder, name + ".tex")
+    with open(tex, "w") as fh:
+        fh.write(PREAMBLE + body + "\n\\end{document}\n")
+    subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", name + ".tex"], cwd=folder,
+                   capture_output=True, timeout=120, check=False)
+    pdf = os.path.join(folder, name + ".pdf")
+    return pdf if os.path.exists(pdf) else None
+
+
+@pytest.fixture(scope="module")
+def pdfs(tmp_path_factory):
+    if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
+        pytest.skip("TeX Live is not installed")
+    folder = str(tmp_path_factory.mktemp("audit_pages"))
+    return {name: _compile(folder, name, engine, body) for name, (engine, body) in PAGES.items()}
+
+
+def _read(pdfs, name):
+    if pdfs.get(name) is None:
+        pytest.skip(f"{name} page could not be compiled here")
+    return read_pdf(pdfs[name])
+
+
+def _line_with(page, text):
+    for line in text_lines(page):
+        if text in line_text(line):
+            return line
+    raise AssertionError(f"{text!r} not on the page: {[line_text(ln) for ln in text_lines(page)]}")
+
+
+def _digit(page, char="4"):
+    """The glyph ``char`` right after '=' on the page's first line that has one."""
+    glyphs = [g for g in page.glyphs if g.char]
+    for i, g in enumerate(glyphs):
+        if g.char == "=" and i + 1 < len(glyphs) and glyphs[i + 1].char == char:
+            return glyphs[i + 1]
+    raise AssertionError(f"no '= {char}' among {[g.char for g in glyphs]}")
+
+
+@pytest.mark.parametrize("name", ["honest", "lualatex", "xelatex"])
+def test_honest_pages_read_from_the_fonts_with_no_problem(pdfs, name):
+    (page,) = _read(pdfs, name)
+    line = _line_with(page, "The rotation system has k(n) = 4 heads for all n ≥ 4.")
+    assert all(g.visible for g in line), [(g.char, g.problems) for g in line if g.problems]
+    by_char = {g.char: g for g in line}
+    assert by_char["k"].font == "CMMI10" and by_char["n"].font == "CMMI10"   # math italic
+    assert by_char["4"].font in ("CMR10", "LMRoman10-Regular")
+    assert 9.9 < by_char["4"].size < 10.0
+    x0, y0, x1, y1 = by_char["4"].bbox
+    assert 0 < x1 - x0 < 6 and 5 < y1 - y0 < 7          # the ink box of a 10 pt digit
+    assert all(g.visible for g in page.glyphs)
+    assert page.annotations == () and page.images == ()
+
+
+def test_colours_that_read_well_are_not_problems(pdfs):
+    (page,) = _read(pdfs, "colours")
+    assert all(g.visible for g in page.glyphs), [(g.char, g.problems) for g in page.glyphs if g.problems]
+    blue = [g for g in page.glyphs if g.color == (0.0, 0.0, 1.0)]
+    assert [g.char for g in blue] == list("k(n)=4")
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("white", "drawn in white"),
+    ("mode3", "invisible (render mode 3)"),
+    ("rule", "covered by a drawing painted after it"),
+    ("stamp", "covered by a Stamp annotation"),
+    ("tiny", "too small (0.2 pt)"),
+    ("squeezed", "squeezed (horizontal scale 20%)"),
+    ("offpage", "outside the crop box"),
+    ("dark", "low contrast with what lies under it"),
+    ("clipped", "not visible in the rendering"),            # only PDFium sees the clip
+])
+def test_each_tamper_is_flagged_with_its_reason(pdfs, name, reason):
+    (page,) = _read(pdfs, name)
+    four = [g for g in page.glyphs if g.char == "4"]
+    assert four and all(reason in g.problems for g in four), [(g.char, g.problems) for g in four]
+    # the words around it stay clean (the dark box hides its whole formula)
+    heads = _line_with(page, "heads")
+    assert all(g.visible for g in heads if g.char in "headsTy"), [(g.char, g.problems) for g in heads]
+
+
+def test_a_crop_box_that_hides_the_text_flags_every_glyph(pdfs):
+    (page,) = _read(pdfs, "cropped")
+    assert page.cropbox[3] == 400
+    assert page.glyphs and all("outside the crop box" in g.problems for g in page.glyphs if g.bbox[1] > 400)
+
+
+def test_the_text_layer_is_not_read(pdfs):
+    """\\pdfglyphtounicode makes the text layer say 2; the glyph painted is CMR10's three."""
+    (page,) = _read(pdfs, "tounicode")
+    three = _digit(page, "3")
+    assert three.visible and three.font == "CMR10"
+    from pdfminer.high_level import extract_text
+
+    assert "k(n) = 2" in extract_text(pdfs["tounicode"])  # the lie is really there
+
+
+def test_an_annotation_is_listed_with_its_rectangle(pdfs):
+    (page,) = _read(pdfs, "stamp")
+    ((subtype, rect),) = page.annotations
+    assert subtype == "Stamp" and rect[2] - rect[0] == pytest.approx(6 * 72 / 72.27, abs=0.01)
+
+
+def test_render_crop_writes_the_region_as_pdfium_draws_it(pdfs, tmp_path):
+    from PIL import Image
+
+    (page,) = _read(pdfs, "honest")
+    line = _line_with(page, "k(n) = 4")
+    box = (min(g.bbox[0] for g in line), min(g.bbox[1] for g in line),
+           max(g.bbox[2] for g in line), max(g.bbox[3] for g in line))
+    out = str(tmp_path / "line.png")
+    render_crop(pdfs["honest"], 1, box, out, scale=2.0)
+    image = Image.open(out).convert("L")
+    assert abs(image.width - 2 * (box[2] - box[0])) <= 2 and abs(image.height - 2 * (box[3] - box[1])) <= 2
+    low, high = image.getextrema()
+    assert low < 64 and high > 200      # black text on white
+    with pytest.raises(InputError, match="no page 9"):
+        render_crop(pdfs["honest"], 9, box, str(tmp_path / "x.png"))
+
+
+def test_an_outline_that_is_not_tex_lives_is_caught():
+    """A hacked font drawing a 3 under the name 'two' differs from CMR10's two."""
+    cmr10 = fonts.reference_font("CMR10")
+    if cmr10 is None:
+        pytest.skip("cmr10.pfb not installed")
+    two, three = cmr10.outline("two"), cmr10.outline("three")
+    assert fonts.same_outline(two, two) and not fonts.same_outline(two, three)
+    moved = tuple(tuple((x + 3, y - 2) for x, y in c) for c in two)       # hinting-size noise
+    assert fonts.same_outline(two, moved)
+
+
+def test_glyph_names_become_characters():
+    assert [fonts.glyph_char(n) for n in ("k", "four", "equal", "greaterequal", "minus", "ffi")] == \
+        ["k", "4", "=", "≥", "−", "ffi"]
+    assert fonts.reference_font("NoSuchFont-Regular") is None
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "not a PDF"),
+    (b"hello world", "not a PDF"),
+    (b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF", "PDF"),
+    (b"%PDF-1.4\n" + b"(" * 5000, "PDF"),
+])
+def test_a_damaged_file_is_one_line_error(tmp_path, data, message):
+    path = tmp_path / "bad.pdf"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=message) as info:
+        read_pdf(str(path))
+    assert "\n" not in str(info.value)
+
+
+def test_missing_file_and_page_limit(pdfs, tmp_path):
+    with pytest.raises(InputError, match="cannot open"):
+        read_pdf(str(tmp_path / "none.pdf"))
+    if pdfs.get("honest"):
+        with pytest.raises(LimitError, match="limit of 0"):
+            read_pdf(pdfs["honest"], max_pages=0)
+
+
+def test_line_text_spaces_words():
+    a = Glyph("a", "CMR10", 10.0, (0, 0, 5, 5), 0, (), (0, 0), 5.0)
+    b = Glyph("b", "CMR10", 10.0, (8, 0, 13, 5), 1, (), (8, 0), 5.0)
+    c = Glyph("c", "CMR10", 10.0, (13, 0, 18, 5), 2, (), (13, 0), 5.0)
+    assert line_text((a, b, c)) == "a bc"
