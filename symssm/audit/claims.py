@@ -357,17 +357,19 @@ def prose_claims(stream, covered, systems, fragments=()):
 
 
 def _named_system(text, offset, systems):
-    """The system a sentence names closest before ``offset`` (else after it), or None."""
-    flat = squeeze(normalize(text)).lower()
-    # offsets in the squeezed text
-    squeezed_offset = len(squeeze(text[:offset]))
+    """The system a sentence names closest before ``offset`` (else after it), or None.  Names are compared
+    without spaces and hyphens (a line may break at a name's hyphen)."""
+    def flat(t):
+        return squeeze(normalize(t)).lower().replace("-", "")
+
+    whole, here = flat(text), len(flat(text[:offset]))
     best = None
     for entry in systems:
-        name = squeeze(normalize(entry[0])).lower()
+        name = flat(entry[0])
         if len(name) < 4:
             continue
-        for m in re.finditer(re.escape(name), flat):
-            d = squeezed_offset - m.end() if m.end() <= squeezed_offset else 10**6 + m.start() - squeezed_offset
+        for m in re.finditer(re.escape(name), whole):
+            d = here - m.end() if m.end() <= here else 10**6 + m.start() - here
             if best is None or d < best[0]:
                 best = (d, entry)
     return None if best is None else best[1]

@@ -234,7 +234,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     import time
 
     from . import certificates as certs
-    from .claims import Stream, find, prose_claims
+    from .claims import PART_WINDOW, Stream, find, prose_claims
     from ..render.style import certificate_sha256
     from .pages import read_pdf
     from .statements import statements
@@ -297,6 +297,8 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 if partial:
                     claim.page, claim.box = partial[0].page, partial[0].boxes()[partial[0].page]
                     claim.order = partial[0].start
+                    # what the page shows after the title is about this certificate's system
+                    regions.append((partial[0].start, partial[-1].end + PART_WINDOW // 4, sha))
                 else:
                     claim.order = 10**9
             else:
@@ -313,9 +315,9 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 for r in runs:
                     covered.update(range(r.start, r.end))
                 end = runs[-1].end
-                if st.tail:
+                if st.tail:  # the proof's last sentence; else about a column of the proof
                     tails = _tail(stream, st.tail, end)
-                    end = tails.end if tails else end
+                    end = tails.end if tails else end + PART_WINDOW // 2
                 regions.append((runs[0].start, end, sha))
                 shown_shas.add(sha)
             if claim.label is None:
@@ -354,7 +356,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     fragments = [(a, b, (data[sha][1]["system"].get("name") or "", _rel(data[sha][0]), values(data[sha][1]),
                          data[sha][1]["kind"])) for a, b, sha in regions]
     for pc in prose_claims(stream, covered, systems, fragments):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity}", pc.sentence, pc.detail, page=pc.page, box=pc.box,
+        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}", pc.sentence, pc.detail, page=pc.page, box=pc.box,
                             certificate=pc.certificate or None, order=_order_of(stream, pc)))
     claims += _images(pages, stream)
     claims.sort(key=lambda c: c.order)

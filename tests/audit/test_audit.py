@@ -155,7 +155,7 @@ def test_a_pdf_as_given(tmp_path, capsys):
 
 @pytest.mark.long
 @pytest.mark.parametrize("paper, status, reason", [
-    ("tamper/tiny", "hidden", "too small"),
+    ("tamper/tiny", "not-shown", "no page shows its statement"),  # at 2%, no line of it is readable
     ("tamper/offpage", "hidden", "outside the crop box"),
     ("tamper/white-rule", "hidden", "covered by a drawing painted after it"),
     ("tamper/tcolorbox-white", "hidden", "drawn in white"),
