@@ -50,7 +50,8 @@ _PATTERNS = [
 ]
 _QUALIFIERS = re.compile(r"\b(?:not|no|never|cannot|can't|fail|fails|fewer|less|least|most|more than|up to|below|"
                          r"above|than|beyond|instead|rather|except|exceed|exceeds|only if|if and only|under|over|"
-                         r"single-head|bound|bounded)\b|[<>≤≥≠]", re.I)
+                         r"single-head|bound|bounded)\b", re.I)
+_COMPARED = re.compile(r"[<>≤≥≠]\s*$")
 
 
 def numbers(text):
@@ -62,7 +63,7 @@ def numbers(text):
                 continue
             taken.add(m.start("v"))
             before = text[max(0, m.start() - 40):m.start("v")]
-            qualified = bool(_QUALIFIERS.search(before))
+            qualified = bool(_QUALIFIERS.search(before) or _COMPARED.search(before))
             out.append((quantity, m.group("v"), m.start("v"), qualified))
     out.sort(key=lambda t: t[2])
     return out
