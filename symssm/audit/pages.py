@@ -45,7 +45,7 @@ COVER_SHARE = 0.10
 #: Limits against hostile files.
 MAX_OBJECTS_PER_PAGE = 400_000
 #: Resolution of the PDFium rendering (pixels per point).
-INK_SCALE = 3.0
+INK_SCALE = 2.5
 
 _WHITE = (1.0, 1.0, 1.0)
 
@@ -726,7 +726,7 @@ def _page(number, page, events, rsrc, infos, renderer=None):
             pictures.append(box)
     _judge(raw, drawings, annots, cbox)
     if renderer is not None:
-        _ink(raw, drawings, renderer.page(number))
+        _ink(raw, drawings, renderer.page(number), renderer.cache)
     glyphs = tuple(_make_glyph(g) for g in raw)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
@@ -849,6 +849,7 @@ class _Renderer:
     def __init__(self, path):
         self.path = path
         self.doc = None
+        self.cache = {}
         try:
             import pypdfium2 as pdfium
 
@@ -866,7 +867,7 @@ class _Renderer:
         try:
             page.set_rotation(0)
             cx0, cy0, cx1, cy1 = page.get_bbox()
-            if (cx1 - cx0) * (cy1 - cy0) * INK_SCALE * INK_SCALE > 60_000_000:
+            if (cx1 - cx0) * (cy1 - cy0) * INK_SCALE * INK_SCALE > 40_000_000:   # int32 sums stay exact
                 raise LimitError(f"page {number} of {self.path} is too large to render")
             bitmap = page.render(scale=INK_SCALE, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
             image = np.array(bitmap.to_numpy()[:, :, :3], dtype=np.int16)
@@ -882,14 +883,6 @@ class _Renderer:
     def close(self):
         if self.doc is not None:
             self.doc.close()
-
-
-def _polygons(g, origin, scale, dx=0.0, dy=0.0):
-    m = g["matrix"]
-    cx0, cy1 = origin
-    for contour in g["outline"] or ():
-        yield [((m[0] * x + m[2] * y + m[4] - cx0) * scale - dx, (cy1 - (m[1] * x + m[3] * y + m[5])) * scale - dy)
-               for x, y in contour]
 
 
 def _signed_area(poly):
@@ -911,58 +904,117 @@ def _draw_glyph(draw, polys):
             draw.polygon(poly, fill=0)
 
 
-def _ink(raw, drawings, rendered):
+def _glyph_bitmap(g, scale, cache):
+    """The glyph's outline filled at ``scale``, as a boolean array, and where its corner lies relative to
+    the pixel of the glyph's origin.  Cached per outline, size, slant and half-pixel position."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    m = g["matrix"]
+    fx = (m[4] * scale) % 1.0
+    fy = (-m[5] * scale) % 1.0
+    key = (id(g["outline"]), round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5),
+           round(fx * 2) / 2, round(fy * 2) / 2)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    sx, sy = round(fx * 2) / 2, round(fy * 2) / 2
+    polys = [[((m[0] * x + m[2] * y) * scale + sx, -(m[1] * x + m[3] * y) * scale + sy) for x, y in contour]
+             for contour in g["outline"]]
+    xs = [p[0] for poly in polys for p in poly]
+    ys = [p[1] for poly in polys for p in poly]
+    x0, y0 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
+    x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+    if (x1 - x0) * (y1 - y0) > 4_000_000:
+        cache[key] = (None, 0, 0)
+        return cache[key]
+    image = Image.new("L", (x1 - x0, y1 - y0), 0)
+    _draw_glyph(ImageDraw.Draw(image), [[(x - x0, y - y0) for x, y in poly] for poly in polys])
+    cache[key] = (np.asarray(image) > 0, x0, y0)
+    return cache[key]
+
+
+def _ink(raw, drawings, rendered, cache=None):
     """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives.
 
     For each glyph, the ink found where the outlines of the page's glyphs lie (grown by a pixel for
     anti-aliasing) must reach :data:`MIN_INK` of the ink they should give, and the box must not hold ink
-    away from every expected glyph, drawing and image (:data:`MAX_EXTRA`).  Sums over boxes come from
-    a few page-wide array passes and one slice per glyph.
+    away from every expected glyph, drawing and image (:data:`MAX_EXTRA`).  Each distinct glyph shape is
+    filled once; sums over boxes come from summed-area tables read for all glyphs at once.
     """
     import numpy as np
     from PIL import Image, ImageDraw
 
+    cache = {} if cache is None else cache
     image, origin, scale = rendered
     h, w = image.shape[:2]
-    expected = Image.new("L", (w, h), 0)
-    draw = ImageDraw.Draw(expected)
+    glyph_ink = np.zeros((h, w), dtype=bool)
     for g in raw:
-        if g["mode"] not in (3, 7) and g["outline"]:
-            _draw_glyph(draw, list(_polygons(g, origin, scale)))
-    glyph_ink = np.asarray(expected) > 0
+        if g["mode"] in (3, 7) or not g["outline"]:
+            continue
+        bitmap, bx, by = _glyph_bitmap(g, scale, cache)
+        if bitmap is None:
+            continue
+        px, py = _to_pixel(origin, scale, g["matrix"][4], g["matrix"][5])
+        x0, y0 = math.floor(px) + bx, math.floor(py) + by
+        bh, bw = bitmap.shape
+        cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + bw), min(h, y0 + bh)
+        if cx0 < cx1 and cy0 < cy1:
+            glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
+    shapes = Image.new("L", (w, h), 0)
+    draw = ImageDraw.Draw(shapes)
     for _, box, _, _, _, _ in drawings:
         x0, y0 = _to_pixel(origin, scale, box[0], box[3])
         x1, y1 = _to_pixel(origin, scale, box[2], box[1])
         draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
-    allowed = _grow(np.asarray(expected) > 0, 2)
+    allowed = _grow(glyph_ink | (np.asarray(shapes) > 0), 2)
     near_glyph = _grow(glyph_ink, 1)
     dark = 255 - image.min(axis=2)                       # ink of black on white, 0..255
 
-    found = np.where(near_glyph, dark, 0)
-    stray = (dark > 128) & ~allowed
+    todo, boxes = [], []
     for g in raw:
         if g["problems"] or not g["outline"] or g["color"] is None:
             continue
-        under = np.array(g["under"]) * 255
-        contrast = float(np.max(np.abs(np.array(g["color"]) * 255 - under)))
+        contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], g["under"]))
         if contrast < 32:
             continue
+        under = np.array(g["under"]) * 255
         bx0, by0 = _to_pixel(origin, scale, g["box"][0], g["box"][3])
         bx1, by1 = _to_pixel(origin, scale, g["box"][2], g["box"][1])
         ix0, iy0 = max(0, int(bx0) - 1), max(0, int(by0) - 1)
         ix1, iy1 = min(w, int(math.ceil(bx1)) + 1), min(h, int(math.ceil(by1)) + 1)
         if ix1 - ix0 < 2 or iy1 - iy0 < 2:
             continue
-        want = int(glyph_ink[iy0:iy1, ix0:ix1].sum()) * 255
-        if want < 3 * 255:
+        todo.append((g, under, contrast))
+        boxes.append((iy0, iy1, ix0, ix1))
+    if not todo:
+        return
+    b = np.array(boxes)
+    top, left = int(b[:, 0].min()), int(b[:, 2].min())          # tables over the boxes' region only
+    bottom, right = int(b[:, 1].max()), int(b[:, 3].max())
+    y0, y1, x0, x1 = b[:, 0] - top, b[:, 1] - top, b[:, 2] - left, b[:, 3] - left
+
+    def sums(a):
+        t = np.zeros((bottom - top + 1, right - left + 1), dtype=np.int32)
+        np.cumsum(a[top:bottom, left:right], axis=0, dtype=np.int32, out=t[1:, 1:])
+        np.cumsum(t[1:, 1:], axis=1, dtype=np.int32, out=t[1:, 1:])
+        return (t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]).astype(np.int64)
+
+    want = sums(glyph_ink) * 255
+    found = sums(np.where(near_glyph, dark, 0))
+    stray = sums((dark > 128) & ~allowed)
+    areas = (y1 - y0) * (x1 - x0)
+    for k, (g, under, contrast) in enumerate(todo):
+        if want[k] < 3 * 255:
             continue
         if min(g["under"]) > 0.99 and max(g["color"]) < 0.01:       # black on white: the page tables
-            coverage = int(found[iy0:iy1, ix0:ix1].sum()) / want
-            extra = int(stray[iy0:iy1, ix0:ix1].sum()) / ((iy1 - iy0) * (ix1 - ix0))
+            coverage = float(found[k]) / float(want[k])
+            extra = float(stray[k]) / float(areas[k])
         else:                                                   # colour: this box alone
+            iy0, iy1, ix0, ix1 = boxes[k]
             region = image[iy0:iy1, ix0:ix1]
             ink = np.max(np.abs(region - under), axis=2) * (255.0 / contrast)
-            coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / want
+            coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / float(want[k])
             extra = float(((ink > 128) & ~allowed[iy0:iy1, ix0:ix1]).sum()) / ink.size
         g["ink"] = (round(coverage, 3), round(extra, 3))
         if coverage < MIN_INK:
