@@ -116,28 +116,35 @@ def columns(lines):
     left column first.  A row that crosses the gutter (a title, a ``figure*``) ends the stretch.  One-column
     pages are left as they are.
     """
+    import bisect
+
     rows = [sorted(line, key=lambda g: g.bbox[0]) for line in lines if line]
     rows.sort(key=lambda r: -max(g.origin[1] for g in r))
     if len(rows) < 4:
         return lines
-    x0 = min(r[0].bbox[0] for r in rows)
-    x1 = max(max(g.bbox[2] for g in r) for r in rows)
-    width = x1 - x0
-    if width <= 0:
+    spans = [_spans(r) for r in rows]  # ink of each row, word spaces (under 0.6 em) filled in
+    starts = [[a for a, _ in sp] for sp in spans]
+
+    def crosses(k, x):
+        i = bisect.bisect_right(starts[k], x) - 1
+        return i >= 0 and spans[k][i][1] > x
+
+    x0 = min(sp[0][0] for sp in spans)
+    x1 = max(sp[-1][1] for sp in spans)
+    if x1 <= x0:
         return lines
     best, gutter = None, None
-    for step in range(0, 61):
-        x = x0 + width * (0.35 + 0.3 * step / 60)
-        crossing = sum(1 for r in rows if any(g.bbox[0] < x < g.bbox[2] for g in r)
-                       or _bridges(r, x))
+    for step in range(61):
+        x = x0 + (x1 - x0) * (0.35 + 0.3 * step / 60)
+        crossing = sum(1 for k in range(len(rows)) if crosses(k, x))
         if best is None or crossing < best:
             best, gutter = crossing, x
-    both = [r for r in rows if r[0].bbox[0] < gutter < max(g.bbox[2] for g in r)]
-    if not both or best > 0.15 * len(both) or sum(1 for r in rows if r[0].bbox[0] > gutter) < 3:
+    both = [k for k, sp in enumerate(spans) if sp[0][0] < gutter < sp[-1][1]]
+    if not both or best > 0.15 * len(both) or sum(1 for sp in spans if sp[0][0] > gutter) < 3:
         return lines
     out, left, right = [], [], []
-    for r in rows:
-        if any(g.bbox[0] < gutter < g.bbox[2] for g in r) or _bridges(r, gutter):
+    for k, r in enumerate(rows):
+        if crosses(k, gutter):
             out += left + right + [tuple(r)]
             left, right = [], []
             continue
@@ -150,14 +157,16 @@ def columns(lines):
     return tuple(out + left + right)
 
 
-def _bridges(row, x):
-    """Whether the gap around ``x`` in a row is a word space rather than a gutter (under 0.6 em)."""
-    before = [g for g in row if g.bbox[2] <= x]
-    after = [g for g in row if g.bbox[0] >= x]
-    if not before or not after:
-        return False
-    a, b = max(before, key=lambda g: g.bbox[2]), min(after, key=lambda g: g.bbox[0])
-    return b.bbox[0] - a.bbox[2] < 0.6 * max(a.size, b.size, 1.0)
+def _spans(row):
+    """The row's ink as sorted ``(x0, x1)`` intervals, gaps narrower than 0.6 em (word spaces) filled in."""
+    out = []
+    for g in row:
+        a, b = g.bbox[0], g.bbox[2]
+        if out and a - out[-1][1] < 0.6 * max(g.size, 1.0):
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 class Stream:
