@@ -406,10 +406,8 @@ def read_type1(data, length1, length2):
     return _type1_program(clear, _decrypt_eexec(cipher))
 
 
-def read_pfb(path):
-    """Parse an installed ``.pfb`` (segments) or ``.pfa`` Type 1 font file."""
-    with open(path, "rb") as fh:
-        data = fh.read()
+def pfb_parts(data):
+    """The clear text and the encrypted part of an installed ``.pfb`` (segments) or ``.pfa`` font."""
     if data[:1] == b"\x80":
         clear, cipher = b"", b""
         pos = 0
@@ -422,12 +420,21 @@ def read_pfb(path):
             elif kind == 2:
                 cipher += chunk
             pos += 6 + length
-    else:
-        at = data.find(b"eexec")
-        if at < 0:
-            raise ValueError("no eexec")
-        at = data.index(b"\n", at) + 1 if b"\n" in data[at: at + 4] else at + 6
-        clear, cipher = data[:at], data[at:]
+        return clear, cipher
+    at = data.find(b"eexec")
+    if at < 0:
+        raise ValueError("no eexec")
+    at += len(b"eexec")
+    while at < len(data) and data[at:at + 1] in (b"\r", b"\n", b" ", b"\t"):
+        at += 1
+    end = data.find(b"0000000000", at)
+    return data[:at], data[at: end if end > 0 else len(data)]
+
+
+def read_pfb(path):
+    """Parse an installed ``.pfb`` (segments) or ``.pfa`` Type 1 font file."""
+    with open(path, "rb") as fh:
+        clear, cipher = pfb_parts(fh.read())
     return _type1_program(clear, _decrypt_eexec(cipher))
 
 

@@ -420,6 +420,7 @@ def _font_info(font, spec):
     info = _Font(base or "unnamed", "simple", ())
     if subtype == "Type3":
         info.kind = "type3"
+        info.name = _fonts.base_name(_name(spec.get("Name")) or "Type3")
         info.problems = ("Type 3 font",)
         matrix = resolve1(spec.get("FontMatrix"))
         if isinstance(matrix, list) and len(matrix) == 6:

@@ -1,6 +1,7 @@
 """The page reader: honest pages read right from the fonts' own glyphs, every tamper is flagged with its reason.
 
-Each test page is compiled once per session (pdflatex, about 0.2 s each; lualatex and xelatex once each).
+Each test page is compiled once per session when a test first needs it (pdflatex, about 0.2 s each;
+lualatex and xelatex once each).
 """
 
 import os
@@ -31,6 +32,10 @@ PAGES = {
     "tounicode": ("pdflatex", r"\pdfglyphtounicode{three}{0032}\pdfgentounicode=1 The system has $k(n) = 3$ heads."),
     "dark": ("pdflatex", r"The system has \colorbox{black}{$k(n) = 4$} heads."),
     "clipped": ("pdflatex", r"The system has $k(n) = \pdfliteral page{q 0 0 1 1 re W n}4\pdfliteral page{Q}$ heads."),
+    "type3": ("pdflatex", r"\fontencoding{T1}\selectfont The system has $k(n) = 4$ heads."),   # PK bitmaps
+    "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
+                               + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
+    "hacked": ("pdflatex", r"\pdfmapline{=cmr10 CMR10 <hacked.pfa}The system has $k(n) = 4$ heads."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
 }
@@ -49,12 +54,53 @@ def _compile(folder, name, engine, body):
     return pdf if os.path.exists(pdf) else None
 
 
+def _hacked_cmr10(folder):
+    """cmr10 with the charstring of 'three' stored under the name 'four' (a font that lies), as a .pfa."""
+    import binascii
+    import re
+
+    from fontTools.misc import eexec
+
+    found = subprocess.run(["kpsewhich", "cmr10.pfb"], capture_output=True, text=True, check=False).stdout.strip()
+    if not found:
+        return
+    with open(found, "rb") as fh:
+        clear, cipher = fonts.pfb_parts(fh.read())
+    plain = fonts._decrypt(cipher, 55665)
+    entries = {m.group(1): m for m in re.finditer(rb"/(four|three) (\d+) RD ", plain)}
+    four, three = entries[b"four"], entries[b"three"]
+    blob = plain[three.end(): three.end() + int(three.group(2))]
+    plain = (plain[:four.start()] + b"/four %d RD " % len(blob) + blob
+             + plain[four.end() + int(four.group(2)):])
+    hexed = binascii.hexlify(eexec.encrypt(plain, 55665)[0])
+    with open(os.path.join(folder, "hacked.pfa"), "wb") as fh:
+        fh.write(clear + b"\n".join(hexed[i:i + 64] for i in range(0, len(hexed), 64)) + b"\n"
+                 + (b"0" * 64 + b"\n") * 8 + b"cleartomark\n")
+
+
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory):
     if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
         pytest.skip("TeX Live is not installed")
     folder = str(tmp_path_factory.mktemp("audit_pages"))
-    return {name: _compile(folder, name, engine, body) for name, (engine, body) in PAGES.items()}
+    _hacked_cmr10(folder)
+    return _Compiled(folder)
+
+
+class _Compiled(dict):
+    """Each page compiled on first use, once per session."""
+
+    def __init__(self, folder):
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, name):
+        engine, body = PAGES[name]
+        self[name] = _compile(self.folder, name, engine, body)
+        return self[name]
+
+    def get(self, name, default=None):
+        return self[name]
 
 
 def _read(pdfs, name):
@@ -204,3 +250,22 @@ def test_line_text_spaces_words():
     b = Glyph("b", "CMR10", 10.0, (8, 0, 13, 5), 1, (), (8, 0), 5.0)
     c = Glyph("c", "CMR10", 10.0, (13, 0, 18, 5), 2, (), (13, 0), 5.0)
     assert line_text((a, b, c)) == "a bc"
+
+
+def test_a_font_whose_four_draws_a_three_is_caught(pdfs):
+    (page,) = _read(pdfs, "hacked")
+    four = _digit(page)
+    assert four.font == "CMR10" and 'outline differs from CMR10 "four"' in four.problems
+    assert all(g.visible for g in page.glyphs if g.font != "CMR10")       # math italic k, n untouched
+
+
+def test_type3_and_unembedded_fonts_are_unverifiable(pdfs):
+    (page,) = _read(pdfs, "unembedded")
+    times = [g for g in page.glyphs if g.font == "Times-Roman"]
+    assert [g.char for g in times][:3] == ["T", "h", "e"]
+    assert all("font not embedded" in g.problems for g in times)
+    (page,) = _read(pdfs, "type3")
+    text = [g for g in page.glyphs if g.font not in ("CMMI10", "CMR10", "CMSY10")]
+    if not any("Type 3 font" in g.problems for g in text):
+        pytest.skip("this TeX Live has T1 Type 1 fonts (cm-super), so no Type 3 font was made")
+    assert text and all("Type 3 font" in g.problems for g in text)
