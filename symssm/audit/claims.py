@@ -140,7 +140,7 @@ def columns(lines):
         if best is None or crossing < best:
             best, gutter = crossing, x
     both = [k for k, sp in enumerate(spans) if sp[0][0] < gutter < sp[-1][1]]
-    if not both or best > 0.15 * len(both) or sum(1 for sp in spans if sp[0][0] > gutter) < 3:
+    if not both or best > 0.15 * len(both) or sum(1 for sp in spans if sp[-1][1] > gutter) < 3:
         return lines
     out, left, right = [], [], []
     for k, r in enumerate(rows):

@@ -320,7 +320,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                     end = tails.end if tails else end + PART_WINDOW // 2
                 regions.append((runs[0].start, end, sha))
                 shown_shas.add(sha)
-            if claim.label is None:
+            if claim.label is None and is_fragment:
                 auto = "symssm:" + sha[:16]
                 claim.label = auto if auto in labels else None
             if claim.label in labels:

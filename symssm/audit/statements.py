@@ -55,7 +55,16 @@ class Statement:
 
 
 class Unsupported(ValueError):
-    """TeX that :func:`glyph_text` does not know (the text is cut there)."""
+    """TeX that :func:`glyph_text` does not know; ``at`` is where it starts (the text is cut there)."""
+
+    def __init__(self, what, at=0):
+        super().__init__(what)
+        self.at = at
+
+
+#: A base with a subscript and a superscript: TeX stacks them, and which one a reader meets first is not
+#: the source's order (``e_1^{\top}``).
+_STACKED = re.compile(r"(\\[A-Za-z]+|[^\s{}$^_])(?:_(?:\{[^{}]*\}|\\?\S)\^|\^(?:\{[^{}]*\}|\\?\S)_)")
 
 
 #: Control words and the characters they typeset (a command mapped to "" typesets nothing visible).
@@ -83,6 +92,9 @@ def glyph_text(tex):
     Unsupported
         At TeX this reader does not know (a display, ``\\\\frac``, an environment).
     """
+    stacked = _STACKED.search(tex)
+    if stacked:
+        raise Unsupported("stacked scripts", stacked.start())
     out = []
     pos = 0
     while pos < len(tex):
@@ -93,12 +105,12 @@ def glyph_text(tex):
             if word == "char":
                 num = re.match(r"(\d+)(\{\})?", tex[pos:])
                 if not num:
-                    raise Unsupported("\\char")
+                    raise Unsupported("\\char", m.start())
                 out.append(chr(int(num.group(1))))
                 pos += num.end()
                 continue
             if word not in _SYMBOLS:
-                raise Unsupported("\\" + word)
+                raise Unsupported("\\" + word, m.start())
             value = _SYMBOLS[word]
             if value:
                 out.append(value)
@@ -167,20 +179,15 @@ def _sentences(tex):
 
 
 def _convert(tex):
-    """``glyph_text`` of ``tex``, cut before the first construct it does not know (None when nothing is left)."""
-    try:
-        return glyph_text(tex)
-    except Unsupported:
-        pass
-    lo, hi = 0, len(tex)
-    while lo < hi:  # the longest prefix that converts
-        mid = (lo + hi + 1) // 2
+    """``glyph_text`` of ``tex``, cut before the first construct it does not know (None when little is left)."""
+    while True:
         try:
-            glyph_text(tex[:mid])
-            lo = mid
-        except Unsupported:
-            hi = mid - 1
-    text = glyph_text(tex[:lo]) if lo else ""
+            text = glyph_text(tex)
+            break
+        except Unsupported as exc:
+            tex = tex[:exc.at]
+            if tex.count("$") % 2:  # cut inside math: end it
+                tex = tex[:tex.rindex("$")]
     return text if len(squeeze(text)) >= 12 else None
 
 

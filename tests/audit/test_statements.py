@@ -1,0 +1,90 @@
+"""The audit's pure parts, without TeX: statements derived from certificates, prose numbers, reading order."""
+
+import pytest
+
+from symssm import certify, gradient_certificate, ssm
+from symssm.audit.claims import Stream, columns, find, numbers, prose_claims
+from symssm.audit.compile import first_error, recorded_inputs
+from symssm.audit.pages import Glyph, Page
+from symssm.audit.statements import Statement, glyph_text, normalize, squeeze, statements
+from symssm.render.style import certificate_sha256
+
+ROT = ssm([[3, -4], [4, 3]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation-N2")
+
+
+def test_a_head_count_states_its_system_count_and_lengths():
+    data = certify(ROT, 16).data
+    sts = statements(data, certificate_sha256(data))
+    fragment, sentence = sts
+    assert fragment.what == "fragment" and fragment.count == "2"
+    assert fragment.parts[0] == "Head count of the SSM rotation-N2"
+    assert fragment.parts[1].startswith("For every sequence length n ≥ 2, exactly k = 2 attention heads are "
+                                        "necessary and sufficient in this class")
+    assert fragment.tail.startswith("Other lengths.") or fragment.tail
+    assert sentence.what == "sentence macro HeadCountSentence"
+    assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2",)
+
+
+def test_a_gradient_certificate_has_its_rate_in_the_statement():
+    data = gradient_certificate(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]], name="decay"), 64).data
+    sts = statements(data, certificate_sha256(data))
+    assert sts[0].parts[0] == "Gradient highway for the SSM decay"
+    rate = data["decay_rate"]
+    assert any(f"r = {rate}" in p for p in sts[0].parts)
+    assert sts[1].what == "sentence macro DecaySentence" and f"r = {rate}" in sts[1].parts[0]
+
+
+def test_glyph_text_knows_only_symssms_own_tex():
+    assert glyph_text("$n \\ge 2$, $k = 3$ and \\texttt{a\\char95{}b}") == "n ≥ 2, k = 3 and a_b"
+    with pytest.raises(ValueError):
+        glyph_text("\\frac{1}{2}")
+    assert squeeze(normalize("ﬁnd – k − 1 ’")) == "find--k-1'"
+
+
+def _glyphs(text, y, x0=72.0, size=10.0, problems=()):
+    out, x = [], x0
+    for ch in text:
+        if ch != " ":
+            out.append(Glyph(ch, "CMR10", size, (x, y, x + 5, y + 7), 0, problems, (x, y), 5.0))
+        x += 5
+    return out
+
+
+def _page(rows, number=1):
+    glyphs = tuple(g for row in rows for g in row)
+    return Page(number, (0, 0, 612, 792), glyphs, (), ())
+
+
+def test_a_statement_is_found_across_lines_and_a_hyphen_at_a_line_end():
+    page = _page([_glyphs("We show that the SSM rota-", 700), _glyphs("tion needs exactly 2 heads.", 688)])
+    stream = Stream([page])
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
+    runs, _ = find(stream, st)
+    assert runs is not None and runs[0].problems == ()
+    white = _page([_glyphs("the SSM rotation needs exactly 2 heads", 700, problems=("drawn in white",))])
+    runs, _ = find(Stream([white]), st)
+    assert runs[0].problems == ("drawn in white on page 1",)
+
+
+def test_two_columns_are_read_column_by_column():
+    rows = []
+    for k, (left, right) in enumerate([("aaa one", "ccc three"), ("bbb two", "ddd four"), ("eee", "fff"),
+                                       ("ggg", "hhh"), ("iii", "jjj")]):
+        rows.append(tuple(_glyphs(left, 700 - 12 * k) + _glyphs(right, 700 - 12 * k, x0=330)))
+    text = ["".join(g.char for g in line) for line in columns(rows)]
+    assert text == ["aaaone", "bbbtwo", "eee", "ggg", "iii", "cccthree", "dddfour", "fff", "hhh", "jjj"]
+
+
+def test_prose_numbers_compared_with_the_named_system():
+    page = _page([_glyphs("The rotation rotation-N2 needs 3 heads. The other needs 5 heads.", 700)])
+    stream = Stream([page])
+    got = prose_claims(stream, set(), [("rotation-N2", "rot.json", {1, 2}, "head-count")])
+    assert [(c.status, c.value) for c in got] == [("contradicts", "3"), ("unchecked", "5")]
+    assert [(q, v, qual) for q, v, _, qual in numbers("no model with H < 2 heads; k(n) = 3")] == \
+        [("heads", "2", True), ("k(n)", "3", False)]
+
+
+def test_compile_helpers():
+    assert first_error("./a.tex:3: Missing $ inserted.\n") == "a.tex:3: Missing $ inserted."
+    fls = "PWD /w\nINPUT /w/paper.tex\nINPUT ./results/rot.tex\nINPUT /usr/share/x.sty\nOUTPUT paper.log\n"
+    assert recorded_inputs(fls, "/w") == ("paper.tex", "results/rot.tex")
