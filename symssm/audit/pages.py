@@ -328,26 +328,32 @@ def _pdfminer_classes():
 
         def paint_path(self, graphicstate, stroke, fill, evenodd, path):
             xs, ys = [], []
-            for seg in path:
+            subpaths = []
+            for seg in path[:100_000]:
                 nums = [_num(v) for v in seg[1:]]
+                if seg[0] == "m" or not subpaths:
+                    subpaths.append([])
                 for i in range(0, len(nums) - 1, 2):
                     x, y = _apply(self.ctm, nums[i], nums[i + 1])
                     xs.append(x)
                     ys.append(y)
+                    subpaths[-1].append((x, y))
             if not xs:
                 return
             box = (min(xs), min(ys), max(xs), max(ys))
+            w = 0.0
             if stroke:
                 w = abs(_num(graphicstate.linewidth)) * math.sqrt(abs(self.ctm[0] * self.ctm[3]
                                                                       - self.ctm[1] * self.ctm[2]))
                 w = max(w, 0.1) / 2
                 box = (box[0] - w, box[1] - w, box[2] + w, box[3] + w)
+            rect = len(subpaths) == 1 and _is_rect(subpaths[0])
             if self.figures:
                 self.figures[-1][1] = True
             color = _rgb(getattr(graphicstate.ncs, "name", ""), 0, graphicstate.ncolor) if fill else \
                 _rgb(getattr(graphicstate.scs, "name", ""), 0, graphicstate.scolor)
             alpha = getattr(graphicstate, "alpha", 1.0) if fill else getattr(graphicstate, "stroke_alpha", 1.0)
-            self._add(("path", box, color, alpha, fill and not stroke))
+            self._add(("path", box, color, alpha, fill, (tuple(map(tuple, subpaths)), w, rect)))
 
         def render_string(self, textstate, seq, ncs, graphicstate):
             self.render_mode = int(_num(textstate.render, 0))
@@ -719,11 +725,11 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
                             matrix=glyph_m))
         elif kind == "path":
-            _, box, color, alpha, filled = event
-            drawings.append((order, box, "drawing", color, alpha, filled))
+            _, box, color, alpha, filled, shape = event
+            drawings.append((order, box, "drawing", color, alpha, filled, shape))
         else:
             _, box = event
-            drawings.append((order, box, "image", None, 1.0, True))
+            drawings.append((order, box, "image", None, 1.0, True, None))
             pictures.append(box)
     _judge(raw, drawings, annots, cbox)
     if renderer is not None:
@@ -732,6 +738,66 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
                 rotate=int(getattr(page, "rotate", 0) or 0))
+
+
+def _is_rect(points):
+    """Whether a subpath is an axis-aligned rectangle (``re``, a rule)."""
+    pts = list(points)
+    if len(pts) == 5 and pts[0] == pts[-1]:
+        pts = pts[:4]
+    if len(pts) != 4:
+        return False
+    xs = {round(p[0], 3) for p in pts}
+    ys = {round(p[1], 3) for p in pts}
+    return len(xs) <= 2 and len(ys) <= 2
+
+
+def _inside_polygons(x, y, subpaths):
+    """Even-odd point-in-polygon over the subpaths (curves taken by their control points)."""
+    inside = False
+    for sub in subpaths:
+        n = len(sub)
+        for i in range(n):
+            (x0, y0), (x1, y1) = sub[i - 1], sub[i]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                inside = not inside
+    return inside
+
+
+def _segment_meets_box(p, q, box):
+    """Liang-Barsky: whether the segment pq passes through the box."""
+    (x0, y0), (x1, y1) = p, q
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for edge_p, edge_q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if edge_p == 0:
+            if edge_q < 0:
+                return False
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _shape_meets(shape, filled, box, cx, cy):
+    """Whether a drawing that is not a rectangle really reaches into a glyph's ink box (a TikZ arrow
+    passing near a formula does not; one drawn across it does)."""
+    subpaths, half, _ = shape
+    mx, my = 0.15 * (box[2] - box[0]), 0.15 * (box[3] - box[1])
+    inner = (box[0] + mx - half, box[1] + my - half, box[2] - mx + half, box[3] - my + half)
+    if filled and _inside_polygons(cx, cy, subpaths):
+        return True
+    for sub in subpaths:
+        closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
+        for p, q in list(zip(sub, sub[1:])) + closing:
+            if _segment_meets_box(p, q, inner):
+                return True
+    return False
 
 
 class _Grid:
@@ -782,12 +848,14 @@ def _judge(raw, drawings, annots, cbox):
         under = _WHITE
         covered = None
         for dbox, d in sorted(draw_grid.near(box), key=lambda e: e[1][0]):
-            order, _, kind, color, alpha, filled = d
+            order, _, kind, color, alpha, filled, shape = d
             if order < g["order"]:
                 if filled and color is not None and alpha >= 0.99 and dbox[0] <= cx <= dbox[2] \
-                        and dbox[1] <= cy <= dbox[3]:
+                        and dbox[1] <= cy <= dbox[3] and (shape is None or shape[2]
+                                                          or _inside_polygons(cx, cy, shape[0])):
                     under = color
-            elif covered is None and _overlap(box, dbox) > COVER_SHARE * area and alpha > 0.05:
+            elif covered is None and _overlap(box, dbox) > COVER_SHARE * area and alpha > 0.05 \
+                    and (shape is None or shape[2] or _shape_meets(shape, filled, box, cx, cy)):
                 covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
         if covered:
             problems.append(covered)
@@ -964,10 +1032,19 @@ def _ink(raw, drawings, rendered, cache=None):
             glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
     shapes = Image.new("L", (w, h), 0)
     draw = ImageDraw.Draw(shapes)
-    for _, box, _, _, _, _ in drawings:
-        x0, y0 = _to_pixel(origin, scale, box[0], box[3])
-        x1, y1 = _to_pixel(origin, scale, box[2], box[1])
-        draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
+    for _, box, _, _, _, filled, shape in drawings:
+        if shape is None or shape[2]:
+            x0, y0 = _to_pixel(origin, scale, box[0], box[3])
+            x1, y1 = _to_pixel(origin, scale, box[2], box[1])
+            draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
+            continue
+        width = max(1, int(math.ceil(2 * shape[1] * scale)) + 2)
+        for sub in shape[0]:
+            pts = [_to_pixel(origin, scale, x, y) for x, y in sub]
+            if filled and len(pts) >= 3:
+                draw.polygon(pts, fill=255, outline=255)
+            if len(pts) >= 2:
+                draw.line(pts + ([pts[0]] if filled else []), fill=255, width=width)
     allowed = _grow(glyph_ink | (np.asarray(shapes) > 0), 2)
     near_glyph = _grow(glyph_ink, 1)
     dark = 255 - image.min(axis=2)                       # ink of black on white, 0..255
