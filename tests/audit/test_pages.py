@@ -36,10 +36,13 @@ PAGES = {
     "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
                                + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
     "hacked": ("pdflatex", r"\pdfmapline{=cmr10 CMR10 <hacked.pfa}The system has $k(n) = 4$ heads."),
+    "tikz": ("pdflatex", r"\usetikzlibrary{arrows}" + SENTENCE
+             + r"\begin{tikzpicture}[overlay]\draw[->,thick,red] (-6,0.6) .. controls (-4,1.5) .. (-1,0.5);"
+             r"\end{tikzpicture}\par Then $k(n) = 4$\tikz[overlay]\draw[line width=3pt] (-0.25,-0.1) -- (-0.05,0.3);."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
 }
-PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor}\n\\begin{document}\n"
+PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor,tikz}\n\\begin{document}\n"
 
 
 def _compile(folder, name, engine, body):
@@ -269,3 +272,12 @@ def test_type3_and_unembedded_fonts_are_unverifiable(pdfs):
     if not any("Type 3 font" in g.problems for g in text):
         pytest.skip("this TeX Live has T1 Type 1 fonts (cm-super), so no Type 3 font was made")
     assert text and all("Type 3 font" in g.problems for g in text)
+
+
+def test_a_drawing_near_a_statement_is_not_over_it(pdfs):
+    """A TikZ arrow whose box spans the first line passes above it; a stroke across a digit covers it."""
+    (page,) = _read(pdfs, "tikz")
+    line = _line_with(page, "The rotation system has k(n) = 4 heads for all n ≥ 4.")
+    assert all(g.visible for g in line), [(g.char, g.problems) for g in line if g.problems]
+    struck = _line_with(page, "Then k(n) = 4")
+    assert "covered by a drawing painted after it" in [g for g in struck if g.char == "4"][0].problems
