@@ -42,7 +42,7 @@ PAGES = {
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
 }
-PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor,tikz}\n\\begin{document}\n"
+PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\begin{document}\n"
 
 
 def _compile(folder, name, engine, body):
@@ -50,7 +50,7 @@ def _compile(folder, name, engine, body):
         return None
     tex = os.path.join(folder, name + ".tex")
     with open(tex, "w") as fh:
-        fh.write(PREAMBLE + body + "\n\\end{document}\n")
+        fh.write(PREAMBLE % (",tikz" if name == "tikz" else "") + body + "\n\\end{document}\n")
     subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", name + ".tex"], cwd=folder,
                    capture_output=True, timeout=120, check=False)
     pdf = os.path.join(folder, name + ".pdf")
