@@ -1082,10 +1082,22 @@ def _ink(raw, drawings, rendered, cache=None):
     found = sums(np.where(near_glyph, dark, 0))
     stray = sums((dark > 128) & ~allowed)
     areas = (y1 - y0) * (x1 - x0)
+    # what really lies under each glyph: the mean colour of its box away from every glyph's ink
+    away = ~_grow(glyph_ink, 2)
+    ground_n = sums(away)
+    ground = [sums(np.where(away, image[:, :, c], 0)) for c in range(3)]
     for k, (g, under, contrast) in enumerate(todo):
         if want[k] < 3 * 255:
             continue
-        if min(g["under"]) > 0.99 and max(g["color"]) < 0.01:       # black on white: the page tables
+        if ground_n[k] >= 4:
+            seen = tuple(float(ground[c][k]) / float(ground_n[k]) / 255 for c in range(3))
+            if _contrast(g["color"], seen) < MIN_CONTRAST:
+                g["problems"].append("low contrast with what lies under it")
+                continue
+            if max(abs(a - b) for a, b in zip(seen, g["under"])) > 0.15:
+                under = np.array(seen) * 255                    # a background the content stream hides
+                contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], seen))
+        if min(under) > 0.99 * 255 and max(g["color"]) < 0.01:   # black on white: the page tables
             coverage = float(found[k]) / float(want[k])
             extra = float(stray[k]) / float(areas[k])
         else:                                                   # colour: this box alone
