@@ -32,6 +32,7 @@ PAGES = {
     "tounicode": ("pdflatex", r"\pdfglyphtounicode{three}{0032}\pdfgentounicode=1 The system has $k(n) = 3$ heads."),
     "dark": ("pdflatex", r"The system has \colorbox{black}{$k(n) = 4$} heads."),
     "clipped": ("pdflatex", r"The system has $k(n) = \pdfliteral page{q 0 0 1 1 re W n}4\pdfliteral page{Q}$ heads."),
+    "imageunder": ("pdflatex", r"The system has $k(n) = \rlap{\includegraphics[width=6pt,height=9pt]{black.png}}4$ heads."),
     "type3": ("pdflatex", r"\fontencoding{T1}\selectfont The system has $k(n) = 4$ heads."),   # PK bitmaps
     "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
                                + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
@@ -87,6 +88,9 @@ def pdfs(tmp_path_factory):
         pytest.skip("TeX Live is not installed")
     folder = str(tmp_path_factory.mktemp("audit_pages"))
     _hacked_cmr10(folder)
+    from PIL import Image
+
+    Image.new("RGB", (6, 9), (0, 0, 0)).save(os.path.join(folder, "black.png"))
     return _Compiled(folder)
 
 
@@ -160,6 +164,7 @@ def test_colours_that_read_well_are_not_problems(pdfs):
     ("offpage", "outside the crop box"),
     ("dark", "low contrast with what lies under it"),
     ("clipped", "not visible in the rendering"),            # only PDFium sees the clip
+    ("imageunder", "low contrast with what lies under it"),  # black on a black picture: PDFium sees it
 ])
 def test_each_tamper_is_flagged_with_its_reason(pdfs, name, reason):
     (page,) = _read(pdfs, name)
