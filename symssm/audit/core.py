@@ -310,7 +310,9 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 if seen and claim.status == "verified":
                     claim.status, claim.reason = "hidden", "; ".join(seen[:4])
                 claim.page = runs[-1].page
-                claim.box = runs[-1].boxes()[runs[-1].page]
+                boxes = [r.boxes()[claim.page] for r in runs if claim.page in r.boxes()]
+                claim.box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                             max(b[3] for b in boxes))
                 claim.order = runs[0].start
                 for r in runs:
                     covered.update(range(r.start, r.end))

@@ -191,3 +191,13 @@ def test_html_report_has_a_crop_per_claim_and_no_tex(tmp_path, capsys):
     assert "\\ge" not in text and "$" not in text
     assert 'href="#claims">claims table below' in text
     assert text.index('id="claims"') > text.index("claims table below")
+
+
+@pytest.mark.long
+def test_coq_kernel_checks_the_verified_head_counts(tmp_path, capsys):
+    if shutil.which("coqc") is None:
+        pytest.skip("coqc not installed")
+    code, report = _audit(tmp_path, "honest/plain", capsys, "--coq")
+    assert code == 0
+    kernel = [c["label"] for c in report["claims"] if c["status"] == "kernel-checked"]
+    assert sorted(kernel) == ["thm:jordan", "thm:rotation"]
