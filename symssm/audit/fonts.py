@@ -55,6 +55,9 @@ _TEX_NAMES = {
     "bracketrightex": "", "parenleftex": "", "parenrightex": "", "braceex": "",
     "vextendsingle": "", "vextenddouble": "", "braceleftmid": "", "bracerightmid": "",
 }
+#: Mathematical italic, bold ... letters and digits (unicode-math) as the plain letters they show.
+_MATH_LETTERS = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0x1D400, 0x1D800)
+                 if len(unicodedata.normalize("NFKC", chr(c))) == 1}
 #: Map of a ligature code point to its letters (TeX's fi, ffi ...), so statements match as letters.
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 
@@ -90,7 +93,7 @@ def glyph_char(name):
             if name.endswith(suffix) and len(name) > len(suffix):
                 return glyph_char(name[: -len(suffix)])
         return ""
-    return "".join(_LIGATURES.get(ch, ch) for ch in text)
+    return "".join(_LIGATURES.get(ch, ch) if ch not in _MATH_LETTERS else _MATH_LETTERS[ch] for ch in text)
 
 
 # ---------------------------------------------------------------------------------------------- outlines
@@ -549,18 +552,24 @@ def reference_font(name, opentype=False):
             except Exception:  # an unreadable installed font: unknown
                 return None
     stem = name.split("-Identity-")[0]
-    candidates = [stem.lower() + ext for ext in (".otf", ".ttf")] + [stem + ext for ext in (".otf", ".ttf")]
+    stems = [stem.lower(), stem]
+    m = re.fullmatch(r"(.+?)Math(?:-Regular)?", stem)
+    if m:                                    # LatinModernMath-Regular is latinmodern-math.otf
+        stems.append(m.group(1).lower() + "-math")
+    candidates = [s + ext for s in stems for ext in (".otf", ".ttf")]
     for candidate in candidates:
         path = _kpsewhich(candidate)
         if path and os.path.isfile(path[0]):
             try:
                 with open(path[0], "rb") as fh:
                     data = fh.read()
+                from fontTools.ttLib import TTFont
+
+                tt = TTFont(io.BytesIO(data), lazy=True)
+                if "name" in tt and tt["name"].getDebugName(6) not in (None, stem):
+                    continue                  # a file of that name holding another font
                 program = read_truetype(data)
                 if program.kind == "cff":
-                    from fontTools.ttLib import TTFont
-
-                    tt = TTFont(io.BytesIO(data), lazy=True)
                     program.order = tt.getGlyphOrder()
                     program.cmap = {n: chr(c) for c, n in sorted(tt.getBestCmap().items(), reverse=True)}
                 return program

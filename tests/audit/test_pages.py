@@ -42,7 +42,9 @@ PAGES = {
              r"\end{tikzpicture}\par Then $k(n) = 4$\tikz[overlay]\draw[line width=3pt] (-0.25,-0.1) -- (-0.05,0.3);."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
+    "unicode-math": ("xelatex", SENTENCE),
 }
+EXTRA = {"tikz": ",tikz", "unicode-math": ",unicode-math"}
 PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\begin{document}\n"
 
 
@@ -51,7 +53,7 @@ def _compile(folder, name, engine, body):
         return None
     tex = os.path.join(folder, name + ".tex")
     with open(tex, "w") as fh:
-        fh.write(PREAMBLE % (",tikz" if name == "tikz" else "") + body + "\n\\end{document}\n")
+        fh.write(PREAMBLE % EXTRA.get(name, "") + body + "\n\\end{document}\n")
     subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", name + ".tex"], cwd=folder,
                    capture_output=True, timeout=120, check=False)
     pdf = os.path.join(folder, name + ".pdf")
@@ -132,14 +134,15 @@ def _digit(page, char="4"):
     raise AssertionError(f"no '= {char}' among {[g.char for g in glyphs]}")
 
 
-@pytest.mark.parametrize("name", ["honest", "lualatex", "xelatex"])
+@pytest.mark.parametrize("name", ["honest", "lualatex", "xelatex", "unicode-math"])
 def test_honest_pages_read_from_the_fonts_with_no_problem(pdfs, name):
     (page,) = _read(pdfs, name)
     line = _line_with(page, "The rotation system has k(n) = 4 heads for all n ≥ 4.")
     assert all(g.visible for g in line), [(g.char, g.problems) for g in line if g.problems]
     by_char = {g.char: g for g in line}
-    assert by_char["k"].font == "CMMI10" and by_char["n"].font == "CMMI10"   # math italic
-    assert by_char["4"].font in ("CMR10", "LMRoman10-Regular")
+    math = "LatinModernMath-Regular" if name == "unicode-math" else "CMMI10"
+    assert by_char["k"].font == math and by_char["n"].font == math   # math italic (U+1D458 read as k)
+    assert by_char["4"].font in ("CMR10", "LMRoman10-Regular", "LatinModernMath-Regular")
     assert 9.9 < by_char["4"].size < 10.0
     x0, y0, x1, y1 = by_char["4"].bbox
     assert 0 < x1 - x0 < 6 and 5 < y1 - y0 < 7          # the ink box of a 10 pt digit
