@@ -151,47 +151,6 @@ class _Verified:
         return verify(self.data)
 
 
-def _kernel(report, state):
-    """Re-prove every verified head count of a real system in Coq; those that build are kernel-checked."""
-    import shutil
-    import subprocess
-    import tempfile
-
-    from ..errors import CertificateError, LimitError
-    from .coq import coq_project
-
-    if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
-        report.notes.append("note: --coq: coqc is not installed; no claim is kernel-checked")
-        return
-    done = {}
-    for b, claim in state.block_claims:
-        if claim.status != "verified" or not _has_coq(claim.kind) or b.what != "fragment":
-            continue
-        data = state.data.get(b.sha)
-        if data is None:
-            continue
-        if b.sha not in done:
-            try:
-                files = coq_project(_Verified(data))
-            except (CertificateError, LimitError, SymssmError) as exc:
-                done[b.sha] = f"not kernel-checked: {str(exc)[:100]}"
-            else:
-                with tempfile.TemporaryDirectory(prefix="symssm-coq-") as tmp:
-                    for name, text in files.items():
-                        with open(os.path.join(tmp, name), "w", encoding="utf-8") as fh:
-                            fh.write(text)
-                    try:
-                        res = subprocess.run("coq_makefile -f _CoqProject -o Makefile && make", shell=True, cwd=tmp,
-                                             capture_output=True, text=True, timeout=600)
-                        done[b.sha] = True if res.returncode == 0 else "Coq did not accept the proof"
-                    except subprocess.TimeoutExpired:
-                        done[b.sha] = "Coq did not finish in 600 s"
-        if done[b.sha] is True:
-            claim.status = "kernel-checked"
-        else:
-            report.notes.append(f"note: {claim.file}:{claim.line}: {done[b.sha]}")
-
-
 def has_coq(kind):
     """Whether certificates of ``kind`` have a Coq export (a row of the table with one)."""
     from ..certificate import kinds
