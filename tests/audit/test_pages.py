@@ -37,15 +37,15 @@ PAGES = {
     "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
                                + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
     "hacked": ("pdflatex", r"\pdfmapline{=cmr10 CMR10 <hacked.pfa}The system has $k(n) = 4$ heads."),
-    "tikz": ("pdflatex", r"\usetikzlibrary{arrows}" + SENTENCE
+    "tikz": ("pdflatex", SENTENCE
              + r"\begin{tikzpicture}[overlay]\draw[->,thick,red] (-6,0.6) .. controls (-4,1.5) .. (-1,0.5);"
              r"\end{tikzpicture}\par Then $k(n) = 4$\tikz[overlay]\draw[line width=3pt] (-0.25,-0.1) -- (-0.05,0.3);."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "unicode-math": ("xelatex", SENTENCE),
 }
-EXTRA = {"tikz": ",tikz", "unicode-math": ",unicode-math"}
-PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\begin{document}\n"
+EXTRA = {"together": ",tikz", "unicode-math": ",unicode-math"}
+PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\pagestyle{empty}\n\\begin{document}\n"
 
 
 def _compile(folder, name, engine, body):
@@ -96,26 +96,47 @@ def pdfs(tmp_path_factory):
     return _Compiled(folder)
 
 
+#: Pages that need a document of their own (a crop box or a font map for the whole document).
+ALONE = ("cropped", "hacked")
+#: The other pdflatex pages, one page each of one document (a single compile and a single read).
+TOGETHER = [name for name, (engine, _) in PAGES.items() if engine == "pdflatex" and name not in ALONE]
+
+
 class _Compiled(dict):
-    """Each page compiled on first use, once per session."""
+    """name -> (pdf, page number), compiled on first use, once per session; pages read once."""
 
     def __init__(self, folder):
         super().__init__()
         self.folder = folder
+        self.read = {}
 
     def __missing__(self, name):
-        engine, body = PAGES[name]
-        self[name] = _compile(self.folder, name, engine, body)
+        if name in TOGETHER:
+            body = "\n\\newpage\n".join("{%s}" % PAGES[n][1] for n in TOGETHER)
+            pdf = _compile(self.folder, "together", "pdflatex", body)
+            for number, other in enumerate(TOGETHER, start=1):
+                self[other] = (pdf, number)
+        else:
+            engine, body = PAGES[name]
+            self[name] = (_compile(self.folder, name, engine, body), 1)
         return self[name]
 
-    def get(self, name, default=None):
-        return self[name]
+    def path(self, name):
+        pdf, _ = self[name]
+        if pdf is None:
+            pytest.skip(f"{name} page could not be compiled here")
+        return pdf
+
+    def page(self, name):
+        pdf, number = self[name]
+        if pdf not in self.read:
+            self.read[pdf] = read_pdf(self.path(name))
+        return self.read[pdf][number - 1]
 
 
 def _read(pdfs, name):
-    if pdfs.get(name) is None:
-        pytest.skip(f"{name} page could not be compiled here")
-    return read_pdf(pdfs[name])
+    """The page of a test as a 1-tuple (as read_pdf returns a one-page document)."""
+    return (pdfs.page(name),)
 
 
 def _line_with(page, text):
@@ -191,7 +212,8 @@ def test_the_text_layer_is_not_read(pdfs):
     assert three.visible and three.font == "CMR10"
     from pdfminer.high_level import extract_text
 
-    assert "k(n) = 2" in extract_text(pdfs["tounicode"])  # the lie is really there
+    _, number = pdfs["tounicode"]
+    assert "k(n) = 2" in extract_text(pdfs.path("tounicode"), page_numbers=[number - 1])  # the lie is there
 
 
 def test_an_annotation_is_listed_with_its_rectangle(pdfs):
@@ -208,13 +230,13 @@ def test_render_crop_writes_the_region_as_pdfium_draws_it(pdfs, tmp_path):
     box = (min(g.bbox[0] for g in line), min(g.bbox[1] for g in line),
            max(g.bbox[2] for g in line), max(g.bbox[3] for g in line))
     out = str(tmp_path / "line.png")
-    render_crop(pdfs["honest"], 1, box, out, scale=2.0)
+    render_crop(pdfs.path("honest"), pdfs["honest"][1], box, out, scale=2.0)
     image = Image.open(out).convert("L")
     assert abs(image.width - 2 * (box[2] - box[0])) <= 2 and abs(image.height - 2 * (box[3] - box[1])) <= 2
     low, high = image.getextrema()
     assert low < 64 and high > 200      # black text on white
-    with pytest.raises(InputError, match="no page 9"):
-        render_crop(pdfs["honest"], 9, box, str(tmp_path / "x.png"))
+    with pytest.raises(InputError, match="no page 99"):
+        render_crop(pdfs.path("honest"), 99, box, str(tmp_path / "x.png"))
 
 
 def test_an_outline_that_is_not_tex_lives_is_caught():
@@ -251,9 +273,8 @@ def test_a_damaged_file_is_one_line_error(tmp_path, data, message):
 def test_missing_file_and_page_limit(pdfs, tmp_path):
     with pytest.raises(InputError, match="cannot open"):
         read_pdf(str(tmp_path / "none.pdf"))
-    if pdfs.get("honest"):
-        with pytest.raises(LimitError, match="limit of 0"):
-            read_pdf(pdfs["honest"], max_pages=0)
+    with pytest.raises(LimitError, match="limit of 0"):
+        read_pdf(pdfs.path("honest"), max_pages=0)
 
 
 def test_line_text_spaces_words():
