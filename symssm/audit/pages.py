@@ -42,8 +42,9 @@ MIN_SCALE = 0.5
 MIN_CONTRAST = 2.0
 #: Share of a glyph's ink box that a later drawing, image or glyph may cover before it counts as covered.
 COVER_SHARE = 0.10
-#: Limits against hostile files.
-MAX_OBJECTS_PER_PAGE = 400_000
+#: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
+MAX_OBJECTS_PER_PAGE = 300_000
+MAX_OBJECTS = 1_500_000
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
 
@@ -160,7 +161,7 @@ def _rect(v):
 # ---------------------------------------------------------------------------------------------- colour
 
 
-def _rgb(cs_name, ncomp, color):
+def _rgb(cs_name, color):
     """A colour as RGB, or ``None`` when it is not a plain grey, RGB or CMYK colour."""
     if isinstance(color, (int, float)):
         values = (float(color),)
@@ -294,9 +295,11 @@ def _pdfminer_classes():
             self.events = []
             self.render_mode = 0
             self.figures = []
+            self.total = 0
 
         def _add(self, event):
-            if len(self.events) >= MAX_OBJECTS_PER_PAGE:
+            self.total += 1
+            if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
                 raise _Stop()
             self.events.append(event)
 
@@ -350,8 +353,8 @@ def _pdfminer_classes():
             rect = len(subpaths) == 1 and _is_rect(subpaths[0])
             if self.figures:
                 self.figures[-1][1] = True
-            color = _rgb(getattr(graphicstate.ncs, "name", ""), 0, graphicstate.ncolor) if fill else \
-                _rgb(getattr(graphicstate.scs, "name", ""), 0, graphicstate.scolor)
+            color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor) if fill else \
+                _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
             alpha = getattr(graphicstate, "alpha", 1.0) if fill else getattr(graphicstate, "stroke_alpha", 1.0)
             self._add(("path", box, color, alpha, fill, (tuple(map(tuple, subpaths)), w, rect)))
 
@@ -367,10 +370,10 @@ def _pdfminer_classes():
             adv = _num(width) * _num(fontsize) * _num(scaling)
             mode = self.render_mode
             if mode in (1, 5):
-                color = _rgb(getattr(graphicstate.scs, "name", ""), 0, graphicstate.scolor)
+                color = _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
                 alpha = getattr(graphicstate, "stroke_alpha", 1.0)
             else:
-                color = _rgb(getattr(graphicstate.ncs, "name", ""), 0, graphicstate.ncolor)
+                color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor)
                 alpha = getattr(graphicstate, "alpha", 1.0)
             self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv,
                        mode, color, alpha, getattr(graphicstate, "softmask", False),
@@ -642,8 +645,8 @@ def _read(path, max_pages, ink):
                 try:
                     interpreter.process_page(page)
                 except _Stop:
-                    raise LimitError(f"page {number} of {path} paints more than "
-                                     f"{MAX_OBJECTS_PER_PAGE} objects") from None
+                    raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
+                                     f"objects, or the document more than {MAX_OBJECTS}") from None
                 pages.append(_page(number, page, device.events, rsrc, infos, renderer))
         except (LimitError, PdfReadError):
             raise
@@ -1259,9 +1262,10 @@ def _merge_scripts(rows):
 def _gutter(glyphs, cbox):
     """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page.
 
-    The widest run (at least 4 pt) of the middle 30-70 % of the page crossed by no more than two glyphs
-    beyond the fewest (those at most 1 % of the glyphs: a title, a page number) plus 15 % of the median, with at least 20 glyphs on each side (a page of one-column text has no such band: its lines
-    cross the middle).
+    The widest run (at least 4 pt) of the middle 30-70 % of the page crossed by few glyphs: no more than
+    the fewest anywhere there (which must be at most 1 % of the glyphs: a title, a page number) plus
+    15 % of the median; its left 6 pt are the gutter.  At least 20 glyphs must lie on each side.  A page
+    of one-column text has no such band: its lines cross the middle.
     """
     if len(glyphs) < 200:
         return None

@@ -32,7 +32,8 @@ PAGES = {
     "tounicode": ("pdflatex", r"\pdfglyphtounicode{three}{0032}\pdfgentounicode=1 The system has $k(n) = 3$ heads."),
     "dark": ("pdflatex", r"The system has \colorbox{black}{$k(n) = 4$} heads."),
     "clipped": ("pdflatex", r"The system has $k(n) = \pdfliteral page{q 0 0 1 1 re W n}4\pdfliteral page{Q}$ heads."),
-    "imageunder": ("pdflatex", r"The system has $k(n) = \rlap{\includegraphics[width=6pt,height=9pt]{black.png}}4$ heads."),
+    "imageunder": ("pdflatex", r"The system has $k(n) = \rlap{\includegraphics[width=6pt,height=9pt]{black.png}}4$"
+                               r" heads."),
     "type3": ("pdflatex", r"\fontencoding{T1}\selectfont The system has $k(n) = 4$ heads."),   # PK bitmaps
     "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
                                + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
@@ -310,3 +311,11 @@ def test_a_drawing_near_a_statement_is_not_over_it(pdfs):
     assert all(g.visible for g in line), [(g.char, g.problems) for g in line if g.problems]
     struck = _line_with(page, "Then k(n) = 4")
     assert "covered by a drawing painted after it" in [g for g in struck if g.char == "4"][0].problems
+
+
+def test_a_page_that_paints_too_much_is_refused(pdfs, monkeypatch):
+    from symssm.audit import pages
+
+    monkeypatch.setattr(pages, "MAX_OBJECTS_PER_PAGE", 10)
+    with pytest.raises(LimitError, match="paints more than 10 objects"):
+        read_pdf(pdfs.path("honest"), ink=False)
