@@ -24,6 +24,7 @@ import io
 import logging
 import math
 from dataclasses import dataclass, field
+from typing import Optional
 
 from symssm.audit import fonts as _fonts
 from symssm.errors import InputError, LimitError
@@ -85,7 +86,7 @@ class Glyph:
     problems: tuple
     origin: tuple = (0.0, 0.0)
     advance: float = 0.0
-    color: tuple = None
+    color: Optional[tuple] = None
     upright: bool = True
 
     @property
