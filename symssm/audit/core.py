@@ -69,6 +69,7 @@ class Claim:
     certificate: Optional[str] = None  # certificate path (relative to the working folder)
     sha256: Optional[str] = None
     order: int = 0
+    anchor: Optional[tuple] = None  # (x, y) of the first glyph's baseline origin on ``page`` (for addresses)
 
 
 @dataclass
@@ -95,8 +96,11 @@ def exit_code(report):
     >>> exit_code(r)
     0
     >>> r.claims.append(Claim("unchecked", "prose: heads", "It needs 3 heads."))
-    >>> exit_code(r), (r.strict := True) and exit_code(r)
-    (0, 1)
+    >>> exit_code(r)
+    0
+    >>> r.strict = True
+    >>> exit_code(r)
+    1
     """
     statuses = {c.status for c in report.claims}
     if not statuses & PASSING or statuses & FAILING:
@@ -195,11 +199,10 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
 
     Examples
     --------
-    >>> import tempfile
-    >>> audit(tempfile.gettempdir() + "/no-such-paper.tex")
+    >>> audit("no-such-folder/no-such-paper.tex")
     Traceback (most recent call last):
     ...
-    symssm.errors.InputError: .../no-such-paper.tex: no such file
+    symssm.errors.InputError: no-such-folder/no-such-paper.tex: no such file
     """
     import time
 
@@ -314,6 +317,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 claim.box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                              max(b[3] for b in boxes))
                 claim.order = runs[0].start
+                claim.anchor = runs[-1].glyphs[0][1].origin
                 for r in runs:
                     covered.update(range(r.start, r.end))
                 end = runs[-1].end
@@ -358,9 +362,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     fragments = [(a, b, (data[sha][1]["system"].get("name") or "", _rel(data[sha][0]), values(data[sha][1]),
                          data[sha][1]["kind"])) for a, b, sha in regions]
     for pc in prose_claims(stream, covered, systems, fragments):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}", pc.sentence, pc.detail, page=pc.page, box=pc.box,
-                            certificate=pc.certificate or None, order=_order_of(stream, pc)))
+        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}", pc.sentence, pc.detail, page=pc.page,
+                            box=pc.box, certificate=pc.certificate or None, order=_order_of(stream, pc)))
     claims += _images(pages, stream)
+    _addresses(claims, pages, compiled)
     claims.sort(key=lambda c: c.order)
     if coq:
         _kernel(claims, data, report)
@@ -373,6 +378,22 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
         c.order = i
     report.claims = claims
     report.seconds["prose"] = time.monotonic() - t0
+
+
+def _addresses(claims, pages, compiled):
+    """The source file and line of each claim found on a page without one, from SyncTeX (addresses only)."""
+    from .synctex import address, read
+
+    if compiled is None:
+        return
+    sync = read(os.path.join(compiled.folder, compiled.main[:-4] + ".synctex.gz"), compiled.folder)
+    tops = {p.number: p.mediabox[3] for p in pages}
+    for c in claims:
+        if c.file is None and c.page is not None and c.box is not None:
+            x, y = c.anchor or (c.box[0], c.box[1])
+            found = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0))
+            if found:
+                c.file, c.line = found
 
 
 def _tail(stream, text, after):

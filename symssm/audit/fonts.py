@@ -511,6 +511,40 @@ def _kpsewhich(*names):
 
 
 @functools.lru_cache(maxsize=1)
+def _font_index():
+    """File name -> path of every Type 1, OpenType and TrueType font on TeX's font search paths (two
+    ``kpsewhich`` calls and a walk of their folders, instead of one ``kpsewhich`` per font)."""
+    out = ""
+    for kind in ("type1 fonts", "opentype fonts"):     # kpsewhich shows one path per call
+        try:
+            out += ":" + subprocess.run(["kpsewhich", f"-show-path={kind}"], capture_output=True, text=True,
+                                        timeout=30, check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            return {}
+    index = {}
+    for entry in out.replace("\n", ":").split(":"):
+        folder = entry.strip().lstrip("!").rstrip("/")
+        if not folder or folder == "." or not os.path.isdir(folder):
+            continue
+        for root, _, files in os.walk(folder):
+            for name in files:
+                if name.lower().endswith((".pfb", ".pfa", ".otf", ".ttf")):
+                    index.setdefault(name, os.path.join(root, name))
+            if len(index) > 200_000:
+                return index
+    return index
+
+
+def _find(name):
+    """The path of a font file by name, or ``None``."""
+    path = _font_index().get(name)
+    if path is None:
+        found = _kpsewhich(name)
+        path = found[0] if found else None
+    return path
+
+
+@functools.lru_cache(maxsize=1)
 def _pdftex_map():
     """PostScript font name (upper case) -> Type 1 file name, from TeX Live's pdftex.map."""
     found = _kpsewhich("pdftex.map")
@@ -545,10 +579,10 @@ def reference_font(name, opentype=False):
         return None
     pfb = None if opentype else _pdftex_map().get(name.upper())
     if pfb:
-        path = _kpsewhich(pfb)
+        path = _find(pfb)
         if path:
             try:
-                return read_pfb(path[0])
+                return read_pfb(path)
             except Exception:  # an unreadable installed font: unknown
                 return None
     stem = name.split("-Identity-")[0]
@@ -558,10 +592,10 @@ def reference_font(name, opentype=False):
         stems.append(m.group(1).lower() + "-math")
     candidates = [s + ext for s in stems for ext in (".otf", ".ttf")]
     for candidate in candidates:
-        path = _kpsewhich(candidate)
-        if path and os.path.isfile(path[0]):
+        path = _font_index().get(candidate)
+        if path and os.path.isfile(path):
             try:
-                with open(path[0], "rb") as fh:
+                with open(path, "rb") as fh:
                     data = fh.read()
                 from fontTools.ttLib import TTFont
 

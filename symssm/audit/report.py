@@ -10,7 +10,7 @@ Examples
 --------
 >>> from symssm.audit.core import Claim, Report
 >>> r = Report("p.tex", ".", "p.pdf", "pdflatex", 1, [Claim("verified", "head-count fragment", "k = 2", page=1,
-...                                                     label="thm:rot", certificate="rot.json")])
+...                                                     label="thm:rot", certificate="rot.json", order=1)])
 >>> terminal_lines(r)[0]
 'audit of p.tex: PASSED: 1 certified statement shown as certified (1 page, compiled with pdflatex)'
 >>> terminal_lines(r)[1]
