@@ -11,7 +11,7 @@ Examples
 --------
 >>> parse_marker("% symssm fragment: head-count certificate " + "a" * 64 + "; file rot.json; options --label x")
 ('fragment', 'head-count', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'rot.json', '--label x')
->>> parse_marker("\\documentclass{article}") is None
+>>> parse_marker("% a comment") is None
 True
 """
 
