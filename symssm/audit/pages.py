@@ -76,6 +76,11 @@ class Glyph:
         Horizontal advance in points.
     color : tuple of float or None
         Fill (or stroke) colour as RGB in [0, 1]; ``None`` when not a plain colour.
+    upright : bool
+        Its baseline runs left to right, unrotated and unmirrored.
+    direction : int
+        Angle of its baseline in degrees, counter-clockwise (90 for text turned sideways, as on a
+        landscape page); -1 when not a multiple of 90 degrees or mirrored.
     """
 
     char: str
@@ -88,6 +93,7 @@ class Glyph:
     advance: float = 0.0
     color: Optional[tuple] = None
     upright: bool = True
+    direction: int = 0
 
     @property
     def visible(self):
@@ -196,6 +202,16 @@ def _contrast(a, b):
 
 
 # ---------------------------------------------------------------------------------------------- pdfminer
+
+
+def _direction(m):
+    """The baseline's angle of a glyph matrix in degrees (0, 90, 180, 270), or -1 (other or mirrored)."""
+    a, b, c, d = m[0], m[1], m[2], m[3]
+    if a * d - b * c <= 0:
+        return -1
+    angle = math.degrees(math.atan2(b, a)) % 360
+    nearest = int(round(angle / 90.0)) % 4 * 90
+    return nearest if abs((angle - nearest + 180) % 360 - 180) < 0.5 else -1
 
 
 class _Stop(Exception):
@@ -724,6 +740,7 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             hratio=hscale / vscale if vscale else 0.0,
                             det=full[0] * full[3] - full[1] * full[2],
                             upright=abs(full[1]) < 1e-6 * max(1.0, abs(full[0])) and full[3] > 0,
+                            direction=_direction(full),
                             origin=_apply(matrix, 0, rise), adv=adv * math.hypot(matrix[0], matrix[1]),
                             mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
@@ -904,7 +921,7 @@ def _make_glyph(g):
                  bbox=tuple(round(v, 3) for v in g["box"]), order=g["order"],
                  problems=tuple(dict.fromkeys(g["problems"])),
                  origin=tuple(round(v, 3) for v in g["origin"]), advance=round(g["adv"], 3),
-                 color=g["color"], upright=g["upright"])
+                 color=g["color"], upright=g["upright"], direction=g["direction"])
 
 
 # ---------------------------------------------------------------------------------------------- PDFium
@@ -1155,8 +1172,43 @@ def text_lines(page):
     """
     glyphs = [g for g in page.glyphs if g.char and g.char.strip()]
     upright = [g for g in glyphs if g.upright]
-    others = [g for g in glyphs if not g.upright]
-    # group by baseline
+    turned = {}
+    for g in glyphs:
+        if not g.upright and g.direction in (90, 180, 270):
+            turned.setdefault(g.direction, []).append(g)
+    others = [g for g in glyphs if not g.upright and g.direction not in (90, 180, 270)]
+    lines = _upright_lines(upright, page.cropbox)
+    for angle in sorted(turned):
+        lines.extend(_turned_lines(turned[angle], angle, page.cropbox))
+    return tuple(tuple(line) for line in lines + [[g] for g in others])
+
+
+def _turn(angle, x, y):
+    """A point turned clockwise by ``angle`` degrees (a multiple of 90)."""
+    for _ in range(angle // 90):
+        x, y = y, -x
+    return x, y
+
+
+def _turned_lines(glyphs, angle, cbox):
+    """Lines of glyphs whose baselines run at ``angle``: read in a frame turned to make them upright."""
+    import dataclasses
+
+    def box(b):
+        (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
+        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+    turned = {}
+    for g in glyphs:
+        twin = dataclasses.replace(g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)
+        turned[id(twin)] = (twin, g)
+    back = {id(t): g for t, g in turned.values()}
+    lines = _upright_lines([t for t, _ in turned.values()], box(cbox))
+    return [[back[id(t)] for t in line] for line in lines]
+
+
+def _upright_lines(upright, cropbox):
+    upright = list(upright)
     upright.sort(key=lambda g: (-round(g.origin[1], 1), g.origin[0]))
     rows = []
     for g in upright:
@@ -1168,7 +1220,7 @@ def text_lines(page):
         else:
             rows.append([g])
     # split rows at the gutter of a two-column page, then join sub- and superscripts to their rows
-    gutter = _gutter(upright, page.cropbox)
+    gutter = _gutter(upright, cropbox)
     sides = ([], [], [])
     for row in rows:
         if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
@@ -1192,10 +1244,7 @@ def text_lines(page):
                 else:
                     current.append(g)
             lines.append(_stacks(current))
-    lines = _reading_order(lines, gutter)
-    for g in others:
-        lines.append([g])
-    return tuple(tuple(line) for line in lines)
+    return _reading_order(lines, gutter)
 
 
 def _stacks(line):
@@ -1332,10 +1381,11 @@ def line_text(line):
     out = []
     prev = None
     for g in line:
-        if prev is not None and g.origin[0] - (prev.origin[0] + prev.advance) > 0.2 * max(g.size, prev.size):
+        x = _turn(g.direction if g.direction in (90, 180, 270) else 0, *g.origin)[0]   # along the baseline
+        if prev is not None and x - prev > 0.2 * g.size:
             out.append(" ")
         out.append(g.char)
-        prev = g
+        prev = x + g.advance
     return "".join(out)
 
 

@@ -34,6 +34,8 @@ PAGES = {
     "clipped": ("pdflatex", r"The system has $k(n) = \pdfliteral page{q 0 0 1 1 re W n}4\pdfliteral page{Q}$ heads."),
     "imageunder": ("pdflatex", r"The system has $k(n) = \rlap{\includegraphics[width=6pt,height=9pt]{black.png}}4$"
                                r" heads."),
+    "sideways": ("pdflatex", r"\rotatebox{90}{The system has $k(n) = 4$ heads.}"
+                             r" \rotatebox{180}{The system has $k(n) = 3$ heads.}"),
     "type3": ("pdflatex", r"\fontencoding{T1}\selectfont The system has $k(n) = 4$ heads."),   # PK bitmaps
     "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
                                + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
@@ -319,3 +321,11 @@ def test_a_page_that_paints_too_much_is_refused(pdfs, monkeypatch):
     monkeypatch.setattr(pages, "MAX_OBJECTS_PER_PAGE", 10)
     with pytest.raises(LimitError, match="paints more than 10 objects"):
         read_pdf(pdfs.path("honest"), ink=False)
+
+
+def test_text_turned_sideways_reads_along_its_baseline(pdfs):
+    (page,) = _read(pdfs, "sideways")
+    texts = [line_text(line) for line in text_lines(page)]
+    assert "The system has k(n) = 4 heads." in texts and "The system has k(n) = 3 heads." in texts
+    assert {g.direction for g in page.glyphs} == {90, 180}
+    assert all(g.visible for g in page.glyphs)
