@@ -20,9 +20,11 @@ True
 False
 """
 
+import functools
 import io
 import logging
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -1413,7 +1415,11 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
     symssm.errors.InputError
         The PDF cannot be rendered or the page does not exist.
     """
-    image, origin = _render(path, page_number, scale)
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError as exc:
+        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
+    image, origin = _render_cached(os.path.abspath(path), stamp, page_number, float(scale))
     x0, y0 = _to_pixel(origin, scale, bbox[0], bbox[3])
     x1, y1 = _to_pixel(origin, scale, bbox[2], bbox[1])
     box = (max(0, int(x0)), max(0, int(y0)), min(image.width, int(math.ceil(x1))),
@@ -1423,6 +1429,12 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
     buf = io.BytesIO()
     image.crop(box).save(buf, format="PNG")
     atomic_write(out_png, buf.getvalue(), inputs=(path,))
+
+
+@functools.lru_cache(maxsize=3)
+def _render_cached(path, stamp, page_number, scale):
+    """A page rendered once for all the crops a report takes from it (keyed by the file's mtime too)."""
+    return _render(path, page_number, scale)
 
 
 def _to_pixel(origin, scale, x, y):
