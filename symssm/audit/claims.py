@@ -169,38 +169,66 @@ def _spans(row):
     return out
 
 
+def _negated(chars):
+    """``=`` and a combining long solidus painted as two glyphs (TeX's ``\\neq``) read as one ``≠``."""
+    out, skip = [], False
+    for k, (c, i) in enumerate(chars):
+        if skip:
+            skip = False
+            continue
+        if c == "\u0338" and out and out[-1][0] == "=":
+            out[-1] = ("≠", out[-1][1])
+        elif c == "\u0338" and k + 1 < len(chars) and chars[k + 1][0] == "=":
+            out.append(("≠", i))
+            skip = True
+        else:
+            out.append((c, i))
+    return out
+
+
 class Stream:
     """Every glyph of the pages in reading order, as one squeezed string with each character's glyph.
 
-    ``text`` keeps a line-end hyphen; ``joined`` leaves out a hyphen that ends a line before a letter (TeX's
-    hyphenation), with ``where`` giving each character's index into ``glyphs``.
+    Page numbers in the margins are left out (a sentence runs on across a page break).  A hyphen that ends a
+    line before a letter is ``\\x01`` in ``text``: a statement may read through it (TeX's hyphenation) or
+    match it as its own hyphen.  ``where`` gives each character's index into ``glyphs``.
     """
 
     def __init__(self, pages):
         self.glyphs = []  # (page number, Glyph)
         self.lines = []  # (first index, end index) of each line in glyphs
+        furniture = set()  # glyph indices of page numbers in the margins, left out of ``text``
         for page in pages:
+            top, bottom = page.mediabox[3], page.mediabox[1]
+            height = (top - bottom) or 792.0
             for line in columns(text_lines(page)):
                 first = len(self.glyphs)
                 self.glyphs += [(page.number, g) for g in line]
                 self.lines.append((first, len(self.glyphs)))
+                y = line[0].origin[1]
+                if len(line) <= 4 and all(g.char.isdigit() or g.char in "ivxlc" for g in line) and \
+                        (y < bottom + 0.12 * height or y > top - 0.08 * height):
+                    furniture.update(range(first, len(self.glyphs)))
         line_end = {end - 1 for _, end in self.lines}
-        plain, joined = [], []
+        chars = []
+        following = ""  # the first character of the next glyph that is not furniture
+        nexts = [""] * len(self.glyphs)
+        for i in range(len(self.glyphs) - 1, -1, -1):
+            nexts[i] = following
+            if i not in furniture:
+                following = self.glyphs[i][1].char[:1]
         for i, (_, g) in enumerate(self.glyphs):
-            chars = squeeze(normalize(g.char))
-            for c in chars:
-                plain.append((c, i))
-                nxt = self.glyphs[i + 1][1].char[:1] if i + 1 < len(self.glyphs) else ""
-                if not (c == "-" and i in line_end and nxt.isalpha()):
-                    joined.append((c, i))
-        self.text = "".join(c for c, _ in plain)
-        self.where = [i for _, i in plain]
-        self.joined = "".join(c for c, _ in joined)
-        self.where_joined = [i for _, i in joined]
+            if i in furniture:
+                continue
+            for c in squeeze(normalize(g.char)):
+                # a hyphen that ends a line before a letter may be TeX's (not in the text) or the text's own
+                chars.append(("\x01" if c == "-" and i in line_end and nexts[i].isalpha() else c, i))
+        chars = _negated(chars)
+        self.text = "".join(c for c, _ in chars)
+        self.where = [i for _, i in chars]
 
-    def run(self, a, b, joined):
-        where = self.where_joined if joined else self.where
-        first, last = where[a], where[b - 1]
+    def run(self, a, b):
+        first, last = self.where[a], self.where[b - 1]
         return Run(tuple(self.glyphs[first:last + 1]), first, last + 1)
 
 
@@ -209,24 +237,15 @@ def _occurrences(stream, text, after=0, before=None):
     target = squeeze(normalize(text))
     if not target:
         return []
-    out, seen = [], set()
-    for joined in (False, True):
-        hay = stream.joined if joined else stream.text
-        where = stream.where_joined if joined else stream.where
-        for variant in {target, target[:1].swapcase() + target[1:]}:
-            pos = 0
-            while True:
-                k = hay.find(variant, pos)
-                if k < 0:
-                    break
-                pos = k + 1
-                if where[k] < after or (before is not None and where[k] > before):
-                    continue
-                run = stream.run(k, k + len(variant), joined)
-                if run.start not in seen:
-                    seen.add(run.start)
-                    out.append(run)
-    out.sort(key=lambda r: r.start)
+    first = f"[{re.escape(target[0].lower())}{re.escape(target[0].upper())}]"  # "We show that \\Sentence" too
+    pattern = re.compile("\x01?".join([first] + ["(?:-|\x01)" if c == "-" else re.escape(c) for c in target[1:]]))
+    out = []
+    for m in pattern.finditer(stream.text):
+        if stream.where[m.start()] < after:
+            continue
+        if before is not None and stream.where[m.start()] > before:
+            break
+        out.append(stream.run(m.start(), m.end()))
     return out
 
 

@@ -152,7 +152,7 @@ def squeeze(text):
 
 
 def _title_and_body(fragment, environment):
-    """The theorem's title and the TeX of its statement's last paragraph, from a rendered fragment."""
+    """The theorem's title, the TeX of its statement and of the statement's last paragraph, from a fragment."""
     begin = fragment.index("\\begin{" + environment + "}[{") + len(environment) + 10
     depth, i = 1, begin
     while depth:
@@ -161,7 +161,7 @@ def _title_and_body(fragment, environment):
     title = fragment[begin:i - 1]
     body = fragment[i:fragment.index("\\end{" + environment + "}")]
     last = [line for line in body.split("\n") if line.strip()][-1]
-    return title, last
+    return title, body, last
 
 
 def _sentences(tex):
@@ -199,8 +199,13 @@ def fragment_statement(data, sha256):
     row = kinds.of(data)
     style = Style()
     fragment = row.load("fragment")(data, style)
-    title, last = _title_and_body(fragment, style.environment)
+    title, body, last = _title_and_body(fragment, style.environment)
     parts = [glyph_text(title)]
+    items = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
+    for item in items.split("\\item")[1:]:  # a family's cases: each with its count
+        text = _convert(item.strip())
+        if text:
+            parts.append(text)
     for sentence in _sentences(last):
         text = _convert(sentence)
         if text:
