@@ -191,6 +191,13 @@ def test_html_report_has_a_crop_per_claim_and_no_tex(tmp_path, capsys):
     assert "\\ge" not in text and "$" not in text
     assert 'href="#claims">claims table below' in text
     assert text.index('id="claims"') > text.index("claims table below")
+    browser = shutil.which("chromium")
+    if browser:  # the table a browser builds: one row per claim, the hidden one first
+        import subprocess
+
+        dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                              page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+        assert dom.count('<tr class="claim') == 2 and dom.index("status-hidden") < dom.index("status-verified")
 
 
 @pytest.mark.long
