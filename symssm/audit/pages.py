@@ -1107,13 +1107,14 @@ def _ink(raw, drawings, rendered, cache=None):
     areas = (y1 - y0) * (x1 - x0)
     # what really lies under each glyph: the mean colour of its box away from every glyph's ink
     away = ~_grow(glyph_ink, 2)
-    ground_n = sums(away)
-    ground = [sums(np.where(away, image[:, :, c], 0)) for c in range(3)]
+    tinted = sums(away & (dark > 24))                        # boxes with anything but white around the ink
     for k, (g, under, contrast) in enumerate(todo):
         if want[k] < 3 * 255:
             continue
-        if ground_n[k] >= 4:
-            seen = tuple(float(ground[c][k]) / float(ground_n[k]) / 255 for c in range(3))
+        iy0, iy1, ix0, ix1 = boxes[k]
+        ground_mask = away[iy0:iy1, ix0:ix1]
+        if tinted[k] and ground_mask.sum() >= 4:
+            seen = tuple(float(v) / 255 for v in image[iy0:iy1, ix0:ix1][ground_mask].mean(axis=0))
             if _contrast(g["color"], seen) < MIN_CONTRAST:
                 g["problems"].append("low contrast with what lies under it")
                 continue
@@ -1124,7 +1125,6 @@ def _ink(raw, drawings, rendered, cache=None):
             coverage = float(found[k]) / float(want[k])
             extra = float(stray[k]) / float(areas[k])
         else:                                                   # colour: this box alone
-            iy0, iy1, ix0, ix1 = boxes[k]
             region = image[iy0:iy1, ix0:ix1]
             ink = np.max(np.abs(region - under), axis=2) * (255.0 / contrast)
             coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / float(want[k])
