@@ -48,6 +48,8 @@ COVER_SHARE = 0.10
 #: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
 MAX_OBJECTS_PER_PAGE = 300_000
 MAX_OBJECTS = 1_500_000
+#: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
+MAX_STREAM_BYTES = 64 * 1024 * 1024
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
 
@@ -216,6 +218,32 @@ def _direction(m):
     return nearest if abs((angle - nearest + 180) % 360 - 180) < 0.5 else -1
 
 
+def _bounded(obj):
+    """Refuse a Flate stream that would inflate beyond :data:`MAX_STREAM_BYTES` (checked before pdfminer
+    decompresses it whole)."""
+    import zlib
+
+    from pdfminer.pdftypes import LITERALS_FLATE_DECODE, PDFStream, resolve1
+
+    stream = resolve1(obj)
+    if not isinstance(stream, PDFStream) or stream.data is not None or stream.rawdata is None \
+            or stream.decipher is not None:
+        return
+    try:
+        filters = stream.get_filters()
+    except Exception:
+        return
+    if len(filters) != 1 or filters[0][0] not in LITERALS_FLATE_DECODE:
+        return
+    inflate = zlib.decompressobj()
+    try:
+        inflate.decompress(stream.rawdata, MAX_STREAM_BYTES)
+    except zlib.error:
+        return
+    if inflate.unconsumed_tail:
+        raise LimitError(f"a stream inflates beyond the limit of {MAX_STREAM_BYTES} bytes")
+
+
 class _Stop(Exception):
     """Raised inside the interpreter when a page exceeds the object limit."""
 
@@ -298,7 +326,15 @@ def _pdfminer_classes():
                 state.blend = getattr(bm, "name", "Normal")
 
         def do_Do(self, xobjid_arg):
+            from pdfminer.psparser import literal_name
+
             ctm = self.ctm
+            try:
+                _bounded(self.xobjmap.get(literal_name(xobjid_arg)))
+            except LimitError:
+                raise
+            except Exception:
+                pass
             super().do_Do(xobjid_arg)
             self.device.set_ctm(ctm)
 
@@ -497,6 +533,7 @@ def _font_info(font, spec):
         try:
             for key in ("FontFile", "FontFile2", "FontFile3"):
                 if key in descriptor:
+                    _bounded(descriptor[key])
                     stream = stream_value(descriptor[key])
                     data = stream.get_data()
                     if key == "FontFile":
@@ -661,6 +698,9 @@ def _read(path, max_pages, ink):
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
                     raise LimitError(f"{path} has more than the limit of {max_pages} pages")
+                contents = resolve1(page.contents) if page.contents is not None else []
+                for content in (contents if isinstance(contents, list) else [contents]):
+                    _bounded(content)
                 try:
                     interpreter.process_page(page)
                 except _Stop:

@@ -329,3 +329,11 @@ def test_text_turned_sideways_reads_along_its_baseline(pdfs):
     assert "The system has k(n) = 4 heads." in texts and "The system has k(n) = 3 heads." in texts
     assert {g.direction for g in page.glyphs} == {90, 180}
     assert all(g.visible for g in page.glyphs)
+
+
+def test_a_stream_that_inflates_too_far_is_refused(pdfs, monkeypatch):
+    from symssm.audit import pages
+
+    monkeypatch.setattr(pages, "MAX_STREAM_BYTES", 100)
+    with pytest.raises(LimitError, match="inflates beyond the limit of 100 bytes"):
+        read_pdf(pdfs.path("honest"), ink=False)
