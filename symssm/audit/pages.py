@@ -984,25 +984,27 @@ class _Renderer:
         self.cache = {}
         try:
             import pypdfium2 as pdfium
-
+        except ImportError:
+            raise PdfReadError("reading pages needs pypdfium2 (pip install pypdfium2)") from None
+        try:
             self.doc = pdfium.PdfDocument(str(path))
         except Exception as exc:
             raise PdfReadError(f"PDFium cannot open {path}: {type(exc).__name__}") from None
 
-    def page(self, number):
+    def page(self, number, scale=INK_SCALE):
+        """``(RGB array, (x0, y1) of the crop box, scale)``, the page unrotated as its crop box shows it."""
         import numpy as np
 
-        try:
-            page = self.doc[number - 1]
-        except Exception:
-            raise PdfReadError(f"PDFium cannot read page {number} of {self.path}") from None
+        if not (1 <= number <= len(self.doc)):
+            raise PdfReadError(f"{self.path} has no page {number}")
+        page = self.doc[number - 1]
         try:
             page.set_rotation(0)
             cx0, cy0, cx1, cy1 = page.get_bbox()
-            if (cx1 - cx0) * (cy1 - cy0) * INK_SCALE * INK_SCALE > 40_000_000:   # int32 sums stay exact
+            if (cx1 - cx0) * (cy1 - cy0) * scale * scale > 40_000_000:   # int32 sums stay exact
                 raise LimitError(f"page {number} of {self.path} is too large to render")
-            bitmap = page.render(scale=INK_SCALE, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
-            image = np.array(bitmap.to_numpy()[:, :, :3], dtype=np.int16)
+            bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
+            image = np.array(bitmap.to_numpy()[:, :, :3])
         except (LimitError, PdfReadError):
             raise
         except Exception as exc:
@@ -1010,7 +1012,7 @@ class _Renderer:
                                f"{type(exc).__name__}") from None
         finally:
             page.close()
-        return image, (cx0, cy1), INK_SCALE
+        return image, (cx0, cy1), scale
 
     def close(self):
         if self.doc is not None:
@@ -1079,6 +1081,7 @@ def _ink(raw, drawings, rendered, cache=None):
 
     cache = {} if cache is None else cache
     image, origin, scale = rendered
+    image = image.astype(np.int16)
     h, w = image.shape[:2]
     glyph_ink = np.zeros((h, w), dtype=bool)
     for g in raw:
@@ -1483,30 +1486,12 @@ def _to_pixel(origin, scale, x, y):
 
 
 def _render(path, page_number, scale):
-    """The page rendered by PDFium (unrotated, crop box) as a Pillow RGB image, and the crop box's top-left."""
+    """The page as a Pillow RGB image, and its crop box's top-left corner."""
+    from PIL import Image
+
+    renderer = _Renderer(path)
     try:
-        import pypdfium2 as pdfium
-    except ImportError:
-        raise PdfReadError("rendering pages needs pypdfium2 (pip install pypdfium2)") from None
-    try:
-        doc = pdfium.PdfDocument(str(path))
-    except Exception as exc:
-        raise PdfReadError(f"PDFium cannot open {path}: {type(exc).__name__}") from None
-    try:
-        if not (1 <= page_number <= len(doc)):
-            raise PdfReadError(f"{path} has no page {page_number}")
-        page = doc[page_number - 1]
-        try:
-            page.set_rotation(0)
-            cx0, cy0, cx1, cy1 = page.get_bbox()
-            bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True)
-            image = bitmap.to_pil().convert("RGB")
-        finally:
-            page.close()
-        return image, (cx0, cy1)
-    except PdfReadError:
-        raise
-    except Exception as exc:
-        raise PdfReadError(f"PDFium cannot render page {page_number} of {path}: {type(exc).__name__}") from None
+        image, origin, _ = renderer.page(page_number, scale)
     finally:
-        doc.close()
+        renderer.close()
+    return Image.fromarray(image), origin
