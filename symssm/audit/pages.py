@@ -368,12 +368,12 @@ def _pdfminer_classes():
                 box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
             except Exception:
                 box = (0.0, 0.0, 0.0, 0.0)
-            self.figures.append([box, False])
+            self.figures.append([box, False, False])
 
         def end_figure(self, name):
             if self.figures:
-                box, picture = self.figures.pop()
-                if picture:
+                box, picture, image = self.figures.pop()
+                if picture and not image:   # an image's own figure: the image itself is recorded
                     if self.figures:
                         self.figures[-1][1] = True
                     self._add(("figure", box))
@@ -381,7 +381,9 @@ def _pdfminer_classes():
         def render_image(self, name, stream):
             box = _box_of(self.ctm, (0, 0, 1, 1))
             if self.figures:
-                self.figures[-1][1] = True
+                self.figures[-1][1:] = [True, True]
+            if len(self.figures) > 1:
+                self.figures[-2][1] = True
             self._add(("image", box))
 
         def paint_path(self, graphicstate, stroke, fill, evenodd, path):

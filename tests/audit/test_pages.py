@@ -337,3 +337,9 @@ def test_a_stream_that_inflates_too_far_is_refused(pdfs, monkeypatch):
     monkeypatch.setattr(pages, "MAX_STREAM_BYTES", 100)
     with pytest.raises(LimitError, match="inflates beyond the limit of 100 bytes"):
         read_pdf(pdfs.path("honest"), ink=False)
+
+
+def test_a_picture_is_listed_once_with_its_box(pdfs):
+    (page,) = _read(pdfs, "imageunder")
+    ((x0, y0, x1, y1),) = page.images
+    assert x1 - x0 == pytest.approx(6 * 72 / 72.27, abs=0.01) and y1 - y0 == pytest.approx(9 * 72 / 72.27, abs=0.01)
