@@ -42,6 +42,7 @@ MAX_RUNS = 4
 #: Limits on the folder copied for the compile.
 MAX_COPY_BYTES = 512 * 2**20
 MAX_COPY_FILES = 20000
+_FILE_LINE = re.compile(r"^(\.?/?[^:\n]{1,200}\.(?:tex|sty|cls|bbl|aux|ltx|def|cfg|fd|toc|lof|lot|out)):(\d+): (.+)$")
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"}
 
 
@@ -115,7 +116,7 @@ def _kill(proc):
 def first_error(log):
     """The first LaTeX error of a log written with ``-file-line-error`` (file:line: message), else its first ``!``."""
     for line in log.splitlines():
-        m = re.match(r"^(\.?/?[^:\n]{1,200}\.(?:tex|sty|cls|bbl|aux|ltx|def|cfg|fd|toc|lof|lot|out)):(\d+): (.+)$", line)
+        m = _FILE_LINE.match(line)
         if m:
             path = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
             return f"{path}:{m.group(2)}: {m.group(3).strip()}"[:300]
@@ -130,7 +131,8 @@ def recorded_inputs(fls_text, folder):
 
     Examples
     --------
-    >>> recorded_inputs("PWD /tmp/x\\nINPUT ./a.tex\\nINPUT /usr/share/texmf/b.sty\\nOUTPUT a.log\\nINPUT a.tex", "/tmp/x")
+    >>> fls = "PWD /tmp/x\\nINPUT ./a.tex\\nINPUT /usr/share/texmf/b.sty\\nOUTPUT a.log\\nINPUT a.tex"
+    >>> recorded_inputs(fls, "/tmp/x")
     ('a.tex',)
     """
     pwd = folder

@@ -223,7 +223,8 @@ def fragment_statement(data, sha256):
 
 
 def sentence_statements(data, sha256, prefix="Symssm"):
-    """The :class:`Statement` of each sentence macro of the certificate (:func:`symssm.render.latex.sentence_macros`)."""
+    """The :class:`Statement` of each sentence macro of the certificate
+    (:func:`symssm.render.latex.sentence_macros`)."""
     from ..render.latex import sentence_macros
 
     out = []

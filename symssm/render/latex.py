@@ -164,8 +164,12 @@ def sentence_macros(data):
     Examples
     --------
     >>> from symssm import certify, ssm
-    >>> sentence_macros(certify(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot"), 8).data)
-    [('HeadCountSentence', 'the SSM \\\\texttt{rot} needs exactly $2$ attention heads for every sequence length $n \\\\ge 2$')]
+    >>> cert = certify(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot"), 8)
+    >>> name, tex = sentence_macros(cert.data)[0]
+    >>> name
+    'HeadCountSentence'
+    >>> print(tex)
+    the SSM \\texttt{rot} needs exactly $2$ attention heads for every sequence length $n \\ge 2$
     """
     make = kinds.of(data).load("sentences")
     return make(data) if make is not None else []
