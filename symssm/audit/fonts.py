@@ -62,6 +62,16 @@ _MATH_LETTERS = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0x
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 
 
+def is_piece(name):
+    """Whether a glyph name is a piece of a big delimiter that reads as nothing (``parenleftex``): a known
+    glyph of TeX's math fonts, not an unknown one.
+
+    >>> is_piece("parenleftex"), is_piece("four"), is_piece("a65")
+    (True, False, False)
+    """
+    return _TEX_NAMES.get(name, None) == ""
+
+
 def base_name(name):
     """A font name without its six-letter subset prefix (``ABCDEF+CMR10`` -> ``CMR10``)."""
     name = str(name)

@@ -32,7 +32,7 @@ from symssm.audit import fonts as _fonts
 from symssm.errors import InputError, LimitError
 from symssm.formats.files import atomic_write
 
-__all__ = ["Glyph", "Page", "read_pdf", "text_lines", "line_text", "render_crop", "PdfReadError"]
+__all__ = ["Glyph", "Page", "read_pdf", "text_lines", "line_text", "render_crop", "run_problems", "PdfReadError"]
 
 #: The error :func:`read_pdf` raises for a PDF it cannot read (one line; the CLI exits 2).
 PdfReadError = InputError
@@ -54,6 +54,8 @@ MAX_STREAM_BYTES = 64 * 1024 * 1024
 INK_SCALE = 2.5
 
 _WHITE = (1.0, 1.0, 1.0)
+#: The character of a glyph whose font does not say what it is (a Type 3 bitmap, an unnamed glyph).
+UNKNOWN = "\ufffd"
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,13 @@ class Page:
     annotations: tuple
     mediabox: tuple = (0.0, 0.0, 0.0, 0.0)
     rotate: int = 0
+    #: every drawing and image that carries ink: ``(kind, bbox, order, parts)``, kind ``'drawing'`` or
+    #: ``'image'``; ``parts`` are small boxes along a curved or polygonal path's outline (``()`` for a
+    #: rectangle or an image: its ``bbox`` is its ink)
+    drawings: tuple = ()
+    #: boxes (about 2 pt) where PDFium's rendering holds ink that no glyph outline, drawing or image of the
+    #: content stream explains (a Type 3 bitmap, an annotation's appearance, ...); empty with ``ink=False``
+    stray: tuple = ()
 
 
 # ---------------------------------------------------------------------------------------------- geometry
@@ -768,6 +777,11 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                     infos[font_id] = _Font("unnamed", "simple", ("font unreadable",))
             info = infos[font_id]
             char, name, ref_name, gproblems, outline = _glyph_identity(info, cid)
+            if not char and not (outline and _fonts.is_piece(ref_name or name or "")):
+                # paint the reader cannot name is kept as UNKNOWN, never dropped
+                char = UNKNOWN
+                if not info.problems and not gproblems:
+                    gproblems = ("glyph without a known character",)
             text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
             glyph_m = _mult(info.matrix, _mult(text_m, matrix))
             if outline:
@@ -797,12 +811,43 @@ def _page(number, page, events, rsrc, infos, renderer=None):
             drawings.append((order, box, "image", None, 1.0, True, None))
             pictures.append(box)
     _judge(raw, drawings, annots, cbox)
+    stray = ()
     if renderer is not None:
-        _ink(raw, drawings, renderer.page(number), renderer.cache)
+        stray = _ink(raw, drawings, renderer.page(number), renderer.cache)
     glyphs = tuple(_make_glyph(g) for g in raw)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
-                rotate=int(getattr(page, "rotate", 0) or 0))
+                rotate=int(getattr(page, "rotate", 0) or 0), drawings=_inked(drawings, cbox),
+                stray=stray)
+
+
+def _inked(drawings, cbox):
+    """The drawings and images that leave ink on the page (not white, not transparent), for
+    :attr:`Page.drawings`."""
+    out = []
+    for order, box, kind, color, alpha, filled, shape in drawings:
+        if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0:
+            continue
+        if color is not None and _luminance(color) > 0.95:
+            continue
+        parts = ()
+        if shape is not None and not shape[2]:
+            subpaths, half, _ = shape
+            pieces = []
+            for sub in subpaths:
+                closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
+                for (x0, y0), (x1, y1) in list(zip(sub, sub[1:])) + closing:
+                    n = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1))
+                    for i in range(n):
+                        ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+                        bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
+                        pieces.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
+                                       round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
+                if len(pieces) > 4000:
+                    break
+            parts = tuple(pieces) if len(pieces) <= 4000 else ()
+        out.append((kind, tuple(round(v, 3) for v in box), order, parts))
+    return tuple(out)
 
 
 def _is_rect(points):
@@ -912,6 +957,7 @@ def _judge(raw, drawings, annots, cbox):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         under = _WHITE
         covered = None
+        later = []
         for dbox, d in sorted(draw_grid.near(box), key=lambda e: e[1][0]):
             order, _, kind, color, alpha, filled, shape = d
             if order < g["order"]:
@@ -919,9 +965,14 @@ def _judge(raw, drawings, annots, cbox):
                         and dbox[1] <= cy <= dbox[3] and (shape is None or shape[2]
                                                           or _inside_polygons(cx, cy, shape[0])):
                     under = color
-            elif covered is None and _overlap(box, dbox) > COVER_SHARE * area and alpha > 0.05 \
-                    and (shape is None or shape[2] or _shape_meets(shape, filled, box, cx, cy)):
-                covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
+            elif alpha > 0.05 and _overlap(box, dbox) > 0:
+                later.append(d)
+                if covered is None and _overlap(box, dbox) > COVER_SHARE * area \
+                        and (shape is None or shape[2] or _shape_meets(shape, filled, box, cx, cy)):
+                    covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
+        if covered is None and len(later) > 1 and _covered_share(box, later) > COVER_SHARE:
+            kinds = {d[2] for d in later}
+            covered = f"covered by {'an image' if kinds == {'image'} else 'drawings'} painted after it"
         if covered:
             problems.append(covered)
         color = g["color"]
@@ -958,6 +1009,24 @@ def _judge(raw, drawings, annots, cbox):
                 break
         g["problems"] = problems
         g["under"] = under
+
+
+def _covered_share(box, shapes, n=16):
+    """Share of a box that the union of later rectangles, images and filled paths covers (sampled on an
+    ``n`` x ``n`` grid): several small shapes, each under the limit, can hide a glyph together."""
+    x0, y0, x1, y1 = box
+    hit = 0
+    for i in range(n):
+        x = x0 + (i + 0.5) * (x1 - x0) / n
+        for j in range(n):
+            y = y0 + (j + 0.5) * (y1 - y0) / n
+            for _, dbox, _, _, _, filled, shape in shapes:
+                if not (dbox[0] <= x <= dbox[2] and dbox[1] <= y <= dbox[3]):
+                    continue
+                if shape is None or filled and (shape[2] or _inside_polygons(x, y, shape[0])):
+                    hit += 1
+                    break
+    return hit / (n * n)
 
 
 def _make_glyph(g):
@@ -1025,19 +1094,26 @@ def _signed_area(poly):
     return sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly))) / 2
 
 
-def _draw_glyph(draw, polys):
-    """Fill a glyph's contours: outer ones with ink, those wound the other way (counters) cleared."""
+def _fill_glyph(size, polys):
+    """A glyph's contours filled by the nonzero winding rule (as Type 1 and TrueType fonts are), as a
+    boolean array: each contour adds its orientation inside it, and ink is where the sum is not zero."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
     polys = [p for p in polys if len(p) >= 3]
-    if not polys:
-        return
-    areas = [_signed_area(p) for p in polys]
-    sign = 1 if areas[max(range(len(areas)), key=lambda i: abs(areas[i]))] >= 0 else -1
-    for poly, area in zip(polys, areas):
-        if area * sign >= 0:
-            draw.polygon(poly, fill=255, outline=255)
-    for poly, area in zip(polys, areas):
-        if area * sign < 0:
-            draw.polygon(poly, fill=0)
+    winding = np.zeros((size[1], size[0]), dtype=np.int16)
+    edge = np.zeros((size[1], size[0]), dtype=bool)
+    for poly in polys:
+        area = _signed_area(poly)
+        if area == 0:
+            continue
+        image = Image.new("L", size, 0)
+        draw = ImageDraw.Draw(image)
+        draw.polygon(poly, fill=255)
+        winding += np.where(np.asarray(image) > 0, 1 if area > 0 else -1, 0).astype(np.int16)
+        draw.polygon(poly, fill=0, outline=255)
+        edge |= np.asarray(image) > 0
+    return (winding != 0) | edge
 
 
 def _glyph_bitmap(g, scale, cache):
@@ -1064,9 +1140,7 @@ def _glyph_bitmap(g, scale, cache):
     if (x1 - x0) * (y1 - y0) > 4_000_000:
         cache[key] = (None, 0, 0)
         return cache[key]
-    image = Image.new("L", (x1 - x0, y1 - y0), 0)
-    _draw_glyph(ImageDraw.Draw(image), [[(x - x0, y - y0) for x, y in poly] for poly in polys])
-    cache[key] = (np.asarray(image) > 0, x0, y0)
+    cache[key] = (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
     return cache[key]
 
 
@@ -1116,6 +1190,7 @@ def _ink(raw, drawings, rendered, cache=None):
     allowed = _grow(glyph_ink | (np.asarray(shapes) > 0), 2)
     near_glyph = _grow(glyph_ink, 1)
     dark = 255 - image.min(axis=2)                       # ink of black on white, 0..255
+    unexplained = _stray_boxes((dark > 128) & ~allowed, origin, scale)
 
     todo, boxes = [], []
     for g in raw:
@@ -1134,7 +1209,7 @@ def _ink(raw, drawings, rendered, cache=None):
         todo.append((g, under, contrast))
         boxes.append((iy0, iy1, ix0, ix1))
     if not todo:
-        return
+        return unexplained
     b = np.array(boxes)
     top, left = int(b[:, 0].min()), int(b[:, 2].min())          # tables over the boxes' region only
     bottom, right = int(b[:, 1].max()), int(b[:, 3].max())
@@ -1179,6 +1254,46 @@ def _ink(raw, drawings, rendered, cache=None):
             g["problems"].append("not visible in the rendering")
         elif extra > MAX_EXTRA:
             g["problems"].append("rendering differs from the glyph")
+    return unexplained
+
+
+#: Side of the cells in which :attr:`Page.stray` reports unexplained ink (points), and the inked pixels a
+#: cell needs.
+STRAY_CELL = 2.0
+STRAY_PIXELS = 3
+
+
+def _stray_boxes(mask, origin, scale):
+    """Cells of about :data:`STRAY_CELL` points holding :data:`STRAY_PIXELS` or more pixels of ``mask``,
+    as boxes in user space (runs of cells along a row joined)."""
+    import numpy as np
+
+    if not mask.any():
+        return ()
+    step = max(1, int(round(STRAY_CELL * scale)))
+    h, w = mask.shape
+    hh, ww = -(-h // step), -(-w // step)
+    padded = np.zeros((hh * step, ww * step), dtype=np.int32)
+    padded[:h, :w] = mask
+    counts = padded.reshape(hh, step, ww, step).sum(axis=(1, 3))
+    rows, cols = np.nonzero(counts >= STRAY_PIXELS)
+    cx0, cy1 = origin
+    out = []
+    run = None
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        if run is not None and run[0] == r and run[2] == c - 1:
+            run[2] = c
+            continue
+        if run is not None:
+            out.append(run)
+        run = [r, c, c]
+        if len(out) > 20_000:
+            break
+    if run is not None:
+        out.append(run)
+    return tuple((round(cx0 + c0 * step / scale, 2), round(cy1 - (r + 1) * step / scale, 2),
+                  round(cx0 + (c1 + 1) * step / scale, 2), round(cy1 - r * step / scale, 2))
+                 for r, c0, c1 in out)
 
 
 def _grow(mask, r):
@@ -1434,6 +1549,132 @@ def line_text(line):
         out.append(g.char)
         prev = x + g.advance
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+
+def _meets(a, b, margin=0.3):
+    """Whether two boxes share more than a sliver (``margin`` points each way)."""
+    return a[0] + margin < b[2] and b[0] + margin < a[2] and a[1] + margin < b[3] and b[1] + margin < a[3]
+
+
+def _bands(glyphs):
+    """One box per line of a run: its glyphs' boxes, from 0.2 em below to 0.75 em above the baseline at
+    least, widened by 1 em on both sides (for text turned by 90/180/270 degrees, the same in its frame)."""
+    rows = []
+    for g in sorted(glyphs, key=lambda g: (g.direction, -g.origin[1], g.origin[0])):
+        for row in rows:
+            if row[0].direction == g.direction and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
+                    row[0].size, g.size) and g.direction in (0, -1):
+                row.append(g)
+                break
+            if row[0].direction == g.direction and g.direction in (90, 270) \
+                    and abs(row[0].origin[0] - g.origin[0]) <= 0.6 * max(row[0].size, g.size):
+                row.append(g)
+                break
+            if row[0].direction == g.direction == 180 and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
+                    row[0].size, g.size):
+                row.append(g)
+                break
+        else:
+            rows.append([g])
+    bands = []
+    for row in rows:
+        em = max(g.size for g in row)
+        x0 = min(g.bbox[0] for g in row)
+        y0 = min(g.bbox[1] for g in row)
+        x1 = max(g.bbox[2] for g in row)
+        y1 = max(g.bbox[3] for g in row)
+        base = row[0].origin
+        d = row[0].direction
+        if d in (90, 270):
+            lo, hi = (base[0] - 0.75 * em, base[0] + 0.2 * em) if d == 90 else (base[0] - 0.2 * em,
+                                                                                 base[0] + 0.75 * em)
+            bands.append((min(x0, lo), y0 - em, max(x1, hi), y1 + em))
+        else:
+            lo, hi = (base[1] - 0.2 * em, base[1] + 0.75 * em) if d != 180 else (base[1] - 0.75 * em,
+                                                                                  base[1] + 0.2 * em)
+            bands.append((x0 - em, min(y0, lo), x1 + em, max(y1, hi)))
+    return bands
+
+
+def _explained(drawing, mine, glyphs):
+    """Whether a drawing in a run's band is part of the typesetting: a background painted before the glyphs
+    that lie on it (a colour box), a fraction bar with glyphs above and below it, a radical's bar."""
+    kind, box, order, parts = drawing
+    on = [g for g in mine if box[0] <= (g.bbox[0] + g.bbox[2]) / 2 <= box[2]
+          and box[1] <= (g.bbox[1] + g.bbox[3]) / 2 <= box[3]]
+    if kind == "drawing" and on and not parts and all(g.order > order for g in on):
+        return True                                     # a box the glyphs are painted on (not a picture)
+    if kind == "drawing" and not parts and box[3] - box[1] <= 1.5:     # a thin horizontal rule
+        span = [g for g in mine if g.bbox[0] < box[2] and g.bbox[2] > box[0]]
+        above = any(g.bbox[1] >= box[3] - 0.5 for g in span)
+        below = any(g.bbox[3] <= box[1] + 0.5 for g in span)
+        radical = any(g.char == "\u221a" and abs(g.bbox[2] - box[0]) < 1.5 and g.bbox[3] >= box[1] - 1.0
+                      for g in glyphs)
+        return below and (above or radical)
+    return False
+
+
+def run_problems(page, glyphs):
+    """Why a run of glyphs (a statement as found on a page) cannot be read as it stands, from what lies
+    beside it: the reasons the glyphs' own :attr:`Glyph.problems` do not give.
+
+    Each line of the run is widened by 1 em on both sides (and to 0.2 em below and 0.75 em above its
+    baseline at least); in that band there must be no glyph whose character is unknown
+    (:data:`UNKNOWN`: a Type 3 bitmap, an unnamed glyph), no drawing or image that is not part of the
+    typesetting (a digit drawn as a path, a picture of one), no annotation that shows (other than a link),
+    and no ink in PDFium's rendering that nothing of the content stream explains (:attr:`Page.stray`).
+
+    Parameters
+    ----------
+    page : Page
+        The page the glyphs lie on (from :func:`read_pdf`).
+    glyphs : sequence of Glyph
+        The run's glyphs (all on ``page``).
+
+    Returns
+    -------
+    tuple of str
+        Reasons, e.g. ``'ink beside the statement not drawn by its glyphs (page 1)'``; empty when none.
+
+    Examples
+    --------
+    >>> four = Glyph("4", "CMR10", 10.0, (0.0, 0.0, 5.0, 6.5), 1, (), (0.0, 0.0), 5.0)
+    >>> page = Page(1, (0, 0, 100, 100), (four,), (), (), drawings=(("drawing", (6.0, 0.0, 10.0, 6.5), 2, ()),))
+    >>> run_problems(page, (four,))
+    ('a drawing beside the statement (page 1)',)
+    >>> run_problems(Page(1, (0, 0, 100, 100), (four,), (), ()), (four,))
+    ()
+    """
+    glyphs = tuple(glyphs)
+    if not glyphs:
+        return ()
+    n = page.number
+    mine = {id(g) for g in glyphs}
+    reasons = []
+    for band in _bands(glyphs):
+        for g in page.glyphs:
+            if id(g) not in mine and g.char == UNKNOWN and _meets(g.bbox, band):
+                reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
+                break
+        for d in page.drawings:
+            if not _meets(d[1], band):
+                continue
+            if d[3] and not any(_meets(p, band) for p in d[3]):
+                continue
+            if _explained(d, glyphs, page.glyphs):
+                continue
+            reasons.append(f"{'an image' if d[0] == 'image' else 'a drawing'} beside the statement (page {n})")
+            break
+        for subtype, rect in page.annotations:
+            if subtype not in ("Link", "Popup") and _meets(rect, band):
+                reasons.append(f"a {subtype} annotation beside the statement (page {n})")
+                break
+        if any(_meets(b, band) for b in page.stray):
+            reasons.append(f"ink beside the statement not drawn by its glyphs (page {n})")
+    return tuple(dict.fromkeys(reasons))
 
 
 # ---------------------------------------------------------------------------------------------- rendering

@@ -4,6 +4,7 @@ Each test page is compiled once per session when a test first needs it (pdflatex
 lualatex and xelatex once each).
 """
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ import subprocess
 import pytest
 
 from symssm.audit import fonts
-from symssm.audit.pages import Glyph, line_text, read_pdf, render_crop, text_lines
+from symssm.audit.pages import UNKNOWN, Glyph, line_text, read_pdf, render_crop, run_problems, text_lines
 from symssm.errors import InputError, LimitError
 
 SENTENCE = r"The rotation system has $k(n) = 4$ heads for all $n \ge 4$."
@@ -43,6 +44,10 @@ PAGES = {
     "tikz": ("pdflatex", SENTENCE
              + r"\begin{tikzpicture}[overlay]\draw[->,thick,red] (-6,0.6) .. controls (-4,1.5) .. (-1,0.5);"
              r"\end{tikzpicture}\par Then $k(n) = 4$\tikz[overlay]\draw[line width=3pt] (-0.25,-0.1) -- (-0.05,0.3);."),
+    "pathdigit": ("pdflatex", r"The system has $k(n) = 4$\pdfliteral{q 0 g 0.5 0 m 4 0 l 4 6.5 l 0.5 6.5 l h"
+                              r" 1.5 1 m 1.5 5.5 l 3 5.5 l 3 1 l h f* Q}\hspace{5pt} heads."),
+    "slivers": ("pdflatex", r"The system has $k(n) = 4\pdfliteral{q 1 g -4.2 0.5 1 2.5 re f -4.2 3.6 1 2.5 re f"
+                            r" -2.4 0.5 1 2.5 re f -2.4 3.6 1 2.5 re f Q}$ heads."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "unicode-math": ("xelatex", SENTENCE),
@@ -343,3 +348,45 @@ def test_a_picture_is_listed_once_with_its_box(pdfs):
     (page,) = _read(pdfs, "imageunder")
     ((x0, y0, x1, y1),) = page.images
     assert x1 - x0 == pytest.approx(6 * 72 / 72.27, abs=0.01) and y1 - y0 == pytest.approx(9 * 72 / 72.27, abs=0.01)
+
+
+def test_nothing_beside_an_honest_statement(pdfs):
+    """Colour boxes, a TikZ arrow passing above, math fonts' counters: no run problem on honest pages."""
+    for name in ("honest", "colours", "tikz", "sideways", "imageunder"):
+        (page,) = _read(pdfs, name)
+        lines = [ln for ln in text_lines(page) if "k(n)" in line_text(ln) and "Then" not in line_text(ln)]
+        if name == "tikz":      # the arrow above is not beside the line; the stroke of the line below is
+            assert run_problems(page, lines[0]) == (f"a drawing beside the statement (page {page.number})",)
+            below = min(g.bbox[1] for g in lines[0])
+            page = dataclasses.replace(page, drawings=tuple(d for d in page.drawings if d[1][1] > below))
+            assert len(page.drawings) == 2                          # the arrow's curve and its head
+        if name == "imageunder":
+            assert run_problems(page, lines[0]) == ("an image beside the statement (page %d)" % page.number,)
+            continue
+        assert lines and all(run_problems(page, ln) == () for ln in lines), name
+
+
+def test_a_digit_drawn_as_a_path_beside_a_statement_is_reported(pdfs):
+    (page,) = _read(pdfs, "pathdigit")
+    line = _line_with(page, "The system has k(n) = 4 heads.")     # the glyphs alone read the old text
+    assert all(g.visible for g in line)
+    assert run_problems(page, line) == (f"a drawing beside the statement (page {page.number})",)
+    assert any(kind == "drawing" for kind, _, _, _ in page.drawings)
+
+
+def test_small_white_shapes_that_cover_a_digit_together_are_caught(pdfs):
+    (page,) = _read(pdfs, "slivers")
+    assert "covered by drawings painted after it" in _digit(page).problems
+    assert page.drawings == ()                                    # white shapes leave no ink
+
+
+def test_type3_glyphs_are_kept_as_unknown_not_dropped(pdfs):
+    (page,) = _read(pdfs, "type3")
+    text = [g for g in page.glyphs if g.font not in ("CMMI10", "CMR10", "CMSY10")]
+    if not any("Type 3 font" in g.problems for g in text):
+        pytest.skip("this TeX Live has T1 Type 1 fonts (cm-super), so no Type 3 font was made")
+    assert all(g.char == UNKNOWN for g in text)
+    line = _line_with(page, "k(n) = 4")
+    assert UNKNOWN * 3 in line_text(line)                         # "The" is there, unreadable
+    assert f"ink beside the statement not drawn by its glyphs (page {page.number})" in run_problems(
+        page, [g for g in line if g.char != UNKNOWN])
