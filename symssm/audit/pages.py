@@ -798,7 +798,7 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             hratio=hscale / vscale if vscale else 0.0,
                             det=full[0] * full[3] - full[1] * full[2],
                             upright=abs(full[1]) < 1e-6 * max(1.0, abs(full[0])) and full[3] > 0,
-                            direction=_direction(full),
+                            direction=_direction(full), angle=math.atan2(full[1], full[0]),
                             origin=_apply(matrix, 0, rise), adv=adv * math.hypot(matrix[0], matrix[1]),
                             mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
@@ -811,6 +811,7 @@ def _page(number, page, events, rsrc, infos, renderer=None):
             drawings.append((order, box, "image", None, 1.0, True, None))
             pictures.append(box)
     _judge(raw, drawings, annots, cbox)
+    _turned(raw)
     stray = ()
     if renderer is not None:
         stray = _ink(raw, drawings, renderer.page(number), renderer.cache)
@@ -1009,6 +1010,38 @@ def _judge(raw, drawings, annots, cbox):
                 break
         g["problems"] = problems
         g["under"] = under
+
+
+def _turned(raw):
+    """Flag a glyph turned against the glyphs around it (a "9" turned by 180 degrees reads "6").
+
+    The baseline directions of the glyphs whose origins lie within 3 em of a glyph's are summed as unit
+    vectors; a glyph whose own direction points more than 120 degrees away from that sum is turned upside
+    down relative to its line (a whole line or page turned by 180 degrees is not: its neighbours turn with
+    it).  Mirrored glyphs are flagged by :func:`_judge`.
+    """
+    grid = _Grid(cell=20.0)
+    for g in raw:
+        x, y = g["origin"]
+        grid.add((x, y, x, y), g)
+    limit = math.cos(math.radians(120))
+    for g in raw:
+        if g["det"] <= 0 or not g["char"].strip():
+            continue
+        x, y = g["origin"]
+        r = 3.0 * max(g["size"], 1.0)
+        sx = sy = 0.0
+        for _, other in grid.near((x - r, y - r, x + r, y + r)):
+            if other is g or other["det"] <= 0:
+                continue
+            if math.hypot(other["origin"][0] - x, other["origin"][1] - y) <= r:
+                sx += math.cos(other["angle"])
+                sy += math.sin(other["angle"])
+        norm = math.hypot(sx, sy)
+        if norm < 1.0:
+            continue
+        if (sx * math.cos(g["angle"]) + sy * math.sin(g["angle"])) / norm < limit:
+            g["problems"].append("turned upside down")
 
 
 def _covered_share(box, shapes, n=16):

@@ -48,6 +48,8 @@ PAGES = {
                               r" 1.5 1 m 1.5 5.5 l 3 5.5 l 3 1 l h f* Q}\hspace{5pt} heads."),
     "slivers": ("pdflatex", r"The system has $k(n) = 4\pdfliteral{q 1 g -4.2 0.5 1 2.5 re f -4.2 3.6 1 2.5 re f"
                             r" -2.4 0.5 1 2.5 re f -2.4 3.6 1 2.5 re f Q}$ heads."),
+    "turned": ("pdflatex", r"The system has $k(n) = \rotatebox[origin=c]{180}{$9$}$ heads and"
+                           r" \rotatebox{0.6}{for all $n \ge \rotatebox[origin=c]{180}{9}$}."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "unicode-math": ("xelatex", SENTENCE),
@@ -390,3 +392,12 @@ def test_type3_glyphs_are_kept_as_unknown_not_dropped(pdfs):
     assert UNKNOWN * 3 in line_text(line)                         # "The" is there, unreadable
     assert f"ink beside the statement not drawn by its glyphs (page {page.number})" in run_problems(
         page, [g for g in line if g.char != UNKNOWN])
+
+
+def test_a_digit_turned_upside_down_is_not_itself(pdfs):
+    """A "9" turned by 180 degrees shows a "6": flagged, in a level line and in one turned by 0.6 degrees;
+    a whole sentence turned by 180 degrees is not (test_text_turned_sideways_reads_along_its_baseline)."""
+    (page,) = _read(pdfs, "turned")
+    nines = [g for g in page.glyphs if g.char == "9"]
+    assert len(nines) == 2 and all(g.problems == ("turned upside down",) for g in nines)
+    assert all(g.visible for g in page.glyphs if g.char != "9")
