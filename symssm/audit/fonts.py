@@ -249,6 +249,7 @@ class FontProgram:
         self.cid_map = cid_map or {}
         self.cmap = cmap or {}
         self.cid_keyed = bool(cid_map)
+        self.slant = 0.0              # a Type 1 FontMatrix's slant (pdfTeX's SlantFont), over its scale
         self._outlines = {}
 
     def name_for_cid(self, cid):
@@ -384,7 +385,15 @@ def _type1_program(clear, plain):
             units = 1.0 / scale if scale else 1000.0
         except ValueError:
             pass
-    return FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, units)
+    program = FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, units)
+    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+)", clear)
+    if m:
+        try:
+            a, _, c, _ = (float(v) for v in m.groups())
+            program.slant = max(-1.0, min(1.0, c / a)) if a else 0.0
+        except ValueError:
+            pass
+    return program
 
 
 def _decrypt(cipher, r):
@@ -587,6 +596,7 @@ def reference_font(name, opentype=False):
     name = base_name(name)
     if not re.fullmatch(r"[A-Za-z0-9_.\-]{1,80}", name):
         return None
+    name = re.sub(r"-(?:Slant|Extend)_-?\d+$", "", name)     # pdfTeX's SlantFont/ExtendFont of a map entry
     pfb = None if opentype else _pdftex_map().get(name.upper())
     if pfb:
         path = _find(pfb)

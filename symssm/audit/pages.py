@@ -562,6 +562,8 @@ def _font_info(font, spec):
     else:
         problems.append("font not embedded")
     info.program = program
+    if program is not None and getattr(program, "slant", 0.0):
+        info.matrix = (0.001, 0, 0.001 * program.slant, 0.001, 0, 0)
     info.reference = _fonts.reference_font(info.name, info.kind == "cid")
     if info.reference is None:
         problems.append("unknown font")
@@ -1002,7 +1004,8 @@ def _judge(raw, drawings, annots, cbox):
             if other is g or (other["char"] == g["char"] and other["font"] == g["font"]):
                 continue
             share = _overlap(box, obox)
-            if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9):
+            if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
+                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)):
                 if other["order"] > g["order"]:
                     problems.append(f'overprinted by "{other["char"]}"')
                 else:
@@ -1010,6 +1013,19 @@ def _judge(raw, drawings, annots, cbox):
                 break
         g["problems"] = problems
         g["under"] = under
+
+
+def _adjacent(g, other):
+    """Whether two glyphs were set one after the other on one baseline in one font (an italic f and the fi
+    ligature after it, whose ink boxes overlap by their side bearings): the later one's origin lies at
+    least 80 % of the earlier one's advance further along the baseline."""
+    first, second = (g, other) if g["order"] < other["order"] else (other, g)
+    if first["font"] != second["font"] or first["direction"] != 0 or second["direction"] != 0:
+        return False
+    if abs(first["origin"][1] - second["origin"][1]) > 0.05 * max(first["size"], 1.0):
+        return False
+    step = second["origin"][0] - first["origin"][0]
+    return first["adv"] > 0 and step >= 0.8 * first["adv"]
 
 
 def _turned(raw):

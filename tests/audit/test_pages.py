@@ -50,11 +50,13 @@ PAGES = {
                             r" -2.4 0.5 1 2.5 re f -2.4 3.6 1 2.5 re f Q}$ heads."),
     "turned": ("pdflatex", r"The system has $k(n) = \rotatebox[origin=c]{180}{$9$}$ heads and"
                            r" \rotatebox{0.6}{for all $n \ge \rotatebox[origin=c]{180}{9}$}."),
+    "times": ("pdflatex", r"{\fontfamily{ptm}\itshape the coefficients of the affine fit} $k(n) = 4$"),
+    "mathptmx": ("pdflatex", r"The rotation system has $k(n) = 4$ heads and $\alpha_{ij} \chi$."),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "unicode-math": ("xelatex", SENTENCE),
 }
-EXTRA = {"together": ",tikz", "unicode-math": ",unicode-math"}
+EXTRA = {"together": ",tikz", "unicode-math": ",unicode-math", "mathptmx": ",mathptmx"}
 PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\pagestyle{empty}\n\\begin{document}\n"
 
 
@@ -107,7 +109,7 @@ def pdfs(tmp_path_factory):
 
 
 #: Pages that need a document of their own (a crop box or a font map for the whole document).
-ALONE = ("cropped", "hacked")
+ALONE = ("cropped", "hacked", "mathptmx")
 #: The other pdflatex pages, one page each of one document (a single compile and a single read).
 TOGETHER = [name for name, (engine, _) in PAGES.items() if engine == "pdflatex" and name not in ALONE]
 
@@ -401,3 +403,19 @@ def test_a_digit_turned_upside_down_is_not_itself(pdfs):
     nines = [g for g in page.glyphs if g.char == "9"]
     assert len(nines) == 2 and all(g.problems == ("turned upside down",) for g in nines)
     assert all(g.visible for g in page.glyphs if g.char != "9")
+
+
+def test_italic_f_beside_a_ligature_is_not_overprinted(pdfs):
+    """Times Italic's f overhangs the fi after it (times, mathptmx): glyphs set one after the other overlap
+    by their side bearings without hiding each other."""
+    (page,) = _read(pdfs, "times")
+    line = _line_with(page, "the coefficients of the affine fit k(n) = 4")
+    assert all(g.visible for g in line), [(g.char, g.problems) for g in line if g.problems]
+
+
+def test_a_slanted_font_of_the_font_map_is_known(pdfs):
+    """mathptmx's Greek comes from StandardSymL slanted by pdfTeX (StandardSymL-Slant_167)."""
+    (page,) = _read(pdfs, "mathptmx")
+    greek = [g for g in page.glyphs if g.char in "αχ"]
+    assert len(greek) == 2 and all(g.font.endswith("-Slant_167") and g.visible for g in greek)
+    assert all(g.visible for g in page.glyphs)
