@@ -48,10 +48,19 @@ COVER_SHARE = 0.10
 #: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
 MAX_OBJECTS_PER_PAGE = 300_000
 MAX_OBJECTS = 1_500_000
+#: Limits on the work of reading content streams: items (operands and operators) per page and in all,
+#: counted before the interpreter reads them (a form each time it is painted).  pdfminer reads about
+#: 50,000 items a second on a loaded machine, so a page costs at most about 8 s.
+MAX_TOKENS_PER_PAGE = 400_000
+MAX_TOKENS = 2_000_000
 #: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
+#: Pixel budget of one rendered page (int32 sums stay exact): a larger page (an A0 poster) is rendered at
+#: a lower resolution, down to :data:`MIN_RENDER_SCALE` pixels per point; a page larger still is refused.
+MAX_PIXELS = 40_000_000
+MIN_RENDER_SCALE = 1.0
 
 _WHITE = (1.0, 1.0, 1.0)
 #: The character of a glyph whose font does not say what it is (a Type 3 bitmap, an unnamed glyph).
@@ -253,6 +262,24 @@ def _bounded(obj):
         raise LimitError(f"a stream inflates beyond the limit of {MAX_STREAM_BYTES} bytes")
 
 
+def _tokens(obj):
+    """How many items (operands and operators, split at white space) a content stream or form holds: the
+    measure of the work pdfminer's interpreter does on it, counted at C speed before it starts."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    stream = resolve1(obj)
+    if not isinstance(stream, PDFStream):
+        return 0
+    count = getattr(stream, "_symssm_tokens", None)
+    if count is None:
+        try:
+            count = len(stream.get_data().split())
+        except Exception:
+            count = 0
+        stream._symssm_tokens = count
+    return count
+
+
 class _Stop(Exception):
     """Raised inside the interpreter when a page exceeds the object limit."""
 
@@ -339,8 +366,11 @@ def _pdfminer_classes():
 
             ctm = self.ctm
             try:
-                _bounded(self.xobjmap.get(literal_name(xobjid_arg)))
-            except LimitError:
+                xobj = self.xobjmap.get(literal_name(xobjid_arg))
+                _bounded(xobj)
+                if _name(resolve1(xobj).get("Subtype")) == "Form":
+                    self.device.charge(_tokens(xobj))       # each time it is painted
+            except (LimitError, _Stop):
                 raise
             except Exception:
                 pass
@@ -350,6 +380,9 @@ def _pdfminer_classes():
         def process_page(self, page):
             # user space as the file states it; the page's /Rotate is applied only when rendering
             self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
+            contents = resolve1(page.contents) if page.contents is not None else []
+            for content in (contents if isinstance(contents, list) else [contents]):
+                self.device.charge(_tokens(content))
             self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
             self.device.end_page(page)
 
@@ -361,6 +394,16 @@ def _pdfminer_classes():
             self.figures = []
             self.total = 0
 
+        tokens = 0
+        page_tokens = 0
+
+        def charge(self, count):
+            """Count the items the interpreter is about to read; past a limit, stop before reading them."""
+            self.tokens += count
+            self.page_tokens += count
+            if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
+                raise _Stop("tokens")
+
         def _add(self, event):
             self.total += 1
             if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
@@ -368,6 +411,7 @@ def _pdfminer_classes():
             self.events.append(event)
 
         def begin_page(self, page, ctm):
+            self.page_tokens = 0
             self.events = []
             self.figures = []
             self.ctm = ctm
@@ -716,7 +760,11 @@ def _read(path, max_pages, ink):
                     _bounded(content)
                 try:
                     interpreter.process_page(page)
-                except _Stop:
+                except _Stop as stop:
+                    if stop.args == ("tokens",):
+                        raise LimitError(f"page {number} of {path} holds more than {MAX_TOKENS_PER_PAGE} "
+                                         f"content stream items, or the document more than {MAX_TOKENS} "
+                                         f"(forms counted each time they are painted)") from None
                     raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
                                      f"objects, or the document more than {MAX_OBJECTS}") from None
                 pages.append(_page(number, page, device.events, rsrc, infos, renderer))
@@ -1121,8 +1169,12 @@ class _Renderer:
         try:
             page.set_rotation(0)
             cx0, cy0, cx1, cy1 = page.get_bbox()
-            if (cx1 - cx0) * (cy1 - cy0) * scale * scale > 40_000_000:   # int32 sums stay exact
-                raise LimitError(f"page {number} of {self.path} is too large to render")
+            area = max((cx1 - cx0) * (cy1 - cy0), 1e-9)
+            scale = min(scale, math.sqrt(MAX_PIXELS / area))       # a poster: fewer pixels per point
+            if scale < MIN_RENDER_SCALE:
+                raise LimitError(f"page {number} of {self.path} is too large to render "
+                                 f"({cx1 - cx0:.0f} x {cy1 - cy0:.0f} pt; at most {MAX_PIXELS} pixels at "
+                                 f"{MIN_RENDER_SCALE} pixels per point)")
             bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
             image = np.array(bitmap.to_numpy()[:, :, :3])
         except (LimitError, PdfReadError):
@@ -1174,7 +1226,7 @@ def _glyph_bitmap(g, scale, cache):
     m = g["matrix"]
     fx = (m[4] * scale) % 1.0
     fy = (-m[5] * scale) % 1.0
-    key = (id(g["outline"]), round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5),
+    key = (id(g["outline"]), scale, round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5),
            round(fx * 2) / 2, round(fy * 2) / 2)
     hit = cache.get(key)
     if hit is not None:
@@ -1754,7 +1806,7 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
         stamp = os.stat(path).st_mtime_ns
     except OSError as exc:
         raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
-    image, origin = _render_cached(os.path.abspath(path), stamp, page_number, float(scale))
+    image, origin, scale = _render_cached(os.path.abspath(path), stamp, page_number, float(scale))
     x0, y0 = _to_pixel(origin, scale, bbox[0], bbox[3])
     x1, y1 = _to_pixel(origin, scale, bbox[2], bbox[1])
     box = (max(0, int(x0)), max(0, int(y0)), min(image.width, int(math.ceil(x1))),
@@ -1778,12 +1830,13 @@ def _to_pixel(origin, scale, x, y):
 
 
 def _render(path, page_number, scale):
-    """The page as a Pillow RGB image, and its crop box's top-left corner."""
+    """The page as a Pillow RGB image, its crop box's top-left corner and the scale it was rendered at
+    (lower than asked for a page beyond the pixel budget)."""
     from PIL import Image
 
     renderer = _Renderer(path)
     try:
-        image, origin, _ = renderer.page(page_number, scale)
+        image, origin, scale = renderer.page(page_number, scale)
     finally:
         renderer.close()
-    return Image.fromarray(image), origin
+    return Image.fromarray(image), origin, scale

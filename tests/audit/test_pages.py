@@ -419,3 +419,30 @@ def test_a_slanted_font_of_the_font_map_is_known(pdfs):
     greek = [g for g in page.glyphs if g.char in "αχ"]
     assert len(greek) == 2 and all(g.font.endswith("-Slant_167") and g.visible for g in greek)
     assert all(g.visible for g in page.glyphs)
+
+
+def test_a_page_beyond_the_pixel_budget_is_rendered_at_a_lower_scale(pdfs, monkeypatch, tmp_path):
+    """An A0 poster is read at fewer pixels per point (same verdicts); a page too large even then is refused."""
+    from symssm.audit import pages
+
+    monkeypatch.setattr(pages, "MAX_PIXELS", 1_000_000)            # an A4 page at 1.37 px/pt
+    pdf, number = pdfs["honest"]
+    page = read_pdf(pdfs.path("honest"))[number - 1]
+    line = _line_with(page, "The rotation system has k(n) = 4 heads for all n ≥ 4.")
+    assert all(g.visible for g in page.glyphs) and run_problems(page, line) == ()
+    render_crop(pdf, number, page.cropbox, str(tmp_path / "all.png"), scale=2.0)
+    from PIL import Image
+
+    with Image.open(tmp_path / "all.png") as im:
+        assert im.width * im.height <= 1_010_000 and im.width > 500
+    monkeypatch.setattr(pages, "MAX_PIXELS", 100_000)
+    with pytest.raises(LimitError, match="too large to render"):
+        read_pdf(pdfs.path("honest"))
+
+
+def test_the_reading_work_is_bounded_before_it_starts(pdfs, monkeypatch):
+    from symssm.audit import pages
+
+    monkeypatch.setattr(pages, "MAX_TOKENS_PER_PAGE", 50)
+    with pytest.raises(LimitError, match="holds more than 50 content stream items"):
+        read_pdf(pdfs.path("honest"), ink=False)
