@@ -96,6 +96,10 @@ class Glyph:
     direction : int
         Angle of its baseline in degrees, counter-clockwise (90 for text turned sideways, as on a
         landscape page); -1 when not a multiple of 90 degrees or mirrored.
+    role : str
+        ``'margin'`` for a glyph of the page's margin material: a running head or page number (the top or
+        bottom line, set apart from the text), a line number left of the text block (lineno); else ``''``.
+        :func:`text_lines` keeps margin glyphs in lines of their own, after the page's text.
     """
 
     char: str
@@ -109,6 +113,7 @@ class Glyph:
     color: Optional[tuple] = None
     upright: bool = True
     direction: int = 0
+    role: str = ""
 
     @property
     def visible(self):
@@ -865,7 +870,7 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     stray = ()
     if renderer is not None:
         stray = _ink(raw, drawings, renderer.page(number), renderer.cache)
-    glyphs = tuple(_make_glyph(g) for g in raw)
+    glyphs = _roles(tuple(_make_glyph(g) for g in raw), cbox)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
                 rotate=int(getattr(page, "rotate", 0) or 0), drawings=_inked(drawings, cbox),
@@ -1124,6 +1129,66 @@ def _covered_share(box, shapes, n=16):
                     hit += 1
                     break
     return hit / (n * n)
+
+
+def _rows(glyphs):
+    """Upright glyphs grouped by baseline (within a third of their size), top row first, each left to right."""
+    rows = []
+    for g in sorted(glyphs, key=lambda g: (-round(g.origin[1], 1), g.origin[0])):
+        for row in rows[-6:]:
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0):
+                row.append(g)
+                break
+        else:
+            rows.append([g])
+    for row in rows:
+        row.sort(key=lambda g: g.bbox[0])
+    return rows
+
+
+def _roles(glyphs, cbox):
+    """The page's glyphs with :attr:`Glyph.role` ``'margin'`` set on its margin material.
+
+    - a running head or page number: the top or bottom row of upright glyphs, in the outer quarter of the
+      page, more than 2.5 times its size away from the next row and shorter than 60 glyphs;
+    - a line number (lineno): a leading group of at most 5 digits in a row, ending more than 2 pt left of
+      the text block's left edge (the left edge most rows start at) with a gap of at least 3 pt after it.
+    """
+    import dataclasses
+
+    upright = [g for g in glyphs if g.upright and g.char.strip()]
+    rows = _rows(upright)
+    margin = set()
+    height = cbox[3] - cbox[1]
+    if len(rows) >= 2:
+        for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])):
+            size = max(g.size for g in row)
+            y = row[0].origin[1]
+            if abs(edge - y) < 0.25 * height and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size) \
+                    and len(row) < 60:
+                margin.update(id(g) for g in row)
+    leads = []
+    starts = {}
+    for row in rows:
+        k = 0
+        while k < len(row) and k < 5 and row[k].char.isdigit() and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
+            k += 1
+        if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 3.0:
+            leads.append((row[:k], row[k]))
+            first = row[k]
+        else:
+            first = row[0]
+        if len(row) >= 5:
+            key = round(first.bbox[0])
+            starts[key] = starts.get(key, 0) + 1
+    if leads and starts:
+        left = max(starts, key=lambda k: (starts[k], -k))
+        for group, first in leads:
+            if group[-1].bbox[2] < left - 2.0 and first.bbox[0] >= left - 1.5:
+                margin.update(id(g) for g in group)
+    if not margin:
+        return glyphs
+    return tuple(dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
 
 
 def _make_glyph(g):
@@ -1433,7 +1498,7 @@ def text_lines(page):
     -------
     tuple of tuple of Glyph
     """
-    glyphs = [g for g in page.glyphs if g.char and g.char.strip()]
+    glyphs = [g for g in page.glyphs if g.char and g.char.strip() and g.role != "margin"]
     upright = [g for g in glyphs if g.upright]
     turned = {}
     for g in glyphs:
@@ -1443,7 +1508,17 @@ def text_lines(page):
     lines = _upright_lines(upright, page.cropbox)
     for angle in sorted(turned):
         lines.extend(_turned_lines(turned[angle], angle, page.cropbox))
-    return tuple(tuple(line) for line in lines + [[g] for g in others])
+    margin = [g for g in page.glyphs if g.role == "margin" and g.char.strip()]
+    margin_lines = []
+    for row in _rows(margin):          # head, line numbers top to bottom, foot; split where far apart
+        current = [row[0]]
+        for g in row[1:]:
+            if g.bbox[0] - current[-1].bbox[2] > 3.0 * max(current[-1].size, g.size):
+                margin_lines.append(current)
+                current = []
+            current.append(g)
+        margin_lines.append(current)
+    return tuple(tuple(line) for line in lines + [[g] for g in others] + margin_lines)
 
 
 def _turn(angle, x, y):

@@ -52,11 +52,12 @@ PAGES = {
                            r" \rotatebox{0.6}{for all $n \ge \rotatebox[origin=c]{180}{9}$}."),
     "times": ("pdflatex", r"{\fontfamily{ptm}\itshape the coefficients of the affine fit} $k(n) = 4$"),
     "mathptmx": ("pdflatex", r"The rotation system has $k(n) = 4$ heads and $\alpha_{ij} \chi$."),
+    "lineno": ("pdflatex", r"\thispagestyle{plain}\linenumbers " + " ".join([SENTENCE] * 6)),
     "lualatex": ("lualatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "xelatex": ("xelatex", r"\usefont{TU}{lmr}{m}{n}" + SENTENCE),
     "unicode-math": ("xelatex", SENTENCE),
 }
-EXTRA = {"together": ",tikz", "unicode-math": ",unicode-math", "mathptmx": ",mathptmx"}
+EXTRA = {"together": ",tikz", "unicode-math": ",unicode-math", "mathptmx": ",mathptmx", "lineno": ",lineno"}
 PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\pagestyle{empty}\n\\begin{document}\n"
 
 
@@ -109,7 +110,7 @@ def pdfs(tmp_path_factory):
 
 
 #: Pages that need a document of their own (a crop box or a font map for the whole document).
-ALONE = ("cropped", "hacked", "mathptmx")
+ALONE = ("cropped", "hacked", "mathptmx", "lineno")
 #: The other pdflatex pages, one page each of one document (a single compile and a single read).
 TOGETHER = [name for name, (engine, _) in PAGES.items() if engine == "pdflatex" and name not in ALONE]
 
@@ -448,3 +449,17 @@ def test_the_reading_work_is_bounded_before_it_starts(pdfs, monkeypatch):
     monkeypatch.setattr(pages, "MAX_TOKENS_PER_PAGE", 50)
     with pytest.raises(LimitError, match="holds more than 50 content stream items"):
         read_pdf(pdfs.path("honest"), ink=False)
+
+
+def test_line_numbers_and_page_numbers_are_margin_lines(pdfs):
+    """lineno's numbers left of the text and the page number are lines of their own (role 'margin'), after
+    the text, which reads as if they were not there."""
+    (page,) = _read(pdfs, "lineno")
+    lines = text_lines(page)
+    body = [line_text(ln) for ln in lines if all(g.role == "" for g in ln)]
+    margin = [line_text(ln) for ln in lines if all(g.role == "margin" for g in ln)]
+    assert len(body) + len(margin) == len(lines)
+    assert body[0].startswith("The rotation system has k(n) = 4 heads for all n ≥ 4. The rotation")
+    assert not any(t[0].isdigit() for t in body)
+    numbers = margin[:-1]
+    assert numbers == [str(i) for i in range(1, len(body) + 1)] and margin[-1] == "1"     # the folio last
