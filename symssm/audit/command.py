@@ -28,7 +28,8 @@ def add_arguments(p):
     p.add_argument("--certificates", metavar="DIR", default=None,
                    help="folder searched (recursively) for the certificates' .json files (default: the paper's folder)")
     p.add_argument("--engine", choices=ENGINES, default="pdflatex",
-                   help="TeX engine for a .tex paper (default pdflatex)")
+                   help="TeX engine for a .tex paper (default pdflatex; lualatex is refused: "
+                        "its Lua code cannot be confined, audit its PDF instead)")
     p.add_argument("--json", action="store_true", help="the report as JSON (format in docs/latex.md)")
     p.add_argument("--html", metavar="FILE", default=None,
                    help="also write the report as one self-contained HTML page with an image of each claim's region")

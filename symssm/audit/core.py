@@ -182,7 +182,7 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     certificates : str, optional
         Folder searched recursively for the certificates (default: the paper's folder).
     engine : str
-        ``pdflatex`` (default), ``lualatex`` or ``xelatex``.
+        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused (its Lua code cannot be confined).
     coq : bool
         Also re-prove every verified head count of a real system in Coq.
     strict : bool

@@ -129,8 +129,17 @@ def test_more_honest_papers_pass(tmp_path, capsys, paper):
     assert code == 0, report["claims"]
 
 
+def test_lualatex_is_refused(tmp_path, capsys):
+    """\\directlua{io.lines(...)} reads any file even under --safer: the audit does not run lualatex."""
+    (tmp_path / "paper.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
+    assert main(["audit", str(tmp_path / "paper.tex"), "--engine", "lualatex"]) == 2
+    err = capsys.readouterr().err
+    assert "lualatex cannot be confined" in err and "audit the PDF" in err
+    assert not (tmp_path / "paper.pdf").exists()
+
+
 @pytest.mark.long
-@pytest.mark.parametrize("engine", ["lualatex", "xelatex"])
+@pytest.mark.parametrize("engine", ["xelatex"])
 def test_other_engines(tmp_path, capsys, engine):
     code, report = _audit(tmp_path, "honest/plain", capsys, "--engine", engine)
     assert code == 0, report["claims"]
