@@ -1687,6 +1687,12 @@ def _gutter(glyphs, cbox):
     right = sum(1 for g in glyphs if g.bbox[0] >= band[1])
     if min(left, right) < 20:
         return None
+    # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
+    # display) are not a second column
+    left_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[2] <= band[0]})
+    right_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[0] >= band[1]})
+    if min(left_rows, right_rows) < max(3, 0.25 * max(left_rows, right_rows)):
+        return None
     return band
 
 
