@@ -463,3 +463,19 @@ def test_line_numbers_and_page_numbers_are_margin_lines(pdfs):
     assert not any(t[0].isdigit() for t in body)
     numbers = margin[:-1]
     assert numbers == [str(i) for i in range(1, len(body) + 1)] and margin[-1] == "1"     # the folio last
+
+
+def _row(y, x0, x1, step=10.0):
+    return [Glyph("a", "CMR10", 10.0, (x, y, x + 8.0, y + 7.0), 0, (), (x, y), 10.0)
+            for x in [x0 + step * i for i in range(int((x1 - x0) // step))]]
+
+
+def test_a_long_line_past_the_middle_of_a_wide_page_is_not_a_second_column():
+    from symssm.audit import pages
+
+    crop = (0.0, 0.0, 1000.0, 1000.0)
+    paragraph = [g for i in range(30) for g in _row(900 - 12 * i, 50, 450)]
+    display = _row(400, 50, 590) + _row(400, 610, 950)           # one long line, a word gap at 600
+    assert pages._gutter(paragraph + display, crop) is None
+    columns = paragraph + [g for i in range(30) for g in _row(900 - 12 * i, 610, 950)]
+    assert pages._gutter(columns, crop) is not None
