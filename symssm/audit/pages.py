@@ -1284,10 +1284,7 @@ def _fill_glyph(size, polys):
 
 def _glyph_bitmap(g, scale, cache):
     """The glyph's outline filled at ``scale``, as a boolean array, and where its corner lies relative to
-    the pixel of the glyph's origin.  Cached per outline, size, slant and half-pixel position."""
-    import numpy as np
-    from PIL import Image, ImageDraw
-
+    the pixel of the glyph's origin.  Cached per outline, scale, size, slant and half-pixel position."""
     m = g["matrix"]
     fx = (m[4] * scale) % 1.0
     fy = (-m[5] * scale) % 1.0
