@@ -1171,7 +1171,8 @@ def _roles(glyphs, cbox):
     starts = {}
     for row in rows:
         k = 0
-        while k < len(row) and k < 5 and row[k].char.isdigit() and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
+        while k < len(row) and k < 5 and row[k].char.isdigit() \
+                and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
             k += 1
         if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 3.0:
             leads.append((row[:k], row[k]))
