@@ -254,6 +254,99 @@ def _occurrences(stream, text, after=0, before=None):
 PART_WINDOW = 6000
 
 
+def _seq_pattern(text):
+    target = squeeze(normalize(text))
+    return re.compile("\x01?".join("(?:-|\x01)" if c == "-" else re.escape(c) for c in target)) if target else None
+
+
+def _bag_difference(expected, got):
+    """``(missing, extra)`` significant characters of a display or sentence read as a multiset."""
+    from collections import Counter
+
+    from .statements import significant
+
+    want = Counter(significant(expected))
+    breaks = got.count("\x01")
+    have = Counter(significant(got.replace("\x01", "")))
+    missing, extra = want - have, have - want
+    if missing.get("-", 0) <= breaks:
+        missing.pop("-", None)
+    return "".join(sorted(missing.elements())), "".join(sorted(extra.elements()))
+
+
+def _altered(stream, a, b):
+    """The page's text from stream offset ``a`` to ``b`` (at most 60 characters), for a reason."""
+    return stream.text[a:min(b, a + 60)].replace("\x01", "-")
+
+
+def find_whole(stream, statement):
+    """``(runs, partial, reason)``: the fragment's whole theorem (its ``segments``) as one run of glyphs.
+
+    Each "seq" segment must follow the previous one with nothing between (spaces, TeX's hyphens and the
+    page numbers of a page break aside); a "bag" (a display, a sentence with TeX the audit does not read)
+    is every glyph up to the next "seq" and must hold exactly its significant characters.  ``reason`` says
+    what the page shows instead where the theorem was found but differs ("altered: ...").
+    """
+    segs = statement.segments
+    head = _seq_pattern(segs[0][1])
+    best, partial, reason = None, (), ""
+    for m in head.finditer(stream.text):
+        runs, pos, why = [stream.run(m.start(), m.end())], m.end(), ""
+        pos = re.compile(r"[)\].:]{0,3}").match(stream.text, pos).end()  # the theorem head's ")." (amsthm)
+        k = 1
+        while k < len(segs):
+            kind, text = segs[k]
+            if kind == "seq":
+                hit = _seq_pattern(text).match(stream.text, pos)
+                if not hit:
+                    nxt = _seq_pattern(text).search(stream.text, pos, pos + 4000)
+                    why = (f"altered: the page shows \"{_altered(stream, pos, nxt.start() if nxt else pos + 60)}\" "
+                           f"where the certified theorem reads \"{text[:60]}\"")
+                    break
+                runs.append(stream.run(hit.start(), hit.end()))
+                pos = hit.end()
+                k += 1
+                continue
+            following = segs[k + 1][1] if k + 1 < len(segs) else None
+            nxt = _seq_pattern(following).search(stream.text, pos, pos + 4000) if following else None
+            if nxt is None:
+                why = "altered: the theorem's text after its display or formula is not there"
+                break
+            missing, extra = _bag_difference(text, stream.text[pos:nxt.start()])
+            if missing or extra:
+                why = ("altered: the theorem's formulas differ from the certificate's"
+                       + (f" (the page has \"{extra[:30]}\" more" if extra else " (")
+                       + (f"{', ' if extra else ''}\"{missing[:30]}\" fewer" if missing else "") + ")")
+                break
+            if nxt.start() > pos:
+                runs.append(stream.run(pos, nxt.start()))
+            pos = nxt.start()
+            k += 1
+        if k == len(segs):
+            score = sum(len(r.problems) for r in runs)
+            if best is None or score < sum(len(r.problems) for r in best):
+                best = tuple(runs)
+        elif len(runs) > 1 or stream.text[m.end():m.end() + 1] == ")":  # a theorem head "(title)", at least
+            if len(runs) > len(partial) or not partial:
+                partial, reason = tuple(runs), why
+    return best, partial, reason
+
+
+_NEGATIONS = re.compile(r"(?:nottrue|false|notthecase|untrue|wrong|incorrect|doesnothold|itisnot(?!e)|isnotso|"
+                        r"wedonot(?:claim|show|know|prove)|disprov|refut|itfails|notthat)[^.:;!?]{0,40}$", re.I)
+
+
+def negated_before(stream, run):
+    """The words before ``run`` in its sentence that negate it ("It is not true that ..."), else ""."""
+    import bisect
+
+    at = bisect.bisect_left(stream.where, run.start)
+    before = stream.text[max(0, at - 80):at]
+    before = re.split(r"[.!?;:](?=[A-Z(]|$)", before)[-1]
+    m = _NEGATIONS.search(before)
+    return "" if m is None else before
+
+
 def find(stream, statement):
     """``(runs, partial)``: the best way the statement's parts are shown, in order, near each other.
 
@@ -372,9 +465,12 @@ def prose_claims(stream, covered, systems, fragments=()):
                     cert = named[1]
                     detail = "qualified; not compared" if qualified else "not compared"
             else:
-                name, cert, vals, _ = named
+                name, cert, vals = named[:3]
+                wrong = _wrong_lengths(text, int(v), named)
                 if vals is None:
                     status, detail = "unchecked", "not a count the certificate proves"
+                elif int(v) in vals and wrong:
+                    status, detail = "contradicts", f"{name}: {wrong}"
                 elif int(v) in vals:
                     status, detail = "consistent", f"{name}: the certificate proves {quantity} {v}"
                 else:
@@ -383,6 +479,26 @@ def prose_claims(stream, covered, systems, fragments=()):
                               f"{' or '.join(str(x) for x in sorted(vals))}, not {v}")
             out.append(ProseClaim(status, quantity, str(value), sentence, page, glyph.bbox, cert, detail))
     return out
+
+
+_LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>)\s*(\d{1,6})\b(?![./]\d)")
+
+
+def _wrong_lengths(text, value, system):
+    """Why "``value`` for every n >= m" (the range the sentence states) is not what the certificate proves, or "".
+
+    ``system[4]``, when there, gives the counts the certificate proves at one length (None: not a head count).
+    """
+    at = system[4] if len(system) > 4 else None
+    m = _LENGTHS.search(text)
+    if at is None or m is None:
+        return ""
+    low = int(m.group(2)) + (m.group(1) == ">")
+    got, last = at(max(low, 1)), at(10**6)
+    if got is None or last is None or got == {value} == last:
+        return ""
+    shown = ", ".join(str(x) for x in sorted(got))
+    return f"the certificate proves k({max(low, 1)}) = {shown}, so not {value} for every n {m.group(1)} {m.group(2)}"
 
 
 def _named_system(text, offset, systems):

@@ -240,7 +240,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     import time
 
     from . import certificates as certs
-    from .claims import PART_WINDOW, Stream, find, prose_claims
+    from .claims import PART_WINDOW, Stream, find, find_whole, negated_before, prose_claims
     from ..render.style import certificate_sha256
     from .pages import read_pdf
     from .statements import statements
@@ -281,10 +281,14 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             report.notes.append(f"{_rel(path)}: {exc}")
             continue
         for st in sts:
-            runs, partial = find(stream, st)
+            why = ""
+            if st.segments:
+                runs, partial, why = find_whole(stream, st)
+            else:
+                runs, partial = find(stream, st)
             is_fragment = st.what == "fragment"
             required = is_fragment and sha in fragment_file
-            if runs is None and not required:
+            if runs is None and not required and not (why and partial):
                 continue
             code, message = verdict(sha)
             claim = Claim("verified", f"{d['kind']} {st.what}", st.text, certificate=_rel(path), sha256=sha)
@@ -298,8 +302,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 if claim.status == "verified":
                     claim.status = "not-shown"
                     claim.reason = ("the paper includes this fragment but no page shows its statement as certified"
-                                    + (f" (only its first {len(partial)} of {len(st.parts)} parts are there)"
-                                       if partial else ""))
+                                    + (f" ({why})" if why else ""))
+                if why and claim.status in ("verified", "not-shown"):  # found, but its theorem differs
+                    claim.status = "not-shown"
+                    claim.reason = f"the theorem on the page is not the certified one: {why}"
                 if partial:
                     claim.page, claim.box = partial[0].page, partial[0].boxes()[partial[0].page]
                     claim.order = partial[0].start
@@ -315,6 +321,11 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                         seen.append(p)
                 if seen and claim.status == "verified":
                     claim.status, claim.reason = "hidden", "; ".join(seen[:4])
+                negation = "" if is_fragment else negated_before(stream, runs[0])
+                if negation and claim.status == "verified":  # "It is not true that \\Sentence": listed, not verified
+                    claim.status = "unchecked"
+                    claim.reason = (f"negated: the page has \"{negation[-40:]}\" before the certified sentence; "
+                                    "not counted as verified")
                 claim.page = runs[-1].page
                 boxes = [r.boxes()[claim.page] for r in runs if claim.page in r.boxes()]
                 claim.box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
@@ -367,9 +378,9 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     for sha, (path, d) in data.items():
         name = (d.get("system") or {}).get("name")
         if name and verdicts.get(sha, (None,))[0] == 0:
-            systems.append((name, _rel(path), values(d), d["kind"]))
-    fragments = [(a, b, (data[sha][1]["system"].get("name") or "", _rel(data[sha][0]), values(data[sha][1]),
-                         data[sha][1]["kind"])) for a, b, sha in regions]
+            systems.append(_system(name, path, d))
+    fragments = [(a, b, _system(data[sha][1]["system"].get("name") or "", data[sha][0], data[sha][1]))
+                 for a, b, sha in regions]
     for pc in prose_claims(stream, covered, systems, fragments):
         claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}", pc.sentence, pc.detail, page=pc.page,
                             box=pc.box, certificate=pc.certificate or None, order=_order_of(stream, pc)))
@@ -387,6 +398,20 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
         c.order = i
     report.claims = claims
     report.seconds["prose"] = time.monotonic() - t0
+
+
+def _system(name, path, d):
+    """``(name, certificate path, values, kind, counts at one length or None)`` of a certified system."""
+    from ..render.claims import values
+
+    at = None
+    if "profile" in d:
+        def at(n, d=d):
+            try:
+                return values(d, n)
+            except (KeyError, TypeError, IndexError):
+                return None
+    return (name, _rel(path), values(d), d["kind"], at)
 
 
 def _addresses(claims, pages, compiled):

@@ -30,7 +30,7 @@ from ..certificate import kinds
 from ..errors import InputError, SymssmError
 
 __all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
-           "fragment_statement", "Unsupported"]
+           "fragment_statement", "Unsupported", "crude_text", "significant"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,11 @@ class Statement:
     parts: tuple
     count: Optional[str] = None  # the certified number the statement carries (for the report)
     tail: Optional[str] = None  # a fragment's proof's last sentence that glyph_text reads: where the fragment ends
+    #: A fragment's WHOLE theorem (title, hypotheses, displays, claim) as ``(("seq", text) | ("bag", text), ...)``:
+    #: a "seq" must follow the previous segment with nothing between; a "bag" (a display, a sentence with TeX
+    #: :func:`glyph_text` does not read) is the glyphs up to the next "seq", compared as a multiset of
+    #: :func:`significant` characters.  Empty for sentence macros (``parts`` only).
+    segments: tuple = ()
 
     @property
     def text(self):
@@ -191,6 +196,75 @@ def _convert(tex):
     return text if len(squeeze(text)) >= 12 else None
 
 
+_CRUDE_DROP = re.compile(r"\\(?:label|ref|eqref|cite)\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}|"
+                         r"\\(?:begin|end)\{[A-Za-z*]+\}|\\\\|\\\[|\\\]")
+
+
+def crude_text(tex):
+    r"""The characters of ``tex`` for a multiset comparison (order not kept): known control words as their
+    symbols, every other control word, brace, script marker and alignment tab dropped.
+
+    Examples
+    --------
+    >>> squeeze(crude_text(r"\[ A = \begin{pmatrix}0 & -1 \\ 1 & 0\end{pmatrix},\quad B = I_{2}. \]"))
+    'A=0-110,B=I2.'
+    """
+    tex = _CRUDE_DROP.sub(" ", tex)
+    items = [0]
+
+    def word(m):
+        w = m.group(1)
+        if w == "item":
+            items[0] += 1
+            return f" {items[0]}. "
+        value = _SYMBOLS.get(w, "")
+        return f" {value or ''} "
+
+    tex = re.sub(r"\\([A-Za-z]+|.)", word, tex)
+    return re.sub(r"[{}$^_&~]", " ", tex)
+
+
+def significant(text):
+    """The characters of ``text`` a multiset comparison counts: letters, digits, ``-`` and math symbols
+    (not spaces, punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
+    out = []
+    for c in squeeze(normalize(text)):
+        cat = unicodedata.category(c)
+        if c == "-" or (cat[0] in "LN" or cat == "Sm") and not ("\u2308" <= c <= "\u23ff") and c not in "|‖":
+            out.append(c)
+    return "".join(out)
+
+
+def _segments(title, body):
+    """``(("seq"|"bag", text), ...)`` of the whole theorem: its title, then each sentence and display in order."""
+    out = [("seq", glyph_text(title))]
+    body = body[1:] if body.startswith("]") else body
+    # a display laid out for the column's width: the page shows one branch, with the same characters
+    body = re.sub(r"\\ifdim[^\n]*\n(.*?)\\else.*?\\fi\b", r"\1", body, flags=re.S)
+    body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}", " ", body)
+    chunks = re.split(r"(\\\[.*?\\\]|\\begin\{enumerate\}.*?\\end\{enumerate\})", body, flags=re.S)
+    for k, chunk in enumerate(chunks):
+        if not chunk.strip():
+            continue
+        pieces = [("bag", chunk)] if k % 2 else [("tex", x) for p in chunk.split("\n\n") for x in _sentences(
+            " ".join(p.split()))]
+        for what, tex in pieces:
+            if what == "tex":
+                try:
+                    text = glyph_text(tex)
+                    if squeeze(text):
+                        out.append(("seq", text))
+                    continue
+                except Unsupported:
+                    pass
+            text = crude_text(tex)
+            if out[-1][0] == "bag":
+                out[-1] = ("bag", out[-1][1] + " " + text)
+            else:
+                out.append(("bag", text))
+    return tuple(out)
+
+
 def fragment_statement(data, sha256):
     """The :class:`Statement` a certificate's fragment shows: its title and the sentences of its statement's last
     paragraph that :func:`glyph_text` reads (None for a kind without a fragment)."""
@@ -219,7 +293,12 @@ def fragment_statement(data, sha256):
             tail = _convert(sentence)
             if tail:
                 break
-    return Statement(sha256, data["kind"], "fragment", tuple(parts), None if count is None else str(count), tail)
+    if "\\end{proof}" in fragment:  # amsthm's proof head right after the theorem: nothing may come between
+        segments = _segments(title, body) + (("seq", "Proof."),)
+    else:
+        segments = _segments(title, body)
+    return Statement(sha256, data["kind"], "fragment", tuple(parts), None if count is None else str(count), tail,
+                     segments)
 
 
 def sentence_statements(data, sha256, prefix="Symssm"):

@@ -217,3 +217,44 @@ def test_coq_kernel_checks_the_verified_head_counts(tmp_path, capsys):
     assert code == 0
     kernel = [c["label"] for c in report["claims"] if c["status"] == "kernel-checked"]
     assert sorted(kernel) == ["thm:jordan", "thm:rotation"]
+
+
+def _edit_and_audit(tmp_path, capsys, paper, path, old, new, *extra):
+    _tools()
+    main_file = build(os.path.join(AUDIT, paper), str(tmp_path / "paper"))
+    target = tmp_path / "paper" / path
+    text = target.read_text(encoding="utf-8")
+    assert old in text
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    capsys.readouterr()
+    code = main(["audit", main_file, "--json", *extra])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("old, new, reason", [
+    # the system's matrix changed (A's -4 drawn as 4): another system, same title and count
+    ("\\begin{pmatrix}3 & -4", "\\begin{pmatrix}3 & 4", "formulas differ from the certificate's"),
+    # the claim negated inside the theorem, its first letter's case swapped
+    ("For every sequence length", "It is false that for every sequence length", "altered: the page shows"),
+])
+def test_the_whole_theorem_is_compared(tmp_path, capsys, old, new, reason):
+    code, report = _edit_and_audit(tmp_path, capsys, "honest/plain", "results/rotation.tex", old, new)
+    assert code == 1
+    row = next(c for c in report["claims"] if c["label"] == "thm:rotation")
+    assert row["status"] == "not-shown" and reason in row["reason"], row
+
+
+@pytest.mark.long
+def test_a_theorem_titled_for_a_certified_system_binds_its_numbers_without_a_marker(tmp_path, capsys):
+    # c03: the fragment's first line (its marker) deleted and k = 3 written in it: the title names the system
+    _tools()
+    main_file = build(os.path.join(AUDIT, "honest/plain"), str(tmp_path / "paper"))
+    target = tmp_path / "paper" / "results" / "rotation.tex"
+    lines = target.read_text(encoding="utf-8").split("\n")
+    target.write_text("\n".join(lines[1:]).replace("exactly $k = 2$", "exactly $k = 3$", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["audit", main_file, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert any(c["status"] == "contradicts" and c["what"] == "prose: heads 3" and "rotation-N2" in c["reason"]
+               for c in report["claims"]), report["claims"]

@@ -3,10 +3,10 @@
 import pytest
 
 from symssm import certify, gradient_certificate, ssm
-from symssm.audit.claims import Stream, columns, find, numbers, prose_claims
+from symssm.audit.claims import Stream, columns, find, negated_before, numbers, prose_claims
 from symssm.audit.compile import first_error, recorded_inputs
 from symssm.audit.pages import Glyph, Page
-from symssm.audit.statements import Statement, glyph_text, normalize, squeeze, statements
+from symssm.audit.statements import Statement, glyph_text, normalize, significant, squeeze, statements
 from symssm.render.style import certificate_sha256
 
 ROT = ssm([[3, -4], [4, 3]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation-N2")
@@ -21,6 +21,13 @@ def test_a_head_count_states_its_system_count_and_lengths():
     assert fragment.parts[1].startswith("For every sequence length n ≥ 2, exactly k = 2 attention heads are "
                                         "necessary and sufficient in this class")
     assert fragment.tail.startswith("Other lengths.") or fragment.tail
+    # the whole theorem: title, hypotheses, the display of A, B, C (as a multiset), the claim, then the proof
+    kinds = [k for k, _ in fragment.segments]
+    assert fragment.segments[0] == ("seq", "Head count of the SSM rotation-N2") and kinds[-1] == "seq"
+    assert fragment.segments[-1] == ("seq", "Proof.") and "bag" in kinds
+    display = next(t for k, t in fragment.segments if k == "bag")
+    assert significant(display).startswith("A=3-443,B=I2,C=I2".replace(",", ""))
+    assert fragment.segments[1][1].startswith("Let hi = A hi-1 + B xi")
     assert sentence.what == "sentence macro HeadCountSentence"
     assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2",)
 
@@ -88,3 +95,26 @@ def test_compile_helpers():
     assert first_error("./a.tex:3: Missing $ inserted.\n") == "a.tex:3: Missing $ inserted."
     fls = "PWD /w\nINPUT /w/paper.tex\nINPUT ./results/rot.tex\nINPUT /usr/share/x.sty\nOUTPUT paper.log\n"
     assert recorded_inputs(fls, "/w") == ("paper.tex", "results/rot.tex")
+
+
+def test_a_range_of_lengths_the_certificate_does_not_prove_contradicts_it():
+    data = certify(ROT, 16).data
+    from symssm.render.claims import values
+
+    system = ("rotation-N2", "rot.json", values(data), "head-count", lambda n: values(data, n))
+    page = _page([_glyphs("The SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 1.", 700),
+                  _glyphs("The SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 5.", 688)])
+    got = prose_claims(Stream([page]), set(), [system])
+    assert [(c.status, c.value) for c in got] == [("contradicts", "2"), ("consistent", "2")]
+    assert "k(1) = 1, so not 2 for every n ≥ 1" in got[0].detail
+
+
+def test_a_negated_certified_sentence_is_not_verified():
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
+    for text, negated in [("It is not true that the SSM rotation needs exactly 2 heads.", True),
+                          ("It is false that the SSM rotation needs exactly 2 heads.", True),
+                          ("We note that the SSM rotation needs exactly 2 heads.", False),
+                          ("It is noteworthy that the SSM rotation needs exactly 2 heads.", False)]:
+        stream = Stream([_page([_glyphs(text, 700)])])
+        runs, _ = find(stream, st)
+        assert bool(negated_before(stream, runs[0])) == negated, text
