@@ -2,8 +2,8 @@
 
 The paper's folder is copied (regular files only; links are left out, so nothing outside the folder
 is read through them) into a temporary folder and compiled there with the engine it names
-(``pdflatex`` or ``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the engine, then ``biber`` (when the
-run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then the engine again
+(``pdflatex`` or ``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the
+engine, then ``biber`` (when the run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then the engine again
 until the log stops asking for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell escape
 off (``-no-shell-escape``), kpathsea's paranoid file access (``openin_any=p``, ``openout_any=p``: no
 absolute paths, no parent folders, no dot files) and the recorder on (``-recorder``: the ``.fls``
@@ -33,14 +33,14 @@ from dataclasses import dataclass
 
 from ..errors import InputError, LimitError
 
-__all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILES", "Compiled", "compile_paper", "first_error",
-           "recorded_inputs"]
+__all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILES", "Compiled", "compile_paper",
+           "first_error", "recorded_inputs"]
 
 ENGINES = ("pdflatex", "lualatex", "xelatex")
 #: Engines the audit refuses to run, with the reason.  LuaTeX's Lua ``io`` library ignores kpathsea's
 #: ``openin_any``/``openout_any``: ``\\directlua{io.open(...)}`` reads and writes any file the reviewer can.
 #: ``--safer`` removes ``io.open`` and writes but not ``io.lines``/``io.input``/``lfs.dir``/``package.loadlib``
-#: (measured on LuaHBTeX 1.15: a file outside the copy is still read), and stops luaotfload (fontspec).
+#: (measured on LuaHBTeX 1.15: a file outside the copy is still read), and stops luaotfload.
 UNCONFINED = {"lualatex": "lualatex cannot be confined (the paper's Lua code can read any file, even with --safer); "
                           "compile the paper yourself and audit the PDF: symssm audit PAPER.pdf --certificates DIR"}
 #: Most engine runs of one compile (latexmk's default is 5).
@@ -169,7 +169,8 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     workdir : str
         An empty folder the copy goes into (the caller removes it).
     engine : str
-        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused (:data:`UNCONFINED`).
+        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused
+        (:data:`UNCONFINED`).
     seconds : float
         Time limit for the whole compile (every run together).
     progress : callable, optional
@@ -178,8 +179,8 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     Raises
     ------
     InputError
-        If the engine is unknown or refused (``lualatex``), the paper is not a readable ``.tex`` file, the compile fails (the first
-        LaTeX error with its file and line) or passes its time limit.
+        If the engine is unknown or refused (``lualatex``), the paper is not a readable ``.tex`` file, the
+        compile fails (the first LaTeX error with its file and line) or passes its time limit.
     """
     if engine not in ENGINES:
         raise InputError(f"unknown engine {str(engine)[:40]!r} (one of {', '.join(ENGINES)})")
