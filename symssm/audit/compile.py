@@ -1,15 +1,15 @@
 """Compile a paper the way its author does, in a throw-away copy: the PDF the audit reads.
 
-The paper's folder is copied (regular files only; links are left out, so nothing outside the folder
-is read through them) into a temporary folder and compiled there with the engine it names
-(``pdflatex`` or ``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the
-engine, then ``biber`` (when the run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then the engine again
-until the log stops asking for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell escape
-off (``-no-shell-escape``), kpathsea's paranoid file access (``openin_any=p``, ``openout_any=p``: no
-absolute paths, no parent folders, no dot files) and the recorder on (``-recorder``: the ``.fls``
-list of every file read, which tells the audit which symssm fragments the paper included without
-reading its TeX).  Each program runs in its own process group, killed with everything it started
-on the time limit or when the audit itself is interrupted.
+The paper's folder is copied (regular files only; links are left out, so nothing outside the folder is
+read through them) into a temporary folder and compiled there with the engine it names (``pdflatex`` or
+``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the engine, then
+``biber`` (when the run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then
+the engine again until the log stops asking for a rerun (at most :data:`MAX_RUNS` runs). Every run has
+shell escape off (``-no-shell-escape``), kpathsea's paranoid file access (``openin_any=p``,
+``openout_any=p``: no absolute paths, no parent folders, no dot files) and the recorder on
+(``-recorder``: the ``.fls`` list of every file read, which tells the audit which symssm fragments the
+paper included without reading its TeX). Each program runs in its own process group, killed with
+everything it started on the time limit or when the audit itself is interrupted.
 
 A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error with its file
 and line (the command line's exit 2).
