@@ -97,9 +97,10 @@ class Glyph:
         Angle of its baseline in degrees, counter-clockwise (90 for text turned sideways, as on a
         landscape page); -1 when not a multiple of 90 degrees or mirrored.
     role : str
-        ``'margin'`` for a glyph of the page's margin material: a running head or page number (the top or
-        bottom line, set apart from the text), a line number left of the text block (lineno); else ``''``.
-        :func:`text_lines` keeps margin glyphs in lines of their own, after the page's text.
+        ``'margin'`` for a running head or page number (the top or bottom row of the page, set apart from
+        the text; :func:`text_lines` leaves it where it stands, a consumer joining a sentence across a page
+        break skips it); ``'line number'`` for a line number left of the text block (lineno), which
+        :func:`text_lines` keeps in lines of its own after the page's text; else ``''``.
     """
 
     char: str
@@ -1152,7 +1153,8 @@ def _roles(glyphs, cbox):
     - a running head or page number: the top or bottom row of upright glyphs, in the outer quarter of the
       page, more than 2.5 times its size away from the next row and shorter than 60 glyphs;
     - a line number (lineno): a leading group of at most 5 digits in a row, ending more than 2 pt left of
-      the text block's left edge (the left edge most rows start at) with a gap of at least 3 pt after it.
+      the text block's left edge (the left edge most rows start at) with a gap of at least 6 pt after it
+      (lineno leaves 10 pt; a digit set closer reads as part of the line and stays in it).
     """
     import dataclasses
 
@@ -1174,7 +1176,7 @@ def _roles(glyphs, cbox):
         while k < len(row) and k < 5 and row[k].char.isdigit() \
                 and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
             k += 1
-        if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 3.0:
+        if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0:
             leads.append((row[:k], row[k]))
             first = row[k]
         else:
@@ -1182,14 +1184,16 @@ def _roles(glyphs, cbox):
         if len(row) >= 5:
             key = round(first.bbox[0])
             starts[key] = starts.get(key, 0) + 1
+    numbers = set()
     if leads and starts:
         left = max(starts, key=lambda k: (starts[k], -k))
         for group, first in leads:
             if group[-1].bbox[2] < left - 2.0 and first.bbox[0] >= left - 1.5:
-                margin.update(id(g) for g in group)
-    if not margin:
+                numbers.update(id(g) for g in group)
+    if not margin and not numbers:
         return glyphs
-    return tuple(dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
+    return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
+                 dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
 
 
 def _make_glyph(g):
@@ -1496,7 +1500,7 @@ def text_lines(page):
     -------
     tuple of tuple of Glyph
     """
-    glyphs = [g for g in page.glyphs if g.char and g.char.strip() and g.role != "margin"]
+    glyphs = [g for g in page.glyphs if g.char and g.char.strip() and g.role != "line number"]
     upright = [g for g in glyphs if g.upright]
     turned = {}
     for g in glyphs:
@@ -1506,9 +1510,9 @@ def text_lines(page):
     lines = _upright_lines(upright, page.cropbox)
     for angle in sorted(turned):
         lines.extend(_turned_lines(turned[angle], angle, page.cropbox))
-    margin = [g for g in page.glyphs if g.role == "margin" and g.char.strip()]
+    margin = [g for g in page.glyphs if g.role == "line number" and g.char.strip()]
     margin_lines = []
-    for row in _rows(margin):          # head, line numbers top to bottom, foot; split where far apart
+    for row in _rows(margin):          # line numbers top to bottom, after the text
         current = [row[0]]
         for g in row[1:]:
             if g.bbox[0] - current[-1].bbox[2] > 3.0 * max(current[-1].size, g.size):

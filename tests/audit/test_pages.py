@@ -457,12 +457,13 @@ def test_line_numbers_and_page_numbers_are_margin_lines(pdfs):
     (page,) = _read(pdfs, "lineno")
     lines = text_lines(page)
     body = [line_text(ln) for ln in lines if all(g.role == "" for g in ln)]
-    margin = [line_text(ln) for ln in lines if all(g.role == "margin" for g in ln)]
-    assert len(body) + len(margin) == len(lines)
+    numbers = [line_text(ln) for ln in lines if all(g.role == "line number" for g in ln)]
+    folio = [line_text(ln) for ln in lines if all(g.role == "margin" for g in ln)]
+    assert len(body) + len(numbers) + len(folio) == len(lines) and folio == ["1"]
     assert body[0].startswith("The rotation system has k(n) = 4 heads for all n ≥ 4. The rotation")
     assert not any(t[0].isdigit() for t in body)
-    numbers = margin[:-1]
-    assert numbers == [str(i) for i in range(1, len(body) + 1)] and margin[-1] == "1"     # the folio last
+    assert numbers == [str(i) for i in range(1, len(body) + 1)]
+    assert [line_text(ln) for ln in lines[-len(numbers):]] == numbers          # after the text
 
 
 def _row(y, x0, x1, step=10.0):
