@@ -466,7 +466,7 @@ def prose_claims(stream, covered, systems, fragments=()):
                     detail = "qualified; not compared" if qualified else "not compared"
             else:
                 name, cert, vals = named[:3]
-                wrong = _wrong_lengths(text, int(v), named)
+                wrong = _wrong_lengths(text, offset, int(v), named)
                 if vals is None:
                     status, detail = "unchecked", "not a count the certificate proves"
                 elif int(v) in vals and wrong:
@@ -484,13 +484,18 @@ def prose_claims(stream, covered, systems, fragments=()):
 _LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>)\s*(\d{1,6})\b(?![./]\d)")
 
 
-def _wrong_lengths(text, value, system):
+def _wrong_lengths(text, offset, value, system):
     """Why "``value`` for every n >= m" (the range the sentence states) is not what the certificate proves, or "".
 
     ``system[4]``, when there, gives the counts the certificate proves at one length (None: not a head count).
     """
     at = system[4] if len(system) > 4 else None
-    m = _LENGTHS.search(text)
+    lo = max(0, offset - 80)
+    cuts = [0] + [c.end() for c in re.finditer(r"[;()]|\b(?:while|whereas|but|and)\b", text[lo:offset + 100])] + [10**6]
+    here = offset - lo
+    start = max(c for c in cuts if c <= here)
+    end = min(c for c in cuts if c > here)
+    m = _LENGTHS.search(text[lo + start:lo + end])  # a range in the number's own clause
     if at is None or m is None:
         return ""
     low = int(m.group(2)) + (m.group(1) == ">")
