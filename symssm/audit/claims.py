@@ -34,17 +34,25 @@ __all__ = ["Run", "Stream", "columns", "stream_of", "find", "numbers", "prose_cl
            "values_of"]
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-_NUM = r"(?P<v>\d+|" + "|".join(NUMBER_WORDS) + r")\b(?![./]\d)"
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
+_WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_NUM = r"(?P<v>\d+|" + _WORDS + r")\b(?![./]\d)"
+#: Words between a number and "heads" that do not take the number away ("3 of the heads" does).
+_NOT_AN_ADJECTIVE = r"(?!(?:of|the|a|an|these|those|its|their|our|per|for|in|on|from|to|and|or|with)\b)"
 _PATTERNS = [
-    ("k(n)", re.compile(r"(?<![\w\\])k\s*\(\s*(?P<n>[\w\s.,-]{1,16}?)\s*\)\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
+    ("k(n)", re.compile(r"(?<![\w\\])k[a-z0-9⋆*]{0,4}\s*\(\s*(?P<n>[\w\s.,-]{1,16}?)\s*\)\s*=\s*(?P<v>\d+)\b"
+                        r"(?![./]\d)")),
     ("interaction rank", re.compile(r"\binteraction rank\s*(?:of\s+|is\s+|equals?\s+|=\s*|r\s*=\s*|r\(X\)\s*=\s*|"
                                     r"exactly\s+|equal to\s+)*" + _NUM, re.I)),
-    ("heads", re.compile(r"(?<![\w.])" + _NUM + r"(?:\s+|-)(?:(?:attention|softmax|linear|self-attention|"
-                         r"additional|separate|distinct|independent|more|factorized)\s+){0,2}heads?\b", re.I)),
+    # "3 heads", "3\\,heads" (a thin space reads as none), "3 parallel heads", "three attention-heads"
+    ("heads", re.compile(r"(?<![\w.])(?P<v>\d+(?![./]\d)|(?:" + _WORDS + r")\b)(?:\s*|-)(?:" + _NOT_AN_ADJECTIVE +
+                         r"[A-Za-z][\w-]*?(?:\s+|-)){0,2}heads?\b", re.I)),
     ("head count", re.compile(r"\b(?:head count|number of (?:attention )?heads)\s*(?:of\s+[^\d.]{0,60}?)?"
-                              r"(?:is\s+|equals?\s+|=\s*|exactly\s+|equal to\s+|of\s+)+" + _NUM, re.I)),
+                              r"(?:is\s+|equals?\s+|=\s*|exactly\s+|equal to\s+|of\s+|:\s*)+" + _NUM, re.I)),
     ("k", re.compile(r"(?<![\w\\(,_^])k\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
+    # "H⋆ = 3", "H* = 3", "Hmin = 3": a minimal number of heads written as a symbol
+    ("heads", re.compile(r"(?<![\w\\])H\s*(?:[⋆*∗]|min)\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
     ("decay rate", re.compile(r"\bdecay(?:s|ing)?\s+(?:rate|at\s+(?:a\s+)?rate)\s*(?:of\s+|is\s+|r\s*=\s*|=\s*|"
                               r"at most\s+|≤\s*)*(?P<v>\d+(?:[./]\d+)?)", re.I)),
 ]
@@ -389,6 +397,10 @@ class ProseClaim:
     detail: str = ""
 
 
+_ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|Thm|Ref|Refs|Lem|Def|Prop|Cor|Alg|App|"
+                           r"Ch|No|vs|resp|al|e\.g|i\.e|p|pp|Vol|Eqn|Thms)\.$")
+
+
 def _sentences(stream):
     """``[(text, [glyph index per character])]``: the pages' text with spaces, cut into sentences."""
     from .pages import line_text
@@ -414,6 +426,8 @@ def _sentences(stream):
         text = "".join(chars)
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(])|(?<=[.!?])(?=\d\s[A-Z])", text):
+        if _ABBREVIATION.search(text, max(0, m.start() - 8), m.start()):  # "(cf. Fig. 1) needs 3 heads"
+            continue
         out.append((text[start:m.start()], index[start:m.start()]))
         start = m.end()
     out.append((text[start:], index[start:]))

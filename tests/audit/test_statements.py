@@ -118,3 +118,25 @@ def test_a_negated_certified_sentence_is_not_verified():
         stream = Stream([_page([_glyphs(text, 700)])])
         runs, _ = find(stream, st)
         assert bool(negated_before(stream, runs[0])) == negated, text
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("In fact the rotation needs 3heads.", "heads", "3"),  # 3\,heads: a thin space reads as none
+    ("In fact the rotation needs 3 parallel heads.", "heads", "3"),
+    ("For the rotation, krot(n) = 3 for all n ≥ 2.", "k(n)", "3"),  # k_{\mathrm{rot}}(n)
+    ("The rotation needs twenty heads.", "heads", "twenty"),
+    ("The rotation's minimal number of heads: H⋆ = 3.", "heads", "3"),
+    ("The rotation needs three attention-heads.", "heads", "three"),
+])
+def test_prose_number_variants_are_read(text, quantity, value):
+    assert [(q, v) for q, v, _, _ in numbers(text)] == [(quantity, value)]
+    page = _page([_glyphs(text, 700)])
+    got = prose_claims(Stream([page]), set(), [("rotation", "rot.json", {1, 2}, "head-count")])
+    assert [c.status for c in got] == ["contradicts"]
+
+
+def test_an_abbreviation_does_not_end_the_sentence():
+    page = _page([_glyphs("In fact the rotation (cf. Fig. 1) needs 3 heads.", 700)])
+    got = prose_claims(Stream([page]), set(), [("rotation", "rot.json", {1, 2}, "head-count")])
+    assert [(c.status, c.value) for c in got] == [("contradicts", "3")]
+    assert numbers("in 3 of the heads") == []
