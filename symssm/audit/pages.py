@@ -1090,14 +1090,17 @@ def _turned(raw):
     down relative to its line (a whole line or page turned by 180 degrees is not: its neighbours turn with
     it).  Mirrored glyphs are flagged by :func:`_judge`.
     """
+    limit = math.cos(math.radians(120))
+    angles = {round(math.degrees(g["angle"])) % 360 for g in raw if g["det"] > 0}
+    suspects = [g for g in raw if g["det"] > 0 and g["char"].strip() and any(
+        math.cos(math.radians(a) - g["angle"]) < limit for a in angles)]
+    if not suspects:                   # no two glyphs of the page point 120 degrees apart
+        return
     grid = _Grid(cell=20.0)
     for g in raw:
         x, y = g["origin"]
         grid.add((x, y, x, y), g)
-    limit = math.cos(math.radians(120))
-    for g in raw:
-        if g["det"] <= 0 or not g["char"].strip():
-            continue
+    for g in suspects:
         x, y = g["origin"]
         r = 3.0 * max(g["size"], 1.0)
         sx = sy = 0.0
