@@ -480,3 +480,10 @@ def test_a_long_line_past_the_middle_of_a_wide_page_is_not_a_second_column():
     assert pages._gutter(paragraph + display, crop) is None
     columns = paragraph + [g for i in range(30) for g in _row(900 - 12 * i, 610, 950)]
     assert pages._gutter(columns, crop) is not None
+
+
+def test_an_annotation_beside_a_statement_is_reported(pdfs):
+    (page,) = _read(pdfs, "stamp")
+    line = _line_with(page, "The system has k(n) = 4 heads.")
+    assert f"a Stamp annotation beside the statement (page {page.number})" in run_problems(page, line)
+    assert run_problems(page, line[:3]) == ()                     # "The", far from the stamp
