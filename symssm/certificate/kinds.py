@@ -47,7 +47,7 @@ __all__ = ["Kind", "KINDS", "NAMES", "FIELDS", "of", "for_system", "HEAD_COUNT",
 REFERENCES = {
     "source": "sources", "builder": "certificate",
     "fragment": "render", "macros": "render", "markdown": "render", "summary": "render", "describe": "render",
-    "statement": "render", "values": "render", "coq": "render",
+    "statement": "render", "values": "render", "coq": "render", "sentences": "render",
 }
 
 
@@ -104,6 +104,9 @@ class Kind:
         The Coq export ``coq(certificate)``, for the kinds that have one.
     missing : str, optional
         Why a source certified only at a tolerance needs one (the message when none is given).
+    sentences : str, optional
+        The whole statements for prose, ``sentences(data)`` (``[(macro name, LaTeX)]``), that ``--macros``
+        adds as sentence macros and ``symssm audit`` finds on the pages.
     """
 
     name: str
@@ -130,6 +133,7 @@ class Kind:
     at: Optional[str] = None
     coq: Optional[str] = None
     missing: Optional[str] = None
+    sentences: Optional[str] = None
 
     def load(self, what):
         """The function (or class) a field names, imported on first use.
@@ -198,7 +202,7 @@ HEAD_COUNT = Kind(
     schema="headCount", fragment="render.head_count:head_count_fragment", macros="render.latex:head_count_macros",
     markdown="render.latex:head_count_markdown", summary="render.summary:head_count_summary",
     describe="render.summary:describe", statement="render.claims:head_count_statement",
-    values="render.prose:head_count_values", tag="", count="head_count", claim="k({n}) = {head_count}",
+    values="render.claims:head_count_values", sentences="render.latex:head_count_sentences", tag="", count="head_count", claim="k({n}) = {head_count}",
     subject="an SSM", coq="render.coq:coq_project")
 GAUSSIAN_HEAD_COUNT = Kind(
     name="head-count", field="Q(i)", source="sources.complex_system:ComplexSSM", via="certify", tolerance=False,
@@ -206,14 +210,15 @@ GAUSSIAN_HEAD_COUNT = Kind(
     schema="headCount", fragment="render.head_count:head_count_fragment", macros="render.latex:head_count_macros",
     markdown="render.latex:head_count_markdown", summary="render.summary:head_count_summary",
     describe="render.summary:describe_complex", statement="render.claims:head_count_statement",
-    values="render.prose:head_count_values", tag="", count="head_count", claim="k({n}) = {head_count}",
+    values="render.claims:head_count_values", sentences="render.latex:head_count_sentences", tag="", count="head_count", claim="k({n}) = {head_count}",
     subject="an SSM")
 GRADIENT_HIGHWAY = Kind(
     name="gradient-highway", field=None, source="sources.system:SSM", via="gradient", tolerance=False,
     builder="certificate.gradient:gradient_data", takes=("n", "max_seconds"), length=1000,
     schema="gradientHighway", fragment="render.gradient:gradient_fragment", macros="render.latex:gradient_highway_macros",
     markdown="render.gradient:gradient_markdown", summary="render.summary:gradient_summary",
-    describe="render.summary:describe", statement="render.claims:gradient_statement", values=None, tag="Decay",
+    describe="render.summary:describe", statement="render.claims:gradient_statement", values=None, sentences="render.latex:gradient_sentences",
+    tag="Decay",
     count=None, claim=None, subject="an SSM")
 INTERACTION_RANK = Kind(
     name="interaction-rank", field=None, source="sources.layers:Layer", via="certify", tolerance=False,
@@ -221,7 +226,8 @@ INTERACTION_RANK = Kind(
     schema="interactionRank", fragment="render.interaction:interaction_fragment",
     macros="render.latex:interaction_macros", markdown="render.interaction:interaction_markdown",
     summary="render.summary:interaction_summary", describe="render.summary:describe_layer",
-    statement="render.claims:interaction_statement", values="render.prose:interaction_values", tag="Rank",
+    statement="render.claims:interaction_statement", values="render.claims:interaction_values",
+    sentences="render.latex:interaction_sentences", tag="Rank",
     count="interaction_rank", claim="r = {interaction_rank}", subject="a layer")
 PARAMETRIC_HEAD_COUNT = Kind(
     name="parametric-head-count", field=None, source="sources.parametric:ParametricSSM", via="certify",
@@ -229,7 +235,7 @@ PARAMETRIC_HEAD_COUNT = Kind(
     schema="parametricHeadCount", fragment="render.parametric:parametric_fragment",
     macros="render.latex:parametric_macros", markdown="render.parametric:parametric_markdown",
     summary="render.summary:parametric_summary", describe="render.summary:describe_family",
-    statement="render.claims:family_statement", values="render.prose:family_values", tag="Family",
+    statement="render.claims:family_statement", values="render.claims:family_values", tag="Family",
     count="head_count", claim="k({n}) = {head_count}", subject="an SSM", family=True, at="head_count")
 APPROXIMATE_HEAD_COUNT = Kind(
     name="approximate-head-count", field=None, source="sources.system:SSM", via="certify", tolerance=True,
@@ -247,7 +253,7 @@ PARAMETRIC_INTERACTION_RANK = Kind(
     macros="render.latex:interaction_family_macros",
     markdown="render.parametric_interaction:interaction_family_markdown",
     summary="render.summary:interaction_family_summary", describe="render.summary:describe_parametric_layer",
-    statement="render.claims:family_statement", values="render.prose:family_values", tag="EveryInput",
+    statement="render.claims:family_statement", values="render.claims:family_values", tag="EveryInput",
     count="interaction_rank", claim="r = {interaction_rank}", subject="a layer", family=True, at="interaction_rank")
 TRAINED_HEAD_COUNT = Kind(
     name="trained-head-count", field=None, source="sources.trained:TrainedLayer", via="certify", tolerance=True,

@@ -79,37 +79,15 @@ def run_latex(args):
 
 
 def add_audit(p):
-    p.add_argument("paper", metavar="PAPER", help="the paper's main .tex file")
-    p.add_argument("--certificates", metavar="DIR", default=None,
-                   help="folder searched (recursively) for the certificates' .json files (default: the paper's folder)")
-    p.add_argument("--json", action="store_true", help="the report as JSON (schema in docs/latex.md)")
-    p.add_argument("--html", metavar="FILE", default=None,
-                   help="also write the report as one self-contained HTML page (no network, no script)")
-    p.add_argument("--coq", action="store_true",
-                   help="also re-prove each verified head count in Coq; those that build are kernel-checked")
-    p.add_argument("--strict", action="store_true",
-                   help="fail also on numbers written by hand, warnings and certificates no claim uses")
+    from ..audit.command import add_arguments
+
+    add_arguments(p)
 
 
 def run_audit(args):
-    import json
+    from ..audit.command import run
 
-    from ..render.audit import audit, exit_code
-    from ..render.report import terminal_lines, to_html, to_json
-
-    if args.html:
-        check_output(args.html, (args.paper,))
-    report = audit(args.paper, args.certificates, coq=args.coq, strict=args.strict)
-    if args.html:
-        emit(args.html, to_html(report, args.html), (args.paper,))
-    if args.json:
-        print(json.dumps(to_json(report), indent=2, ensure_ascii=True))
-    else:
-        for line in terminal_lines(report):
-            print(safe(line))
-        if args.html:
-            print(f"audit report page written to {safe(args.html)}")
-    return exit_code(report)
+    return run(args)
 
 
 def add_coq(p):

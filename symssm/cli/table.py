@@ -56,9 +56,10 @@ COMMANDS = (
     Command("demo", "certify built-in examples and check the certificates", "certify:add_demo", "certify:run_demo"),
     Command("latex", "typeset a (verified) certificate as a theorem with its proof", "certificates:add_latex",
             "certificates:run_latex"),
-    Command("audit", "audit a paper claim by claim: every symssm result it typesets (fragments, macros in the text, "
-            "framework tables), re-checked and compared as TeX tokens, and the numbers it writes by hand (exit 0 only "
-            "when every claim verifies)", "certificates:add_audit", "certificates:run_audit"),
+    Command("audit", "audit a paper's pages: compile PAPER.tex (or read PAPER.pdf) and check that every certified "
+            "statement it includes is visibly on the pages as certified, glyph by glyph; prose numbers and images are "
+            "listed (exit 0 only when every included certified statement is shown and nothing fails)",
+            "certificates:add_audit", "certificates:run_audit"),
     Command("coq", "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq project whose theorem "
             "symssm_head_count states the head count (N <= 64, p m <= 256)", "certificates:add_coq", "certificates:run_coq"),
     Command("gradient", "certify gradient decay (SSM) against a gradient highway (attention)", "certify:add_gradient",

@@ -1,104 +1,21 @@
-"""What ``symssm audit`` reports: claims, hand-written numbers, the report, its verdict.
+"""One-line statements of verified certificates, and the counts they prove (rows of certificate/kinds.py).
+
+``symssm audit`` (:mod:`symssm.audit`) writes a certificate's statement in its report and compares numbers
+written in a paper's prose with :func:`values`.
 
 Examples
 --------
->>> exit_code(Report("p.tex", ".", claims=[Claim("verified", "head-count fragment", "p.tex", 1, 1)]))
-0
+>>> statement({"kind": "interaction-rank", "interaction_rank": 2, "system": {"kind": "convolution", "n": 6}})
+'r = 2 (convolution, n = 6)'
+>>> sorted(values({"kind": "interaction-rank", "interaction_rank": 2}))
+[2]
 """
-
-from dataclasses import dataclass, field
-from typing import Optional
 
 from ..certificate import kinds
 from ..errors import InputError
 
-__all__ = ["Claim", "Unchecked", "Report", "statement", "exit_code", "STATUSES", "PASSING", "head_count_statement",
-           "interaction_statement", "family_statement", "approximate_statement", "gradient_statement"]
-
-#: Every status of a claim, with how the terminal report writes it.
-STATUSES = {
-    "verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "edited": "EDITED",
-    "changed-certificate": "CHANGED CERTIFICATE", "missing-certificate": "MISSING CERTIFICATE",
-    "fails-check": "FAILS CHECK", "not-typeset": "NOT TYPESET", "redefined": "REDEFINED", "unmarked": "UNMARKED",
-}
-#: The statuses that pass the audit.
-PASSING = {"verified", "kernel-checked"}
-
-@dataclass
-class Claim:
-    """One claim the paper shows, with its verdict (see the module's description)."""
-
-    status: str
-    what: str  # "head-count fragment", "head-count macros", "macro \\SymssmX...", "framework table", ...
-    file: str
-    line: int
-    order: int
-    kind: Optional[str] = None  # the certificate's kind (framework: "framework")
-    label: Optional[str] = None
-    number: Optional[str] = None  # "Theorem 3", from the .aux
-    page: Optional[str] = None
-    certificate: Optional[str] = None  # path of the certificate (as given, relative to the working folder)
-    sha256: Optional[str] = None
-    statement: Optional[str] = None  # what the certificate proves, in one line
-    detail: str = ""
-    diff: list = field(default_factory=list)  # [{"line", "expected", "found"}]
-    obligation: Optional[str] = None
-    certificates: list = field(default_factory=list)  # a table's certificates
-    environment: Optional[str] = None  # a fragment's theorem environment
-    theorem_name: Optional[str] = None  # the printed name when the fragment defines the environment
-
-    def text(self):
-        """The claim's line in the terminal report."""
-        head = STATUSES[self.status]
-        where = f"{self.file}:{self.line}"
-        name = self.number or ""
-        if self.label and not self.label.startswith("symssm:"):
-            name = f"{name} [{self.label}]" if name else f"[{self.label}]"
-        if self.page:
-            name += f", page {self.page}"
-        cert = f" ({self.certificate})" if self.certificate else ""
-        out = f"{head}: {name + ', ' if name else ''}{where}: {self.what}{cert}"
-        if self.statement and self.status in PASSING:
-            out += f": {self.statement}"
-        if self.detail:
-            out += f": {self.detail}"
-        return out
-
-
-@dataclass
-class Unchecked:
-    """A number the paper writes by hand next to "heads", "k(n)", "k =", "r =", "interaction rank", "rank"."""
-
-    status: str  # "unchecked" or "contradicts"
-    file: str
-    line: int
-    quantity: str
-    value: str
-    sentence: str
-    certificate: Optional[str] = None  # the certificate of the system the sentence names
-    detail: str = ""
-
-    def text(self):
-        head = "CONTRADICTS CERTIFICATE" if self.status == "contradicts" else "UNCHECKED"
-        about = f" ({self.certificate}: {self.detail})" if self.certificate else (f" ({self.detail})"
-                                                                                  if self.detail else "")
-        return f"{head}: {self.file}:{self.line}: hand-written {self.quantity} {self.value}{about}: \"{self.sentence}\""
-
-
-@dataclass
-class Report:
-    """Everything ``symssm audit`` found (``claims`` in the paper's order)."""
-
-    paper: str
-    folder: str
-    claims: list = field(default_factory=list)
-    unchecked: list = field(default_factory=list)
-    warnings: list = field(default_factory=list)  # (file, line, text)
-    problems: list = field(default_factory=list)  # (file, line, text): what stops the audit reading the paper
-    unused: list = field(default_factory=list)  # certificate paths no typeset claim uses
-    notes: list = field(default_factory=list)
-    aux: Optional[str] = None
-    strict: bool = False
+__all__ = ["statement", "values", "head_count_statement", "interaction_statement", "family_statement",
+           "approximate_statement", "gradient_statement", "head_count_values", "interaction_values", "family_values"]
 
 
 def statement(data):
@@ -151,14 +68,30 @@ def gradient_statement(data):
     return f"decay rate r = {data['decay_rate']}, crossover distance {delta if delta is not None else 'none'}"
 
 
-def exit_code(report):
-    """0 when the paper passes the audit, 1 otherwise (see the module's description)."""
-    if not report.claims:
-        return 1
-    if any(c.status not in PASSING for c in report.claims) or report.problems:
-        return 1
-    if any(u.status == "contradicts" for u in report.unchecked):
-        return 1
-    if report.strict and (report.unchecked or report.warnings or report.unused):
-        return 1
-    return 0
+def values(data, n=None):
+    """The counts a certificate proves for its system (at length ``n`` when given), or None when they are not head
+    counts or ranks (a gradient, an eps-head count)."""
+    try:
+        row = kinds.of(data)
+    except InputError:
+        return None
+    return None if row.values is None else row.load("values")(data, n)
+
+
+def head_count_values(data, n=None):
+    """A head count's values: at length ``n``, else every value of its profile and the one the theorem states."""
+    prof = data["profile"]
+    if n is not None:
+        return {prof["values"][n - 1] if n <= len(prof["values"]) else prof["eventual"]} if n >= 1 else None
+    return set(prof["values"]) | {prof["eventual"], data["head_count"]}
+
+
+def interaction_values(data, n=None):
+    """An interaction rank's value."""
+    return {data["interaction_rank"]}
+
+
+def family_values(data, n=None):
+    """A count for every parameter value: the values of its cases."""
+    key = kinds.of(data).count
+    return {b[key] for b in data["bodies"]}

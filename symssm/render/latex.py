@@ -34,7 +34,8 @@ from .style import (DEFAULT_ENVIRONMENT, DEFAULT_THEOREM_NAME, Style, begin_mark
                     end_marker)
 from .tex import MAX_SHOWN, escape_text, tex_count, tex_decimal, tex_matrix, tex_name, tex_number
 
-__all__ = ["render", "render_macros", "render_standalone", "render_markdown", "to_latex",
+__all__ = ["render", "render_macros", "sentence_macros", "head_count_sentences", "gradient_sentences",
+           "interaction_sentences", "render_standalone", "render_markdown", "to_latex",
            "require_verified", "head_count_macros", "interaction_macros", "approximate_macros",
            "interaction_family_macros", "parametric_macros", "gradient_highway_macros", "head_count_markdown"]
 
@@ -149,11 +150,66 @@ def _macros(data, style, source, digest=None):
     define("SystemName", tex_name(data["system"]["name"]))
     for name, value in kinds.of(data).load("macros")(data):
         define(name, value)
+    for name, value in sentence_macros(data):
+        define(name, value)
     out.append(end_marker("macros", data, digest=digest))
     return "\n".join(out) + "\n"
 
 
 # ---------------------------------------------------------------- the macros of each kind (rows of certificate/kinds.py)
+
+def sentence_macros(data):
+    """``[(name, LaTeX sentence)]``: whole certified statements for prose (the row's ``sentences``), each starting in
+    lower case (``We show that \\SymssmRotationHeadCountSentence.``), so that ``symssm audit`` finds the whole
+    statement (the system, the count, the lengths) on the page rather than a lone number.
+
+    Examples
+    --------
+    >>> from symssm import certify, ssm
+    >>> cert = certify(ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot"), 8)
+    >>> name, tex = sentence_macros(cert.data)[0]
+    >>> name
+    'HeadCountSentence'
+    >>> print(tex)
+    the SSM \\texttt{rot} needs exactly $2$ attention heads for every sequence length $n \\ge 2$
+    """
+    make = kinds.of(data).load("sentences")
+    return make(data) if make is not None else []
+
+
+def _subject(data):
+    return tex_name(data["system"]["name"]) if data["system"].get("name") else "under consideration"
+
+
+def head_count_sentences(data):
+    """The head count with its lengths: ``the SSM NAME needs exactly $k$ attention heads for every ...``."""
+    from .statement import for_lengths
+
+    k, hf = data["head_count"], data["holds_for"]
+    span = for_lengths(hf["from"], hf["to"])
+    return [("HeadCountSentence", f"the SSM {_subject(data)} needs exactly ${k}$ attention head{'s' if k != 1 else ''} "
+             + span[0].lower() + span[1:])]
+
+
+def gradient_sentences(data):
+    """The decay bound and, when certified, the crossover distances."""
+    from .tex import tex_value
+
+    name = _subject(data)
+    out = [("DecaySentence", f"the gradients of the SSM {name} satisfy $\\lVert \\partial y_i / \\partial x_j "
+            f"\\rVert_F \\le K r^{{\\,i-j}}$ with $r {tex_value(data['decay_rate'], up=True)}$")]
+    delta = data["crossover_distance"]
+    if delta is not None:
+        out.append(("CrossoverSentence", f"single-head attention carries more gradient than the SSM {name} at every "
+                    f"distance from ${tex_count(delta)}$ to ${tex_count(data['n'] - 1)}$"))
+    return out
+
+
+def interaction_sentences(data):
+    """The interaction rank on the layer's input."""
+    return [("InteractionRankSentence", f"the layer {_subject(data)} has interaction rank exactly "
+             f"$r = {data['interaction_rank']}$ on sequences of length $n = {tex_count(data['system']['n'])}$")]
+
 
 def head_count_macros(data):
     """``[(name, LaTeX value)]``: the macros of verified head-count data (real or complex)."""

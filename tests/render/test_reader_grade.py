@@ -9,7 +9,6 @@ import glob
 import json
 import os
 import re
-import shutil
 
 import pytest
 
@@ -307,98 +306,6 @@ def test_random_n8_fits_one_two_column_page(tmp_path):
     pages = subprocess.run(["pdfinfo", str(tmp_path / "doc.pdf")], capture_output=True, text=True).stdout
     assert re.search(r"Pages:\s+[12]\n", pages)  # the \clearpage's empty first page, then one page
     assert int(re.search(r"Pages:\s+(\d+)", pages).group(1)) <= 2
-
-
-# ---------------------------------------------------------------- audit
-
-
-def _paper(tmp_path, fragments):
-    body = "".join(f"\\input{{{name}}}\n" for name in fragments)
-    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,amsthm}\n"
-                                        "\\begin{document}\n" + body + "\\end{document}\n")
-    return tmp_path / "paper.tex"
-
-
-def test_audit_verifies_edits_missing_and_failing(tmp_path, capsys):
-    certs = tmp_path / "certs"
-    certs.mkdir()
-    for name, family in (("rot", "rotation"), ("shift", "shift")):
-        assert main(["certify", "--family", family, "--N", "2", "-n", "8", "-o", str(certs / f"{name}.json")]) == 0
-        assert main(["latex", str(certs / f"{name}.json"), "-o", str(tmp_path / f"{name}.tex")]) == 0
-    assert main(["latex", str(certs / "rot.json"), "--macros", "-o", str(tmp_path / "rot-macros.tex")]) == 0
-    sub = tmp_path / "sections"
-    sub.mkdir()
-    (sub / "results.tex").write_text("% \\input{ignored}\n\\input{shift}\n")
-    paper = _paper(tmp_path, ["rot-macros", "rot", "sections/results"])
-    capsys.readouterr()
-    assert main(["audit", str(paper)]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in out[1:-1]] == ["VERIFIED"] * 3
-    assert out[-1].startswith("audit: all 3 claims verified")
-
-    # an edited fragment: the token that changed, and where
-    text = (tmp_path / "rot.tex").read_text()
-    (tmp_path / "rot.tex").write_text(text.replace("Sufficiency.", "Sufficiency (edited)."))
-    assert main(["audit", str(paper)]) == 1
-    out = capsys.readouterr().out
-    assert "EDITED: rot.tex:1: head-count fragment" in out and "differs" in out
-    assert "Sufficiency[].}" in out and "Sufficiency[ (edited)].}" in out
-    (tmp_path / "rot.tex").write_text(text)
-
-    # a fragment whose marker names a certificate the checker rejects
-    forged = json.loads((certs / "shift.json").read_text())
-    forged["head_count"] = 3
-    from symssm.formats.jsonio import dumps_canonical
-    from symssm.render.style import certificate_sha256
-
-    (certs / "forged.json").write_text(dumps_canonical(forged, indent=2))
-    sha = certificate_sha256(forged)
-    (tmp_path / "forged.tex").write_text(f"% symssm fragment: head-count certificate {sha}; file forged.json; options -\n"
-                                         f"\\begin{{symssmtheorem}}k = 3\\end{{symssmtheorem}}\n"
-                                         f"% end of symssm fragment {sha}\n")
-    paper = _paper(tmp_path, ["rot", "forged"])
-    assert main(["audit", str(paper)]) == 1
-    out = capsys.readouterr().out
-    assert "FAILS CHECK: forged.tex:1: head-count fragment" in out and "rejected: head_count" in out
-
-    # a missing certificate, searched in another folder
-    paper = _paper(tmp_path, ["rot"])
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    assert main(["audit", str(paper), "--certificates", str(empty)]) == 1
-    assert "MISSING CERTIFICATE: rot.tex:1: head-count fragment" in capsys.readouterr().out
-
-    # pasted without its markers
-    (tmp_path / "pasted.tex").write_text("\n".join(text.split("\n")[2:-2]) + "\n")
-    assert main(["audit", str(_paper(tmp_path, ["pasted"]))]) == 1
-    assert "UNMARKED: pasted.tex" in capsys.readouterr().out
-
-
-def test_audit_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
-    (tmp_path / "loop.tex").write_text("\\input{loop}\n")
-    (tmp_path / "bin.tex").write_bytes(b"\x00\x01")
-    for argv in (["audit", str(tmp_path / "nope.tex")], ["audit", str(tmp_path / "loop.tex")],
-                 ["audit", str(tmp_path / "bin.tex")],
-                 ["audit", str(tmp_path / "loop.tex"), "--certificates", str(tmp_path / "nofolder")]):
-        capsys.readouterr()
-        assert main(argv) == 2, argv
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "Traceback" not in err, err
-    (tmp_path / "empty.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
-    assert main(["audit", str(tmp_path / "empty.tex")]) == 1  # nothing verified
-
-
-def test_audit_the_catalogue_and_a_copied_paper(tmp_path):
-    shutil.copytree(CATALOGUE, tmp_path / "cat")
-    names = sorted(os.path.basename(p)[:-4] for p in glob.glob(str(tmp_path / "cat" / "*.tex")))
-    paper = tmp_path / "cat" / "all.tex"
-    paper.write_text("\\documentclass{article}\n\\begin{document}\n" + "".join(f"\\input{{{n}}}\n" for n in names)
-                     + "\\end{document}\n")
-    from symssm.render.audit import audit
-
-    report = audit(str(paper))
-    assert len(report.claims) == len(names) and {c.status for c in report.claims} == {"verified"}
-    assert report.notes == [] and report.unused == [] and report.problems == []
 
 
 @pytest.mark.long  # every family and framework layer certified, then four hosts

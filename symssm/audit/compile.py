@@ -1,0 +1,251 @@
+"""Compile a paper the way its author does, in a throw-away copy: the PDF the audit reads.
+
+The paper's folder is copied (regular files only; links are left out, so nothing outside the folder is
+read through them) into a temporary folder and compiled there with the engine it names (``pdflatex`` or
+``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the engine, then
+``biber`` (when the run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then
+the engine again until the log stops asking for a rerun (at most :data:`MAX_RUNS` runs). Every run has
+shell escape off (``-no-shell-escape``), kpathsea's paranoid file access (``openin_any=p``,
+``openout_any=p``: no absolute paths, no parent folders, no dot files) and the recorder on
+(``-recorder``: the ``.fls`` list of every file read, which tells the audit which symssm fragments the
+paper included without reading its TeX). Each program runs in its own process group, killed with
+everything it started on the time limit or when the audit itself is interrupted.
+
+A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error with its file
+and line (the command line's exit 2).
+
+Examples
+--------
+>>> first_error("./sections/a.tex:12: Undefined control sequence.\\nl.12 \\\\foo")
+'sections/a.tex:12: Undefined control sequence.'
+>>> first_error("! Emergency stop.\\n<*> paper.tex")
+'! Emergency stop.'
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+
+from ..errors import InputError, LimitError
+
+__all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILES", "Compiled", "compile_paper",
+           "first_error", "recorded_inputs"]
+
+ENGINES = ("pdflatex", "lualatex", "xelatex")
+#: Engines the audit refuses to run, with the reason.  LuaTeX's Lua ``io`` library ignores kpathsea's
+#: ``openin_any``/``openout_any``: ``\\directlua{io.open(...)}`` reads and writes any file the reviewer can.
+#: ``--safer`` removes ``io.open`` and writes but not ``io.lines``/``io.input``/``lfs.dir``/``package.loadlib``
+#: (measured on LuaHBTeX 1.15: a file outside the copy is still read), and stops luaotfload.
+UNCONFINED = {"lualatex": "lualatex cannot be confined (the paper's Lua code can read any file, even with --safer); "
+                          "compile the paper yourself and audit the PDF: symssm audit PAPER.pdf --certificates DIR"}
+#: Most engine runs of one compile (latexmk's default is 5).
+MAX_RUNS = 4
+#: Limits on the folder copied for the compile.
+MAX_COPY_BYTES = 512 * 2**20
+MAX_COPY_FILES = 20000
+_FILE_LINE = re.compile(r"^(\.?/?[^:\n]{1,200}\.(?:tex|sty|cls|bbl|aux|ltx|def|cfg|fd|toc|lof|lot|out)):(\d+): (.+)$")
+_SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled paper: its PDF, the folder it was compiled in, the source files the engine read."""
+
+    pdf: str
+    folder: str  # the temporary copy (removed by the caller's context)
+    main: str  # the main file's path relative to the copy
+    inputs: tuple  # paths (relative to the copy) of the files the engine read from the copy
+    runs: int  # engine runs
+    seconds: float
+
+
+def _copy(src, dst):
+    """Copy the paper's folder (regular files only) within the size limits."""
+    total = count = 0
+    for top, dirs, files in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not os.path.islink(os.path.join(top, d)))
+        rel = os.path.relpath(top, src)
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for name in files:
+            path = os.path.join(top, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            count += 1
+            total += os.path.getsize(path)
+            if count > MAX_COPY_FILES or total > MAX_COPY_BYTES:
+                raise LimitError(f"{src}: the paper's folder has more than {MAX_COPY_FILES} files or "
+                                 f"{MAX_COPY_BYTES >> 20} MB; audit a smaller folder")
+            shutil.copyfile(path, os.path.join(dst, rel, name))
+
+
+def _environment():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXMF", "TEXINPUTS", "BIBINPUTS", "BSTINPUTS"))}
+    env.update(openin_any="p", openout_any="p", shell_escape="f", LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="0",
+               FORCE_SOURCE_DATE="1")
+    return env
+
+
+def _run(argv, cwd, deadline, what):
+    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise InputError(f"{what}: the compile passed its time limit")
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=_environment(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as exc:
+        raise InputError(f"cannot run {argv[0]} ({exc.strerror}); is TeX Live installed?") from None
+    try:
+        out, _ = proc.communicate(timeout=left)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        raise InputError(f"{what}: the compile passed its time limit") from None
+    except BaseException:
+        _kill(proc)
+        raise
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+def _kill(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def first_error(log):
+    """The first LaTeX error of a log written with ``-file-line-error`` (file:line: message), else its first ``!``."""
+    for line in log.splitlines():
+        m = _FILE_LINE.match(line)
+        if m:
+            path = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+            return f"{path}:{m.group(2)}: {m.group(3).strip()}"[:300]
+    for line in log.splitlines():
+        if line.startswith("!"):
+            return line.strip()[:300]
+    return ""
+
+
+def recorded_inputs(fls_text, folder):
+    """Paths (relative to ``folder``) of the files an ``.fls`` recorder list shows the engine reading from ``folder``.
+
+    Examples
+    --------
+    >>> fls = "PWD /tmp/x\\nINPUT ./a.tex\\nINPUT /usr/share/texmf/b.sty\\nOUTPUT a.log\\nINPUT a.tex"
+    >>> recorded_inputs(fls, "/tmp/x")
+    ('a.tex',)
+    """
+    pwd = folder
+    out = []
+    for line in fls_text.splitlines():
+        if line.startswith("PWD "):
+            pwd = line[4:]
+        elif line.startswith("INPUT "):
+            path = os.path.normpath(os.path.join(pwd, line[6:]))
+            rel = os.path.relpath(path, os.path.realpath(pwd) if os.path.isabs(pwd) else folder)
+            if not rel.startswith("..") and not os.path.isabs(rel) and rel not in out:
+                out.append(rel)
+    return tuple(out)
+
+
+def _needs_rerun(log):
+    return bool(re.search(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may have changed|"
+                          r"There were undefined citations|Please \(re\)run Biber|rerunfilecheck", log))
+
+
+def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=None):
+    """Compile ``paper`` in a copy of its folder made under ``workdir``; the :class:`Compiled` result.
+
+    Parameters
+    ----------
+    paper : str
+        The main ``.tex`` file.
+    workdir : str
+        An empty folder the copy goes into (the caller removes it).
+    engine : str
+        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused
+        (:data:`UNCONFINED`).
+    seconds : float
+        Time limit for the whole compile (every run together).
+    progress : callable, optional
+        Called with a short line before each program runs.
+
+    Raises
+    ------
+    InputError
+        If the engine is unknown or refused (``lualatex``), the paper is not a readable ``.tex`` file, the
+        compile fails (the first LaTeX error with its file and line) or passes its time limit.
+    """
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {str(engine)[:40]!r} (one of {', '.join(ENGINES)})")
+    if engine in UNCONFINED:
+        raise InputError(UNCONFINED[engine])
+    if shutil.which(engine) is None:
+        raise InputError(f"{engine} is not installed (TeX Live is needed to compile the paper)")
+    paper = os.path.abspath(os.fspath(paper))
+    if not os.path.isfile(paper):
+        raise InputError(f"{paper}: no such file")
+    start = time.monotonic()
+    deadline = start + seconds
+    src = os.path.dirname(paper)
+    dst = os.path.join(workdir, "paper")
+    _copy(src, dst)
+    main = os.path.basename(paper)
+    stem = main[:-4] if main.endswith(".tex") else main
+    argv = [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
+            "-recorder", "-synctex=1", main]
+    say = progress or (lambda text: None)
+    runs, bib_done = 0, False
+    while True:
+        runs += 1
+        say(f"{engine} run {runs}")
+        code, out = _run(argv, dst, deadline, main)
+        log = _read(os.path.join(dst, stem + ".log")) or out
+        if code != 0 or not os.path.isfile(os.path.join(dst, stem + ".pdf")):
+            err = first_error(log) or f"{engine} stopped with exit status {code} and no PDF"
+            raise InputError(f"the paper does not compile: {err}")
+        if not bib_done:
+            bib_done = True
+            tool = _bibliography_tool(dst, stem)
+            if tool:
+                say(tool)
+                bcode, bout = _run([tool, stem], dst, deadline, f"{tool} {stem}")
+                if bcode != 0 and tool == "biber" or bcode >= 2:
+                    line = next((x for x in bout.splitlines() if "ERROR" in x or x.startswith("I ")), "")
+                    raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")
+                continue
+        if runs >= MAX_RUNS or not _needs_rerun(log):
+            break
+    fls = _read(os.path.join(dst, stem + ".fls"))
+    inputs = recorded_inputs(fls, dst)
+    return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs, runs, time.monotonic() - start)
+
+
+def _bibliography_tool(folder, stem):
+    if os.path.isfile(os.path.join(folder, stem + ".bcf")):
+        if shutil.which("biber") is None:
+            raise InputError("the paper uses biblatex with biber, which is not installed")
+        return "biber"
+    aux = _read(os.path.join(folder, stem + ".aux"))
+    if "\\bibdata{" in aux:
+        return "bibtex"
+    return None
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(64 * 2**20).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def temporary_folder():
+    """A fresh temporary folder (a :class:`tempfile.TemporaryDirectory`) for :func:`compile_paper`."""
+    return tempfile.TemporaryDirectory(prefix="symssm-audit-")

@@ -1,0 +1,634 @@
+"""Glyph identity and true outlines: the font programs a PDF embeds, checked against TeX Live's own files.
+
+Only :mod:`symssm.audit.pages` imports this module.  It reads an embedded font program (Type 1, CFF,
+CID-keyed CFF or TrueType), names the glyph a character code selects (the font's own encoding, never the
+PDF's ``/ToUnicode`` text layer), and compares the glyph's outline with the glyph of the same name (or,
+for CID fonts without names, the same glyph index) in the font file TeX Live installs, found through
+``kpsewhich``: ``pdftex.map`` names the ``.pfb`` file of a Type 1 font, OpenType fonts are found by their
+file name.  An outline that differs from TeX Live's (a virtual or hacked font drawing a 3 as a 2) is
+reported, and so is a font TeX Live does not have.
+
+Examples
+--------
+>>> glyph_char("four"), glyph_char("ffi"), glyph_char("summationdisplay"), glyph_char("uni2212")
+('4', 'ffi', '∑', '−')
+>>> glyph_char("no-such-glyph-name")
+''
+>>> base_name("ABCDEF+CMR10")
+'CMR10'
+"""
+
+import functools
+import io
+import math
+import os
+import re
+import subprocess
+import unicodedata
+
+from fontTools import agl
+from fontTools.pens.basePen import BasePen
+
+__all__ = [
+    "FontProgram", "base_name", "glyph_char", "read_type1", "read_cff", "read_truetype",
+    "reference_font", "same_outline", "flatten",
+]
+
+#: TeX's names for sizes and pieces of one symbol (cmex10: ``summationdisplay``, ``parenleftbig``).
+_SUFFIXES = ("display", "text", "Bigg", "bigg", "Big", "big", "bt", "tp", "mid", "ex", "rm", "sm")
+#: Glyph names of TeX's math fonts that the Adobe glyph list does not know.
+_TEX_NAMES = {
+    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl",
+    "negationslash": "̸", "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘",
+    "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ", "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ",
+    "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″", "prime": "′", "lscript": "ℓ",
+    "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃", "equivasymptotic": "≍",
+    "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆", "triangleright": "▷",
+    "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
+    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨",
+    "angbracketright": "⟩", "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋",
+    "ceilingleft": "⌈", "ceilingright": "⌉", "follows": "≻", "precedes": "≺", "lessmuch": "≪",
+    "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫", "contintegral": "∮",
+    "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
+    "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^",
+    "tildewidest": "~", "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "",
+    "bracketrightex": "", "parenleftex": "", "parenrightex": "", "braceex": "",
+    "vextendsingle": "", "vextenddouble": "", "braceleftmid": "", "bracerightmid": "",
+}
+#: Mathematical italic, bold ... letters and digits (unicode-math) as the plain letters they show.
+_MATH_LETTERS = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0x1D400, 0x1D800)
+                 if len(unicodedata.normalize("NFKC", chr(c))) == 1}
+#: Map of a ligature code point to its letters (TeX's fi, ffi ...), so statements match as letters.
+_LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
+
+
+def is_piece(name):
+    """Whether a glyph name is a piece of a big delimiter that reads as nothing (``parenleftex``): a known
+    glyph of TeX's math fonts, not an unknown one.
+
+    >>> is_piece("parenleftex"), is_piece("four"), is_piece("a65")
+    (True, False, False)
+    """
+    return _TEX_NAMES.get(name, None) == ""
+
+
+def base_name(name):
+    """A font name without its six-letter subset prefix (``ABCDEF+CMR10`` -> ``CMR10``)."""
+    name = str(name)
+    if len(name) > 7 and name[6] == "+" and name[:6].isupper() and name[:6].isalpha():
+        return name[7:]
+    return name
+
+
+@functools.lru_cache(maxsize=4096)
+def glyph_char(name):
+    """The text a glyph name stands for ('' when unknown), with ligatures as their letters.
+
+    Parameters
+    ----------
+    name : str
+        A PostScript glyph name (``four``, ``uni2212``, ``summationdisplay``).
+
+    Returns
+    -------
+    str
+    """
+    if not name or name == ".notdef":
+        return ""
+    if name in _TEX_NAMES:
+        return _TEX_NAMES[name]
+    text = agl.toUnicode(name)
+    if not text or (len(text) == 1 and text == "\ufffd"):
+        for suffix in _SUFFIXES:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                return glyph_char(name[: -len(suffix)])
+        return ""
+    return "".join(_LIGATURES.get(ch, ch) if ch not in _MATH_LETTERS else _MATH_LETTERS[ch] for ch in text)
+
+
+# ---------------------------------------------------------------------------------------------- outlines
+
+
+class _FlattenPen(BasePen):
+    """Contours as lists of points, curves flattened into ``steps`` segments each."""
+
+    def __init__(self, glyphset=None, steps=6):
+        super().__init__(glyphset)
+        self.contours = []
+        self.current = None
+        self.steps = steps
+
+    def _moveTo(self, pt):
+        self.current = [tuple(pt)]
+        self.contours.append(self.current)
+
+    def _lineTo(self, pt):
+        if self.current is None:
+            self._moveTo(self._getCurrentPoint() or (0, 0))
+        self.current.append(tuple(pt))
+
+    def _curveToOne(self, p1, p2, p3):
+        if self.current is None:
+            self._moveTo(self._getCurrentPoint() or (0, 0))
+        p0 = self.current[-1]
+        for i in range(1, self.steps + 1):
+            t = i / self.steps
+            u = 1 - t
+            self.current.append((
+                u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
+                u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1],
+            ))
+
+    def _qCurveToOne(self, p1, p2):
+        if self.current is None:
+            self._moveTo(self._getCurrentPoint() or (0, 0))
+        p0 = self.current[-1]
+        for i in range(1, self.steps + 1):
+            t = i / self.steps
+            u = 1 - t
+            self.current.append((u * u * p0[0] + 2 * u * t * p1[0] + t * t * p2[0],
+                                 u * u * p0[1] + 2 * u * t * p1[1] + t * t * p2[1]))
+
+    def _closePath(self):
+        self.current = None
+
+    _endPath = _closePath
+
+
+def flatten(glyph, glyphset=None):
+    """A glyph's contours as tuples of points in font units (curves flattened), or ``None`` if unreadable."""
+    pen = _FlattenPen(glyphset)
+    try:
+        glyph.draw(pen)
+    except Exception:  # a broken charstring: the caller reports the glyph as unverifiable
+        return None
+    contours = []
+    for contour in pen.contours:
+        points = [p for i, p in enumerate(contour) if i == 0 or p != contour[i - 1]]
+        if len(points) > 1 and points[-1] == points[0]:
+            points.pop()
+        if len(points) >= 2:
+            contours.append(tuple(points))
+    return tuple(contours)
+
+
+def _bounds(contours):
+    xs = [p[0] for c in contours for p in c]
+    ys = [p[1] for c in contours for p in c]
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def same_outline(a, b, *, tolerance=12.0):
+    """Whether two flattened outlines (font units of a 1000-unit em) draw the same shape.
+
+    Tolerant of subsetting, hinting and charstring conversion: equal bounds within ``tolerance`` and
+    every flattened point of each within ``tolerance`` of the other's polyline points.
+
+    >>> sq = (((0, 0), (100, 0), (100, 100), (0, 100)),)
+    >>> same_outline(sq, sq), same_outline(sq, (((0, 0), (100, 0), (100, 300), (0, 300)),))
+    (True, False)
+    """
+    if a == b:
+        return True
+    if not a or not b:
+        return False
+    ba, bb = _bounds(a), _bounds(b)
+    if any(abs(x - y) > tolerance for x, y in zip(ba, bb)):
+        return False
+    pa = _densify(a, tolerance)
+    pb = _densify(b, tolerance)
+    return _directed(pa, pb, tolerance) and _directed(pb, pa, tolerance)
+
+
+def _densify(contours, step):
+    points = []
+    for contour in contours:
+        for i, p in enumerate(contour):
+            q = contour[(i + 1) % len(contour)]
+            n = max(1, int(math.hypot(q[0] - p[0], q[1] - p[1]) / step))
+            points.extend((p[0] + (q[0] - p[0]) * k / n, p[1] + (q[1] - p[1]) * k / n) for k in range(n))
+    return points
+
+
+def _directed(src, dst, tolerance):
+    cell = tolerance
+    grid = {}
+    for x, y in dst:
+        grid.setdefault((int(x // cell), int(y // cell)), []).append((x, y))
+    t2 = tolerance * tolerance
+    for x, y in src:
+        cx, cy = int(x // cell), int(y // cell)
+        if not any((x - u) ** 2 + (y - v) ** 2 <= t2
+                   for dx in (-1, 0, 1) for dy in (-1, 0, 1) for u, v in grid.get((cx + dx, cy + dy), ())):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------- programs
+
+
+class FontProgram:
+    """A parsed font program: glyph names by code or CID, outlines by name, units per em.
+
+    Attributes
+    ----------
+    kind : str
+        ``'type1'``, ``'cff'``, ``'truetype'``.
+    encoding : dict
+        Built-in encoding, code -> glyph name (simple fonts).
+    cid_keyed : bool
+        A CID-keyed CFF (glyphs found by CID through the charset).
+    """
+
+    def __init__(self, kind, glyphset, encoding, units, order=None, cid_map=None, cmap=None):
+        self.kind = kind
+        self.glyphset = glyphset
+        self.encoding = encoding
+        self.units = units
+        self.order = order or []
+        self.cid_map = cid_map or {}
+        self.cmap = cmap or {}
+        self.cid_keyed = bool(cid_map)
+        self.slant = 0.0              # a Type 1 FontMatrix's slant (pdfTeX's SlantFont), over its scale
+        self._outlines = {}
+
+    def name_for_cid(self, cid):
+        """The glyph a CID selects: a CID-keyed charset, else the glyph index itself."""
+        if self.cid_keyed:
+            return self.cid_map.get(cid)
+        return self.order[cid] if 0 <= cid < len(self.order) else None
+
+    def outline(self, name):
+        """Flattened contours of glyph ``name`` scaled to a 1000-unit em, ``None`` if absent."""
+        if name in self._outlines:
+            return self._outlines[name]
+        result = None
+        try:
+            glyph = self.glyphset[name]
+        except Exception:  # absent
+            glyph = None
+        if glyph is not None:
+            contours = flatten(glyph, self.glyphset)
+            if contours is not None and self.units != 1000:
+                f = 1000.0 / self.units
+                contours = tuple(tuple((x * f, y * f) for x, y in c) for c in contours)
+            result = contours
+        self._outlines[name] = result
+        return result
+
+    def has(self, name):
+        try:
+            return name in self.glyphset
+        except Exception:
+            return False
+
+
+class _LazyCharStrings(dict):
+    """Glyph name -> charstring, each decrypted and decoded on first use."""
+
+    def __init__(self, raw, subrs, lenIV):
+        super().__init__()
+        self.raw = raw
+        self.subrs = subrs
+        self.lenIV = lenIV
+
+    def __contains__(self, name):
+        return name in self.raw
+
+    def __iter__(self):
+        return iter(self.raw)
+
+    def keys(self):
+        return self.raw.keys()
+
+    def __missing__(self, name):
+        from fontTools.misc import psCharStrings
+
+        plain = _decrypt(self.raw[name], 4330)
+        glyph = psCharStrings.T1CharString(plain[self.lenIV:], subrs=self.subrs)
+        self[name] = glyph
+        return glyph
+
+
+class _LazySubrs(list):
+    """Subroutines decrypted on first call."""
+
+    def __init__(self, raw, lenIV):
+        super().__init__(raw)
+        self.done = set()
+        self.lenIV = lenIV
+
+    def __getitem__(self, index):
+        from fontTools.misc import psCharStrings
+
+        item = list.__getitem__(self, index)
+        if index not in self.done:
+            plain = _decrypt(item, 4330)
+            item = psCharStrings.T1CharString(plain[self.lenIV:], subrs=self)
+            list.__setitem__(self, index, item)
+            self.done.add(index)
+        return item
+
+
+_RD = rb"(?:RD|-\|)"
+
+
+def _type1_program(clear, plain):
+    """A Type 1 program from its clear text and decrypted private part, charstrings decoded lazily."""
+    m = re.search(rb"/lenIV\s+(\d+)", plain)
+    lenIV = int(m.group(1)) if m else 4
+    subrs_at = plain.find(b"/Subrs")
+    chars_at = plain.find(b"/CharStrings")
+    if chars_at < 0:
+        raise ValueError("no CharStrings")
+    raw_subrs = []
+    if 0 <= subrs_at < chars_at:
+        pos = subrs_at
+        pattern = re.compile(rb"dup\s+(\d+)\s+(\d+)\s+" + _RD + rb" ")
+        while True:
+            m = pattern.search(plain, pos, chars_at)
+            if not m:
+                break
+            index, length = int(m.group(1)), int(m.group(2))
+            if index > 65535:
+                raise ValueError("bad Subrs")
+            while len(raw_subrs) <= index:
+                raw_subrs.append(b"")
+            raw_subrs[index] = plain[m.end(): m.end() + length]
+            pos = m.end() + length
+    raw = {}
+    pattern = re.compile(rb"/([^\s/\[\]{}()<>%]+)\s+(\d+)\s+" + _RD + rb" ")
+    pos = chars_at + len(b"/CharStrings")
+    while True:
+        m = pattern.search(plain, pos)
+        if not m:
+            break
+        length = int(m.group(2))
+        raw[m.group(1).decode("latin-1")] = plain[m.end(): m.end() + length]
+        pos = m.end() + length
+    if not raw:
+        raise ValueError("no glyphs")
+    subrs = _LazySubrs(raw_subrs, lenIV)
+    encoding = {}
+    if re.search(rb"/Encoding\s+StandardEncoding", clear):
+        from fontTools.encodings.StandardEncoding import StandardEncoding
+
+        encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
+    for m in re.finditer(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>%]+)\s+put", clear):
+        if int(m.group(1)) < 256:
+            encoding[int(m.group(1))] = m.group(2).decode("latin-1")
+    units = 1000.0
+    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)", clear)
+    if m:
+        try:
+            scale = float(m.group(1))
+            units = 1.0 / scale if scale else 1000.0
+        except ValueError:
+            pass
+    program = FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, units)
+    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+)", clear)
+    if m:
+        try:
+            a, _, c, _ = (float(v) for v in m.groups())
+            program.slant = max(-1.0, min(1.0, c / a)) if a else 0.0
+        except ValueError:
+            pass
+    return program
+
+
+def _decrypt(cipher, r):
+    """Type 1 decryption (eexec key 55665, charstring key 4330), a tight loop over ints."""
+    out = bytearray(len(cipher))
+    for i, c in enumerate(cipher):
+        out[i] = c ^ (r >> 8)
+        r = ((c + r) * 52845 + 22719) & 0xFFFF
+    return bytes(out)
+
+
+def _decrypt_eexec(cipher):
+    if cipher[:4] and all(c in b"0123456789abcdefABCDEF \r\n\t" for c in cipher[:16]):
+        cipher = bytes.fromhex(re.sub(rb"[^0-9a-fA-F]", b"", cipher).decode("ascii"))
+    return _decrypt(cipher, 55665)[4:]
+
+
+def read_type1(data, length1, length2):
+    """Parse an embedded Type 1 program (``/FontFile``: clear text, then binary eexec part).
+
+    Raises
+    ------
+    ValueError
+        When the program cannot be read.
+    """
+    if not (0 < length1 < len(data)):
+        raise ValueError("bad Length1")
+    clear = data[:length1]
+    if clear.rfind(b"eexec") < 0:
+        raise ValueError("no eexec")
+    cipher = data[length1: length1 + length2] if length2 > 0 else data[length1:]
+    return _type1_program(clear, _decrypt_eexec(cipher))
+
+
+def pfb_parts(data):
+    """The clear text and the encrypted part of an installed ``.pfb`` (segments) or ``.pfa`` font."""
+    if data[:1] == b"\x80":
+        clear, cipher = b"", b""
+        pos = 0
+        while pos + 6 <= len(data) and data[pos] == 0x80 and data[pos + 1] in (1, 2):
+            kind = data[pos + 1]
+            length = int.from_bytes(data[pos + 2: pos + 6], "little")
+            chunk = data[pos + 6: pos + 6 + length]
+            if kind == 1 and not cipher:
+                clear += chunk
+            elif kind == 2:
+                cipher += chunk
+            pos += 6 + length
+        return clear, cipher
+    at = data.find(b"eexec")
+    if at < 0:
+        raise ValueError("no eexec")
+    at += len(b"eexec")
+    while at < len(data) and data[at:at + 1] in (b"\r", b"\n", b" ", b"\t"):
+        at += 1
+    end = data.find(b"0000000000", at)
+    return data[:at], data[at: end if end > 0 else len(data)]
+
+
+def read_pfb(path):
+    """Parse an installed ``.pfb`` (segments) or ``.pfa`` Type 1 font file."""
+    with open(path, "rb") as fh:
+        clear, cipher = pfb_parts(fh.read())
+    return _type1_program(clear, _decrypt_eexec(cipher))
+
+
+def read_cff(data):
+    """Parse a CFF program (``/FontFile3`` of subtype ``Type1C`` or ``CIDFontType0C``, or ``OpenType``)."""
+    from fontTools.cffLib import CFFFontSet
+
+    if data[:4] == b"OTTO":
+        from fontTools.ttLib import TTFont
+
+        tt = TTFont(io.BytesIO(data), lazy=True)
+        data = tt.getTableData("CFF ")
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(data), None)
+    top = cff[cff.fontNames[0]]
+    charset = list(top.charset or [])
+    glyphset = top.CharStrings
+    cid_map = {}
+    if hasattr(top, "ROS"):
+        for name in charset:
+            if name.startswith("cid") and name[3:].isdigit():
+                cid_map[int(name[3:])] = name
+            elif name == ".notdef":
+                cid_map[0] = name
+    encoding = {}
+    enc = getattr(top, "Encoding", None)
+    if isinstance(enc, list):
+        encoding = {i: n for i, n in enumerate(enc[:256]) if n and n != ".notdef"}
+    elif enc == "StandardEncoding" or enc is None:
+        from fontTools.encodings.StandardEncoding import StandardEncoding
+
+        encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
+    matrix = getattr(top, "FontMatrix", None) or [0.001]
+    units = 1.0 / matrix[0] if matrix[0] else 1000.0
+    return FontProgram("cff", glyphset, encoding, units, order=charset, cid_map=cid_map)
+
+
+def read_truetype(data):
+    """Parse a TrueType program (``/FontFile2``) or an OpenType file."""
+    from fontTools.ttLib import TTFont
+
+    tt = TTFont(io.BytesIO(data), lazy=True)
+    if "CFF " in tt:
+        return read_cff(data)
+    order = tt.getGlyphOrder()
+    glyphset = tt.getGlyphSet()
+    units = tt["head"].unitsPerEm if "head" in tt else 1000
+    cmap = {}
+    encoding = {}
+    if "cmap" in tt:
+        for table in tt["cmap"].tables:
+            if (table.platformID, table.platEncID) == (3, 0) or (table.platformID, table.platEncID) == (1, 0):
+                for code, name in table.cmap.items():
+                    encoding.setdefault(code & 0xFF, name)
+            elif table.isUnicode():
+                for code, name in table.cmap.items():
+                    cmap.setdefault(name, chr(code))
+    return FontProgram("truetype", glyphset, encoding, units, order=order, cmap=cmap)
+
+
+# ---------------------------------------------------------------------------------------------- TeX Live
+
+
+def _kpsewhich(*names):
+    try:
+        out = subprocess.run(["kpsewhich", *names], capture_output=True, text=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [line.strip() for line in out.splitlines() if line.strip()]
+
+
+@functools.lru_cache(maxsize=1)
+def _font_index():
+    """File name -> path of every Type 1, OpenType and TrueType font on TeX's font search paths (two
+    ``kpsewhich`` calls and a walk of their folders, instead of one ``kpsewhich`` per font)."""
+    out = ""
+    for kind in ("type1 fonts", "opentype fonts"):     # kpsewhich shows one path per call
+        try:
+            out += ":" + subprocess.run(["kpsewhich", f"-show-path={kind}"], capture_output=True, text=True,
+                                        timeout=30, check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            return {}
+    index = {}
+    for entry in out.replace("\n", ":").split(":"):
+        folder = entry.strip().lstrip("!").rstrip("/")
+        if not folder or folder == "." or not os.path.isdir(folder):
+            continue
+        for root, _, files in os.walk(folder):
+            for name in files:
+                if name.lower().endswith((".pfb", ".pfa", ".otf", ".ttf")):
+                    index.setdefault(name, os.path.join(root, name))
+            if len(index) > 200_000:
+                return index
+    return index
+
+
+def _find(name):
+    """The path of a font file by name, or ``None``."""
+    path = _font_index().get(name)
+    if path is None:
+        found = _kpsewhich(name)
+        path = found[0] if found else None
+    return path
+
+
+@functools.lru_cache(maxsize=1)
+def _pdftex_map():
+    """PostScript font name (upper case) -> Type 1 file name, from TeX Live's pdftex.map."""
+    found = _kpsewhich("pdftex.map")
+    table = {}
+    if not found:
+        return table
+    try:
+        with open(found[0], encoding="latin-1") as fh:
+            for line in fh:
+                if not line.strip() or line[0] in "%#*;":
+                    continue
+                words = line.split()
+                files = [w.lstrip("<[") for w in words if w.lower().endswith((".pfb", ".pfa"))]
+                if len(words) >= 2 and files:
+                    table.setdefault(words[1].upper(), files[-1])
+                    table.setdefault(words[0].upper(), files[-1])
+    except OSError:
+        return {}
+    return table
+
+
+@functools.lru_cache(maxsize=256)
+def reference_font(name, opentype=False):
+    """TeX Live's own program of the font called ``name`` (subset prefix removed), or ``None``.
+
+    Type 1 fonts are found through pdftex.map, OpenType and TrueType fonts by file name (first when
+    ``opentype``: a CID font embedded by LuaTeX or XeTeX comes from an OpenType file, whose Type 1 twin
+    in pdftex.map may carry the same name).
+    """
+    name = base_name(name)
+    if not re.fullmatch(r"[A-Za-z0-9_.\-]{1,80}", name):
+        return None
+    name = re.sub(r"-(?:Slant|Extend)_-?\d+$", "", name)     # pdfTeX's SlantFont/ExtendFont of a map entry
+    pfb = None if opentype else _pdftex_map().get(name.upper())
+    if pfb:
+        path = _find(pfb)
+        if path:
+            try:
+                return read_pfb(path)
+            except Exception:  # an unreadable installed font: unknown
+                return None
+    stem = name.split("-Identity-")[0]
+    stems = [stem.lower(), stem]
+    m = re.fullmatch(r"(.+?)Math(?:-Regular)?", stem)
+    if m:                                    # LatinModernMath-Regular is latinmodern-math.otf
+        stems.append(m.group(1).lower() + "-math")
+    candidates = [s + ext for s in stems for ext in (".otf", ".ttf")]
+    for candidate in candidates:
+        path = _font_index().get(candidate)
+        if path and os.path.isfile(path):
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                from fontTools.ttLib import TTFont
+
+                tt = TTFont(io.BytesIO(data), lazy=True)
+                if "name" in tt and tt["name"].getDebugName(6) not in (None, stem):
+                    continue                  # a file of that name holding another font
+                program = read_truetype(data)
+                if program.kind == "cff":
+                    program.order = tt.getGlyphOrder()
+                    program.cmap = {n: chr(c) for c, n in sorted(tt.getBestCmap().items(), reverse=True)}
+                return program
+            except Exception:
+                return None
+    if opentype:
+        return reference_font(name)
+    return None

@@ -1,0 +1,1928 @@
+"""The pages of a PDF as a reader sees them: every painted glyph, what it is, and whether it can be seen.
+
+This is the one module of symssm that reads a PDF.  :func:`read_pdf` runs each page's content stream
+through pdfminer.six with a small device that records every painted glyph (character code, font, size,
+fill colour, render mode, scaling, paint order), every drawing and image, and the page's annotations.
+A glyph's identity comes from its font program's encoding and glyph names (never from the ``/ToUnicode``
+text layer), and its outline is compared with the same glyph in TeX Live's font file
+(:mod:`symssm.audit.fonts`).  Each glyph then carries the reasons, if any, why a reader would not see it
+as itself: drawn in white, invisible, too small, squeezed, outside the crop box, covered by a drawing,
+an image, another glyph or an annotation, an outline that is not TeX Live's, a Type 3 or unembedded
+font.  Last, PDFium (pypdfium2) renders the page and each glyph's box is compared with the ink its
+trusted outline should give, which catches what the content stream does not say plainly (clipping,
+soft masks, blend modes, annotation appearances).
+
+Examples
+--------
+>>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ()).visible
+True
+>>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ("drawn in white",)).visible
+False
+"""
+
+import functools
+import io
+import logging
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+from symssm.audit import fonts as _fonts
+from symssm.errors import InputError, LimitError
+from symssm.formats.files import atomic_write
+
+__all__ = ["Glyph", "Page", "read_pdf", "text_lines", "line_text", "render_crop", "run_problems", "PdfReadError"]
+
+#: The error :func:`read_pdf` raises for a PDF it cannot read (one line; the CLI exits 2).
+PdfReadError = InputError
+
+#: Smallest legible size in points (TeX's \tiny at 10 pt is 5 pt; script-script style at 9 pt is 5 pt).
+MIN_SIZE = 4.0
+#: Narrowest legible horizontal scale (width over height scaling of the glyph).
+MIN_SCALE = 0.5
+#: Smallest contrast ratio (WCAG's formula) between a glyph and what lies under it.
+MIN_CONTRAST = 2.0
+#: Share of a glyph's ink box that a later drawing, image or glyph may cover before it counts as covered.
+COVER_SHARE = 0.10
+#: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
+MAX_OBJECTS_PER_PAGE = 300_000
+MAX_OBJECTS = 1_500_000
+#: Limits on the work of reading content streams: items (operands and operators) per page and in all,
+#: counted before the interpreter reads them (a form each time it is painted).  pdfminer reads about
+#: 50,000 items a second on a loaded machine, so a page costs at most about 8 s.
+MAX_TOKENS_PER_PAGE = 400_000
+MAX_TOKENS = 2_000_000
+#: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
+MAX_STREAM_BYTES = 64 * 1024 * 1024
+#: Resolution of the PDFium rendering (pixels per point).
+INK_SCALE = 2.5
+#: Pixel budget of one rendered page (int32 sums stay exact): a larger page (an A0 poster) is rendered at
+#: a lower resolution, down to :data:`MIN_RENDER_SCALE` pixels per point; a page larger still is refused.
+MAX_PIXELS = 40_000_000
+MIN_RENDER_SCALE = 1.0
+
+_WHITE = (1.0, 1.0, 1.0)
+#: The character of a glyph whose font does not say what it is (a Type 3 bitmap, an unnamed glyph).
+UNKNOWN = "\ufffd"
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One glyph painted on a page.
+
+    Attributes
+    ----------
+    char : str
+        What the glyph is, from its font's encoding and glyph name ('' if unknown); ligatures as letters.
+    font : str
+        Base font name without the subset prefix (``CMR10``).
+    size : float
+        Effective size in points (font size times the text and graphics scaling, vertical direction).
+    bbox : tuple of float
+        ``(x0, y0, x1, y1)``: the glyph's ink box in PDF user space (points), from its outline.
+    order : int
+        Paint order on its page.
+    problems : tuple of str
+        Empty when the glyph is verifiably visible as itself; else short reasons.
+    origin : tuple of float
+        Where the glyph's origin (on the baseline) lies, in user space.
+    advance : float
+        Horizontal advance in points.
+    color : tuple of float or None
+        Fill (or stroke) colour as RGB in [0, 1]; ``None`` when not a plain colour.
+    upright : bool
+        Its baseline runs left to right, unrotated and unmirrored.
+    direction : int
+        Angle of its baseline in degrees, counter-clockwise (90 for text turned sideways, as on a
+        landscape page); -1 when not a multiple of 90 degrees or mirrored.
+    role : str
+        ``'margin'`` for a running head or page number (the top or bottom row of the page, set apart from
+        the text; :func:`text_lines` leaves it where it stands, a consumer joining a sentence across a page
+        break skips it); ``'line number'`` for a line number left of the text block (lineno), which
+        :func:`text_lines` keeps in lines of its own after the page's text; else ``''``.
+    """
+
+    char: str
+    font: str
+    size: float
+    bbox: tuple
+    order: int
+    problems: tuple
+    origin: tuple = (0.0, 0.0)
+    advance: float = 0.0
+    color: Optional[tuple] = None
+    upright: bool = True
+    direction: int = 0
+    role: str = ""
+
+    @property
+    def visible(self):
+        """Whether nothing stands against this glyph being read as itself."""
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its crop box, painted glyphs in paint order, pictures and annotations."""
+
+    number: int
+    cropbox: tuple
+    glyphs: tuple
+    images: tuple
+    annotations: tuple
+    mediabox: tuple = (0.0, 0.0, 0.0, 0.0)
+    rotate: int = 0
+    #: every drawing and image that carries ink: ``(kind, bbox, order, parts)``, kind ``'drawing'`` or
+    #: ``'image'``; ``parts`` are small boxes along a curved or polygonal path's outline (``()`` for a
+    #: rectangle or an image: its ``bbox`` is its ink)
+    drawings: tuple = ()
+    #: boxes (about 2 pt) where PDFium's rendering holds ink that no glyph outline, drawing or image of the
+    #: content stream explains (a Type 3 bitmap, an annotation's appearance, ...); empty with ``ink=False``
+    stray: tuple = ()
+
+
+# ---------------------------------------------------------------------------------------------- geometry
+
+
+def _mult(m, n):
+    a0, b0, c0, d0, e0, f0 = m
+    a1, b1, c1, d1, e1, f1 = n
+    return (a0 * a1 + b0 * c1, a0 * b1 + b0 * d1, c0 * a1 + d0 * c1, c0 * b1 + d0 * d1,
+            e0 * a1 + f0 * c1 + e1, e0 * b1 + f0 * d1 + f1)
+
+
+def _apply(m, x, y):
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def _box_of(m, box):
+    x0, y0, x1, y1 = box
+    pts = [_apply(m, x, y) for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1))]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _area(b):
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _overlap(a, b):
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _inside(inner, outer, slack=0.5):
+    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
+            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
+
+
+def _num(v, default=0.0):
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return f if math.isfinite(f) else default
+
+
+def _rect(v):
+    try:
+        x0, y0, x1, y1 = (_num(t) for t in v[:4])
+    except (TypeError, ValueError):
+        return None
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+# ---------------------------------------------------------------------------------------------- colour
+
+
+def _rgb(cs_name, color):
+    """A colour as RGB, or ``None`` when it is not a plain grey, RGB or CMYK colour."""
+    if isinstance(color, (int, float)):
+        values = (float(color),)
+    elif isinstance(color, tuple) and all(isinstance(c, (int, float)) for c in color):
+        values = tuple(float(c) for c in color)
+    else:
+        return None
+    values = tuple(min(1.0, max(0.0, v)) for v in values)
+    if cs_name in ("Pattern", "Separation", "DeviceN", "Indexed", "Lab"):
+        return None
+    if len(values) == 1:
+        return (values[0],) * 3
+    if len(values) == 3:
+        return values
+    if len(values) == 4:
+        c, m, y, k = values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return None
+
+
+def _luminance(rgb):
+    def lin(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    la, lb = _luminance(a), _luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+# ---------------------------------------------------------------------------------------------- pdfminer
+
+
+def _direction(m):
+    """The baseline's angle of a glyph matrix in degrees (0, 90, 180, 270), or -1 (other or mirrored)."""
+    a, b, c, d = m[0], m[1], m[2], m[3]
+    if a * d - b * c <= 0:
+        return -1
+    angle = math.degrees(math.atan2(b, a)) % 360
+    nearest = int(round(angle / 90.0)) % 4 * 90
+    return nearest if abs((angle - nearest + 180) % 360 - 180) < 0.5 else -1
+
+
+def _bounded(obj):
+    """Refuse a Flate stream that would inflate beyond :data:`MAX_STREAM_BYTES` (checked before pdfminer
+    decompresses it whole)."""
+    import zlib
+
+    from pdfminer.pdftypes import LITERALS_FLATE_DECODE, PDFStream, resolve1
+
+    stream = resolve1(obj)
+    if not isinstance(stream, PDFStream) or stream.data is not None or stream.rawdata is None \
+            or stream.decipher is not None:
+        return
+    try:
+        filters = stream.get_filters()
+    except Exception:
+        return
+    if len(filters) != 1 or filters[0][0] not in LITERALS_FLATE_DECODE:
+        return
+    inflate = zlib.decompressobj()
+    try:
+        inflate.decompress(stream.rawdata, MAX_STREAM_BYTES)
+    except zlib.error:
+        return
+    if inflate.unconsumed_tail:
+        raise LimitError(f"a stream inflates beyond the limit of {MAX_STREAM_BYTES} bytes")
+
+
+def _tokens(obj):
+    """How many items (operands and operators, split at white space) a content stream or form holds: the
+    measure of the work pdfminer's interpreter does on it, counted at C speed before it starts."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    stream = resolve1(obj)
+    if not isinstance(stream, PDFStream):
+        return 0
+    count = getattr(stream, "_symssm_tokens", None)
+    if count is None:
+        try:
+            count = len(stream.get_data().split())
+        except Exception:
+            count = 0
+        stream._symssm_tokens = count
+    return count
+
+
+class _Stop(Exception):
+    """Raised inside the interpreter when a page exceeds the object limit."""
+
+
+def _pdfminer_classes():
+    """The device, interpreter and resource manager, built on first use (pdfminer imported lazily)."""
+    from pdfminer import pdfdevice, pdfinterp
+    from pdfminer.pdftypes import dict_value, resolve1
+
+    class GState(pdfinterp.PDFGraphicState):
+        def __init__(self):
+            super().__init__()
+            self.alpha = 1.0
+            self.stroke_alpha = 1.0
+            self.softmask = False
+            self.blend = "Normal"
+
+        def copy(self):
+            obj = super().copy()
+            obj.__class__ = GState
+            obj.alpha, obj.stroke_alpha = self.alpha, self.stroke_alpha
+            obj.softmask, obj.blend = self.softmask, self.blend
+            return obj
+
+    class Resources(pdfinterp.PDFResourceManager):
+        def __init__(self):
+            super().__init__(caching=True)
+            self.specs = {}
+
+        def get_font(self, objid, spec):
+            font = super().get_font(objid, spec)
+            self.specs.setdefault(id(font), (font, spec))
+            return font
+
+    class Interpreter(pdfinterp.PDFPageInterpreter):
+        inherited = None
+
+        def subinterp(self):
+            sub = super().subinterp()
+            sub.inherited = self.graphicstate.copy()
+            return sub
+
+        def init_resources(self, resources):
+            super().init_resources(resources)
+            self.extgstates = {}
+            if resources:
+                try:
+                    self.extgstates = dict_value(resources.get("ExtGState")) or {}
+                except Exception:
+                    self.extgstates = {}
+
+        def init_state(self, ctm):
+            super().init_state(ctm)
+            state = GState()
+            if self.inherited is not None:
+                state = self.inherited.copy()
+            self.graphicstate = state
+
+        def do_gs(self, name):
+            from pdfminer.psparser import literal_name
+
+            try:
+                spec = dict_value(self.extgstates.get(literal_name(name)))
+            except Exception:
+                return
+            if not spec:
+                return
+            state = self.graphicstate
+            if "ca" in spec:
+                state.alpha = _num(resolve1(spec["ca"]), 1.0)
+            if "CA" in spec:
+                state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
+            if "SMask" in spec:
+                mask = resolve1(spec["SMask"])
+                state.softmask = not (getattr(mask, "name", None) == "None")
+            if "BM" in spec:
+                bm = resolve1(spec["BM"])
+                if isinstance(bm, list) and bm:
+                    bm = resolve1(bm[0])
+                state.blend = getattr(bm, "name", "Normal")
+
+        def do_Do(self, xobjid_arg):
+            from pdfminer.psparser import literal_name
+
+            ctm = self.ctm
+            try:
+                xobj = self.xobjmap.get(literal_name(xobjid_arg))
+                _bounded(xobj)
+                if _name(resolve1(xobj).get("Subtype")) == "Form":
+                    self.device.charge(_tokens(xobj))       # each time it is painted
+            except (LimitError, _Stop):
+                raise
+            except Exception:
+                pass
+            super().do_Do(xobjid_arg)
+            self.device.set_ctm(ctm)
+
+        def process_page(self, page):
+            # user space as the file states it; the page's /Rotate is applied only when rendering
+            self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
+            contents = resolve1(page.contents) if page.contents is not None else []
+            for content in (contents if isinstance(contents, list) else [contents]):
+                self.device.charge(_tokens(content))
+            self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
+            self.device.end_page(page)
+
+    class Device(pdfdevice.PDFTextDevice):
+        def __init__(self, rsrcmgr):
+            super().__init__(rsrcmgr)
+            self.events = []
+            self.render_mode = 0
+            self.figures = []
+            self.total = 0
+
+        tokens = 0
+        page_tokens = 0
+
+        def charge(self, count):
+            """Count the items the interpreter is about to read; past a limit, stop before reading them."""
+            self.tokens += count
+            self.page_tokens += count
+            if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
+                raise _Stop("tokens")
+
+        def _add(self, event):
+            self.total += 1
+            if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
+                raise _Stop()
+            self.events.append(event)
+
+        def begin_page(self, page, ctm):
+            self.page_tokens = 0
+            self.events = []
+            self.figures = []
+            self.ctm = ctm
+
+        def begin_figure(self, name, bbox, matrix):
+            try:
+                box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
+            except Exception:
+                box = (0.0, 0.0, 0.0, 0.0)
+            self.figures.append([box, False, False])
+
+        def end_figure(self, name):
+            if self.figures:
+                box, picture, image = self.figures.pop()
+                if picture and not image:   # an image's own figure: the image itself is recorded
+                    if self.figures:
+                        self.figures[-1][1] = True
+                    self._add(("figure", box))
+
+        def render_image(self, name, stream):
+            box = _box_of(self.ctm, (0, 0, 1, 1))
+            if self.figures:
+                self.figures[-1][1:] = [True, True]
+            if len(self.figures) > 1:
+                self.figures[-2][1] = True
+            self._add(("image", box))
+
+        def paint_path(self, graphicstate, stroke, fill, evenodd, path):
+            xs, ys = [], []
+            subpaths = []
+            for seg in path[:100_000]:
+                nums = [_num(v) for v in seg[1:]]
+                if seg[0] == "m" or not subpaths:
+                    subpaths.append([])
+                for i in range(0, len(nums) - 1, 2):
+                    x, y = _apply(self.ctm, nums[i], nums[i + 1])
+                    xs.append(x)
+                    ys.append(y)
+                    subpaths[-1].append((x, y))
+            if not xs:
+                return
+            box = (min(xs), min(ys), max(xs), max(ys))
+            w = 0.0
+            if stroke:
+                w = abs(_num(graphicstate.linewidth)) * math.sqrt(abs(self.ctm[0] * self.ctm[3]
+                                                                      - self.ctm[1] * self.ctm[2]))
+                w = max(w, 0.1) / 2
+                box = (box[0] - w, box[1] - w, box[2] + w, box[3] + w)
+            rect = len(subpaths) == 1 and _is_rect(subpaths[0])
+            if self.figures:
+                self.figures[-1][1] = True
+            color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor) if fill else \
+                _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
+            alpha = getattr(graphicstate, "alpha", 1.0) if fill else getattr(graphicstate, "stroke_alpha", 1.0)
+            self._add(("path", box, color, alpha, fill, (tuple(map(tuple, subpaths)), w, rect)))
+
+        def render_string(self, textstate, seq, ncs, graphicstate):
+            self.render_mode = int(_num(textstate.render, 0))
+            super().render_string(textstate, seq, ncs, graphicstate)
+
+        def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):
+            try:
+                width = font.char_width(cid)
+            except Exception:
+                width = 0.0
+            adv = _num(width) * _num(fontsize) * _num(scaling)
+            mode = self.render_mode
+            if mode in (1, 5):
+                color = _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
+                alpha = getattr(graphicstate, "stroke_alpha", 1.0)
+            else:
+                color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor)
+                alpha = getattr(graphicstate, "alpha", 1.0)
+            self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv,
+                       mode, color, alpha, getattr(graphicstate, "softmask", False),
+                       getattr(graphicstate, "blend", "Normal")))
+            return adv
+
+    return Resources, Interpreter, Device
+
+
+# ---------------------------------------------------------------------------------------------- fonts
+
+
+@dataclass
+class _Font:
+    name: str
+    kind: str                         # 'simple', 'cid', 'type3'
+    problems: tuple
+    program: object = None            # fonts.FontProgram of the embedded font
+    reference: object = None          # fonts.FontProgram of TeX Live's file
+    differences: dict = field(default_factory=dict)
+    cid_to_gid: object = None         # None: identity; else bytes of the map
+    matrix: tuple = (0.001, 0, 0, 0.001, 0, 0)
+    descent: float = -0.25
+    ascent: float = 0.75
+    cache: dict = field(default_factory=dict)
+
+
+def _name(obj):
+    from pdfminer.pdftypes import resolve1
+
+    obj = resolve1(obj)
+    return getattr(obj, "name", obj if isinstance(obj, str) else None)
+
+
+def _encoding_table(name):
+    from pdfminer.latin_enc import ENCODING
+
+    column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3,
+              "PDFDocEncoding": 4}.get(name)
+    if column is None:
+        return {}
+    return {row[column]: row[0] for row in ENCODING if row[column] is not None}
+
+
+def _font_info(font, spec):
+    """What a PDF font is: its embedded program, TeX Live's program of it, encoding differences."""
+    from pdfminer.pdftypes import resolve1, stream_value
+
+    spec = resolve1(spec) or {}
+    subtype = _name(spec.get("Subtype"))
+    base = _fonts.base_name(_name(spec.get("BaseFont")) or "")
+    descriptor = resolve1(spec.get("FontDescriptor"))
+    info = _Font(base or "unnamed", "simple", ())
+    if subtype == "Type3":
+        info.kind = "type3"
+        info.name = _fonts.base_name(_name(spec.get("Name")) or "Type3")
+        info.problems = ("Type 3 font",)
+        matrix = resolve1(spec.get("FontMatrix"))
+        if isinstance(matrix, list) and len(matrix) == 6:
+            info.matrix = tuple(_num(resolve1(v)) for v in matrix)
+    if subtype in ("Type0", "CIDFontType0", "CIDFontType2"):
+        info.kind = "cid"
+        child = spec
+        if subtype == "Type0":
+            descendants = resolve1(spec.get("DescendantFonts")) or []
+            child = resolve1(descendants[0]) if descendants else {}
+            child = child if isinstance(child, dict) else {}
+        descriptor = resolve1(child.get("FontDescriptor"))
+        info.name = _fonts.base_name(_name(child.get("BaseFont")) or base).split("-Identity-")[0]
+        gidmap = resolve1(child.get("CIDToGIDMap"))
+        if gidmap is not None and not isinstance(gidmap, str) and _name(gidmap) != "Identity":
+            try:
+                info.cid_to_gid = stream_value(gidmap).get_data()
+            except Exception:
+                info.cid_to_gid = b""
+    encoding = resolve1(spec.get("Encoding"))
+    if info.kind != "cid":
+        table = {}
+        if isinstance(encoding, dict):
+            table.update(_encoding_table(_name(encoding.get("BaseEncoding"))))
+            code = 0
+            for item in resolve1(encoding.get("Differences")) or []:
+                item = resolve1(item)
+                if isinstance(item, (int, float)):
+                    code = int(item)
+                else:
+                    n = getattr(item, "name", None)
+                    if n is not None:
+                        table[code] = n
+                    code += 1
+        elif _name(encoding):
+            table.update(_encoding_table(_name(encoding)))
+        info.differences = table
+    if isinstance(descriptor, dict):
+        info.ascent = _num(resolve1(descriptor.get("Ascent")), 750) / 1000
+        info.descent = _num(resolve1(descriptor.get("Descent")), -250) / 1000
+    if info.kind == "type3":
+        return info
+    program = None
+    problems = []
+    if isinstance(descriptor, dict):
+        try:
+            for key in ("FontFile", "FontFile2", "FontFile3"):
+                if key in descriptor:
+                    _bounded(descriptor[key])
+                    stream = stream_value(descriptor[key])
+                    data = stream.get_data()
+                    if key == "FontFile":
+                        program = _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
+                                                    int(_num(resolve1(stream.get("Length2")))))
+                    elif key == "FontFile2":
+                        program = _fonts.read_truetype(data)
+                    else:
+                        program = _fonts.read_cff(data)
+                    break
+            else:
+                problems.append("font not embedded")
+        except Exception:  # any damage in a font program: the glyphs are unverifiable
+            problems.append("font program unreadable")
+    else:
+        problems.append("font not embedded")
+    info.program = program
+    if program is not None and getattr(program, "slant", 0.0):
+        info.matrix = (0.001, 0, 0.001 * program.slant, 0.001, 0, 0)
+    info.reference = _fonts.reference_font(info.name, info.kind == "cid")
+    if info.reference is None:
+        problems.append("unknown font")
+    info.problems = tuple(problems)
+    return info
+
+
+def _glyph_identity(info, cid):
+    """``(char, embedded glyph name, reference glyph name, problems)`` for one character code."""
+    if cid in info.cache:
+        return info.cache[cid]
+    program, reference = info.program, info.reference
+    problems = []
+    name = ref_name = None
+    if info.kind == "cid":
+        gid = cid
+        if info.cid_to_gid is not None:
+            data = info.cid_to_gid
+            gid = data[2 * cid] * 256 + data[2 * cid + 1] if 2 * cid + 1 < len(data) else 0
+        if program is not None:
+            if program.kind == "truetype":
+                name = program.order[gid] if 0 <= gid < len(program.order) else None
+            else:
+                name = program.name_for_cid(cid)
+        if name is not None and reference is not None:
+            if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
+                ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
+            else:
+                ref_name = name
+    else:
+        name = info.differences.get(cid)
+        if name is None and program is not None:
+            name = program.encoding.get(cid)
+        if name is None and reference is not None and program is None:
+            name = reference.encoding.get(cid)
+        ref_name = name
+    char = _fonts.glyph_char(ref_name or name or "")
+    if not char and reference is not None and ref_name:
+        char = reference.cmap.get(ref_name, "")
+    if not char and info.kind == "type3" and name:
+        char = _fonts.glyph_char(name)
+    outline = None
+    if info.kind != "type3":
+        if name is None:
+            problems.append("glyph not in its font's encoding")
+        elif program is not None:
+            mine = program.outline(name)
+            if mine is None:
+                problems.append("glyph missing from its font program")
+            elif reference is not None:
+                theirs = reference.outline(ref_name) if ref_name else None
+                if theirs is None or not _fonts.same_outline(mine, theirs):
+                    problems.append(f'outline differs from {info.name} "{ref_name or name}"')
+                outline = theirs
+            else:
+                outline = mine
+        elif reference is not None and ref_name:
+            outline = reference.outline(ref_name)
+    result = (char, name, ref_name, tuple(problems), outline)
+    info.cache[cid] = result
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+def _open(path):
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
+
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
+    try:
+        head = fh.read(1024)
+        if b"%PDF-" not in head:
+            raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
+        fh.seek(0)
+        doc = PDFDocument(PDFParser(fh))
+    except PdfReadError:
+        fh.close()
+        raise
+    except Exception as exc:  # pdfminer raises many kinds on a damaged file
+        fh.close()
+        raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__}") from None
+    return fh, doc
+
+
+def read_pdf(path, *, max_pages=200, ink=True):
+    """Read every painted glyph of a PDF, with the reasons a reader would not see it as itself.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The PDF file.
+    max_pages : int, optional
+        Refuse a PDF with more pages than this.
+    ink : bool, optional
+        Also render each page with PDFium and compare every glyph box's ink with its trusted outline.
+
+    Returns
+    -------
+    tuple of Page
+
+    Raises
+    ------
+    symssm.errors.InputError
+        The file cannot be opened or read as a PDF (:data:`PdfReadError`).
+    symssm.errors.LimitError
+        The PDF has more than ``max_pages`` pages or a page paints too many objects.
+    """
+    logger = logging.getLogger("pdfminer")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        return _read(path, max_pages, ink)
+    except RecursionError:
+        raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
+    finally:
+        logger.setLevel(level)
+
+
+def _read(path, max_pages, ink):
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdftypes import resolve1
+
+    Resources, Interpreter, Device = _pdfminer_classes()
+    fh, doc = _open(path)
+    renderer = None
+    try:
+        try:
+            count = _num(resolve1(resolve1(doc.catalog.get("Pages")).get("Count")), 0)
+        except Exception:
+            count = 0
+        if count > max_pages:
+            raise LimitError(f"{path} has {int(count)} pages, more than the limit of {max_pages}")
+        rsrc = Resources()
+        device = Device(rsrc)
+        interpreter = Interpreter(rsrc, device)
+        infos = {}
+        pages = []
+        try:
+            renderer = _Renderer(path) if ink else None
+            for number, page in enumerate(PDFPage.create_pages(doc), start=1):
+                if number > max_pages:
+                    raise LimitError(f"{path} has more than the limit of {max_pages} pages")
+                contents = resolve1(page.contents) if page.contents is not None else []
+                for content in (contents if isinstance(contents, list) else [contents]):
+                    _bounded(content)
+                try:
+                    interpreter.process_page(page)
+                except _Stop as stop:
+                    if stop.args == ("tokens",):
+                        raise LimitError(f"page {number} of {path} holds more than {MAX_TOKENS_PER_PAGE} "
+                                         f"content stream items, or the document more than {MAX_TOKENS} "
+                                         f"(forms counted each time they are painted)") from None
+                    raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
+                                     f"objects, or the document more than {MAX_OBJECTS}") from None
+                pages.append(_page(number, page, device.events, rsrc, infos, renderer))
+        except (LimitError, PdfReadError):
+            raise
+        except RecursionError:
+            raise
+        except Exception as exc:
+            raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__} on page "
+                               f"{len(pages) + 1}") from None
+        if not pages:
+            raise PdfReadError(f"{path} has no pages")
+        return tuple(pages)
+    finally:
+        fh.close()
+        if renderer is not None:
+            renderer.close()
+
+
+def _annotations(page):
+    from pdfminer.pdftypes import resolve1
+
+    result = []
+    annots = resolve1(page.annots) or []
+    if not isinstance(annots, list):
+        return ()
+    for annot in annots[:10_000]:
+        annot = resolve1(annot)
+        if not isinstance(annot, dict):
+            continue
+        subtype = _name(annot.get("Subtype")) or "Unknown"
+        rect = _rect(resolve1(annot.get("Rect")) or [])
+        if rect is None:
+            continue
+        flags = int(_num(resolve1(annot.get("F")), 0))
+        shows = not (flags & 2 or flags & 32)  # Hidden, NoView
+        has_ap = annot.get("AP") is not None
+        result.append((subtype, rect, shows and (has_ap or subtype not in ("Link", "Popup"))))
+    return tuple(result)
+
+
+def _page(number, page, events, rsrc, infos, renderer=None):
+    mbox = _rect(page.mediabox) or (0, 0, 612, 792)
+    cbox = _rect(page.cropbox) or mbox
+    cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
+    annots = _annotations(page)
+    raw = []          # glyph records: dicts
+    drawings = []     # (order, box, kind, color, alpha, filled)
+    pictures = []
+    for order, event in enumerate(events):
+        kind = event[0]
+        if kind == "glyph":
+            (_, matrix, font_id, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask,
+             blend) = event
+            if font_id not in infos:
+                font, spec = rsrc.specs.get(font_id, (None, {}))
+                try:
+                    infos[font_id] = _font_info(font, spec)
+                except Exception:
+                    infos[font_id] = _Font("unnamed", "simple", ("font unreadable",))
+            info = infos[font_id]
+            char, name, ref_name, gproblems, outline = _glyph_identity(info, cid)
+            if not char and not (outline and _fonts.is_piece(ref_name or name or "")):
+                # paint the reader cannot name is kept as UNKNOWN, never dropped
+                char = UNKNOWN
+                if not info.problems and not gproblems:
+                    gproblems = ("glyph without a known character",)
+            text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
+            glyph_m = _mult(info.matrix, _mult(text_m, matrix))
+            if outline:
+                xs = [p[0] for c in outline for p in c]
+                ys = [p[1] for c in outline for p in c]
+                box = _box_of(glyph_m, (min(xs), min(ys), max(xs), max(ys)))
+            else:
+                box = _box_of(_mult(text_m, matrix), (0, info.descent, adv / (fontsize * scaling or 1),
+                                                       info.ascent))
+            full = _mult(text_m, matrix)
+            vscale = math.hypot(full[2], full[3])
+            hscale = math.hypot(full[0], full[1])
+            raw.append(dict(order=order, char=char, font=info.name, size=vscale, box=box,
+                            hratio=hscale / vscale if vscale else 0.0,
+                            det=full[0] * full[3] - full[1] * full[2],
+                            upright=abs(full[1]) < 1e-6 * max(1.0, abs(full[0])) and full[3] > 0,
+                            direction=_direction(full), angle=math.atan2(full[1], full[0]),
+                            origin=_apply(matrix, 0, rise), adv=adv * math.hypot(matrix[0], matrix[1]),
+                            mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
+                            font_problems=info.problems, glyph_problems=gproblems, outline=outline,
+                            matrix=glyph_m))
+        elif kind == "path":
+            _, box, color, alpha, filled, shape = event
+            drawings.append((order, box, "drawing", color, alpha, filled, shape))
+        else:
+            _, box = event
+            drawings.append((order, box, "image", None, 1.0, True, None))
+            pictures.append(box)
+    _judge(raw, drawings, annots, cbox)
+    _turned(raw)
+    stray = ()
+    if renderer is not None:
+        stray = _ink(raw, drawings, renderer.page(number), renderer.cache)
+    glyphs = _roles(tuple(_make_glyph(g) for g in raw), cbox)
+    return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
+                annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
+                rotate=int(getattr(page, "rotate", 0) or 0), drawings=_inked(drawings, cbox),
+                stray=stray)
+
+
+def _inked(drawings, cbox):
+    """The drawings and images that leave ink on the page (not white, not transparent), for
+    :attr:`Page.drawings`."""
+    out = []
+    for order, box, kind, color, alpha, filled, shape in drawings:
+        if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0:
+            continue
+        if color is not None and _luminance(color) > 0.95:
+            continue
+        parts = ()
+        if shape is not None and not shape[2]:
+            subpaths, half, _ = shape
+            pieces = []
+            for sub in subpaths:
+                closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
+                for (x0, y0), (x1, y1) in list(zip(sub, sub[1:])) + closing:
+                    n = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1))
+                    for i in range(n):
+                        ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+                        bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
+                        pieces.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
+                                       round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
+                if len(pieces) > 4000:
+                    break
+            parts = tuple(pieces) if len(pieces) <= 4000 else ()
+        out.append((kind, tuple(round(v, 3) for v in box), order, parts))
+    return tuple(out)
+
+
+def _is_rect(points):
+    """Whether a subpath is an axis-aligned rectangle (``re``, a rule)."""
+    pts = list(points)
+    if len(pts) == 5 and pts[0] == pts[-1]:
+        pts = pts[:4]
+    if len(pts) != 4:
+        return False
+    xs = {round(p[0], 3) for p in pts}
+    ys = {round(p[1], 3) for p in pts}
+    return len(xs) <= 2 and len(ys) <= 2
+
+
+def _inside_polygons(x, y, subpaths):
+    """Even-odd point-in-polygon over the subpaths (curves taken by their control points)."""
+    inside = False
+    for sub in subpaths:
+        n = len(sub)
+        for i in range(n):
+            (x0, y0), (x1, y1) = sub[i - 1], sub[i]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                inside = not inside
+    return inside
+
+
+def _segment_meets_box(p, q, box):
+    """Liang-Barsky: whether the segment pq passes through the box."""
+    (x0, y0), (x1, y1) = p, q
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for edge_p, edge_q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if edge_p == 0:
+            if edge_q < 0:
+                return False
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _shape_meets(shape, filled, box, cx, cy):
+    """Whether a drawing that is not a rectangle really reaches into a glyph's ink box (a TikZ arrow
+    passing near a formula does not; one drawn across it does)."""
+    subpaths, half, _ = shape
+    mx, my = 0.15 * (box[2] - box[0]), 0.15 * (box[3] - box[1])
+    inner = (box[0] + mx - half, box[1] + my - half, box[2] - mx + half, box[3] - my + half)
+    if filled and _inside_polygons(cx, cy, subpaths):
+        return True
+    for sub in subpaths:
+        closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
+        for p, q in list(zip(sub, sub[1:])) + closing:
+            if _segment_meets_box(p, q, inner):
+                return True
+    return False
+
+
+class _Grid:
+    """Boxes bucketed by a coarse grid, for overlap queries."""
+
+    def __init__(self, cell=10.0):
+        self.cell = cell
+        self.cells = {}
+
+    def _keys(self, box):
+        c = self.cell
+        for i in range(int(box[0] // c), int(box[2] // c) + 1):
+            for j in range(int(box[1] // c), int(box[3] // c) + 1):
+                yield (i, j)
+
+    def add(self, box, item):
+        if box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell:
+            self.cells.setdefault("big", []).append((box, item))
+            return
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append((box, item))
+
+    def near(self, box):
+        seen = set()
+        for key in list(self._keys(box)) + ["big"]:
+            for entry in self.cells.get(key, ()):
+                if id(entry) not in seen:
+                    seen.add(id(entry))
+                    yield entry
+
+
+def _judge(raw, drawings, annots, cbox):
+    """The problems of each glyph, from the content stream alone."""
+    draw_grid = _Grid()
+    for d in drawings:
+        draw_grid.add(d[1], d)
+    glyph_grid = _Grid()
+    for g in raw:
+        glyph_grid.add(g["box"], g)
+    for g in raw:
+        problems = list(g["font_problems"]) + list(g["glyph_problems"])
+        box = g["box"]
+        area = _area(box) or 1e-9
+        if g["mode"] in (3, 7):
+            problems.append(f"invisible (render mode {g['mode']})")
+        # what lies under: the last filled plain-coloured drawing painted before it covering its centre
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        under = _WHITE
+        covered = None
+        later = []
+        for dbox, d in sorted(draw_grid.near(box), key=lambda e: e[1][0]):
+            order, _, kind, color, alpha, filled, shape = d
+            if order < g["order"]:
+                if filled and color is not None and alpha >= 0.99 and dbox[0] <= cx <= dbox[2] \
+                        and dbox[1] <= cy <= dbox[3] and (shape is None or shape[2]
+                                                          or _inside_polygons(cx, cy, shape[0])):
+                    under = color
+            elif alpha > 0.05 and _overlap(box, dbox) > 0:
+                later.append(d)
+                if covered is None and _overlap(box, dbox) > COVER_SHARE * area \
+                        and (shape is None or shape[2] or _shape_meets(shape, filled, box, cx, cy)):
+                    covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
+        if covered is None and len(later) > 1 and _covered_share(box, later) > COVER_SHARE:
+            kinds = {d[2] for d in later}
+            covered = f"covered by {'an image' if kinds == {'image'} else 'drawings'} painted after it"
+        if covered:
+            problems.append(covered)
+        color = g["color"]
+        if color is None:
+            problems.append("colour not plain")
+        elif g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
+            problems.append("drawn in white" if _luminance(color) > 0.8 and _luminance(under) > 0.8
+                            else "low contrast with what lies under it")
+        if g["alpha"] < 0.5:
+            problems.append(f"transparent (opacity {round(100 * g['alpha'])}%)")
+        if g["softmask"]:
+            problems.append("drawn through a soft mask")
+        if g["size"] < MIN_SIZE:
+            problems.append(f"too small ({g['size']:.1f} pt)")
+        if g["hratio"] < MIN_SCALE:
+            problems.append(f"squeezed (horizontal scale {round(100 * g['hratio'])}%)")
+        if g["det"] < 0:
+            problems.append("mirrored")
+        if not _inside(box, cbox):
+            problems.append("outside the crop box")
+        for subtype, rect, shows in annots:
+            if shows and _overlap(box, rect) > 0:
+                problems.append(f"covered by a {subtype} annotation")
+                break
+        for obox, other in glyph_grid.near(box):
+            if other is g or (other["char"] == g["char"] and other["font"] == g["font"]):
+                continue
+            share = _overlap(box, obox)
+            if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
+                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)):
+                if other["order"] > g["order"]:
+                    problems.append(f'overprinted by "{other["char"]}"')
+                else:
+                    problems.append(f'overprints "{other["char"]}"')
+                break
+        g["problems"] = problems
+        g["under"] = under
+
+
+def _adjacent(g, other):
+    """Whether two glyphs were set one after the other on one baseline in one font (an italic f and the fi
+    ligature after it, whose ink boxes overlap by their side bearings): the later one's origin lies at
+    least 80 % of the earlier one's advance further along the baseline."""
+    first, second = (g, other) if g["order"] < other["order"] else (other, g)
+    if first["font"] != second["font"] or first["direction"] != 0 or second["direction"] != 0:
+        return False
+    if abs(first["origin"][1] - second["origin"][1]) > 0.05 * max(first["size"], 1.0):
+        return False
+    step = second["origin"][0] - first["origin"][0]
+    return first["adv"] > 0 and step >= 0.8 * first["adv"]
+
+
+def _turned(raw):
+    """Flag a glyph turned against the glyphs around it (a "9" turned by 180 degrees reads "6").
+
+    The baseline directions of the glyphs whose origins lie within 3 em of a glyph's are summed as unit
+    vectors; a glyph whose own direction points more than 120 degrees away from that sum is turned upside
+    down relative to its line (a whole line or page turned by 180 degrees is not: its neighbours turn with
+    it).  Mirrored glyphs are flagged by :func:`_judge`.
+    """
+    limit = math.cos(math.radians(120))
+    angles = {round(math.degrees(g["angle"])) % 360 for g in raw if g["det"] > 0}
+    suspects = [g for g in raw if g["det"] > 0 and g["char"].strip() and any(
+        math.cos(math.radians(a) - g["angle"]) < limit for a in angles)]
+    if not suspects:                   # no two glyphs of the page point 120 degrees apart
+        return
+    grid = _Grid(cell=20.0)
+    for g in raw:
+        x, y = g["origin"]
+        grid.add((x, y, x, y), g)
+    for g in suspects:
+        x, y = g["origin"]
+        r = 3.0 * max(g["size"], 1.0)
+        sx = sy = 0.0
+        for _, other in grid.near((x - r, y - r, x + r, y + r)):
+            if other is g or other["det"] <= 0:
+                continue
+            if math.hypot(other["origin"][0] - x, other["origin"][1] - y) <= r:
+                sx += math.cos(other["angle"])
+                sy += math.sin(other["angle"])
+        norm = math.hypot(sx, sy)
+        if norm < 1.0:
+            continue
+        if (sx * math.cos(g["angle"]) + sy * math.sin(g["angle"])) / norm < limit:
+            g["problems"].append("turned upside down")
+
+
+def _covered_share(box, shapes, n=16):
+    """Share of a box that the union of later rectangles, images and filled paths covers (sampled on an
+    ``n`` x ``n`` grid): several small shapes, each under the limit, can hide a glyph together."""
+    x0, y0, x1, y1 = box
+    hit = 0
+    for i in range(n):
+        x = x0 + (i + 0.5) * (x1 - x0) / n
+        for j in range(n):
+            y = y0 + (j + 0.5) * (y1 - y0) / n
+            for _, dbox, _, _, _, filled, shape in shapes:
+                if not (dbox[0] <= x <= dbox[2] and dbox[1] <= y <= dbox[3]):
+                    continue
+                if shape is None or filled and (shape[2] or _inside_polygons(x, y, shape[0])):
+                    hit += 1
+                    break
+    return hit / (n * n)
+
+
+def _rows(glyphs):
+    """Upright glyphs grouped by baseline (within a third of their size), top row first, each left to right."""
+    rows = []
+    for g in sorted(glyphs, key=lambda g: (-round(g.origin[1], 1), g.origin[0])):
+        for row in rows[-6:]:
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0):
+                row.append(g)
+                break
+        else:
+            rows.append([g])
+    for row in rows:
+        row.sort(key=lambda g: g.bbox[0])
+    return rows
+
+
+def _roles(glyphs, cbox):
+    """The page's glyphs with :attr:`Glyph.role` ``'margin'`` set on its margin material.
+
+    - a running head or page number: the top or bottom row of upright glyphs, in the outer quarter of the
+      page, more than 2.5 times its size away from the next row and shorter than 60 glyphs;
+    - a line number (lineno): a leading group of at most 5 digits in a row, ending more than 2 pt left of
+      the text block's left edge (the left edge most rows start at) with a gap of at least 6 pt after it
+      (lineno leaves 10 pt; a digit set closer reads as part of the line and stays in it).
+    """
+    import dataclasses
+
+    upright = [g for g in glyphs if g.upright and g.char.strip()]
+    rows = _rows(upright)
+    margin = set()
+    height = cbox[3] - cbox[1]
+    if len(rows) >= 2:
+        for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])):
+            size = max(g.size for g in row)
+            y = row[0].origin[1]
+            if abs(edge - y) < 0.25 * height and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size) \
+                    and len(row) < 60:
+                margin.update(id(g) for g in row)
+    leads = []
+    starts = {}
+    for row in rows:
+        k = 0
+        while k < len(row) and k < 5 and row[k].char.isdigit() \
+                and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
+            k += 1
+        if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0:
+            leads.append((row[:k], row[k]))
+            first = row[k]
+        else:
+            first = row[0]
+        if len(row) >= 5:
+            key = round(first.bbox[0])
+            starts[key] = starts.get(key, 0) + 1
+    numbers = set()
+    if leads and starts:
+        left = max(starts, key=lambda k: (starts[k], -k))
+        for group, first in leads:
+            if group[-1].bbox[2] < left - 2.0 and first.bbox[0] >= left - 1.5:
+                numbers.update(id(g) for g in group)
+    if not margin and not numbers:
+        return glyphs
+    return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
+                 dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
+
+
+def _make_glyph(g):
+    return Glyph(char=g["char"], font=g["font"], size=round(g["size"], 3),
+                 bbox=tuple(round(v, 3) for v in g["box"]), order=g["order"],
+                 problems=tuple(dict.fromkeys(g["problems"])),
+                 origin=tuple(round(v, 3) for v in g["origin"]), advance=round(g["adv"], 3),
+                 color=g["color"], upright=g["upright"], direction=g["direction"])
+
+
+# ---------------------------------------------------------------------------------------------- PDFium
+
+
+#: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
+MIN_INK = 0.2
+#: ... and as differing when this share of its box, away from any expected ink, is inked.
+MAX_EXTRA = 0.08
+
+
+class _Renderer:
+    """Pages of one PDF rendered by PDFium, as RGB arrays with the crop box's top-left corner."""
+
+    def __init__(self, path):
+        self.path = path
+        self.doc = None
+        self.cache = {}
+        try:
+            import pypdfium2 as pdfium
+        except ImportError:
+            raise PdfReadError("reading pages needs pypdfium2 (pip install pypdfium2)") from None
+        try:
+            self.doc = pdfium.PdfDocument(str(path))
+        except Exception as exc:
+            raise PdfReadError(f"PDFium cannot open {path}: {type(exc).__name__}") from None
+
+    def page(self, number, scale=INK_SCALE):
+        """``(RGB array, (x0, y1) of the crop box, scale)``, the page unrotated as its crop box shows it."""
+        import numpy as np
+
+        if not (1 <= number <= len(self.doc)):
+            raise PdfReadError(f"{self.path} has no page {number}")
+        page = self.doc[number - 1]
+        try:
+            page.set_rotation(0)
+            cx0, cy0, cx1, cy1 = page.get_bbox()
+            area = max((cx1 - cx0) * (cy1 - cy0), 1e-9)
+            scale = min(scale, math.sqrt(MAX_PIXELS / area))       # a poster: fewer pixels per point
+            if scale < MIN_RENDER_SCALE:
+                raise LimitError(f"page {number} of {self.path} is too large to render "
+                                 f"({cx1 - cx0:.0f} x {cy1 - cy0:.0f} pt; at most {MAX_PIXELS} pixels at "
+                                 f"{MIN_RENDER_SCALE} pixels per point)")
+            bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
+            image = np.array(bitmap.to_numpy()[:, :, :3])
+        except (LimitError, PdfReadError):
+            raise
+        except Exception as exc:
+            raise PdfReadError(f"PDFium cannot render page {number} of {self.path}: "
+                               f"{type(exc).__name__}") from None
+        finally:
+            page.close()
+        return image, (cx0, cy1), scale
+
+    def close(self):
+        if self.doc is not None:
+            self.doc.close()
+
+
+def _signed_area(poly):
+    return sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly))) / 2
+
+
+def _fill_glyph(size, polys):
+    """A glyph's contours filled by the nonzero winding rule (as Type 1 and TrueType fonts are), as a
+    boolean array: each contour adds its orientation inside it, and ink is where the sum is not zero."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    polys = [p for p in polys if len(p) >= 3]
+    winding = np.zeros((size[1], size[0]), dtype=np.int16)
+    edge = np.zeros((size[1], size[0]), dtype=bool)
+    for poly in polys:
+        area = _signed_area(poly)
+        if area == 0:
+            continue
+        image = Image.new("L", size, 0)
+        draw = ImageDraw.Draw(image)
+        draw.polygon(poly, fill=255)
+        winding += np.where(np.asarray(image) > 0, 1 if area > 0 else -1, 0).astype(np.int16)
+        draw.polygon(poly, fill=0, outline=255)
+        edge |= np.asarray(image) > 0
+    return (winding != 0) | edge
+
+
+def _glyph_bitmap(g, scale, cache):
+    """The glyph's outline filled at ``scale``, as a boolean array, and where its corner lies relative to
+    the pixel of the glyph's origin.  Cached per outline, scale, size, slant and half-pixel position."""
+    m = g["matrix"]
+    fx = (m[4] * scale) % 1.0
+    fy = (-m[5] * scale) % 1.0
+    key = (id(g["outline"]), scale, round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5),
+           round(fx * 2) / 2, round(fy * 2) / 2)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    sx, sy = round(fx * 2) / 2, round(fy * 2) / 2
+    polys = [[((m[0] * x + m[2] * y) * scale + sx, -(m[1] * x + m[3] * y) * scale + sy) for x, y in contour]
+             for contour in g["outline"]]
+    xs = [p[0] for poly in polys for p in poly]
+    ys = [p[1] for poly in polys for p in poly]
+    x0, y0 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
+    x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+    if (x1 - x0) * (y1 - y0) > 4_000_000:
+        cache[key] = (None, 0, 0)
+        return cache[key]
+    cache[key] = (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
+    return cache[key]
+
+
+def _ink(raw, drawings, rendered, cache=None):
+    """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives.
+
+    For each glyph, the ink found where the outlines of the page's glyphs lie (grown by a pixel for
+    anti-aliasing) must reach :data:`MIN_INK` of the ink they should give, and the box must not hold ink
+    away from every expected glyph, drawing and image (:data:`MAX_EXTRA`).  Each distinct glyph shape is
+    filled once; sums over boxes come from summed-area tables read for all glyphs at once.
+    """
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    cache = {} if cache is None else cache
+    image, origin, scale = rendered
+    image = image.astype(np.int16)
+    h, w = image.shape[:2]
+    glyph_ink = np.zeros((h, w), dtype=bool)
+    for g in raw:
+        if g["mode"] in (3, 7) or not g["outline"]:
+            continue
+        bitmap, bx, by = _glyph_bitmap(g, scale, cache)
+        if bitmap is None:
+            continue
+        px, py = _to_pixel(origin, scale, g["matrix"][4], g["matrix"][5])
+        x0, y0 = math.floor(px) + bx, math.floor(py) + by
+        bh, bw = bitmap.shape
+        cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + bw), min(h, y0 + bh)
+        if cx0 < cx1 and cy0 < cy1:
+            glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
+    shapes = Image.new("L", (w, h), 0)
+    draw = ImageDraw.Draw(shapes)
+    for _, box, _, _, _, filled, shape in drawings:
+        if shape is None or shape[2]:
+            x0, y0 = _to_pixel(origin, scale, box[0], box[3])
+            x1, y1 = _to_pixel(origin, scale, box[2], box[1])
+            draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
+            continue
+        width = max(1, int(math.ceil(2 * shape[1] * scale)) + 2)
+        for sub in shape[0]:
+            pts = [_to_pixel(origin, scale, x, y) for x, y in sub]
+            if filled and len(pts) >= 3:
+                draw.polygon(pts, fill=255, outline=255)
+            if len(pts) >= 2:
+                draw.line(pts + ([pts[0]] if filled else []), fill=255, width=width)
+    allowed = _grow(glyph_ink | (np.asarray(shapes) > 0), 2)
+    near_glyph = _grow(glyph_ink, 1)
+    dark = 255 - image.min(axis=2)                       # ink of black on white, 0..255
+    unexplained = _stray_boxes((dark > 128) & ~allowed, origin, scale)
+
+    todo, boxes = [], []
+    for g in raw:
+        if g["problems"] or not g["outline"] or g["color"] is None:
+            continue
+        contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], g["under"]))
+        if contrast < 32:
+            continue
+        under = np.array(g["under"]) * 255
+        bx0, by0 = _to_pixel(origin, scale, g["box"][0], g["box"][3])
+        bx1, by1 = _to_pixel(origin, scale, g["box"][2], g["box"][1])
+        ix0, iy0 = max(0, int(bx0) - 1), max(0, int(by0) - 1)
+        ix1, iy1 = min(w, int(math.ceil(bx1)) + 1), min(h, int(math.ceil(by1)) + 1)
+        if ix1 - ix0 < 2 or iy1 - iy0 < 2:
+            continue
+        todo.append((g, under, contrast))
+        boxes.append((iy0, iy1, ix0, ix1))
+    if not todo:
+        return unexplained
+    b = np.array(boxes)
+    top, left = int(b[:, 0].min()), int(b[:, 2].min())          # tables over the boxes' region only
+    bottom, right = int(b[:, 1].max()), int(b[:, 3].max())
+    y0, y1, x0, x1 = b[:, 0] - top, b[:, 1] - top, b[:, 2] - left, b[:, 3] - left
+
+    def sums(a):
+        t = np.zeros((bottom - top + 1, right - left + 1), dtype=np.int32)
+        np.cumsum(a[top:bottom, left:right], axis=0, dtype=np.int32, out=t[1:, 1:])
+        np.cumsum(t[1:, 1:], axis=1, dtype=np.int32, out=t[1:, 1:])
+        return (t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]).astype(np.int64)
+
+    want = sums(glyph_ink) * 255
+    found = sums(np.where(near_glyph, dark, 0))
+    stray = sums((dark > 128) & ~allowed)
+    areas = (y1 - y0) * (x1 - x0)
+    # what really lies under each glyph: the mean colour of its box away from every glyph's ink
+    away = ~_grow(glyph_ink, 2)
+    tinted = sums(away & (dark > 24))                        # boxes with anything but white around the ink
+    for k, (g, under, contrast) in enumerate(todo):
+        if want[k] < 3 * 255:
+            continue
+        iy0, iy1, ix0, ix1 = boxes[k]
+        ground_mask = away[iy0:iy1, ix0:ix1]
+        if tinted[k] and ground_mask.sum() >= 4:
+            seen = tuple(float(v) / 255 for v in image[iy0:iy1, ix0:ix1][ground_mask].mean(axis=0))
+            if _contrast(g["color"], seen) < MIN_CONTRAST:
+                g["problems"].append("low contrast with what lies under it")
+                continue
+            if max(abs(a - b) for a, b in zip(seen, g["under"])) > 0.15:
+                under = np.array(seen) * 255                    # a background the content stream hides
+                contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], seen))
+        if min(under) > 0.99 * 255 and max(g["color"]) < 0.01:   # black on white: the page tables
+            coverage = float(found[k]) / float(want[k])
+            extra = float(stray[k]) / float(areas[k])
+        else:                                                   # colour: this box alone
+            region = image[iy0:iy1, ix0:ix1]
+            ink = np.max(np.abs(region - under), axis=2) * (255.0 / contrast)
+            coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / float(want[k])
+            extra = float(((ink > 128) & ~allowed[iy0:iy1, ix0:ix1]).sum()) / ink.size
+        g["ink"] = (round(coverage, 3), round(extra, 3))
+        if coverage < MIN_INK:
+            g["problems"].append("not visible in the rendering")
+        elif extra > MAX_EXTRA:
+            g["problems"].append("rendering differs from the glyph")
+    return unexplained
+
+
+#: Side of the cells in which :attr:`Page.stray` reports unexplained ink (points), and the inked pixels a
+#: cell needs.
+STRAY_CELL = 2.0
+STRAY_PIXELS = 3
+
+
+def _stray_boxes(mask, origin, scale):
+    """Cells of about :data:`STRAY_CELL` points holding :data:`STRAY_PIXELS` or more pixels of ``mask``,
+    as boxes in user space (runs of cells along a row joined)."""
+    import numpy as np
+
+    if not mask.any():
+        return ()
+    step = max(1, int(round(STRAY_CELL * scale)))
+    h, w = mask.shape
+    hh, ww = -(-h // step), -(-w // step)
+    padded = np.zeros((hh * step, ww * step), dtype=np.int32)
+    padded[:h, :w] = mask
+    counts = padded.reshape(hh, step, ww, step).sum(axis=(1, 3))
+    rows, cols = np.nonzero(counts >= STRAY_PIXELS)
+    cx0, cy1 = origin
+    out = []
+    run = None
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        if run is not None and run[0] == r and run[2] == c - 1:
+            run[2] = c
+            continue
+        if run is not None:
+            out.append(run)
+        run = [r, c, c]
+        if len(out) > 20_000:
+            break
+    if run is not None:
+        out.append(run)
+    return tuple((round(cx0 + c0 * step / scale, 2), round(cy1 - (r + 1) * step / scale, 2),
+                  round(cx0 + (c1 + 1) * step / scale, 2), round(cy1 - r * step / scale, 2))
+                 for r, c0, c1 in out)
+
+
+def _grow(mask, r):
+    """A boolean mask dilated by ``r`` pixels (a square)."""
+    import numpy as np
+
+    out = mask.copy()
+    for axis in (0, 1):
+        src = out.copy()
+        for k in range(1, r + 1):
+            if axis == 0:
+                out[k:, :] |= src[:-k, :]
+                out[:-k, :] |= src[k:, :]
+            else:
+                out[:, k:] |= src[:, :-k]
+                out[:, :-k] |= src[:, k:]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- lines
+
+
+def text_lines(page):
+    """The page's glyphs grouped into lines in reading order (two-column layouts column by column).
+
+    Glyphs with an empty ``char`` are left out.  Within a line glyphs run left to right; a line is a set of
+    upright glyphs whose baselines lie within a third of their size of each other and that follow each other
+    without a gap wider than three times their size.  Lines in the left half of a two-column page come
+    before those of the right half when the page has a gutter that no line crosses.
+
+    Parameters
+    ----------
+    page : Page
+
+    Returns
+    -------
+    tuple of tuple of Glyph
+    """
+    glyphs = [g for g in page.glyphs if g.char and g.char.strip() and g.role != "line number"]
+    upright = [g for g in glyphs if g.upright]
+    turned = {}
+    for g in glyphs:
+        if not g.upright and g.direction in (90, 180, 270):
+            turned.setdefault(g.direction, []).append(g)
+    others = [g for g in glyphs if not g.upright and g.direction not in (90, 180, 270)]
+    lines = _upright_lines(upright, page.cropbox)
+    for angle in sorted(turned):
+        lines.extend(_turned_lines(turned[angle], angle, page.cropbox))
+    margin = [g for g in page.glyphs if g.role == "line number" and g.char.strip()]
+    margin_lines = []
+    for row in _rows(margin):          # line numbers top to bottom, after the text
+        current = [row[0]]
+        for g in row[1:]:
+            if g.bbox[0] - current[-1].bbox[2] > 3.0 * max(current[-1].size, g.size):
+                margin_lines.append(current)
+                current = []
+            current.append(g)
+        margin_lines.append(current)
+    return tuple(tuple(line) for line in lines + [[g] for g in others] + margin_lines)
+
+
+def _turn(angle, x, y):
+    """A point turned clockwise by ``angle`` degrees (a multiple of 90)."""
+    for _ in range(angle // 90):
+        x, y = y, -x
+    return x, y
+
+
+def _turned_lines(glyphs, angle, cbox):
+    """Lines of glyphs whose baselines run at ``angle``: read in a frame turned to make them upright."""
+    import dataclasses
+
+    def box(b):
+        (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
+        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+    turned = {}
+    for g in glyphs:
+        twin = dataclasses.replace(g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)
+        turned[id(twin)] = (twin, g)
+    back = {id(t): g for t, g in turned.values()}
+    lines = _upright_lines([t for t, _ in turned.values()], box(cbox))
+    return [[back[id(t)] for t in line] for line in lines]
+
+
+def _upright_lines(upright, cropbox):
+    upright = list(upright)
+    upright.sort(key=lambda g: (-round(g.origin[1], 1), g.origin[0]))
+    rows = []
+    for g in upright:
+        for row in rows[-6:]:
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) \
+                    and row[0].size > 0:
+                row.append(g)
+                break
+        else:
+            rows.append([g])
+    # split rows at the gutter of a two-column page, then join sub- and superscripts to their rows
+    gutter = _gutter(upright, cropbox)
+    sides = ([], [], [])
+    for row in rows:
+        if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
+            left = [g for g in row if g.bbox[2] <= gutter[0]]
+            right = [g for g in row if g.bbox[0] >= gutter[1]]
+            for side, part in ((0, left), (1, right)):
+                if part:
+                    sides[side].append(part)
+        else:
+            sides[2].append(row)
+    lines = []
+    for side in sides:
+        for row in _merge_scripts(side):
+            row.sort(key=lambda g: g.bbox[0])
+            current = [row[0]]
+            for g in row[1:]:
+                gap = g.bbox[0] - max(p.bbox[2] for p in current)
+                if gap > 3.0 * max(current[-1].size, g.size):
+                    lines.append(_stacks(current))
+                    current = [g]
+                else:
+                    current.append(g)
+            lines.append(_stacks(current))
+    return _reading_order(lines, gutter)
+
+
+def _stacks(line):
+    """A line's glyphs in reading order.
+
+    Glyphs on the line's main baseline run left to right; the glyphs between two of them that sit on
+    other baselines (a superscript stacked over a subscript, a sum's limits) are read baseline by
+    baseline, left to right within each, the baselines in the order they were painted (TeX's order).
+    """
+    line = sorted(line, key=lambda g: (g.bbox[0] + g.bbox[2]) / 2)
+    counts = {}
+    for g in line:
+        key = round(g.origin[1] * 2) / 2
+        counts[key] = counts.get(key, 0) + 1
+    main = max(counts, key=lambda k: (counts[k], -abs(k)))
+    out = []
+    cluster = []
+
+    def flush():
+        runs = {}
+        for g in cluster:
+            runs.setdefault(round(g.origin[1] * 2) / 2, []).append(g)
+        for run in sorted(runs.values(), key=lambda r: min(h.order for h in r)):
+            out.extend(run)
+        cluster.clear()
+
+    for g in line:
+        if abs(g.origin[1] - main) <= 0.25:
+            flush()
+            out.append(g)
+        else:
+            cluster.append(g)
+    flush()
+    return out
+
+
+def _merge_scripts(rows):
+    """Rows that belong to a bigger row join it: smaller glyphs raised or lowered beside it (sub- and
+    superscripts), and short rows whose ink crosses its baseline (a text-style sum hung from its top)."""
+    rows = sorted(rows, key=lambda r: (-max(g.size for g in r), -len(r)))
+    merged = []
+    for row in rows:
+        size = max(g.size for g in row)
+        x0 = min(g.bbox[0] for g in row)
+        x1 = max(g.bbox[2] for g in row)
+        y0 = min(g.bbox[1] for g in row)
+        y1 = max(g.bbox[3] for g in row)
+        y = row[0].origin[1]
+        for target in merged:
+            tsize = max(g.size for g in target)
+            ty = target[0].origin[1]
+            scripts = size < 0.85 * tsize and abs(y - ty) < 0.6 * tsize
+            hanging = len(row) < len(target) and y0 < ty < y1 and abs(y - ty) < tsize
+            if scripts or hanging:
+                tx0 = min(g.bbox[0] for g in target) - tsize
+                tx1 = max(g.bbox[2] for g in target) + tsize
+                if x0 <= tx1 and x1 >= tx0:
+                    target.extend(row)
+                    break
+        else:
+            merged.append(list(row))
+    return merged
+
+
+def _gutter(glyphs, cbox):
+    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page.
+
+    The widest run (at least 4 pt) of the middle 30-70 % of the page crossed by few glyphs: no more than
+    the fewest anywhere there (which must be at most 1 % of the glyphs: a title, a page number) plus
+    15 % of the median; its left 6 pt are the gutter.  At least 20 glyphs must lie on each side.  A page
+    of one-column text has no such band: its lines cross the middle.
+    """
+    if len(glyphs) < 200:
+        return None
+    x0, x1 = cbox[0], cbox[2]
+    lo, hi = int(x0 + 0.3 * (x1 - x0)), int(x0 + 0.7 * (x1 - x0))
+    if hi - lo < 8:
+        return None
+    counts = [0] * (hi - lo + 1)
+    for g in glyphs:
+        a, b = max(lo, int(g.bbox[0])), min(hi, int(math.ceil(g.bbox[2])))
+        for x in range(a, b + 1):
+            counts[x - lo] += 1
+    limit = max(2, len(glyphs) // 100)
+    floor = min(counts)
+    if floor > limit:
+        return None
+    ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
+    best = None
+    start = None
+    for i, c in enumerate(counts + [ceiling + 1]):
+        if c <= ceiling and start is None:
+            start = i
+        elif c > ceiling and start is not None:
+            if best is None or i - start > best[1] - best[0]:
+                best = (start, i)
+            start = None
+    if best is None or best[1] - best[0] < 4:
+        return None
+    band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
+    left = sum(1 for g in glyphs if g.bbox[2] <= band[0])
+    right = sum(1 for g in glyphs if g.bbox[0] >= band[1])
+    if min(left, right) < 20:
+        return None
+    # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
+    # display) are not a second column
+    left_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[2] <= band[0]})
+    right_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[0] >= band[1]})
+    if min(left_rows, right_rows) < max(3, 0.25 * max(left_rows, right_rows)):
+        return None
+    return band
+
+
+def _reading_order(lines, gutter):
+    def top(ln):
+        return -max(g.origin[1] for g in ln)
+
+    if not lines or gutter is None:
+        return sorted(lines, key=lambda ln: (top(ln), min(g.bbox[0] for g in ln)))
+    left = [ln for ln in lines if max(g.bbox[2] for g in ln) <= gutter[0]]
+    right = [ln for ln in lines if min(g.bbox[0] for g in ln) >= gutter[1]]
+    crossing = [ln for ln in lines if max(g.bbox[2] for g in ln) > gutter[0]
+                and min(g.bbox[0] for g in ln) < gutter[1]]
+    # two columns: full-width lines above both columns (title, abstract) first, those below last
+    tops = [top(ln) for ln in left + right]
+    top_of_columns = min(tops) if tops else 0.0
+    head = [ln for ln in crossing if top(ln) < top_of_columns]
+    tail = [ln for ln in crossing if top(ln) >= top_of_columns]
+    return sorted(head, key=top) + sorted(left, key=top) + sorted(right, key=top) + sorted(tail, key=top)
+
+
+def line_text(line):
+    """The characters of a line with a space wherever the gap between glyphs is wider than 0.2 em.
+
+    >>> a = Glyph("a", "CMR10", 10.0, (0, 0, 5, 5), 0, (), (0, 0), 5.0)
+    >>> b = Glyph("b", "CMR10", 10.0, (8, 0, 13, 5), 1, (), (8, 0), 5.0)
+    >>> line_text((a, b))
+    'a b'
+    """
+    out = []
+    prev = None
+    for g in line:
+        x = _turn(g.direction if g.direction in (90, 180, 270) else 0, *g.origin)[0]   # along the baseline
+        if prev is not None and x - prev > 0.2 * g.size:
+            out.append(" ")
+        out.append(g.char)
+        prev = x + g.advance
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+
+def _meets(a, b, margin=0.3):
+    """Whether two boxes share more than a sliver (``margin`` points each way)."""
+    return a[0] + margin < b[2] and b[0] + margin < a[2] and a[1] + margin < b[3] and b[1] + margin < a[3]
+
+
+def _bands(glyphs):
+    """One box per line of a run: its glyphs' boxes, from 0.2 em below to 0.75 em above the baseline at
+    least, widened by 1 em on both sides (for text turned by 90/180/270 degrees, the same in its frame)."""
+    rows = []
+    for g in sorted(glyphs, key=lambda g: (g.direction, -g.origin[1], g.origin[0])):
+        for row in rows:
+            if row[0].direction == g.direction and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
+                    row[0].size, g.size) and g.direction in (0, -1):
+                row.append(g)
+                break
+            if row[0].direction == g.direction and g.direction in (90, 270) \
+                    and abs(row[0].origin[0] - g.origin[0]) <= 0.6 * max(row[0].size, g.size):
+                row.append(g)
+                break
+            if row[0].direction == g.direction == 180 and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
+                    row[0].size, g.size):
+                row.append(g)
+                break
+        else:
+            rows.append([g])
+    bands = []
+    for row in rows:
+        em = max(g.size for g in row)
+        x0 = min(g.bbox[0] for g in row)
+        y0 = min(g.bbox[1] for g in row)
+        x1 = max(g.bbox[2] for g in row)
+        y1 = max(g.bbox[3] for g in row)
+        base = row[0].origin
+        d = row[0].direction
+        if d in (90, 270):
+            lo, hi = (base[0] - 0.75 * em, base[0] + 0.2 * em) if d == 90 else (base[0] - 0.2 * em,
+                                                                                 base[0] + 0.75 * em)
+            bands.append((min(x0, lo), y0 - em, max(x1, hi), y1 + em))
+        else:
+            lo, hi = (base[1] - 0.2 * em, base[1] + 0.75 * em) if d != 180 else (base[1] - 0.75 * em,
+                                                                                  base[1] + 0.2 * em)
+            bands.append((x0 - em, min(y0, lo), x1 + em, max(y1, hi)))
+    return bands
+
+
+def _explained(drawing, mine, glyphs):
+    """Whether a drawing in a run's band is part of the typesetting: a background painted before the glyphs
+    that lie on it (a colour box), a fraction bar with glyphs above and below it, a radical's bar."""
+    kind, box, order, parts = drawing
+    on = [g for g in mine if box[0] <= (g.bbox[0] + g.bbox[2]) / 2 <= box[2]
+          and box[1] <= (g.bbox[1] + g.bbox[3]) / 2 <= box[3]]
+    if kind == "drawing" and on and not parts and all(g.order > order for g in on):
+        return True                                     # a box the glyphs are painted on (not a picture)
+    if kind == "drawing" and not parts and box[3] - box[1] <= 1.5:     # a thin horizontal rule
+        span = [g for g in mine if g.bbox[0] < box[2] and g.bbox[2] > box[0]]
+        above = any(g.bbox[1] >= box[3] - 0.5 for g in span)
+        below = any(g.bbox[3] <= box[1] + 0.5 for g in span)
+        radical = any(g.char == "\u221a" and abs(g.bbox[2] - box[0]) < 1.5 and g.bbox[3] >= box[1] - 1.0
+                      for g in glyphs)
+        return below and (above or radical)
+    return False
+
+
+def run_problems(page, glyphs):
+    """Why a run of glyphs (a statement as found on a page) cannot be read as it stands, from what lies
+    beside it: the reasons the glyphs' own :attr:`Glyph.problems` do not give.
+
+    Each line of the run is widened by 1 em on both sides (and to 0.2 em below and 0.75 em above its
+    baseline at least); in that band there must be no glyph whose character is unknown
+    (:data:`UNKNOWN`: a Type 3 bitmap, an unnamed glyph), no drawing or image that is not part of the
+    typesetting (a digit drawn as a path, a picture of one), no annotation that shows (other than a link),
+    and no ink in PDFium's rendering that nothing of the content stream explains (:attr:`Page.stray`).
+
+    Parameters
+    ----------
+    page : Page
+        The page the glyphs lie on (from :func:`read_pdf`).
+    glyphs : sequence of Glyph
+        The run's glyphs (all on ``page``).
+
+    Returns
+    -------
+    tuple of str
+        Reasons, e.g. ``'ink beside the statement not drawn by its glyphs (page 1)'``; empty when none.
+
+    Examples
+    --------
+    >>> four = Glyph("4", "CMR10", 10.0, (0.0, 0.0, 5.0, 6.5), 1, (), (0.0, 0.0), 5.0)
+    >>> page = Page(1, (0, 0, 100, 100), (four,), (), (), drawings=(("drawing", (6.0, 0.0, 10.0, 6.5), 2, ()),))
+    >>> run_problems(page, (four,))
+    ('a drawing beside the statement (page 1)',)
+    >>> run_problems(Page(1, (0, 0, 100, 100), (four,), (), ()), (four,))
+    ()
+    """
+    glyphs = tuple(glyphs)
+    if not glyphs:
+        return ()
+    n = page.number
+    mine = {id(g) for g in glyphs}
+    reasons = []
+    for band in _bands(glyphs):
+        for g in page.glyphs:
+            if id(g) not in mine and g.char == UNKNOWN and _meets(g.bbox, band):
+                reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
+                break
+        for d in page.drawings:
+            if not _meets(d[1], band):
+                continue
+            if d[3] and not any(_meets(p, band) for p in d[3]):
+                continue
+            if _explained(d, glyphs, page.glyphs):
+                continue
+            reasons.append(f"{'an image' if d[0] == 'image' else 'a drawing'} beside the statement (page {n})")
+            break
+        for subtype, rect in page.annotations:
+            if subtype not in ("Link", "Popup") and _meets(rect, band):
+                reasons.append(f"a {subtype} annotation beside the statement (page {n})")
+                break
+        if any(_meets(b, band) for b in page.stray):
+            reasons.append(f"ink beside the statement not drawn by its glyphs (page {n})")
+    return tuple(dict.fromkeys(reasons))
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+
+
+def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
+    """Write a PNG of a page region as PDFium renders it.
+
+    Parameters
+    ----------
+    path : str
+        The PDF file.
+    page_number : int
+        1-based page number.
+    bbox : tuple of float
+        ``(x0, y0, x1, y1)`` in PDF user space (as :class:`Glyph` boxes are).
+    out_png : str
+        Where to write the PNG.
+    scale : float, optional
+        Pixels per point.
+
+    Raises
+    ------
+    symssm.errors.InputError
+        The PDF cannot be rendered or the page does not exist.
+    """
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError as exc:
+        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
+    image, origin, scale = _render_cached(os.path.abspath(path), stamp, page_number, float(scale))
+    x0, y0 = _to_pixel(origin, scale, bbox[0], bbox[3])
+    x1, y1 = _to_pixel(origin, scale, bbox[2], bbox[1])
+    box = (max(0, int(x0)), max(0, int(y0)), min(image.width, int(math.ceil(x1))),
+           min(image.height, int(math.ceil(y1))))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        raise PdfReadError(f"the region {tuple(round(v, 1) for v in bbox)} is not on page {page_number}")
+    buf = io.BytesIO()
+    image.crop(box).save(buf, format="PNG")
+    atomic_write(out_png, buf.getvalue(), inputs=(path,))
+
+
+@functools.lru_cache(maxsize=3)
+def _render_cached(path, stamp, page_number, scale):
+    """A page rendered once for all the crops a report takes from it (keyed by the file's mtime too)."""
+    return _render(path, page_number, scale)
+
+
+def _to_pixel(origin, scale, x, y):
+    cx0, cy1 = origin
+    return ((x - cx0) * scale, (cy1 - y) * scale)
+
+
+def _render(path, page_number, scale):
+    """The page as a Pillow RGB image, its crop box's top-left corner and the scale it was rendered at
+    (lower than asked for a page beyond the pixel budget)."""
+    from PIL import Image
+
+    renderer = _Renderer(path)
+    try:
+        image, origin, scale = renderer.page(page_number, scale)
+    finally:
+        renderer.close()
+    return Image.fromarray(image), origin, scale

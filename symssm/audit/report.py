@@ -1,0 +1,178 @@
+"""The audit's report: terminal lines, a stable JSON document, one self-contained HTML page.
+
+Each lists the claims in the order of the pages: number, label, page, status, reason, what the claim
+is and its text as the page shows it (glyph text, never TeX).  The HTML page puts a cropped image of
+the page region beside each claim found on a page (rendered by PDFium, embedded as a ``data:`` URI:
+the page needs no network and runs no script).  The JSON document (:data:`SCHEMA_VERSION`, fields
+documented in docs/latex.md) only gains fields within a version.
+
+Examples
+--------
+>>> from symssm.audit.core import Claim, Report
+>>> r = Report("p.tex", ".", "p.pdf", "pdflatex", 1, [Claim("verified", "head-count fragment", "k = 2", page=1,
+...                                                     label="thm:rot", certificate="rot.json", order=1)])
+>>> terminal_lines(r)[0]
+'audit of p.tex: PASSED: 1 certified statement shown as certified (1 page, compiled with pdflatex)'
+>>> terminal_lines(r)[1]
+'#1 VERIFIED, page 1, [thm:rot]: head-count fragment (rot.json): k = 2'
+>>> to_json(r)["claims"][0]["status"]
+'verified'
+"""
+
+import base64
+import html
+
+from .core import FAILING, PASSING, STATUSES, STRICT_FAILING, exit_code
+
+__all__ = ["terminal_lines", "to_json", "to_html", "SCHEMA_VERSION"]
+
+#: Version of the JSON document's schema (1 was the TeX-reading audit's).
+SCHEMA_VERSION = 2
+
+
+def _counts(report):
+    counts = {}
+    for c in report.claims:
+        counts[c.status] = counts.get(c.status, 0) + 1
+    return counts
+
+
+def summary(report):
+    """The verdict in one line."""
+    counts = _counts(report)
+    shown = sum(counts.get(s, 0) for s in PASSING)
+    bad = sum(counts.get(s, 0) for s in FAILING)
+    loose = sum(counts.get(s, 0) for s in STRICT_FAILING)
+    where = f"{report.pages} page{'s' if report.pages != 1 else ''}, " + (
+        f"compiled with {report.engine}" if report.engine else "the PDF as given")
+    if exit_code(report) == 0:
+        head = f"PASSED: {shown} certified statement{'s' if shown != 1 else ''} shown as certified"
+        if loose:
+            head += f"; {loose} other claim{'s' if loose != 1 else ''} listed, not decided"
+    elif not shown and not bad:
+        head = "FAILED: no certified statement is shown on the pages"
+    else:
+        parts = ", ".join(f"{counts[s]} {STATUSES[s].lower()}" for s in STATUSES if s in FAILING and counts.get(s))
+        if report.strict and loose and not bad:
+            parts = f"{loose} unchecked, consistent or unused (--strict)"
+        head = f"FAILED: {parts}"
+    return f"audit of {report.paper}: {head} ({where})"
+
+
+def _where(c):
+    out = []
+    if c.page is not None:
+        out.append(f"page {c.page}")
+    if c.number:
+        out.append(f"number {c.number}")
+    if c.label and not c.label.startswith("symssm:"):
+        out.append(f"[{c.label}]")
+    if c.file:
+        out.append(f"{c.file}:{c.line}")
+    return ", ".join(out)
+
+
+def terminal_lines(report):
+    """The report as lines for a terminal: the verdict, then one line per claim, then notes."""
+    out = [summary(report)]
+    for c in report.claims:
+        where = _where(c)
+        line = f"#{c.order} {STATUSES[c.status]}" + (f", {where}" if where else "") + f": {c.what}"
+        if c.certificate:
+            line += f" ({c.certificate})"
+        line += f": {c.text}"
+        if c.reason:
+            line += f": {c.reason}"
+        out.append(line)
+    out += [f"note: {n}" for n in report.notes]
+    return out
+
+
+def to_json(report):
+    """The report as a JSON-ready dict (schema :data:`SCHEMA_VERSION`, documented in docs/latex.md)."""
+    return {
+        "format": "symssm-audit",
+        "version": SCHEMA_VERSION,
+        "paper": report.paper,
+        "pdf": report.pdf,
+        "engine": report.engine,
+        "certificates_folder": report.folder,
+        "pages": report.pages,
+        "strict": report.strict,
+        "exit_code": exit_code(report),
+        "verdict": summary(report),
+        "by_status": _counts(report),
+        "claims": [{
+            "number": c.order, "status": c.status, "what": c.what, "text": c.text, "reason": c.reason or None,
+            "page": c.page, "box": [round(v, 2) for v in c.box] if c.box else None, "label": c.label,
+            "paper_number": c.number, "file": c.file, "line": c.line, "certificate": c.certificate,
+            "sha256": c.sha256} for c in report.claims],
+        "notes": list(report.notes),
+    }
+
+
+_COLOURS = {
+    "verified": ("#d8f0d8", "#1a5e1a"), "kernel-checked": ("#b8e6c2", "#0d4a1f"), "hidden": ("#f8c0c0", "#7a0000"),
+    "not-shown": ("#f8c0c0", "#7a0000"), "changed": ("#ead8f5", "#5a1f80"),
+    "missing-certificate": ("#f8d0d0", "#8a1010"), "fails-check": ("#f8c0c0", "#7a0000"),
+    "contradicts": ("#f8c0c0", "#7a0000"), "unchecked": ("#fff6c8", "#6a5500"), "consistent": ("#eef6d8", "#3f5a00"),
+    "unused": ("#e4e4e4", "#404040"),
+}
+_STYLE = """
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 24px; color: #1b1b1b; max-width: 1400px; }
+h1 { font-size: 22px; margin: 0 0 6px 0; } h2 { font-size: 17px; margin: 22px 0 8px 0; }
+p.verdict { font-size: 16px; font-weight: bold; padding: 8px 12px; border-radius: 4px; }
+p.pass { background: #d8f0d8; color: #1a5e1a; } p.fail { background: #f8c0c0; color: #7a0000; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; }
+th, td { border: 1px solid #c8c8c8; padding: 4px 6px; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; } td.status { font-weight: bold; white-space: nowrap; }
+td.text { max-width: 420px; overflow-wrap: anywhere; } img.crop { max-width: 420px; border: 1px solid #ddd; }
+.muted { color: #606060; }
+"""
+
+
+def _e(text):
+    return html.escape(str(text), quote=True)
+
+
+def to_html(report, crops=None):
+    """The report as one self-contained HTML page; ``crops``: {claim number: PNG bytes} of the page regions."""
+    crops = crops or {}
+    code = exit_code(report)
+    counts = _counts(report)
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>symssm audit: {_e(report.paper)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
+           f"<h1>symssm audit of {_e(report.paper)}</h1>",
+           f'<p class="verdict {"pass" if code == 0 else "fail"}">{_e(summary(report))}. Each claim is a row of the '
+           '<a href="#claims">claims table below</a>.</p>',
+           '<table style="width:auto" id="summary"><tr><th>status</th><th>claims</th></tr>']
+    for status in STATUSES:
+        if counts.get(status):
+            bg, fg = _COLOURS[status]
+            out.append(f'<tr><td class="status" style="background:{bg};color:{fg}">{STATUSES[status]}</td>'
+                       f"<td>{counts[status]}</td></tr>")
+    out += ["</table>", "<h2>Claims, in the order of the pages</h2>", '<table id="claims">',
+            "<thead><tr><th>#</th><th>page</th><th>number</th><th>label</th><th>status</th><th>claim</th>"
+            "<th>reason</th><th>as the page shows it</th></tr></thead>", "<tbody>"]
+    for c in report.claims:
+        bg, fg = _COLOURS[c.status]
+        label = c.label if c.label and not c.label.startswith("symssm:") else ""
+        where = f"<br><span class=\"muted\">{_e(c.file)}:{c.line}</span>" if c.file else ""
+        cert = f"<br><span class=\"muted\">{_e(c.certificate)}</span>" if c.certificate else ""
+        png = crops.get(c.order)
+        img = (f'<img class="crop" alt="page {c.page}" src="data:image/png;base64,'
+               f'{base64.b64encode(png).decode("ascii")}">' if png else "")
+        out.append(f'<tr class="claim status-{_e(c.status)}"><td>{c.order}</td><td>{_e(c.page or "")}</td>'
+                   f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>"
+                   f'<td class="status" style="background:{bg};color:{fg}">{STATUSES[c.status]}</td>'
+                   f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td>'
+                   f"<td>{img}</td></tr>")
+    out += ["</tbody>", "</table>"]
+    if report.notes:
+        out += ["<h2>Notes</h2>", '<ul id="notes">'] + [f"<li>{_e(n)}</li>" for n in report.notes] + ["</ul>"]
+    out += ['<p class="muted">Written by symssm audit. VERIFIED: the statement the certificate proves (re-checked by '
+            "the independent checker) is painted on the page, every glyph visible as itself. HIDDEN, NOT SHOWN, "
+            "CHANGED, MISSING CERTIFICATE, FAILS CHECK and CONTRADICTS CERTIFICATE fail the audit. UNCHECKED and "
+            "CONSISTENT (prose and images, listed, not decided) and UNUSED certificates fail it only with "
+            "--strict. See docs/latex.md.</p>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"

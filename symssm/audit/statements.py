@@ -1,0 +1,334 @@
+"""What a verified certificate states on the page: the exact text its fragment and sentence macros typeset.
+
+The statements come from the certificate and symssm's own renderer, never from the paper: the
+fragment is rendered again (:mod:`symssm.render`), and the theorem's title (``Head count of the SSM
+rotation-N4-p2-m1``: the system) and the last paragraph of its statement (the count and the range of
+``n``) are turned into the characters their glyphs show (:func:`glyph_text`, which knows only the
+TeX symssm writes).  A sentence macro (``\\SymssmRotationHeadCountSentence``) is one more statement.
+The audit looks for these texts among the painted glyphs of the compiled pages.
+
+Characters are compared after :func:`normalize` (Unicode compatibility forms, ligatures split,
+dashes, quotes and minus signs unified) with every space removed: TeX paints no spaces, and line
+breaks may fall anywhere.
+
+Examples
+--------
+>>> glyph_text("For every sequence length $n \\\\ge 2$, exactly $k = 2$ attention heads")
+'For every sequence length n ≥ 2, exactly k = 2 attention heads'
+>>> glyph_text("the SSM \\\\texttt{a\\\\char95{}b}")
+'the SSM a_b'
+>>> squeeze(normalize("ﬁnd  k − 1"))
+'findk-1'
+"""
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Optional
+
+from ..certificate import kinds
+from ..errors import InputError, SymssmError
+
+__all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
+           "fragment_statement", "Unsupported", "crude_text", "significant"]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One certified statement as the page shows it.
+
+    ``parts`` are the texts that must all be shown, in this order, near each other (a fragment's
+    title and its statement); ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``.
+    """
+
+    sha256: str
+    kind: str
+    what: str
+    parts: tuple
+    count: Optional[str] = None  # the certified number the statement carries (for the report)
+    tail: Optional[str] = None  # a fragment's proof's last sentence that glyph_text reads: where the fragment ends
+    #: A fragment's WHOLE theorem (title, hypotheses, displays, claim) as ``(("seq", text) | ("bag", text), ...)``:
+    #: a "seq" must follow the previous segment with nothing between; a "bag" (a display, a sentence with TeX
+    #: :func:`glyph_text` does not read) is the glyphs up to the next "seq", compared as a multiset of
+    #: :func:`significant` characters.  Empty for sentence macros (``parts`` only).
+    segments: tuple = ()
+
+    @property
+    def text(self):
+        """The statement as one line of plain text."""
+        return " ... ".join(self.parts)
+
+
+class Unsupported(ValueError):
+    """TeX that :func:`glyph_text` does not know; ``at`` is where it starts (the text is cut there)."""
+
+    def __init__(self, what, at=0):
+        super().__init__(what)
+        self.at = at
+
+
+#: A base with a subscript and a superscript: TeX stacks them, and which one a reader meets first is not
+#: the source's order (``e_1^{\top}``).
+_STACKED = re.compile(r"(\\[A-Za-z]+|[^\s{}$^_])(?:_(?:\{[^{}]*\}|\\?\S)\^|\^(?:\{[^{}]*\}|\\?\S)_)")
+
+
+#: Control words and the characters they typeset (a command mapped to "" typesets nothing visible).
+_SYMBOLS = {
+    "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞",
+    "cdot": "·", "dots": "...", "ldots": "...", "cdots": "···", "sum": "∑", "alpha": "α", "in": "∈", "top": "⊤",
+    "lVert": "‖", "rVert": "‖", "partial": "∂", "delta": "δ", "mid": "|", "to": "→", "pm": "±", "quad": "",
+    "qquad": "", "allowbreak": "", "emergencystretch": "", "relax": "", ",": "", ";": "", ":": "", "!": "", " ": " ",
+    "#": "#", "{": "{", "}": "}", "%": "%", "&": "&", "_": "_", "$": "$", "nobreak": "", "Lambda": "Λ",
+    "lambda": "λ", "pmod": "mod", "bmod": "mod", "mathrm": None, "mathbb": None, "texttt": None, "emph": None,
+    "textbf": None, "textit": None, "mathit": None, "operatorname": None, "ensuremath": None, "text": None,
+    "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√", "arctan": "arctan",
+    "chi": "χ", "det": "det", "dim": "dim", "mathcal": None,
+}
+#: Characters that a TeX font draws differently from the source text.
+_SOURCE = {"~": " ", "-": "-", "'": "'", "`": "'"}
+_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}$^_])|(\s+)|(.)", re.S)
+
+
+def glyph_text(tex):
+    """The characters that symssm's own ``tex`` shows on the page, in reading order (spaces kept for reading).
+
+    Raises
+    ------
+    Unsupported
+        At TeX this reader does not know (a display, ``\\\\frac``, an environment).
+    """
+    stacked = _STACKED.search(tex)
+    if stacked:
+        raise Unsupported("stacked scripts", stacked.start())
+    out = []
+    pos = 0
+    while pos < len(tex):
+        m = _TOKEN.match(tex, pos)
+        pos = m.end()
+        word, special, space, char = m.groups()
+        if word is not None:
+            if word == "char":
+                num = re.match(r"(\d+)(\{\})?", tex[pos:])
+                if not num:
+                    raise Unsupported("\\char", m.start())
+                out.append(chr(int(num.group(1))))
+                pos += num.end()
+                continue
+            if word not in _SYMBOLS:
+                raise Unsupported("\\" + word, m.start())
+            value = _SYMBOLS[word]
+            if value:
+                out.append(value)
+            if word == "emergencystretch":
+                skip = re.match(r"\s*=?\s*[0-9.]+\s*[a-z]{2}", tex[pos:])
+                pos += skip.end() if skip else 0
+            elif word.isalpha() and value is not None:
+                space_after = re.match(r"\s*", tex[pos:])
+                pos += space_after.end()
+                if space_after.end() and value:
+                    out.append(" ")
+        elif special is not None:
+            continue
+        elif space is not None:
+            out.append(" ")
+        else:
+            out.append(_SOURCE.get(char, char))
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+_FOLD = {"’": "'", "‘": "'", "′": "'", "−": "-", "–": "--", "—": "---", "‐": "-", "“": "''", "”": "''",
+         "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "∥": "‖", "⩽": "≤", "⩾": "≥", "ℚ": "Q", "ℂ": "C",
+         "ℝ": "R", "ℕ": "N", "ℤ": "Z", "…": "...", "⋅": "·", "∶": ":"}
+
+
+def normalize(text):
+    """``text`` with the forms that differ between fonts and source made equal (NFKC, ligatures, dashes, quotes)."""
+    text = "".join(_FOLD.get(c, c) for c in text)
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(_FOLD.get(c, c) for c in text)
+
+
+def squeeze(text):
+    """``text`` without white space (TeX paints none)."""
+    return re.sub(r"\s+", "", text)
+
+
+# ---------------------------------------------------------------- statements of one certificate
+
+
+def _title_and_body(fragment, environment):
+    """The theorem's title, the TeX of its statement and of the statement's last paragraph, from a fragment."""
+    begin = fragment.index("\\begin{" + environment + "}[{") + len(environment) + 10
+    depth, i = 1, begin
+    while depth:
+        depth += {"{": 1, "}": -1}.get(fragment[i], 0)
+        i += 1
+    title = fragment[begin:i - 1]
+    body = fragment[i:fragment.index("\\end{" + environment + "}")]
+    last = [line for line in body.split("\n") if line.strip()][-1]
+    return title, body, last
+
+
+def _sentences(tex):
+    """The sentences of one paragraph of symssm's TeX, split at ". " outside math."""
+    out, start, math = [], 0, False
+    for i, c in enumerate(tex):
+        if c == "$" and (i == 0 or tex[i - 1] != "\\"):
+            math = not math
+        elif c == "." and not math and tex[i + 1:i + 2] in (" ", "") and i + 1 - start > 1:
+            out.append(tex[start:i + 1].strip())
+            start = i + 1
+    if tex[start:].strip():
+        out.append(tex[start:].strip())
+    return out
+
+
+def _convert(tex):
+    """``glyph_text`` of ``tex``, cut before the first construct it does not know (None when little is left)."""
+    while True:
+        try:
+            text = glyph_text(tex)
+            break
+        except Unsupported as exc:
+            tex = tex[:exc.at]
+            if tex.count("$") % 2:  # cut inside math: end it
+                tex = tex[:tex.rindex("$")]
+    return text if len(squeeze(text)) >= 12 else None
+
+
+_CRUDE_DROP = re.compile(r"\\(?:label|ref|eqref|cite)\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}|"
+                         r"\\(?:begin|end)\{[A-Za-z*]+\}|\\\\|\\\[|\\\]")
+
+
+def crude_text(tex):
+    r"""The characters of ``tex`` for a multiset comparison (order not kept): known control words as their
+    symbols, every other control word, brace, script marker and alignment tab dropped.
+
+    Examples
+    --------
+    >>> squeeze(crude_text(r"\[ A = \begin{pmatrix}0 & -1 \\ 1 & 0\end{pmatrix},\quad B = I_{2}. \]"))
+    'A=0-110,B=I2.'
+    """
+    tex = _CRUDE_DROP.sub(" ", tex)
+    items = [0]
+
+    def word(m):
+        w = m.group(1)
+        if w == "item":
+            items[0] += 1
+            return f" {items[0]}. "
+        value = _SYMBOLS.get(w, "")
+        return f" {value or ''} "
+
+    tex = re.sub(r"\\([A-Za-z]+|.)", word, tex)
+    return re.sub(r"[{}$^_&~]", " ", tex)
+
+
+def significant(text):
+    """The characters of ``text`` a multiset comparison counts: letters, digits, ``-`` and math symbols
+    (not spaces, punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
+    out = []
+    for c in squeeze(normalize(text)):
+        cat = unicodedata.category(c)
+        if c == "-" or (cat[0] in "LN" or cat == "Sm") and not ("\u2308" <= c <= "\u23ff") and c not in "|‖":
+            out.append(c)
+    return "".join(out)
+
+
+def _segments(title, body):
+    """``(("seq"|"bag", text), ...)`` of the whole theorem: its title, then each sentence and display in order."""
+    out = [("seq", glyph_text(title))]
+    body = body[1:] if body.startswith("]") else body
+    # a display laid out for the column's width: the page shows one branch, with the same characters
+    body = re.sub(r"\\ifdim[^\n]*\n(.*?)\\else.*?\\fi\b", r"\1", body, flags=re.S)
+    body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}", " ", body)
+    chunks = re.split(r"(\\\[.*?\\\]|\\begin\{enumerate\}.*?\\end\{enumerate\})", body, flags=re.S)
+    for k, chunk in enumerate(chunks):
+        if not chunk.strip():
+            continue
+        pieces = [("bag", chunk)] if k % 2 else [("tex", x) for p in chunk.split("\n\n") for x in _sentences(
+            " ".join(p.split()))]
+        for what, tex in pieces:
+            if what == "tex":
+                try:
+                    text = glyph_text(tex)
+                    if squeeze(text):
+                        out.append(("seq", text))
+                    continue
+                except Unsupported:
+                    pass
+            text = crude_text(tex)
+            if out[-1][0] == "bag":
+                out[-1] = ("bag", out[-1][1] + " " + text)
+            else:
+                out.append(("bag", text))
+    return tuple(out)
+
+
+def fragment_statement(data, sha256):
+    """The :class:`Statement` a certificate's fragment shows: its title and the sentences of its statement's last
+    paragraph that :func:`glyph_text` reads (None for a kind without a fragment)."""
+    from ..render.style import Style
+
+    row = kinds.of(data)
+    style = Style()
+    fragment = row.load("fragment")(data, style)
+    title, body, last = _title_and_body(fragment, style.environment)
+    parts = [glyph_text(title)]
+    items = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
+    for item in items.split("\\item")[1:]:  # a family's cases: each with its count
+        text = _convert(item.strip())
+        if text:
+            parts.append(text)
+    for sentence in _sentences(last):
+        text = _convert(sentence)
+        if text:
+            parts.append(text)
+    count = data.get(row.count) if row.count else None
+    tail = None
+    if "\\end{proof}" in fragment:
+        proof = fragment[:fragment.rindex("\\end{proof}")]
+        paragraphs = [p for p in proof.split("\n") if p.strip()]
+        for sentence in reversed(_sentences(paragraphs[-1]) if paragraphs else []):
+            tail = _convert(sentence)
+            if tail:
+                break
+    if "\\end{proof}" in fragment:  # amsthm's proof head right after the theorem: nothing may come between
+        segments = _segments(title, body) + (("seq", "Proof."),)
+    else:
+        segments = _segments(title, body)
+    return Statement(sha256, data["kind"], "fragment", tuple(parts), None if count is None else str(count), tail,
+                     segments)
+
+
+def sentence_statements(data, sha256, prefix="Symssm"):
+    """The :class:`Statement` of each sentence macro of the certificate
+    (:func:`symssm.render.latex.sentence_macros`)."""
+    from ..render.latex import sentence_macros
+
+    out = []
+    for name, tex in sentence_macros(data):
+        text = glyph_text(tex)
+        out.append(Statement(sha256, data["kind"], f"sentence macro {name}", (text,)))
+    return out
+
+
+def statements(data, sha256):
+    """Every statement a verified certificate's symssm LaTeX shows: its fragment's, then its sentence macros'.
+
+    Raises
+    ------
+    InputError
+        If the certificate's kind is unknown.
+    """
+    out = []
+    try:
+        out.append(fragment_statement(data, sha256))
+    except (SymssmError, KeyError, ValueError, TypeError, IndexError):
+        pass
+    try:
+        out += sentence_statements(data, sha256)
+    except (SymssmError, KeyError, ValueError, TypeError) as exc:
+        if isinstance(exc, InputError):
+            raise
+    return out

@@ -1,0 +1,142 @@
+"""The audit's pure parts, without TeX: statements derived from certificates, prose numbers, reading order."""
+
+import pytest
+
+from symssm import certify, gradient_certificate, ssm
+from symssm.audit.claims import Stream, columns, find, negated_before, numbers, prose_claims
+from symssm.audit.compile import first_error, recorded_inputs
+from symssm.audit.pages import Glyph, Page
+from symssm.audit.statements import Statement, glyph_text, normalize, significant, squeeze, statements
+from symssm.render.style import certificate_sha256
+
+ROT = ssm([[3, -4], [4, 3]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation-N2")
+
+
+def test_a_head_count_states_its_system_count_and_lengths():
+    data = certify(ROT, 16).data
+    sts = statements(data, certificate_sha256(data))
+    fragment, sentence = sts
+    assert fragment.what == "fragment" and fragment.count == "2"
+    assert fragment.parts[0] == "Head count of the SSM rotation-N2"
+    assert fragment.parts[1].startswith("For every sequence length n ≥ 2, exactly k = 2 attention heads are "
+                                        "necessary and sufficient in this class")
+    assert fragment.tail.startswith("Other lengths.") or fragment.tail
+    # the whole theorem: title, hypotheses, the display of A, B, C (as a multiset), the claim, then the proof
+    kinds = [k for k, _ in fragment.segments]
+    assert fragment.segments[0] == ("seq", "Head count of the SSM rotation-N2") and kinds[-1] == "seq"
+    assert fragment.segments[-1] == ("seq", "Proof.") and "bag" in kinds
+    display = next(t for k, t in fragment.segments if k == "bag")
+    assert significant(display).startswith("A=3-443,B=I2,C=I2".replace(",", ""))
+    assert fragment.segments[1][1].startswith("Let hi = A hi-1 + B xi")
+    assert sentence.what == "sentence macro HeadCountSentence"
+    assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2",)
+
+
+def test_a_gradient_certificate_has_its_rate_in_the_statement():
+    data = gradient_certificate(ssm([["1/2", 0], [0, "1/3"]], [[1], [1]], [[1, 1]], name="decay"), 64).data
+    sts = statements(data, certificate_sha256(data))
+    assert sts[0].parts[0] == "Gradient highway for the SSM decay"
+    rate = data["decay_rate"]
+    assert any(f"r = {rate}" in p for p in sts[0].parts)
+    assert sts[1].what == "sentence macro DecaySentence" and f"r = {rate}" in sts[1].parts[0]
+
+
+def test_glyph_text_knows_only_symssms_own_tex():
+    assert glyph_text("$n \\ge 2$, $k = 3$ and \\texttt{a\\char95{}b}") == "n ≥ 2, k = 3 and a_b"
+    with pytest.raises(ValueError):
+        glyph_text("\\frac{1}{2}")
+    assert squeeze(normalize("ﬁnd – k − 1 ’")) == "find--k-1'"
+
+
+def _glyphs(text, y, x0=72.0, size=10.0, problems=()):
+    out, x = [], x0
+    for ch in text:
+        if ch != " ":
+            out.append(Glyph(ch, "CMR10", size, (x, y, x + 5, y + 7), 0, problems, (x, y), 5.0))
+        x += 5
+    return out
+
+
+def _page(rows, number=1):
+    glyphs = tuple(g for row in rows for g in row)
+    return Page(number, (0, 0, 612, 792), glyphs, (), ())
+
+
+def test_a_statement_is_found_across_lines_and_a_hyphen_at_a_line_end():
+    page = _page([_glyphs("We show that the SSM rota-", 700), _glyphs("tion needs exactly 2 heads.", 688)])
+    stream = Stream([page])
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
+    runs, _ = find(stream, st)
+    assert runs is not None and runs[0].problems == ()
+    white = _page([_glyphs("the SSM rotation needs exactly 2 heads", 700, problems=("drawn in white",))])
+    runs, _ = find(Stream([white]), st)
+    assert runs[0].problems == ("drawn in white on page 1",)
+
+
+def test_two_columns_are_read_column_by_column():
+    rows = []
+    for k, (left, right) in enumerate([("aaa one", "ccc three"), ("bbb two", "ddd four"), ("eee", "fff"),
+                                       ("ggg", "hhh"), ("iii", "jjj")]):
+        rows.append(tuple(_glyphs(left, 700 - 12 * k) + _glyphs(right, 700 - 12 * k, x0=330)))
+    text = ["".join(g.char for g in line) for line in columns(rows)]
+    assert text == ["aaaone", "bbbtwo", "eee", "ggg", "iii", "cccthree", "dddfour", "fff", "hhh", "jjj"]
+
+
+def test_prose_numbers_compared_with_the_named_system():
+    page = _page([_glyphs("The rotation rotation-N2 needs 3 heads. The other needs 5 heads.", 700)])
+    stream = Stream([page])
+    got = prose_claims(stream, set(), [("rotation-N2", "rot.json", {1, 2}, "head-count")])
+    assert [(c.status, c.value) for c in got] == [("contradicts", "3"), ("unchecked", "5")]
+    assert [(q, v, qual) for q, v, _, qual in numbers("no model with H < 2 heads; k(n) = 3")] == \
+        [("heads", "2", True), ("k(n)", "3", False)]
+
+
+def test_compile_helpers():
+    assert first_error("./a.tex:3: Missing $ inserted.\n") == "a.tex:3: Missing $ inserted."
+    fls = "PWD /w\nINPUT /w/paper.tex\nINPUT ./results/rot.tex\nINPUT /usr/share/x.sty\nOUTPUT paper.log\n"
+    assert recorded_inputs(fls, "/w") == ("paper.tex", "results/rot.tex")
+
+
+def test_a_range_of_lengths_the_certificate_does_not_prove_contradicts_it():
+    data = certify(ROT, 16).data
+    from symssm.render.claims import values
+
+    system = ("rotation-N2", "rot.json", values(data), "head-count", lambda n: values(data, n))
+    page = _page([_glyphs("The SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 1.", 700),
+                  _glyphs("The SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 5.", 688)])
+    got = prose_claims(Stream([page]), set(), [system])
+    assert [(c.status, c.value) for c in got] == [("contradicts", "2"), ("consistent", "2")]
+    assert "k(1) = 1, so not 2 for every n ≥ 1" in got[0].detail
+
+
+def test_a_negated_certified_sentence_is_not_verified():
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
+    for text, negated in [("It is not true that the SSM rotation needs exactly 2 heads.", True),
+                          ("It is false that the SSM rotation needs exactly 2 heads.", True),
+                          ("We note that the SSM rotation needs exactly 2 heads.", False),
+                          ("It is noteworthy that the SSM rotation needs exactly 2 heads.", False)]:
+        stream = Stream([_page([_glyphs(text, 700)])])
+        runs, _ = find(stream, st)
+        assert bool(negated_before(stream, runs[0])) == negated, text
+
+
+@pytest.mark.parametrize("text, quantity, value", [
+    ("In fact the rotation needs 3heads.", "heads", "3"),  # 3\,heads: a thin space reads as none
+    ("In fact the rotation needs 3 parallel heads.", "heads", "3"),
+    ("For the rotation, krot(n) = 3 for all n ≥ 2.", "k(n)", "3"),  # k_{\mathrm{rot}}(n)
+    ("The rotation needs twenty heads.", "heads", "twenty"),
+    ("The rotation's minimal number of heads: H⋆ = 3.", "heads", "3"),
+    ("The rotation needs three attention-heads.", "heads", "three"),
+])
+def test_prose_number_variants_are_read(text, quantity, value):
+    assert [(q, v) for q, v, _, _ in numbers(text)] == [(quantity, value)]
+    page = _page([_glyphs(text, 700)])
+    got = prose_claims(Stream([page]), set(), [("rotation", "rot.json", {1, 2}, "head-count")])
+    assert [c.status for c in got] == ["contradicts"]
+
+
+def test_an_abbreviation_does_not_end_the_sentence():
+    page = _page([_glyphs("In fact the rotation (cf. Fig. 1) needs 3 heads.", 700)])
+    got = prose_claims(Stream([page]), set(), [("rotation", "rot.json", {1, 2}, "head-count")])
+    assert [(c.status, c.value) for c in got] == [("contradicts", "3")]
+    assert numbers("in 3 of the heads") == []
