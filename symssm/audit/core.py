@@ -137,7 +137,9 @@ def _included(compiled):
             out.append((rel,) + marker)
         elif first.startswith("% symssm table: framework; certificates "):
             shas = first.split("certificates ", 1)[1].split(";", 1)[0].replace("+", ",").split(",")
-            out += [(rel, "table", "interaction-rank", sha.strip(), "framework.tex", "") for sha in shas]
+            from ..certificate.kinds import INTERACTION_RANK
+
+            out += [(rel, "table", INTERACTION_RANK.name, sha.strip(), "framework.tex", "") for sha in shas]
     return out
 
 
