@@ -314,7 +314,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 else:
                     claim.order = 10**9
             else:
-                problems = tuple(p for r in runs for p in r.problems)
+                problems = tuple(p for r in runs for p in r.problems) + _beside(runs, pages)
                 seen = []
                 for p in problems:
                     if p not in seen:
@@ -398,6 +398,28 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
         c.order = i
     report.claims = claims
     report.seconds["prose"] = time.monotonic() - t0
+
+
+def _beside(runs, pages):
+    """What lies beside the runs' glyphs that they do not explain (a digit drawn as a path, a Type 3 glyph, an
+    annotation, stray ink): :func:`symssm.audit.pages.run_problems`, page by page (empty before the reader has it)."""
+    try:
+        from .pages import run_problems
+    except ImportError:
+        return ()
+    by_number = {p.number: p for p in pages}
+    out = []
+    for r in runs:
+        by_page = {}
+        for num, g in r.glyphs:
+            by_page.setdefault(num, []).append(g)
+        for num, glyphs in by_page.items():
+            for reason in run_problems(by_number[num], glyphs):
+                if r.display and reason.startswith("a drawing beside"):
+                    continue  # a display's rules (fraction bars, radicals) are read as drawings beside it today
+                if reason not in out:
+                    out.append(reason)
+    return tuple(out)
 
 
 def _system(name, path, d):
