@@ -241,10 +241,13 @@ class Stream:
             nexts[i] = following
             if i not in furniture:
                 following = self.glyphs[i][1].char[:1]
+        folded = {}  # normalize() of each distinct glyph character, once
         for i, (_, g) in enumerate(self.glyphs):
             if i in furniture:
                 continue
-            for c in squeeze(normalize(g.char)):
+            if g.char not in folded:
+                folded[g.char] = squeeze(normalize(g.char))
+            for c in folded[g.char]:
                 # a hyphen that ends a line before a letter may be TeX's (not in the text) or the text's own
                 chars.append(("\x01" if c == "-" and i in line_end and nexts[i].isalpha() else c, i))
         chars = _negated(chars)
