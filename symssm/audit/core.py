@@ -137,7 +137,7 @@ def _included(compiled):
             out.append((rel,) + marker)
         elif first.startswith("% symssm table: framework; certificates "):
             shas = first.split("certificates ", 1)[1].split(";", 1)[0].replace("+", ",").split(",")
-            out += [(rel, "table", "interaction-rank", sha.strip(), "framework.tex", "") for sha in shas]
+            out += [(rel, "table", "framework", sha.strip(), "framework.tex", "") for sha in shas]
     return out
 
 
