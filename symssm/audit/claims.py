@@ -337,7 +337,8 @@ def find_whole(stream, statement):
             following = segs[k + 1][1] if k + 1 < len(segs) else None
             nxt = _seq_pattern(following).search(stream.text, pos, pos + 4000) if following else None
             if nxt is None:
-                why = "altered: the theorem's text after its display or formula is not there"
+                why = (f"altered: the certified theorem's \"{following[:48]}...\" is not on the page"
+                       if following else "altered: the theorem's end is not on the page")
                 break
             missing, extra = _bag_difference(text, stream.text[pos:nxt.start()])
             if missing or extra:
