@@ -467,7 +467,7 @@ def values_of(data):
     return values(data)
 
 
-def prose_claims(stream, covered, systems, fragments=()):
+def prose_claims(stream, covered, systems, fragments=(), beside=None):
     """Every number claim of the pages' prose (see the module's description).
 
     Parameters
@@ -485,6 +485,14 @@ def prose_claims(stream, covered, systems, fragments=()):
     for text, index in _sentences(stream):
         found = numbers(text)
         if not found:
+            if beside is not None and index and _CLAIM_WORDS.search(text) and _named_system(text, len(text), systems):
+                glyphs = sorted(set(i for i in index if i not in covered))
+                reasons = beside(glyphs) if glyphs else ()
+                if reasons:  # "the rotation needs [a 3 drawn as a path] heads"
+                    named = _named_system(text, len(text), systems)
+                    page, glyph = stream.glyphs[glyphs[0]]
+                    out.append(ProseClaim("unchecked", "unreadable", "", " ".join(text.split())[:300], page,
+                                          glyph.bbox, named[1], f"{reasons[0]}; what it shows is not read"))
             continue
         for quantity, value, offset, qualified in found:
             if not index or offset >= len(index) or index[offset] in covered:
@@ -544,6 +552,9 @@ def _wrong_lengths(text, offset, value, system):
         return ""
     shown = ", ".join(str(x) for x in sorted(got))
     return f"the certificate proves k({max(low, 1)}) = {shown}, so not {value} for every n {m.group(1)} {m.group(2)}"
+
+
+_CLAIM_WORDS = re.compile(r"\bheads?\b|\bk\s*\(|\binteraction rank|\bdecay", re.I)
 
 
 def _named_system(text, offset, systems):

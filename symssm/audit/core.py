@@ -381,8 +381,17 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             systems.append(_system(name, path, d))
     fragments = [(a, b, _system(data[sha][1]["system"].get("name") or "", data[sha][0], data[sha][1]))
                  for a, b, sha in regions]
-    for pc in prose_claims(stream, covered, systems, fragments):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}", pc.sentence, pc.detail, page=pc.page,
+    def beside(indices):
+        by_page = {}
+        for i in indices:
+            num, g = stream.glyphs[i]
+            by_page.setdefault(num, []).append(g)
+        from .claims import Run
+
+        return _beside([Run(tuple((num, g) for g in gl), 0, 0) for num, gl in by_page.items()], pages)
+
+    for pc in prose_claims(stream, covered, systems, fragments, beside):
+        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
                             box=pc.box, certificate=pc.certificate or None, order=_order_of(stream, pc)))
     claims += _images(pages, stream)
     _addresses(claims, pages, compiled)

@@ -151,3 +151,12 @@ def test_a_drawing_beside_a_statement_is_a_problem_of_its_run():
     assert _beside([Run(((1, two),), 0, 1)], [page]) == ("a drawing beside the statement (page 1)",)
     assert _beside([Run(((1, two),), 0, 1, True)], [page]) == ()  # a display's rules
     assert _beside([Run(((1, two),), 0, 1)], [Page(1, (0, 0, 100, 100), (two,), (), ())]) == ()
+
+
+def test_a_sentence_about_a_system_with_paint_beside_it_is_listed():
+    page = _page([_glyphs("In fact the rotation needs heads.", 700)])
+    systems = [("rotation", "rot.json", {1, 2}, "head-count")]
+    drawing = ("a drawing beside the statement (page 1)",)
+    got = prose_claims(Stream([page]), set(), systems, beside=lambda glyphs: drawing)
+    assert [(c.status, c.quantity) for c in got] == [("unchecked", "unreadable")]
+    assert prose_claims(Stream([page]), set(), systems, beside=lambda glyphs: ()) == []
