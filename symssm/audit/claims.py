@@ -87,6 +87,7 @@ class Run:
     glyphs: tuple  # ((page number, Glyph), ...)
     start: int  # offset in the stream
     end: int
+    display: bool = False  # a theorem's formulas compared as a multiset (a "bag" segment)
 
     @property
     def problems(self):
@@ -177,6 +178,21 @@ def _spans(row):
     return out
 
 
+def _margin(line, bottom, top, height):
+    """Whether a line is the page's furniture (running head, page number, line number), left out of statements.
+
+    The reader marks such glyphs (``Glyph.role``: ``margin``, ``line number``); without the mark, a line of at
+    most 4 digits or roman numerals at the top or bottom of the page is one."""
+    roles = [getattr(g, "role", None) for g in line]
+    if all(r in ("margin", "line number") for r in roles):
+        return True
+    if any(r is not None for r in roles):
+        return False
+    y = line[0].origin[1]
+    return len(line) <= 4 and all(g.char.isdigit() or g.char in "ivxlc" for g in line) and \
+        (y < bottom + 0.12 * height or y > top - 0.08 * height)
+
+
 def _negated(chars):
     """``=`` and a combining long solidus painted as two glyphs (TeX's ``\\neq``) read as one ``≠``."""
     out, skip = [], False
@@ -205,6 +221,7 @@ class Stream:
     def __init__(self, pages):
         self.glyphs = []  # (page number, Glyph)
         self.lines = []  # (first index, end index) of each line in glyphs
+        self.furniture = set()  # glyph indices of the pages' furniture
         furniture = set()  # glyph indices of page numbers in the margins, left out of ``text``
         for page in pages:
             top, bottom = page.mediabox[3], page.mediabox[1]
@@ -213,10 +230,9 @@ class Stream:
                 first = len(self.glyphs)
                 self.glyphs += [(page.number, g) for g in line]
                 self.lines.append((first, len(self.glyphs)))
-                y = line[0].origin[1]
-                if len(line) <= 4 and all(g.char.isdigit() or g.char in "ivxlc" for g in line) and \
-                        (y < bottom + 0.12 * height or y > top - 0.08 * height):
+                if _margin(line, bottom, top, height):
                     furniture.update(range(first, len(self.glyphs)))
+        self.furniture = furniture
         line_end = {end - 1 for _, end in self.lines}
         chars = []
         following = ""  # the first character of the next glyph that is not furniture
@@ -225,10 +241,13 @@ class Stream:
             nexts[i] = following
             if i not in furniture:
                 following = self.glyphs[i][1].char[:1]
+        folded = {}  # normalize() of each distinct glyph character, once
         for i, (_, g) in enumerate(self.glyphs):
             if i in furniture:
                 continue
-            for c in squeeze(normalize(g.char)):
+            if g.char not in folded:
+                folded[g.char] = squeeze(normalize(g.char))
+            for c in folded[g.char]:
                 # a hyphen that ends a line before a letter may be TeX's (not in the text) or the text's own
                 chars.append(("\x01" if c == "-" and i in line_end and nexts[i].isalpha() else c, i))
         chars = _negated(chars)
@@ -318,7 +337,8 @@ def find_whole(stream, statement):
             following = segs[k + 1][1] if k + 1 < len(segs) else None
             nxt = _seq_pattern(following).search(stream.text, pos, pos + 4000) if following else None
             if nxt is None:
-                why = "altered: the theorem's text after its display or formula is not there"
+                why = (f"altered: the certified theorem's \"{following[:48]}...\" is not on the page"
+                       if following else "altered: the theorem's end is not on the page")
                 break
             missing, extra = _bag_difference(text, stream.text[pos:nxt.start()])
             if missing or extra:
@@ -327,7 +347,8 @@ def find_whole(stream, statement):
                        + (f"{', ' if extra else ''}\"{missing[:30]}\" fewer" if missing else "") + ")")
                 break
             if nxt.start() > pos:
-                runs.append(stream.run(pos, nxt.start()))
+                bag = stream.run(pos, nxt.start())
+                runs.append(Run(bag.glyphs, bag.start, bag.end, True))
             pos = nxt.start()
             k += 1
         if k == len(segs):
@@ -409,6 +430,11 @@ def _sentences(stream):
     for first, end in stream.lines:
         line = tuple(g for _, g in stream.glyphs[first:end])
         text = line_text(line)
+        if first in stream.furniture:  # a running head or page number: a sentence of its own; line numbers: none
+            if not all(getattr(g, "role", None) == "line number" for g in line):
+                chars += ["\x00"] + list(text) + ["\x00"]
+                index += [first] + [min(first + k, end - 1) for k in range(len(text))] + [first]
+            continue
         if chars and chars[-1] == "-" and text[:1].islower():  # a word hyphenated at the line's end
             chars.pop()
             index.pop()
@@ -425,7 +451,7 @@ def _sentences(stream):
     if len(text) != len(chars):  # a ligature or symbol that normalizes to several characters: keep offsets
         text = "".join(chars)
     out, start = [], 0
-    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(])|(?<=[.!?])(?=\d\s[A-Z])", text):
+    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(])|(?<=[.!?])(?=\d\s[A-Z])|\x00", text):
         if _ABBREVIATION.search(text, max(0, m.start() - 8), m.start()):  # "(cf. Fig. 1) needs 3 heads"
             continue
         out.append((text[start:m.start()], index[start:m.start()]))
@@ -441,7 +467,7 @@ def values_of(data):
     return values(data)
 
 
-def prose_claims(stream, covered, systems, fragments=()):
+def prose_claims(stream, covered, systems, fragments=(), beside=None):
     """Every number claim of the pages' prose (see the module's description).
 
     Parameters
@@ -459,6 +485,14 @@ def prose_claims(stream, covered, systems, fragments=()):
     for text, index in _sentences(stream):
         found = numbers(text)
         if not found:
+            if beside is not None and index and _CLAIM_WORDS.search(text) and _named_system(text, len(text), systems):
+                glyphs = sorted(set(i for i in index if i not in covered))
+                reasons = beside(glyphs) if glyphs else ()
+                if reasons:  # "the rotation needs [a 3 drawn as a path] heads"
+                    named = _named_system(text, len(text), systems)
+                    page, glyph = stream.glyphs[glyphs[0]]
+                    out.append(ProseClaim("unchecked", "unreadable", "", " ".join(text.split())[:300], page,
+                                          glyph.bbox, named[1], f"{reasons[0]}; what it shows is not read"))
             continue
         for quantity, value, offset, qualified in found:
             if not index or offset >= len(index) or index[offset] in covered:
@@ -518,6 +552,9 @@ def _wrong_lengths(text, offset, value, system):
         return ""
     shown = ", ".join(str(x) for x in sorted(got))
     return f"the certificate proves k({max(low, 1)}) = {shown}, so not {value} for every n {m.group(1)} {m.group(2)}"
+
+
+_CLAIM_WORDS = re.compile(r"\bheads?\b|\bk\s*\(|\binteraction rank|\bdecay", re.I)
 
 
 def _named_system(text, offset, systems):

@@ -137,9 +137,7 @@ def _included(compiled):
             out.append((rel,) + marker)
         elif first.startswith("% symssm table: framework; certificates "):
             shas = first.split("certificates ", 1)[1].split(";", 1)[0].replace("+", ",").split(",")
-            from ..certificate.kinds import INTERACTION_RANK
-
-            out += [(rel, "table", INTERACTION_RANK.name, sha.strip(), "framework.tex", "") for sha in shas]
+            out += [(rel, "table", "framework", sha.strip(), "framework.tex", "") for sha in shas]
     return out
 
 
@@ -316,7 +314,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 else:
                     claim.order = 10**9
             else:
-                problems = tuple(p for r in runs for p in r.problems)
+                problems = tuple(p for r in runs for p in r.problems) + _beside(runs, pages)
                 seen = []
                 for p in problems:
                     if p not in seen:
@@ -383,8 +381,17 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             systems.append(_system(name, path, d))
     fragments = [(a, b, _system(data[sha][1]["system"].get("name") or "", data[sha][0], data[sha][1]))
                  for a, b, sha in regions]
-    for pc in prose_claims(stream, covered, systems, fragments):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}", pc.sentence, pc.detail, page=pc.page,
+    def beside(indices):
+        by_page = {}
+        for i in indices:
+            num, g = stream.glyphs[i]
+            by_page.setdefault(num, []).append(g)
+        from .claims import Run
+
+        return _beside([Run(tuple((num, g) for g in gl), 0, 0) for num, gl in by_page.items()], pages)
+
+    for pc in prose_claims(stream, covered, systems, fragments, beside):
+        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
                             box=pc.box, certificate=pc.certificate or None, order=_order_of(stream, pc)))
     claims += _images(pages, stream)
     _addresses(claims, pages, compiled)
@@ -400,6 +407,28 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
         c.order = i
     report.claims = claims
     report.seconds["prose"] = time.monotonic() - t0
+
+
+def _beside(runs, pages):
+    """What lies beside the runs' glyphs that they do not explain (a digit drawn as a path, a Type 3 glyph, an
+    annotation, stray ink): :func:`symssm.audit.pages.run_problems`, page by page (empty before the reader has it)."""
+    try:
+        from .pages import run_problems
+    except ImportError:
+        return ()
+    by_number = {p.number: p for p in pages}
+    out = []
+    for r in runs:
+        by_page = {}
+        for num, g in r.glyphs:
+            by_page.setdefault(num, []).append(g)
+        for num, glyphs in by_page.items():
+            for reason in run_problems(by_number[num], glyphs):
+                if r.display and reason.startswith("a drawing beside"):
+                    continue  # a display's rules (fraction bars, radicals) are read as drawings beside it today
+                if reason not in out:
+                    out.append(reason)
+    return tuple(out)
 
 
 def _system(name, path, d):

@@ -140,3 +140,23 @@ def test_an_abbreviation_does_not_end_the_sentence():
     got = prose_claims(Stream([page]), set(), [("rotation", "rot.json", {1, 2}, "head-count")])
     assert [(c.status, c.value) for c in got] == [("contradicts", "3")]
     assert numbers("in 3 of the heads") == []
+
+
+def test_a_drawing_beside_a_statement_is_a_problem_of_its_run():
+    from symssm.audit.claims import Run
+    from symssm.audit.core import _beside
+
+    two = Glyph("2", "CMR10", 10.0, (0.0, 0.0, 5.0, 6.5), 1, (), (0.0, 0.0), 5.0)
+    page = Page(1, (0, 0, 100, 100), (two,), (), (), drawings=(("drawing", (6.0, 0.0, 10.0, 6.5), 2, ()),))
+    assert _beside([Run(((1, two),), 0, 1)], [page]) == ("a drawing beside the statement (page 1)",)
+    assert _beside([Run(((1, two),), 0, 1, True)], [page]) == ()  # a display's rules
+    assert _beside([Run(((1, two),), 0, 1)], [Page(1, (0, 0, 100, 100), (two,), (), ())]) == ()
+
+
+def test_a_sentence_about_a_system_with_paint_beside_it_is_listed():
+    page = _page([_glyphs("In fact the rotation needs heads.", 700)])
+    systems = [("rotation", "rot.json", {1, 2}, "head-count")]
+    drawing = ("a drawing beside the statement (page 1)",)
+    got = prose_claims(Stream([page]), set(), systems, beside=lambda glyphs: drawing)
+    assert [(c.status, c.quantity) for c in got] == [("unchecked", "unreadable")]
+    assert prose_claims(Stream([page]), set(), systems, beside=lambda glyphs: ()) == []
