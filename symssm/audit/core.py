@@ -280,6 +280,13 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
         except InputError as exc:
             report.notes.append(f"{_rel(path)}: {exc}")
             continue
+        if sha in fragment_file and not any(st.what == "fragment" for st in sts):
+            # fail closed: the paper includes this fragment, and the audit cannot say what it must show
+            rel, opts = fragment_file[sha]
+            claims.append(Claim("not-shown", f"{d['kind']} fragment", os.path.basename(rel),
+                                "the audit cannot derive the statement this fragment typesets, so it cannot show "
+                                "that the page states it as certified", file=rel, line=1,
+                                label=_label_option(opts) or None, certificate=_rel(path), sha256=sha))
         for st in sts:
             why = ""
             if st.segments:

@@ -1189,7 +1189,10 @@ def _roles(glyphs, cbox):
             starts[key] = starts.get(key, 0) + 1
     numbers = set()
     if leads and starts:
-        left = max(starts, key=lambda k: (starts[k], -k))
+        # the text block's left edge: the leftmost start of at least three rows (the left column's edge in two
+        # columns, so that a lone superscript inside a column never reads as a line number)
+        frequent = [k for k, c in starts.items() if c >= 3]
+        left = min(frequent) if frequent else max(starts, key=lambda k: (starts[k], -k))
         for group, first in leads:
             if group[-1].bbox[2] < left - 2.0 and first.bbox[0] >= left - 1.5:
                 numbers.update(id(g) for g in group)

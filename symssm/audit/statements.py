@@ -82,7 +82,7 @@ _SYMBOLS = {
     "lambda": "λ", "pmod": "mod", "bmod": "mod", "mathrm": None, "mathbb": None, "texttt": None, "emph": None,
     "textbf": None, "textit": None, "mathit": None, "operatorname": None, "ensuremath": None, "text": None,
     "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√", "arctan": "arctan",
-    "chi": "χ", "det": "det", "dim": "dim", "mathcal": None,
+    "chi": "χ", "det": "det", "dim": "dim", "mathcal": None, "mbox": None,
 }
 #: Characters that a TeX font draws differently from the source text.
 _SOURCE = {"~": " ", "-": "-", "'": "'", "`": "'"}

@@ -258,3 +258,18 @@ def test_a_theorem_titled_for_a_certified_system_binds_its_numbers_without_a_mar
     report = json.loads(capsys.readouterr().out)
     assert any(c["status"] == "contradicts" and c["what"] == "prose: heads 3" and "rotation-N2" in c["reason"]
                for c in report["claims"]), report["claims"]
+
+
+def test_an_included_fragment_whose_statement_cannot_be_derived_fails_closed(tmp_path, capsys, monkeypatch):
+    # a fragment whose TeX the audit's reader cannot spell out was once skipped, and the paper PASSED
+    from symssm.audit import statements as st
+
+    def unreadable(data, sha256):
+        raise st.Unsupported("\\newconstruct")
+
+    monkeypatch.setattr(st, "fragment_statement", unreadable)
+    code, report = _audit(tmp_path, "honest/plain", capsys)
+    assert code == 1
+    failing = [c for c in report["claims"] if c["status"] == "not-shown"]
+    assert failing and all(c["reason"].startswith("the audit cannot derive the statement") for c in failing)
+    assert all(c["file"].startswith("results/") and c["line"] == 1 for c in failing), failing
