@@ -6,6 +6,7 @@ import re
 import subprocess
 
 import numpy as np
+import pytest
 
 from symssm import certify, ssm
 from symssm.catalog import build_framework
@@ -163,6 +164,7 @@ def test_a_random_n8_p3_m2_head_count_fits_one_two_column_page_for_every_seed(tm
         assert int(re.search(r"Pages:\s+(\d+)", pages).group(1)) <= 2, seed  # the empty first page, then one
 
 
+@pytest.mark.long  # every kind compiled in three hosts (28 s); the referee scan checks the fragments in every run
 def test_every_kind_fits_two_column_one_column_and_narrow_margins(tmp_path):
     require_tools()
     rows = build_framework(str(tmp_path / "fw"))
