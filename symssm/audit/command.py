@@ -15,11 +15,7 @@ import sys
 
 from .compile import ENGINES
 
-__all__ = ["add_arguments", "run", "HELP"]
-
-HELP = ("audit a paper's pages: compile PAPER.tex (or read PAPER.pdf) and check that every certified statement it "
-        "includes is visibly on the pages as certified, glyph by glyph; prose numbers and images are listed (exit 0 "
-        "only when every included certified statement is shown and nothing fails)")
+__all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p):
