@@ -218,16 +218,22 @@ def tex_approx(text, *, digits=3):
     ('49.4', '-0.333', '1.23 \\\\cdot 10^{8}', '5 \\\\cdot 10^{-5}')
     """
     q, _ = parse_number(text)
+    return _decimal_text(q, digits, lambda scaled: (2 * scaled.numerator + scaled.denominator)
+                         // (2 * scaled.denominator))
+
+
+def _decimal_text(q, digits, rounded):
+    """``q`` with ``digits`` significant digits in TeX; ``rounded(scaled)`` turns the positive rational mantissa
+    ``|q| / 10^(e - digits + 1)`` into an integer (the rounding rule is the caller's)."""
     if q == 0:
         return "0"
     a = abs(q)
-    e = len(str(a.numerator)) - len(str(a.denominator))
+    e = (a.numerator.bit_length() - a.denominator.bit_length()) * 3 // 10
     while a >= Fraction(10) ** (e + 1):
         e += 1
     while a < Fraction(10) ** e:
         e -= 1
-    scaled = a / Fraction(10) ** (e - digits + 1)
-    m = (2 * scaled.numerator + scaled.denominator) // (2 * scaled.denominator)
+    m = rounded(a / Fraction(10) ** (e - digits + 1))
     if m >= 10 ** digits:
         m //= 10
         e += 1
@@ -546,31 +552,9 @@ def tex_decimal(text, *, up, digits=4):
     ('0.6667', '0.6666', '1.764 \\\\cdot 10^{7}')
     """
     q, _ = parse_number(text)
-    if q == 0:
-        return "0"
-    sign = -1 if q < 0 else 1
-    a = abs(q)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    e = e * 3 // 10
-    while a >= Fraction(10) ** (e + 1):
-        e += 1
-    while a < Fraction(10) ** e:
-        e -= 1
-    scaled = a / Fraction(10) ** (e - digits + 1)
-    toward_up = up if sign > 0 else not up
-    m = -((-scaled.numerator) // scaled.denominator) if toward_up else scaled.numerator // scaled.denominator
-    if m >= 10 ** digits:
-        m //= 10
-        e += 1
-    mant = int_to_text(m)
-    if -4 <= e < 0:
-        body = "0." + "0" * (-e - 1) + mant.rstrip("0")
-    elif 0 <= e < digits:
-        body = mant[:e + 1] + ("." + mant[e + 1:].rstrip("0") if mant[e + 1:].rstrip("0") else "")
-    else:
-        frac = mant[1:].rstrip("0")
-        body = mant[0] + ("." + frac if frac else "") + f" \\cdot 10^{{{e}}}"
-    return ("-" if sign < 0 else "") + body
+    toward_up = up if q > 0 else not up
+    return _decimal_text(q, digits, lambda scaled: -((-scaled.numerator) // scaled.denominator) if toward_up
+                         else scaled.numerator // scaled.denominator)
 
 
 def tex_value(text, *, up, limit=16):
