@@ -2,6 +2,7 @@
 
     python benchmarks/bench_numeric.py                       # the table in docs/performance.md
     python benchmarks/bench_numeric.py --sizes 64,128 --lengths 1000,10000
+    python benchmarks/bench_numeric.py --devices cpu,cuda      # the same systems on the host and on a GPU (CuPy)
 
 Systems: stable random Gaussian A scaled to spectral radius 0.9 (seed 0), p = m = 8.  For each
 (N, n) it times symssm.numeric_head_count (in-process) and a plain numpy loop accumulating the
@@ -47,7 +48,11 @@ def main():
     ap.add_argument("--sizes", default="64,256,512,1024,2048")
     ap.add_argument("--lengths", default="1000,10000,100000,1000000")
     ap.add_argument("--baseline-limit", type=float, default=2e8, help="max N^2 * n for the baseline")
+    ap.add_argument("--devices", default="",
+                    help="compare numeric_head_count's devices instead (e.g. cpu,cuda): times, counts, agreement")
     args = ap.parse_args()
+    if args.devices:
+        return compare_devices(args)
     print("| N | n | symssm numeric (s) | method | k | direct numpy sum (s) | direct / symssm |")
     print("|---|---|---|---|---|---|---|")
     for N in [int(x) for x in args.sizes.split(",")]:
@@ -77,6 +82,28 @@ def main():
             times[n] = time.perf_counter() - t
     print(f"\nWhole command, N = 512, p = m = 8: n = 10^3: {times[1000]:.2f} s, n = 10^6: {times[10**6]:.2f} s, "
           f"ratio {times[10**6] / times[1000]:.2f} (acceptance: at most 2)")
+
+
+def compare_devices(args):
+    """Time numeric_head_count on each device for the same systems; the counts and error curves must agree."""
+    devices = args.devices.split(",")
+    print("| N | n | " + " | ".join(f"{d} (s)" for d in devices) + " | method | k | same k | max |e_H diff| |")
+    print("|---|---|" + "---|" * len(devices) + "---|---|---|---|")
+    for N in [int(x) for x in args.sizes.split(",")]:
+        A, B, C = stable(N, 8, 8)
+        for n in [int(x) for x in args.lengths.split(",")]:
+            times, results = [], []
+            for d in devices:
+                numeric_head_count((A, B, C), min(n, 100), device=d)  # warm-up (CuPy compiles its kernels)
+                t = time.perf_counter()
+                results.append(numeric_head_count((A, B, C), n, device=d))
+                times.append(time.perf_counter() - t)
+            ks = {r.numerical_head_count for r in results}
+            curves = [np.asarray(r.approximation_error, dtype=float) for r in results]
+            diff = max(float(np.max(np.abs(c - curves[0]))) for c in curves)
+            print(f"| {N} | {n:.0e} | " + " | ".join(f"{t:.2f}" for t in times)
+                  + f" | {results[0].approximation_method} | {results[0].numerical_head_count} | {len(ks) == 1}"
+                  f" | {diff:.1e} |", flush=True)
 
 
 if __name__ == "__main__":
