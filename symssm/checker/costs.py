@@ -35,7 +35,37 @@ Examples
 True
 """
 
-__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work"]
+import threading
+
+__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work", "GCD_WORDS_PER_UNIT",
+           "lowest_terms_work", "fraction_words", "common_words", "content_work", "elimination_work", "ldl_work",
+           "evaluation_work", "reset_meter", "charge", "charged"]
+
+_METER = threading.local()
+
+
+def reset_meter():
+    """Start the meter of charged units afresh (this thread): what :func:`charged` reports is charged after it.
+
+    The meter only records; each limit is enforced where its charge is made.  It is what the cost model's test
+    (tests/checker/test_cost_model.py) and ``fuzz/fuzz_cost.py`` set against measured time.
+    """
+    _METER.total = 0
+
+
+def charge(amount):
+    """Record ``amount`` units charged (before the work they price); returns ``amount``.
+
+    >>> reset_meter(); _ = charge(5); _ = charge(7); charged()
+    12
+    """
+    _METER.total = getattr(_METER, "total", 0) + amount
+    return amount
+
+
+def charged():
+    """Units charged in this thread since :func:`reset_meter`."""
+    return getattr(_METER, "total", 0)
 
 
 def words(bits):
@@ -87,3 +117,75 @@ def lag_product_work(n0, N, p, m, lag_bits):
     449120000
     """
     return n0 * (N * N * m + p * N * m) * words(lag_bits)
+
+
+#: Squared 64-bit words of a gcd (CPython's Lehmer gcd, quadratic: about 7 ns per squared word, measured on this
+#: machine) per unit of polynomial work (a term product of one-word coefficients with its Fraction: about 3.6 us).
+GCD_WORDS_PER_UNIT = 512
+
+
+def lowest_terms_work(w):
+    """The charge of putting a ``w``-word fraction in lowest terms (one gcd, quadratic in the words): nothing
+    for the short coefficients of honest certificates, ``w^2 / 512`` units past that.
+
+    >>> lowest_terms_work(2), lowest_terms_work(31_250)
+    (0, 1907348)
+    """
+    return w * w // GCD_WORDS_PER_UNIT
+
+
+def fraction_words(c):
+    """64-bit words of one Fraction (numerator and denominator together)."""
+    return words(c.numerator.bit_length() + c.denominator.bit_length())
+
+
+def common_words(coeffs):
+    """Words of Fractions over their common denominator: the largest numerator plus the sum of the bits of the
+    *distinct* denominators (a bound on the bits of their lcm), which is what an lcm and a content gcd touch."""
+    big, dens = 0, set()
+    for c in coeffs:
+        big = max(big, c.numerator.bit_length())
+        dens.add(c.denominator)
+    return words(big + sum(d.bit_length() for d in dens))
+
+
+def content_work(coeffs):
+    """The charge of the lcm of the denominators of ``coeffs`` and the content gcd of the integers over it
+    (the covering rules' rational-root and rational-solve steps): per coefficient a gcd with the growing lcm, a
+    product and a gcd with the content, each on numbers of :func:`common_words` words.
+
+    >>> from fractions import Fraction
+    >>> content_work([Fraction(1, 2), Fraction(3, 4)])
+    8
+    >>> content_work([Fraction(1, 10**10000 + k) for k in range(60)]) > 50_000_000  # 60 distinct denominators
+    True
+    """
+    coeffs = list(coeffs)
+    w = common_words(coeffs)
+    return len(coeffs) * (3 * (1 + lowest_terms_work(w)) + w)
+
+
+def elimination_work(k, w):
+    """The charge of Gaussian elimination without pivoting on a k x k matrix of Fractions of ``w`` words: ``k^3``
+    products and subtractions on entries that grow to about ``k w`` words (each in lowest terms)."""
+    grown = k * w
+    return k ** 3 * (1 + grown + lowest_terms_work(grown))
+
+
+def ldl_work(k, wl, wd):
+    """The charge of ``L diag(D) L^T`` for k x k ``L`` of ``wl``-word and pivots of ``wd``-word Fractions: ``k^3``
+    triple products of ``2 wl + wd`` words, each in lowest terms, summed."""
+    w = 2 * wl + wd
+    return k ** 3 * (1 + w + lowest_terms_work(k * w))
+
+
+def evaluation_work(terms, point_words):
+    """The charge of evaluating a polynomial at a point: ``terms`` is ``[(words of c, exponents)]``; each term's
+    powers have ``sum e_i w_i`` words, and the sum's common denominator up to all of them together.
+
+    >>> evaluation_work([(1, (10_000,))], [1]) > 10_000  # x^10000: a power of 10,000 words
+    True
+    """
+    sizes = [wc + sum(e * w for e, w in zip(mon, point_words)) for wc, mon in terms]
+    total = sum(sizes)
+    return len(sizes) * (1 + lowest_terms_work(total)) + total + sum(lowest_terms_work(s) for s in sizes)

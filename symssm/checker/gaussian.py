@@ -15,6 +15,7 @@ from functools import lru_cache
 from math import lcm
 
 from . import linalg
+from .costs import charge
 from .headcount import nonsingular_minor_mod
 from .limits import MAX_ENTRIES, MAX_PRIME  # the same bounds as over Q
 from .numbers import NumberError, canonical_rational, int_text, is_prime
@@ -329,6 +330,7 @@ def _check_exact_lower_bound(ledger, system, lb, lags, cells, T):
                    f"exact elimination over Q(i) is checked up to N = {MAX_EXACT_N}; a larger system needs a modular "
                    "witness")
     bound, work = lag_cost(system, T)
+    charge(work)
     if bound > MAX_GAUSSIAN_LAG_BITS or work > MAX_GAUSSIAN_WORK:
         raise Unreadable(f"over the cost limit of Q(i) lags: forming L_0..L_{T - 1} may need entries of {bound} bits "
                          f"(limit {MAX_GAUSSIAN_LAG_BITS}) and {work} word-weighted products (limit "

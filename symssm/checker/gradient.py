@@ -23,7 +23,7 @@ from math import factorial
 
 from .linalg import (MAX_A_BITS, MAX_P_BITS, capped_integer_form, decrease_definite, definite_between,
                      factored_decay, integer_bits)
-from .costs import MAX_DECAY_V1_WORK, decay_v1_work
+from .costs import MAX_DECAY_V1_WORK, charge, decay_v1_work
 from .numbers import rat_text
 from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
@@ -115,7 +115,7 @@ def check_decay(ledger, ly, r, system, where):
     M = rational(ledger, ly["M"], f"{where}.M")
     ledger.require(mu > 0 and M > 0, f"{where}.mu", "mu and M must be positive")
     r_bits = r.numerator.bit_length() + r.denominator.bit_length()
-    work = decay_v1_work(N, integer_bits(P, MAX_P_BITS), integer_bits(A, MAX_A_BITS), r_bits)
+    work = charge(decay_v1_work(N, integer_bits(P, MAX_P_BITS), integer_bits(A, MAX_A_BITS), r_bits))
     if work > MAX_DECAY_V1_WORK:
         raise Unreadable(f"undecided: {where}.P: the exact definiteness tests of this version-1 witness cost about "
                          f"{work} word operations (N = {N}); the limit is {MAX_DECAY_V1_WORK} (checker/costs.py); "
@@ -167,7 +167,7 @@ def check_factored_decay(ledger, ly, r, system, where):
     if a_form is None or a_form[2] > MAX_A_BITS:
         raise Unreadable(f"system.A: over the cost limit of a decay certificate: its entries over a common "
                          f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
-    work = decay_work(N, forms[0][2], forms[1][2], mu_bits, a_form[2])
+    work = charge(decay_work(N, forms[0][2], forms[1][2], mu_bits, a_form[2]))
     if work > MAX_DECAY_WORK:
         raise Unreadable(f"{where}: over the cost limit: its products would cost about {work} word operations; the "
                          f"limit is {MAX_DECAY_WORK} (docs/robustness.md)")

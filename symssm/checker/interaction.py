@@ -17,6 +17,7 @@ import hashlib
 import json
 from fractions import Fraction
 
+from .costs import charge
 from .numbers import NumberError, rat_text, spec_rational
 from .headcount import nonsingular_minor
 from .limits import MAX_DIM
@@ -60,7 +61,7 @@ def layer_work(kind, n, p, m, extra):
 
 def _within_work(work):
     """Refuse (exit 2, the limit named) a layer whose blocks cost more than the documented work limit."""
-    if work > MAX_LAYER_WORK:
+    if charge(work) > MAX_LAYER_WORK:
         raise Unreadable(f"system: over the cost limit: forming this layer's blocks takes about {work} multiply-adds; "
                          f"the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
 
@@ -277,7 +278,7 @@ def check_interaction(ledger, cert, layer):
     # the identities cost (coefficients) x p x m multiply-adds each: bounded before any is checked
     identity_work = sum(len(row["c"]) if isinstance(row, dict) and isinstance(row.get("c"), list) else 0
                         for row in ub["coefficients"]) * p * m
-    if identity_work > MAX_LAYER_WORK:
+    if charge(identity_work) > MAX_LAYER_WORK:
         raise Unreadable(f"upper_bound.coefficients: over the cost limit: checking the identities takes "
                          f"{identity_work} multiply-adds; the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
     listed, rows = set(), []
