@@ -454,8 +454,8 @@ def _read_cover(ledger, cover, where, poly, names, status):
                            "the factor is not homogeneous of degree 2 or more in exactly two parameters")
             status_ = binary[1]
         if status_ == "beyond limits":
-            raise Unreadable(f"{where}: the rational-root test exceeds the checker's limits ({MAX_ROOT_COEFFICIENT} "
-                             f"for the end coefficients, {MAX_ROOT_CANDIDATES} candidates): undecided")
+            raise Unreadable(f"undecided: {where}: the rational-root test exceeds the checker's limits "
+                             f"({MAX_ROOT_COEFFICIENT} for the end coefficients, {MAX_ROOT_CANDIDATES} candidates)")
         ledger.require(status_ == "no root", where, "the polynomial has a rational root (rational root theorem)"
                        if rule == "univariate" else "the form has a rational zero besides 0 (rational root theorem)")
     return {"rule": rule, "link": ("zero", tuple(variables)) if rule in CASE_RULES else None, "refs": []}

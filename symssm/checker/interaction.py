@@ -61,9 +61,10 @@ def layer_work(kind, n, p, m, extra):
 
 def _within_work(work):
     """Refuse (exit 2, the limit named) a layer whose blocks cost more than the documented work limit."""
-    if charge(work) > MAX_LAYER_WORK:
-        raise Unreadable(f"system: over the cost limit: forming this layer's blocks takes about {work} multiply-adds; "
-                         f"the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
+    if work > MAX_LAYER_WORK:
+        raise Unreadable(f"undecided: system: over the cost limit: forming this layer's blocks takes about {work} "
+                         f"multiply-adds; the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
+    charge(work)
 
 
 def read_layer(ledger, obj):
@@ -278,9 +279,10 @@ def check_interaction(ledger, cert, layer):
     # the identities cost (coefficients) x p x m multiply-adds each: bounded before any is checked
     identity_work = sum(len(row["c"]) if isinstance(row, dict) and isinstance(row.get("c"), list) else 0
                         for row in ub["coefficients"]) * p * m
-    if charge(identity_work) > MAX_LAYER_WORK:
-        raise Unreadable(f"upper_bound.coefficients: over the cost limit: checking the identities takes "
+    if identity_work > MAX_LAYER_WORK:
+        raise Unreadable(f"undecided: upper_bound.coefficients: over the cost limit: checking the identities takes "
                          f"{identity_work} multiply-adds; the limit is {MAX_LAYER_WORK} (docs/robustness.md)")
+    charge(identity_work)
     listed, rows = set(), []
     for e, row in enumerate(ub["coefficients"]):
         where = f"upper_bound.coefficients[{e}]"

@@ -117,7 +117,6 @@ def reset_work():
 
 
 def _spend(amount):
-    costs.charge(amount)
     used = getattr(_WORK, "used", 0) + amount
     _WORK.used = used
     inner = getattr(_WORK, "inner", None)
@@ -127,6 +126,7 @@ def _spend(amount):
     if inner is None and used > MAX_POLY_WORK:
         raise Unreadable(f"undecided: checking this certificate needs more than {MAX_POLY_WORK} polynomial term "
                          "products (weighted by coefficient size), the checker's work limit")
+    costs.charge(amount)
 
 
 def _words(p):
@@ -153,11 +153,13 @@ def _words(p):
 def _mul_cost(a, b):
     """The charge of ``a * b``: every term pair's product (:func:`_product_cost`), and the lowest terms of every
     term of the result (at most the pairs): a gcd of the result's numerator and common denominator, quadratic in
-    their words (:func:`symssm.checker.costs.lowest_terms_work`).  Issue 46: 60 terms over distinct
+    their words (:func:`symssm.checker.costs.lowest_terms_work`), and the making of each (its monomial and its
+    Fraction: :data:`~symssm.checker.costs.OUTPUT_TERM_WORK` units, up to the terms a product may have).  Issue 46: 60 terms over distinct
     10,000-digit denominators times ``1 + t`` were charged 3.7 million and took 54 s, all in those gcds."""
     wa, wb = _words(a), _words(b)
     pairs = len(a) * len(b)
-    return pairs * (_product_cost(wa, wb) + costs.lowest_terms_work(wa + wb))
+    return (pairs * (_product_cost(wa, wb) + costs.lowest_terms_work(wa + wb))
+            + min(pairs, MAX_POLY_TERMS + 1) * costs.OUTPUT_TERM_WORK)
 
 
 def _fraction_words(c):
@@ -246,7 +248,7 @@ def _convolve(a, b):
     """
     nv = len(next(iter(a)))
     top = max(max(mon) for mon in a) + max(max(mon) for mon in b)
-    width = top.bit_length() + 1
+    width = 8 if top < 128 else top.bit_length() + 1  # a byte per exponent: the monomials unpacked by to_bytes
     pa, da = _packed(a, width)
     pb, db = _packed(b, width)
     acc: Dict[int, int] = {}
@@ -256,6 +258,8 @@ def _convolve(a, b):
             k = ka + kb
             acc[k] = get(k, 0) + ca * cb
     den, mask = da * db, (1 << width) - 1
+    if width == 8:
+        return {tuple(k.to_bytes(nv, "little")): Fraction(v, den) for k, v in acc.items() if v}
     return {tuple((k >> (width * i)) & mask for i in range(nv)): Fraction(v, den) for k, v in acc.items() if v}
 
 
