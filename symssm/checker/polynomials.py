@@ -259,7 +259,8 @@ def _convolve(a, b):
             acc[k] = get(k, 0) + ca * cb
     den, mask = da * db, (1 << width) - 1
     if width == 8:
-        return {tuple(k.to_bytes(nv, "little")): Fraction(v, den) for k, v in acc.items() if v}
+        # int(k): a monomial FLINT returned may carry fmpz exponents (the same values)
+        return {tuple(int(k).to_bytes(nv, "little")): Fraction(v, den) for k, v in acc.items() if v}
     return {tuple((k >> (width * i)) & mask for i in range(nv)): Fraction(v, den) for k, v in acc.items() if v}
 
 
