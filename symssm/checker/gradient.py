@@ -23,7 +23,7 @@ from math import factorial
 
 from .linalg import (MAX_A_BITS, MAX_P_BITS, capped_integer_form, decrease_definite, definite_between,
                      factored_decay, integer_bits)
-from .costs import MAX_DECAY_V1_WORK, charge, decay_v1_work
+from .costs import MAX_DECAY_V1_WORK, MAX_NORM_WORK, charge, decay_v1_work, norm_work, within
 from .numbers import rat_text
 from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
@@ -126,6 +126,15 @@ def check_decay(ledger, ly, r, system, where):
     ledger.require(below_M, f"{where}.M", "M I - P is not positive definite")
     ledger.require(decrease_definite(A, P, r), f"{where}.P",
                    "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
+    return _norms(ledger, C, B, M, mu, where)
+
+
+def _norms(ledger, C, B, M, mu, where):
+    """``||C||_F^2 ||B||_F^2 M / mu``, charged first (:func:`~symssm.checker.costs.norm_work`): C and B may hold
+    many distinct big denominators, whose sums, products and decimal text cost the square of their total words."""
+    work = norm_work([x for row in C for x in row], [x for row in B for x in row], [M, mu])
+    within(ledger, work, MAX_NORM_WORK, where, f"the norms ||C||_F^2 ||B||_F^2 M / mu cost about {work} word "
+           f"operations; the limit is {MAX_NORM_WORK} (checker/costs.py)")
     frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
     return frob2(C) * frob2(B) * M / mu
 
@@ -178,8 +187,7 @@ def check_factored_decay(ledger, ly, r, system, where):
                    "r^2 P - A^T P A (P = U^T diag(D) U + mu I) does not have a strictly dominant positive diagonal, "
                    "so P does not prove the decay rate r")
     ledger.require(bounded, f"{where}.M", "(|P| w)_i <= M w_i fails for the weights w, so P <= M I is not proven")
-    frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
-    return frob2(C) * frob2(B) * M / mu
+    return _norms(ledger, C, B, M, mu, where)
 
 
 def check_gradient(ledger, cert, system):
