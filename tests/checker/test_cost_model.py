@@ -293,6 +293,23 @@ def test_the_rational_root_test_charges_its_lcm_before_it_runs():
     assert time.perf_counter() - start < 5  # refused up front (the gcds alone take minutes)
 
 
+def test_the_rational_solve_rule_charges_its_lcm_before_it_runs():
+    """``x s + sum c_k t^k`` solved for x, the coefficients over 60 distinct 10,000-digit denominators: the lcm, the
+    content gcd and the scaled solution are charged first (issue 46: no limit came before them)."""
+    from fractions import Fraction
+
+    from symssm.checker import covering
+    from symssm.checker.kernel import Unreadable
+
+    poly = {(1, 1): Fraction(1)}
+    poly.update({(0, k): Fraction(1, 10 ** 9_999 + 2 * k + 1) for k in range(60)})
+    P.reset_work()
+    start = time.perf_counter()
+    with pytest.raises(Unreadable, match="undecided"):
+        covering._solution(poly, 0)
+    assert time.perf_counter() - start < 5
+
+
 def test_a_product_over_distinct_denominators_is_charged_its_lowest_terms():
     """Issue 46's product: 60 terms over distinct 10,000-digit denominators times ``1 + t`` took 54 s, charged
     3.7 million; each result term's gcd over the common denominator is now charged before the product."""
@@ -307,6 +324,47 @@ def test_a_product_over_distinct_denominators_is_charged_its_lowest_terms():
     with pytest.raises(Unreadable, match="undecided"):
         P.mul(a, b)
     assert time.perf_counter() - start < 5
+
+
+def _metered(call):
+    """``(outcome, seconds, charged units)`` of one call of the checker's polynomial code, from a fresh count."""
+    from symssm.checker.kernel import Unreadable
+
+    P.reset_work()
+    costs.reset_meter()
+    start = time.perf_counter()
+    try:
+        outcome = call()
+    except Unreadable as exc:
+        outcome = exc
+    return outcome, time.perf_counter() - start, costs.charged() + START_UNITS
+
+
+def test_a_slow_division_is_charged_as_its_quotient_grows():
+    """Issue 46: dividing by ``729 t - 1`` makes quotient denominators 729^k; each step is charged by the words of
+    its quotient term, before the step (the division is not exact: None, or undecided at the limit)."""
+    t = P.var(0, 1)
+    a = P.power(t, 3000, 1)
+    b = P.sub(P.scale(t, 729), P.const(1, 1))
+    outcome, took, units = _metered(lambda: P.divide_exact(a, b))
+    assert outcome is None or "undecided" in str(outcome)
+    assert took / units <= CEILING, (took, units)
+
+
+@pytest.mark.parametrize("flint", [True, False], ids=["flint", "pure"])
+def test_a_gcd_expensive_in_pure_python_is_charged_alike(monkeypatch, flint):
+    """The lowest-terms gcd of a family: charged once, the same with or without FLINT; the pure remainder sequences
+    stop at PURE_GCD_FACTOR times the charge (undecided), never at the clock."""
+    if not flint:
+        monkeypatch.setattr(P, "_flint", None)
+    elif P._flint is None:
+        pytest.skip("python-flint is not installed")
+    x, y = P.var(0, 2), P.var(1, 2)
+    f = P.power(P.add(P.add(x, P.scale(y, 3)), P.const(7, 2)), 9, 2)
+    g = P.add(P.power(P.sub(x, y), 8, 2), P.const(5, 2))
+    outcome, took, units = _metered(lambda: P.coprime(f, g))
+    assert outcome is True or "undecided" in str(outcome), outcome
+    assert took / units <= CEILING, (took, units)
 
 
 def _write(tmp_path, name, cert):
