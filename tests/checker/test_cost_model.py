@@ -424,3 +424,17 @@ def table(out=sys.stdout):
 
 if __name__ == "__main__":  # python tests/checker/test_cost_model.py (from the repository root, PYTHONPATH=.)
     table()
+
+
+@pytest.mark.parametrize("build", [_gradient_big_c, _v1_n80], ids=["gradient norms", "version-1 witness"])
+def test_the_generator_refuses_what_a_fresh_check_would_not_decide(build):
+    """The generator's last step (``api.verified``, which every builder's certificate passes) runs the same
+    charges, with no clock: a certificate over a work limit is refused there (LimitError, nothing written), on
+    any machine at any load, exactly where a fresh ``symssm check`` would answer undecided."""
+    from symssm.api import verified
+    from symssm.errors import LimitError
+
+    data = build()
+    assert check_data(copy.deepcopy(data)).code == 2
+    with pytest.raises(LimitError, match="undecided"):
+        verified(data)
