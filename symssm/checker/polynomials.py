@@ -121,8 +121,9 @@ def _spend(amount):
     _WORK.used = used
     inner = getattr(_WORK, "inner", None)
     if inner is not None and used > inner:
-        raise Unreadable(f"undecided: a gcd of the standard-library path needed more than {PURE_GCD_FACTOR} times "
-                         f"the work it was charged ({inner} term products); neither verified nor rejected")
+        raise Unreadable(f"undecided: a gcd of the standard-library path needed more than its allowance of {inner} "
+                         f"term products ({PURE_GCD_FACTOR} times its charge, with its products' result terms); "
+                         "neither verified nor rejected")
     if inner is None and used > MAX_POLY_WORK:
         raise Unreadable(f"undecided: checking this certificate needs more than {MAX_POLY_WORK} polynomial term "
                          "products (weighted by coefficient size), the checker's work limit")
@@ -504,7 +505,9 @@ def coprime(a, b):
     # PURE_GCD_FACTOR times that charge, never against what the certificate has left: the verdict does not
     # depend on whether FLINT was loaded (issue 46: a fresh check ran out of budget where a warm one did not).
     saved = _WORK.used
-    _WORK.used, _WORK.inner = 0, PURE_GCD_FACTOR * cost + PURE_GCD_FLOOR
+    # (its products now also charge the making of each result term, up to OUTPUT_TERM_WORK more per pair: the
+    # allowance grows alike, so the remainder sequences may do the same work as before that charge)
+    _WORK.used, _WORK.inner = 0, PURE_GCD_FACTOR * cost * (1 + costs.OUTPUT_TERM_WORK) + PURE_GCD_FLOOR
     try:
         return is_const(_gcd(a, b))
     finally:

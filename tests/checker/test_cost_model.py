@@ -343,6 +343,7 @@ def _metered(call):
 def test_a_slow_division_is_charged_as_its_quotient_grows():
     """Issue 46: dividing by ``729 t - 1`` makes quotient denominators 729^k; each step is charged by the words of
     its quotient term, before the step (the division is not exact: None, or undecided at the limit)."""
+    P.reset_work()
     t = P.var(0, 1)
     a = P.power(t, 3000, 1)
     b = P.sub(P.scale(t, 729), P.const(1, 1))
@@ -354,11 +355,12 @@ def test_a_slow_division_is_charged_as_its_quotient_grows():
 @pytest.mark.parametrize("flint", [True, False], ids=["flint", "pure"])
 def test_a_gcd_expensive_in_pure_python_is_charged_alike(monkeypatch, flint):
     """The lowest-terms gcd of a family: charged once, the same with or without FLINT; the pure remainder sequences
-    stop at PURE_GCD_FACTOR times the charge (undecided), never at the clock."""
+    stop at their allowance (PURE_GCD_FACTOR times the charge; undecided), never at the clock."""
     if not flint:
         monkeypatch.setattr(P, "_flint", None)
     elif P._flint is None:
         pytest.skip("python-flint is not installed")
+    P.reset_work()
     x, y = P.var(0, 2), P.var(1, 2)
     f = P.power(P.add(P.add(x, P.scale(y, 3)), P.const(7, 2)), 9, 2)
     g = P.add(P.power(P.sub(x, y), 8, 2), P.const(5, 2))
