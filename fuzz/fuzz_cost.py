@@ -10,9 +10,12 @@ hang of the search.
 
     python fuzz/fuzz_cost.py --seed 1 --rounds 40 --max-bytes 200000
 
-Prints, per kind, the slowest certificate found: its size, the check time, the verdict, and whether it
-stayed within the default budget (10 s + 2 s per MB). Exits 1 if any check outlived its budget by more
-than a second (the isolation failed) or raised.
+Prints, per kind, the slowest certificate found: its size, the units checker/costs.py's meter charged for it,
+the check time, the seconds per charged unit (meter, plus 10 per byte read, plus 10^6 for the start: see
+tests/checker/test_cost_model.py) and the worst such ratio over the kind's mutants, the verdict, and the default
+budget (10 s + 2 s per MB). Exits 1 if any check outlived its budget by more than a second (the isolation
+failed), was stopped by the budget rather than decided by its charges, passed ``--ceiling`` seconds per charged
+unit, or raised.
 """
 
 import argparse
@@ -23,12 +26,12 @@ import random
 import sys
 import time
 
+from symssm.checker import costs
 from symssm.checker.core import KINDS as CHECKER_KINDS, check_data
 from symssm.checker.isolate import Undecided, default_seconds, run_isolated
 from symssm.checker.reading import Ledger
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.set_int_max_str_digits(0)
 
 
 def _load(name):
@@ -193,17 +196,32 @@ KINDS = {
 }
 
 
+#: Units standing for a check's fixed start, and per byte read (tests/checker/test_cost_model.py states why).
+START_UNITS = 1_000_000
+BYTE_UNITS = 10
+
+
 def _timed(cert, budget):
+    """``(seconds, {"code", "message", "charged", "check_seconds"})``: the check in a child process with the
+    budget; ``charged`` is what checker/costs.py's meter recorded there (every charge made before its work)."""
     def task():
+        costs.reset_meter()
+        start = time.perf_counter()
         res = check_data(cert, max_seconds=budget)
-        return {"code": res.code, "message": res.message}
+        return {"code": res.code, "message": res.message, "charged": costs.charged(),
+                "check_seconds": time.perf_counter() - start}
 
     start = time.monotonic()
     try:
         out = run_isolated(task, seconds=budget + 0.4, limit_text=f"{budget:.3g} s")
     except Undecided as exc:
-        out = {"code": 2, "message": str(exc)}
+        out = {"code": 2, "message": str(exc), "charged": None, "check_seconds": None}
     return time.monotonic() - start, out
+
+
+def units(out, size):
+    """The charged units of a check: the meter, the bytes read and the fixed start (None if it was stopped)."""
+    return None if out.get("charged") is None else out["charged"] + BYTE_UNITS * size + START_UNITS
 
 
 def main(argv=None):
@@ -211,14 +229,22 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=30, help="mutants per kind")
     ap.add_argument("--max-bytes", type=int, default=200_000)
+    ap.add_argument("--ceiling", type=float, default=None,
+                    help="fail when a check's seconds per charged unit pass this (tests/checker/test_cost_model.py)")
+    ap.add_argument("--kind", action="append", choices=list(KINDS), help="only this kind (repeatable)")
+    ap.add_argument("--save", default=None, help="write each kind's slowest certificate into this folder")
     args = ap.parse_args(argv)
+    sys.set_int_max_str_digits(0)  # the mutants' long numbers (in this process only, never in an importer)
     rng = random.Random(args.seed)
     failed = False
-    print("| kind | bytes | check (s) | budget (s) | exit | verdict |")
-    print("|---|---|---|---|---|---|")
+    print("| kind | bytes | charged | check (s) | s per unit | worst s per unit | budget (s) | exit | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for kind, (start, growers) in KINDS.items():
+        if args.kind and kind not in args.kind:
+            continue
         best = start()
         best_time, best_out = _timed(best, default_seconds(len(json.dumps(best))))
+        worst = 0.0
         for _ in range(args.rounds):
             mutant = rng.choice(growers)(rng, copy.deepcopy(best))
             size = len(json.dumps(mutant))
@@ -229,11 +255,29 @@ def main(argv=None):
             if took > budget + 1.0:
                 failed = True
                 print(f"{kind}: a check outlived its budget ({took:.1f} s of {budget:.1f} s)", file=sys.stderr)
+            charged = units(out, size)
+            if charged is None or "budget (--max-seconds) ran out" in out["message"]:
+                failed = True  # decided by the clock, not by its charges
+                print(f"{kind}: a check was stopped by the budget: {out['message'][:120]}", file=sys.stderr)
+            else:
+                ratio = out["check_seconds"] / charged
+                worst = max(worst, ratio)
+                if args.ceiling is not None and ratio > args.ceiling:
+                    failed = True
+                    print(f"{kind}: {ratio:.3g} s per charged unit, over the ceiling {args.ceiling:.3g}: "
+                          f"{out['message'][:120]}", file=sys.stderr)
             if took > best_time:
                 best, best_time, best_out = mutant, took, out
         size = len(json.dumps(best))
-        print(f"| {kind} | {size} | {best_time:.2f} | {default_seconds(size):.1f} | {best_out['code']} | "
-              f"{best_out['message'][:70]} |")
+        if args.save:
+            os.makedirs(args.save, exist_ok=True)
+            with open(os.path.join(args.save, kind.replace(" ", "-").replace("(", "").replace(")", "") + ".json"),
+                      "w") as fh:
+                json.dump(best, fh)
+        charged = units(best_out, size)
+        per = "-" if charged is None else f"{best_out['check_seconds'] / charged:.2g}"
+        print(f"| {kind} | {size} | {best_out.get('charged')} | {best_time:.2f} | {per} | {worst:.2g} | "
+              f"{default_seconds(size):.1f} | {best_out['code']} | {best_out['message'][:70]} |")
     return 1 if failed else 0
 
 

@@ -15,6 +15,7 @@ Examples
 """
 
 from bisect import bisect_left
+from math import lcm
 
 from .._version import __version__
 from ..errors import CertificateError
@@ -48,9 +49,14 @@ def _check_cost(system):
     if N * N + N * m + p * N + 2 * p * m > MAX_ENTRIES:
         raise LimitError(f"the system has more than {MAX_ENTRIES} entries")
 
-    def bits(M):
-        return max((x.numerator.bit_length() + x.denominator.bit_length() for row in M for z in row
-                    for x in (z.re, z.im)), default=0)
+    def bits(M):  # over the common denominator, as the checker prices them (checker/gaussian.py: _bits)
+        big, den = 0, 1
+        for x in sorted({x.denominator for row in M for z in row for x in (z.re, z.im)}):
+            den = lcm(den, x)
+            if den.bit_length() > MAX_GAUSSIAN_LAG_BITS:
+                break
+        nums = max((x.numerator.bit_length() for row in M for z in row for x in (z.re, z.im)), default=0)
+        return nums + min(den.bit_length(), MAX_GAUSSIAN_LAG_BITS + 1)
 
     bA, bB, bC = bits(system.A), bits(system.B), bits(system.C)
     log_n = max(1, (2 * N - 1).bit_length())

@@ -18,7 +18,7 @@ from . import linalg
 from .gradient import check_decay, decay_rate
 from .limits import MAX_GRAM_WORK
 from .numbers import int_text, rat_text
-from .costs import MAX_LAG_WORK, lag_product_work
+from .costs import MAX_LAG_WORK, lag_product_work, within
 from .kernel import strict_equal
 from .reading import integer, integer_text, keys, rational
 
@@ -114,13 +114,13 @@ def check_approximate(ledger, cert, system):
     if tail is not None:
         keys(ledger, tail, "tail", ("summed", "decay_rate", "lyapunov", "bound", "relative_distance", "summed_errors"))
         n0 = integer(ledger, tail["summed"], "tail.summed", 1, min(n - 1, MAX_APPROX_N))
-    ledger.afford(n0 * pm * pm <= MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
+    within(ledger, n0 * pm * pm, MAX_GRAM_WORK, "n", f"the Gram matrix takes n (p m)^2 > {MAX_GRAM_WORK} "
                    "multiply-adds: beyond the checker's limit")
     bound = linalg.lag_bit_bound(system, n0 - 1)
     ledger.afford(bound <= linalg.MAX_LAG_BITS, "n", f"the exact lags up to L_{n0 - 1} may need {bound} bits; the "
                    f"limit is {linalg.MAX_LAG_BITS}")
     work = lag_product_work(n0, system["N"], p, m, bound)
-    ledger.afford(work <= MAX_LAG_WORK, "n", f"forming the exact lags L_0..L_{n0 - 1} costs {work} word operations; "
+    within(ledger, work, MAX_LAG_WORK, "n", f"forming the exact lags L_0..L_{n0 - 1} costs {work} word operations; "
                   f"the limit is {MAX_LAG_WORK} (checker/costs.py)")
     tol = rational(ledger, cert["tolerance"], "tolerance")
     ledger.require(0 < tol < 1, "tolerance", "must lie strictly between 0 and 1")
@@ -159,7 +159,7 @@ def check_approximate(ledger, cert, system):
 
 def _within_definite_work(ledger, brackets, pm, tr, where):
     work = definite_work(brackets, pm, tr)
-    ledger.afford(work <= MAX_DEFINITE_WORK, where, f"checking {brackets} brackets of a {pm} x {pm} Gram matrix "
+    within(ledger, work, MAX_DEFINITE_WORK, where, f"checking {brackets} brackets of a {pm} x {pm} Gram matrix "
                    f"of {tr.bit_length()}-bit entries costs {work} word operations; the limit is {MAX_DEFINITE_WORK}")
 
 

@@ -8,24 +8,68 @@ certificate may need more work than the checker does).  The charge is the same w
 work (python-flint, numpy or the standard library), so the verdict does not depend on what is installed or
 imported.  Standard library only.
 
-========================================  ==========================================================  ========================
-operation (where)                         charge, before the work                                     limit
-========================================  ==========================================================  ========================
-reading numbers (numbers.py)              digits of each numerator and denominator                    ``MAX_DIGITS`` = 10,000
-exact lags of a head count (linalg)       bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
-eps-head count's exact lags (approximate) ``n0 (N^2 m + p N m) w``, w the words of the largest lag    :data:`MAX_LAG_WORK`
-Gram matrix (approximate, trained)        ``n0 (p m)^2`` multiply-adds                                ``MAX_GRAM_WORK``
-definiteness of brackets (approximate)    ``brackets (p m)^3 words(tr G)`` (``definite_work``)         ``MAX_DEFINITE_WORK``
-trained layer's enclosures (trained)      products of the mode recurrences (``recurrence_work``)      ``MAX_RECURRENCE_WORK``
-gradient v1: characteristic polynomials   :func:`decay_v1_work`: ``N^4 words(T)``, T the integer form   :data:`MAX_DECAY_V1_WORK`
-  or leading minors of P and of             of ``r^2 P - A^T P A`` (its bits from those of P, A, r);
-  ``r^2 P - A^T P A`` (gradient.py)         P and A each at most ``MAX_P_BITS``, ``MAX_A_BITS``
-gradient v2: products (gradient.py)       ``N^3 (wU + wD + wA + wmu)^2`` (``decay_work``)             ``MAX_DECAY_WORK``
-polynomial products (polynomials.py)      term pairs times the words of both coefficients             ``MAX_POLY_WORK``
-polynomial gcd (polynomials.py)           ``gcd_cost``; the pure remainder sequences may spend         ``MAX_POLY_WORK``;
-                                          ``PURE_GCD_FACTOR`` times it, apart from the budget          ``PURE_GCD_FACTOR``
-layers' blocks (interaction.py)           multiply-adds of the blocks' products                       ``MAX_LAYER_WORK``
-========================================  ==========================================================  ========================
+==========================================  ==========================================================  ======================
+operation (where)                           charge, before the work                                     limit
+==========================================  ==========================================================  ======================
+reading numbers (numbers.py)                digits of each numerator and denominator                    ``MAX_DIGITS`` = 10,000
+exact lags of a head count (linalg)         bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
+eps-head count's exact lags (approximate)   ``n0 (N^2 m + p N m) w``, w the words of the largest lag    :data:`MAX_LAG_WORK`
+Gram matrix (approximate, trained)          ``n0 (p m)^2`` multiply-adds                                ``MAX_GRAM_WORK``
+definiteness of brackets (approximate)      ``brackets (p m)^3 words(tr G)`` (``definite_work``)         ``MAX_DEFINITE_WORK``
+trained layer's enclosures (trained)        products of the mode recurrences (``recurrence_work``)      ``MAX_RECURRENCE_WORK``
+gradient v1: characteristic polynomials     :func:`decay_v1_work`: ``N^4 words(T)``, T the integer form   :data:`MAX_DECAY_V1_WORK`
+  or leading minors of P and of               of ``r^2 P - A^T P A`` (its bits from those of P, A, r);
+  ``r^2 P - A^T P A`` (gradient.py)           P and A each at most ``MAX_P_BITS``, ``MAX_A_BITS``
+gradient v2: products (gradient.py)         ``N^3 (wU + wD + wA + wmu)^2`` (``decay_work``)             ``MAX_DECAY_WORK``
+gradient: ``||C||^2 ||B||^2 M / mu``        :func:`norm_work`: ``32 W^2``, W the words of C, B, M, mu   :data:`MAX_NORM_WORK`
+  and its text (gradient.py)                  over their common denominators
+Q(i) lags (gaussian.py)                     bits over the common denominator (lcm, capped); products    ``MAX_GAUSSIAN_LAG_BITS``,
+                                              ``(N^2 m + p N m)(1 + bits_d / 64)`` per lag              ``MAX_GAUSSIAN_WORK``
+polynomial products (polynomials.py)        term pairs times the words of both coefficients over their  ``MAX_POLY_WORK``
+                                              common denominators, plus :func:`lowest_terms_work` of
+                                              each result term and :data:`OUTPUT_TERM_WORK` to make it
+exact division (polynomials.py)             ``len(a)``, and ``len(b)`` products per quotient term,       ``MAX_POLY_WORK``
+                                              weighted by that term's words (charged step by step)
+polynomial gcd (polynomials.py)             ``gcd_cost``; the pure remainder sequences may spend         ``MAX_POLY_WORK``;
+                                            ``PURE_GCD_FACTOR`` times it, apart from the budget          ``PURE_GCD_FACTOR``
+covering: lcm and content gcd of the        :func:`content_work`: per coefficient three gcds on          ``MAX_POLY_WORK``
+  rational-root and solve rules               :func:`common_words` words (the distinct denominators'
+  (covering.py)                               bits summed), the scaled solution's lowest terms
+covering: divisors, candidate roots         ``isqrt(c)`` trial divisions; ``2 (d + 1)`` products per     ``MAX_POLY_WORK``;
+                                              candidate of their words                                  ``MAX_ROOT_*``
+covering: definite Gram matrix, L D L^T     :func:`elimination_work`, :func:`ldl_work` (``k^3`` steps on   ``MAX_POLY_WORK``
+                                              entries of their grown words)
+a polynomial at a point (``--at``)          :func:`evaluation_work`: the words of each term's powers     ``MAX_POLY_WORK``
+layers' blocks (interaction.py)             multiply-adds of the blocks' products, and again weighted   ``MAX_LAYER_WORK``
+                                              by :func:`lowest_terms_work` of the entries' common words
+==========================================  ==========================================================  ======================
+
+Every charge is recorded on a meter (:func:`reset_meter`, :func:`charge`, :func:`charged`; :func:`within` affords
+and charges in one step) that tests/checker/test_cost_model.py and fuzz/fuzz_cost.py set against measured time.
+
+Operations with no charge of their own, and the earlier charge (or bound) that covers each:
+
+- ``int()`` of a number's text and ``Fraction`` in lowest terms while reading: each number has at most
+  ``MAX_DIGITS`` digits above and below, so each costs at most a few milliseconds, and the certificate's bytes
+  bound how many there are (the cost model counts 10 units a byte).
+- sums of polynomials (``add``, ``sum_polys``), ``scale``, ``_normalised``, ``substitute``'s term moves: one
+  operation per term of operands that a charged product made or a byte read; the pure gcd's own normalisations
+  run inside its ``PURE_GCD_FACTOR`` allowance.
+- the Gram matrix of a degree-2 factor (covering ``_gram``): at most ``(k + 1)^2`` sums of read coefficients,
+  k <= 16 parameters.
+- sorts (``sorted`` of denominators, of bodies' keys, of a layer's blocks): ``n log n`` comparisons over items
+  already read (bytes), each comparison of numbers already charged or bounded by ``MAX_DIGITS``.
+- the lcm behind Q(i) lags' price (gaussian ``common_denominator_bits``): stops once it passes the lag limit,
+  so each step works on at most ``MAX_GAUSSIAN_LAG_BITS`` bits per distinct denominator read.
+- powers of a decay rate (``r ** (2 n0)``, ``r ** (2 delta)``): r has at most ``MAX_SMALL_DIGITS`` = 40 digits
+  above and below, n0 <= 4096, delta <= ``MAX_CROSSOVER``: at most 2.7 million bits, one power.
+- the attention bound's Taylor sum (gradient.py): at most ``MAX_TAYLOR`` terms of a 40-digit beta.
+- integer forms of lags and the Gram matrix (approximate.py ``int(x * a)``): their bits bounded by
+  ``lag_bit_bound`` <= ``MAX_LAG_BITS`` and their count by ``MAX_GRAM_WORK``, both charged first.
+- a family's determinants (parametric.py ``_det``, Bareiss) and a case's substitutions (covering.py): every
+  product, power and exact division goes through :mod:`~symssm.checker.polynomials`, charged step by step.
+- the decimal text of a verdict's numbers: of the numbers' size, each charged above (a gradient's norms by
+  :func:`norm_work`) or read within ``MAX_DIGITS``.
 
 Examples
 --------
@@ -35,7 +79,44 @@ Examples
 True
 """
 
-__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work"]
+import threading
+
+__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work", "GCD_WORDS_PER_UNIT",
+           "lowest_terms_work", "OUTPUT_TERM_WORK", "fraction_words", "common_words", "content_work", "elimination_work", "ldl_work",
+           "evaluation_work", "MAX_NORM_WORK", "norm_work", "reset_meter", "charge", "charged", "within"]
+
+_METER = threading.local()
+
+
+def reset_meter():
+    """Start the meter of charged units afresh (this thread): what :func:`charged` reports is charged after it.
+
+    The meter only records; each limit is enforced where its charge is made.  It is what the cost model's test
+    (tests/checker/test_cost_model.py) and ``fuzz/fuzz_cost.py`` set against measured time.
+    """
+    _METER.total = 0
+
+
+def charge(amount):
+    """Record ``amount`` units charged (before the work they price); returns ``amount``.
+
+    >>> reset_meter(); _ = charge(5); _ = charge(7); charged()
+    12
+    """
+    _METER.total = getattr(_METER, "total", 0) + amount
+    return amount
+
+
+def charged():
+    """Units charged in this thread since :func:`reset_meter`."""
+    return getattr(_METER, "total", 0)
+
+
+def within(ledger, work, limit, where, message):
+    """``work`` afforded against ``limit`` (over it: undecided, the limit named, by ``ledger.afford``), then
+    charged on the meter, before the work it prices; returns ``work``."""
+    ledger.afford(work <= limit, where, message)
+    return charge(work)
 
 
 def words(bits):
@@ -87,3 +168,100 @@ def lag_product_work(n0, N, p, m, lag_bits):
     449120000
     """
     return n0 * (N * N * m + p * N * m) * words(lag_bits)
+
+
+#: The making of one term of a polynomial product (its monomial and its Fraction in lowest terms), in units of
+#: polynomial work: about 1.5 us in the standard library, where a term product is about 0.2 us.  Charged for every
+#: term pair up to the most terms a product may have (the result is held to ``MAX_POLY_TERMS``).
+OUTPUT_TERM_WORK = 8
+
+#: Squared 64-bit words of a gcd (CPython's Lehmer gcd, quadratic: about 7 ns per squared word, measured on this
+#: machine) per unit of polynomial work (a term product of one-word coefficients with its Fraction: about 3.6 us).
+GCD_WORDS_PER_UNIT = 512
+
+
+def lowest_terms_work(w):
+    """The charge of putting a ``w``-word fraction in lowest terms (one gcd, quadratic in the words): nothing
+    for the short coefficients of honest certificates, ``w^2 / 512`` units past that.
+
+    >>> lowest_terms_work(2), lowest_terms_work(31_250)
+    (0, 1907348)
+    """
+    return w * w // GCD_WORDS_PER_UNIT
+
+
+def fraction_words(c):
+    """64-bit words of one Fraction (numerator and denominator together)."""
+    return words(c.numerator.bit_length() + c.denominator.bit_length())
+
+
+def common_words(coeffs):
+    """Words of Fractions over their common denominator: the largest numerator plus the sum of the bits of the
+    *distinct* denominators (a bound on the bits of their lcm), which is what an lcm and a content gcd touch."""
+    big, dens = 0, set()
+    for c in coeffs:
+        big = max(big, c.numerator.bit_length())
+        dens.add(c.denominator)
+    return words(big + sum(d.bit_length() for d in dens))
+
+
+def content_work(coeffs):
+    """The charge of the lcm of the denominators of ``coeffs`` and the content gcd of the integers over it
+    (the covering rules' rational-root and rational-solve steps): per coefficient a gcd with the growing lcm, a
+    product and a gcd with the content, each on numbers of :func:`common_words` words.
+
+    >>> from fractions import Fraction
+    >>> content_work([Fraction(1, 2), Fraction(3, 4)])
+    8
+    >>> content_work([Fraction(1, 10**10000 + k) for k in range(60)]) > 50_000_000  # 60 distinct denominators
+    True
+    """
+    coeffs = list(coeffs)
+    w = common_words(coeffs)
+    return len(coeffs) * (3 * (1 + lowest_terms_work(w)) + w)
+
+
+#: Most word operations the norms of a decay witness may cost (``||C||_F^2 ||B||_F^2 M / mu``, its comparisons and
+#: its text in the verdict): about 3.5 s at the limit, measured (docs/performance.md).
+MAX_NORM_WORK = 1_000_000_000
+
+
+def norm_work(*groups):
+    """The charge of ``||C||_F^2 ||B||_F^2 M / mu``: sums of Fractions over many distinct denominators grow to their
+    common denominator, and every step after (products, comparisons, the decimal text of the verdict) is quadratic
+    in its words: ``32 W^2`` word operations, W the words of all the groups over their common denominators.
+
+    >>> from fractions import Fraction
+    >>> norm_work([Fraction(1, 3)], [Fraction(2)])
+    128
+    >>> norm_work([Fraction(1, 10 ** 5000 + 2 * k + 1) for k in range(24)]) > 10 ** 9  # issue 46 (gradient C)
+    True
+    """
+    w = sum(common_words(list(g)) for g in groups)
+    return 32 * w * w
+
+
+def elimination_work(k, w):
+    """The charge of Gaussian elimination without pivoting on a k x k matrix of Fractions of ``w`` words: ``k^3``
+    products and subtractions on entries that grow to about ``k w`` words (each in lowest terms)."""
+    grown = k * w
+    return k ** 3 * (1 + grown + lowest_terms_work(grown))
+
+
+def ldl_work(k, wl, wd):
+    """The charge of ``L diag(D) L^T`` for k x k ``L`` of ``wl``-word and pivots of ``wd``-word Fractions: ``k^3``
+    triple products of ``2 wl + wd`` words, each in lowest terms, summed."""
+    w = 2 * wl + wd
+    return k ** 3 * (1 + w + lowest_terms_work(k * w))
+
+
+def evaluation_work(terms, point_words):
+    """The charge of evaluating a polynomial at a point: ``terms`` is ``[(words of c, exponents)]``; each term's
+    powers have ``sum e_i w_i`` words, and the sum's common denominator up to all of them together.
+
+    >>> evaluation_work([(1, (10_000,))], [1]) > 10_000  # x^10000: a power of 10,000 words
+    True
+    """
+    sizes = [wc + sum(e * w for e, w in zip(mon, point_words)) for wc, mon in terms]
+    total = sum(sizes)
+    return len(sizes) * (1 + lowest_terms_work(total)) + total + sum(lowest_terms_work(s) for s in sizes)

@@ -30,6 +30,7 @@ test has its own bounds (:data:`MAX_ROOT_COEFFICIENT`, :data:`MAX_ROOT_CANDIDATE
 from fractions import Fraction
 from math import gcd, isqrt
 
+from . import costs
 from . import polynomials as P
 from .reading import Malformed, Rejected, Unreadable, is_text
 
@@ -111,6 +112,8 @@ def _solution(poly, i):
         c = next(iter(a.values()))
         return drop({mon: -v / c for mon, v in b.items()}), None
     coeffs = list(a.values()) + list(b.values())
+    # the lcm, the content gcd and the scaled solution: charged before (issue 46: no limit came before them)
+    P._spend(costs.content_work(coeffs) + len(coeffs) * (1 + costs.lowest_terms_work(2 * costs.common_words(coeffs))))
     lcm_den = 1
     for c in coeffs:
         lcm_den = lcm_den * c.denominator // gcd(lcm_den, c.denominator)
@@ -122,6 +125,7 @@ def _solution(poly, i):
 
 
 def _primitive_ints(coeffs):
+    P._spend(costs.content_work(coeffs))  # the lcm and the content gcd, before they run
     lcm_den = 1
     for c in coeffs:
         lcm_den = lcm_den * c.denominator // gcd(lcm_den, c.denominator)
@@ -231,7 +235,7 @@ def _definite(poly):
         return None
     vs, homogeneous, G = gram
     k = len(G)
-    P._spend(k ** 3 + 1)
+    P._spend(costs.elimination_work(k, max(costs.fraction_words(x) for row in G for x in row)))
     M = [row[:] for row in G]
     for j in range(k):
         if M[j][j] <= 0:
@@ -326,7 +330,8 @@ def _check_ldl(ledger, cover, G, where):
     ledger.require(all(Lv[r][c] == (1 if r == c else 0) for r in range(k) for c in range(r, k)), f"{where}.L",
                    "must be unit lower triangular")
     ledger.require(all(d > 0 for d in Dv), f"{where}.D", "a pivot is not positive: no proof of definiteness")
-    P._spend(k ** 3 + 1)
+    P._spend(costs.ldl_work(k, max((costs.fraction_words(x) for row in Lv for x in row), default=1),
+                            max((costs.fraction_words(x) for x in Dv), default=1)))
     for r in range(k):
         for c in range(k):
             value = sum((Lv[r][t] * Dv[t] * Lv[c][t] for t in range(min(r, c) + 1)), Fraction(0))
@@ -449,8 +454,8 @@ def _read_cover(ledger, cover, where, poly, names, status):
                            "the factor is not homogeneous of degree 2 or more in exactly two parameters")
             status_ = binary[1]
         if status_ == "beyond limits":
-            raise Unreadable(f"{where}: the rational-root test exceeds the checker's limits ({MAX_ROOT_COEFFICIENT} "
-                             f"for the end coefficients, {MAX_ROOT_CANDIDATES} candidates): undecided")
+            raise Unreadable(f"undecided: {where}: the rational-root test exceeds the checker's limits "
+                             f"({MAX_ROOT_COEFFICIENT} for the end coefficients, {MAX_ROOT_CANDIDATES} candidates)")
         ledger.require(status_ == "no root", where, "the polynomial has a rational root (rational root theorem)"
                        if rule == "univariate" else "the form has a rational zero besides 0 (rational root theorem)")
     return {"rule": rule, "link": ("zero", tuple(variables)) if rule in CASE_RULES else None, "refs": []}

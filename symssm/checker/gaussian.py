@@ -15,6 +15,7 @@ from functools import lru_cache
 from math import lcm
 
 from . import linalg
+from .costs import charge
 from .headcount import nonsingular_minor_mod
 from .limits import MAX_ENTRIES, MAX_PRIME  # the same bounds as over Q
 from .numbers import NumberError, canonical_rational, int_text, is_prime
@@ -35,8 +36,30 @@ MAX_GAUSSIAN_LAG_BITS = linalg.MAX_LAG_BITS
 
 
 def _bits(M):
-    return max((x.numerator.bit_length() + x.denominator.bit_length() for row in M for z in row for x in (z.a, z.b)),
-               default=0)
+    """Bits of the entries of ``M`` (real and imaginary parts) over their common denominator: the largest
+    numerator and the lcm of the denominators (capped past the lag limit), what both paths' products touch
+    (issue 46: the bits of the largest entry alone priced 60 distinct 2,000-digit denominators as one of them)."""
+    big, dens = 0, set()
+    for row in M:
+        for z in row:
+            for x in (z.a, z.b):
+                big = max(big, x.numerator.bit_length())
+                dens.add(x.denominator)
+    return big + common_denominator_bits(dens, MAX_GAUSSIAN_LAG_BITS)
+
+
+def common_denominator_bits(dens, cap):
+    """Bits of the lcm of ``dens``, or ``cap + 1`` as soon as it passes ``cap`` (so its cost stays bounded).
+
+    >>> common_denominator_bits({2, 3, 4}, 100), common_denominator_bits({2 ** 90 + 1, 2 ** 90 + 3}, 100)
+    (4, 101)
+    """
+    den = 1
+    for d in sorted(dens):
+        den = lcm(den, d)
+        if den.bit_length() > cap:
+            return cap + 1
+    return den.bit_length()
 
 
 def lag_cost(system, T):
@@ -330,9 +353,10 @@ def _check_exact_lower_bound(ledger, system, lb, lags, cells, T):
                    "witness")
     bound, work = lag_cost(system, T)
     if bound > MAX_GAUSSIAN_LAG_BITS or work > MAX_GAUSSIAN_WORK:
-        raise Unreadable(f"over the cost limit of Q(i) lags: forming L_0..L_{T - 1} may need entries of {bound} bits "
-                         f"(limit {MAX_GAUSSIAN_LAG_BITS}) and {work} word-weighted products (limit "
+        raise Unreadable(f"undecided: over the cost limit of Q(i) lags: forming L_0..L_{T - 1} may need entries of "
+                         f"{bound} bits (limit {MAX_GAUSSIAN_LAG_BITS}) and {work} word-weighted products (limit "
                          f"{MAX_GAUSSIAN_WORK}; docs/robustness.md)")
+    charge(work)
     exact = _lags(system, T)
     minor = _matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
     for s, d in enumerate(lags):

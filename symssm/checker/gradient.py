@@ -23,7 +23,7 @@ from math import factorial
 
 from .linalg import (MAX_A_BITS, MAX_P_BITS, capped_integer_form, decrease_definite, definite_between,
                      factored_decay, integer_bits)
-from .costs import MAX_DECAY_V1_WORK, decay_v1_work
+from .costs import MAX_DECAY_V1_WORK, MAX_NORM_WORK, charge, decay_v1_work, norm_work, within
 from .numbers import rat_text
 from .reading import Unreadable, integer, is_text, keys, matrix, rational, strict_equal
 
@@ -106,10 +106,10 @@ def check_decay(ledger, ly, r, system, where):
     ledger.require(all(P[i][j] == P[j][i] for i in range(N) for j in range(i)), f"{where}.P", "must be symmetric")
     # the exact definiteness tests below cost grows with these sizes: refuse over the limit before any of them
     if integer_bits(P, MAX_P_BITS) > MAX_P_BITS:
-        raise Unreadable(f"{where}.P: over the cost limit: its entries over a common denominator need more than "
-                         f"{MAX_P_BITS} bits (the limit of the exact definiteness tests; docs/robustness.md)")
+        raise Unreadable(f"undecided: {where}.P: over the cost limit: its entries over a common denominator need "
+                         f"more than {MAX_P_BITS} bits (the limit of the exact definiteness tests; docs/robustness.md)")
     if integer_bits(A, MAX_A_BITS) > MAX_A_BITS:
-        raise Unreadable(f"system.A: over the cost limit of a decay certificate: its entries over a common "
+        raise Unreadable(f"undecided: system.A: over the cost limit of a decay certificate: its entries over a common "
                          f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
     mu = rational(ledger, ly["mu"], f"{where}.mu")
     M = rational(ledger, ly["M"], f"{where}.M")
@@ -120,11 +120,21 @@ def check_decay(ledger, ly, r, system, where):
         raise Unreadable(f"undecided: {where}.P: the exact definiteness tests of this version-1 witness cost about "
                          f"{work} word operations (N = {N}); the limit is {MAX_DECAY_V1_WORK} (checker/costs.py); "
                          "neither verified nor rejected")
+    charge(work)
     above_mu, below_M = definite_between(P, mu, M)
     ledger.require(above_mu, f"{where}.mu", "P - mu I is not positive definite")
     ledger.require(below_M, f"{where}.M", "M I - P is not positive definite")
     ledger.require(decrease_definite(A, P, r), f"{where}.P",
                    "r^2 P - A^T P A is not positive definite, so P does not prove the decay rate r")
+    return _norms(ledger, C, B, M, mu, where)
+
+
+def _norms(ledger, C, B, M, mu, where):
+    """``||C||_F^2 ||B||_F^2 M / mu``, charged first (:func:`~symssm.checker.costs.norm_work`): C and B may hold
+    many distinct big denominators, whose sums, products and decimal text cost the square of their total words."""
+    work = norm_work([x for row in C for x in row], [x for row in B for x in row], [M, mu])
+    within(ledger, work, MAX_NORM_WORK, where, f"the norms ||C||_F^2 ||B||_F^2 M / mu cost about {work} word "
+           f"operations; the limit is {MAX_NORM_WORK} (checker/costs.py)")
     frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
     return frob2(C) * frob2(B) * M / mu
 
@@ -161,23 +171,23 @@ def check_factored_decay(ledger, ly, r, system, where):
     forms = [capped_integer_form(X, cap) for X in (U, [D], [w])]
     mu_bits = integer_bits([[mu]], cap)
     if None in forms or max(f[2] for f in forms) > cap or mu_bits > cap:
-        raise Unreadable(f"{where}: over the cost limit: its entries over a common denominator need more than {cap} "
-                         "bits (docs/robustness.md)")
+        raise Unreadable(f"undecided: {where}: over the cost limit: its entries over a common denominator need "
+                         f"more than {cap} bits (docs/robustness.md)")
     a_form = capped_integer_form(A, MAX_A_BITS)
     if a_form is None or a_form[2] > MAX_A_BITS:
-        raise Unreadable(f"system.A: over the cost limit of a decay certificate: its entries over a common "
+        raise Unreadable(f"undecided: system.A: over the cost limit of a decay certificate: its entries over a common "
                          f"denominator need more than {MAX_A_BITS} bits (docs/robustness.md)")
     work = decay_work(N, forms[0][2], forms[1][2], mu_bits, a_form[2])
     if work > MAX_DECAY_WORK:
-        raise Unreadable(f"{where}: over the cost limit: its products would cost about {work} word operations; the "
-                         f"limit is {MAX_DECAY_WORK} (docs/robustness.md)")
+        raise Unreadable(f"undecided: {where}: over the cost limit: its products would cost about {work} word "
+                         f"operations; the limit is {MAX_DECAY_WORK} (docs/robustness.md)")
+    charge(work)
     decreases, bounded = factored_decay(A, U, D, mu, r, w, M, forms=[a_form] + forms)
     ledger.require(decreases, f"{where}.P",
                    "r^2 P - A^T P A (P = U^T diag(D) U + mu I) does not have a strictly dominant positive diagonal, "
                    "so P does not prove the decay rate r")
     ledger.require(bounded, f"{where}.M", "(|P| w)_i <= M w_i fails for the weights w, so P <= M I is not proven")
-    frob2 = lambda X: sum((x * x for row in X for x in row), Fraction(0))  # noqa: E731
-    return frob2(C) * frob2(B) * M / mu
+    return _norms(ledger, C, B, M, mu, where)
 
 
 def check_gradient(ledger, cert, system):

@@ -27,6 +27,7 @@ import json
 from fractions import Fraction
 
 from . import enclosure as E
+from .costs import within
 from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, check_brackets, check_claim, check_widened,
                           definite_work, weighted_gram)
 from .limits import MAX_GRAM_WORK
@@ -280,12 +281,12 @@ def check_trained(ledger, cert, layer):
     ledger.require(0 < tol < 1, "tolerance", "must lie strictly between 0 and 1")
     n0, Q, kernel, rho, tail, t = _surrogate(ledger, cert["surrogate"], count)
     ledger.require(n0 <= n, "surrogate.lags", "must be at most n")
-    ledger.afford(n0 * count * count <= MAX_GRAM_WORK, "surrogate.lags", f"the Gram matrix takes n0 E^2 > "
+    within(ledger, n0 * count * count, MAX_GRAM_WORK, "surrogate.lags", f"the Gram matrix takes n0 E^2 > "
                    f"{MAX_GRAM_WORK} multiply-adds: beyond the checker's limit")
     modes_n = layer["H"] * layer["P"] if layer["architecture"] == "s4d" else layer["P"]
     nonzero = modes_n * (1 if layer["architecture"] == "s4d" else count)
     work = recurrence_work(n0, modes_n, nonzero, mode_exps(layer["architecture"], layer["H"], modes_n))
-    ledger.afford(work <= MAX_RECURRENCE_WORK, "surrogate.lags", f"enclosing {n0} lags of {modes_n} modes costs "
+    within(ledger, work, MAX_RECURRENCE_WORK, "surrogate.lags", f"enclosing {n0} lags of {modes_n} modes costs "
                    f"{work} products; the limit is {MAX_RECURRENCE_WORK}")
     try:
         scale, modes, D = layer_modes(layer, lambda: ledger.require(True, "system.parameters", ""))
@@ -310,7 +311,7 @@ def check_trained(ledger, cert, layer):
                        f"must be a list of 1 to {count + 1} brackets")
     ledger.require(len(sur_errors) == len(errors), "surrogate_errors", "must list as many brackets as errors")
     cost = definite_work(len(sur_errors), count, tr)
-    ledger.afford(cost <= MAX_DEFINITE_WORK, "surrogate_errors", f"checking {len(sur_errors)} brackets costs {cost} "
+    within(ledger, cost, MAX_DEFINITE_WORK, "surrogate_errors", f"checking {len(sur_errors)} brackets costs {cost} "
                    f"word operations; the limit is {MAX_DEFINITE_WORK}")
     low_s, up_s = check_brackets(ledger, sur_errors, G, tr, "surrogate_errors")
     lowers, uppers = check_widened(ledger, errors, low_s, up_s, t)
