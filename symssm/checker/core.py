@@ -9,7 +9,7 @@ import time
 from fractions import Fraction
 
 from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Rejected, Unreadable, is_text, read_file
-from .reading import read_system, spec_hash
+from .reading import read_system
 
 __all__ = ["check_data", "check_file", "KINDS", "NAMES", "FIELDS", "AT_KINDS"]
 
@@ -23,6 +23,10 @@ def _lazy(module, name):
     call.__name__ = call.__qualname__ = name
     call.__module__ = f"{__package__}.{module}"
     return call
+
+
+#: How a spec is hashed for ``--spec`` (the spec grammar, :mod:`.spec`, loaded only when a spec is given).
+spec_hash = _lazy("spec", "spec_hash")
 
 
 def _family_at(parsed, point, cert, system):

@@ -13,7 +13,8 @@ from bisect import bisect_left
 from operator import attrgetter
 from fractions import Fraction
 
-from . import linalg
+from .lags import (MAX_LAG_BITS, combinations, exact_lags, lag_bit_bound, leading_minors_exact, leading_minors_mod,
+                   minor_mod)
 from .limits import MAX_PRIME
 from .numbers import int_text, is_prime, rat_text
 from .kernel import strict_equal
@@ -24,7 +25,7 @@ HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d
 
 def nonsingular_minor(ledger, minor, determinant):
     """Every leading principal minor of an exact minor is nonzero, and ``determinant`` is its determinant."""
-    minors = linalg.leading_minors_exact(minor)
+    minors = leading_minors_exact(minor)
     for j, value in enumerate(minors):
         ledger.require(value != 0, "lower_bound.minor",
                        f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
@@ -35,7 +36,7 @@ def nonsingular_minor(ledger, minor, determinant):
 
 def nonsingular_minor_mod(ledger, M, prime, determinant):
     """Every leading principal minor of ``M`` is nonzero mod P, and ``determinant`` is its determinant mod P."""
-    minors = linalg.leading_minors_mod(M, prime)
+    minors = leading_minors_mod(M, prime)
     for j, value in enumerate(minors):
         ledger.require(value != 0, "lower_bound.minor mod P",
                        f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
@@ -62,14 +63,14 @@ def check_head_count(ledger, cert, system):
     3. *The claim.* ``head_count = #{s : d_s < n}`` (the witness structure's count, :func:`bisect_left`), and
        the optional ``heads.value_maps`` list that many maps.
     4. *Cost.* The exact lags any later obligation needs (the listed lags, the witness lags of an exact minor,
-       the value maps' lags) have entries of at most ``MAX_LAG_BITS`` bits (:func:`.linalg.lag_bit_bound`),
+       the value maps' lags) have entries of at most ``MAX_LAG_BITS`` bits (:func:`.lags.lag_bit_bound`),
        checked before any lag is formed; over it the check is undecided (exit 2), naming the limit.
     5. *Lower bound.* ``M_st = L_(d_s)[r_t, c_t]``: for ``method = "exact"`` the stated ``minor`` equals M entry
        by entry, every leading principal minor is nonzero (Bareiss) and ``determinant`` is det M; for
-       ``"modular"`` the same minors are computed modulo the prime (:func:`.linalg.minor_mod`), all nonzero, and
+       ``"modular"`` the same minors are computed modulo the prime (:func:`.lags.minor_mod`), all nonzero, and
        ``determinant_mod_p`` is det M mod P.  So ``L_(d_1), ..., L_(d_K)`` are linearly independent.
     6. *Upper bound, exactly.* Each listed lag equals its stated combination of the witness lags below it
-       (:func:`.linalg.combinations`).  With 2., every lag below T lies in the span of the witness lags below
+       (:func:`.lags.combinations`).  With 2., every lag below T lies in the span of the witness lags below
        it, and (Cayley-Hamilton) so does every later lag: ``k(n') = #{s : d_s < n'}`` for every n'.
     7. *Derived claims.* ``profile`` (values ``k(1..d_K + 1)``, ``constant_from``, ``eventual = K``),
        ``holds_for`` (the range of n with the same count), ``heads`` (``H = k``, the value maps' lags and
@@ -170,11 +171,11 @@ def check_head_count(ledger, cert, system):
     # Exact lags, only where an obligation needs them.
     need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
     if need_exact:
-        bound = linalg.lag_bit_bound(system, max(need_exact))
-        ledger.afford(bound <= linalg.MAX_LAG_BITS, "exact lags",
+        bound = lag_bit_bound(system, max(need_exact))
+        ledger.afford(bound <= MAX_LAG_BITS, "exact lags",
                        f"verifying this certificate needs exact lags up to L_{max(need_exact)} whose entries may have "
-                       f"{bound} bits; the limit is {linalg.MAX_LAG_BITS} (docs/robustness.md)")
-    exact = linalg.exact_lags(system, max(need_exact) + 1) if need_exact else []
+                       f"{bound} bits; the limit is {MAX_LAG_BITS} (docs/robustness.md)")
+    exact = exact_lags(system, max(need_exact) + 1) if need_exact else []
 
     if lb["method"] == "exact":
         minor = matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
@@ -184,10 +185,10 @@ def check_head_count(ledger, cert, system):
                                f"is {rat_text(minor[s][t])} but L_{d}[{r},{c}] = {rat_text(exact[d][r][c])}")
         nonsingular_minor(ledger, minor, lb["determinant"])
     else:
-        nonsingular_minor_mod(ledger, linalg.minor_mod(system, lags, pos, prime), prime, lb["determinant_mod_p"])
+        nonsingular_minor_mod(ledger, minor_mod(system, lags, pos, prime), prime, lb["determinant_mod_p"])
 
     ordered = sorted(listed)
-    combos = linalg.combinations(exact, lags, [listed[d] for d in ordered], p, m)
+    combos = combinations(exact, lags, [listed[d] for d in ordered], p, m)
     for d, combo in zip(ordered, combos):
         ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
                        f"L_{d} is not the stated combination of the witness lags")
