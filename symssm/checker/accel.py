@@ -88,7 +88,7 @@ def combinations(exact, lags, coefficient_rows, p, m):
 
 def minor_mod(system, lags, cells, prime):
     """The minor ``L_(d_s)[r_t, c_t] mod P`` with numpy (int lists, or an int64 array when K > 64), or None."""
-    if np is None or not lags:
+    if np is None or not lags or prime >= 2**31:
         return None
     from .fast import minor_mod_np
 
@@ -97,7 +97,7 @@ def minor_mod(system, lags, cells, prime):
 
 def leading_minors_mod(M, prime):
     """The leading principal minors of M mod P with numpy (for K > 8), or None."""
-    if np is None or len(M) <= 8:
+    if np is None or len(M) <= 8 or prime >= 2**31:
         return None
     from .fast import leading_minors_mod_np
 

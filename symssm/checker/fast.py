@@ -3,15 +3,14 @@
 Each function computes exactly the value of the standard-library function it stands for: python-flint's
 integer and rational matrices are exact, and numpy's products of residues modulo a prime are kept below
 2^53 (float64) or 2^63 (int64), so no rounding or overflow can occur.  A reader checking a verdict may skip
-this module: ``SYMSSM_CHECKER_PURE=1`` gives the same verdicts without it.
+this module: ``SYMSSM_CHECKER_PURE=1`` gives the same verdicts without it.  It imports numpy and python-flint
+itself, inside the functions that use them: :mod:`.accel` calls a function here only when its library is there
+(and a prime below 2^31, so that a product of two residues fits an int64).  It imports no checker module.
 """
 
 from fractions import Fraction
 from itertools import chain
-
-from . import accel
-from . import lags as pure
-from .lags import _den, _reduce, _residue, leading_minors_mod_pure
+from math import lcm
 
 __all__ = ["exact_lags_flint", "combinations_flint", "minor_mod_np", "leading_minors_mod_np", "FLOAT_LIMIT",
            "float_residues", "residue_array", "minor_mod_residues", "lags_mod_residues", "matmul_mod_np",
@@ -20,8 +19,20 @@ __all__ = ["exact_lags_flint", "combinations_flint", "minor_mod_np", "leading_mi
 INT64_MAX = 2**63 - 1
 
 
+def _den(mat):
+    return lcm(1, *(x.denominator for row in mat for x in row))
+
+
+def _reduce(mat, prime):
+    """Every entry u/v as u v^-1 mod P (P divides no denominator), each distinct value once."""
+    objects = {id(x): x for row in mat for x in row}  # entries read from one text are one object
+    residue = {key: x.numerator * pow(x.denominator, -1, prime) % prime for key, x in objects.items()}
+    return [[residue[id(x)] for x in row] for row in mat]
+
+
 def _fq(M):
-    flint = accel.flint
+    import flint
+
     return flint.fmpq_mat(len(M), len(M[0]) if M else 0, [flint.fmpq(x.numerator, x.denominator) for row in M for x in row])
 
 
@@ -31,9 +42,11 @@ def _from_fq(F):
 
 def exact_lags_flint(system, count):
     """The lags of :func:`.lags.exact_lags` with python-flint's exact integer matrices (denominators cleared once)."""
+    import flint
+
     A, B, C, D = system["A"], system["B"], system["C"], system["D"]
     a, b, c = _den(A), _den(B), _den(C)
-    z = lambda M, s: accel.flint.fmpz_mat([[int(x * s) for x in row] for row in M])  # noqa: E731
+    z = lambda M, s: flint.fmpz_mat([[int(x * s) for x in row] for row in M])  # noqa: E731
     Ai, X, Ci = z(A, a), z(B, b), z(C, c)
     out = []
     scale = c * b
@@ -65,7 +78,8 @@ def safe_chunk(prime):
 
 def matmul_mod_np(A, X, prime):
     """int64 product modulo P, summing at most :func:`safe_chunk` products at a time."""
-    np = accel.np
+    import numpy as np
+
     step = safe_chunk(prime)
     out = np.zeros((A.shape[0], X.shape[1]), dtype=np.int64)
     for start in range(0, A.shape[1], step):
@@ -84,7 +98,8 @@ def _fmod(X, prime):
     integer in [-P, 2P) even where the floating quotient is off by one (``P floor(X / P)`` is then within P of X,
     so below 2^53), and one correction brings it into range (numpy's own fmod is exact too, but about ten times
     slower). The callers' values are sums of at most 2^11 products of residues below 2^21: below 2^53 - 2^33."""
-    np = accel.np
+    import numpy as np
+
     R = X * (1.0 / prime)  # one new array, worked in place (a temporary per step costs more than the arithmetic)
     np.floor(R, out=R)
     R *= prime
@@ -96,23 +111,26 @@ def _fmod(X, prime):
 
 def _fmul(X, Y, prime):
     """(X @ Y) mod P for float64 residue arrays, exactly (P < 2^21)."""
+    import numpy as np
+
     k = X.shape[1]
     if k <= _FCHUNK:
         return _fmod(X @ Y, prime)
-    out = accel.np.zeros((X.shape[0], Y.shape[1]))
+    out = np.zeros((X.shape[0], Y.shape[1]))
     for s in range(0, k, _FCHUNK):
         out = _fmod(out + _fmod(X[:, s:s + _FCHUNK] @ Y[s:s + _FCHUNK], prime), prime)
     return out
 
 
 def float_residues(prime):
-    """Whether residues mod ``prime`` are handled as float64 arrays (numpy present, P below the float limit)."""
-    return accel.np is not None and prime < FLOAT_LIMIT
+    """Whether residues mod ``prime`` are handled as float64 arrays (P below the float limit)."""
+    return prime < FLOAT_LIMIT
 
 
 def residue_array(residue, texts):
     """The float64 array of a matrix given by its entry texts and the residue of each distinct text."""
-    np = accel.np
+    import numpy as np
+
     rows, cols = len(texts), len(texts[0])
     flat = np.fromiter(map(residue.__getitem__, chain.from_iterable(texts)), dtype=np.float64, count=rows * cols)
     return flat.reshape(rows, cols)
@@ -120,7 +138,7 @@ def residue_array(residue, texts):
 
 def _reduce_texts(texts, table, prime):
     """A matrix given by its entry texts and ``{text: Fraction}`` reduced mod P, as a float64 array."""
-    return residue_array({t: _residue(x, prime) for t, x in table.items()}, texts)
+    return residue_array({t: x.numerator * pow(x.denominator, -1, prime) % prime for t, x in table.items()}, texts)
 
 
 def minor_mod_np(system, lags, cells, prime):
@@ -129,7 +147,8 @@ def minor_mod_np(system, lags, cells, prime):
     With a float prime, a matrix read through its table of distinct texts (``system["texts"]``) or by the
     bulk reader (``system["arrays"]``) is reduced by looking each text up once, straight into an array.
     """
-    np = accel.np
+    import numpy as np
+
     names = ("A", "B", "C", "D") if system["D"] is not None else ("A", "B", "C")
     texts = system.get("texts", {})
     arrays = system.get("arrays", {})
@@ -146,7 +165,8 @@ def minor_mod_np(system, lags, cells, prime):
 
 def minor_mod_residues(A, B, C, D, lags, cells, prime):
     """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` from residue matrices, gathered in numpy."""
-    np = accel.np
+    import numpy as np
+
     if prime >= FLOAT_LIMIT or not lags:
         modl = lags_mod_residues(A, B, C, D, lags, prime)
         return [[modl[d][r][c] for (r, c) in cells] for d in lags]
@@ -172,7 +192,8 @@ def _baby_steps(top, n, m, p):
 
 def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
     """Lags mod P by baby and giant steps: L_(g s + j) = (C A^(g s)) (A^j B); only the wanted ones."""
-    np = accel.np
+    import numpy as np
+
     A, B, C = (np.array(M, dtype=np.float64) for M in (A, B, C))
     top = max(wanted) + 1
     m = B.shape[1]
@@ -211,14 +232,13 @@ def _lags_mod_float(A, B, C, D, wanted, prime, *, flat=False):
 
 def lags_mod_residues(A, B, C, D, wanted, prime):
     """{d: L_d mod P} for each lag d in ``wanted``, from residue matrices (lists of ints in [0, P); D or None)."""
-    np = accel.np
+    import numpy as np
+
     if not wanted:
         return {}
     wanted = set(wanted)
     if prime < FLOAT_LIMIT:
         return _lags_mod_float(A, B, C, D, wanted, prime)
-    if prime >= 2**31:  # a product of two residues might not fit an int64
-        return pure.lags_mod_residues(A, B, C, D, wanted, prime)
     out = {}
     A, X, C = (np.array(M, dtype=np.int64) for M in (A, B, C))
     for d in range(max(wanted) + 1):
@@ -236,14 +256,13 @@ def leading_minors_mod_np(M, prime):
     """The minors of :func:`.lags.leading_minors_mod`: blocked float64 LU past K = 64 (a float prime), else int64."""
     if prime < FLOAT_LIMIT and len(M) > 64:
         return _leading_minors_blocked(M, prime)
-    if prime < 2**31:
-        return _leading_minors_mod_np(M, prime)
-    return leading_minors_mod_pure(M, prime)
+    return _leading_minors_mod_np(M, prime)
 
 
 def _leading_minors_mod_np(M, prime):
     """numpy version: one product of two residues < 2**31 stays below 2**62."""
-    np = accel.np
+    import numpy as np
+
     W = np.array(M, dtype=np.int64) % prime
     n = W.shape[0]
     minors = []
@@ -267,7 +286,8 @@ def _leading_minors_blocked(M, prime, block=64):
     every value stays below 2^53) and are reduced once; the trailing update is one exact product.
     Stops after the first zero pivot (that leading minor is zero).
     """
-    np = accel.np
+    import numpy as np
+
     W = _fmod(np.array(M, dtype=np.float64, order="C"), prime)
     n = W.shape[0]
     minors = []

@@ -46,12 +46,8 @@ def keys(ledger, obj, where, required, optional=()):
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligation is recorded (it raises :class:`Rejected` naming ``where`` on failure).
-    obj : object
-        The value read.
-    where : str
-        The field's path (``"system"``, ``"lower_bound"``).
+    ledger, obj, where : Ledger, object, str
+        The ledger (it raises :class:`Rejected` naming ``where``), the value read, the field's path.
     required, optional : sequence of str
         The fields it must and may have.
 
@@ -71,17 +67,10 @@ def keys(ledger, obj, where, required, optional=()):
 def integer(ledger, value, where, lo=None, hi=None):
     """Require a JSON integer (not a boolean: ``True == 1`` in Python) in ``[lo, hi]``.
 
-    A value of another type is malformed (:class:`Malformed`, exit 2, the field named); one outside the
-    bounds fails the obligation (exit 1).
-
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligation is recorded.
-    value : object
-        The value read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the value read, the field's path.
     lo, hi : int, optional
         The bounds.
 
@@ -93,9 +82,9 @@ def integer(ledger, value, where, lo=None, hi=None):
     Raises
     ------
     Malformed
-        If ``value`` is not a JSON integer.
+        If ``value`` is not a JSON integer (exit 2, the field named).
     Rejected
-        If it lies outside the bounds.
+        If it lies outside the bounds (the obligation fails, exit 1).
     """
     if type(value) is not int:
         raise Malformed(where, "must be an integer" + (" (a JSON boolean is not a number)"
@@ -106,14 +95,12 @@ def integer(ledger, value, where, lo=None, hi=None):
 
 
 def positions(ledger, value, count, p, m, where="lower_bound.positions"):
-    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples.
+    """``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples.
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    value : object
-        The list read.
+    ledger, value : Ledger, object
+        The ledger and the list read.
     count, p, m : int
         How many positions, and the matrix's size.
     where : str
@@ -133,16 +120,12 @@ def positions(ledger, value, count, p, m, where="lower_bound.positions"):
 
 
 def rational(ledger, value, where):
-    """A canonical rational text (``"-3/4"``, reduced, no sign on the denominator) as a Fraction.
+    """A canonical rational text (``"-3/4"``: lowest terms, no sign on the denominator) as a Fraction.
 
     Parameters
     ----------
-    ledger : Ledger
-        The ledger (the obligation is named by ``where``).
-    value : object
-        The value read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the value read, the field's path.
 
     Returns
     -------
@@ -151,7 +134,7 @@ def rational(ledger, value, where):
     Raises
     ------
     Malformed
-        If ``value`` is not a canonical rational text within the digit limit.
+        If ``value`` is not a canonical rational text within the digit limit (:func:`.numbers.canonical_rational`).
     """
     try:
         return canonical_rational(value)
@@ -164,12 +147,8 @@ def integer_text(ledger, value, where, max_digits=MAX_DIGITS):
 
     Parameters
     ----------
-    ledger : Ledger
-        The ledger (the field is named by ``where``).
-    value : object
-        The value read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the value read, the field's path.
     max_digits : int
         The most digits allowed.
 
@@ -191,24 +170,18 @@ def integer_text(ledger, value, where, max_digits=MAX_DIGITS):
 def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=None):
     """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals).
 
-    Each distinct text of the matrix is parsed once and the rows are looked up (entries repeat in
-    large systems); if any text fails, the matrix is read entry by entry to name the first bad entry.
-    A custom ``number`` gets the same with ``parse`` (text to value, raising NumberError, no ledger).
+    Each distinct text is parsed once and the rows looked up (entries repeat in large systems); if any text
+    fails, the matrix is read entry by entry, which names the first bad entry.  Another kind's ``number``
+    gets the same with ``parse`` (text to value, raising NumberError).
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    value : object
-        The rows read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the rows read, the field's path.
     rows, cols : int
         The shape required.
-    number : callable, optional
-        ``number(ledger, text, where)``: reads one entry.
-    parse : callable, optional
-        ``parse(text)``: the same without a ledger, for the table of distinct texts.
+    number, parse : callable, optional
+        ``number(ledger, text, where)`` reads one entry; ``parse(text)`` the same without a ledger.
     tables : dict, optional
         Receives the ``{text: value}`` table under ``where`` when every entry was read through it.
 
@@ -248,18 +221,14 @@ def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=
 
 
 def witness_lags(ledger, value, T, most):
-    """Strictly increasing witness lags below T, at most ``most`` of them.
+    """Strictly increasing witness lags (``lower_bound.lags``) below T, at most ``most`` (``min(T, p m)``).
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    value : object
-        The list read (``lower_bound.lags``).
-    T : int
-        The truncation: every lag is below it.
-    most : int
-        The most lags, ``min(T, p m)``.
+    ledger, value : Ledger, object
+        The ledger and the list read.
+    T, most : int
+        The truncation (every lag is below it) and the most lags.
 
     Returns
     -------
@@ -278,16 +247,13 @@ def read_system(ledger, obj):
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    obj : object
-        The ``"system"`` value.
+    ledger, obj : Ledger, object
+        The ledger and the ``"system"`` value.
 
     Returns
     -------
     dict
-        The record of :func:`system_record`: the matrices as Fractions, ``T``, and the ``sha256`` of the
-        system's canonical text.
+        The record of :func:`system_record` (from :func:`.bulk.bulk_system` when the bulk reader took a matrix).
     """
     keys(ledger, obj, "system", ("name", "N", "m", "p", "A", "B", "C", "D"))
     ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
@@ -321,20 +287,18 @@ def system_record(obj, N, m, p, mats, tables):
     Parameters
     ----------
     obj : dict
-        The ``"system"`` field (its entries already checked to be canonical number texts).
+        The ``"system"`` field (its entries already read as canonical number texts).
     N, m, p : int
         The sizes.
-    mats : dict
-        ``{"A": rows, "B": ..., "C": ..., "D": rows or None}``, read.
-    tables : dict
-        The tables of distinct texts :func:`matrix` kept, by field path.
+    mats, tables : dict
+        ``{"A": rows, "B": ..., "C": ..., "D": rows or None}``, read; the tables :func:`matrix` kept.
 
     Returns
     -------
     dict
         The matrices, ``N``, ``m``, ``p``, ``T``; ``sha256`` of the canonical text (the entries as given, hashed
-        directly); ``texts``, for each matrix read through its table, ``(entry texts, table)``; ``distinct``,
-        the distinct entry values (for the denominators).
+        directly); ``texts`` (each matrix read through its table: ``(entry texts, table)``); ``distinct``, the
+        distinct entry values (for the denominators).
     """
     texts = {k: obj[k] if mats[k] is not None else None for k in "ABCD"}
     names = [k for k in "ABCD" if texts[k] is not None]
