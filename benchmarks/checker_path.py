@@ -4,7 +4,8 @@ Runs ``symssm-check CERT`` (the checker's own command line, :func:`symssm.checke
 with ``sys.settrace`` on, in the parent and in the forked child that does the check (the child's lines are
 sent back through a file when it exits), on the standard-library path (``SYMSSM_CHECKER_PURE=1`` is set before
 the checker is imported, so neither numpy nor python-flint is used). For each checker module entered it prints
-its lines (``wc -l``) and the distinct lines executed; the modules are split into
+its lines (``wc -l``), its lines of code (neither blank, nor comment, nor docstring) and the distinct lines
+executed; the modules are split into
 
 - the *reading path*: what a reader reads, in order, to trust the verdict (docs/checker.md walks it), and
 - the *skippable* modules: the accelerators and bulk reader behind :mod:`symssm.checker.accel`, and the process
@@ -27,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CHECKER = os.path.join(ROOT, "symssm", "checker")
 DEFAULT = [os.path.join(ROOT, "certificates", name) for name in
-           ("rotation-N2-p1-m1.json", "companion-N8-p3-m2.json")]
+           ("rotation-N2-p1-m1.json", "hippo-legs-N8-p3-m2.json")]
 
 #: Modules a reader may skip: the accelerators' interface and the bulk reader, and the process harness.
 SKIPPABLE = ("accel.py", "bulk.py", "isolate.py", "interrupts.py")
@@ -36,6 +37,20 @@ SKIPPABLE = ("accel.py", "bulk.py", "isolate.py", "interrupts.py")
 def _lines(path):
     with open(path, "rb") as fh:
         return fh.read().count(b"\n")
+
+
+def _code_lines(path):
+    """Lines that are neither blank, nor a comment, nor inside a docstring."""
+    import ast
+
+    with open(path) as fh:
+        text = fh.read()
+    doc = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None:
+            doc.update(range(node.body[0].lineno, node.body[0].end_lineno + 1))
+    return sum(1 for i, line in enumerate(text.splitlines(), 1)
+               if line.strip() and not line.strip().startswith("#") and i not in doc)
 
 
 def trace(cert):
@@ -87,12 +102,14 @@ def report(cert):
     code, hits = trace(cert)
     rows = []
     for name in sorted(hits):
-        rows.append({"module": name, "lines": _lines(os.path.join(CHECKER, name)), "executed": len(hits[name]),
+        path = os.path.join(CHECKER, name)
+        rows.append({"module": name, "lines": _lines(path), "code": _code_lines(path), "executed": len(hits[name]),
                      "skippable": name in SKIPPABLE})
     path = [r for r in rows if not r["skippable"]]
     return {"certificate": os.path.relpath(cert, ROOT) if cert.startswith(ROOT) else cert, "exit": code,
             "modules": rows, "path_modules": [r["module"] for r in path],
-            "path_lines": sum(r["lines"] for r in path), "path_executed": sum(r["executed"] for r in path),
+            "path_lines": sum(r["lines"] for r in path), "path_code": sum(r["code"] for r in path),
+            "path_executed": sum(r["executed"] for r in path),
             "all_lines": sum(r["lines"] for r in rows), "all_executed": sum(r["executed"] for r in rows)}
 
 
@@ -114,12 +131,12 @@ def main(argv=None):
             print(json.dumps(out, sort_keys=True))
             continue
         print(f"{out['certificate']}: exit {out['exit']} (standard-library path, SYMSSM_CHECKER_PURE=1)")
-        print(f"  {'module':<22} {'lines':>6} {'executed':>9}")
+        print(f"  {'module':<16} {'lines':>6} {'code':>6} {'executed':>9}")
         for r in out["modules"]:
-            print(f"  {r['module']:<22} {r['lines']:>6} {r['executed']:>9}" + ("   (skippable)" if r["skippable"]
-                                                                                else ""))
-        print(f"  reading path: {len(out['path_modules'])} modules, {out['path_lines']} lines, "
-              f"{out['path_executed']} executed")
+            print(f"  {r['module']:<16} {r['lines']:>6} {r['code']:>6} {r['executed']:>9}"
+                  + ("   (skippable)" if r["skippable"] else ""))
+        print(f"  reading path: {len(out['path_modules'])} modules, {out['path_lines']} lines "
+              f"({out['path_code']} of code: not blank, comment or docstring), {out['path_executed']} executed")
         print(f"  with the skippable modules: {len(out['modules'])} modules, {out['all_lines']} lines, "
               f"{out['all_executed']} executed")
     return 0

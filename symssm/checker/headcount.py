@@ -1,4 +1,6 @@
-"""Obligations of ``head-count`` certificates (standard library only; numpy optional).
+"""Obligations of ``head-count`` certificates: :func:`check_head_count`, obligation by obligation.
+
+Standard library only (the arithmetic is :mod:`.lags`).  In short:
 
 1. The lower bound: K strictly increasing lags below T, K positions, a prime dividing no
    denominator; the K x K matrix ``M_st = L_{d_s}[r_t, c_t]`` has every leading principal
@@ -7,6 +9,8 @@
    the witness lags below it, or covered by the dimension argument (K = pm).
 3. The claims derived from the profile ``k(n') = #{s : d_s < n'}``: the head count, the
    profile, the range of lengths, the value maps of the H = k construction, the gap list.
+
+In the code, a comment ``# -- i.`` opens the lines of obligation i of the docstring's list.
 """
 
 from bisect import bisect_left
@@ -21,29 +25,6 @@ from .kernel import strict_equal
 from .reading import integer, keys, matrix, positions, rational, witness_lags
 
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
-
-
-def nonsingular_minor(ledger, minor, determinant):
-    """Every leading principal minor of an exact minor is nonzero, and ``determinant`` is its determinant."""
-    minors = leading_minors_exact(minor)
-    for j, value in enumerate(minors):
-        ledger.require(value != 0, "lower_bound.minor",
-                       f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
-    det = minors[-1] if minors else Fraction(1)
-    ledger.require(rational(ledger, determinant, "lower_bound.determinant") == det,
-                   "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
-
-
-def nonsingular_minor_mod(ledger, M, prime, determinant):
-    """Every leading principal minor of ``M`` is nonzero mod P, and ``determinant`` is its determinant mod P."""
-    minors = leading_minors_mod(M, prime)
-    for j, value in enumerate(minors):
-        ledger.require(value != 0, "lower_bound.minor mod P",
-                       f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
-    det = minors[-1] if minors else 1
-    integer(ledger, determinant, "lower_bound.determinant_mod_p", 0, prime - 1)
-    ledger.require(determinant == det, "lower_bound.determinant_mod_p",
-                   f"is not the determinant of the minor mod {prime} ({det})")
 
 
 def check_head_count(ledger, cert, system):
@@ -110,6 +91,7 @@ def check_head_count(ledger, cert, system):
     >>> check_data(cert).message
     "head-count k(1024) = 1 for 'rotation-N2-p1-m1' (for every n from 1 on)"
     """
+    # -- 0. Shape
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "head_count", "truncation", "lower_bound", "upper_bound", "heads",
                                        "profile", "holds_for", "interaction_rank_gap"))
@@ -119,6 +101,7 @@ def check_head_count(ledger, cert, system):
     n = integer(ledger, cert["n"], "n", 0)
     k = integer(ledger, cert["head_count"], "head_count", 0)
 
+    # -- 1. Witness lags, positions, prime
     lb = cert["lower_bound"]
     ledger.require(isinstance(lb, dict) and isinstance(lb.get("method"), str) and lb["method"] in ("exact", "modular"),
                    "lower_bound.method",
@@ -136,6 +119,7 @@ def check_head_count(ledger, cert, system):
     ledger.require(all(q % prime for q in dens), "lower_bound.prime",
                    f"{prime} divides a denominator of the system, so reduction mod {prime} is not defined")
 
+    # -- 2. Upper bound: every lag below T accounted for
     coeffs = cert["upper_bound"]
     keys(ledger, coeffs, "upper_bound", ("coefficients", "dimension_from_lag"))
     table = coeffs["coefficients"]
@@ -160,6 +144,7 @@ def check_head_count(ledger, cert, system):
         ledger.require(dim_from is not None and d >= dim_from, "upper_bound",
                        f"lag {d} is neither a witness lag, nor given coefficients, nor covered by dimension")
 
+    # -- 3. The claim
     heads = cert["heads"]
     keys(ledger, heads, "heads", ("H", "value_map_lags", "rule"), ("value_maps",))
     vm = heads.get("value_maps")
@@ -168,7 +153,7 @@ def check_head_count(ledger, cert, system):
     want = bisect_left(lags, n)
     ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
     ledger.require(vm is None or len(vm) == k, "heads.value_maps", f"must list {k} value maps")
-    # Exact lags, only where an obligation needs them.
+    # -- 4. Cost: the exact lags, only where an obligation needs them, charged before any is formed
     need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
     if need_exact:
         bound = lag_bit_bound(system, max(need_exact))
@@ -177,6 +162,7 @@ def check_head_count(ledger, cert, system):
                        f"{bound} bits; the limit is {MAX_LAG_BITS} (docs/robustness.md)")
     exact = exact_lags(system, max(need_exact) + 1) if need_exact else []
 
+    # -- 5. Lower bound: the witness minor is nonsingular
     if lb["method"] == "exact":
         minor = matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
         for s, d in enumerate(lags):
@@ -187,13 +173,14 @@ def check_head_count(ledger, cert, system):
     else:
         nonsingular_minor_mod(ledger, minor_mod(system, lags, pos, prime), prime, lb["determinant_mod_p"])
 
+    # -- 6. Upper bound, exactly: each listed lag is its stated combination
     ordered = sorted(listed)
     combos = combinations(exact, lags, [listed[d] for d in ordered], p, m)
     for d, combo in zip(ordered, combos):
         ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
                        f"L_{d} is not the stated combination of the witness lags")
 
-    # The remaining claims, derived from the proven profile k(n') = #{s : d_s < n'}.
+    # -- 7. Derived claims, from the proven profile k(n') = #{s : d_s < n'}
     prof = cert["profile"]
     keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
     start = lags[-1] + 1 if lags else 1
@@ -221,3 +208,26 @@ def check_head_count(ledger, cert, system):
     name = system["name"] or "the system"
     return f"head-count k({int_text(n)}) = {k} for {name!r} (for every n from {n0}" + \
         (f" to {n1})" if n1 is not None else " on)")
+
+
+def nonsingular_minor(ledger, minor, determinant):
+    """Every leading principal minor of an exact minor is nonzero, and ``determinant`` is its determinant."""
+    minors = leading_minors_exact(minor)
+    for j, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor",
+                       f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
+    det = minors[-1] if minors else Fraction(1)
+    ledger.require(rational(ledger, determinant, "lower_bound.determinant") == det,
+                   "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
+
+
+def nonsingular_minor_mod(ledger, M, prime, determinant):
+    """Every leading principal minor of ``M`` is nonzero mod P, and ``determinant`` is its determinant mod P."""
+    minors = leading_minors_mod(M, prime)
+    for j, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor mod P",
+                       f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
+    det = minors[-1] if minors else 1
+    integer(ledger, determinant, "lower_bound.determinant_mod_p", 0, prime - 1)
+    ledger.require(determinant == det, "lower_bound.determinant_mod_p",
+                   f"is not the determinant of the minor mod {prime} ({det})")
