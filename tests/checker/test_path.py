@@ -131,3 +131,26 @@ def test_moved_names_are_still_found_where_they_were():
     assert linalg.exact_lags is lags.exact_lags and linalg.MAX_LAG_BITS is lags.MAX_LAG_BITS
     with pytest.raises(AttributeError):
         numbers.no_such_name
+
+
+def test_the_walk_through_names_each_function_at_its_lines():
+    """docs/checker.md points a reader at ``file.py:a-b`` ``name``: each such range is exactly that definition."""
+    import ast
+    import re
+
+    text = open(os.path.join(ROOT, "docs", "checker.md")).read()
+    refs = re.findall(r"`(\w+\.py):(\d+)-(\d+)`\s+`(\w+)`", text)
+    assert len(refs) >= 25
+    spans = {}
+    for name in {ref[0] for ref in refs}:
+        tree = ast.parse(open(os.path.join(ROOT, "symssm", "checker", name)).read())
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                spans[name, node.name] = (node.lineno, node.end_lineno)
+            elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                spans[name, node.targets[0].id] = (node.lineno, node.end_lineno)
+    wrong = [f"{f}:{a}-{b} {n} is at {spans.get((f, n))}" for f, a, b, n in refs if spans.get((f, n)) != (int(a), int(b))]
+    assert not wrong, wrong
+    for name in READING_PATH[1:]:
+        if name != "limits.py":
+            assert f"`{name}" in text, name
