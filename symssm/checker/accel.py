@@ -7,14 +7,10 @@ verdicts are the same with or without them; ``SYMSSM_CHECKER_PURE=1`` turns them
 imported but this module.  The implementations are in :mod:`.fast`, imported on first use (numpy costs about
 50 ms of start-up, python-flint about 25 ms; a small certificate's whole check takes 40 ms).
 
-=====================================  ===================================  ==================================
-interface                              accelerated by                       the same value as
-=====================================  ===================================  ==================================
-``exact_lags(system, count)``          python-flint integer products        :func:`.lags.exact_lags`
-``combinations(exact, lags, rows, ..)``  python-flint rational product      :func:`.lags.combinations`
-``minor_mod(system, lags, cells, P)``  numpy float64 / int64 residues       :func:`.lags.minor_mod`
-``leading_minors_mod(M, P)``           numpy elimination (blocked)          :func:`.lags.leading_minors_mod`
-=====================================  ===================================  ==================================
+- ``exact_lags(system, count)``: python-flint integer products, for :func:`.lags.exact_lags`;
+- ``combinations(exact, lags, rows, p, m)``: one python-flint rational product, for :func:`.lags.combinations`;
+- ``minor_mod(system, lags, cells, P)``: numpy float64 or int64 residues, for :func:`.lags.minor_mod`;
+- ``leading_minors_mod(M, P)``: numpy elimination (blocked past K = 64), for :func:`.lags.leading_minors_mod`.
 
 The bulk reader of very large integer matrices (:mod:`.bulk`, numpy) is the other skippable part: it yields the
 same values and hash as the plain reader.  Standard library only.
