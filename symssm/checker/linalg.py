@@ -38,7 +38,7 @@ def residue_array(residue, texts):
 
 def minor_mod_residues(A, B, C, D, lags, cells, prime):
     """The K x K minor ``M_st = L_(d_s)[r_t, c_t] mod P`` from residue matrices (numpy when ``_np`` is set)."""
-    if _np is None or not lags:
+    if _np is None or not lags or prime >= 2**31:  # numpy's int64 products need P below 2^31
         modl = lags_mod_residues(A, B, C, D, lags, prime)
         return [[modl[d][r][c] for (r, c) in cells] for d in lags]
     from .fast import minor_mod_residues as minor
