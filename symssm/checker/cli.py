@@ -161,7 +161,9 @@ def _main(argv, prog):
     result.count = out.get("obligations", 0)
     result.at = out.get("at")
     if args.json and not args.quiet:
-        _print_json(result, at is not None)
+        from .answers import print_json
+
+        print_json(result, at is not None)
     elif not args.quiet:
         if result.code == 0:
             print(f"VERIFIED: {result.message} ({result.count} obligations checked)")
@@ -170,34 +172,7 @@ def _main(argv, prog):
         else:
             print(f"{prog}: error: {result.message}", file=sys.stderr)
         if result.code == 0 and result.at is not None:
-            print(_at_line(result.at))
+            from .answers import at_line
+
+            print(at_line(result.at))
     return result.code
-
-
-def _at_line(at):
-    point = ", ".join(f"{k} = {v}" for k, v in at["point"].items()) or "the only point (no parameters)"
-    if "interaction_rank" in at:
-        if at["interaction_rank"] is None:
-            return f"at {point}: the certificate proves no interaction rank here ({at['reason']})"
-        return f"at {point}: r = {at['interaction_rank']} ({at['reason']}; n = {at['n']} tokens)"
-    if at["head_count"] is None:
-        return f"at {point}: the certificate proves no head count here ({at['reason']})"
-    hf = at["holds_for"]
-    span = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
-    return f"at {point}: k({at['n']}) = {at['head_count']} ({at['reason']}; {span})"
-
-
-def _print_json(result, asked_at):
-    import json
-
-    verdict = {0: "verified", 1: "rejected"}.get(result.code, "undecided")
-    out = {"verdict": verdict, "message": result.message, "obligations": result.count}
-    if asked_at:
-        at = result.at or {}
-        if "interaction_rank" in at:
-            out.update(interaction_rank=at["interaction_rank"])
-        else:
-            out.update(head_count=at.get("head_count"), holds_for=at.get("holds_for"))
-        out.update(n=at.get("n"), point=at.get("point"), case=at.get("case"),
-                   reason=at.get("reason", "the certificate is not verified: nothing is proven"))
-    print(json.dumps(out, sort_keys=True))

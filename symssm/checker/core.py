@@ -6,10 +6,9 @@ generator.  It fails closed: anything unexpected is a rejection or undecided, ne
 
 import importlib
 import time
-from fractions import Fraction
 
 from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Rejected, Unreadable, is_text, read_file
-from .reading import read_system, spec_hash
+from .reading import read_system
 
 __all__ = ["check_data", "check_file", "KINDS", "NAMES", "FIELDS", "AT_KINDS"]
 
@@ -25,16 +24,8 @@ def _lazy(module, name):
     return call
 
 
-def _family_at(parsed, point, cert, system):
-    from .parametric import head_count_at
-
-    return head_count_at(parsed, point, cert["n"])
-
-
-def _layer_at(parsed, point, cert, system):
-    from .parametric_interaction import interaction_rank_at
-
-    return interaction_rank_at(parsed, point, system)
+#: How a spec is hashed for ``--spec`` (the spec grammar, :mod:`.spec`, loaded only when a spec is given).
+spec_hash = _lazy("spec", "spec_hash")
 
 
 #: The ``"field"`` of head counts over Q(i) (``checker/gaussian.py`` ``FIELD``; a test keeps the two equal).
@@ -54,12 +45,13 @@ KINDS = {
                                  _lazy("interaction", "check_interaction"), None),
     ("parametric-head-count", None): (_lazy("parametric", "read_parametric_system"),
                                       _lazy("parametric", "parametric_spec_hash"),
-                                      _lazy("parametric", "check_parametric"), _family_at),
+                                      _lazy("parametric", "check_parametric"),
+                                      _lazy("answers", "family_at")),
     ("approximate-head-count", None): (read_system, spec_hash, _lazy("approximate", "check_approximate"), None),
     ("parametric-interaction-rank", None): (_lazy("parametric_interaction", "read_parametric_layer"),
                                             _lazy("parametric_interaction", "parametric_layer_spec_hash"),
                                             _lazy("parametric_interaction", "check_parametric_interaction"),
-                                            _layer_at),
+                                            _lazy("answers", "layer_at")),
     ("trained-head-count", None): (_lazy("trained", "read_trained_layer"), _lazy("trained", "trained_spec_hash"),
                                    _lazy("trained", "check_trained"), None),
 }
@@ -123,25 +115,11 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
         if spec is not None:
             ledger.require(hasher(spec) == system["sha256"], "spec",
                            "the certificate is about a different system than the spec")
-        if at is not None and not (isinstance(at, dict) and all(
-                type(k) is str and type(v) in (int, Fraction) for k, v in at.items())):
-            raise Unreadable("--at: the point must give each parameter as an int or a Fraction")
-        if at is not None:
-            at = {k: Fraction(v) for k, v in at.items()}
-        if at is not None and answer is None:
-            raise Unreadable(f"--at applies to certificates with parameters (kinds {' and '.join(AT_KINDS)})")
         if at is None:
-            summary = obligations(ledger, cert, system)
-            return CheckResult(0, summary, ledger.done)
-        parsed = []
-        summary = obligations(ledger, cert, system, keep=parsed)
-        try:
-            point = answer(parsed, at, cert, system)
-        except ValueError as exc:
-            raise Unreadable(str(exc)) from None
-        result = CheckResult(0, summary, ledger.done)
-        result.at = point
-        return result
+            return CheckResult(0, obligations(ledger, cert, system), ledger.done)
+        from .answers import check_at  # --at: what a certificate with parameters proves at a point
+
+        return check_at(ledger, cert, system, obligations, answer, at, AT_KINDS)
     except Rejected as exc:
         return CheckResult(1, str(exc), ledger.done)
     except Unreadable as exc:

@@ -12,7 +12,7 @@ imported.  Standard library only.
 operation (where)                           charge, before the work                                     limit
 ==========================================  ==========================================================  ======================
 reading numbers (numbers.py)                digits of each numerator and denominator                    ``MAX_DIGITS`` = 10,000
-exact lags of a head count (linalg)         bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
+exact lags of a head count (lags)           bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
 eps-head count's exact lags (approximate)   ``n0 (N^2 m + p N m) w``, w the words of the largest lag    :data:`MAX_LAG_WORK`
 Gram matrix (approximate, trained)          ``n0 (p m)^2`` multiply-adds                                ``MAX_GRAM_WORK``
 definiteness of brackets (approximate)      ``brackets (p m)^3 words(tr G)`` (``definite_work``)         ``MAX_DEFINITE_WORK``

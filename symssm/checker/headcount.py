@@ -1,4 +1,6 @@
-"""Obligations of ``head-count`` certificates (standard library only; numpy optional).
+"""Obligations of ``head-count`` certificates: :func:`check_head_count`, obligation by obligation.
+
+Standard library only (the arithmetic is :mod:`.lags`).  In short:
 
 1. The lower bound: K strictly increasing lags below T, K positions, a prime dividing no
    denominator; the K x K matrix ``M_st = L_{d_s}[r_t, c_t]`` has every leading principal
@@ -7,42 +9,22 @@
    the witness lags below it, or covered by the dimension argument (K = pm).
 3. The claims derived from the profile ``k(n') = #{s : d_s < n'}``: the head count, the
    profile, the range of lengths, the value maps of the H = k construction, the gap list.
+
+In the code, a comment ``# -- i.`` opens the lines of obligation i of the docstring's list.
 """
 
 from bisect import bisect_left
 from operator import attrgetter
 from fractions import Fraction
 
-from . import linalg
+from .lags import (MAX_LAG_BITS, combinations, exact_lags, lag_bit_bound, leading_minors_exact, leading_minors_mod,
+                   minor_mod)
 from .limits import MAX_PRIME
 from .numbers import int_text, is_prime, rat_text
 from .kernel import strict_equal
 from .reading import integer, keys, matrix, positions, rational, witness_lags
 
 HEADS_RULE = "alpha^h_ij = c_(i-j),h for j <= i and 0 for j > i, with V_h = L_(d_h)"
-
-
-def nonsingular_minor(ledger, minor, determinant):
-    """Every leading principal minor of an exact minor is nonzero, and ``determinant`` is its determinant."""
-    minors = linalg.leading_minors_exact(minor)
-    for j, value in enumerate(minors):
-        ledger.require(value != 0, "lower_bound.minor",
-                       f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
-    det = minors[-1] if minors else Fraction(1)
-    ledger.require(rational(ledger, determinant, "lower_bound.determinant") == det,
-                   "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
-
-
-def nonsingular_minor_mod(ledger, M, prime, determinant):
-    """Every leading principal minor of ``M`` is nonzero mod P, and ``determinant`` is its determinant mod P."""
-    minors = linalg.leading_minors_mod(M, prime)
-    for j, value in enumerate(minors):
-        ledger.require(value != 0, "lower_bound.minor mod P",
-                       f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
-    det = minors[-1] if minors else 1
-    integer(ledger, determinant, "lower_bound.determinant_mod_p", 0, prime - 1)
-    ledger.require(determinant == det, "lower_bound.determinant_mod_p",
-                   f"is not the determinant of the minor mod {prime} ({det})")
 
 
 def check_head_count(ledger, cert, system):
@@ -62,14 +44,14 @@ def check_head_count(ledger, cert, system):
     3. *The claim.* ``head_count = #{s : d_s < n}`` (the witness structure's count, :func:`bisect_left`), and
        the optional ``heads.value_maps`` list that many maps.
     4. *Cost.* The exact lags any later obligation needs (the listed lags, the witness lags of an exact minor,
-       the value maps' lags) have entries of at most ``MAX_LAG_BITS`` bits (:func:`.linalg.lag_bit_bound`),
+       the value maps' lags) have entries of at most ``MAX_LAG_BITS`` bits (:func:`.lags.lag_bit_bound`),
        checked before any lag is formed; over it the check is undecided (exit 2), naming the limit.
     5. *Lower bound.* ``M_st = L_(d_s)[r_t, c_t]``: for ``method = "exact"`` the stated ``minor`` equals M entry
        by entry, every leading principal minor is nonzero (Bareiss) and ``determinant`` is det M; for
-       ``"modular"`` the same minors are computed modulo the prime (:func:`.linalg.minor_mod`), all nonzero, and
+       ``"modular"`` the same minors are computed modulo the prime (:func:`.lags.minor_mod`), all nonzero, and
        ``determinant_mod_p`` is det M mod P.  So ``L_(d_1), ..., L_(d_K)`` are linearly independent.
     6. *Upper bound, exactly.* Each listed lag equals its stated combination of the witness lags below it
-       (:func:`.linalg.combinations`).  With 2., every lag below T lies in the span of the witness lags below
+       (:func:`.lags.combinations`).  With 2., every lag below T lies in the span of the witness lags below
        it, and (Cayley-Hamilton) so does every later lag: ``k(n') = #{s : d_s < n'}`` for every n'.
     7. *Derived claims.* ``profile`` (values ``k(1..d_K + 1)``, ``constant_from``, ``eventual = K``),
        ``holds_for`` (the range of n with the same count), ``heads`` (``H = k``, the value maps' lags and
@@ -109,6 +91,7 @@ def check_head_count(ledger, cert, system):
     >>> check_data(cert).message
     "head-count k(1024) = 1 for 'rotation-N2-p1-m1' (for every n from 1 on)"
     """
+    # -- 0. Shape
     keys(ledger, cert, "certificate", ("format", "version", "kind", "generator", "system", "input_sha256", "n",
                                        "head_count", "truncation", "lower_bound", "upper_bound", "heads",
                                        "profile", "holds_for", "interaction_rank_gap"))
@@ -118,6 +101,7 @@ def check_head_count(ledger, cert, system):
     n = integer(ledger, cert["n"], "n", 0)
     k = integer(ledger, cert["head_count"], "head_count", 0)
 
+    # -- 1. Witness lags, positions, prime
     lb = cert["lower_bound"]
     ledger.require(isinstance(lb, dict) and isinstance(lb.get("method"), str) and lb["method"] in ("exact", "modular"),
                    "lower_bound.method",
@@ -135,6 +119,7 @@ def check_head_count(ledger, cert, system):
     ledger.require(all(q % prime for q in dens), "lower_bound.prime",
                    f"{prime} divides a denominator of the system, so reduction mod {prime} is not defined")
 
+    # -- 2. Upper bound: every lag below T accounted for
     coeffs = cert["upper_bound"]
     keys(ledger, coeffs, "upper_bound", ("coefficients", "dimension_from_lag"))
     table = coeffs["coefficients"]
@@ -159,6 +144,7 @@ def check_head_count(ledger, cert, system):
         ledger.require(dim_from is not None and d >= dim_from, "upper_bound",
                        f"lag {d} is neither a witness lag, nor given coefficients, nor covered by dimension")
 
+    # -- 3. The claim
     heads = cert["heads"]
     keys(ledger, heads, "heads", ("H", "value_map_lags", "rule"), ("value_maps",))
     vm = heads.get("value_maps")
@@ -167,15 +153,16 @@ def check_head_count(ledger, cert, system):
     want = bisect_left(lags, n)
     ledger.require(k == want, "head_count", f"the witnesses prove k({int_text(n)}) = {want}, not {k}")
     ledger.require(vm is None or len(vm) == k, "heads.value_maps", f"must list {k} value maps")
-    # Exact lags, only where an obligation needs them.
+    # -- 4. Cost: the exact lags, only where an obligation needs them, charged before any is formed
     need_exact = set(listed) | (set(lags) if lb["method"] == "exact" else set()) | (set(lags[:k]) if vm else set())
     if need_exact:
-        bound = linalg.lag_bit_bound(system, max(need_exact))
-        ledger.afford(bound <= linalg.MAX_LAG_BITS, "exact lags",
+        bound = lag_bit_bound(system, max(need_exact))
+        ledger.afford(bound <= MAX_LAG_BITS, "exact lags",
                        f"verifying this certificate needs exact lags up to L_{max(need_exact)} whose entries may have "
-                       f"{bound} bits; the limit is {linalg.MAX_LAG_BITS} (docs/robustness.md)")
-    exact = linalg.exact_lags(system, max(need_exact) + 1) if need_exact else []
+                       f"{bound} bits; the limit is {MAX_LAG_BITS} (docs/robustness.md)")
+    exact = exact_lags(system, max(need_exact) + 1) if need_exact else []
 
+    # -- 5. Lower bound: the witness minor is nonsingular
     if lb["method"] == "exact":
         minor = matrix(ledger, lb["minor"], "lower_bound.minor", K, K)
         for s, d in enumerate(lags):
@@ -184,15 +171,16 @@ def check_head_count(ledger, cert, system):
                                f"is {rat_text(minor[s][t])} but L_{d}[{r},{c}] = {rat_text(exact[d][r][c])}")
         nonsingular_minor(ledger, minor, lb["determinant"])
     else:
-        nonsingular_minor_mod(ledger, linalg.minor_mod(system, lags, pos, prime), prime, lb["determinant_mod_p"])
+        nonsingular_minor_mod(ledger, minor_mod(system, lags, pos, prime), prime, lb["determinant_mod_p"])
 
+    # -- 6. Upper bound, exactly: each listed lag is its stated combination
     ordered = sorted(listed)
-    combos = linalg.combinations(exact, lags, [listed[d] for d in ordered], p, m)
+    combos = combinations(exact, lags, [listed[d] for d in ordered], p, m)
     for d, combo in zip(ordered, combos):
         ledger.require(combo == exact[d], f"upper_bound.coefficients lag {d}",
                        f"L_{d} is not the stated combination of the witness lags")
 
-    # The remaining claims, derived from the proven profile k(n') = #{s : d_s < n'}.
+    # -- 7. Derived claims, from the proven profile k(n') = #{s : d_s < n'}
     prof = cert["profile"]
     keys(ledger, prof, "profile", ("values", "constant_from", "eventual"))
     start = lags[-1] + 1 if lags else 1
@@ -220,3 +208,26 @@ def check_head_count(ledger, cert, system):
     name = system["name"] or "the system"
     return f"head-count k({int_text(n)}) = {k} for {name!r} (for every n from {n0}" + \
         (f" to {n1})" if n1 is not None else " on)")
+
+
+def nonsingular_minor(ledger, minor, determinant):
+    """Every leading principal minor of an exact minor is nonzero, and ``determinant`` is its determinant."""
+    minors = leading_minors_exact(minor)
+    for j, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor",
+                       f"leading {j + 1}x{j + 1} minor is singular, so it does not prove {j + 1} heads are needed")
+    det = minors[-1] if minors else Fraction(1)
+    ledger.require(rational(ledger, determinant, "lower_bound.determinant") == det,
+                   "lower_bound.determinant", f"is not the determinant of the minor ({rat_text(det)})")
+
+
+def nonsingular_minor_mod(ledger, M, prime, determinant):
+    """Every leading principal minor of ``M`` is nonzero mod P, and ``determinant`` is its determinant mod P."""
+    minors = leading_minors_mod(M, prime)
+    for j, value in enumerate(minors):
+        ledger.require(value != 0, "lower_bound.minor mod P",
+                       f"leading {j + 1}x{j + 1} minor is zero mod {prime}, so it proves nothing")
+    det = minors[-1] if minors else 1
+    integer(ledger, determinant, "lower_bound.determinant_mod_p", 0, prime - 1)
+    ledger.require(determinant == det, "lower_bound.determinant_mod_p",
+                   f"is not the determinant of the minor mod {prime} ({det})")

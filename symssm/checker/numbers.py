@@ -1,6 +1,8 @@
-"""Exact numbers for the checker: canonical rationals, big-int text, primality.
+"""Exact numbers for the checker: canonical rationals and integers, big-int text, primality.
 
-Standard library only; shares no code with the generator.
+Standard library only; shares no code with the generator.  A certificate writes every number in one
+canonical form (:func:`canonical_rational`, :func:`canonical_integer`); the looser spec grammar (``0.5``,
+``1e-3``) is :mod:`.spec`'s, whose names are also found here.
 """
 
 import re
@@ -8,15 +10,24 @@ from fractions import Fraction
 
 _SMALL_INT = re.compile(r"-?[1-9][0-9]*\Z|0\Z")
 CANONICAL = re.compile(r"(-?(?:0|[1-9][0-9]*))(?:/([1-9][0-9]*))?\Z")
-SPEC_INT = re.compile(r"[+-]?[0-9]+\Z")
-SPEC_FRAC = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
-SPEC_DEC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 MAX_DIGITS = 10_000
 _CHUNK = 600  # below the lowest int/str conversion limit CPython can be set to (640 digits)
 
 
 class NumberError(ValueError):
-    pass
+    """A number's text is outside its grammar or its limit."""
+
+
+#: The spec grammar's names, kept importable from here (loaded from :mod:`.spec` on first use).
+_SPEC = ("MAX_EXPONENT", "SPEC_INT", "SPEC_FRAC", "SPEC_DEC", "spec_rational", "fits", "formula_number")
+
+
+def __getattr__(name):
+    if name in _SPEC:
+        from . import spec
+
+        return getattr(spec, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def big_int(digits):
@@ -112,82 +123,6 @@ def canonical_integer(text, max_digits=MAX_DIGITS):
     if len(text) - text.startswith("-") > max_digits:
         raise NumberError(f"{len(text) - text.startswith('-')} digits exceed the limit of {max_digits}")
     return big_int(text) if len(text) > 18 else int(text)
-
-
-MAX_EXPONENT = 10_000
-
-
-def _digit_count(text):
-    return sum(ch.isdigit() for ch in text)
-
-
-def spec_rational(value):
-    """A spec entry (JSON int, decimal text from the JSON reader, or a string), by the spec grammar.
-
-    Integers, ``p/q`` (q > 0) and exact decimals with an optional exponent of at most
-    ``MAX_EXPONENT`` in absolute value; at most ``MAX_DIGITS`` digits in all.
-    """
-    if isinstance(value, bool):
-        raise NumberError("a boolean is not a number")
-    if isinstance(value, int):
-        return Fraction(value)
-    if not isinstance(value, str) or not value.isascii() or len(value) > 4 * MAX_DIGITS:
-        raise NumberError("not a number")
-    if SPEC_INT.match(value):
-        if _digit_count(value) > MAX_DIGITS:
-            raise NumberError(f"more than {MAX_DIGITS} digits")
-        return Fraction(big_int(value))
-    m = SPEC_FRAC.match(value)
-    if m:
-        if _digit_count(value) > MAX_DIGITS:
-            raise NumberError(f"more than {MAX_DIGITS} digits")
-        den = big_int(m.group(2))
-        if den == 0:
-            raise NumberError("zero denominator")
-        return Fraction(big_int(m.group(1)), den)
-    m = SPEC_DEC.match(value)
-    if m and (m.group(2) or m.group(3)):
-        sign, whole, frac, exp = m.groups()
-        frac = frac or ""
-        if _digit_count(whole + frac) > MAX_DIGITS:
-            raise NumberError(f"more than {MAX_DIGITS} digits")
-        e = 0
-        if exp is not None:
-            significant = exp.lstrip("+-").lstrip("0")
-            if len(significant) > 6:
-                raise NumberError("exponent out of range")
-            e = (int(significant) if significant else 0) * (-1 if exp.startswith("-") else 1)
-            if abs(e) > MAX_EXPONENT:
-                raise NumberError("exponent out of range")
-        e -= len(frac)
-        mant = big_int((whole or "0") + frac)
-        v = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
-        return -v if sign == "-" else v
-    raise NumberError(f"{value[:40]!r} is not an integer, p/q or exact decimal")
-
-
-_DIGIT_CAP = 10**MAX_DIGITS
-
-
-def fits(value):
-    """Whether a rational's numerator and denominator have at most ``MAX_DIGITS`` digits each."""
-    return abs(value.numerator) < _DIGIT_CAP and value.denominator < _DIGIT_CAP
-
-
-def formula_number(text):
-    """A number of a formula (``12``, ``0.5``, ``1e-3``), by the spec grammar, in lowest terms within the limit.
-
-    Raises
-    ------
-    NumberError
-        If it is outside the grammar, has more than ``MAX_DIGITS`` digits or an exponent beyond
-        ``MAX_EXPONENT``, or its lowest terms need more than ``MAX_DIGITS`` digits (``1e-10000``).
-    """
-    value = spec_rational(text)
-    if not fits(value):
-        raise NumberError(f"{text[:40]!r} needs more than {MAX_DIGITS} digits in lowest terms; the limit is "
-                          f"{MAX_DIGITS}")
-    return value
 
 
 def is_prime(n):

@@ -1,11 +1,14 @@
-"""The checker's system reader: typed access to certificate fields, the system, and the spec grammar.
+"""The head-count verdict's readers: typed access to certificate fields, and the system read into exact numbers.
 
-Standard library only; it never imports the generator.  :func:`read_system` reads a certificate's
-``system`` field (every entry a canonical rational, the sizes within :mod:`.limits`) into the record the
-obligations use, with the SHA-256 of its canonical text; :func:`read_spec` reads a spec document by
-exactly the spec grammar, and :func:`spec_hash` hashes it the same way, so ``--spec`` compares the two.
-The verdicts, the ledger and strict JSON are the kernel's (:mod:`.kernel`, re-exported here for the
-obligation modules).
+Standard library only; it never imports the generator.  Read in order: :func:`keys`, :func:`integer`,
+:func:`rational` and :func:`matrix` (each field exactly as the format writes it, or the field named:
+a malformed number is :class:`Malformed`, exit 2; a value out of bounds fails its obligation, exit 1);
+:func:`witness_lags` and :func:`positions` (the lower bound's lists); :func:`read_system` (a certificate's
+``system``: every entry a canonical rational, the sizes within :mod:`.limits`) and :func:`system_record`
+(the record the obligations use, with the SHA-256 of the system's canonical text, :func:`canonical_json`).
+Very large integer matrices come from the bulk reader (:mod:`.bulk`, numpy; a reader may skip it: the
+same values and hash).  The spec grammar (``--spec``) is :mod:`.spec`; its names are also found here.
+The kernel's names (verdicts, the ledger, strict JSON) are re-exported for the obligation modules.
 """
 
 import hashlib
@@ -15,14 +18,25 @@ from itertools import chain
 from .kernel import (FORMAT, VERSIONS, CheckResult, JsonDecimal, Ledger, Malformed, Rejected, Unreadable, is_text,
                      parse_json, read_file, strict_equal)
 from .limits import MAX_BYTES, MAX_DEPTH, MAX_DIM, MAX_ENTRIES, MAX_INTEGER_ENTRIES, MAX_N, MAX_NAME
-from .numbers import MAX_DIGITS, NumberError, canonical_integer, canonical_rational, rat_text, spec_rational
+from .numbers import MAX_DIGITS, NumberError, canonical_integer, canonical_rational
 
-__all__ = ["keys", "integer", "integer_text", "positions", "rational", "matrix", "witness_lags", "canonical_hash", "read_system",
-           "system_record", "canonical_json", "SPEC_KEYS", "spec_fields", "spec_matrix", "read_spec", "spec_hash",
+__all__ = ["keys", "integer", "integer_text", "positions", "rational", "matrix", "witness_lags", "read_system",
+           "system_record", "canonical_json",
            # the kernel's names, for the modules that import them from here
            "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Malformed", "Rejected", "Unreadable", "is_text",
            "parse_json", "read_file", "strict_equal", "MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_N",
            "MAX_NAME"]
+
+#: The spec grammar's names, kept importable from here (loaded from :mod:`.spec` on first use).
+_SPEC = ("canonical_hash", "SPEC_KEYS", "spec_fields", "spec_matrix", "read_spec", "spec_hash")
+
+
+def __getattr__(name):
+    if name in _SPEC:
+        from . import spec
+
+        return getattr(spec, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- typed access
@@ -32,12 +46,8 @@ def keys(ledger, obj, where, required, optional=()):
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligation is recorded (it raises :class:`Rejected` naming ``where`` on failure).
-    obj : object
-        The value read.
-    where : str
-        The field's path (``"system"``, ``"lower_bound"``).
+    ledger, obj, where : Ledger, object, str
+        The ledger (it raises :class:`Rejected` naming ``where``), the value read, the field's path.
     required, optional : sequence of str
         The fields it must and may have.
 
@@ -57,17 +67,10 @@ def keys(ledger, obj, where, required, optional=()):
 def integer(ledger, value, where, lo=None, hi=None):
     """Require a JSON integer (not a boolean: ``True == 1`` in Python) in ``[lo, hi]``.
 
-    A value of another type is malformed (:class:`Malformed`, exit 2, the field named); one outside the
-    bounds fails the obligation (exit 1).
-
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligation is recorded.
-    value : object
-        The value read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the value read, the field's path.
     lo, hi : int, optional
         The bounds.
 
@@ -79,9 +82,9 @@ def integer(ledger, value, where, lo=None, hi=None):
     Raises
     ------
     Malformed
-        If ``value`` is not a JSON integer.
+        If ``value`` is not a JSON integer (exit 2, the field named).
     Rejected
-        If it lies outside the bounds.
+        If it lies outside the bounds (the obligation fails, exit 1).
     """
     if type(value) is not int:
         raise Malformed(where, "must be an integer" + (" (a JSON boolean is not a number)"
@@ -92,14 +95,12 @@ def integer(ledger, value, where, lo=None, hi=None):
 
 
 def positions(ledger, value, count, p, m, where="lower_bound.positions"):
-    """A list of ``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples.
+    """``count`` entry positions ``[row, column]`` inside a p x m matrix, as tuples.
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    value : object
-        The list read.
+    ledger, value : Ledger, object
+        The ledger and the list read.
     count, p, m : int
         How many positions, and the matrix's size.
     where : str
@@ -119,16 +120,12 @@ def positions(ledger, value, count, p, m, where="lower_bound.positions"):
 
 
 def rational(ledger, value, where):
-    """A canonical rational text (``"-3/4"``, reduced, no sign on the denominator) as a Fraction.
+    """A canonical rational text (``"-3/4"``: lowest terms, no sign on the denominator) as a Fraction.
 
     Parameters
     ----------
-    ledger : Ledger
-        The ledger (the obligation is named by ``where``).
-    value : object
-        The value read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the value read, the field's path.
 
     Returns
     -------
@@ -137,7 +134,7 @@ def rational(ledger, value, where):
     Raises
     ------
     Malformed
-        If ``value`` is not a canonical rational text within the digit limit.
+        If ``value`` is not a canonical rational text within the digit limit (:func:`.numbers.canonical_rational`).
     """
     try:
         return canonical_rational(value)
@@ -150,12 +147,8 @@ def integer_text(ledger, value, where, max_digits=MAX_DIGITS):
 
     Parameters
     ----------
-    ledger : Ledger
-        The ledger (the field is named by ``where``).
-    value : object
-        The value read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the value read, the field's path.
     max_digits : int
         The most digits allowed.
 
@@ -177,24 +170,18 @@ def integer_text(ledger, value, where, max_digits=MAX_DIGITS):
 def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=None):
     """A rows x cols matrix whose entries are read by ``number`` (default: canonical rationals).
 
-    Each distinct text of the matrix is parsed once and the rows are looked up (entries repeat in
-    large systems); if any text fails, the matrix is read entry by entry to name the first bad entry.
-    A custom ``number`` gets the same with ``parse`` (text to value, raising NumberError, no ledger).
+    Each distinct text is parsed once and the rows looked up (entries repeat in large systems); if any text
+    fails, the matrix is read entry by entry, which names the first bad entry.  Another kind's ``number``
+    gets the same with ``parse`` (text to value, raising NumberError).
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    value : object
-        The rows read.
-    where : str
-        The field's path.
+    ledger, value, where : Ledger, object, str
+        The ledger, the rows read, the field's path.
     rows, cols : int
         The shape required.
-    number : callable, optional
-        ``number(ledger, text, where)``: reads one entry.
-    parse : callable, optional
-        ``parse(text)``: the same without a ledger, for the table of distinct texts.
+    number, parse : callable, optional
+        ``number(ledger, text, where)`` reads one entry; ``parse(text)`` the same without a ledger.
     tables : dict, optional
         Receives the ``{text: value}`` table under ``where`` when every entry was read through it.
 
@@ -234,18 +221,14 @@ def matrix(ledger, value, where, rows, cols, number=None, *, parse=None, tables=
 
 
 def witness_lags(ledger, value, T, most):
-    """Strictly increasing witness lags below T, at most ``most`` of them.
+    """Strictly increasing witness lags (``lower_bound.lags``) below T, at most ``most`` (``min(T, p m)``).
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    value : object
-        The list read (``lower_bound.lags``).
-    T : int
-        The truncation: every lag is below it.
-    most : int
-        The most lags, ``min(T, p m)``.
+    ledger, value : Ledger, object
+        The ledger and the list read.
+    T, most : int
+        The truncation (every lag is below it) and the most lags.
 
     Returns
     -------
@@ -259,44 +242,18 @@ def witness_lags(ledger, value, T, most):
     return value
 
 
-def canonical_hash(A, B, C, D):
-    """SHA-256 of a system's canonical text, from its matrices (the checker's own computation).
-
-    Parameters
-    ----------
-    A, B, C : list of list of Fraction
-        The matrices.
-    D : list of list of Fraction, optional
-        None when absent.
-
-    Returns
-    -------
-    str
-        The hex digest; equal to a certificate's ``input_sha256`` for the same system.
-    """
-    def txt(M):
-        return [[rat_text(x) for x in row] for row in M]
-
-    obj = {"A": txt(A), "B": txt(B), "C": txt(C), "D": txt(D) if D is not None else None}
-    text = json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
-
-
 def read_system(ledger, obj):
     """Read a certificate's ``system`` field: its sizes within the limits, every entry a canonical rational.
 
     Parameters
     ----------
-    ledger : Ledger
-        Where the obligations are recorded.
-    obj : object
-        The ``"system"`` value.
+    ledger, obj : Ledger, object
+        The ledger and the ``"system"`` value.
 
     Returns
     -------
     dict
-        The record of :func:`system_record`: the matrices as Fractions, ``T``, and the ``sha256`` of the
-        system's canonical text.
+        The record of :func:`system_record` (from :func:`.bulk.bulk_system` when the bulk reader took a matrix).
     """
     keys(ledger, obj, "system", ("name", "N", "m", "p", "A", "B", "C", "D"))
     ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
@@ -330,20 +287,18 @@ def system_record(obj, N, m, p, mats, tables):
     Parameters
     ----------
     obj : dict
-        The ``"system"`` field (its entries already checked to be canonical number texts).
+        The ``"system"`` field (its entries already read as canonical number texts).
     N, m, p : int
         The sizes.
-    mats : dict
-        ``{"A": rows, "B": ..., "C": ..., "D": rows or None}``, read.
-    tables : dict
-        The tables of distinct texts :func:`matrix` kept, by field path.
+    mats, tables : dict
+        ``{"A": rows, "B": ..., "C": ..., "D": rows or None}``, read; the tables :func:`matrix` kept.
 
     Returns
     -------
     dict
         The matrices, ``N``, ``m``, ``p``, ``T``; ``sha256`` of the canonical text (the entries as given, hashed
-        directly); ``texts``, for each matrix read through its table, ``(entry texts, table)``; ``distinct``,
-        the distinct entry values (for the denominators).
+        directly); ``texts`` (each matrix read through its table: ``(entry texts, table)``); ``distinct``, the
+        distinct entry values (for the denominators).
     """
     texts = {k: obj[k] if mats[k] is not None else None for k in "ABCD"}
     names = [k for k in "ABCD" if texts[k] is not None]
@@ -398,181 +353,3 @@ def canonical_json(mats):
     return "{" + ",".join(parts) + "}\n"
 
 
-SPEC_KEYS = ("A", "B", "C", "D", "n", "name")
-
-
-def spec_matrix(value, name):
-    """One matrix of a spec, by the spec grammar (entries: integers, ``p/q``, exact decimals).
-
-    Parameters
-    ----------
-    value : object
-        The matrix as parsed JSON (a list of rows).
-    name : str
-        Its key in messages (``"A"``).
-
-    Returns
-    -------
-    list of list of Fraction
-
-    Raises
-    ------
-    Unreadable
-        If it is not a list of equally long rows within the limits, or an entry is outside the grammar.
-    """
-    if not isinstance(value, list):
-        raise Unreadable(f"spec {name} must be a matrix (a list of rows)")
-    if len(value) > MAX_DIM:
-        raise Unreadable(f"spec {name} has {len(value)} rows; the limit is {MAX_DIM}")
-    rows, width = [], None
-    for i, row in enumerate(value):
-        if not isinstance(row, list):
-            raise Unreadable(f"spec {name}[{i}] must be a row (a list)")
-        if width is None:
-            width = len(row)
-            if width > MAX_DIM:
-                raise Unreadable(f"spec {name} has {width} columns; the limit is {MAX_DIM}")
-        elif len(row) != width:
-            raise Unreadable(f"spec {name} is ragged")
-        try:
-            rows.append([spec_rational(x) for x in row])
-        except NumberError as exc:
-            raise Unreadable(f"spec {name}[{i}]: {exc}") from None
-    return rows
-
-
-def spec_fields(spec):
-    """A spec's keys, ``n`` and ``name``, by the spec grammar.
-
-    Parameters
-    ----------
-    spec : object
-        Parsed spec JSON.
-
-    Raises
-    ------
-    Unreadable
-        If it is not an object, has an unknown key, or ``n`` or ``name`` is outside the grammar.
-    """
-    if not isinstance(spec, dict):
-        raise Unreadable("spec must be a JSON object")
-    unknown = sorted(k for k in spec if k not in SPEC_KEYS)
-    if unknown:
-        raise Unreadable(f"spec has unknown key {unknown[0][:40]!r}")
-    n = spec.get("n")
-    if n is not None and (type(n) is not int or not 0 <= n <= MAX_N):
-        raise Unreadable("spec n must be an integer from 0 to 10^30")
-    name = spec.get("name", "")
-    if not is_text(name, MAX_NAME):
-        raise Unreadable(f"spec name must be a string of at most {MAX_NAME} characters")
-
-
-def read_spec(spec):
-    """The system of a spec document, read by exactly the spec grammar (docs/robustness.md).
-
-    Parameters
-    ----------
-    spec : object
-        Parsed spec JSON.
-
-    Returns
-    -------
-    tuple
-        ``(A, B, C, D)`` as lists of rows of Fractions, ``D`` None when absent or zero.
-
-    Raises
-    ------
-    Unreadable
-        If the document is not a spec of a time-invariant system within the limits.
-    """
-    spec_fields(spec)
-    mats = {}
-    for key in ("A", "B", "C"):
-        if key not in spec:
-            raise Unreadable(f"spec has no matrix {key}")
-        mats[key] = spec_matrix(spec[key], key)
-    A, B, C = mats["A"], mats["B"], mats["C"]
-    N = len(A)
-    if N == 0 or any(len(row) != N for row in A):
-        raise Unreadable("spec A must be a non-empty square matrix")
-    if len(B) != N or not B[0]:
-        raise Unreadable(f"spec B must have N = {N} rows and at least one column")
-    if not C or len(C[0]) != N:
-        raise Unreadable(f"spec C must have at least one row and N = {N} columns")
-    p, m = len(C), len(B[0])
-    D = None
-    if spec.get("D") is not None:
-        D = spec_matrix(spec["D"], "D")
-        if len(D) != p or any(len(row) != m for row in D):
-            raise Unreadable(f"spec D must be p x m = {p}x{m}")
-        if all(x == 0 for row in D for x in row):
-            D = None
-    if N * N + N * m + p * N + p * m > MAX_ENTRIES:
-        raise Unreadable(f"spec has more than {MAX_ENTRIES} entries")
-    return A, B, C, D
-
-
-def spec_hash(spec):
-    """Canonical hash of a spec document (the system only), by the checker's own reader.
-
-    Parameters
-    ----------
-    spec : object
-        Parsed spec JSON.
-
-    Returns
-    -------
-    str
-        The SHA-256 a certificate about the same system states as ``input_sha256``.
-
-    Examples
-    --------
-    >>> spec_hash({"A": [[1]], "B": [[1]], "C": [[1]], "n": 4}) == spec_hash({"A": [["1"]], "B": [[1]], "C": [[1]]})
-    True
-    """
-    from .bulk import Bulk
-
-    if isinstance(spec, dict) and any(isinstance(spec.get(k), Bulk) for k in "ABCD"):
-        return _bulk_spec_hash(spec)
-    return canonical_hash(*read_spec(spec))
-
-
-def _bulk_spec_hash(spec):
-    """The canonical hash of a spec some of whose matrices are :class:`Bulk`: the spec's other keys and its other
-    matrices are read by the checker's spec reader, the shapes and limits checked as it does.  Raises Unreadable."""
-    from .bulk import Bulk
-
-    spec_fields(spec)
-    mats = {}
-    for k in ("A", "B", "C", "D"):
-        value = spec.get(k)
-        if k != "D" and k not in spec:
-            raise Unreadable(f"spec has no matrix {k}")
-        mats[k] = value if value is None or isinstance(value, Bulk) else spec_matrix(value, k)
-    dims = lambda M: (M.rows, M.cols) if isinstance(M, Bulk) else (len(M), len(M[0]) if M else 0)  # noqa: E731
-    (ar, ac), (br, bc), (cr, cc) = dims(mats["A"]), dims(mats["B"]), dims(mats["C"])
-    if ar == 0 or ac != ar:
-        raise Unreadable("spec A must be a non-empty square matrix")
-    if br != ar or bc == 0:
-        raise Unreadable(f"spec B must have N = {ar} rows and at least one column")
-    if cr == 0 or cc != ar:
-        raise Unreadable(f"spec C must have at least one row and N = {ar} columns")
-    D = mats["D"]
-    if D is not None and dims(D) != (cr, bc):
-        raise Unreadable(f"spec D must be p x m = {cr}x{bc}")
-    if D is not None and not (D.values.any() if isinstance(D, Bulk) else any(x != 0 for row in D for x in row)):
-        D = None
-    entries = ar * ar + ar * bc + cr * ar + cr * bc
-    limit = MAX_INTEGER_ENTRIES if all(isinstance(mats[k], Bulk) for k in "ABC") else MAX_ENTRIES
-    if entries > limit:
-        raise Unreadable(f"spec has more than {limit} entries")
-    pieces = []
-    for k, M in zip("ABCD", (mats["A"], mats["B"], mats["C"], D)):
-        if M is None:
-            text = b"null"
-        elif isinstance(M, Bulk):
-            text = M.text
-        else:
-            text = canonical_json({"X": [[rat_text(x) for x in row] for row in M]})[5:-2].encode("ascii")
-        pieces.append(b'"%s":' % k.encode() + text)
-    return hashlib.sha256(b"{" + b",".join(pieces) + b"}\n").hexdigest()
