@@ -286,6 +286,65 @@ def _seq_pattern(text):
     return re.compile("\x01?".join("(?:-|\x01)" if c == "-" else re.escape(c) for c in target)) if target else None
 
 
+def _bands(glyphs, axis, gap):
+    """The glyphs cut where no glyph's ink crosses (``axis`` 0: x, left to right; 1: y, top to bottom), bands
+    closer than ``gap`` kept together."""
+    lo, hi = (0, 2) if axis == 0 else (1, 3)
+    order = sorted(glyphs, key=lambda g: g.bbox[lo] if axis == 0 else -g.bbox[hi])
+    out, edge = [], None
+    for g in order:
+        a, b = (g.bbox[lo], g.bbox[hi]) if axis == 0 else (-g.bbox[hi], -g.bbox[lo])
+        if out and a < edge + gap:
+            out[-1].append(g)
+            edge = max(edge, b)
+        else:
+            out.append([g])
+            edge = b
+    return out
+
+
+def page_order(glyphs):
+    """The significant characters of a display's glyphs in the order :func:`~symssm.audit.statements.display_order`
+    gives its TeX: cut at gaps of ink, lines top to bottom, then left to right, then again inside each band
+    (a matrix's columns, then their rows); glyphs that no cut separates read left to right."""
+    from .statements import significant
+
+    def order(gl):
+        if len(gl) < 2:
+            return gl
+        for axis, gap in ((1, 0.0), (0, 1.5), (0, 0.0)):
+            bands = _bands(gl, axis, gap)
+            if len(bands) > 1:
+                return [g for band in bands for g in order(band)]
+        return sorted(gl, key=lambda g: (g.bbox[0], -g.bbox[3]))
+
+    return "".join(significant(g.char) for g in order(list(glyphs)))
+
+
+def _displays_shown(stream, first, end, displays):
+    """Each display's :func:`page_order` found, in order, on whole lines of the glyphs ``first`` to ``end``."""
+    lines = [(max(a, first), min(b, end)) for a, b in stream.lines if b > first and a < end]
+    at = 0
+    for want in displays:
+        found = None
+        for i in range(at, len(lines)):
+            glyphs = {}
+            for j in range(i, len(lines)):
+                for k in range(*lines[j]):
+                    if k not in stream.furniture:
+                        glyphs.setdefault(stream.glyphs[k][0], []).append(stream.glyphs[k][1])
+                got = "".join(page_order(gl) for _, gl in sorted(glyphs.items()))
+                if got == want or len(got) > len(want):
+                    break
+            if got == want:
+                found = j
+                break
+        if found is None:
+            return want
+        at = found + 1
+    return None
+
+
 def _bag_difference(expected, got):
     """``(missing, extra)`` significant characters of a display or sentence read as a multiset."""
     from collections import Counter
@@ -322,7 +381,7 @@ def find_whole(stream, statement):
         pos = re.compile(r"[)\].:]{0,3}").match(stream.text, pos).end()  # the theorem head's ")." (amsthm)
         k = 1
         while k < len(segs):
-            kind, text = segs[k]
+            kind, text = segs[k][:2]
             if kind == "seq":
                 hit = _seq_pattern(text).match(stream.text, pos)
                 if not hit:
@@ -345,6 +404,12 @@ def find_whole(stream, statement):
                 why = ("altered: the theorem's formulas differ from the certificate's"
                        + (f" (the page has \"{extra[:30]}\" more" if extra else " (")
                        + (f"{', ' if extra else ''}\"{missing[:30]}\" fewer" if missing else "") + ")")
+                break
+            unread = _displays_shown(stream, stream.where[pos], stream.where[nxt.start() - 1] + 1, segs[k][2]) \
+                if nxt.start() > pos else None
+            if unread:
+                why = (f"altered: a display's entries are not where the certificate's are (it reads "
+                       f"\"{unread[:40]}\" left to right, matrices column by column)")
                 break
             if nxt.start() > pos:
                 bag = stream.run(pos, nxt.start())

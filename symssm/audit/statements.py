@@ -30,7 +30,7 @@ from ..certificate import kinds
 from ..errors import InputError, SymssmError
 
 __all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
-           "fragment_statement", "Unsupported", "crude_text", "significant"]
+           "fragment_statement", "Unsupported", "crude_text", "significant", "display_order"]
 
 
 @dataclass(frozen=True)
@@ -236,17 +236,19 @@ def significant(text):
 
 
 def _segments(title, body):
-    """``(("seq"|"bag", text), ...)`` of the whole theorem: its title, then each sentence and display in order."""
+    """``(("seq", text) | ("bag", text, displays), ...)`` of the whole theorem: its title, then each sentence and
+    display in order; ``displays`` holds each display's :func:`display_order` within the bag."""
     out = [("seq", glyph_text(title))]
     body = body[1:] if body.startswith("]") else body
     # a display laid out for the column's width: the page shows one branch, with the same characters
     body = re.sub(r"\\ifdim[^\n]*\n(.*?)\\else.*?\\fi\b", r"\1", body, flags=re.S)
     body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}", " ", body)
-    chunks = re.split(r"(\\\[.*?\\\]|\\begin\{enumerate\}.*?\\end\{enumerate\})", body, flags=re.S)
+    chunks = re.split(r"(\\\[.*?\\\]|\\begin\{(gather\*|enumerate)\}.*?\\end\{\2\})", body, flags=re.S)
     for k, chunk in enumerate(chunks):
-        if not chunk.strip():
+        if k % 3 == 2 or not chunk.strip():
             continue
-        pieces = [("bag", chunk)] if k % 2 else [("tex", x) for p in chunk.split("\n\n") for x in _sentences(
+        display = k % 3 == 1 and "enumerate" not in chunk[:20]
+        pieces = [("bag", chunk)] if k % 3 else [("tex", x) for p in chunk.split("\n\n") for x in _sentences(
             " ".join(p.split()))]
         for what, tex in pieces:
             if what == "tex":
@@ -257,12 +259,86 @@ def _segments(title, body):
                     continue
                 except Unsupported:
                     pass
-            text = crude_text(tex)
+            text, shown = crude_text(tex), (display_order(tex),) if display else ()
             if out[-1][0] == "bag":
-                out[-1] = ("bag", out[-1][1] + " " + text)
+                out[-1] = ("bag", out[-1][1] + " " + text, out[-1][2] + shown)
             else:
-                out.append(("bag", text))
+                out.append(("bag", text, shown))
     return tuple(out)
+
+
+_LAYOUT = re.compile(r"\\(?:[A-Za-z]+\*?|.)|\S", re.S)
+_MATRICES = {"pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "matrix", "smallmatrix"}
+
+
+def display_order(tex):
+    r"""A display's significant characters in the order the page's geometry gives them: left to right, what is
+    stacked from top to bottom (a fraction's numerator first, a superscript before its subscript), a matrix
+    column by column (:func:`symssm.audit.claims.page_order` reads the glyphs the same way).
+
+    Examples
+    --------
+    >>> display_order(r"\[ A = \frac{1}{2}\begin{pmatrix}3 & -4 \\ 4 & 3\end{pmatrix},\quad B = I_{2}. \]")
+    'A=1234-43B=I2'
+    >>> display_order(r"\alpha^h_{ij} x_{i}^{2} \{a\}")
+    'αhijx2ia'
+    """
+    tokens, pos = _LAYOUT.findall(tex), [0]
+
+    def take():
+        pos[0] += 1
+        return tokens[pos[0] - 1] if pos[0] <= len(tokens) else "}"
+
+    def argument():
+        t = take()
+        return sequence("}") if t == "{" else atom(t)
+
+    def name():
+        return "".join(iter(take, "}"))[1:] if tokens[pos[0]:pos[0] + 1] == ["{"] else ""
+
+    def atom(t):
+        if t in ("\\frac", "\\tfrac", "\\dfrac"):
+            return argument() + argument()
+        env = name() if t in ("\\begin", "\\end") else ""
+        if t == "\\begin" and env in _MATRICES:
+            rows, row, cell = [], [], []
+            while pos[0] < len(tokens):
+                t = take()
+                if t in ("&", "\\\\", "\\end"):
+                    row.append("".join(cell))
+                    cell = []
+                    if t != "&":
+                        rows.append(row)
+                        row = []
+                    if t == "\\end":
+                        name()
+                        break
+                else:
+                    cell.append(atom(t))
+            return "".join(r[j] for j in range(max(map(len, rows))) for r in rows if j < len(r))
+        if t in ("\\left", "\\right"):
+            take()
+        if t == "{":
+            return sequence("}")
+        if env or t in ("\\begin", "\\end"):
+            return ""
+        if t.startswith("\\"):
+            return significant(_SYMBOLS.get(t[1:]) or "")
+        return significant(t)
+
+    def sequence(stop):
+        items = []  # [base, superscript, subscript]
+        while pos[0] < len(tokens):
+            t = take()
+            if t == stop:
+                break
+            if t in ("^", "_") and items:
+                items[-1][1 if t == "^" else 2] += argument()
+            elif t not in ("&", "\\\\"):
+                items.append([atom(t), "", ""])
+        return "".join("".join(i) for i in items)
+
+    return sequence(None)
 
 
 def fragment_statement(data, sha256):

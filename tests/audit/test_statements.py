@@ -22,11 +22,12 @@ def test_a_head_count_states_its_system_count_and_lengths():
                                         "necessary and sufficient in this class")
     assert fragment.tail.startswith("Other lengths.") or fragment.tail
     # the whole theorem: title, hypotheses, the display of A, B, C (as a multiset), the claim, then the proof
-    kinds = [k for k, _ in fragment.segments]
+    kinds = [k for k, *_ in fragment.segments]
     assert fragment.segments[0] == ("seq", "Head count of the SSM rotation-N2") and kinds[-1] == "seq"
     assert fragment.segments[-1] == ("seq", "Proof.") and "bag" in kinds
-    display = next(t for k, t in fragment.segments if k == "bag")
-    assert significant(display).startswith("A=3-443,B=I2,C=I2".replace(",", ""))
+    display = next(seg for seg in fragment.segments if seg[0] == "bag")
+    assert significant(display[1]).startswith("A=3-443,B=I2,C=I2".replace(",", ""))
+    assert display[2] == ("A=34-43B=I2C=I2",)  # its layout: the matrix column by column
     assert fragment.segments[1][1].startswith("Let hi = A hi-1 + B xi")
     assert sentence.what == "sentence macro HeadCountSentence"
     assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2",)
