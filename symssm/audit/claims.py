@@ -287,19 +287,21 @@ def _seq_pattern(text):
 
 
 def _bands(glyphs, axis, gap):
-    """The glyphs cut where no glyph's ink crosses (``axis`` 0: x, left to right; 1: y, top to bottom), bands
-    closer than ``gap`` kept together."""
+    """The glyphs cut where no glyph's ink crosses (``axis`` 0: x, left to right; 1: y, top to bottom); bands of
+    letters, digits and signs closer than ``gap`` kept together (a delimiter is never joined by the gap)."""
+    from .statements import significant
+
     lo, hi = (0, 2) if axis == 0 else (1, 3)
-    order = sorted(glyphs, key=lambda g: g.bbox[lo] if axis == 0 else -g.bbox[hi])
-    out, edge = [], None
-    for g in order:
+    out, edge, joins = [], None, False
+    for g in sorted(glyphs, key=lambda g: g.bbox[lo] if axis == 0 else -g.bbox[hi]):
         a, b = (g.bbox[lo], g.bbox[hi]) if axis == 0 else (-g.bbox[hi], -g.bbox[lo])
-        if out and a < edge + gap:
+        sig = bool(significant(g.char))
+        if out and (a < edge or a < edge + gap and sig and joins):
             out[-1].append(g)
-            edge = max(edge, b)
+            edge, joins = (b, sig) if b > edge else (edge, joins)
         else:
             out.append([g])
-            edge = b
+            edge, joins = b, sig
     return out
 
 
