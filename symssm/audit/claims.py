@@ -428,19 +428,24 @@ def find_whole(stream, statement):
     return best, partial, reason
 
 
-_NEGATIONS = re.compile(r"(?:nottrue|false|notthecase|untrue|wrong|incorrect|doesnothold|itisnot(?!e)|isnotso|"
-                        r"wedonot(?:claim|show|know|prove)|disprov|refut|itfails|notthat)[^.:;!?]{0,40}$", re.I)
+_NEGATIONS = re.compile(r"\b(?:not(?! only\b| surprising)|no longer|false|untrue|wrong|incorrect|fails? to|never|"
+                        r"cannot|disprov\w*|refut\w*|nor)\b[^.:;!?]*$", re.I)
 
 
 def negated_before(stream, run):
-    """The words before ``run`` in its sentence that negate it ("It is not true that ..."), else ""."""
+    """The words before ``run`` in its sentence (read with spaces, from its line and the one before) that negate
+    it ("It is not true that ...", "... no longer ...", "... fails to ..."), else ""."""
     import bisect
 
-    at = bisect.bisect_left(stream.where, run.start)
-    before = stream.text[max(0, at - 80):at]
-    before = re.split(r"[.!?;:](?=[A-Z(]|$)", before)[-1]
+    from .pages import line_text
+
+    k = bisect.bisect_right([a for a, _ in stream.lines], run.start) - 1
+    lines = [stream.lines[i] for i in (k - 1, k) if i >= 0]
+    text = " ".join(line_text(tuple(g for j, (_, g) in enumerate(stream.glyphs[a:min(b, run.start)], a)
+                                    if j not in stream.furniture)) for a, b in lines)
+    before = re.split(r"[.!?;:](?=\s+[A-Z(]|$)", normalize(text))[-1]
     m = _NEGATIONS.search(before)
-    return "" if m is None else before
+    return "" if m is None else " ".join(before.split())[-60:]
 
 
 def find(stream, statement):

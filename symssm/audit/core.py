@@ -329,10 +329,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 if seen and claim.status == "verified":
                     claim.status, claim.reason = "hidden", "; ".join(seen[:4])
                 negation = "" if is_fragment else negated_before(stream, runs[0])
-                if negation and claim.status == "verified":  # "It is not true that \\Sentence": listed, not verified
-                    claim.status = "unchecked"
-                    claim.reason = (f"negated: the page has \"{negation[-40:]}\" before the certified sentence; "
-                                    "not counted as verified")
+                if negation and claim.status == "verified":  # "It is not true that \\Sentence"
+                    claim.status = "contradicts"
+                    claim.reason = (f"negated: the page has \"{negation}\" before the certified sentence, and so "
+                                    "states the opposite of what the certificate proves")
                 claim.page = runs[-1].page
                 boxes = [r.boxes()[claim.page] for r in runs if claim.page in r.boxes()]
                 claim.box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),

@@ -182,6 +182,7 @@ def test_a_pdf_as_given(tmp_path, capsys):
     ("tamper/tcolorbox-white", "hidden", "drawn in white"),
     ("tamper/theorem-restyled", "hidden", "drawn in white"),
     ("tamper/iffalse-verbatim", "contradicts", "rotation-N2: the certificate proves heads 1 or 2, not 4"),
+    ("tamper/negated-sentence", "contradicts", "negated: the page has \"It is no longer true that\""),
 ])
 def test_more_tampers_fail(tmp_path, capsys, paper, status, reason):
     code, report = _audit(tmp_path, paper, capsys)

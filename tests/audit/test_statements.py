@@ -114,7 +114,12 @@ def test_a_negated_certified_sentence_is_not_verified():
     st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
     for text, negated in [("It is not true that the SSM rotation needs exactly 2 heads.", True),
                           ("It is false that the SSM rotation needs exactly 2 heads.", True),
+                          ("Thus it is no longer true that the SSM rotation needs exactly 2 heads.", True),
+                          ("The proof fails to show that the SSM rotation needs exactly 2 heads.", True),
+                          ("Not so. In fact the SSM rotation needs exactly 2 heads.", False),
                           ("We note that the SSM rotation needs exactly 2 heads.", False),
+                          ("In this notation the SSM rotation needs exactly 2 heads.", False),
+                          ("It is not only true that the SSM rotation needs exactly 2 heads.", False),
                           ("It is noteworthy that the SSM rotation needs exactly 2 heads.", False)]:
         stream = Stream([_page([_glyphs(text, 700)])])
         runs, _ = find(stream, st)
