@@ -1,11 +1,9 @@
 """The certificates an audit uses: found under a folder by SHA-256, re-checked by the independent checker.
 
 Every ``.json`` file under the folder (recursively, at most :data:`MAX_JSON_FILES`, none over
-:data:`MAX_JSON_BYTES`) that is a symssm certificate is indexed by the SHA-256 of its bytes and of its
-canonical JSON (the hash symssm's fragments and macro files record in their first comment).  A
-certificate is checked by the independent checker in a separate process with its default limits, and the
-verdict is remembered for the same bytes within the process.  ``--coq`` re-proves a verified head count
-in Coq (:func:`kernel_check`).
+:data:`MAX_JSON_BYTES`) that is a symssm certificate is indexed by the SHA-256 of its canonical JSON (the
+hash fragments and macro files record in their first comment).  The checker runs in a separate process
+with its default limits; its verdict is remembered for the same bytes.  ``--coq`` re-proves a head count.
 
 Examples
 --------
@@ -21,8 +19,8 @@ import re
 
 from ..errors import InputError, SymssmError
 
-__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "cached_check", "load", "parse_marker",
-           "kernel_check", "has_coq"]
+__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "cached_check", "parse_marker", "kernel_check",
+           "has_coq"]
 
 #: Most ``.json`` files indexed under the certificates folder; larger ones than 256 MB are skipped.
 MAX_JSON_FILES = 20000
@@ -38,44 +36,34 @@ def parse_marker(line):
 
 
 def index(folder):
-    """(by SHA-256, symssm certificate paths, by file name) of the ``.json`` files under ``folder``.
+    """``({sha256: (path, data)}, {file name: [paths]})`` of the symssm certificates under ``folder``.
 
-    A file is found by the SHA-256 of its bytes or of its canonical JSON (the hash fragments record).
-    """
+    A certificate whose envelope does not check is listed by name only (a fragment naming it is "changed")."""
+    from ..certificate.envelope import check_envelope
     from ..formats.jsonio import loads_strict
     from ..render.style import certificate_sha256
 
-    by_sha, certs, by_name, count = {}, [], {}, 0
+    by_sha, by_name, count = {}, {}, 0
     for top, dirs, files in os.walk(folder):
         dirs.sort()
-        for name in sorted(files):
-            if not name.endswith(".json"):
-                continue
+        for name in sorted(f for f in files if f.endswith(".json")):
             count += 1
             if count > MAX_JSON_FILES:
-                return by_sha, certs, by_name
+                return by_sha, by_name
             path = os.path.join(top, name)
             try:
                 if not os.path.isfile(path) or os.path.getsize(path) > MAX_JSON_BYTES:
                     continue
                 with open(path, "rb") as fh:
-                    raw = fh.read()
-            except OSError:
-                continue
-            raw_digest = hashlib.sha256(raw).hexdigest()
-            by_sha.setdefault(raw_digest, (path, raw_digest))
-            try:
-                data = loads_strict(raw.decode("utf-8"), what=path)
-            except (SymssmError, UnicodeDecodeError, ValueError, TypeError, RecursionError):
-                continue
-            if isinstance(data, dict) and data.get("format") == "symssm-certificate":
-                certs.append(path)
+                    data = loads_strict(fh.read().decode("utf-8"), what=path)
+                if not isinstance(data, dict) or data.get("format") != "symssm-certificate":
+                    continue
                 by_name.setdefault(name, []).append(path)
-                try:
-                    by_sha.setdefault(certificate_sha256(data), (path, raw_digest))
-                except (SymssmError, ValueError, TypeError, RecursionError):
-                    pass
-    return by_sha, certs, by_name
+                check_envelope(data)
+                by_sha.setdefault(certificate_sha256(data), (path, data))
+            except (SymssmError, OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+                continue
+    return by_sha, by_name
 
 
 def check(path):
@@ -112,31 +100,16 @@ def _digest(path):
 
 
 def cached_check(path):
-    """:func:`check`, remembered for the same bytes within this process (a file that changes while it is checked
-    is not remembered)."""
+    """:func:`check`, remembered for the same bytes within this process (not when the file changes meanwhile)."""
     before = _digest(path)
-    if before is not None and before in _VERDICTS:
-        return _VERDICTS[before]
-    verdict = check(path)
-    if before is not None and _digest(path) == before:
+    if before is None or before not in _VERDICTS:
+        verdict = check(path)
+        if before is None or _digest(path) != before:
+            return verdict
         if len(_VERDICTS) > 4096:
             _VERDICTS.clear()
         _VERDICTS[before] = verdict
-    return verdict
-
-
-def load(path, indexed=None):
-    """The certificate data at ``path``, provided its bytes still hash to ``indexed`` (when given)."""
-    from ..certificate.envelope import check_envelope
-    from ..formats.jsonio import loads_strict
-
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    if indexed is not None and hashlib.sha256(raw).hexdigest() != indexed:
-        raise InputError("the file changed while it was audited")
-    data = loads_strict(raw.decode("utf-8"), what=path)
-    check_envelope(data)
-    return data
+    return _VERDICTS[before]
 
 
 class _Verified:
@@ -173,14 +146,13 @@ def kernel_check(data, seconds=600):
     import subprocess
     import tempfile
 
-    from ..errors import CertificateError, LimitError
     from ..render.coq import coq_project
 
     if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
         raise InputError("--coq: coqc is not installed")
     try:
         files = coq_project(_Verified(data))
-    except (CertificateError, LimitError, SymssmError) as exc:
+    except SymssmError as exc:
         return f"not kernel-checked: {str(exc)[:100]}"
     with tempfile.TemporaryDirectory(prefix="symssm-coq-") as tmp:
         for name, text in files.items():

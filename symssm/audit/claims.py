@@ -1,20 +1,13 @@
 """Find the certified statements on the pages, and list every other claim the pages make.
 
-The pages are read once (:mod:`symssm.audit.pages`) into one stream of painted glyphs in reading
-order (page by page, each column top to bottom).  A statement (:mod:`symssm.audit.statements`) is
-**shown** when its text is found in that stream as a run of glyphs (spaces ignored; a hyphen that
-breaks a word at a line's end is skipped; a run may cross lines, columns and pages) and every glyph
-of the run is visible as itself (no problem from :mod:`symssm.audit.pages`).  A run whose glyphs
-have problems is reported with them ("drawn in white on page 2").
-
-The **prose** (:func:`prose_claims`): each sentence of the pages' text that states a head count,
-``k(n)``, ``k =``, a number of heads, an interaction rank or a decay rate, and whose number is not
-part of a shown certified statement, is a claim.  When the sentence names a system with a verified
-certificate (its name, as the fragments and macros typeset it), the number is compared with what the
-certificate proves: one it never takes **contradicts** the certificate; one it takes is
-**consistent** (the number agrees, the words around it are not checked).  Otherwise it is
-**unchecked**.  A number qualified by "at least", "at most", "not", "fewer than", ... is unchecked,
-never compared.
+The pages are read once into one stream of painted glyphs in reading order (page by page, each column top to
+bottom).  A statement (:mod:`~symssm.audit.statements`) is **shown** when its text is found in the stream as
+a run of glyphs (spaces ignored; a hyphen that breaks a word at a line's end skipped; across lines, columns
+and pages) whose glyphs have no problem from :mod:`~symssm.audit.pages`.  A theorem's displays are also read
+by position (:func:`page_order`).  **Prose** (:func:`prose_claims`): each sentence stating a head count,
+``k(n)``, ``k =``, a number of heads, an interaction rank or a decay rate outside a shown statement is a
+claim, compared with the certificate of the system it names (``contradicts`` or ``consistent``), else
+``unchecked``; a number after "at least", "not", "fewer than", ... is never compared.
 
 Examples
 --------
@@ -24,18 +17,19 @@ Examples
 [('heads', '3', True)]
 """
 
+import bisect
 import re
 from dataclasses import dataclass
 
-from .pages import text_lines
-from .statements import normalize, squeeze
+from .pages import line_text, text_lines
+from .statements import normalize, significant, squeeze
 
-__all__ = ["Run", "Stream", "columns", "stream_of", "find", "numbers", "prose_claims", "NUMBER_WORDS", "ProseClaim",
-           "values_of"]
+__all__ = ["Run", "Stream", "columns", "find", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
+           "prose_claims", "NUMBER_WORDS", "ProseClaim", "PART_WINDOW"]
 
-NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-                "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                           "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                           "twenty".split())}
 _WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _NUM = r"(?P<v>\d+|" + _WORDS + r")\b(?![./]\d)"
 #: Words between a number and "heads" that do not take the number away ("3 of the heads" does).
@@ -77,9 +71,6 @@ def numbers(text):
     return out
 
 
-# ---------------------------------------------------------------- the glyph stream
-
-
 @dataclass(frozen=True)
 class Run:
     """Where a text was found: the glyphs (with their pages) in reading order."""
@@ -92,29 +83,11 @@ class Run:
     @property
     def problems(self):
         """``("drawn in white on page 2", ...)``: every problem of the run's glyphs, once, in order."""
-        out = []
-        for page, g in self.glyphs:
-            for p in g.problems:
-                text = f"{p} on page {page}"
-                if text not in out:
-                    out.append(text)
-        return tuple(out)
+        return tuple(dict.fromkeys(f"{p} on page {page}" for page, g in self.glyphs for p in g.problems))
 
     @property
     def page(self):
         return self.glyphs[0][0] if self.glyphs else None
-
-    def boxes(self):
-        """{page: (x0, y0, x1, y1)}: the box around the run's glyphs on each page."""
-        out = {}
-        for page, g in self.glyphs:
-            x0, y0, x1, y1 = g.bbox
-            if page in out:
-                a = out[page]
-                out[page] = (min(a[0], x0), min(a[1], y0), max(a[2], x1), max(a[3], y1))
-            else:
-                out[page] = (x0, y0, x1, y1)
-        return out
 
 
 def columns(lines):
@@ -125,8 +98,6 @@ def columns(lines):
     left column first.  A row that crosses the gutter (a title, a ``figure*``) ends the stretch.  One-column
     pages are left as they are.
     """
-    import bisect
-
     rows = [sorted(line, key=lambda g: g.bbox[0]) for line in lines if line]
     rows.sort(key=lambda r: -max(g.origin[1] for g in r))
     if len(rows) < 4:
@@ -178,21 +149,6 @@ def _spans(row):
     return out
 
 
-def _margin(line, bottom, top, height):
-    """Whether a line is the page's furniture (running head, page number, line number), left out of statements.
-
-    The reader marks such glyphs (``Glyph.role``: ``margin``, ``line number``); without the mark, a line of at
-    most 4 digits or roman numerals at the top or bottom of the page is one."""
-    roles = [getattr(g, "role", None) for g in line]
-    if all(r in ("margin", "line number") for r in roles):
-        return True
-    if any(r is not None for r in roles):
-        return False
-    y = line[0].origin[1]
-    return len(line) <= 4 and all(g.char.isdigit() or g.char in "ivxlc" for g in line) and \
-        (y < bottom + 0.12 * height or y > top - 0.08 * height)
-
-
 def _negated(chars):
     """``=`` and a combining long solidus painted as two glyphs (TeX's ``\\neq``) read as one ``≠``."""
     out, skip = [], False
@@ -213,43 +169,32 @@ def _negated(chars):
 class Stream:
     """Every glyph of the pages in reading order, as one squeezed string with each character's glyph.
 
-    Page numbers in the margins are left out (a sentence runs on across a page break).  A hyphen that ends a
-    line before a letter is ``\\x01`` in ``text``: a statement may read through it (TeX's hyphenation) or
-    match it as its own hyphen.  ``where`` gives each character's index into ``glyphs``.
+    The pages' furniture (running heads, page and line numbers: ``Glyph.role``) is left out of ``text`` (a
+    sentence runs on across a page break).  A hyphen that ends a line before a letter is ``\\x01`` in
+    ``text``: a statement may read through it or match it as its own hyphen.  ``where`` gives each character's
+    index into ``glyphs``; ``lines`` the ``(first, end)`` glyph indices of each line.
     """
 
     def __init__(self, pages):
-        self.glyphs = []  # (page number, Glyph)
-        self.lines = []  # (first index, end index) of each line in glyphs
-        self.furniture = set()  # glyph indices of the pages' furniture
-        furniture = set()  # glyph indices of page numbers in the margins, left out of ``text``
+        self.glyphs, self.lines, self.furniture = [], [], set()  # (page number, Glyph); (first, end); indices
         for page in pages:
-            top, bottom = page.mediabox[3], page.mediabox[1]
-            height = (top - bottom) or 792.0
             for line in columns(text_lines(page)):
                 first = len(self.glyphs)
                 self.glyphs += [(page.number, g) for g in line]
                 self.lines.append((first, len(self.glyphs)))
-                if _margin(line, bottom, top, height):
-                    furniture.update(range(first, len(self.glyphs)))
-        self.furniture = furniture
+                if all(g.role in ("margin", "line number") for g in line):
+                    self.furniture.update(range(first, len(self.glyphs)))
         line_end = {end - 1 for _, end in self.lines}
-        chars = []
-        following = ""  # the first character of the next glyph that is not furniture
-        nexts = [""] * len(self.glyphs)
-        for i in range(len(self.glyphs) - 1, -1, -1):
+        chars, following, nexts, folded = [], "", [""] * len(self.glyphs), {}
+        for i in range(len(self.glyphs) - 1, -1, -1):  # the first character of the next glyph not furniture
             nexts[i] = following
-            if i not in furniture:
-                following = self.glyphs[i][1].char[:1]
-        folded = {}  # normalize() of each distinct glyph character, once
+            following = following if i in self.furniture else self.glyphs[i][1].char[:1]
         for i, (_, g) in enumerate(self.glyphs):
-            if i in furniture:
-                continue
-            if g.char not in folded:
-                folded[g.char] = squeeze(normalize(g.char))
-            for c in folded[g.char]:
+            if i not in self.furniture:
+                folded.setdefault(g.char, squeeze(normalize(g.char)))
                 # a hyphen that ends a line before a letter may be TeX's (not in the text) or the text's own
-                chars.append(("\x01" if c == "-" and i in line_end and nexts[i].isalpha() else c, i))
+                hyphen = i in line_end and nexts[i].isalpha()
+                chars += [("\x01" if c == "-" and hyphen else c, i) for c in folded[g.char]]
         chars = _negated(chars)
         self.text = "".join(c for c, _ in chars)
         self.where = [i for _, i in chars]
@@ -259,15 +204,20 @@ class Stream:
         return Run(tuple(self.glyphs[first:last + 1]), first, last + 1)
 
 
-def _occurrences(stream, text, after=0, before=None):
-    """Every :class:`Run` of ``text`` (squeezed, normalized) in the stream from glyph ``after`` on."""
+def _pattern(text, fold_first=False):
+    """A regular expression for ``text`` squeezed and normalized in the stream (TeX's hyphens allowed)."""
     target = squeeze(normalize(text))
     if not target:
-        return []
-    first = f"[{re.escape(target[0].lower())}{re.escape(target[0].upper())}]"  # "We show that \\Sentence" too
-    pattern = re.compile("\x01?".join([first] + ["(?:-|\x01)" if c == "-" else re.escape(c) for c in target[1:]]))
-    out = []
-    for m in pattern.finditer(stream.text):
+        return None
+    first = f"[{re.escape(target[0].lower())}{re.escape(target[0].upper())}]" if fold_first else re.escape(target[0])
+    return re.compile("\x01?".join([first] + ["(?:-|\x01)" if c == "-" else re.escape(c) for c in target[1:]]))
+
+
+def occurrences(stream, text, after=0, before=None):
+    """Every :class:`Run` of ``text`` in the stream starting at glyph ``after`` to ``before``; the first letter in
+    either case ("We show that \\Sentence")."""
+    pattern, out = _pattern(text, True), []
+    for m in pattern.finditer(stream.text) if pattern else ():
         if stream.where[m.start()] < after:
             continue
         if before is not None and stream.where[m.start()] > before:
@@ -281,16 +231,9 @@ def _occurrences(stream, text, after=0, before=None):
 PART_WINDOW = 6000
 
 
-def _seq_pattern(text):
-    target = squeeze(normalize(text))
-    return re.compile("\x01?".join("(?:-|\x01)" if c == "-" else re.escape(c) for c in target)) if target else None
-
-
 def _bands(glyphs, axis, gap):
     """The glyphs cut where no glyph's ink crosses (``axis`` 0: x, left to right; 1: y, top to bottom); bands of
     letters, digits and signs closer than ``gap`` kept together (a delimiter is never joined by the gap)."""
-    from .statements import significant
-
     lo, hi = (0, 2) if axis == 0 else (1, 3)
     out, edge, joins = [], None, False
     for g in sorted(glyphs, key=lambda g: g.bbox[lo] if axis == 0 else -g.bbox[hi]):
@@ -309,8 +252,6 @@ def page_order(glyphs):
     """The significant characters of a display's glyphs in the order :func:`~symssm.audit.statements.display_order`
     gives its TeX: cut at gaps of ink, lines top to bottom, then left to right, then again inside each band
     (a matrix's columns, then their rows); glyphs that no cut separates read left to right."""
-    from .statements import significant
-
     def order(gl):
         if len(gl) < 2:
             return gl
@@ -351,8 +292,6 @@ def _bag_difference(expected, got):
     """``(missing, extra)`` significant characters of a display or sentence read as a multiset."""
     from collections import Counter
 
-    from .statements import significant
-
     want = Counter(significant(expected))
     breaks = got.count("\x01")
     have = Counter(significant(got.replace("\x01", "")))
@@ -376,7 +315,7 @@ def find_whole(stream, statement):
     what the page shows instead where the theorem was found but differs ("altered: ...").
     """
     segs = statement.segments
-    head = _seq_pattern(segs[0][1])
+    head = _pattern(segs[0][1])
     best, partial, reason = None, (), ""
     for m in head.finditer(stream.text):
         runs, pos, why = [stream.run(m.start(), m.end())], m.end(), ""
@@ -385,9 +324,9 @@ def find_whole(stream, statement):
         while k < len(segs):
             kind, text = segs[k][:2]
             if kind == "seq":
-                hit = _seq_pattern(text).match(stream.text, pos)
+                hit = _pattern(text).match(stream.text, pos)
                 if not hit:
-                    nxt = _seq_pattern(text).search(stream.text, pos, pos + 4000)
+                    nxt = _pattern(text).search(stream.text, pos, pos + 4000)
                     why = (f"altered: the page shows \"{_altered(stream, pos, nxt.start() if nxt else pos + 60)}\" "
                            f"where the certified theorem reads \"{text[:60]}\"")
                     break
@@ -396,7 +335,7 @@ def find_whole(stream, statement):
                 k += 1
                 continue
             following = segs[k + 1][1] if k + 1 < len(segs) else None
-            nxt = _seq_pattern(following).search(stream.text, pos, pos + 4000) if following else None
+            nxt = _pattern(following).search(stream.text, pos, pos + 4000) if following else None
             if nxt is None:
                 why = (f"altered: the certified theorem's \"{following[:48]}...\" is not on the page"
                        if following else "altered: the theorem's end is not on the page")
@@ -435,10 +374,6 @@ _NEGATIONS = re.compile(r"\b(?:not(?! only\b| surprising)|no longer|false|untrue
 def negated_before(stream, run):
     """The words before ``run`` in its sentence (read with spaces, from its line and the one before) that negate
     it ("It is not true that ...", "... no longer ...", "... fails to ..."), else ""."""
-    import bisect
-
-    from .pages import line_text
-
     k = bisect.bisect_right([a for a, _ in stream.lines], run.start) - 1
     lines = [stream.lines[i] for i in (k - 1, k) if i >= 0]
     text = " ".join(line_text(tuple(g for j, (_, g) in enumerate(stream.glyphs[a:min(b, run.start)], a)
@@ -455,10 +390,10 @@ def find(stream, statement):
     some part is not found; ``partial`` then names the parts that were found (for the report).
     """
     best, partial = None, ()
-    for first in _occurrences(stream, statement.parts[0]):
+    for first in occurrences(stream, statement.parts[0]):
         runs = [first]
         for part in statement.parts[1:]:
-            nxt = _occurrences(stream, part, runs[-1].end, runs[-1].end + PART_WINDOW)
+            nxt = occurrences(stream, part, runs[-1].end, runs[-1].end + PART_WINDOW)
             if not nxt:
                 break
             nxt.sort(key=lambda r: (len(r.problems), r.start))
@@ -473,9 +408,6 @@ def find(stream, statement):
     return best, partial
 
 
-# ---------------------------------------------------------------- prose
-
-
 @dataclass(frozen=True)
 class ProseClaim:
     """A number on the pages next to a claim's words: status ``unchecked``, ``consistent`` or ``contradicts``."""
@@ -488,6 +420,7 @@ class ProseClaim:
     box: tuple
     certificate: str = ""  # the certificate of the system the sentence names
     detail: str = ""
+    at: int = 0  # the index of its first glyph in the stream
 
 
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|Thm|Ref|Refs|Lem|Def|Prop|Cor|Alg|App|"
@@ -496,8 +429,6 @@ _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|Thm
 
 def _sentences(stream):
     """``[(text, [glyph index per character])]``: the pages' text with spaces, cut into sentences."""
-    from .pages import line_text
-
     chars, index = [], []
     for first, end in stream.lines:
         line = tuple(g for _, g in stream.glyphs[first:end])
@@ -532,13 +463,6 @@ def _sentences(stream):
     return out
 
 
-def values_of(data):
-    """The counts a verified certificate proves for its system (every length, every case), or None."""
-    from ..render.claims import values
-
-    return values(data)
-
-
 def prose_claims(stream, covered, systems, fragments=(), beside=None):
     """Every number claim of the pages' prose (see the module's description).
 
@@ -555,49 +479,41 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None):
     """
     out = []
     for text, index in _sentences(stream):
-        found = numbers(text)
-        if not found:
-            if beside is not None and index and _CLAIM_WORDS.search(text) and _named_system(text, len(text), systems):
-                glyphs = sorted(set(i for i in index if i not in covered))
-                reasons = beside(glyphs) if glyphs else ()
-                if reasons:  # "the rotation needs [a 3 drawn as a path] heads"
-                    named = _named_system(text, len(text), systems)
-                    page, glyph = stream.glyphs[glyphs[0]]
-                    out.append(ProseClaim("unchecked", "unreadable", "", " ".join(text.split())[:300], page,
-                                          glyph.bbox, named[1], f"{reasons[0]}; what it shows is not read"))
-            continue
+        found, sentence = numbers(text), " ".join(text.split())
+        named = _named_system(text, len(text), systems) if not found and _CLAIM_WORDS.search(text) else None
+        glyphs = sorted(set(index) - covered) if named and beside is not None else ()
+        reasons = beside(glyphs) if glyphs else ()
+        if reasons:  # "the rotation needs [a 3 drawn as a path] heads"
+            page, glyph = stream.glyphs[glyphs[0]]
+            out.append(ProseClaim("unchecked", "unreadable", "", sentence[:300], page, glyph.bbox, named[1],
+                                  f"{reasons[0]}; what it shows is not read", glyphs[0]))
         for quantity, value, offset, qualified in found:
-            if not index or offset >= len(index) or index[offset] in covered:
+            if offset >= len(index) or index[offset] in covered:
                 continue
             page, glyph = stream.glyphs[index[offset]]
-            sentence = " ".join(text.split())
-            if len(sentence) > 300:
-                lo = max(0, offset - 140)
-                sentence = ("..." if lo else "") + " ".join(text[lo:lo + 280].split()) + "..."
+            lo = max(0, offset - 140)
+            shown = sentence if len(sentence) <= 300 else \
+                ("..." if lo else "") + " ".join(text[lo:lo + 280].split()) + "..."
             inside = next((f[2] for f in fragments if f[0] <= index[offset] < f[1]), None)
             named = inside or _named_system(text, offset, systems)
-            v = NUMBER_WORDS.get(value.lower(), value)
-            if inside is not None and (qualified or (inside[2] is not None and int(v) in inside[2])):
+            v = int(NUMBER_WORDS.get(value.lower(), value)) if quantity != "decay rate" else None
+            if inside is not None and (qualified or (inside[2] is not None and v in inside[2])):
                 continue
-            if named is None or qualified or quantity == "decay rate":
-                status, cert, detail = "unchecked", "", ""
-                if named is not None:
-                    cert = named[1]
-                    detail = "qualified; not compared" if qualified else "not compared"
-            else:
-                name, cert, vals = named[:3]
-                wrong = _wrong_lengths(text, offset, int(v), named)
+            status, cert, detail = "unchecked", named[1] if named else "", ""
+            if named and (qualified or v is None):
+                detail = "qualified; not compared" if qualified else "not compared"
+            elif named:
+                name, vals, wrong = named[0], named[2], _wrong_lengths(text, offset, v, named)
                 if vals is None:
-                    status, detail = "unchecked", "not a count the certificate proves"
-                elif int(v) in vals and wrong:
-                    status, detail = "contradicts", f"{name}: {wrong}"
-                elif int(v) in vals:
-                    status, detail = "consistent", f"{name}: the certificate proves {quantity} {v}"
+                    detail = "not a count the certificate proves"
+                elif v in vals:
+                    status, detail = ("contradicts", f"{name}: {wrong}") if wrong else \
+                        ("consistent", f"{name}: the certificate proves {quantity} {v}")
                 else:
                     status = "contradicts"
-                    detail = (f"{name}: the certificate proves {quantity} "
-                              f"{' or '.join(str(x) for x in sorted(vals))}, not {v}")
-            out.append(ProseClaim(status, quantity, str(value), sentence, page, glyph.bbox, cert, detail))
+                    detail = f"{name}: the certificate proves {quantity} {' or '.join(map(str, sorted(vals)))}, not {v}"
+            out.append(ProseClaim(status, quantity, str(value), shown, page, glyph.bbox, cert, detail,
+                                  index[offset]))
     return out
 
 
