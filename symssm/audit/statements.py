@@ -1,15 +1,10 @@
 """What a verified certificate states on the page: the exact text its fragment and sentence macros typeset.
 
-The statements come from the certificate and symssm's own renderer, never from the paper: the
-fragment is rendered again (:mod:`symssm.render`), and the theorem's title (``Head count of the SSM
-rotation-N4-p2-m1``: the system) and the last paragraph of its statement (the count and the range of
-``n``) are turned into the characters their glyphs show (:func:`glyph_text`, which knows only the
-TeX symssm writes).  A sentence macro (``\\SymssmRotationHeadCountSentence``) is one more statement.
-The audit looks for these texts among the painted glyphs of the compiled pages.
-
-Characters are compared after :func:`normalize` (Unicode compatibility forms, ligatures split,
-dashes, quotes and minus signs unified) with every space removed: TeX paints no spaces, and line
-breaks may fall anywhere.
+The statements come from the certificate and symssm's own renderer, never from the paper: the fragment is
+rendered again (:mod:`symssm.render`) and its whole theorem (title, sentences, displays) and the last
+paragraph's claim are turned into the characters their glyphs show (:func:`glyph_text`, which knows only
+the TeX symssm writes).  A sentence macro is one more statement.  Characters are compared after
+:func:`normalize` (compatibility forms, ligatures, dashes, quotes, minus signs) without spaces.
 
 Examples
 --------
@@ -30,27 +25,26 @@ from ..certificate import kinds
 from ..errors import InputError, SymssmError
 
 __all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
-           "fragment_statement", "Unsupported", "crude_text", "significant", "display_order"]
+           "fragment_statement", "Unsupported", "significant", "display_order"]
 
 
 @dataclass(frozen=True)
 class Statement:
     """One certified statement as the page shows it.
 
-    ``parts`` are the texts that must all be shown, in this order, near each other (a fragment's
-    title and its statement); ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``.
+    ``parts`` must all be shown, in this order, near each other (a sentence macro's one text; a fragment's
+    title and claim, for the report); ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``.  A
+    fragment's ``segments`` are its whole theorem, ``("seq", text)`` (follows the previous segment with
+    nothing between) or ``("bag", text, displays)`` (the glyphs up to the next "seq": the multiset of
+    :func:`significant` characters of ``text``, and each display's :func:`display_order` on whole lines);
+    ``tail`` is its proof's last sentence (where the fragment ends).
     """
 
     sha256: str
     kind: str
     what: str
     parts: tuple
-    count: Optional[str] = None  # the certified number the statement carries (for the report)
-    tail: Optional[str] = None  # a fragment's proof's last sentence that glyph_text reads: where the fragment ends
-    #: A fragment's WHOLE theorem (title, hypotheses, displays, claim) as ``(("seq", text) | ("bag", text), ...)``:
-    #: a "seq" must follow the previous segment with nothing between; a "bag" (a display, a sentence with TeX
-    #: :func:`glyph_text` does not read) is the glyphs up to the next "seq", compared as a multiset of
-    #: :func:`significant` characters.  Empty for sentence macros (``parts`` only).
+    tail: Optional[str] = None
     segments: tuple = ()
 
     @property
@@ -196,34 +190,6 @@ def _convert(tex):
     return text if len(squeeze(text)) >= 12 else None
 
 
-_CRUDE_DROP = re.compile(r"\\(?:label|ref|eqref|cite)\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}|"
-                         r"\\(?:begin|end)\{[A-Za-z*]+\}|\\\\|\\\[|\\\]")
-
-
-def crude_text(tex):
-    r"""The characters of ``tex`` for a multiset comparison (order not kept): known control words as their
-    symbols, every other control word, brace, script marker and alignment tab dropped.
-
-    Examples
-    --------
-    >>> squeeze(crude_text(r"\[ A = \begin{pmatrix}0 & -1 \\ 1 & 0\end{pmatrix},\quad B = I_{2}. \]"))
-    'A=0-110,B=I2.'
-    """
-    tex = _CRUDE_DROP.sub(" ", tex)
-    items = [0]
-
-    def word(m):
-        w = m.group(1)
-        if w == "item":
-            items[0] += 1
-            return f" {items[0]}. "
-        value = _SYMBOLS.get(w, "")
-        return f" {value or ''} "
-
-    tex = re.sub(r"\\([A-Za-z]+|.)", word, tex)
-    return re.sub(r"[{}$^_&~]", " ", tex)
-
-
 def significant(text):
     """The characters of ``text`` a multiset comparison counts: letters, digits, ``-`` and math symbols
     (not spaces, punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
@@ -259,7 +225,7 @@ def _segments(title, body):
                     continue
                 except Unsupported:
                     pass
-            text, shown = crude_text(tex), (display_order(tex),) if display else ()
+            text, shown = display_order(tex), (display_order(tex),) if display else ()
             if out[-1][0] == "bag":
                 out[-1] = ("bag", out[-1][1] + " " + text, out[-1][2] + shown)
             else:
@@ -283,7 +249,7 @@ def display_order(tex):
     >>> display_order(r"\alpha^h_{ij} x_{i}^{2} \{a\}")
     'αhijx2ia'
     """
-    tokens, pos = _LAYOUT.findall(tex), [0]
+    tokens, pos, items = _LAYOUT.findall(tex), [0], [0]
 
     def take():
         pos[0] += 1
@@ -316,15 +282,19 @@ def display_order(tex):
                 else:
                     cell.append(atom(t))
             return "".join(r[j] for j in range(max(map(len, rows))) for r in rows if j < len(r))
-        if t in ("\\left", "\\right"):
-            take()
+        if t in ("\\left", "\\right", "\\label", "\\ref", "\\eqref", "\\cite"):
+            argument()
+            return ""
+        if t == "\\item":  # an enumerate's number
+            items[0] += 1
+            return str(items[0])
         if t == "{":
             return sequence("}")
         if env or t in ("\\begin", "\\end"):
             return ""
         if t.startswith("\\"):
             return significant(_SYMBOLS.get(t[1:]) or "")
-        return significant(t)
+        return significant(t) if t != "~" else ""
 
     def sequence(stop):
         items = []  # [base, superscript, subscript]
@@ -342,51 +312,41 @@ def display_order(tex):
 
 
 def fragment_statement(data, sha256):
-    """The :class:`Statement` a certificate's fragment shows: its title and the sentences of its statement's last
-    paragraph that :func:`glyph_text` reads (None for a kind without a fragment)."""
+    """The :class:`Statement` a certificate's fragment shows (see :class:`Statement`).
+
+    Raises
+    ------
+    SymssmError, ValueError, KeyError
+        If the fragment cannot be rendered, or its title is TeX :func:`glyph_text` does not read.
+    """
     from ..render.style import Style
 
-    row = kinds.of(data)
     style = Style()
-    fragment = row.load("fragment")(data, style)
+    fragment = kinds.of(data).load("fragment")(data, style)
     title, body, last = _title_and_body(fragment, style.environment)
-    parts = [glyph_text(title)]
-    items = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
-    for item in items.split("\\item")[1:]:  # a family's cases: each with its count
-        text = _convert(item.strip())
-        if text:
-            parts.append(text)
-    for sentence in _sentences(last):
-        text = _convert(sentence)
-        if text:
-            parts.append(text)
-    count = data.get(row.count) if row.count else None
-    tail = None
-    if "\\end{proof}" in fragment:
-        proof = fragment[:fragment.rindex("\\end{proof}")]
-        paragraphs = [p for p in proof.split("\n") if p.strip()]
-        for sentence in reversed(_sentences(paragraphs[-1]) if paragraphs else []):
-            tail = _convert(sentence)
-            if tail:
-                break
-    if "\\end{proof}" in fragment:  # amsthm's proof head right after the theorem: nothing may come between
-        segments = _segments(title, body) + (("seq", "Proof."),)
-    else:
-        segments = _segments(title, body)
-    return Statement(sha256, data["kind"], "fragment", tuple(parts), None if count is None else str(count), tail,
-                     segments)
+    cases = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
+    parts = [glyph_text(title)] + [t for t in map(_convert, [i.strip() for i in cases.split("\\item")[1:]] +
+                                                  _sentences(last)) if t]  # a family's cases, each with its count
+    proof = fragment[:fragment.rindex("\\end{proof}")] if "\\end{proof}" in fragment else ""
+    paragraphs = [p for p in proof.split("\n") if p.strip()]
+    tail = next(filter(None, map(_convert, reversed(_sentences(paragraphs[-1])))), None) if paragraphs else None
+    # amsthm's proof head right after the theorem: nothing may come between
+    segments = _segments(title, body) + ((("seq", "Proof."),) if proof else ())
+    return Statement(sha256, data["kind"], "fragment", tuple(parts), tail, segments)
 
 
-def sentence_statements(data, sha256, prefix="Symssm"):
-    """The :class:`Statement` of each sentence macro of the certificate
-    (:func:`symssm.render.latex.sentence_macros`)."""
+def sentence_statements(data, sha256):
+    """The :class:`Statement` of each sentence macro of the certificate (:func:`symssm.render.latex.sentence_macros`).
+
+    Raises
+    ------
+    Unsupported
+        If a sentence's TeX is not symssm's own.
+    """
     from ..render.latex import sentence_macros
 
-    out = []
-    for name, tex in sentence_macros(data):
-        text = glyph_text(tex)
-        out.append(Statement(sha256, data["kind"], f"sentence macro {name}", (text,)))
-    return out
+    return [Statement(sha256, data["kind"], f"sentence macro {name}", (glyph_text(tex),))
+            for name, tex in sentence_macros(data)]
 
 
 def statements(data, sha256):
@@ -404,7 +364,8 @@ def statements(data, sha256):
         pass
     try:
         out += sentence_statements(data, sha256)
-    except (SymssmError, KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, InputError):
-            raise
+    except InputError:
+        raise
+    except (SymssmError, KeyError, ValueError, TypeError):
+        pass
     return out
