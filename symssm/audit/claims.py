@@ -384,28 +384,9 @@ def negated_before(stream, run):
 
 
 def find(stream, statement):
-    """``(runs, partial)``: the best way the statement's parts are shown, in order, near each other.
-
-    ``runs`` is a tuple of one :class:`Run` per part (the cleanest occurrence: fewest problems), or None when
-    some part is not found; ``partial`` then names the parts that were found (for the report).
-    """
-    best, partial = None, ()
-    for first in occurrences(stream, statement.parts[0]):
-        runs = [first]
-        for part in statement.parts[1:]:
-            nxt = occurrences(stream, part, runs[-1].end, runs[-1].end + PART_WINDOW)
-            if not nxt:
-                break
-            nxt.sort(key=lambda r: (len(r.problems), r.start))
-            runs.append(nxt[0])
-        if len(runs) < len(statement.parts):
-            if len(runs) > len(partial):
-                partial = tuple(runs)
-            continue
-        score = sum(len(r.problems) for r in runs)
-        if best is None or score < sum(len(r.problems) for r in best):
-            best = tuple(runs)
-    return best, partial
+    """``(runs, ())``: the cleanest occurrence (fewest problems) of a sentence macro's text as ``(Run,)``, or None."""
+    found = occurrences(stream, statement.parts[0])
+    return ((min(found, key=lambda r: len(r.problems)),) if found else None), ()
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,13 @@
 """Compile a paper the way its author does, in a throw-away copy: the PDF the audit reads.
 
-The paper's folder is copied (regular files only; links are left out, so nothing outside the folder is
-read through them) into a temporary folder and compiled there with the engine it names (``pdflatex`` or
-``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the engine, then
-``biber`` (when the run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then
-the engine again until the log stops asking for a rerun (at most :data:`MAX_RUNS` runs). Every run has
-shell escape off (``-no-shell-escape``), kpathsea's paranoid file access (``openin_any=p``,
-``openout_any=p``: no absolute paths, no parent folders, no dot files) and the recorder on
-(``-recorder``: the ``.fls`` list of every file read, which tells the audit which symssm fragments the
-paper included without reading its TeX). Each program runs in its own process group, killed with
-everything it started on the time limit or when the audit itself is interrupted.
-
-A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error with its file
-and line (the command line's exit 2).
+The paper's folder is copied (regular files only: no links) into a temporary folder and compiled there as
+latexmk would: the engine (``pdflatex`` or ``xelatex``; ``lualatex`` is refused, :data:`UNCONFINED`), then
+``biber`` (a ``.bcf``) or ``bibtex`` (a ``\\bibdata`` in the ``.aux``), then the engine again while the log
+asks for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell escape off, kpathsea's paranoid file
+access (``openin_any=p``, ``openout_any=p``) and the recorder on (the ``.fls`` list of the files read, which
+names the symssm fragments the paper included); each program runs in its own process group, killed with
+what it started at the time limit or on an interrupt.  A failed compile is an
+:class:`~symssm.errors.InputError` naming the first LaTeX error with its file and line.
 
 Examples
 --------
@@ -37,10 +32,8 @@ __all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILE
            "first_error", "recorded_inputs"]
 
 ENGINES = ("pdflatex", "lualatex", "xelatex")
-#: Engines the audit refuses to run, with the reason.  LuaTeX's Lua ``io`` library ignores kpathsea's
-#: ``openin_any``/``openout_any``: ``\\directlua{io.open(...)}`` reads and writes any file the reviewer can.
-#: ``--safer`` removes ``io.open`` and writes but not ``io.lines``/``io.input``/``lfs.dir``/``package.loadlib``
-#: (measured on LuaHBTeX 1.15: a file outside the copy is still read), and stops luaotfload.
+#: Engines the audit refuses to run, with the reason: LuaTeX's Lua ``io`` ignores kpathsea's ``openin_any``, and
+#: ``--safer`` leaves ``io.lines`` (measured on LuaHBTeX 1.15: a file outside the copy is still read).
 UNCONFINED = {"lualatex": "lualatex cannot be confined (the paper's Lua code can read any file, even with --safer); "
                           "compile the paper yourself and audit the PDF: symssm audit PAPER.pdf --certificates DIR"}
 #: Most engine runs of one compile (latexmk's default is 5).
@@ -83,53 +76,42 @@ def _copy(src, dst):
             shutil.copyfile(path, os.path.join(dst, rel, name))
 
 
-def _environment():
+def _run(argv, cwd, deadline, what):
+    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXMF", "TEXINPUTS", "BIBINPUTS", "BSTINPUTS"))}
     env.update(openin_any="p", openout_any="p", shell_escape="f", LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="0",
                FORCE_SOURCE_DATE="1")
-    return env
-
-
-def _run(argv, cwd, deadline, what):
-    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline."""
     left = deadline - time.monotonic()
-    if left <= 0:
-        raise InputError(f"{what}: the compile passed its time limit")
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=_environment(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        if left <= 0:
+            raise subprocess.TimeoutExpired(argv, 0)
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     except OSError as exc:
         raise InputError(f"cannot run {argv[0]} ({exc.strerror}); is TeX Live installed?") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{what}: the compile passed its time limit") from None
     try:
         out, _ = proc.communicate(timeout=left)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        raise InputError(f"{what}: the compile passed its time limit") from None
-    except BaseException:
-        _kill(proc)
+    except BaseException as exc:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise InputError(f"{what}: the compile passed its time limit") from None
         raise
     return proc.returncode, out.decode("utf-8", "replace")
 
 
-def _kill(proc):
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
-
-
 def first_error(log):
     """The first LaTeX error of a log written with ``-file-line-error`` (file:line: message), else its first ``!``."""
-    for line in log.splitlines():
-        m = _FILE_LINE.match(line)
+    for m in map(_FILE_LINE.match, log.splitlines()):
         if m:
             path = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
             return f"{path}:{m.group(2)}: {m.group(3).strip()}"[:300]
-    for line in log.splitlines():
-        if line.startswith("!"):
-            return line.strip()[:300]
-    return ""
+    return next((line.strip()[:300] for line in log.splitlines() if line.startswith("!")), "")
 
 
 def recorded_inputs(fls_text, folder):
@@ -141,8 +123,7 @@ def recorded_inputs(fls_text, folder):
     >>> recorded_inputs(fls, "/tmp/x")
     ('a.tex',)
     """
-    pwd = folder
-    out = []
+    pwd, out = folder, []
     for line in fls_text.splitlines():
         if line.startswith("PWD "):
             pwd = line[4:]
@@ -154,33 +135,35 @@ def recorded_inputs(fls_text, folder):
     return tuple(out)
 
 
-def _needs_rerun(log):
-    return bool(re.search(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may have changed|"
-                          r"There were undefined citations|Please \(re\)run Biber|rerunfilecheck", log))
+_RERUN = re.compile(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may have changed|"
+                    r"There were undefined citations|Please \(re\)run Biber|rerunfilecheck")
 
 
 def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=None):
-    """Compile ``paper`` in a copy of its folder made under ``workdir``; the :class:`Compiled` result.
+    """Compile ``paper`` in a copy of its folder made under ``workdir`` (empty; the caller removes it).
 
     Parameters
     ----------
     paper : str
         The main ``.tex`` file.
     workdir : str
-        An empty folder the copy goes into (the caller removes it).
+        An empty folder the copy goes into.
     engine : str
-        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused
-        (:data:`UNCONFINED`).
+        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused (:data:`UNCONFINED`).
     seconds : float
         Time limit for the whole compile (every run together).
     progress : callable, optional
         Called with a short line before each program runs.
 
+    Returns
+    -------
+    Compiled
+
     Raises
     ------
     InputError
-        If the engine is unknown or refused (``lualatex``), the paper is not a readable ``.tex`` file, the
-        compile fails (the first LaTeX error with its file and line) or passes its time limit.
+        If the engine is unknown or refused, the paper is not a readable ``.tex`` file, the compile fails (the
+        first LaTeX error with its file and line) or passes its time limit.
     """
     if engine not in ENGINES:
         raise InputError(f"unknown engine {str(engine)[:40]!r} (one of {', '.join(ENGINES)})")
@@ -192,11 +175,8 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     if not os.path.isfile(paper):
         raise InputError(f"{paper}: no such file")
     start = time.monotonic()
-    deadline = start + seconds
-    src = os.path.dirname(paper)
-    dst = os.path.join(workdir, "paper")
-    _copy(src, dst)
-    main = os.path.basename(paper)
+    dst, main = os.path.join(workdir, "paper"), os.path.basename(paper)
+    _copy(os.path.dirname(paper), dst)
     stem = main[:-4] if main.endswith(".tex") else main
     argv = [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
             "-recorder", "-synctex=1", main]
@@ -205,37 +185,26 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     while True:
         runs += 1
         say(f"{engine} run {runs}")
-        code, out = _run(argv, dst, deadline, main)
+        code, out = _run(argv, dst, start + seconds, main)
         log = _read(os.path.join(dst, stem + ".log")) or out
         if code != 0 or not os.path.isfile(os.path.join(dst, stem + ".pdf")):
             err = first_error(log) or f"{engine} stopped with exit status {code} and no PDF"
             raise InputError(f"the paper does not compile: {err}")
-        if not bib_done:
-            bib_done = True
-            tool = _bibliography_tool(dst, stem)
-            if tool:
-                say(tool)
-                bcode, bout = _run([tool, stem], dst, deadline, f"{tool} {stem}")
-                if bcode != 0 and tool == "biber" or bcode >= 2:
-                    line = next((x for x in bout.splitlines() if "ERROR" in x or x.startswith("I ")), "")
-                    raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")
-                continue
-        if runs >= MAX_RUNS or not _needs_rerun(log):
+        tool = None if bib_done else "biber" if os.path.isfile(os.path.join(dst, stem + ".bcf")) else \
+            "bibtex" if "\\bibdata{" in _read(os.path.join(dst, stem + ".aux")) else None
+        bib_done = True
+        if tool:
+            if shutil.which(tool) is None:
+                raise InputError(f"the paper uses {tool}, which is not installed")
+            say(tool)
+            bcode, bout = _run([tool, stem], dst, start + seconds, f"{tool} {stem}")
+            if bcode != 0 and tool == "biber" or bcode >= 2:
+                line = next((x for x in bout.splitlines() if "ERROR" in x or x.startswith("I ")), "")
+                raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")
+        elif runs >= MAX_RUNS or not _RERUN.search(log):
             break
-    fls = _read(os.path.join(dst, stem + ".fls"))
-    inputs = recorded_inputs(fls, dst)
+    inputs = recorded_inputs(_read(os.path.join(dst, stem + ".fls")), dst)
     return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs, runs, time.monotonic() - start)
-
-
-def _bibliography_tool(folder, stem):
-    if os.path.isfile(os.path.join(folder, stem + ".bcf")):
-        if shutil.which("biber") is None:
-            raise InputError("the paper uses biblatex with biber, which is not installed")
-        return "biber"
-    aux = _read(os.path.join(folder, stem + ".aux"))
-    if "\\bibdata{" in aux:
-        return "bibtex"
-    return None
 
 
 def _read(path):

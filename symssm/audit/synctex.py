@@ -49,16 +49,7 @@ def read(path, folder):
 def address(synctex, page, x, y, top):
     """``(file, line)`` of the source at PDF position ``(x, y)`` on ``page`` (``top``: the page's top edge), or
     None (a file outside the paper's folder, or no record near)."""
-    if synctex is None:
-        return None
-    inputs, pages = synctex
-    down = top - y
-    best = None
-    for rx, ry, tag, line in pages.get(page, ()):
-        if abs(ry - down) > 3.0 or rx > x + 1.0:
-            continue
-        if best is None or rx > best[0]:
-            best = (rx, tag, line)
-    if best is None or inputs.get(best[1]) is None:
-        return None
-    return inputs[best[1]], best[2]
+    inputs, pages = synctex or ({}, {})
+    near = [(rx, tag, line) for rx, ry, tag, line in pages.get(page, ()) if abs(ry - (top - y)) <= 3.0 and rx <= x + 1]
+    best = max(near, default=None)
+    return (inputs[best[1]], best[2]) if best and inputs.get(best[1]) is not None else None
