@@ -1,10 +1,9 @@
 """What a verified certificate states on the page: the exact text its fragment and sentence macros typeset.
 
 The statements come from the certificate and symssm's own renderer, never from the paper: the fragment is
-rendered again (:mod:`symssm.render`) and its whole theorem (title, sentences, displays) and the last
-paragraph's claim are turned into the characters their glyphs show (:func:`glyph_text`, which knows only
-the TeX symssm writes).  A sentence macro is one more statement.  Characters are compared after
-:func:`normalize` (compatibility forms, ligatures, dashes, quotes, minus signs) without spaces.
+rendered again (:mod:`symssm.render`) and its theorem turned into the characters its glyphs show
+(:func:`glyph_text` knows only the TeX symssm writes).  Characters are compared after :func:`normalize`
+(compatibility forms, ligatures, dashes, quotes, minus signs), without spaces.
 
 Examples
 --------
@@ -61,11 +60,8 @@ class Unsupported(ValueError):
         self.at = at
 
 
-#: A base with a subscript and a superscript: TeX stacks them, and which one a reader meets first is not
-#: the source's order (``e_1^{\top}``).
+#: A base with a subscript and a superscript: TeX stacks them (``e_1^{\top}``), whatever the source's order.
 _STACKED = re.compile(r"(\\[A-Za-z]+|[^\s{}$^_])(?:_(?:\{[^{}]*\}|\\?\S)\^|\^(?:\{[^{}]*\}|\\?\S)_)")
-
-
 #: Control words and the characters they typeset (a command mapped to "" typesets nothing visible).
 _SYMBOLS = {
     "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞",
@@ -94,39 +90,24 @@ def glyph_text(tex):
     stacked = _STACKED.search(tex)
     if stacked:
         raise Unsupported("stacked scripts", stacked.start())
-    out = []
-    pos = 0
+    out, pos = [], 0
     while pos < len(tex):
         m = _TOKEN.match(tex, pos)
-        pos = m.end()
-        word, special, space, char = m.groups()
-        if word is not None:
-            if word == "char":
-                num = re.match(r"(\d+)(\{\})?", tex[pos:])
-                if not num:
-                    raise Unsupported("\\char", m.start())
-                out.append(chr(int(num.group(1))))
-                pos += num.end()
-                continue
-            if word not in _SYMBOLS:
+        pos, (word, special, space, char) = m.end(), m.groups()
+        if word == "char" or word is not None and word not in _SYMBOLS:
+            num = re.match(r"(\d+)(\{\})?", tex[pos:]) if word == "char" else None
+            if not num:
                 raise Unsupported("\\" + word, m.start())
+            out.append(chr(int(num.group(1))))
+            pos += num.end()
+        elif word is not None:
             value = _SYMBOLS[word]
-            if value:
-                out.append(value)
-            if word == "emergencystretch":
-                skip = re.match(r"\s*=?\s*[0-9.]+\s*[a-z]{2}", tex[pos:])
-                pos += skip.end() if skip else 0
-            elif word.isalpha() and value is not None:
-                space_after = re.match(r"\s*", tex[pos:])
-                pos += space_after.end()
-                if space_after.end() and value:
-                    out.append(" ")
-        elif special is not None:
-            continue
-        elif space is not None:
-            out.append(" ")
-        else:
-            out.append(_SOURCE.get(char, char))
+            skip = re.compile(r"(?:\s*=?\s*[0-9.]+\s*[a-z]{2})?" if word == "emergencystretch" else
+                              r"\s*" if word.isalpha() and value is not None else "").match(tex, pos)
+            pos = skip.end()
+            out.append((value or "") + (" " if value and skip.end() > m.end() and word.isalpha() else ""))
+        elif special is None:
+            out.append(" " if space is not None else _SOURCE.get(char, char))
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
@@ -137,9 +118,7 @@ _FOLD = {"’": "'", "‘": "'", "′": "'", "−": "-", "–": "--", "—": "--
 
 def normalize(text):
     """``text`` with the forms that differ between fonts and source made equal (NFKC, ligatures, dashes, quotes)."""
-    text = "".join(_FOLD.get(c, c) for c in text)
-    text = unicodedata.normalize("NFKC", text)
-    return "".join(_FOLD.get(c, c) for c in text)
+    return "".join(_FOLD.get(c, c) for c in unicodedata.normalize("NFKC", "".join(_FOLD.get(c, c) for c in text)))
 
 
 def squeeze(text):
@@ -147,20 +126,14 @@ def squeeze(text):
     return re.sub(r"\s+", "", text)
 
 
-# ---------------------------------------------------------------- statements of one certificate
+def significant(text):
+    """The characters of ``text`` a comparison counts: letters, digits, ``-`` and math symbols (not spaces,
+    punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
+    return "".join(c for c in squeeze(normalize(text)) if c == "-" or unicodedata.category(c) in _COUNTED and
+                   not "\u2308" <= c <= "\u23ff" and c not in "|‖~")
 
 
-def _title_and_body(fragment, environment):
-    """The theorem's title, the TeX of its statement and of the statement's last paragraph, from a fragment."""
-    begin = fragment.index("\\begin{" + environment + "}[{") + len(environment) + 10
-    depth, i = 1, begin
-    while depth:
-        depth += {"{": 1, "}": -1}.get(fragment[i], 0)
-        i += 1
-    title = fragment[begin:i - 1]
-    body = fragment[i:fragment.index("\\end{" + environment + "}")]
-    last = [line for line in body.split("\n") if line.strip()][-1]
-    return title, body, last
+_COUNTED = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Nl", "No", "Sm"}
 
 
 def _sentences(tex):
@@ -172,9 +145,7 @@ def _sentences(tex):
         elif c == "." and not math and tex[i + 1:i + 2] in (" ", "") and i + 1 - start > 1:
             out.append(tex[start:i + 1].strip())
             start = i + 1
-    if tex[start:].strip():
-        out.append(tex[start:].strip())
-    return out
+    return out + [tex[start:].strip()] * bool(tex[start:].strip())
 
 
 def _convert(tex):
@@ -182,28 +153,14 @@ def _convert(tex):
     while True:
         try:
             text = glyph_text(tex)
-            break
+            return text if len(squeeze(text)) >= 12 else None
         except Unsupported as exc:
             tex = tex[:exc.at]
-            if tex.count("$") % 2:  # cut inside math: end it
-                tex = tex[:tex.rindex("$")]
-    return text if len(squeeze(text)) >= 12 else None
-
-
-def significant(text):
-    """The characters of ``text`` a multiset comparison counts: letters, digits, ``-`` and math symbols
-    (not spaces, punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
-    out = []
-    for c in squeeze(normalize(text)):
-        cat = unicodedata.category(c)
-        if c == "-" or (cat[0] in "LN" or cat == "Sm") and not ("\u2308" <= c <= "\u23ff") and c not in "|‖":
-            out.append(c)
-    return "".join(out)
+            tex = tex[:tex.rindex("$")] if tex.count("$") % 2 else tex  # cut inside math: end it
 
 
 def _segments(title, body):
-    """``(("seq", text) | ("bag", text, displays), ...)`` of the whole theorem: its title, then each sentence and
-    display in order; ``displays`` holds each display's :func:`display_order` within the bag."""
+    """The theorem's segments (see :class:`Statement`): its title, then each sentence and display in order."""
     out = [("seq", glyph_text(title))]
     body = body[1:] if body.startswith("]") else body
     # a display laid out for the column's width: the page shows one branch, with the same characters
@@ -211,29 +168,26 @@ def _segments(title, body):
     body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}", " ", body)
     chunks = re.split(r"(\\\[.*?\\\]|\\begin\{(gather\*|enumerate)\}.*?\\end\{\2\})", body, flags=re.S)
     for k, chunk in enumerate(chunks):
-        if k % 3 == 2 or not chunk.strip():
-            continue
-        display = k % 3 == 1 and "enumerate" not in chunk[:20]
-        pieces = [("bag", chunk)] if k % 3 else [("tex", x) for p in chunk.split("\n\n") for x in _sentences(
-            " ".join(p.split()))]
-        for what, tex in pieces:
-            if what == "tex":
-                try:
-                    text = glyph_text(tex)
-                    if squeeze(text):
-                        out.append(("seq", text))
-                    continue
-                except Unsupported:
-                    pass
-            text, shown = display_order(tex), (display_order(tex),) if display else ()
-            if out[-1][0] == "bag":
-                out[-1] = ("bag", out[-1][1] + " " + text, out[-1][2] + shown)
-            else:
-                out.append(("bag", text, shown))
+        pieces = [] if k % 3 == 2 else [chunk] if k % 3 else [x for p in chunk.split("\n\n")
+                                                               for x in _sentences(" ".join(p.split()))]
+        for tex in filter(str.strip, pieces):
+            try:
+                text = glyph_text(tex) if k % 3 == 0 else None
+            except Unsupported:
+                text = None
+            if text is not None:
+                out += [("seq", text)] * bool(squeeze(text))
+                continue
+            order = display_order(tex)
+            shown = (order,) if k % 3 == 1 and "enumerate" not in tex[:20] else ()
+            out[-1:] = [("bag", out[-1][1] + order, out[-1][2] + shown)] if out[-1][0] == "bag" else \
+                [out[-1], ("bag", order, shown)]
     return tuple(out)
 
 
 _LAYOUT = re.compile(r"\\(?:[A-Za-z]+\*?|.)|\S", re.S)
+_SKIPPED = {"\\left", "\\right", "\\label", "\\ref", "\\eqref", "\\cite", "\\hspace", "\\hspace*", "\\vspace",
+            "\\vspace*"}
 _MATRICES = {"pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "matrix", "smallmatrix"}
 
 
@@ -249,7 +203,7 @@ def display_order(tex):
     >>> display_order(r"\alpha^h_{ij} x_{i}^{2} \{a\}")
     'αhijx2ia'
     """
-    tokens, pos, items = _LAYOUT.findall(tex), [0], [0]
+    tokens, pos, items = _LAYOUT.findall(re.sub(r"\\\\\[[^\]]*\]", r"\\\\", tex)), [0], [0]  # "\\\\[1em]": a row
 
     def take():
         pos[0] += 1
@@ -282,7 +236,7 @@ def display_order(tex):
                 else:
                     cell.append(atom(t))
             return "".join(r[j] for j in range(max(map(len, rows))) for r in rows if j < len(r))
-        if t in ("\\left", "\\right", "\\label", "\\ref", "\\eqref", "\\cite"):
+        if t in _SKIPPED:  # a delimiter's size, a label, a space
             argument()
             return ""
         if t == "\\item":  # an enumerate's number
@@ -294,7 +248,7 @@ def display_order(tex):
             return ""
         if t.startswith("\\"):
             return significant(_SYMBOLS.get(t[1:]) or "")
-        return significant(t) if t != "~" else ""
+        return significant(t)
 
     def sequence(stop):
         items = []  # [base, superscript, subscript]
@@ -323,7 +277,14 @@ def fragment_statement(data, sha256):
 
     style = Style()
     fragment = kinds.of(data).load("fragment")(data, style)
-    title, body, last = _title_and_body(fragment, style.environment)
+    env = style.environment
+    begin = depth = fragment.index("\\begin{" + env + "}[{") + len(env) + 10
+    for i in range(begin, len(fragment)):  # the title's group ends where its braces balance
+        depth += {"{": 1, "}": -1}.get(fragment[i], 0)
+        if depth < begin:
+            break
+    title, body = fragment[begin:i], fragment[i + 1:fragment.index("\\end{" + env + "}")]
+    last = [line for line in body.split("\n") if line.strip()][-1]
     cases = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
     parts = [glyph_text(title)] + [t for t in map(_convert, [i.strip() for i in cases.split("\\item")[1:]] +
                                                   _sentences(last)) if t]  # a family's cases, each with its count
