@@ -150,17 +150,11 @@ def _spans(row):
 
 
 def _negated(chars):
-    """``=`` and a combining long solidus painted as two glyphs (TeX's ``\\neq``) read as one ``≠``."""
-    out, skip = [], False
-    for k, (c, i) in enumerate(chars):
-        if skip:
-            skip = False
-            continue
-        if c == "\u0338" and out and out[-1][0] == "=":
+    """``=`` and a combining long solidus (TeX's ``\\neq``: two glyphs, in either order) read as one ``≠``."""
+    out = []
+    for c, i in chars:
+        if out and {c, out[-1][0]} == {"=", "\u0338"}:
             out[-1] = ("≠", out[-1][1])
-        elif c == "\u0338" and k + 1 < len(chars) and chars[k + 1][0] == "=":
-            out.append(("≠", i))
-            skip = True
         else:
             out.append((c, i))
     return out
@@ -288,82 +282,68 @@ def _displays_shown(stream, first, end, displays):
     return None
 
 
-def _bag_difference(expected, got):
-    """``(missing, extra)`` significant characters of a display or sentence read as a multiset."""
+def _bag_why(stream, pos, nxt, segment, following):
+    """Why the glyphs from ``pos`` to ``nxt`` are not the bag ``segment`` (see :func:`find_whole`), else ""."""
     from collections import Counter
 
-    want = Counter(significant(expected))
-    breaks = got.count("\x01")
-    have = Counter(significant(got.replace("\x01", "")))
+    if nxt is None:
+        return (f"altered: the certified theorem's \"{following[:48]}...\" is not on the page" if following else
+                "altered: the theorem's end is not on the page")
+    got = stream.text[pos:nxt.start()]
+    want, have = Counter(significant(segment[1])), Counter(significant(got.replace("\x01", "")))
     missing, extra = want - have, have - want
-    if missing.get("-", 0) <= breaks:
+    if missing.get("-", 0) <= got.count("\x01"):  # a hyphen TeX broke a line at
         missing.pop("-", None)
-    return "".join(sorted(missing.elements())), "".join(sorted(extra.elements()))
-
-
-def _altered(stream, a, b):
-    """The page's text from stream offset ``a`` to ``b`` (at most 60 characters), for a reason."""
-    return stream.text[a:min(b, a + 60)].replace("\x01", "-")
+    missing, extra = "".join(sorted(missing.elements())), "".join(sorted(extra.elements()))
+    if missing or extra:
+        return ("altered: the theorem's formulas differ from the certificate's"
+                + (f" (the page has \"{extra[:30]}\" more" if extra else " (")
+                + (f"{', ' if extra else ''}\"{missing[:30]}\" fewer" if missing else "") + ")")
+    unread = _displays_shown(stream, stream.where[pos], stream.where[nxt.start() - 1] + 1, segment[2]) \
+        if nxt.start() > pos else None
+    return (f"altered: a display's entries are not where the certificate's are (it reads \"{unread[:40]}\" left "
+            "to right, matrices column by column)") if unread else ""
 
 
 def find_whole(stream, statement):
     """``(runs, partial, reason)``: the fragment's whole theorem (its ``segments``) as one run of glyphs.
 
-    Each "seq" segment must follow the previous one with nothing between (spaces, TeX's hyphens and the
-    page numbers of a page break aside); a "bag" (a display, a sentence with TeX the audit does not read)
-    is every glyph up to the next "seq" and must hold exactly its significant characters.  ``reason`` says
-    what the page shows instead where the theorem was found but differs ("altered: ...").
+    Each "seq" segment must follow the previous one with nothing between (spaces, TeX's hyphens and the page
+    numbers of a page break aside); a "bag" is every glyph up to the next "seq" (see
+    :class:`~symssm.audit.statements.Statement`).  ``reason`` says what the page shows instead where the
+    theorem was found but differs ("altered: ...").
     """
-    segs = statement.segments
-    head = _pattern(segs[0][1])
+    segs, text = statement.segments, stream.text
     best, partial, reason = None, (), ""
-    for m in head.finditer(stream.text):
-        runs, pos, why = [stream.run(m.start(), m.end())], m.end(), ""
-        pos = re.compile(r"[)\].:]{0,3}").match(stream.text, pos).end()  # the theorem head's ")." (amsthm)
-        k = 1
-        while k < len(segs):
-            kind, text = segs[k][:2]
-            if kind == "seq":
-                hit = _pattern(text).match(stream.text, pos)
+    for m in _pattern(segs[0][1]).finditer(text):
+        runs, why = [stream.run(m.start(), m.end())], ""
+        pos = re.compile(r"[)\].:]{0,3}").match(text, m.end()).end()  # the theorem head's ")." (amsthm)
+        for k, segment in enumerate(segs[1:], 1):
+            if segment[0] == "seq":
+                hit = _pattern(segment[1]).match(text, pos)
                 if not hit:
-                    nxt = _pattern(text).search(stream.text, pos, pos + 4000)
-                    why = (f"altered: the page shows \"{_altered(stream, pos, nxt.start() if nxt else pos + 60)}\" "
-                           f"where the certified theorem reads \"{text[:60]}\"")
+                    nxt = _pattern(segment[1]).search(text, pos, pos + 4000)
+                    shown = text[pos:min(nxt.start() if nxt else pos + 60, pos + 60)].replace("\x01", "-")
+                    why = f"altered: the page shows \"{shown}\" where the certified theorem reads \"{segment[1][:60]}\""
                     break
                 runs.append(stream.run(hit.start(), hit.end()))
                 pos = hit.end()
-                k += 1
                 continue
             following = segs[k + 1][1] if k + 1 < len(segs) else None
-            nxt = _pattern(following).search(stream.text, pos, pos + 4000) if following else None
-            if nxt is None:
-                why = (f"altered: the certified theorem's \"{following[:48]}...\" is not on the page"
-                       if following else "altered: the theorem's end is not on the page")
-                break
-            missing, extra = _bag_difference(text, stream.text[pos:nxt.start()])
-            if missing or extra:
-                why = ("altered: the theorem's formulas differ from the certificate's"
-                       + (f" (the page has \"{extra[:30]}\" more" if extra else " (")
-                       + (f"{', ' if extra else ''}\"{missing[:30]}\" fewer" if missing else "") + ")")
-                break
-            unread = _displays_shown(stream, stream.where[pos], stream.where[nxt.start() - 1] + 1, segs[k][2]) \
-                if nxt.start() > pos else None
-            if unread:
-                why = (f"altered: a display's entries are not where the certificate's are (it reads "
-                       f"\"{unread[:40]}\" left to right, matrices column by column)")
+            nxt = _pattern(following).search(text, pos, pos + 4000) if following else None
+            why = _bag_why(stream, pos, nxt, segment, following)
+            if why:
                 break
             if nxt.start() > pos:
                 bag = stream.run(pos, nxt.start())
                 runs.append(Run(bag.glyphs, bag.start, bag.end, True))
             pos = nxt.start()
-            k += 1
-        if k == len(segs):
-            score = sum(len(r.problems) for r in runs)
-            if best is None or score < sum(len(r.problems) for r in best):
+        else:
+            if best is None or sum(len(r.problems) for r in runs) < sum(len(r.problems) for r in best):
                 best = tuple(runs)
-        elif len(runs) > 1 or stream.text[m.end():m.end() + 1] == ")":  # a theorem head "(title)", at least
-            if len(runs) > len(partial) or not partial:
-                partial, reason = tuple(runs), why
+            continue
+        if (len(runs) > 1 or text[m.end():m.end() + 1] == ")") and (len(runs) > len(partial) or not partial):
+            partial, reason = tuple(runs), why  # a theorem head "(title)", at least
     return best, partial, reason
 
 
