@@ -1,9 +1,5 @@
-"""The certificates an audit uses: found under a folder by SHA-256, re-checked by the independent checker.
-
-Every ``.json`` file under the folder (recursively, at most :data:`MAX_JSON_FILES`, none over
-:data:`MAX_JSON_BYTES`) that is a symssm certificate is indexed by the SHA-256 of its canonical JSON (the
-hash fragments and macro files record in their first comment).  The checker runs in a separate process
-with its default limits; its verdict is remembered for the same bytes.  ``--coq`` re-proves a head count.
+"""The certificates an audit uses: found under a folder by SHA-256, re-checked by the independent checker (in a
+separate process, with its default limits), re-proved in Coq with ``--coq``.
 
 Examples
 --------
@@ -91,37 +87,24 @@ def check(path):
 _VERDICTS: dict = {}
 
 
-def _digest(path):
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError:
-        return None
-
-
 def cached_check(path):
     """:func:`check`, remembered for the same bytes within this process (not when the file changes meanwhile)."""
-    before = _digest(path)
+    def digest():
+        try:
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
+
+    before = digest()
     if before is None or before not in _VERDICTS:
         verdict = check(path)
-        if before is None or _digest(path) != before:
+        if before is None or digest() != before:
             return verdict
         if len(_VERDICTS) > 4096:
             _VERDICTS.clear()
         _VERDICTS[before] = verdict
     return _VERDICTS[before]
-
-
-class _Verified:
-    """Certificate data with the ``check`` that :func:`~symssm.render.coq.coq_project` asks for."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def check(self):
-        from ..certificate.envelope import verify
-
-        return verify(self.data)
 
 
 def has_coq(kind):
@@ -145,13 +128,15 @@ def kernel_check(data, seconds=600):
     import shutil
     import subprocess
     import tempfile
+    from types import SimpleNamespace
 
+    from ..certificate.envelope import verify
     from ..render.coq import coq_project
 
     if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
         raise InputError("--coq: coqc is not installed")
     try:
-        files = coq_project(_Verified(data))
+        files = coq_project(SimpleNamespace(data=data, check=lambda: verify(data)))
     except SymssmError as exc:
         return f"not kernel-checked: {str(exc)[:100]}"
     with tempfile.TemporaryDirectory(prefix="symssm-coq-") as tmp:

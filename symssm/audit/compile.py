@@ -9,6 +9,9 @@ names the symssm fragments the paper included); each program runs in its own pro
 what it started at the time limit or on an interrupt.  A failed compile is an
 :class:`~symssm.errors.InputError` naming the first LaTeX error with its file and line.
 
+The engine also writes SyncTeX (``-synctex=1``): :func:`address` maps a page position to its source file
+and line (addresses only, never verdicts).
+
 Examples
 --------
 >>> first_error("./sections/a.tex:12: Undefined control sequence.\\nl.12 \\\\foo")
@@ -17,6 +20,7 @@ Examples
 '! Emergency stop.'
 """
 
+import gzip
 import os
 import re
 import shutil
@@ -29,31 +33,29 @@ from dataclasses import dataclass
 from ..errors import InputError, LimitError
 
 __all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILES", "Compiled", "compile_paper",
-           "first_error", "recorded_inputs"]
+           "first_error", "recorded_inputs", "synctex", "address"]
 
 ENGINES = ("pdflatex", "lualatex", "xelatex")
 #: Engines the audit refuses to run, with the reason: LuaTeX's Lua ``io`` ignores kpathsea's ``openin_any``, and
 #: ``--safer`` leaves ``io.lines`` (measured on LuaHBTeX 1.15: a file outside the copy is still read).
 UNCONFINED = {"lualatex": "lualatex cannot be confined (the paper's Lua code can read any file, even with --safer); "
                           "compile the paper yourself and audit the PDF: symssm audit PAPER.pdf --certificates DIR"}
-#: Most engine runs of one compile (latexmk's default is 5).
-MAX_RUNS = 4
-#: Limits on the folder copied for the compile.
-MAX_COPY_BYTES = 512 * 2**20
-MAX_COPY_FILES = 20000
+MAX_RUNS = 4  # most engine runs of one compile (latexmk's default is 5)
+MAX_COPY_BYTES, MAX_COPY_FILES = 512 * 2**20, 20000  # limits on the folder copied for the compile
 _FILE_LINE = re.compile(r"^(\.?/?[^:\n]{1,200}\.(?:tex|sty|cls|bbl|aux|ltx|def|cfg|fd|toc|lof|lot|out)):(\d+): (.+)$")
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"}
 
 
 @dataclass(frozen=True)
 class Compiled:
-    """A compiled paper: its PDF, the folder it was compiled in, the source files the engine read."""
+    """A compiled paper: its PDF, the temporary copy, the main file and the files the engine read (relative to
+    the copy), the engine runs and the seconds taken."""
 
     pdf: str
-    folder: str  # the temporary copy (removed by the caller's context)
-    main: str  # the main file's path relative to the copy
-    inputs: tuple  # paths (relative to the copy) of the files the engine read from the copy
-    runs: int  # engine runs
+    folder: str
+    main: str
+    inputs: tuple
+    runs: int
     seconds: float
 
 
@@ -140,30 +142,15 @@ _RERUN = re.compile(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may
 
 
 def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=None):
-    """Compile ``paper`` in a copy of its folder made under ``workdir`` (empty; the caller removes it).
-
-    Parameters
-    ----------
-    paper : str
-        The main ``.tex`` file.
-    workdir : str
-        An empty folder the copy goes into.
-    engine : str
-        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused (:data:`UNCONFINED`).
-    seconds : float
-        Time limit for the whole compile (every run together).
-    progress : callable, optional
-        Called with a short line before each program runs.
-
-    Returns
-    -------
-    Compiled
+    """Compile ``paper`` (the main ``.tex`` file) in a copy of its folder made under ``workdir`` (an empty folder the
+    caller removes) with ``engine``, within ``seconds`` for every run together; ``progress`` is called with a
+    short line before each program runs.  The :class:`Compiled` result.
 
     Raises
     ------
     InputError
-        If the engine is unknown or refused, the paper is not a readable ``.tex`` file, the compile fails (the
-        first LaTeX error with its file and line) or passes its time limit.
+        If the engine is unknown or refused (:data:`UNCONFINED`), the paper is not a readable ``.tex`` file, the
+        compile fails (the first LaTeX error with its file and line) or passes its time limit.
     """
     if engine not in ENGINES:
         raise InputError(f"unknown engine {str(engine)[:40]!r} (one of {', '.join(ENGINES)})")
@@ -218,3 +205,43 @@ def _read(path):
 def temporary_folder():
     """A fresh temporary folder (a :class:`tempfile.TemporaryDirectory`) for :func:`compile_paper`."""
     return tempfile.TemporaryDirectory(prefix="symssm-audit-")
+
+
+_RECORD = re.compile(r"^[xkg$](\d+),(\d+):(-?\d+),(-?\d+)", re.M)  # glyphs, kerns, glue, math: where they came from
+_SP = 72.0 / 72.27 / 65536.0  # scaled points to PDF points
+
+
+def synctex(compiled, text=None):
+    """``(inputs, pages)`` of the compile's SyncTeX file (or ``text``): {tag: path relative to the copy, or None
+    outside it} and {page: [(x, y from the page's top, tag, line)]} in PDF points; None when unreadable.
+
+    Examples
+    --------
+    >>> c = Compiled("p.pdf", "/w", "paper.tex", (), 1, 0.0)
+    >>> s = synctex(c, "SyncTeX Version:1\\nInput:1:/w/./paper.tex\\nContent:\\n{1\\nx1,7:4736286,10962208\\n}1\\n")
+    >>> address(s, 1, 72.5, 792 - 166.6, 792.0)
+    ('paper.tex', 7)
+    """
+    try:
+        if text is None:
+            with gzip.open(os.path.join(compiled.folder, compiled.main[:-4] + ".synctex.gz"), "rt", encoding="utf-8",
+                           errors="replace") as fh:
+                text = fh.read(64 * 2**20)
+    except (OSError, EOFError, ValueError):
+        return None
+    inputs = {int(tag): os.path.relpath(os.path.normpath(path), os.path.normpath(compiled.folder))
+              for tag, path in re.findall(r"^Input:(\d+):(.*)$", text, re.M)}
+    pages = {}
+    for m in re.finditer(r"^\{(\d+)\n(.*?)^\}\1$", text.partition("\nContent:")[2], re.S | re.M):
+        pages.setdefault(int(m.group(1)), []).extend((int(x) * _SP, int(y) * _SP, int(tag), int(line))
+                                                     for tag, line, x, y in _RECORD.findall(m.group(2)))
+    return {tag: None if rel.startswith("..") else rel for tag, rel in inputs.items()}, pages
+
+
+def address(sync, page, x, y, top):
+    """``(file, line)`` of the nearest record at or before PDF position ``(x, y)`` on its line of ``page``
+    (``top``: the page's top edge), or None."""
+    inputs, pages = sync or ({}, {})
+    near = [(rx, tag, line) for rx, ry, tag, line in pages.get(page, ()) if abs(ry - (top - y)) <= 3.0 and rx <= x + 1]
+    best = max(near, default=None)
+    return (inputs[best[1]], best[2]) if best and inputs.get(best[1]) is not None else None

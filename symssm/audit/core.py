@@ -352,11 +352,11 @@ def _system(d, path):
 
 def _addresses(claims, pages, compiled):
     """The source file and line of each claim found on a page without one, from SyncTeX (addresses only)."""
-    from .synctex import address, read
+    from .compile import address, synctex
 
     if compiled is None:
         return
-    sync = read(os.path.join(compiled.folder, compiled.main[:-4] + ".synctex.gz"), compiled.folder)
+    sync = synctex(compiled)
     tops = {p.number: p.mediabox[3] for p in pages}
     for c in claims:
         if c.file is None and c.page is not None and c.box is not None:
