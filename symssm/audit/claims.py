@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .pages import line_text, text_lines
 from .statements import normalize, significant, squeeze
 
-__all__ = ["Run", "Stream", "columns", "find", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
+__all__ = ["Run", "Stream", "find", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
            "prose_claims", "NUMBER_WORDS", "ProseClaim", "PART_WINDOW"]
 
 NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
@@ -90,65 +90,6 @@ class Run:
         return self.glyphs[0][0] if self.glyphs else None
 
 
-def columns(lines):
-    """The lines of a page with two-column stretches read column by column.
-
-    :func:`~symssm.audit.pages.text_lines` groups glyphs by baseline; where most rows of a stretch leave a
-    vertical gutter free of ink (a two-column layout), each row is cut at the gutter and the stretch is read
-    left column first.  A row that crosses the gutter (a title, a ``figure*``) ends the stretch.  One-column
-    pages are left as they are.
-    """
-    rows = [sorted(line, key=lambda g: g.bbox[0]) for line in lines if line]
-    rows.sort(key=lambda r: -max(g.origin[1] for g in r))
-    if len(rows) < 4:
-        return lines
-    spans = [_spans(r) for r in rows]  # ink of each row, word spaces (under 0.6 em) filled in
-    starts = [[a for a, _ in sp] for sp in spans]
-
-    def crosses(k, x):
-        i = bisect.bisect_right(starts[k], x) - 1
-        return i >= 0 and spans[k][i][1] > x
-
-    x0 = min(sp[0][0] for sp in spans)
-    x1 = max(sp[-1][1] for sp in spans)
-    if x1 <= x0:
-        return lines
-    best, gutter = None, None
-    for step in range(61):
-        x = x0 + (x1 - x0) * (0.35 + 0.3 * step / 60)
-        crossing = sum(1 for k in range(len(rows)) if crosses(k, x))
-        if best is None or crossing < best:
-            best, gutter = crossing, x
-    both = [k for k, sp in enumerate(spans) if sp[0][0] < gutter < sp[-1][1]]
-    if not both or best > 0.15 * len(both) or sum(1 for sp in spans if sp[-1][1] > gutter) < 3:
-        return lines
-    out, left, right = [], [], []
-    for k, r in enumerate(rows):
-        if crosses(k, gutter):
-            out += left + right + [tuple(r)]
-            left, right = [], []
-            continue
-        a = tuple(g for g in r if g.bbox[2] <= gutter)
-        b = tuple(g for g in r if g.bbox[2] > gutter)
-        if a:
-            left.append(a)
-        if b:
-            right.append(b)
-    return tuple(out + left + right)
-
-
-def _spans(row):
-    """The row's ink as sorted ``(x0, x1)`` intervals, gaps narrower than 0.6 em (word spaces) filled in."""
-    out = []
-    for g in row:
-        a, b = g.bbox[0], g.bbox[2]
-        if out and a - out[-1][1] < 0.6 * max(g.size, 1.0):
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
-
-
 def _negated(chars):
     """``=`` and a combining long solidus (TeX's ``\\neq``: two glyphs, in either order) read as one ``≠``."""
     out = []
@@ -172,7 +113,7 @@ class Stream:
     def __init__(self, pages):
         self.glyphs, self.lines, self.furniture = [], [], set()  # (page number, Glyph); (first, end); indices
         for page in pages:
-            for line in columns(text_lines(page)):
+            for line in text_lines(page):  # two-column pages column by column
                 first = len(self.glyphs)
                 self.glyphs += [(page.number, g) for g in line]
                 self.lines.append((first, len(self.glyphs)))

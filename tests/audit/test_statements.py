@@ -3,7 +3,7 @@
 import pytest
 
 from symssm import certify, gradient_certificate, ssm
-from symssm.audit.claims import Stream, columns, find, negated_before, numbers, prose_claims
+from symssm.audit.claims import Stream, find, negated_before, numbers, prose_claims
 from symssm.audit.compile import first_error, recorded_inputs
 from symssm.audit.pages import Glyph, Page
 from symssm.audit.statements import Statement, glyph_text, normalize, significant, squeeze, statements
@@ -74,12 +74,10 @@ def test_a_statement_is_found_across_lines_and_a_hyphen_at_a_line_end():
 
 
 def test_two_columns_are_read_column_by_column():
-    rows = []
-    for k, (left, right) in enumerate([("aaa one", "ccc three"), ("bbb two", "ddd four"), ("eee", "fff"),
-                                       ("ggg", "hhh"), ("iii", "jjj")]):
-        rows.append(tuple(_glyphs(left, 700 - 12 * k) + _glyphs(right, 700 - 12 * k, x0=330)))
-    text = ["".join(g.char for g in line) for line in columns(rows)]
-    assert text == ["aaaone", "bbbtwo", "eee", "ggg", "iii", "cccthree", "dddfour", "fff", "hhh", "jjj"]
+    rows = [_glyphs(f"left line {k:02d} aa", 700 - 12 * k) + _glyphs(f"right line {k:02d} bb", 700 - 12 * k, x0=330)
+            for k in range(30)]
+    text = Stream([_page(rows)]).text
+    assert text.index("leftline29") < text.index("rightline00") and text.index("rightline00") < text.index("rightline29")
 
 
 def test_prose_numbers_compared_with_the_named_system():
