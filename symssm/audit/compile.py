@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ..errors import InputError, LimitError
 
 __all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILES", "Compiled", "compile_paper",
-           "first_error", "recorded_inputs", "synctex", "address"]
+           "first_error", "recorded_inputs", "synctex", "address", "read_text"]
 
 ENGINES = ("pdflatex", "lualatex", "xelatex")
 #: Engines the audit refuses to run, with the reason: LuaTeX's Lua ``io`` ignores kpathsea's ``openin_any``, and
@@ -173,12 +173,12 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
         runs += 1
         say(f"{engine} run {runs}")
         code, out = _run(argv, dst, start + seconds, main)
-        log = _read(os.path.join(dst, stem + ".log")) or out
+        log = read_text(os.path.join(dst, stem + ".log")) or out
         if code != 0 or not os.path.isfile(os.path.join(dst, stem + ".pdf")):
             err = first_error(log) or f"{engine} stopped with exit status {code} and no PDF"
             raise InputError(f"the paper does not compile: {err}")
         tool = None if bib_done else "biber" if os.path.isfile(os.path.join(dst, stem + ".bcf")) else \
-            "bibtex" if "\\bibdata{" in _read(os.path.join(dst, stem + ".aux")) else None
+            "bibtex" if "\\bibdata{" in read_text(os.path.join(dst, stem + ".aux")) else None
         bib_done = True
         if tool:
             if shutil.which(tool) is None:
@@ -190,14 +190,15 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
                 raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")
         elif runs >= MAX_RUNS or not _RERUN.search(log):
             break
-    inputs = recorded_inputs(_read(os.path.join(dst, stem + ".fls")), dst)
+    inputs = recorded_inputs(read_text(os.path.join(dst, stem + ".fls")), dst)
     return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs, runs, time.monotonic() - start)
 
 
-def _read(path):
+def read_text(path, size=64 * 2**20):
+    """The first ``size`` bytes of a file as text (undecodable bytes replaced), or "" when it cannot be read."""
     try:
         with open(path, "rb") as fh:
-            return fh.read(64 * 2**20).decode("utf-8", "replace")
+            return fh.read(size).decode("utf-8", "replace")
     except OSError:
         return ""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import InputError
+from .compile import address, compile_paper, read_text, synctex, temporary_folder
 
 __all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING"]
 
@@ -89,21 +90,13 @@ def _rel(path):
         return path
 
 
-def _read(compiled, rel, size):
-    try:
-        with open(os.path.join(compiled.folder, rel), "rb") as fh:
-            return fh.read(size).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
 def _included(compiled):
     """``[(file, what, kind, sha, source file name, options)]`` of the symssm files the engine read."""
     from .certificates import parse_marker
 
     out = []
     for rel in compiled.inputs if compiled else ():
-        first = _read(compiled, rel, 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
+        first = read_text(os.path.join(compiled.folder, rel), 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
         marker = parse_marker(first)
         if marker:
             out.append((rel,) + marker)
@@ -117,7 +110,7 @@ def _labels(compiled):
     """{label: (number, page)} from the compiled paper's ``.aux`` files (addresses only)."""
     out = {}
     for rel in compiled.inputs + (compiled.main[:-4] + ".aux",) if compiled else ():
-        text = _read(compiled, rel, 4 * 2**20) if rel.endswith(".aux") else ""
+        text = read_text(os.path.join(compiled.folder, rel), 4 * 2**20) if rel.endswith(".aux") else ""
         for m in re.finditer(r"\\newlabel\{([^{}]{1,80})\}\{\{([^{}]{0,40})\}\{([^{}]{0,20})\}", text):
             out.setdefault(m.group(1), (m.group(2), m.group(3)))
     return out
@@ -135,22 +128,10 @@ def _label_option(options):
 
 def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=False, seconds=120.0, progress=None,
           keep=None):
-    """Audit a paper (``.tex``: compiled first; ``.pdf``: as given): a :class:`Report`.
-
-    Parameters
-    ----------
-    paper : str
-        The main ``.tex`` file, or the PDF.
-    certificates : str, optional
-        Folder searched recursively for the certificates (default: the paper's folder).
-    engine : str
-        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused (its Lua code cannot be confined).
-    coq, strict : bool
-        Re-prove each verified head count in Coq; make unchecked, consistent and unused rows fail.
-    seconds : float
-        Time limit of the compile.
-    progress, keep : callable, optional
-        Called with a short line at each step; with the report and the PDF's path while the PDF exists.
+    """Audit a paper (``.tex``: compiled first; ``.pdf``: as given) against the certificates under ``certificates``
+    (default: the paper's folder): a :class:`Report`.  ``engine``, ``seconds``: the compile's; ``coq``: re-prove
+    each verified head count in Coq; ``strict``: unchecked, consistent and unused rows fail; ``progress``: called
+    with a short line at each step; ``keep``: called with the report and the PDF's path while the PDF exists.
 
     Raises
     ------
@@ -165,8 +146,6 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     ...
     symssm.errors.InputError: no-such-folder/no-such-paper.tex: no such file
     """
-    from .compile import compile_paper, temporary_folder
-
     paper = os.fspath(paper)
     if not os.path.isfile(paper):
         raise InputError(f"{paper}: no such file")
@@ -306,9 +285,22 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             claims += [Claim("unchecked", "image", f"an image on page {page.number}", "images are not readable by "
                              "the audit; check what it shows by eye", page=page.number, box=tuple(box), order=order)
                        for box in page.images]
-    _addresses(claims, pages, compiled)
-    if coq:
-        _kernel(claims, data, report)
+    sync, tops = synctex(compiled) if compiled else None, {p.number: p.mediabox[3] for p in pages}
+    for c in claims:  # source addresses from SyncTeX (never used for a verdict)
+        if sync and c.file is None and c.page is not None and c.box is not None:
+            x, y = c.anchor or c.box[:2]
+            c.file, c.line = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0)) or (None, None)
+    kernel = {}
+    for c in claims if coq else ():  # Coq re-proves each verified head count of a real system
+        d = data[c.sha256][1] if c.sha256 in data else None
+        if c.status == "verified" and c.what.endswith("fragment") and d and certs.has_coq(d["kind"]) and \
+                not d.get("field"):
+            if c.sha256 not in kernel:
+                kernel[c.sha256] = certs.kernel_check(d)
+            if kernel[c.sha256] is True:
+                c.status = "kernel-checked"
+            else:
+                report.notes.append(f"{c.certificate}: {kernel[c.sha256]}")
     claims += [Claim("unused", d["kind"], os.path.basename(path), "no page shows a statement of this certificate",
                      certificate=_rel(path), sha256=sha, order=_LAST + 1)
                for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0])
@@ -348,34 +340,3 @@ def _system(d, path):
             return None
     return ((d.get("system") or {}).get("name") or "", _rel(path), values(d), d["kind"],
             at if "profile" in d else None)
-
-
-def _addresses(claims, pages, compiled):
-    """The source file and line of each claim found on a page without one, from SyncTeX (addresses only)."""
-    from .compile import address, synctex
-
-    if compiled is None:
-        return
-    sync = synctex(compiled)
-    tops = {p.number: p.mediabox[3] for p in pages}
-    for c in claims:
-        if c.file is None and c.page is not None and c.box is not None:
-            x, y = c.anchor or (c.box[0], c.box[1])
-            c.file, c.line = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0)) or (None, None)
-
-
-def _kernel(claims, data, report):
-    from .certificates import has_coq, kernel_check
-
-    done = {}
-    for claim in claims:
-        d = data[claim.sha256][1] if claim.sha256 in data else None
-        if claim.status != "verified" or not claim.what.endswith("fragment") or not d or not has_coq(d["kind"]) \
-                or d.get("field"):
-            continue
-        if claim.sha256 not in done:
-            done[claim.sha256] = kernel_check(d)
-        if done[claim.sha256] is True:
-            claim.status = "kernel-checked"
-        else:
-            report.notes.append(f"{claim.certificate}: {done[claim.sha256]}")

@@ -1,10 +1,8 @@
 """The audit's report: terminal lines, a stable JSON document, one self-contained HTML page.
 
-Each lists the claims in the order of the pages: number, label, page, status, reason, what the claim
-is and its text as the page shows it (glyph text, never TeX).  The HTML page puts a cropped image of
-the page region beside each claim found on a page (rendered by PDFium, embedded as a ``data:`` URI:
-the page needs no network and runs no script).  The JSON document (:data:`SCHEMA_VERSION`, fields
-documented in docs/latex.md) only gains fields within a version.
+Each lists the claims in the order of the pages, their text as the page shows it (never TeX).  The HTML page
+embeds a PDFium crop of each claim's region (no network, no script); the JSON document
+(:data:`SCHEMA_VERSION`, documented in docs/latex.md) only gains fields within a version.
 
 Examples
 --------
@@ -31,16 +29,10 @@ __all__ = ["terminal_lines", "to_json", "to_html", "SCHEMA_VERSION"]
 SCHEMA_VERSION = 2
 
 
-def _counts(report):
-    return dict(Counter(c.status for c in report.claims))
-
-
 def summary(report):
     """The verdict in one line."""
-    counts = _counts(report)
-    shown = sum(counts.get(s, 0) for s in PASSING)
-    bad = sum(counts.get(s, 0) for s in FAILING)
-    loose = sum(counts.get(s, 0) for s in STRICT_FAILING)
+    counts = Counter(c.status for c in report.claims)
+    shown, bad, loose = (sum(counts[s] for s in group) for group in (PASSING, FAILING, STRICT_FAILING))
     where = f"{report.pages} page{'s' if report.pages != 1 else ''}, " + (
         f"compiled with {report.engine}" if report.engine else "the PDF as given")
     if exit_code(report) == 0:
@@ -82,7 +74,7 @@ def to_json(report):
         "strict": report.strict,
         "exit_code": exit_code(report),
         "verdict": summary(report),
-        "by_status": _counts(report),
+        "by_status": dict(Counter(c.status for c in report.claims)),
         "claims": [{
             "number": c.order, "status": c.status, "what": c.what, "text": c.text, "reason": c.reason or None,
             "page": c.page, "box": [round(v, 2) for v in c.box] if c.box else None, "label": c.label,
@@ -121,7 +113,7 @@ def to_html(report, crops=None):
     """The report as one self-contained HTML page; ``crops``: {claim number: PNG bytes} of the page regions."""
     crops = crops or {}
     code = exit_code(report)
-    counts = _counts(report)
+    counts = Counter(c.status for c in report.claims)
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>symssm audit: {_e(report.paper)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
            f"<h1>symssm audit of {_e(report.paper)}</h1>",
