@@ -19,6 +19,7 @@ Examples
 
 import bisect
 import re
+from itertools import accumulate
 from dataclasses import dataclass
 
 from .pages import line_text, text_lines
@@ -333,25 +334,21 @@ def _sentences(stream):
     """``[(text, [glyph index per character])]``: the pages' text with spaces, cut into sentences."""
     chars, index = [], []
     for first, end in stream.lines:
-        line = tuple(g for _, g in stream.glyphs[first:end])
+        line = [g for _, g in stream.glyphs[first:end]]
         text = line_text(line)
+        idx = [min(first + n, end - 1) for n in accumulate((c != " " for c in text), initial=0)][:len(text)]
         if first in stream.furniture:  # a running head or page number: a sentence of its own; line numbers: none
-            if not all(getattr(g, "role", None) == "line number" for g in line):
-                chars += ["\x00"] + list(text) + ["\x00"]
-                index += [first] + [min(first + k, end - 1) for k in range(len(text))] + [first]
+            if any(g.role != "line number" for g in line):
+                chars += ["\x00", *text, "\x00"]
+                index += [first, *idx, first]
             continue
         if chars and chars[-1] == "-" and text[:1].islower():  # a word hyphenated at the line's end
-            chars.pop()
-            index.pop()
+            del chars[-1], index[-1]
         elif chars:
             chars.append(" ")
             index.append(first)
-        k = first
-        for c in text:
-            chars.append(c)
-            index.append(min(k, end - 1))
-            if c != " ":
-                k += 1
+        chars += text
+        index += idx
     text = normalize("".join(chars))
     if len(text) != len(chars):  # a ligature or symbol that normalizes to several characters: keep offsets
         text = "".join(chars)
@@ -366,18 +363,11 @@ def _sentences(stream):
 
 
 def prose_claims(stream, covered, systems, fragments=(), beside=None):
-    """Every number claim of the pages' prose (see the module's description).
-
-    Parameters
-    ----------
-    stream : Stream
-    covered : set of int
-        Glyph indices inside shown certified statements (their numbers are not prose).
-    systems : list of (name, certificate path, values, kind)
-        The systems of the verified certificates, by the name their fragments typeset.
-    fragments : list of (first glyph, end glyph, system)
-        Shown fragments (from their title to their proof's end): a number there is about the fragment's system;
-        one its certificate proves, or one qualified ("H < 2 heads"), is part of the fragment and not listed.
+    """Every number claim of the pages' prose (see the module's description), outside the glyph indices
+    ``covered`` by shown statements.  ``systems``: ``(name, certificate path, values, kind[, counts at one
+    length])`` of the verified certificates; ``fragments``: ``(first glyph, end glyph, system)`` of the shown
+    fragments (a number there is about that system, and one it proves or a qualified one is not listed);
+    ``beside(glyph indices)``: what lies beside a sentence that names a system but has no number read.
     """
     out = []
     for text, index in _sentences(stream):
