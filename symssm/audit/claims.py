@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .pages import line_text, text_lines
 from .statements import normalize, significant, squeeze
 
-__all__ = ["Run", "Stream", "find", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
+__all__ = ["Run", "Stream", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
            "prose_claims", "NUMBER_WORDS", "ProseClaim", "PART_WINDOW"]
 
 NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
@@ -248,7 +248,8 @@ def _bag_why(stream, pos, nxt, segment, following):
 
 
 def find_whole(stream, statement):
-    """``(runs, partial, reason)``: the fragment's whole theorem (its ``segments``) as one run of glyphs.
+    """``(runs, partial, reason)``: a statement's ``segments`` (a fragment's whole theorem, a sentence macro's
+    text) as one run of glyphs, the cleanest where there are several (fewest problems), or None.
 
     Each "seq" segment must follow the previous one with nothing between (spaces, TeX's hyphens and the page
     numbers of a page break aside); a "bag" is every glyph up to the next "seq" (see
@@ -257,7 +258,7 @@ def find_whole(stream, statement):
     """
     segs, text = statement.segments, stream.text
     best, partial, reason = None, (), ""
-    for m in _pattern(segs[0][1]).finditer(text):
+    for m in _pattern(segs[0][1], True).finditer(text):
         runs, why = [stream.run(m.start(), m.end())], ""
         pos = re.compile(r"[)\].:]{0,3}").match(text, m.end()).end()  # the theorem head's ")." (amsthm)
         for k, segment in enumerate(segs[1:], 1):
@@ -303,12 +304,6 @@ def negated_before(stream, run):
     before = re.split(r"[.!?;:](?=\s+[A-Z(]|$)", normalize(text))[-1]
     m = _NEGATIONS.search(before)
     return "" if m is None else " ".join(before.split())[-60:]
-
-
-def find(stream, statement):
-    """``(runs, ())``: the cleanest occurrence (fewest problems) of a sentence macro's text as ``(Run,)``, or None."""
-    found = occurrences(stream, statement.parts[0])
-    return ((min(found, key=lambda r: len(r.problems)),) if found else None), ()
 
 
 @dataclass(frozen=True)

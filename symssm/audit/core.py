@@ -173,7 +173,7 @@ def _union(boxes):
 
 def _audit_pdf(report, pdf, folder, compiled, coq, say):
     from . import certificates as certs
-    from .claims import PART_WINDOW, Run, Stream, find, find_whole, negated_before, occurrences, prose_claims
+    from .claims import PART_WINDOW, Run, Stream, find_whole, negated_before, occurrences, prose_claims
     from .pages import read_pdf
     from .statements import statements
 
@@ -207,7 +207,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                                 "that the page states it as certified", file=rel, line=1, label=label,
                                 certificate=_rel(path), sha256=sha))
         for st in sts:
-            runs, partial, why = find_whole(stream, st) if st.segments else find(stream, st) + ("",)
+            runs, partial, why = find_whole(stream, st)
             is_fragment = st.what == "fragment"
             if runs is None and not (is_fragment and rel) and not (why and partial):
                 continue

@@ -31,12 +31,11 @@ __all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sen
 class Statement:
     """One certified statement as the page shows it.
 
-    ``parts`` must all be shown, in this order, near each other (a sentence macro's one text; a fragment's
-    title and claim, for the report); ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``.  A
-    fragment's ``segments`` are its whole theorem, ``("seq", text)`` (follows the previous segment with
-    nothing between) or ``("bag", text, displays)`` (the glyphs up to the next "seq": the multiset of
-    :func:`significant` characters of ``text``, and each display's :func:`display_order` on whole lines);
-    ``tail`` is its proof's last sentence (where the fragment ends).
+    ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``; ``parts`` its text for the report (a fragment's
+    title and claim).  ``segments`` are what the page must show: ``("seq", text)`` follows the previous
+    segment with nothing between; ``("bag", text, displays)`` is the glyphs up to the next "seq" (the multiset
+    of :func:`significant` characters of ``text``, and each display's :func:`display_order` on whole lines).
+    ``tail`` is a fragment's proof's last sentence (where the fragment ends).
     """
 
     sha256: str
@@ -306,8 +305,8 @@ def sentence_statements(data, sha256):
     """
     from ..render.latex import sentence_macros
 
-    return [Statement(sha256, data["kind"], f"sentence macro {name}", (glyph_text(tex),))
-            for name, tex in sentence_macros(data)]
+    return [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),))
+            for name, text in ((name, glyph_text(tex)) for name, tex in sentence_macros(data))]
 
 
 def statements(data, sha256):

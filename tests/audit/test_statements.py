@@ -3,7 +3,7 @@
 import pytest
 
 from symssm import certify, gradient_certificate, ssm
-from symssm.audit.claims import Stream, find, negated_before, numbers, prose_claims
+from symssm.audit.claims import Stream, find_whole, negated_before, numbers, prose_claims
 from symssm.audit.compile import first_error, recorded_inputs
 from symssm.audit.pages import Glyph, Page
 from symssm.audit.statements import Statement, glyph_text, normalize, significant, squeeze, statements
@@ -65,11 +65,12 @@ def _page(rows, number=1):
 def test_a_statement_is_found_across_lines_and_a_hyphen_at_a_line_end():
     page = _page([_glyphs("We show that the SSM rota-", 700), _glyphs("tion needs exactly 2 heads.", 688)])
     stream = Stream([page])
-    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
-    runs, _ = find(stream, st)
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",),
+                   segments=(("seq", "the SSM rotation needs exactly 2 heads"),))
+    runs, _, _ = find_whole(stream, st)
     assert runs is not None and runs[0].problems == ()
     white = _page([_glyphs("the SSM rotation needs exactly 2 heads", 700, problems=("drawn in white",))])
-    runs, _ = find(Stream([white]), st)
+    runs, _, _ = find_whole(Stream([white]), st)
     assert runs[0].problems == ("drawn in white on page 1",)
 
 
@@ -108,7 +109,8 @@ def test_a_range_of_lengths_the_certificate_does_not_prove_contradicts_it():
 
 
 def test_a_negated_certified_sentence_is_not_verified():
-    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",),
+                   segments=(("seq", "the SSM rotation needs exactly 2 heads"),))
     for text, negated in [("It is not true that the SSM rotation needs exactly 2 heads.", True),
                           ("It is false that the SSM rotation needs exactly 2 heads.", True),
                           ("Thus it is no longer true that the SSM rotation needs exactly 2 heads.", True),
@@ -119,7 +121,7 @@ def test_a_negated_certified_sentence_is_not_verified():
                           ("It is not only true that the SSM rotation needs exactly 2 heads.", False),
                           ("It is noteworthy that the SSM rotation needs exactly 2 heads.", False)]:
         stream = Stream([_page([_glyphs(text, 700)])])
-        runs, _ = find(stream, st)
+        runs, _, _ = find_whole(stream, st)
         assert bool(negated_before(stream, runs[0])) == negated, text
 
 
