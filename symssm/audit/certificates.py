@@ -15,7 +15,7 @@ import re
 
 from ..errors import InputError, SymssmError
 
-__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "cached_check", "parse_marker", "kernel_check",
+__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "parse_marker", "kernel_check",
            "has_coq"]
 
 #: Most ``.json`` files indexed under the certificates folder; larger ones than 256 MB are skipped.
@@ -62,12 +62,22 @@ def index(folder):
     return by_sha, by_name
 
 
+#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
+_VERDICTS: dict = {}
+
+
 def check(path):
-    """(code, message) of the independent checker on ``path``, isolated with its default limits."""
+    """(code, message) of the independent checker on ``path``, isolated with its default limits; remembered for
+    the same bytes within this process (not when the file changes while it is checked)."""
     from ..checker.core import check_file
     from ..checker.isolate import Undecided, default_seconds, run_isolated
 
-    seconds = default_seconds(os.path.getsize(path))
+    def digest():
+        try:
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
 
     def task():
         try:
@@ -76,35 +86,20 @@ def check(path):
             return {"code": 2, "message": f"undecided ({type(exc).__name__})"}
         return {"code": res.code, "message": res.message}
 
+    before = digest()
+    if before is not None and before in _VERDICTS:
+        return _VERDICTS[before]
+    seconds = default_seconds(os.path.getsize(path))
     try:
         out = run_isolated(task, seconds=seconds + 0.4, limit_text=f"the checker's limit of {seconds:.3g} s")
+        verdict = out["code"], out["message"]
     except Undecided as exc:
-        return 2, str(exc)
-    return out["code"], out["message"]
-
-
-#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
-_VERDICTS: dict = {}
-
-
-def cached_check(path):
-    """:func:`check`, remembered for the same bytes within this process (not when the file changes meanwhile)."""
-    def digest():
-        try:
-            with open(path, "rb") as fh:
-                return hashlib.sha256(fh.read()).hexdigest()
-        except OSError:
-            return None
-
-    before = digest()
-    if before is None or before not in _VERDICTS:
-        verdict = check(path)
-        if before is None or digest() != before:
-            return verdict
+        verdict = 2, str(exc)
+    if before is not None and digest() == before:
         if len(_VERDICTS) > 4096:
             _VERDICTS.clear()
         _VERDICTS[before] = verdict
-    return _VERDICTS[before]
+    return verdict
 
 
 def has_coq(kind):

@@ -1,13 +1,11 @@
 """Find the certified statements on the pages, and list every other claim the pages make.
 
-The pages are read once into one stream of painted glyphs in reading order (page by page, each column top to
-bottom).  A statement (:mod:`~symssm.audit.statements`) is **shown** when its text is found in the stream as
-a run of glyphs (spaces ignored; a hyphen that breaks a word at a line's end skipped; across lines, columns
-and pages) whose glyphs have no problem from :mod:`~symssm.audit.pages`.  A theorem's displays are also read
-by position (:func:`page_order`).  **Prose** (:func:`prose_claims`): each sentence stating a head count,
-``k(n)``, ``k =``, a number of heads, an interaction rank or a decay rate outside a shown statement is a
-claim, compared with the certificate of the system it names (``contradicts`` or ``consistent``), else
-``unchecked``; a number after "at least", "not", "fewer than", ... is never compared.
+A statement (:mod:`~symssm.audit.statements`) is **shown** when it is found in the pages' glyphs in reading
+order (spaces, TeX's hyphens and page breaks aside; its displays also by position: :func:`page_order`) and
+no glyph of it has a problem from :mod:`~symssm.audit.pages`.  **Prose** (:func:`prose_claims`): a sentence
+stating a head count, ``k(n)``, ``k =``, a number of heads, an interaction rank or a decay rate outside a
+shown statement is compared with the certificate of the system it names (``contradicts``, ``consistent``),
+else ``unchecked``; a number after "at least", "not", "fewer than", ... is never compared.
 
 Examples
 --------

@@ -1,16 +1,12 @@
 """Compile a paper the way its author does, in a throw-away copy: the PDF the audit reads.
 
-The paper's folder is copied (regular files only: no links) into a temporary folder and compiled there as
-latexmk would: the engine (``pdflatex`` or ``xelatex``; ``lualatex`` is refused, :data:`UNCONFINED`), then
-``biber`` (a ``.bcf``) or ``bibtex`` (a ``\\bibdata`` in the ``.aux``), then the engine again while the log
-asks for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell escape off, kpathsea's paranoid file
-access (``openin_any=p``, ``openout_any=p``) and the recorder on (the ``.fls`` list of the files read, which
-names the symssm fragments the paper included); each program runs in its own process group, killed with
-what it started at the time limit or on an interrupt.  A failed compile is an
-:class:`~symssm.errors.InputError` naming the first LaTeX error with its file and line.
-
-The engine also writes SyncTeX (``-synctex=1``): :func:`address` maps a page position to its source file
-and line (addresses only, never verdicts).
+The paper's folder (regular files, no links) is copied into a temporary folder and compiled as latexmk
+would: the engine (``lualatex`` is refused: :data:`UNCONFINED`), ``biber`` or ``bibtex`` when the run asks,
+then the engine again while the log asks for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell
+escape off, kpathsea's paranoid file access, SyncTeX (:func:`address`) and the recorder (the ``.fls`` list
+names the symssm files the paper included); each program runs in its own process group, killed with what
+it started at the time limit or on an interrupt.  A failed compile is an :class:`~symssm.errors.InputError`
+naming the first LaTeX error with its file and line.
 
 Examples
 --------
