@@ -165,13 +165,13 @@ def occurrences(stream, text, after=0, before=None):
 PART_WINDOW = 6000
 
 
-def _bands(glyphs, axis, gap):
-    """The glyphs cut where no glyph's ink crosses (``axis`` 0: x, left to right; 1: y, top to bottom); bands of
-    letters, digits and signs closer than ``gap`` kept together (a delimiter is never joined by the gap)."""
+def _bands(glyphs, axis, gap, box):
+    """The glyphs cut where no glyph's ink (``box``) crosses (``axis`` 0: x, left to right; 1: y, top to bottom);
+    bands of letters, digits and signs closer than ``gap`` kept together (a delimiter is never joined by it)."""
     lo, hi = (0, 2) if axis == 0 else (1, 3)
     out, edge, joins = [], None, False
-    for g in sorted(glyphs, key=lambda g: g.bbox[lo] if axis == 0 else -g.bbox[hi]):
-        a, b = (g.bbox[lo], g.bbox[hi]) if axis == 0 else (-g.bbox[hi], -g.bbox[lo])
+    for g in sorted(glyphs, key=lambda g: box[id(g)][lo] if axis == 0 else -box[id(g)][hi]):
+        a, b = (box[id(g)][lo], box[id(g)][hi]) if axis == 0 else (-box[id(g)][hi], -box[id(g)][lo])
         sig = bool(significant(g.char))
         if out and (a < edge or a < edge + gap and sig and joins):
             out[-1].append(g)
@@ -182,20 +182,32 @@ def _bands(glyphs, axis, gap):
     return out
 
 
+#: The top and bottom pieces of tall parentheses, brackets and braces (Unicode, and the fonts' private codes).
+_TOPS, _BOTTOMS = "⎛⎞⎡⎤⎧⎫\uf8eb\uf8f6\uf8ee\uf8f9\uf8f1\uf8fc", "⎝⎠⎣⎦⎩⎭\uf8ed\uf8f8\uf8f0\uf8fb\uf8f3\uf8fe"
+
+
 def page_order(glyphs):
     """The significant characters of a display's glyphs in the order :func:`~symssm.audit.statements.display_order`
     gives its TeX: cut at gaps of ink, lines top to bottom, then left to right, then again inside each band
-    (a matrix's columns, then their rows); glyphs that no cut separates read left to right."""
+    (a matrix's columns, then their rows); glyphs that no cut separates read left to right.  A tall
+    delimiter's top piece spans down to its bottom piece (the extension between may be a rule)."""
+    glyphs, box = list(glyphs), {id(g): g.bbox for g in glyphs}
+    for top in (g for g in glyphs if g.char in _TOPS):
+        below = [b.bbox for b in glyphs if b.char in _BOTTOMS and abs(b.bbox[0] - top.bbox[0]) < 1 and
+                 b.bbox[3] <= top.bbox[1] + 1]
+        if below:
+            box[id(top)] = (top.bbox[0], max(below, key=lambda b: b[3])[1], top.bbox[2], top.bbox[3])
+
     def order(gl):
         if len(gl) < 2:
             return gl
         for axis, gap in ((1, 0.0), (0, 1.5), (0, 0.0)):
-            bands = _bands(gl, axis, gap)
+            bands = _bands(gl, axis, gap, box)
             if len(bands) > 1:
                 return [g for band in bands for g in order(band)]
-        return sorted(gl, key=lambda g: (g.bbox[0], -g.bbox[3]))
+        return sorted(gl, key=lambda g: (box[id(g)][0], -box[id(g)][3]))
 
-    return "".join(significant(g.char) for g in order(list(glyphs)))
+    return "".join(significant(g.char) for g in order(glyphs))
 
 
 def _displays_shown(stream, first, end, displays):

@@ -134,11 +134,12 @@ def test_more_honest_papers_pass(tmp_path, capsys, paper):
 @pytest.mark.long
 @pytest.mark.parametrize("paper", ["honest/matrix4", "honest/matrix4-onecolumn"])
 def test_displays_read_by_position_pass_in_one_and_two_columns(tmp_path, capsys, paper):
-    # a 4x4 matrix with a factor 1/6 in front, a 3x3 with 1/2, a 2x2; two columns break the displays over lines
+    # a 5x5 (its parentheses drawn from pieces), a 4x4 with a factor 1/6 in front, a 3x3 with 1/2, a 2x2; two
+    # columns break the displays over lines
     code, report = _audit(tmp_path, paper, capsys)
     assert code == 0, report["claims"]
-    assert {c["label"] for c in report["claims"] if c["status"] == "verified"} >= {"thm:companion", "thm:rotation",
-                                                                                    "thm:jordan"}
+    assert {c["label"] for c in report["claims"] if c["status"] == "verified"} >= {"thm:companion", "thm:shift",
+                                                                                    "thm:rotation", "thm:jordan"}
 
 
 def test_lualatex_is_refused(tmp_path, capsys):

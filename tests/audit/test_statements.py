@@ -3,10 +3,10 @@
 import pytest
 
 from symssm import certify, gradient_certificate, ssm
-from symssm.audit.claims import Stream, find_whole, negated_before, numbers, prose_claims
+from symssm.audit.claims import Stream, find_whole, page_order, negated_before, numbers, prose_claims
 from symssm.audit.compile import first_error, recorded_inputs
 from symssm.audit.pages import Glyph, Page
-from symssm.audit.statements import Statement, glyph_text, normalize, significant, squeeze, statements
+from symssm.audit.statements import Statement, display_order, glyph_text, normalize, significant, squeeze, statements
 from symssm.render.style import certificate_sha256
 
 ROT = ssm([[3, -4], [4, 3]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation-N2")
@@ -74,11 +74,34 @@ def test_a_statement_is_found_across_lines_and_a_hyphen_at_a_line_end():
     assert runs[0].problems == ("drawn in white on page 1",)
 
 
+def test_a_display_is_read_by_position_matrices_column_by_column():
+    def g(ch, x, y, w=5.0, h=7.0):
+        return Glyph(ch, "CMR10", 10.0, (x, y, x + w, y + h), 0, (), (x, y), w)
+
+    def page(cells):  # A = (4x2 matrix): cells[row][column], each centred in its column as TeX sets them
+        glyphs = [g("A", 0, 0), g("=", 10, 2, 6.0, 2.0)]
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                x, y = 33 + 15 * c - 3 * (len(text) - 1), 24 - 12 * r
+                glyphs += [g(text[-1], x + 6 * (len(text) - 1), y)] + [g("\u2212", x, y + 3, 4, 0.5)] * (len(text) - 1)
+        # the parentheses as TeX draws tall ones: top and bottom pieces, the extension between them a rule
+        return glyphs + [g(c, x, y, 4.0, 22.0) for c, x, y in [("\uf8eb", 21, 10), ("\uf8ed", 21, -20),
+                                                               ("\uf8f6", 58, 10), ("\uf8f8", 58, -20)]]
+
+    tex = r"A = \begin{pmatrix}1 & 2 \\ 3 & -4 \\ 5 & 6 \\ 7 & 8\end{pmatrix}"
+    assert display_order(tex) == "A=13572-468"
+    assert page_order(page([["1", "2"], ["3", "-4"], ["5", "6"], ["7", "8"]])) == "A=13572-468"
+    moved = ([["2", "1"], ["3", "-4"], ["5", "6"], ["7", "8"]], [["3", "-4"], ["1", "2"], ["5", "6"], ["7", "8"]],
+             [["1", "2"], ["-3", "4"], ["5", "6"], ["7", "8"]])  # entries swapped, rows swapped, a minus moved
+    for cells in moved:
+        assert page_order(page(cells)) != display_order(tex)
+
+
 def test_two_columns_are_read_column_by_column():
     rows = [_glyphs(f"left line {k:02d} aa", 700 - 12 * k) + _glyphs(f"right line {k:02d} bb", 700 - 12 * k, x0=330)
             for k in range(30)]
     text = Stream([_page(rows)]).text
-    assert text.index("leftline29") < text.index("rightline00") and text.index("rightline00") < text.index("rightline29")
+    assert text.index("leftline29") < text.index("rightline00") < text.index("rightline29")
 
 
 def test_prose_numbers_compared_with_the_named_system():
