@@ -45,14 +45,12 @@ _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"}
 @dataclass(frozen=True)
 class Compiled:
     """A compiled paper: its PDF, the temporary copy, the main file and the files the engine read (relative to
-    the copy), the engine runs and the seconds taken."""
+    the copy)."""
 
     pdf: str
     folder: str
     main: str
     inputs: tuple
-    runs: int
-    seconds: float
 
 
 def _copy(src, dst):
@@ -187,7 +185,7 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
         elif runs >= MAX_RUNS or not _RERUN.search(log):
             break
     inputs = recorded_inputs(read_text(os.path.join(dst, stem + ".fls")), dst)
-    return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs, runs, time.monotonic() - start)
+    return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs)
 
 
 def read_text(path, size=64 * 2**20):
@@ -214,7 +212,7 @@ def synctex(compiled, text=None):
 
     Examples
     --------
-    >>> c = Compiled("p.pdf", "/w", "paper.tex", (), 1, 0.0)
+    >>> c = Compiled("p.pdf", "/w", "paper.tex", ())
     >>> s = synctex(c, "SyncTeX Version:1\\nInput:1:/w/./paper.tex\\nContent:\\n{1\\nx1,7:4736286,10962208\\n}1\\n")
     >>> address(s, 1, 72.5, 792 - 166.6, 792.0)
     ('paper.tex', 7)
