@@ -1,11 +1,5 @@
-"""The certificates an audit uses: found under a folder by SHA-256, re-checked by the independent checker.
-
-Every ``.json`` file under the folder (recursively, at most :data:`MAX_JSON_FILES`, none over
-:data:`MAX_JSON_BYTES`) that is a symssm certificate is indexed by the SHA-256 of its bytes and of its
-canonical JSON (the hash symssm's fragments and macro files record in their first comment).  A
-certificate is checked by the independent checker in a separate process with its default limits, and the
-verdict is remembered for the same bytes within the process.  ``--coq`` re-proves a verified head count
-in Coq (:func:`kernel_check`).
+"""The certificates an audit uses: found under a folder by SHA-256, re-checked by the independent checker (in a
+separate process, with its default limits), re-proved in Coq with ``--coq``.
 
 Examples
 --------
@@ -21,8 +15,8 @@ import re
 
 from ..errors import InputError, SymssmError
 
-__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "cached_check", "load", "parse_marker",
-           "kernel_check", "has_coq"]
+__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "parse_marker", "kernel_check",
+           "has_coq"]
 
 #: Most ``.json`` files indexed under the certificates folder; larger ones than 256 MB are skipped.
 MAX_JSON_FILES = 20000
@@ -38,52 +32,52 @@ def parse_marker(line):
 
 
 def index(folder):
-    """(by SHA-256, symssm certificate paths, by file name) of the ``.json`` files under ``folder``.
+    """``({sha256: (path, data)}, {file name: [paths]})`` of the symssm certificates under ``folder``.
 
-    A file is found by the SHA-256 of its bytes or of its canonical JSON (the hash fragments record).
-    """
+    A certificate whose envelope does not check is listed by name only (a fragment naming it is "changed")."""
+    from ..certificate.envelope import check_envelope
     from ..formats.jsonio import loads_strict
     from ..render.style import certificate_sha256
 
-    by_sha, certs, by_name, count = {}, [], {}, 0
+    by_sha, by_name, count = {}, {}, 0
     for top, dirs, files in os.walk(folder):
         dirs.sort()
-        for name in sorted(files):
-            if not name.endswith(".json"):
-                continue
+        for name in sorted(f for f in files if f.endswith(".json")):
             count += 1
             if count > MAX_JSON_FILES:
-                return by_sha, certs, by_name
+                return by_sha, by_name
             path = os.path.join(top, name)
             try:
                 if not os.path.isfile(path) or os.path.getsize(path) > MAX_JSON_BYTES:
                     continue
                 with open(path, "rb") as fh:
-                    raw = fh.read()
-            except OSError:
-                continue
-            raw_digest = hashlib.sha256(raw).hexdigest()
-            by_sha.setdefault(raw_digest, (path, raw_digest))
-            try:
-                data = loads_strict(raw.decode("utf-8"), what=path)
-            except (SymssmError, UnicodeDecodeError, ValueError, TypeError, RecursionError):
-                continue
-            if isinstance(data, dict) and data.get("format") == "symssm-certificate":
-                certs.append(path)
+                    data = loads_strict(fh.read().decode("utf-8"), what=path)
+                if not isinstance(data, dict) or data.get("format") != "symssm-certificate":
+                    continue
                 by_name.setdefault(name, []).append(path)
-                try:
-                    by_sha.setdefault(certificate_sha256(data), (path, raw_digest))
-                except (SymssmError, ValueError, TypeError, RecursionError):
-                    pass
-    return by_sha, certs, by_name
+                check_envelope(data)
+                by_sha.setdefault(certificate_sha256(data), (path, data))
+            except (SymssmError, OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+                continue
+    return by_sha, by_name
+
+
+#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
+_VERDICTS: dict = {}
 
 
 def check(path):
-    """(code, message) of the independent checker on ``path``, isolated with its default limits."""
+    """(code, message) of the independent checker on ``path``, isolated with its default limits; remembered for
+    the same bytes within this process (not when the file changes while it is checked)."""
     from ..checker.core import check_file
     from ..checker.isolate import Undecided, default_seconds, run_isolated
 
-    seconds = default_seconds(os.path.getsize(path))
+    def digest():
+        try:
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
 
     def task():
         try:
@@ -92,63 +86,20 @@ def check(path):
             return {"code": 2, "message": f"undecided ({type(exc).__name__})"}
         return {"code": res.code, "message": res.message}
 
-    try:
-        out = run_isolated(task, seconds=seconds + 0.4, limit_text=f"the checker's limit of {seconds:.3g} s")
-    except Undecided as exc:
-        return 2, str(exc)
-    return out["code"], out["message"]
-
-
-#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
-_VERDICTS: dict = {}
-
-
-def _digest(path):
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError:
-        return None
-
-
-def cached_check(path):
-    """:func:`check`, remembered for the same bytes within this process (a file that changes while it is checked
-    is not remembered)."""
-    before = _digest(path)
+    before = digest()
     if before is not None and before in _VERDICTS:
         return _VERDICTS[before]
-    verdict = check(path)
-    if before is not None and _digest(path) == before:
+    seconds = default_seconds(os.path.getsize(path))
+    try:
+        out = run_isolated(task, seconds=seconds + 0.4, limit_text=f"the checker's limit of {seconds:.3g} s")
+        verdict = out["code"], out["message"]
+    except Undecided as exc:
+        verdict = 2, str(exc)
+    if before is not None and digest() == before:
         if len(_VERDICTS) > 4096:
             _VERDICTS.clear()
         _VERDICTS[before] = verdict
     return verdict
-
-
-def load(path, indexed=None):
-    """The certificate data at ``path``, provided its bytes still hash to ``indexed`` (when given)."""
-    from ..certificate.envelope import check_envelope
-    from ..formats.jsonio import loads_strict
-
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    if indexed is not None and hashlib.sha256(raw).hexdigest() != indexed:
-        raise InputError("the file changed while it was audited")
-    data = loads_strict(raw.decode("utf-8"), what=path)
-    check_envelope(data)
-    return data
-
-
-class _Verified:
-    """Certificate data with the ``check`` that :func:`~symssm.render.coq.coq_project` asks for."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def check(self):
-        from ..certificate.envelope import verify
-
-        return verify(self.data)
 
 
 def has_coq(kind):
@@ -172,15 +123,16 @@ def kernel_check(data, seconds=600):
     import shutil
     import subprocess
     import tempfile
+    from types import SimpleNamespace
 
-    from ..errors import CertificateError, LimitError
+    from ..certificate.envelope import verify
     from ..render.coq import coq_project
 
     if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
         raise InputError("--coq: coqc is not installed")
     try:
-        files = coq_project(_Verified(data))
-    except (CertificateError, LimitError, SymssmError) as exc:
+        files = coq_project(SimpleNamespace(data=data, check=lambda: verify(data)))
+    except SymssmError as exc:
         return f"not kernel-checked: {str(exc)[:100]}"
     with tempfile.TemporaryDirectory(prefix="symssm-coq-") as tmp:
         for name, text in files.items():

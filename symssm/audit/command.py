@@ -37,36 +37,6 @@ def add_arguments(p):
                    help="time limit of the compile (default 300)")
 
 
-def _progress():
-    if not sys.stderr.isatty():
-        return None
-
-    def say(text):
-        print(f"symssm audit: {text}", file=sys.stderr, flush=True)
-    return say
-
-
-def _crops(report, pdf, folder):
-    """{claim number: PNG bytes} of each claim's page region (a margin around it), rendered by PDFium."""
-    from ..errors import InputError
-    from .pages import render_crop
-
-    out = {}
-    for c in report.claims:
-        if c.page is None or c.box is None:
-            continue
-        x0, y0, x1, y1 = c.box
-        box = (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20)
-        path = os.path.join(folder, f"crop-{c.order}.png")
-        try:
-            render_crop(pdf, c.page, box, path, scale=2.0)
-            with open(path, "rb") as fh:
-                out[c.order] = fh.read()
-        except (InputError, OSError):
-            continue
-    return out
-
-
 def run(args):
     """Run ``symssm audit`` with parsed ``args``; the exit status (0 passed, 1 failed).
 
@@ -77,22 +47,33 @@ def run(args):
     """
     import tempfile
 
+    from ..errors import InputError
     from ..formats.files import atomic_write, check_output_path
     from ..render.summary import terminal_safe
     from .core import audit, exit_code
+    from .pages import render_crop
     from .report import terminal_lines, to_html, to_json
 
     if args.html:
         check_output_path(args.html, inputs=(args.paper,))
     crops = {}
 
-    def keep(report, pdf):
-        if args.html:
-            with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
-                crops.update(_crops(report, pdf, tmp))
+    def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region and a margin, by PDFium
+        with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
+            for c in report.claims if args.html else ():
+                x0, y0, x1, y1 = c.box or (0, 0, 0, 0)
+                path = os.path.join(tmp, f"crop-{c.order}.png")
+                try:
+                    if c.page is not None and c.box is not None:
+                        render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
+                        with open(path, "rb") as fh:
+                            crops[c.order] = fh.read()
+                except (InputError, OSError):
+                    pass
 
     report = audit(args.paper, args.certificates, engine=args.engine, coq=args.coq, strict=args.strict,
-                   seconds=args.time_limit, progress=_progress(), keep=keep)
+                   seconds=args.time_limit, keep=keep, progress=(lambda text: print(
+                       f"symssm audit: {text}", file=sys.stderr, flush=True)) if sys.stderr.isatty() else None)
     if args.html:
         atomic_write(args.html, to_html(report, crops), inputs=(args.paper,))
     if args.json:

@@ -1,18 +1,12 @@
 """Compile a paper the way its author does, in a throw-away copy: the PDF the audit reads.
 
-The paper's folder is copied (regular files only; links are left out, so nothing outside the folder is
-read through them) into a temporary folder and compiled there with the engine it names (``pdflatex`` or
-``xelatex``; ``lualatex`` is refused: see :data:`UNCONFINED`), as latexmk would: the engine, then
-``biber`` (when the run wrote a ``.bcf``) or ``bibtex`` (when the ``.aux`` names a ``\\bibdata``), then
-the engine again until the log stops asking for a rerun (at most :data:`MAX_RUNS` runs). Every run has
-shell escape off (``-no-shell-escape``), kpathsea's paranoid file access (``openin_any=p``,
-``openout_any=p``: no absolute paths, no parent folders, no dot files) and the recorder on
-(``-recorder``: the ``.fls`` list of every file read, which tells the audit which symssm fragments the
-paper included without reading its TeX). Each program runs in its own process group, killed with
-everything it started on the time limit or when the audit itself is interrupted.
-
-A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error with its file
-and line (the command line's exit 2).
+The paper's folder (regular files, no links) is copied into a temporary folder and compiled as latexmk
+would: the engine (``lualatex`` is refused: :data:`UNCONFINED`), ``biber`` or ``bibtex`` when the run asks,
+then the engine again while the log asks for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell
+escape off, kpathsea's paranoid file access, SyncTeX (:func:`address`) and the recorder (the ``.fls`` list
+names the symssm files the paper included); each program runs in its own process group, killed with what
+it started at the time limit or on an interrupt.  A failed compile is an :class:`~symssm.errors.InputError`
+naming the first LaTeX error with its file and line.
 
 Examples
 --------
@@ -22,6 +16,7 @@ Examples
 '! Emergency stop.'
 """
 
+import gzip
 import os
 import re
 import shutil
@@ -34,34 +29,28 @@ from dataclasses import dataclass
 from ..errors import InputError, LimitError
 
 __all__ = ["ENGINES", "UNCONFINED", "MAX_RUNS", "MAX_COPY_BYTES", "MAX_COPY_FILES", "Compiled", "compile_paper",
-           "first_error", "recorded_inputs"]
+           "first_error", "recorded_inputs", "synctex", "address", "read_text"]
 
 ENGINES = ("pdflatex", "lualatex", "xelatex")
-#: Engines the audit refuses to run, with the reason.  LuaTeX's Lua ``io`` library ignores kpathsea's
-#: ``openin_any``/``openout_any``: ``\\directlua{io.open(...)}`` reads and writes any file the reviewer can.
-#: ``--safer`` removes ``io.open`` and writes but not ``io.lines``/``io.input``/``lfs.dir``/``package.loadlib``
-#: (measured on LuaHBTeX 1.15: a file outside the copy is still read), and stops luaotfload.
+#: Engines the audit refuses to run, with the reason: LuaTeX's Lua ``io`` ignores kpathsea's ``openin_any``, and
+#: ``--safer`` leaves ``io.lines`` (measured on LuaHBTeX 1.15: a file outside the copy is still read).
 UNCONFINED = {"lualatex": "lualatex cannot be confined (the paper's Lua code can read any file, even with --safer); "
                           "compile the paper yourself and audit the PDF: symssm audit PAPER.pdf --certificates DIR"}
-#: Most engine runs of one compile (latexmk's default is 5).
-MAX_RUNS = 4
-#: Limits on the folder copied for the compile.
-MAX_COPY_BYTES = 512 * 2**20
-MAX_COPY_FILES = 20000
+MAX_RUNS = 4  # most engine runs of one compile (latexmk's default is 5)
+MAX_COPY_BYTES, MAX_COPY_FILES = 512 * 2**20, 20000  # limits on the folder copied for the compile
 _FILE_LINE = re.compile(r"^(\.?/?[^:\n]{1,200}\.(?:tex|sty|cls|bbl|aux|ltx|def|cfg|fd|toc|lof|lot|out)):(\d+): (.+)$")
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"}
 
 
 @dataclass(frozen=True)
 class Compiled:
-    """A compiled paper: its PDF, the folder it was compiled in, the source files the engine read."""
+    """A compiled paper: its PDF, the temporary copy, the main file and the files the engine read (relative to
+    the copy)."""
 
     pdf: str
-    folder: str  # the temporary copy (removed by the caller's context)
-    main: str  # the main file's path relative to the copy
-    inputs: tuple  # paths (relative to the copy) of the files the engine read from the copy
-    runs: int  # engine runs
-    seconds: float
+    folder: str
+    main: str
+    inputs: tuple
 
 
 def _copy(src, dst):
@@ -83,53 +72,42 @@ def _copy(src, dst):
             shutil.copyfile(path, os.path.join(dst, rel, name))
 
 
-def _environment():
+def _run(argv, cwd, deadline, what):
+    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXMF", "TEXINPUTS", "BIBINPUTS", "BSTINPUTS"))}
     env.update(openin_any="p", openout_any="p", shell_escape="f", LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="0",
                FORCE_SOURCE_DATE="1")
-    return env
-
-
-def _run(argv, cwd, deadline, what):
-    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline."""
     left = deadline - time.monotonic()
-    if left <= 0:
-        raise InputError(f"{what}: the compile passed its time limit")
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=_environment(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        if left <= 0:
+            raise subprocess.TimeoutExpired(argv, 0)
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     except OSError as exc:
         raise InputError(f"cannot run {argv[0]} ({exc.strerror}); is TeX Live installed?") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{what}: the compile passed its time limit") from None
     try:
         out, _ = proc.communicate(timeout=left)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        raise InputError(f"{what}: the compile passed its time limit") from None
-    except BaseException:
-        _kill(proc)
+    except BaseException as exc:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise InputError(f"{what}: the compile passed its time limit") from None
         raise
     return proc.returncode, out.decode("utf-8", "replace")
 
 
-def _kill(proc):
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
-
-
 def first_error(log):
     """The first LaTeX error of a log written with ``-file-line-error`` (file:line: message), else its first ``!``."""
-    for line in log.splitlines():
-        m = _FILE_LINE.match(line)
+    for m in map(_FILE_LINE.match, log.splitlines()):
         if m:
             path = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
             return f"{path}:{m.group(2)}: {m.group(3).strip()}"[:300]
-    for line in log.splitlines():
-        if line.startswith("!"):
-            return line.strip()[:300]
-    return ""
+    return next((line.strip()[:300] for line in log.splitlines() if line.startswith("!")), "")
 
 
 def recorded_inputs(fls_text, folder):
@@ -141,8 +119,7 @@ def recorded_inputs(fls_text, folder):
     >>> recorded_inputs(fls, "/tmp/x")
     ('a.tex',)
     """
-    pwd = folder
-    out = []
+    pwd, out = folder, []
     for line in fls_text.splitlines():
         if line.startswith("PWD "):
             pwd = line[4:]
@@ -154,32 +131,19 @@ def recorded_inputs(fls_text, folder):
     return tuple(out)
 
 
-def _needs_rerun(log):
-    return bool(re.search(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may have changed|"
-                          r"There were undefined citations|Please \(re\)run Biber|rerunfilecheck", log))
+_RERUN = re.compile(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may have changed|"
+                    r"There were undefined citations|Please \(re\)run Biber|rerunfilecheck")
 
 
 def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=None):
-    """Compile ``paper`` in a copy of its folder made under ``workdir``; the :class:`Compiled` result.
-
-    Parameters
-    ----------
-    paper : str
-        The main ``.tex`` file.
-    workdir : str
-        An empty folder the copy goes into (the caller removes it).
-    engine : str
-        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused
-        (:data:`UNCONFINED`).
-    seconds : float
-        Time limit for the whole compile (every run together).
-    progress : callable, optional
-        Called with a short line before each program runs.
+    """Compile ``paper`` (the main ``.tex`` file) in a copy of its folder made under ``workdir`` (an empty folder the
+    caller removes) with ``engine``, within ``seconds`` for every run together; ``progress`` is called with a
+    short line before each program runs.  The :class:`Compiled` result.
 
     Raises
     ------
     InputError
-        If the engine is unknown or refused (``lualatex``), the paper is not a readable ``.tex`` file, the
+        If the engine is unknown or refused (:data:`UNCONFINED`), the paper is not a readable ``.tex`` file, the
         compile fails (the first LaTeX error with its file and line) or passes its time limit.
     """
     if engine not in ENGINES:
@@ -192,11 +156,8 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     if not os.path.isfile(paper):
         raise InputError(f"{paper}: no such file")
     start = time.monotonic()
-    deadline = start + seconds
-    src = os.path.dirname(paper)
-    dst = os.path.join(workdir, "paper")
-    _copy(src, dst)
-    main = os.path.basename(paper)
+    dst, main = os.path.join(workdir, "paper"), os.path.basename(paper)
+    _copy(os.path.dirname(paper), dst)
     stem = main[:-4] if main.endswith(".tex") else main
     argv = [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
             "-recorder", "-synctex=1", main]
@@ -205,43 +166,33 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     while True:
         runs += 1
         say(f"{engine} run {runs}")
-        code, out = _run(argv, dst, deadline, main)
-        log = _read(os.path.join(dst, stem + ".log")) or out
+        code, out = _run(argv, dst, start + seconds, main)
+        log = read_text(os.path.join(dst, stem + ".log")) or out
         if code != 0 or not os.path.isfile(os.path.join(dst, stem + ".pdf")):
             err = first_error(log) or f"{engine} stopped with exit status {code} and no PDF"
             raise InputError(f"the paper does not compile: {err}")
-        if not bib_done:
-            bib_done = True
-            tool = _bibliography_tool(dst, stem)
-            if tool:
-                say(tool)
-                bcode, bout = _run([tool, stem], dst, deadline, f"{tool} {stem}")
-                if bcode != 0 and tool == "biber" or bcode >= 2:
-                    line = next((x for x in bout.splitlines() if "ERROR" in x or x.startswith("I ")), "")
-                    raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")
-                continue
-        if runs >= MAX_RUNS or not _needs_rerun(log):
+        tool = None if bib_done else "biber" if os.path.isfile(os.path.join(dst, stem + ".bcf")) else \
+            "bibtex" if "\\bibdata{" in read_text(os.path.join(dst, stem + ".aux")) else None
+        bib_done = True
+        if tool:
+            if shutil.which(tool) is None:
+                raise InputError(f"the paper uses {tool}, which is not installed")
+            say(tool)
+            bcode, bout = _run([tool, stem], dst, start + seconds, f"{tool} {stem}")
+            if bcode != 0 and tool == "biber" or bcode >= 2:
+                line = next((x for x in bout.splitlines() if "ERROR" in x or x.startswith("I ")), "")
+                raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")
+        elif runs >= MAX_RUNS or not _RERUN.search(log):
             break
-    fls = _read(os.path.join(dst, stem + ".fls"))
-    inputs = recorded_inputs(fls, dst)
-    return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs, runs, time.monotonic() - start)
+    inputs = recorded_inputs(read_text(os.path.join(dst, stem + ".fls")), dst)
+    return Compiled(os.path.join(dst, stem + ".pdf"), dst, main, inputs)
 
 
-def _bibliography_tool(folder, stem):
-    if os.path.isfile(os.path.join(folder, stem + ".bcf")):
-        if shutil.which("biber") is None:
-            raise InputError("the paper uses biblatex with biber, which is not installed")
-        return "biber"
-    aux = _read(os.path.join(folder, stem + ".aux"))
-    if "\\bibdata{" in aux:
-        return "bibtex"
-    return None
-
-
-def _read(path):
+def read_text(path, size=64 * 2**20):
+    """The first ``size`` bytes of a file as text (undecodable bytes replaced), or "" when it cannot be read."""
     try:
         with open(path, "rb") as fh:
-            return fh.read(64 * 2**20).decode("utf-8", "replace")
+            return fh.read(size).decode("utf-8", "replace")
     except OSError:
         return ""
 
@@ -249,3 +200,43 @@ def _read(path):
 def temporary_folder():
     """A fresh temporary folder (a :class:`tempfile.TemporaryDirectory`) for :func:`compile_paper`."""
     return tempfile.TemporaryDirectory(prefix="symssm-audit-")
+
+
+_RECORD = re.compile(r"^[xkg$](\d+),(\d+):(-?\d+),(-?\d+)", re.M)  # glyphs, kerns, glue, math: where they came from
+_SP = 72.0 / 72.27 / 65536.0  # scaled points to PDF points
+
+
+def synctex(compiled, text=None):
+    """``(inputs, pages)`` of the compile's SyncTeX file (or ``text``): {tag: path relative to the copy, or None
+    outside it} and {page: [(x, y from the page's top, tag, line)]} in PDF points; None when unreadable.
+
+    Examples
+    --------
+    >>> c = Compiled("p.pdf", "/w", "paper.tex", ())
+    >>> s = synctex(c, "SyncTeX Version:1\\nInput:1:/w/./paper.tex\\nContent:\\n{1\\nx1,7:4736286,10962208\\n}1\\n")
+    >>> address(s, 1, 72.5, 792 - 166.6, 792.0)
+    ('paper.tex', 7)
+    """
+    try:
+        if text is None:
+            with gzip.open(os.path.join(compiled.folder, compiled.main[:-4] + ".synctex.gz"), "rt", encoding="utf-8",
+                           errors="replace") as fh:
+                text = fh.read(64 * 2**20)
+    except (OSError, EOFError, ValueError):
+        return None
+    inputs = {int(tag): os.path.relpath(os.path.normpath(path), os.path.normpath(compiled.folder))
+              for tag, path in re.findall(r"^Input:(\d+):(.*)$", text, re.M)}
+    pages = {}
+    for m in re.finditer(r"^\{(\d+)\n(.*?)^\}\1$", text.partition("\nContent:")[2], re.S | re.M):
+        pages.setdefault(int(m.group(1)), []).extend((int(x) * _SP, int(y) * _SP, int(tag), int(line))
+                                                     for tag, line, x, y in _RECORD.findall(m.group(2)))
+    return {tag: None if rel.startswith("..") else rel for tag, rel in inputs.items()}, pages
+
+
+def address(sync, page, x, y, top):
+    """``(file, line)`` of the nearest record at or before PDF position ``(x, y)`` on its line of ``page``
+    (``top``: the page's top edge), or None."""
+    inputs, pages = sync or ({}, {})
+    near = [(rx, tag, line) for rx, ry, tag, line in pages.get(page, ()) if abs(ry - (top - y)) <= 3.0 and rx <= x + 1]
+    best = max(near, default=None)
+    return (inputs[best[1]], best[2]) if best and inputs.get(best[1]) is not None else None

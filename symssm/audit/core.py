@@ -1,43 +1,21 @@
 """``symssm audit``: is every certified result of a paper visibly on its pages, as certified?
 
-The verdict is about the compiled pages, never about the TeX source.  A ``.tex`` paper is compiled in a
-throw-away copy (:mod:`symssm.audit.compile`); a ``.pdf`` is read as it is.  Then:
-
-1. every certificate under the folder (``--certificates DIR``, default the paper's folder, recursively) is
-   indexed by SHA-256 (:mod:`symssm.audit.certificates`), and the statements its symssm LaTeX typesets
-   are derived from it (:mod:`symssm.audit.statements`);
-2. the pages are read into painted glyphs with their visibility problems (:mod:`symssm.audit.pages`), and
-   each statement is looked for as a run of glyphs in reading order (:mod:`symssm.audit.claims`);
-3. the paper's **included** statements are those of the symssm fragments and macro files the engine read
-   (the compile's ``.fls`` list; each such file's first comment names its certificate's SHA-256 and file).
-
-Statuses (:data:`STATUSES`) of a claim, one row of the report each:
-
-- ``verified``: a statement of a certificate the checker verifies, shown by glyphs that all pass;
-  ``kernel-checked`` with ``--coq`` when Coq also accepts the head count's re-proof;
-- ``hidden``: the statement's glyphs are on a page but a reader would not see them as they are (the
-  reason from :mod:`symssm.audit.pages`: "drawn in white on page 2", "outside the crop box on page 1",
-  "covered by a Stamp annotation on page 3", ...);
-- ``not-shown``: the paper includes the fragment but no page shows its statement as certified;
-- ``changed``: the included file names a certificate whose file now has other contents (another SHA-256);
-- ``missing-certificate``: the included file's certificate is not under the folder;
-- ``fails-check``: the certificate does not verify (the checker's first failed obligation);
-- ``contradicts``: prose on a page gives a number for a certified system that its certificate never proves;
-- ``unchecked`` and ``consistent``: prose numbers next to claim words (a number that agrees with the named
-  system's certificate is ``consistent``; its words are not checked), and images near theorems, which the
-  audit cannot read;
-- ``unused``: a certificate under the folder that no page shows.
-
-Exit status (:func:`exit_code`): 0 when at least one certified statement is shown, every included statement
-is verified, and nothing is hidden, changed, missing, failing or contradicted; with ``strict``, also nothing
-unchecked, consistent or unused; 1 otherwise; 2 when the paper cannot be compiled or read.
+The verdict is about the compiled pages, never the TeX source: a ``.tex`` paper is compiled in a throw-away
+copy (:mod:`~symssm.audit.compile`), a ``.pdf`` is read as it is.  Every certificate under the folder is
+found by SHA-256 and re-checked (:mod:`~symssm.audit.certificates`); the statements its LaTeX typesets
+(:mod:`~symssm.audit.statements`) are looked for on the pages as runs of visible glyphs
+(:mod:`~symssm.audit.claims`).  The statements the paper must show are those of the symssm fragments and
+macro files the engine read (the compile's ``.fls`` list; each file's first comment names its certificate).
+The statuses (:data:`STATUSES`) and the exit status are described in docs/latex.md.
 """
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import InputError
+from .compile import address, compile_paper, read_text, synctex, temporary_folder
 
 __all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING"]
 
@@ -50,6 +28,7 @@ STATUSES = {
 PASSING = {"verified", "kernel-checked"}
 FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts"}
 STRICT_FAILING = {"unchecked", "consistent", "unused"}
+_LAST = 10**9  # the order of a row that is on no page
 
 
 @dataclass
@@ -84,30 +63,22 @@ class Report:
     claims: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     strict: bool = False
-    seconds: dict = field(default_factory=dict)
 
 
 def exit_code(report):
-    """0 when the paper passes the audit, 1 otherwise (see the module's description).
+    """0 when at least one certified statement is shown and nothing fails (with ``strict``, also nothing
+    unchecked, consistent or unused), else 1.
 
     Examples
     --------
-    >>> r = Report("p.tex", ".", "p.pdf", "pdflatex", claims=[Claim("verified", "head-count fragment", "k = 2")])
-    >>> exit_code(r)
-    0
-    >>> r.claims.append(Claim("unchecked", "prose: heads", "It needs 3 heads."))
-    >>> exit_code(r)
-    0
-    >>> r.strict = True
-    >>> exit_code(r)
-    1
+    >>> r = Report("p.tex", ".", "p.pdf", "pdflatex", claims=[Claim("verified", "head-count fragment", "k = 2"),
+    ...                                                       Claim("unchecked", "prose: heads", "It needs 3 heads.")])
+    >>> exit_code(r), exit_code(Report("p.tex", ".", "p.pdf", "pdflatex", claims=r.claims, strict=True))
+    (0, 1)
     """
     statuses = {c.status for c in report.claims}
-    if not statuses & PASSING or statuses & FAILING:
-        return 1
-    if report.strict and statuses & STRICT_FAILING:
-        return 1
-    return 0
+    failing = FAILING | STRICT_FAILING if report.strict else FAILING
+    return 0 if statuses & PASSING and not statuses & failing else 1
 
 
 def _rel(path):
@@ -122,16 +93,8 @@ def _included(compiled):
     from .certificates import parse_marker
 
     out = []
-    if compiled is None:
-        return out
-    for rel in compiled.inputs:
-        if not rel.endswith(".tex"):
-            continue
-        try:
-            with open(os.path.join(compiled.folder, rel), "rb") as fh:
-                first = fh.readline(8192).decode("utf-8", "replace")
-        except OSError:
-            continue
+    for rel in compiled.inputs if compiled else ():
+        first = read_text(os.path.join(compiled.folder, rel), 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
         marker = parse_marker(first)
         if marker:
             out.append((rel,) + marker)
@@ -143,19 +106,9 @@ def _included(compiled):
 
 def _labels(compiled):
     """{label: (number, page)} from the compiled paper's ``.aux`` files (addresses only)."""
-    import re
-
     out = {}
-    if compiled is None:
-        return out
-    for rel in compiled.inputs + (compiled.main[:-4] + ".aux",):
-        if not rel.endswith(".aux"):
-            continue
-        try:
-            with open(os.path.join(compiled.folder, rel), encoding="utf-8", errors="replace") as fh:
-                text = fh.read(4 * 2**20)
-        except OSError:
-            continue
+    for rel in compiled.inputs + (compiled.main[:-4] + ".aux",) if compiled else ():
+        text = read_text(os.path.join(compiled.folder, rel), 4 * 2**20) if rel.endswith(".aux") else ""
         for m in re.finditer(r"\\newlabel\{([^{}]{1,80})\}\{\{([^{}]{0,40})\}\{([^{}]{0,20})\}", text):
             out.setdefault(m.group(1), (m.group(2), m.group(3)))
     return out
@@ -173,26 +126,10 @@ def _label_option(options):
 
 def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=False, seconds=120.0, progress=None,
           keep=None):
-    """Audit a paper (``.tex``: compiled first; ``.pdf``: as given): a :class:`Report`.
-
-    Parameters
-    ----------
-    paper : str
-        The main ``.tex`` file, or the PDF.
-    certificates : str, optional
-        Folder searched recursively for the certificates (default: the paper's folder).
-    engine : str
-        ``pdflatex`` (default) or ``xelatex``; ``lualatex`` is refused (its Lua code cannot be confined).
-    coq : bool
-        Also re-prove every verified head count of a real system in Coq.
-    strict : bool
-        Make unchecked and consistent prose, images near theorems and unused certificates fail the audit.
-    seconds : float
-        Time limit of the compile.
-    progress : callable, optional
-        Called with a short line at each step.
-    keep : callable, optional
-        Called with the report and the PDF's path while the PDF still exists (the HTML report's images).
+    """Audit a paper (``.tex``: compiled first; ``.pdf``: as given) against the certificates under ``certificates``
+    (default: the paper's folder): a :class:`Report`.  ``engine``, ``seconds``: the compile's; ``coq``: re-prove
+    each verified head count in Coq; ``strict``: unchecked, consistent and unused rows fail; ``progress``: called
+    with a short line at each step; ``keep``: called with the report and the PDF's path while the PDF exists.
 
     Raises
     ------
@@ -207,10 +144,6 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     ...
     symssm.errors.InputError: no-such-folder/no-such-paper.tex: no such file
     """
-    import time
-
-    from .compile import compile_paper, temporary_folder
-
     paper = os.fspath(paper)
     if not os.path.isfile(paper):
         raise InputError(f"{paper}: no such file")
@@ -220,301 +153,184 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     say = progress or (lambda text: None)
     is_pdf = paper.lower().endswith(".pdf")
     with temporary_folder() as tmp:
-        t0 = time.monotonic()
-        compiled = None
-        if is_pdf:
-            pdf = paper
-        else:
-            compiled = compile_paper(paper, tmp, engine=engine, seconds=seconds, progress=say)
-            pdf = compiled.pdf
+        compiled = None if is_pdf else compile_paper(paper, tmp, engine=engine, seconds=seconds, progress=say)
+        pdf = paper if is_pdf else compiled.pdf
         report = Report(paper, _rel(folder), pdf if is_pdf else os.path.basename(pdf), None if is_pdf else engine,
                         strict=strict)
-        report.seconds["compile"] = time.monotonic() - t0
         _audit_pdf(report, pdf, folder, compiled, coq, say)
         if keep is not None:
             keep(report, pdf)
     return report
 
 
-def _audit_pdf(report, pdf, folder, compiled, coq, say):
-    import time
+def _union(boxes):
+    boxes = list(boxes)
+    return tuple(f(b[i] for b in boxes) for i, f in enumerate((min, min, max, max)))
 
+
+def _audit_pdf(report, pdf, folder, compiled, coq, say):
     from . import certificates as certs
-    from .claims import PART_WINDOW, Stream, find, find_whole, negated_before, prose_claims
-    from ..render.style import certificate_sha256
+    from .claims import PART_WINDOW, Run, Stream, find_whole, negated_before, occurrences, prose_claims
     from .pages import read_pdf
     from .statements import statements
 
-    t0 = time.monotonic()
     say("reading the pages")
     pages = read_pdf(pdf)
-    report.pages = len(pages)
-    stream = Stream(pages)
-    report.seconds["pages"] = time.monotonic() - t0
-    t0 = time.monotonic()
+    report.pages, stream = len(pages), Stream(pages)
     say("finding the certified statements")
-    _, paths, by_name = certs.index(folder)
-    data = {}  # sha -> (path, data)
-    for path in paths:
-        try:
-            d = certs.load(path, None)
-            data.setdefault(certificate_sha256(d), (path, d))
-        except (InputError, ValueError, TypeError, KeyError, RecursionError, OSError, UnicodeDecodeError):
-            continue
-    included = _included(compiled)
-    labels = _labels(compiled)
-    verdicts = {}
+    data, by_name = certs.index(folder)
+    included, labels, verdicts = _included(compiled), _labels(compiled), {}
 
     def verdict(sha):
         if sha not in verdicts:
             say(f"checking {os.path.basename(data[sha][0])}")
-            verdicts[sha] = certs.cached_check(data[sha][0])
+            verdicts[sha] = certs.check(data[sha][0])
         return verdicts[sha]
 
-    covered, shown_shas, claims, regions = set(), set(), [], []
-    included_shas = {entry[3] for entry in included}
-    fragment_file = {entry[3]: (entry[0], entry[5]) for entry in included if entry[1] == "fragment"}
+    covered, shown, claims, regions = set(), set(), [], []
+    fragment_file = {e[3]: (e[0], _label_option(e[5])) for e in included if e[1] == "fragment"}
     for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0]):
         try:
             sts = statements(d, sha)
         except InputError as exc:
             report.notes.append(f"{_rel(path)}: {exc}")
             continue
-        if sha in fragment_file and not any(st.what == "fragment" for st in sts):
-            # fail closed: the paper includes this fragment, and the audit cannot say what it must show
-            rel, opts = fragment_file[sha]
+        rel, label = fragment_file.get(sha, (None, None))
+        if rel and not any(st.what == "fragment" for st in sts):  # fail closed: what must the page show?
             claims.append(Claim("not-shown", f"{d['kind']} fragment", os.path.basename(rel),
                                 "the audit cannot derive the statement this fragment typesets, so it cannot show "
-                                "that the page states it as certified", file=rel, line=1,
-                                label=_label_option(opts) or None, certificate=_rel(path), sha256=sha))
+                                "that the page states it as certified", file=rel, line=1, label=label,
+                                certificate=_rel(path), sha256=sha))
         for st in sts:
-            why = ""
-            if st.segments:
-                runs, partial, why = find_whole(stream, st)
-            else:
-                runs, partial = find(stream, st)
+            runs, partial, why = find_whole(stream, st)
             is_fragment = st.what == "fragment"
-            required = is_fragment and sha in fragment_file
-            if runs is None and not required and not (why and partial):
+            if runs is None and not (is_fragment and rel) and not (why and partial):
                 continue
             code, message = verdict(sha)
-            claim = Claim("verified", f"{d['kind']} {st.what}", st.text, certificate=_rel(path), sha256=sha)
-            if is_fragment and sha in fragment_file:
-                rel, opts = fragment_file[sha]
-                claim.file, claim.line = rel, 1
-                claim.label = _label_option(opts) or None
-            if code != 0:
-                claim.status, claim.reason = "fails-check", message
+            claim = Claim("verified" if code == 0 else "fails-check", f"{d['kind']} {st.what}", st.text,
+                          "" if code == 0 else message, certificate=_rel(path), sha256=sha, order=_LAST)
+            if is_fragment and rel:
+                claim.file, claim.line, claim.label = rel, 1, label
             if runs is None:
                 if claim.status == "verified":
                     claim.status = "not-shown"
-                    claim.reason = ("the paper includes this fragment but no page shows its statement as certified"
-                                    + (f" ({why})" if why else ""))
-                if why and claim.status in ("verified", "not-shown"):  # found, but its theorem differs
-                    claim.status = "not-shown"
-                    claim.reason = f"the theorem on the page is not the certified one: {why}"
+                    claim.reason = (f"the theorem on the page is not the certified one: {why}" if why else
+                                    "the paper includes this fragment but no page shows its statement as certified")
                 if partial:
-                    claim.page, claim.box = partial[0].page, partial[0].boxes()[partial[0].page]
-                    claim.order = partial[0].start
+                    first = partial[0]
+                    claim.page, claim.order = first.page, first.start
+                    claim.box = _union(g.bbox for p, g in first.glyphs if p == first.page)
                     # what the page shows after the title is about this certificate's system
-                    regions.append((partial[0].start, partial[-1].end + PART_WINDOW // 4, sha))
-                else:
-                    claim.order = 10**9
+                    regions.append((first.start, partial[-1].end + PART_WINDOW // 4, sha))
             else:
-                problems = tuple(p for r in runs for p in r.problems) + _beside(runs, pages)
-                seen = []
-                for p in problems:
-                    if p not in seen:
-                        seen.append(p)
-                if seen and claim.status == "verified":
-                    claim.status, claim.reason = "hidden", "; ".join(seen[:4])
+                problems = tuple(dict.fromkeys([p for r in runs for p in r.problems] + list(_beside(runs, pages))))
                 negation = "" if is_fragment else negated_before(stream, runs[0])
-                if negation and claim.status == "verified":  # "It is not true that \\Sentence": listed, not verified
-                    claim.status = "unchecked"
-                    claim.reason = (f"negated: the page has \"{negation[-40:]}\" before the certified sentence; "
-                                    "not counted as verified")
-                claim.page = runs[-1].page
-                boxes = [r.boxes()[claim.page] for r in runs if claim.page in r.boxes()]
-                claim.box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                             max(b[3] for b in boxes))
-                claim.order = runs[0].start
-                claim.anchor = runs[-1].glyphs[0][1].origin
+                if problems and claim.status == "verified":
+                    claim.status, claim.reason = "hidden", "; ".join(problems[:4])
+                elif negation and claim.status == "verified":  # "It is not true that \\Sentence"
+                    claim.status = "contradicts"
+                    claim.reason = (f"negated: the page has \"{negation}\" before the certified sentence, and so "
+                                    "states the opposite of what the certificate proves")
+                claim.page, claim.order, claim.anchor = runs[-1].page, runs[0].start, runs[-1].glyphs[0][1].origin
+                claim.box = _union(g.bbox for r in runs for p, g in r.glyphs if p == claim.page)
                 for r in runs:
                     covered.update(range(r.start, r.end))
                 end = runs[-1].end
                 if st.tail:  # the proof's last sentence; else about a column of the proof
-                    tails = _tail(stream, st.tail, end)
-                    end = tails.end if tails else end + PART_WINDOW // 2
+                    tails = occurrences(stream, st.tail, end, end + 3 * PART_WINDOW)
+                    end = tails[0].end if tails else end + PART_WINDOW // 2
                 regions.append((runs[0].start, end, sha))
-                shown_shas.add(sha)
-            if claim.label is None and is_fragment:
-                auto = "symssm:" + sha[:16]
-                claim.label = auto if auto in labels else None
-            if claim.label in labels:
-                claim.number = labels[claim.label][0] or None
+                shown.add(sha)
+            auto = "symssm:" + sha[:16]
+            claim.label = claim.label or (auto if is_fragment and auto in labels else None)
+            claim.number = labels[claim.label][0] or None if claim.label in labels else None
             claims.append(claim)
-    # included files whose certificate is not there (or has changed)
-    tables = {rel for rel, what, *_ in included if what == "table"}
-    for rel in sorted(tables):
+    for rel in sorted({e[0] for e in included if e[1] == "table"}):
         report.notes.append(f"{rel}: the framework table's rows are not certified statements the audit reads; "
                             "put a layer's fragment or sentence macro in the paper to have it verified")
-    for rel, what, kind, sha, name, _ in included:
-        if what == "table":
+    for rel, what, kind, sha, name, _ in included:  # included files whose certificate is not there, or fails
+        if what == "table" or sha in data and (what != "macros" or verdict(sha)[0] == 0):
             continue
+        same = by_name.get(name, [])
         if sha in data:
-            if what == "macros" and verdict(sha)[0] != 0:
-                claims.append(Claim("fails-check", f"{kind} macros", f"the macros of {name}", verdict(sha)[1],
-                                    file=rel, line=1, certificate=_rel(data[sha][0]), sha256=sha, order=10**9))
-            continue
-        same_name = by_name.get(name, [])
-        if same_name:
-            claims.append(Claim("changed", f"{kind} {what}", f"{what} of {name}",
-                                f"{_rel(same_name[0])} has changed since this {what} was generated (the file "
-                                f"records SHA-256 {sha[:16]}...)", file=rel, line=1, certificate=_rel(same_name[0]),
-                                sha256=sha, order=10**9))
+            row = ("fails-check", f"the macros of {name}", verdict(sha)[1], data[sha][0])
+        elif same:
+            row = ("changed", f"{what} of {name}", f"{_rel(same[0])} has changed since this {what} was generated "
+                   f"(the file records SHA-256 {sha[:16]}...)", same[0])
         else:
-            claims.append(Claim("missing-certificate", f"{kind} {what}", f"{what} of {name}",
-                                f"no certificate with SHA-256 {sha[:16]}... under {report.folder}", file=rel, line=1,
-                                sha256=sha, order=10**9))
-    report.seconds["statements"] = time.monotonic() - t0
-    t0 = time.monotonic()
+            row = ("missing-certificate", f"{what} of {name}",
+                   f"no certificate with SHA-256 {sha[:16]}... under {report.folder}", None)
+        claims.append(Claim(row[0], f"{kind} {what}", row[1], row[2], file=rel, line=1,
+                            certificate=row[3] and _rel(row[3]), sha256=sha, order=_LAST))
     say("reading the prose")
-    systems = []
-    from ..render.claims import values
+    systems = [_system(d, path) for sha, (path, d) in data.items() if verdicts.get(sha, (None,))[0] == 0 and
+               (d.get("system") or {}).get("name")]
+    fragments = [(a, b, _system(data[sha][1], data[sha][0])) for a, b, sha in regions]
 
-    for sha, (path, d) in data.items():
-        name = (d.get("system") or {}).get("name")
-        if name and verdicts.get(sha, (None,))[0] == 0:
-            systems.append(_system(name, path, d))
-    fragments = [(a, b, _system(data[sha][1]["system"].get("name") or "", data[sha][0], data[sha][1]))
-                 for a, b, sha in regions]
     def beside(indices):
-        by_page = {}
-        for i in indices:
-            num, g = stream.glyphs[i]
-            by_page.setdefault(num, []).append(g)
-        from .claims import Run
-
-        return _beside([Run(tuple((num, g) for g in gl), 0, 0) for num, gl in by_page.items()], pages)
+        return _beside([Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages)
 
     for pc in prose_claims(stream, covered, systems, fragments, beside):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
-                            box=pc.box, certificate=pc.certificate or None, order=_order_of(stream, pc)))
-    claims += _images(pages, stream)
-    _addresses(claims, pages, compiled)
+        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail,
+                            page=pc.page, box=pc.box, certificate=pc.certificate or None, order=pc.at))
+    for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them
+        text = "".join(g.char for g in page.glyphs)
+        if page.images and re.search("Theorem|Lemma|Certified|Proposition|Corollary", text):
+            order = next((i for i, (p, _) in enumerate(stream.glyphs) if p == page.number), _LAST)
+            claims += [Claim("unchecked", "image", f"an image on page {page.number}", "images are not readable by "
+                             "the audit; check what it shows by eye", page=page.number, box=tuple(box), order=order)
+                       for box in page.images]
+    sync, tops = synctex(compiled) if compiled else None, {p.number: p.mediabox[3] for p in pages}
+    for c in claims:  # source addresses from SyncTeX (never used for a verdict)
+        if sync and c.file is None and c.page is not None and c.box is not None:
+            x, y = c.anchor or c.box[:2]
+            c.file, c.line = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0)) or (None, None)
+    kernel = {}
+    for c in claims if coq else ():  # Coq re-proves each verified head count of a real system
+        d = data[c.sha256][1] if c.sha256 in data else None
+        if c.status == "verified" and c.what.endswith("fragment") and d and certs.has_coq(d["kind"]) and \
+                not d.get("field"):
+            if c.sha256 not in kernel:
+                kernel[c.sha256] = certs.kernel_check(d)
+            if kernel[c.sha256] is True:
+                c.status = "kernel-checked"
+            else:
+                report.notes.append(f"{c.certificate}: {kernel[c.sha256]}")
+    claims += [Claim("unused", d["kind"], os.path.basename(path), "no page shows a statement of this certificate",
+                     certificate=_rel(path), sha256=sha, order=_LAST + 1)
+               for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0])
+               if sha not in shown and sha not in {e[3] for e in included}]
     claims.sort(key=lambda c: c.order)
-    if coq:
-        _kernel(claims, data, report)
-    for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0]):
-        if sha not in shown_shas and sha not in included_shas:
-            claims.append(Claim("unused", d["kind"], f"{os.path.basename(path)}",
-                                "no page shows a statement of this certificate", certificate=_rel(path), sha256=sha,
-                                order=10**9 + 1))
     for i, c in enumerate(claims, 1):
         c.order = i
     report.claims = claims
-    report.seconds["prose"] = time.monotonic() - t0
 
 
 def _beside(runs, pages):
     """What lies beside the runs' glyphs that they do not explain (a digit drawn as a path, a Type 3 glyph, an
-    annotation, stray ink): :func:`symssm.audit.pages.run_problems`, page by page (empty before the reader has it)."""
-    try:
-        from .pages import run_problems
-    except ImportError:
-        return ()
-    by_number = {p.number: p for p in pages}
-    out = []
+    annotation, stray ink): :func:`symssm.audit.pages.run_problems`, page by page."""
+    from .pages import run_problems
+
+    by_number, out = {p.number: p for p in pages}, []
     for r in runs:
         by_page = {}
         for num, g in r.glyphs:
             by_page.setdefault(num, []).append(g)
         for num, glyphs in by_page.items():
-            for reason in run_problems(by_number[num], glyphs):
-                if r.display and reason.startswith("a drawing beside"):
-                    continue  # a display's rules (fraction bars, radicals) are read as drawings beside it today
-                if reason not in out:
-                    out.append(reason)
-    return tuple(out)
+            # a display's rules (fraction bars, radicals) are read as drawings beside it
+            out += [x for x in run_problems(by_number[num], glyphs)
+                    if not (r.display and x.startswith("a drawing beside"))]
+    return tuple(dict.fromkeys(out))
 
 
-def _system(name, path, d):
+def _system(d, path):
     """``(name, certificate path, values, kind, counts at one length or None)`` of a certified system."""
     from ..render.claims import values
 
-    at = None
-    if "profile" in d:
-        def at(n, d=d):
-            try:
-                return values(d, n)
-            except (KeyError, TypeError, IndexError):
-                return None
-    return (name, _rel(path), values(d), d["kind"], at)
-
-
-def _addresses(claims, pages, compiled):
-    """The source file and line of each claim found on a page without one, from SyncTeX (addresses only)."""
-    from .synctex import address, read
-
-    if compiled is None:
-        return
-    sync = read(os.path.join(compiled.folder, compiled.main[:-4] + ".synctex.gz"), compiled.folder)
-    tops = {p.number: p.mediabox[3] for p in pages}
-    for c in claims:
-        if c.file is None and c.page is not None and c.box is not None:
-            x, y = c.anchor or (c.box[0], c.box[1])
-            found = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0))
-            if found:
-                c.file, c.line = found
-
-
-def _tail(stream, text, after):
-    from .claims import PART_WINDOW, _occurrences
-
-    found = _occurrences(stream, text, after, after + 3 * PART_WINDOW)
-    return found[0] if found else None
-
-
-def _order_of(stream, pc):
-    for i, (page, g) in enumerate(stream.glyphs):
-        if page == pc.page and g.bbox == pc.box:
-            return i
-    return 10**9
-
-
-def _images(pages, stream):
-    """Images on pages that carry a theorem-like heading: the audit cannot read them."""
-    import re
-
-    out = []
-    for page in pages:
-        if not page.images:
-            continue
-        text = " ".join(g.char for g in page.glyphs)
-        heads = bool(re.search(r"T\s*h\s*e\s*o\s*r\s*e\s*m|L\s*e\s*m\s*m\s*a|C\s*e\s*r\s*t\s*i\s*f\s*i\s*e\s*d|"
-                               r"P\s*r\s*o\s*p\s*o\s*s\s*i\s*t\s*i\s*o\s*n|C\s*o\s*r\s*o\s*l\s*l\s*a\s*r\s*y", text))
-        for box in page.images:
-            if heads:
-                order = next((i for i, (p, _) in enumerate(stream.glyphs) if p == page.number), 10**9)
-                out.append(Claim("unchecked", "image", f"an image on page {page.number}",
-                                 "images are not readable by the audit; check what it shows by eye",
-                                 page=page.number, box=tuple(box), order=order))
-    return out
-
-
-def _kernel(claims, data, report):
-    from .certificates import has_coq, kernel_check
-
-    done = {}
-    for claim in claims:
-        if claim.status != "verified" or not claim.what.endswith("fragment") or claim.sha256 not in data:
-            continue
-        d = data[claim.sha256][1]
-        if not has_coq(d["kind"]) or d.get("field"):
-            continue
-        if claim.sha256 not in done:
-            done[claim.sha256] = kernel_check(d)
-        if done[claim.sha256] is True:
-            claim.status = "kernel-checked"
-        else:
-            report.notes.append(f"{claim.certificate}: {done[claim.sha256]}")
+    def at(n):
+        try:
+            return values(d, n)
+        except (KeyError, TypeError, IndexError):
+            return None
+    return ((d.get("system") or {}).get("name") or "", _rel(path), values(d), d["kind"],
+            at if "profile" in d else None)

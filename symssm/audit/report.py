@@ -1,10 +1,8 @@
 """The audit's report: terminal lines, a stable JSON document, one self-contained HTML page.
 
-Each lists the claims in the order of the pages: number, label, page, status, reason, what the claim
-is and its text as the page shows it (glyph text, never TeX).  The HTML page puts a cropped image of
-the page region beside each claim found on a page (rendered by PDFium, embedded as a ``data:`` URI:
-the page needs no network and runs no script).  The JSON document (:data:`SCHEMA_VERSION`, fields
-documented in docs/latex.md) only gains fields within a version.
+Each lists the claims in the order of the pages, their text as the page shows it (never TeX).  The HTML page
+embeds a PDFium crop of each claim's region (no network, no script); the JSON document
+(:data:`SCHEMA_VERSION`, documented in docs/latex.md) only gains fields within a version.
 
 Examples
 --------
@@ -21,6 +19,7 @@ Examples
 
 import base64
 import html
+from collections import Counter
 
 from .core import FAILING, PASSING, STATUSES, STRICT_FAILING, exit_code
 
@@ -30,19 +29,10 @@ __all__ = ["terminal_lines", "to_json", "to_html", "SCHEMA_VERSION"]
 SCHEMA_VERSION = 2
 
 
-def _counts(report):
-    counts = {}
-    for c in report.claims:
-        counts[c.status] = counts.get(c.status, 0) + 1
-    return counts
-
-
 def summary(report):
     """The verdict in one line."""
-    counts = _counts(report)
-    shown = sum(counts.get(s, 0) for s in PASSING)
-    bad = sum(counts.get(s, 0) for s in FAILING)
-    loose = sum(counts.get(s, 0) for s in STRICT_FAILING)
+    counts = Counter(c.status for c in report.claims)
+    shown, bad, loose = (sum(counts[s] for s in group) for group in (PASSING, FAILING, STRICT_FAILING))
     where = f"{report.pages} page{'s' if report.pages != 1 else ''}, " + (
         f"compiled with {report.engine}" if report.engine else "the PDF as given")
     if exit_code(report) == 0:
@@ -59,33 +49,16 @@ def summary(report):
     return f"audit of {report.paper}: {head} ({where})"
 
 
-def _where(c):
-    out = []
-    if c.page is not None:
-        out.append(f"page {c.page}")
-    if c.number:
-        out.append(f"number {c.number}")
-    if c.label and not c.label.startswith("symssm:"):
-        out.append(f"[{c.label}]")
-    if c.file:
-        out.append(f"{c.file}:{c.line}")
-    return ", ".join(out)
-
-
 def terminal_lines(report):
     """The report as lines for a terminal: the verdict, then one line per claim, then notes."""
     out = [summary(report)]
     for c in report.claims:
-        where = _where(c)
-        line = f"#{c.order} {STATUSES[c.status]}" + (f", {where}" if where else "") + f": {c.what}"
-        if c.certificate:
-            line += f" ({c.certificate})"
-        line += f": {c.text}"
-        if c.reason:
-            line += f": {c.reason}"
-        out.append(line)
-    out += [f"note: {n}" for n in report.notes]
-    return out
+        label = c.label and not c.label.startswith("symssm:") and f"[{c.label}]"
+        where = ", ".join(filter(None, [c.page is not None and f"page {c.page}", c.number and f"number {c.number}",
+                                        label, c.file and f"{c.file}:{c.line}"]))
+        out.append(f"#{c.order} {STATUSES[c.status]}" + f", {where}" * bool(where) + f": {c.what}"
+                   + f" ({c.certificate})" * bool(c.certificate) + f": {c.text}" + f": {c.reason}" * bool(c.reason))
+    return out + [f"note: {n}" for n in report.notes]
 
 
 def to_json(report):
@@ -101,7 +74,7 @@ def to_json(report):
         "strict": report.strict,
         "exit_code": exit_code(report),
         "verdict": summary(report),
-        "by_status": _counts(report),
+        "by_status": dict(Counter(c.status for c in report.claims)),
         "claims": [{
             "number": c.order, "status": c.status, "what": c.what, "text": c.text, "reason": c.reason or None,
             "page": c.page, "box": [round(v, 2) for v in c.box] if c.box else None, "label": c.label,
@@ -111,13 +84,10 @@ def to_json(report):
     }
 
 
-_COLOURS = {
-    "verified": ("#d8f0d8", "#1a5e1a"), "kernel-checked": ("#b8e6c2", "#0d4a1f"), "hidden": ("#f8c0c0", "#7a0000"),
-    "not-shown": ("#f8c0c0", "#7a0000"), "changed": ("#ead8f5", "#5a1f80"),
-    "missing-certificate": ("#f8d0d0", "#8a1010"), "fails-check": ("#f8c0c0", "#7a0000"),
-    "contradicts": ("#f8c0c0", "#7a0000"), "unchecked": ("#fff6c8", "#6a5500"), "consistent": ("#eef6d8", "#3f5a00"),
-    "unused": ("#e4e4e4", "#404040"),
-}
+_COLOURS = {**dict.fromkeys(FAILING, ("#f8c0c0", "#7a0000")), "changed": ("#ead8f5", "#5a1f80"),
+            "missing-certificate": ("#f8d0d0", "#8a1010"), "verified": ("#d8f0d8", "#1a5e1a"),
+            "kernel-checked": ("#b8e6c2", "#0d4a1f"), "unchecked": ("#fff6c8", "#6a5500"),
+            "consistent": ("#eef6d8", "#3f5a00"), "unused": ("#e4e4e4", "#404040")}
 _STYLE = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 24px; color: #1b1b1b; max-width: 1400px; }
 h1 { font-size: 22px; margin: 0 0 6px 0; } h2 { font-size: 17px; margin: 22px 0 8px 0; }
@@ -135,27 +105,26 @@ def _e(text):
     return html.escape(str(text), quote=True)
 
 
+def _status(status):
+    return '<td class="status" style="background:{};color:{}">{}</td>'.format(*_COLOURS[status], STATUSES[status])
+
+
 def to_html(report, crops=None):
     """The report as one self-contained HTML page; ``crops``: {claim number: PNG bytes} of the page regions."""
     crops = crops or {}
     code = exit_code(report)
-    counts = _counts(report)
+    counts = Counter(c.status for c in report.claims)
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>symssm audit: {_e(report.paper)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
            f"<h1>symssm audit of {_e(report.paper)}</h1>",
            f'<p class="verdict {"pass" if code == 0 else "fail"}">{_e(summary(report))}. Each claim is a row of the '
            '<a href="#claims">claims table below</a>.</p>',
            '<table style="width:auto" id="summary"><tr><th>status</th><th>claims</th></tr>']
-    for status in STATUSES:
-        if counts.get(status):
-            bg, fg = _COLOURS[status]
-            out.append(f'<tr><td class="status" style="background:{bg};color:{fg}">{STATUSES[status]}</td>'
-                       f"<td>{counts[status]}</td></tr>")
+    out += [f"<tr>{_status(s)}<td>{counts[s]}</td></tr>" for s in STATUSES if counts.get(s)]
     out += ["</table>", "<h2>Claims, in the order of the pages</h2>", '<table id="claims">',
             "<thead><tr><th>#</th><th>page</th><th>number</th><th>label</th><th>status</th><th>claim</th>"
             "<th>reason</th><th>as the page shows it</th></tr></thead>", "<tbody>"]
     for c in report.claims:
-        bg, fg = _COLOURS[c.status]
         label = c.label if c.label and not c.label.startswith("symssm:") else ""
         where = f"<br><span class=\"muted\">{_e(c.file)}:{c.line}</span>" if c.file else ""
         cert = f"<br><span class=\"muted\">{_e(c.certificate)}</span>" if c.certificate else ""
@@ -164,7 +133,7 @@ def to_html(report, crops=None):
                f'{base64.b64encode(png).decode("ascii")}">' if png else "")
         out.append(f'<tr class="claim status-{_e(c.status)}"><td>{c.order}</td><td>{_e(c.page or "")}</td>'
                    f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>"
-                   f'<td class="status" style="background:{bg};color:{fg}">{STATUSES[c.status]}</td>'
+                   f"{_status(c.status)}"
                    f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td>'
                    f"<td>{img}</td></tr>")
     out += ["</tbody>", "</table>"]

@@ -1,15 +1,9 @@
 """What a verified certificate states on the page: the exact text its fragment and sentence macros typeset.
 
-The statements come from the certificate and symssm's own renderer, never from the paper: the
-fragment is rendered again (:mod:`symssm.render`), and the theorem's title (``Head count of the SSM
-rotation-N4-p2-m1``: the system) and the last paragraph of its statement (the count and the range of
-``n``) are turned into the characters their glyphs show (:func:`glyph_text`, which knows only the
-TeX symssm writes).  A sentence macro (``\\SymssmRotationHeadCountSentence``) is one more statement.
-The audit looks for these texts among the painted glyphs of the compiled pages.
-
-Characters are compared after :func:`normalize` (Unicode compatibility forms, ligatures split,
-dashes, quotes and minus signs unified) with every space removed: TeX paints no spaces, and line
-breaks may fall anywhere.
+The statements come from the certificate and symssm's own renderer, never from the paper: the fragment is
+rendered again (:mod:`symssm.render`) and its theorem turned into the characters its glyphs show
+(:func:`glyph_text` knows only the TeX symssm writes).  Characters are compared after :func:`normalize`
+(compatibility forms, ligatures, dashes, quotes, minus signs), without spaces.
 
 Examples
 --------
@@ -30,27 +24,25 @@ from ..certificate import kinds
 from ..errors import InputError, SymssmError
 
 __all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
-           "fragment_statement", "Unsupported", "crude_text", "significant"]
+           "fragment_statement", "Unsupported", "significant", "display_order"]
 
 
 @dataclass(frozen=True)
 class Statement:
     """One certified statement as the page shows it.
 
-    ``parts`` are the texts that must all be shown, in this order, near each other (a fragment's
-    title and its statement); ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``.
+    ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``; ``parts`` its text for the report (a fragment's
+    title and claim).  ``segments`` are what the page must show: ``("seq", text)`` follows the previous
+    segment with nothing between; ``("bag", text, displays)`` is the glyphs up to the next "seq" (the multiset
+    of :func:`significant` characters of ``text``, and each display's :func:`display_order` on whole lines).
+    ``tail`` is a fragment's proof's last sentence (where the fragment ends).
     """
 
     sha256: str
     kind: str
     what: str
     parts: tuple
-    count: Optional[str] = None  # the certified number the statement carries (for the report)
-    tail: Optional[str] = None  # a fragment's proof's last sentence that glyph_text reads: where the fragment ends
-    #: A fragment's WHOLE theorem (title, hypotheses, displays, claim) as ``(("seq", text) | ("bag", text), ...)``:
-    #: a "seq" must follow the previous segment with nothing between; a "bag" (a display, a sentence with TeX
-    #: :func:`glyph_text` does not read) is the glyphs up to the next "seq", compared as a multiset of
-    #: :func:`significant` characters.  Empty for sentence macros (``parts`` only).
+    tail: Optional[str] = None
     segments: tuple = ()
 
     @property
@@ -67,11 +59,8 @@ class Unsupported(ValueError):
         self.at = at
 
 
-#: A base with a subscript and a superscript: TeX stacks them, and which one a reader meets first is not
-#: the source's order (``e_1^{\top}``).
+#: A base with a subscript and a superscript: TeX stacks them (``e_1^{\top}``), whatever the source's order.
 _STACKED = re.compile(r"(\\[A-Za-z]+|[^\s{}$^_])(?:_(?:\{[^{}]*\}|\\?\S)\^|\^(?:\{[^{}]*\}|\\?\S)_)")
-
-
 #: Control words and the characters they typeset (a command mapped to "" typesets nothing visible).
 _SYMBOLS = {
     "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞",
@@ -100,39 +89,24 @@ def glyph_text(tex):
     stacked = _STACKED.search(tex)
     if stacked:
         raise Unsupported("stacked scripts", stacked.start())
-    out = []
-    pos = 0
+    out, pos = [], 0
     while pos < len(tex):
         m = _TOKEN.match(tex, pos)
-        pos = m.end()
-        word, special, space, char = m.groups()
-        if word is not None:
-            if word == "char":
-                num = re.match(r"(\d+)(\{\})?", tex[pos:])
-                if not num:
-                    raise Unsupported("\\char", m.start())
-                out.append(chr(int(num.group(1))))
-                pos += num.end()
-                continue
-            if word not in _SYMBOLS:
+        pos, (word, special, space, char) = m.end(), m.groups()
+        if word == "char" or word is not None and word not in _SYMBOLS:
+            num = re.match(r"(\d+)(\{\})?", tex[pos:]) if word == "char" else None
+            if not num:
                 raise Unsupported("\\" + word, m.start())
+            out.append(chr(int(num.group(1))))
+            pos += num.end()
+        elif word is not None:
             value = _SYMBOLS[word]
-            if value:
-                out.append(value)
-            if word == "emergencystretch":
-                skip = re.match(r"\s*=?\s*[0-9.]+\s*[a-z]{2}", tex[pos:])
-                pos += skip.end() if skip else 0
-            elif word.isalpha() and value is not None:
-                space_after = re.match(r"\s*", tex[pos:])
-                pos += space_after.end()
-                if space_after.end() and value:
-                    out.append(" ")
-        elif special is not None:
-            continue
-        elif space is not None:
-            out.append(" ")
-        else:
-            out.append(_SOURCE.get(char, char))
+            skip = re.compile(r"(?:\s*=?\s*[0-9.]+\s*[a-z]{2})?" if word == "emergencystretch" else
+                              r"\s*" if word.isalpha() and value is not None else "").match(tex, pos)
+            pos = skip.end()
+            out.append((value or "") + (" " if value and skip.end() > m.end() and word.isalpha() else ""))
+        elif special is None:
+            out.append(" " if space is not None else _SOURCE.get(char, char))
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
@@ -143,9 +117,7 @@ _FOLD = {"’": "'", "‘": "'", "′": "'", "−": "-", "–": "--", "—": "--
 
 def normalize(text):
     """``text`` with the forms that differ between fonts and source made equal (NFKC, ligatures, dashes, quotes)."""
-    text = "".join(_FOLD.get(c, c) for c in text)
-    text = unicodedata.normalize("NFKC", text)
-    return "".join(_FOLD.get(c, c) for c in text)
+    return "".join(_FOLD.get(c, c) for c in unicodedata.normalize("NFKC", "".join(_FOLD.get(c, c) for c in text)))
 
 
 def squeeze(text):
@@ -153,20 +125,14 @@ def squeeze(text):
     return re.sub(r"\s+", "", text)
 
 
-# ---------------------------------------------------------------- statements of one certificate
+def significant(text):
+    """The characters of ``text`` a comparison counts: letters, digits, ``-`` and math symbols (not spaces,
+    punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
+    return "".join(c for c in squeeze(normalize(text)) if c == "-" or unicodedata.category(c) in _COUNTED and
+                   not "\u2308" <= c <= "\u23ff" and c not in "|‖~")
 
 
-def _title_and_body(fragment, environment):
-    """The theorem's title, the TeX of its statement and of the statement's last paragraph, from a fragment."""
-    begin = fragment.index("\\begin{" + environment + "}[{") + len(environment) + 10
-    depth, i = 1, begin
-    while depth:
-        depth += {"{": 1, "}": -1}.get(fragment[i], 0)
-        i += 1
-    title = fragment[begin:i - 1]
-    body = fragment[i:fragment.index("\\end{" + environment + "}")]
-    last = [line for line in body.split("\n") if line.strip()][-1]
-    return title, body, last
+_COUNTED = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Nl", "No", "Sm"}
 
 
 def _sentences(tex):
@@ -178,9 +144,7 @@ def _sentences(tex):
         elif c == "." and not math and tex[i + 1:i + 2] in (" ", "") and i + 1 - start > 1:
             out.append(tex[start:i + 1].strip())
             start = i + 1
-    if tex[start:].strip():
-        out.append(tex[start:].strip())
-    return out
+    return out + [tex[start:].strip()] * bool(tex[start:].strip())
 
 
 def _convert(tex):
@@ -188,129 +152,161 @@ def _convert(tex):
     while True:
         try:
             text = glyph_text(tex)
-            break
+            return text if len(squeeze(text)) >= 12 else None
         except Unsupported as exc:
             tex = tex[:exc.at]
-            if tex.count("$") % 2:  # cut inside math: end it
-                tex = tex[:tex.rindex("$")]
-    return text if len(squeeze(text)) >= 12 else None
-
-
-_CRUDE_DROP = re.compile(r"\\(?:label|ref|eqref|cite)\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}|"
-                         r"\\(?:begin|end)\{[A-Za-z*]+\}|\\\\|\\\[|\\\]")
-
-
-def crude_text(tex):
-    r"""The characters of ``tex`` for a multiset comparison (order not kept): known control words as their
-    symbols, every other control word, brace, script marker and alignment tab dropped.
-
-    Examples
-    --------
-    >>> squeeze(crude_text(r"\[ A = \begin{pmatrix}0 & -1 \\ 1 & 0\end{pmatrix},\quad B = I_{2}. \]"))
-    'A=0-110,B=I2.'
-    """
-    tex = _CRUDE_DROP.sub(" ", tex)
-    items = [0]
-
-    def word(m):
-        w = m.group(1)
-        if w == "item":
-            items[0] += 1
-            return f" {items[0]}. "
-        value = _SYMBOLS.get(w, "")
-        return f" {value or ''} "
-
-    tex = re.sub(r"\\([A-Za-z]+|.)", word, tex)
-    return re.sub(r"[{}$^_&~]", " ", tex)
-
-
-def significant(text):
-    """The characters of ``text`` a multiset comparison counts: letters, digits, ``-`` and math symbols
-    (not spaces, punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
-    out = []
-    for c in squeeze(normalize(text)):
-        cat = unicodedata.category(c)
-        if c == "-" or (cat[0] in "LN" or cat == "Sm") and not ("\u2308" <= c <= "\u23ff") and c not in "|‖":
-            out.append(c)
-    return "".join(out)
+            tex = tex[:tex.rindex("$")] if tex.count("$") % 2 else tex  # cut inside math: end it
 
 
 def _segments(title, body):
-    """``(("seq"|"bag", text), ...)`` of the whole theorem: its title, then each sentence and display in order."""
+    """The theorem's segments (see :class:`Statement`): its title, then each sentence and display in order."""
     out = [("seq", glyph_text(title))]
     body = body[1:] if body.startswith("]") else body
     # a display laid out for the column's width: the page shows one branch, with the same characters
     body = re.sub(r"\\ifdim[^\n]*\n(.*?)\\else.*?\\fi\b", r"\1", body, flags=re.S)
     body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}", " ", body)
-    chunks = re.split(r"(\\\[.*?\\\]|\\begin\{enumerate\}.*?\\end\{enumerate\})", body, flags=re.S)
+    chunks = re.split(r"(\\\[.*?\\\]|\\begin\{(gather\*|enumerate)\}.*?\\end\{\2\})", body, flags=re.S)
     for k, chunk in enumerate(chunks):
-        if not chunk.strip():
-            continue
-        pieces = [("bag", chunk)] if k % 2 else [("tex", x) for p in chunk.split("\n\n") for x in _sentences(
-            " ".join(p.split()))]
-        for what, tex in pieces:
-            if what == "tex":
-                try:
-                    text = glyph_text(tex)
-                    if squeeze(text):
-                        out.append(("seq", text))
-                    continue
-                except Unsupported:
-                    pass
-            text = crude_text(tex)
-            if out[-1][0] == "bag":
-                out[-1] = ("bag", out[-1][1] + " " + text)
-            else:
-                out.append(("bag", text))
+        pieces = [] if k % 3 == 2 else [chunk] if k % 3 else [x for p in chunk.split("\n\n")
+                                                               for x in _sentences(" ".join(p.split()))]
+        for tex in filter(str.strip, pieces):
+            try:
+                text = glyph_text(tex) if k % 3 == 0 else None
+            except Unsupported:
+                text = None
+            if text is not None:
+                out += [("seq", text)] * bool(squeeze(text))
+                continue
+            order = display_order(tex)
+            shown = (order,) if k % 3 == 1 and "enumerate" not in tex[:20] else ()
+            out[-1:] = [("bag", out[-1][1] + order, out[-1][2] + shown)] if out[-1][0] == "bag" else \
+                [out[-1], ("bag", order, shown)]
     return tuple(out)
 
 
+_LAYOUT = re.compile(r"\\(?:[A-Za-z]+\*?|.)|\S", re.S)
+_SKIPPED = {"\\left", "\\right", "\\label", "\\ref", "\\eqref", "\\cite", "\\hspace", "\\hspace*", "\\vspace",
+            "\\vspace*"}
+_MATRICES = {"pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "matrix", "smallmatrix"}
+
+
+def display_order(tex):
+    r"""A display's significant characters in the order the page's geometry gives them: left to right, what is
+    stacked from top to bottom (a fraction's numerator first, a superscript before its subscript), a matrix
+    column by column (:func:`symssm.audit.claims.page_order` reads the glyphs the same way).
+
+    Examples
+    --------
+    >>> display_order(r"\[ A = \frac{1}{2}\begin{pmatrix}3 & -4 \\ 4 & 3\end{pmatrix},\quad B = I_{2}. \]")
+    'A=1234-43B=I2'
+    >>> display_order(r"\alpha^h_{ij} x_{i}^{2} \{a\}")
+    'αhijx2ia'
+    """
+    tokens, pos, items = _LAYOUT.findall(re.sub(r"\\\\\[[^\]]*\]", r"\\\\", tex)), [0], [0]  # "\\\\[1em]": a row
+
+    def take():
+        pos[0] += 1
+        return tokens[pos[0] - 1] if pos[0] <= len(tokens) else "}"
+
+    def argument():
+        t = take()
+        return sequence("}") if t == "{" else atom(t)
+
+    def name():
+        return "".join(iter(take, "}"))[1:] if tokens[pos[0]:pos[0] + 1] == ["{"] else ""
+
+    def atom(t):
+        if t in ("\\frac", "\\tfrac", "\\dfrac"):
+            return argument() + argument()
+        env = name() if t in ("\\begin", "\\end") else ""
+        if t == "\\begin" and env in _MATRICES:
+            rows, row, cell = [], [], []
+            while pos[0] < len(tokens):
+                t = take()
+                if t in ("&", "\\\\", "\\end"):
+                    row.append("".join(cell))
+                    cell = []
+                    if t != "&":
+                        rows.append(row)
+                        row = []
+                    if t == "\\end":
+                        name()
+                        break
+                else:
+                    cell.append(atom(t))
+            return "".join(r[j] for j in range(max(map(len, rows))) for r in rows if j < len(r))
+        if t in _SKIPPED:  # a delimiter's size, a label, a space
+            argument()
+            return ""
+        if t == "\\item":  # an enumerate's number
+            items[0] += 1
+            return str(items[0])
+        if t == "{":
+            return sequence("}")
+        if env or t in ("\\begin", "\\end"):
+            return ""
+        if t.startswith("\\"):
+            return significant(_SYMBOLS.get(t[1:]) or "")
+        return significant(t)
+
+    def sequence(stop):
+        items = []  # [base, superscript, subscript]
+        while pos[0] < len(tokens):
+            t = take()
+            if t == stop:
+                break
+            if t in ("^", "_") and items:
+                items[-1][1 if t == "^" else 2] += argument()
+            elif t not in ("&", "\\\\"):
+                items.append([atom(t), "", ""])
+        return "".join("".join(i) for i in items)
+
+    return sequence(None)
+
+
 def fragment_statement(data, sha256):
-    """The :class:`Statement` a certificate's fragment shows: its title and the sentences of its statement's last
-    paragraph that :func:`glyph_text` reads (None for a kind without a fragment)."""
+    """The :class:`Statement` a certificate's fragment shows (see :class:`Statement`).
+
+    Raises
+    ------
+    SymssmError, ValueError, KeyError
+        If the fragment cannot be rendered, or its title is TeX :func:`glyph_text` does not read.
+    """
     from ..render.style import Style
 
-    row = kinds.of(data)
     style = Style()
-    fragment = row.load("fragment")(data, style)
-    title, body, last = _title_and_body(fragment, style.environment)
-    parts = [glyph_text(title)]
-    items = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
-    for item in items.split("\\item")[1:]:  # a family's cases: each with its count
-        text = _convert(item.strip())
-        if text:
-            parts.append(text)
-    for sentence in _sentences(last):
-        text = _convert(sentence)
-        if text:
-            parts.append(text)
-    count = data.get(row.count) if row.count else None
-    tail = None
-    if "\\end{proof}" in fragment:
-        proof = fragment[:fragment.rindex("\\end{proof}")]
-        paragraphs = [p for p in proof.split("\n") if p.strip()]
-        for sentence in reversed(_sentences(paragraphs[-1]) if paragraphs else []):
-            tail = _convert(sentence)
-            if tail:
-                break
-    if "\\end{proof}" in fragment:  # amsthm's proof head right after the theorem: nothing may come between
-        segments = _segments(title, body) + (("seq", "Proof."),)
-    else:
-        segments = _segments(title, body)
-    return Statement(sha256, data["kind"], "fragment", tuple(parts), None if count is None else str(count), tail,
-                     segments)
+    fragment = kinds.of(data).load("fragment")(data, style)
+    env = style.environment
+    begin = depth = fragment.index("\\begin{" + env + "}[{") + len(env) + 10
+    for i in range(begin, len(fragment)):  # the title's group ends where its braces balance
+        depth += {"{": 1, "}": -1}.get(fragment[i], 0)
+        if depth < begin:
+            break
+    title, body = fragment[begin:i], fragment[i + 1:fragment.index("\\end{" + env + "}")]
+    last = [line for line in body.split("\n") if line.strip()][-1]
+    cases = body[body.index("\\begin{enumerate}"):body.index("\\end{enumerate}")] if "\\end{enumerate}" in body else ""
+    parts = [glyph_text(title)] + [t for t in map(_convert, [i.strip() for i in cases.split("\\item")[1:]] +
+                                                  _sentences(last)) if t]  # a family's cases, each with its count
+    proof = fragment[:fragment.rindex("\\end{proof}")] if "\\end{proof}" in fragment else ""
+    paragraphs = [p for p in proof.split("\n") if p.strip()]
+    tail = next(filter(None, map(_convert, reversed(_sentences(paragraphs[-1])))), None) if paragraphs else None
+    # amsthm's proof head right after the theorem: nothing may come between
+    segments = _segments(title, body) + ((("seq", "Proof."),) if proof else ())
+    return Statement(sha256, data["kind"], "fragment", tuple(parts), tail, segments)
 
 
-def sentence_statements(data, sha256, prefix="Symssm"):
-    """The :class:`Statement` of each sentence macro of the certificate
-    (:func:`symssm.render.latex.sentence_macros`)."""
+def sentence_statements(data, sha256):
+    """The :class:`Statement` of each sentence macro of the certificate (:func:`symssm.render.latex.sentence_macros`).
+
+    Raises
+    ------
+    Unsupported
+        If a sentence's TeX is not symssm's own.
+    """
     from ..render.latex import sentence_macros
 
-    out = []
-    for name, tex in sentence_macros(data):
-        text = glyph_text(tex)
-        out.append(Statement(sha256, data["kind"], f"sentence macro {name}", (text,)))
-    return out
+    return [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),))
+            for name, text in ((name, glyph_text(tex)) for name, tex in sentence_macros(data))]
 
 
 def statements(data, sha256):
@@ -328,7 +324,8 @@ def statements(data, sha256):
         pass
     try:
         out += sentence_statements(data, sha256)
-    except (SymssmError, KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, InputError):
-            raise
+    except InputError:
+        raise
+    except (SymssmError, KeyError, ValueError, TypeError):
+        pass
     return out

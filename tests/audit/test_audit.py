@@ -131,6 +131,17 @@ def test_more_honest_papers_pass(tmp_path, capsys, paper):
     assert code == 0, report["claims"]
 
 
+@pytest.mark.long
+@pytest.mark.parametrize("paper", ["honest/matrix4", "honest/matrix4-onecolumn"])
+def test_displays_read_by_position_pass_in_one_and_two_columns(tmp_path, capsys, paper):
+    # a 5x5 (its parentheses drawn from pieces), a 4x4 with a factor 1/6 in front, a 3x3 with 1/2, a 2x2; two
+    # columns break the displays over lines
+    code, report = _audit(tmp_path, paper, capsys)
+    assert code == 0, report["claims"]
+    assert {c["label"] for c in report["claims"] if c["status"] == "verified"} >= {"thm:companion", "thm:shift",
+                                                                                    "thm:rotation", "thm:jordan"}
+
+
 def test_lualatex_is_refused(tmp_path, capsys):
     """\\directlua{io.lines(...)} reads any file even under --safer: the audit does not run lualatex."""
     (tmp_path / "paper.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
@@ -172,6 +183,7 @@ def test_a_pdf_as_given(tmp_path, capsys):
     ("tamper/tcolorbox-white", "hidden", "drawn in white"),
     ("tamper/theorem-restyled", "hidden", "drawn in white"),
     ("tamper/iffalse-verbatim", "contradicts", "rotation-N2: the certificate proves heads 1 or 2, not 4"),
+    ("tamper/negated-sentence", "contradicts", "negated: the page has \"It is no longer true that\""),
 ])
 def test_more_tampers_fail(tmp_path, capsys, paper, status, reason):
     code, report = _audit(tmp_path, paper, capsys)
@@ -221,29 +233,52 @@ def test_coq_kernel_checks_the_verified_head_counts(tmp_path, capsys):
     assert sorted(kernel) == ["thm:jordan", "thm:rotation"]
 
 
-def _edit_and_audit(tmp_path, capsys, paper, path, old, new, *extra):
+def _edit_and_audit(tmp_path, capsys, paper, path, old, new, *extra, count=1):
     _tools()
     main_file = build(os.path.join(AUDIT, paper), str(tmp_path / "paper"))
     target = tmp_path / "paper" / path
     text = target.read_text(encoding="utf-8")
     assert old in text
-    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    target.write_text(text.replace(old, new, count), encoding="utf-8")
     capsys.readouterr()
     code = main(["audit", main_file, "--json", *extra])
     return code, json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.long
-@pytest.mark.parametrize("old, new, reason", [
-    # the system's matrix changed (A's -4 drawn as 4): another system, same title and count
-    ("\\begin{pmatrix}3 & -4", "\\begin{pmatrix}3 & 4", "formulas differ from the certificate's"),
-    # the claim negated inside the theorem, its first letter's case swapped
-    ("For every sequence length", "It is false that for every sequence length", "altered"),
-])
-def test_the_whole_theorem_is_compared(tmp_path, capsys, old, new, reason):
-    code, report = _edit_and_audit(tmp_path, capsys, "honest/plain", "results/rotation.tex", old, new)
+_MOVED = "a display's entries are not where the certificate's are"
+
+
+def test_two_entries_of_a_matrix_swapped_make_the_theorem_not_shown(tmp_path, capsys):
+    # the same characters (a multiset would pass), another system: A's -4 and 4 exchanged
+    code, report = _edit_and_audit(tmp_path, capsys, "honest/plain", "results/rotation.tex",
+                                   "3 & -4 \\\\ 4 & 3", "3 & 4 \\\\ -4 & 3")
     assert code == 1
     row = next(c for c in report["claims"] if c["label"] == "thm:rotation")
+    assert row["status"] == "not-shown" and _MOVED in row["reason"] and '"A=34-43B=I2C=I2"' in row["reason"], row
+    assert any(c["status"] == "verified" and c["label"] == "thm:jordan" for c in report["claims"])
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("path, old, new, label, reason", [
+    # the system's matrix changed (A's -4 drawn as 4): another system, same title and count
+    ("results/rotation.tex", "\\begin{pmatrix}3 & -4", "\\begin{pmatrix}3 & 4", "thm:rotation",
+     "formulas differ from the certificate's"),
+    # the claim negated inside the theorem, its first letter's case swapped
+    ("results/rotation.tex", "For every sequence length", "It is false that for every sequence length",
+     "thm:rotation", "altered"),
+    # the same characters in other places: rows swapped, a minus sign moved, a 3x3 transposed, B's entries swapped
+    ("results/rotation.tex", "3 & -4 \\\\ 4 & 3", "4 & 3 \\\\ 3 & -4", "thm:rotation", _MOVED),
+    ("results/rotation.tex", "3 & -4 \\\\ 4 & 3", "-3 & 4 \\\\ 4 & 3", "thm:rotation", _MOVED),
+    ("results/jordan.tex", "1 & 2 & 0 \\\\ 0 & 1 & 2 \\\\ 0 & 0 & 1", "1 & 0 & 0 \\\\ 2 & 1 & 0 \\\\ 0 & 2 & 1",
+     "thm:jordan", _MOVED),
+    ("results/jordan.tex", "B^{\\top} = \\begin{pmatrix}0 & 0 & 1", "B^{\\top} = \\begin{pmatrix}1 & 0 & 0",
+     "thm:jordan", _MOVED),
+])
+def test_the_whole_theorem_is_compared(tmp_path, capsys, path, old, new, label, reason):
+    # every copy edited: a display laid out for narrow columns is a second copy the one-column page does not show
+    code, report = _edit_and_audit(tmp_path, capsys, "honest/plain", path, old, new, count=-1)
+    assert code == 1
+    row = next(c for c in report["claims"] if c["label"] == label)
     assert row["status"] == "not-shown" and reason in row["reason"], row
 
 

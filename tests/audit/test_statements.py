@@ -3,10 +3,10 @@
 import pytest
 
 from symssm import certify, gradient_certificate, ssm
-from symssm.audit.claims import Stream, columns, find, negated_before, numbers, prose_claims
+from symssm.audit.claims import Stream, find_whole, page_order, negated_before, numbers, prose_claims
 from symssm.audit.compile import first_error, recorded_inputs
 from symssm.audit.pages import Glyph, Page
-from symssm.audit.statements import Statement, glyph_text, normalize, significant, squeeze, statements
+from symssm.audit.statements import Statement, display_order, glyph_text, normalize, significant, squeeze, statements
 from symssm.render.style import certificate_sha256
 
 ROT = ssm([[3, -4], [4, 3]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rotation-N2")
@@ -16,17 +16,17 @@ def test_a_head_count_states_its_system_count_and_lengths():
     data = certify(ROT, 16).data
     sts = statements(data, certificate_sha256(data))
     fragment, sentence = sts
-    assert fragment.what == "fragment" and fragment.count == "2"
+    assert fragment.what == "fragment"
     assert fragment.parts[0] == "Head count of the SSM rotation-N2"
     assert fragment.parts[1].startswith("For every sequence length n ≥ 2, exactly k = 2 attention heads are "
                                         "necessary and sufficient in this class")
     assert fragment.tail.startswith("Other lengths.") or fragment.tail
     # the whole theorem: title, hypotheses, the display of A, B, C (as a multiset), the claim, then the proof
-    kinds = [k for k, _ in fragment.segments]
+    kinds = [k for k, *_ in fragment.segments]
     assert fragment.segments[0] == ("seq", "Head count of the SSM rotation-N2") and kinds[-1] == "seq"
     assert fragment.segments[-1] == ("seq", "Proof.") and "bag" in kinds
-    display = next(t for k, t in fragment.segments if k == "bag")
-    assert significant(display).startswith("A=3-443,B=I2,C=I2".replace(",", ""))
+    display = next(seg for seg in fragment.segments if seg[0] == "bag")
+    assert display[1] == "A=34-43B=I2C=I2" and display[2] == ("A=34-43B=I2C=I2",)  # the matrix column by column
     assert fragment.segments[1][1].startswith("Let hi = A hi-1 + B xi")
     assert sentence.what == "sentence macro HeadCountSentence"
     assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2",)
@@ -65,21 +65,43 @@ def _page(rows, number=1):
 def test_a_statement_is_found_across_lines_and_a_hyphen_at_a_line_end():
     page = _page([_glyphs("We show that the SSM rota-", 700), _glyphs("tion needs exactly 2 heads.", 688)])
     stream = Stream([page])
-    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
-    runs, _ = find(stream, st)
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",),
+                   segments=(("seq", "the SSM rotation needs exactly 2 heads"),))
+    runs, _, _ = find_whole(stream, st)
     assert runs is not None and runs[0].problems == ()
     white = _page([_glyphs("the SSM rotation needs exactly 2 heads", 700, problems=("drawn in white",))])
-    runs, _ = find(Stream([white]), st)
+    runs, _, _ = find_whole(Stream([white]), st)
     assert runs[0].problems == ("drawn in white on page 1",)
 
 
+def test_a_display_is_read_by_position_matrices_column_by_column():
+    def g(ch, x, y, w=5.0, h=7.0):
+        return Glyph(ch, "CMR10", 10.0, (x, y, x + w, y + h), 0, (), (x, y), w)
+
+    def page(cells):  # A = (4x2 matrix): cells[row][column], each centred in its column as TeX sets them
+        glyphs = [g("A", 0, 0), g("=", 10, 2, 6.0, 2.0)]
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                x, y = 33 + 15 * c - 3 * (len(text) - 1), 24 - 12 * r
+                glyphs += [g(text[-1], x + 6 * (len(text) - 1), y)] + [g("\u2212", x, y + 3, 4, 0.5)] * (len(text) - 1)
+        # the parentheses as TeX draws tall ones: top and bottom pieces, the extension between them a rule
+        return glyphs + [g(c, x, y, 4.0, 22.0) for c, x, y in [("\uf8eb", 21, 10), ("\uf8ed", 21, -20),
+                                                               ("\uf8f6", 58, 10), ("\uf8f8", 58, -20)]]
+
+    tex = r"A = \begin{pmatrix}1 & 2 \\ 3 & -4 \\ 5 & 6 \\ 7 & 8\end{pmatrix}"
+    assert display_order(tex) == "A=13572-468"
+    assert page_order(page([["1", "2"], ["3", "-4"], ["5", "6"], ["7", "8"]])) == "A=13572-468"
+    moved = ([["2", "1"], ["3", "-4"], ["5", "6"], ["7", "8"]], [["3", "-4"], ["1", "2"], ["5", "6"], ["7", "8"]],
+             [["1", "2"], ["-3", "4"], ["5", "6"], ["7", "8"]])  # entries swapped, rows swapped, a minus moved
+    for cells in moved:
+        assert page_order(page(cells)) != display_order(tex)
+
+
 def test_two_columns_are_read_column_by_column():
-    rows = []
-    for k, (left, right) in enumerate([("aaa one", "ccc three"), ("bbb two", "ddd four"), ("eee", "fff"),
-                                       ("ggg", "hhh"), ("iii", "jjj")]):
-        rows.append(tuple(_glyphs(left, 700 - 12 * k) + _glyphs(right, 700 - 12 * k, x0=330)))
-    text = ["".join(g.char for g in line) for line in columns(rows)]
-    assert text == ["aaaone", "bbbtwo", "eee", "ggg", "iii", "cccthree", "dddfour", "fff", "hhh", "jjj"]
+    rows = [_glyphs(f"left line {k:02d} aa", 700 - 12 * k) + _glyphs(f"right line {k:02d} bb", 700 - 12 * k, x0=330)
+            for k in range(30)]
+    text = Stream([_page(rows)]).text
+    assert text.index("leftline29") < text.index("rightline00") < text.index("rightline29")
 
 
 def test_prose_numbers_compared_with_the_named_system():
@@ -110,13 +132,19 @@ def test_a_range_of_lengths_the_certificate_does_not_prove_contradicts_it():
 
 
 def test_a_negated_certified_sentence_is_not_verified():
-    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",))
+    st = Statement("x", "head-count", "sentence macro S", ("the SSM rotation needs exactly 2 heads",),
+                   segments=(("seq", "the SSM rotation needs exactly 2 heads"),))
     for text, negated in [("It is not true that the SSM rotation needs exactly 2 heads.", True),
                           ("It is false that the SSM rotation needs exactly 2 heads.", True),
+                          ("Thus it is no longer true that the SSM rotation needs exactly 2 heads.", True),
+                          ("The proof fails to show that the SSM rotation needs exactly 2 heads.", True),
+                          ("Not so. In fact the SSM rotation needs exactly 2 heads.", False),
                           ("We note that the SSM rotation needs exactly 2 heads.", False),
+                          ("In this notation the SSM rotation needs exactly 2 heads.", False),
+                          ("It is not only true that the SSM rotation needs exactly 2 heads.", False),
                           ("It is noteworthy that the SSM rotation needs exactly 2 heads.", False)]:
         stream = Stream([_page([_glyphs(text, 700)])])
-        runs, _ = find(stream, st)
+        runs, _, _ = find_whole(stream, st)
         assert bool(negated_before(stream, runs[0])) == negated, text
 
 
