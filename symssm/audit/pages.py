@@ -1059,7 +1059,8 @@ def _judge(raw, drawings, annots, cbox):
                 continue
             share = _overlap(box, obox)
             if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
-                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)):
+                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)) \
+                    and not _margin_number(g, other, share, area, _area(obox)):
                 if other["order"] > g["order"]:
                     problems.append(f'overprinted by "{other["char"]}"')
                 else:
@@ -1080,6 +1081,15 @@ def _adjacent(g, other):
         return False
     step = second["origin"][0] - first["origin"][0]
     return first["adv"] > 0 and step >= 0.8 * first["adv"]
+
+
+def _margin_number(g, other, share, area, other_area):
+    """Whether one of two overlapping glyphs is a small digit over the edge of a letter (lineno's number of
+    the right column on the end of a left column line): at most 0.7 times the letter's size, over at most
+    half of it."""
+    digit, letter, letter_area = (g, other, other_area) if g["char"].isdigit() else (other, g, area)
+    return digit["char"].isdigit() and letter["char"].isalpha() and digit["size"] <= 0.7 * letter["size"] \
+        and share <= 0.5 * letter_area
 
 
 def _turned(raw):
@@ -1172,30 +1182,47 @@ def _roles(glyphs, cbox):
             if abs(edge - y) < 0.25 * height and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size) \
                     and len(row) < 60:
                 margin.update(id(g) for g in row)
-    leads = []
-    starts = {}
+    def lead(row, edge, leading):
+        """Digits (at most 5, 3 pt apart) ending 6 pt or more before the row's first glyph at or after ``edge``
+        and 2 pt or more before ``edge``: leading the row, or else in the font and size of line numbers."""
+        first = min((g for g in row if g.bbox[0] >= edge - 1.5), key=lambda g: g.bbox[0], default=None)
+        group = []
+        for g in reversed([g for g in row if g.char.isdigit() and edge - 30 < g.bbox[2] < edge - 2
+                           and (leading or (g.font, round(g.size, 1)) in styles)]):
+            if group and group[0].bbox[0] - g.bbox[2] >= 3.0:
+                break
+            group.insert(0, g)
+        if not group or len(group) > 5 or first is not None and first.bbox[0] - group[-1].bbox[2] < 6.0:
+            return []
+        if leading and first is not None:
+            return [] if any(g.bbox[0] < group[0].bbox[0] for g in row if g not in group) else group
+        return group if all((g.font, round(g.size, 1)) in styles for g in group) else []
+
+    def edge_of(starts):
+        frequent = [k for k, c in starts.items() if c >= 3]
+        return min(frequent) if frequent else max(starts, key=lambda k: (starts[k], -k)) if starts else None
+
+    # the text block's left edge: the leftmost start of at least three rows (the left column's edge in two
+    # columns, so that a lone superscript inside a column never reads as a line number); a second column's
+    # left edge: the start most rows right of the gutter share
+    starts, right = {}, {}
+    gutter = _gutter(upright, cbox)
     for row in rows:
         k = 0
-        while k < len(row) and k < 5 and row[k].char.isdigit() \
-                and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
+        while k < len(row) and k < 5 and row[k].char.isdigit() and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3):
             k += 1
-        if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0:
-            leads.append((row[:k], row[k]))
-            first = row[k]
-        else:
-            first = row[0]
+        first = row[k] if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0 else row[0]
         if len(row) >= 5:
-            key = round(first.bbox[0])
-            starts[key] = starts.get(key, 0) + 1
-    numbers = set()
-    if leads and starts:
-        # the text block's left edge: the leftmost start of at least three rows (the left column's edge in two
-        # columns, so that a lone superscript inside a column never reads as a line number)
-        frequent = [k for k, c in starts.items() if c >= 3]
-        left = min(frequent) if frequent else max(starts, key=lambda k: (starts[k], -k))
-        for group, first in leads:
-            if group[-1].bbox[2] < left - 2.0 and first.bbox[0] >= left - 1.5:
-                numbers.update(id(g) for g in group)
+            starts[round(first.bbox[0])] = starts.get(round(first.bbox[0]), 0) + 1
+        side = [g for g in row if gutter is not None and g.bbox[0] >= gutter[1]]
+        if len(side) >= 5:
+            right[round(side[0].bbox[0])] = right.get(round(side[0].bbox[0]), 0) + 1
+    numbers, styles = set(), set()
+    for edge, leading in ((edge_of(starts), True), (edge_of(starts), False), (edge_of(right), False)):
+        for row in rows if edge is not None else ():
+            group = lead(row, edge, leading)
+            numbers.update(id(g) for g in group)
+            styles.update((g.font, round(g.size, 1)) for g in group)
     if not margin and not numbers:
         return glyphs
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
@@ -1565,31 +1592,26 @@ def _upright_lines(upright, cropbox):
                 break
         else:
             rows.append([g])
-    # split rows at the gutter of a two-column page, then join sub- and superscripts to their rows
+    # split rows at the gutter of a two-column page, then join sub- and superscripts to the row whose
+    # baseline they sit beside (wherever it lies: a line across the gutter takes its scripts from either side)
     gutter = _gutter(upright, cropbox)
-    sides = ([], [], [])
+    parts = []
     for row in rows:
         if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
-            left = [g for g in row if g.bbox[2] <= gutter[0]]
-            right = [g for g in row if g.bbox[0] >= gutter[1]]
-            for side, part in ((0, left), (1, right)):
-                if part:
-                    sides[side].append(part)
+            parts.extend(p for p in ([g for g in row if g.bbox[2] <= gutter[0]],
+                                     [g for g in row if g.bbox[0] >= gutter[1]]) if p)
         else:
-            sides[2].append(row)
+            parts.append(row)
     lines = []
-    for side in sides:
-        for row in _merge_scripts(side):
-            row.sort(key=lambda g: g.bbox[0])
-            current = [row[0]]
-            for g in row[1:]:
-                gap = g.bbox[0] - max(p.bbox[2] for p in current)
-                if gap > 3.0 * max(current[-1].size, g.size):
-                    lines.append(_stacks(current))
-                    current = [g]
-                else:
-                    current.append(g)
-            lines.append(_stacks(current))
+    for row in _merge_scripts(parts):
+        row.sort(key=lambda g: g.bbox[0])
+        current = [row[0]]
+        for g in row[1:]:
+            if g.bbox[0] - max(p.bbox[2] for p in current) > 3.0 * max(current[-1].size, g.size):
+                lines.append(_stacks(current))
+                current = []
+            current.append(g)
+        lines.append(_stacks(current))
     return _reading_order(lines, gutter)
 
 
@@ -1701,7 +1723,10 @@ def _gutter(glyphs, cbox):
     right_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[0] >= band[1]})
     if min(left_rows, right_rows) < max(3, 0.25 * max(left_rows, right_rows)):
         return None
-    return band
+    # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
+    # leaves a band that most lines cross)
+    crossing = sum(len(row) for row in _rows(glyphs) if any(g.bbox[0] < band[1] and g.bbox[2] > band[0] for g in row))
+    return band if crossing <= 0.5 * len(glyphs) else None
 
 
 def _reading_order(lines, gutter):
@@ -1797,7 +1822,7 @@ def _explained(drawing, mine, glyphs):
           and box[1] <= (g.bbox[1] + g.bbox[3]) / 2 <= box[3]]
     if kind == "drawing" and on and not parts and all(g.order > order for g in on):
         return True                                     # a box the glyphs are painted on (not a picture)
-    if kind == "drawing" and not parts and box[3] - box[1] <= 1.5:     # a thin horizontal rule
+    if kind == "drawing" and box[3] - box[1] <= 1.5:     # a thin horizontal rule
         span = [g for g in mine if g.bbox[0] < box[2] and g.bbox[2] > box[0]]
         above = any(g.bbox[1] >= box[3] - 0.5 for g in span)
         below = any(g.bbox[3] <= box[1] + 0.5 for g in span)
@@ -1856,7 +1881,9 @@ def run_problems(page, glyphs):
                 continue
             if _explained(d, glyphs, page.glyphs):
                 continue
-            reasons.append(f"{'an image' if d[0] == 'image' else 'a drawing'} beside the statement (page {n})")
+            thin = min(d[1][2] - d[1][0], d[1][3] - d[1][1]) <= 1.5     # a rule (a table's, a fraction's)
+            what = "an image" if d[0] == "image" else "a drawing" if thin else "a shape drawn"
+            reasons.append(f"{what} beside the statement (page {n})")
             break
         for subtype, rect in page.annotations:
             if subtype not in ("Link", "Popup") and _meets(rect, band):
