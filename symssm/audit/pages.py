@@ -25,6 +25,7 @@ import io
 import logging
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -63,8 +64,14 @@ MAX_PIXELS = 40_000_000
 MIN_RENDER_SCALE = 1.0
 
 _WHITE = (1.0, 1.0, 1.0)
-#: The character of a glyph whose font does not say what it is (a Type 3 bitmap, an unnamed glyph).
+#: The character of a glyph whose font does not say what it is (an unnamed glyph).
 UNKNOWN = "\ufffd"
+#: The problem of every glyph of a Type 3 font (bitmaps, as pdfTeX makes for T1 text without cm-super).
+TYPE3 = "Type 3 font (bitmaps: for T1 text install cm-super or use lmodern)"
+#: pdfTeX names the glyphs of its Type 3 bitmap fonts ``a<code>``; they are read as T1 text (so that a
+#: statement set in them is found and reported with :data:`TYPE3`, never verified).
+_T1 = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl", 39: "\u2019", 96: "\u2018", 127: "-",
+       **{c: chr(c) for c in range(33, 127) if c not in (39, 96)}}
 
 
 @dataclass(frozen=True)
@@ -546,7 +553,7 @@ def _font_info(font, spec):
     if subtype == "Type3":
         info.kind = "type3"
         info.name = _fonts.base_name(_name(spec.get("Name")) or "Type3")
-        info.problems = ("Type 3 font",)
+        info.problems = (TYPE3,)
         matrix = resolve1(spec.get("FontMatrix"))
         if isinstance(matrix, list) and len(matrix) == 6:
             info.matrix = tuple(_num(resolve1(v)) for v in matrix)
@@ -654,7 +661,7 @@ def _glyph_identity(info, cid):
     if not char and reference is not None and ref_name:
         char = reference.cmap.get(ref_name, "")
     if not char and info.kind == "type3" and name:
-        char = _fonts.glyph_char(name)
+        char = _fonts.glyph_char(name) or (_T1.get(int(name[1:]), "") if re.fullmatch(r"a\d{1,3}", name) else "")
     outline = None
     if info.kind != "type3":
         if name is None:
@@ -1838,7 +1845,7 @@ def run_problems(page, glyphs):
 
     Each line of the run is widened by 1 em on both sides (and to 0.2 em below and 0.75 em above its
     baseline at least); in that band there must be no glyph whose character is unknown
-    (:data:`UNKNOWN`: a Type 3 bitmap, an unnamed glyph), no drawing or image that is not part of the
+    (:data:`UNKNOWN`, a Type 3 bitmap), no drawing or image that is not part of the
     typesetting (a digit drawn as a path, a picture of one), no annotation that shows (other than a link),
     and no ink in PDFium's rendering that nothing of the content stream explains (:attr:`Page.stray`).
 
@@ -1871,7 +1878,7 @@ def run_problems(page, glyphs):
     reasons = []
     for band in _bands(glyphs):
         for g in page.glyphs:
-            if id(g) not in mine and g.char == UNKNOWN and _meets(g.bbox, band):
+            if id(g) not in mine and (g.char == UNKNOWN or TYPE3 in g.problems) and _meets(g.bbox, band):
                 reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
                 break
         for d in page.drawings:

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from symssm.audit import fonts
-from symssm.audit.pages import UNKNOWN, Glyph, line_text, read_pdf, render_crop, run_problems, text_lines
+from symssm.audit.pages import TYPE3, Glyph, line_text, read_pdf, render_crop, run_problems, text_lines
 from symssm.errors import InputError, LimitError
 
 SENTENCE = r"The rotation system has $k(n) = 4$ heads for all $n \ge 4$."
@@ -37,7 +37,7 @@ PAGES = {
                                r" heads."),
     "sideways": ("pdflatex", r"\rotatebox{90}{The system has $k(n) = 4$ heads.}"
                              r" \rotatebox{180}{The system has $k(n) = 3$ heads.}"),
-    "type3": ("pdflatex", r"\fontencoding{T1}\selectfont The system has $k(n) = 4$ heads."),   # PK bitmaps
+    "type3": ("pdflatex", r"\pdfmapline{-ecrm1000}\fontencoding{T1}\selectfont The system has $k(n) = 4$ heads."),
     "unembedded": ("pdflatex", r"\pdfmapline{=ptmr8r Times-Roman " + '"TeXBase1Encoding ReEncodeFont"'
                                + r" <8r.enc}\fontfamily{ptm}\selectfont The system has 4 heads."),
     "hacked": ("pdflatex", r"\pdfmapline{=cmr10 CMR10 <hacked.pfa}The system has $k(n) = 4$ heads."),
@@ -309,11 +309,10 @@ def test_type3_and_unembedded_fonts_are_unverifiable(pdfs):
     times = [g for g in page.glyphs if g.font == "Times-Roman"]
     assert [g.char for g in times][:3] == ["T", "h", "e"]
     assert all("font not embedded" in g.problems for g in times)
-    (page,) = _read(pdfs, "type3")
+    (page,) = _read(pdfs, "type3")                           # ecrm1000 left out of the font map: PK bitmaps
     text = [g for g in page.glyphs if g.font not in ("CMMI10", "CMR10", "CMSY10")]
-    if not any("Type 3 font" in g.problems for g in text):
-        pytest.skip("this TeX Live has T1 Type 1 fonts (cm-super), so no Type 3 font was made")
-    assert text and all("Type 3 font" in g.problems for g in text)
+    assert "".join(g.char for g in text).startswith("Thesystemhas")        # pdfTeX's a<code> names as T1 text
+    assert text and all(g.problems == (TYPE3,) for g in text) and "install cm-super or use lmodern" in TYPE3
 
 
 def test_a_drawing_near_a_statement_is_not_over_it(pdfs):
@@ -385,16 +384,12 @@ def test_small_white_shapes_that_cover_a_digit_together_are_caught(pdfs):
     assert page.drawings == ()                                    # white shapes leave no ink
 
 
-def test_type3_glyphs_are_kept_as_unknown_not_dropped(pdfs):
+def test_type3_glyphs_beside_a_statement_are_reported(pdfs):
     (page,) = _read(pdfs, "type3")
-    text = [g for g in page.glyphs if g.font not in ("CMMI10", "CMR10", "CMSY10")]
-    if not any("Type 3 font" in g.problems for g in text):
-        pytest.skip("this TeX Live has T1 Type 1 fonts (cm-super), so no Type 3 font was made")
-    assert all(g.char == UNKNOWN for g in text)
     line = _line_with(page, "k(n) = 4")
-    assert UNKNOWN * 3 in line_text(line)                         # "The" is there, unreadable
-    assert f"ink beside the statement not drawn by its glyphs (page {page.number})" in run_problems(
-        page, [g for g in line if g.char != UNKNOWN])
+    assert line_text(line).startswith("The system has")
+    formula = [g for g in line if g.font in ("CMMI10", "CMR10")]
+    assert f"a glyph the audit cannot read beside the statement (page {page.number})" in run_problems(page, formula)
 
 
 def test_a_digit_turned_upside_down_is_not_itself(pdfs):
@@ -487,3 +482,36 @@ def test_an_annotation_beside_a_statement_is_reported(pdfs):
     line = _line_with(page, "The system has k(n) = 4 heads.")
     assert f"a Stamp annotation beside the statement (page {page.number})" in run_problems(page, line)
     assert run_problems(page, line[:3]) == ()                     # "The", far from the stamp
+
+
+@pytest.mark.long
+def test_t1_text_passes_with_cm_super_and_says_how_to_fix_bitmaps(tmp_path, capsys):
+    """[T1]{fontenc}: cm-super's Type 1 fonts (encodings from its .enc files through pdftex.map) are read and
+    checked; without them (the EC fonts left out of the font map) pdfTeX makes Type 3 bitmaps, unverifiable."""
+    import json
+    import sys
+
+    from paths import FIXTURES
+    from symssm.cli import main
+
+    if shutil.which("pdflatex") is None or not subprocess.run(["kpsewhich", "sfrm1000.pfb"], capture_output=True,
+                                                             text=True, check=False).stdout.strip():
+        pytest.skip("needs TeX Live with cm-super")
+    sys.path.insert(0, os.path.join(FIXTURES, "audit"))
+    from build import build
+
+    paper = build(os.path.join(FIXTURES, "audit", "honest", "t1"), str(tmp_path / "paper"))
+    capsys.readouterr()
+    assert main(["audit", paper, "--json"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    with open(paper, encoding="utf-8") as fh:
+        text = fh.read()
+    unmapped = "".join(f"\\pdfmapline{{-ec{shape}{size}}}" for shape in ("rm", "bx", "ti", "tt", "it", "sl")
+                       for size in ("0500", "0700", "0800", "0900", "1000", "1095", "1200", "1440", "1728"))
+    with open(paper, "w", encoding="utf-8") as fh:
+        fh.write(unmapped + "\n" + text)
+    assert main(["audit", paper, "--json"]) == 1
+    claims = json.loads(capsys.readouterr().out)["claims"]
+    theorem = [c for c in claims if c["label"] == "thm:rotation"]
+    assert theorem and theorem[0]["status"] in ("hidden", "not-shown"), claims
+    assert "install cm-super or use lmodern" in theorem[0]["reason"], theorem
