@@ -1888,8 +1888,8 @@ def run_problems(page, glyphs):
                 continue
             if _explained(d, glyphs, page.glyphs):
                 continue
-            thin = min(d[1][2] - d[1][0], d[1][3] - d[1][1]) <= 1.5     # a rule (a table's, a fraction's)
-            what = "an image" if d[0] == "image" else "a drawing" if thin else "a shape drawn"
+            rule = not d[3] or min(d[1][2] - d[1][0], d[1][3] - d[1][1]) <= 1.5    # a rectangle or a thin line
+            what = "an image" if d[0] == "image" else "a drawing" if rule else "a shape drawn"
             reasons.append(f"{what} beside the statement (page {n})")
             break
         for subtype, rect in page.annotations:

@@ -360,7 +360,7 @@ def test_nothing_beside_an_honest_statement(pdfs):
         (page,) = _read(pdfs, name)
         lines = [ln for ln in text_lines(page) if "k(n)" in line_text(ln) and "Then" not in line_text(ln)]
         if name == "tikz":      # the arrow above is not beside the line; the stroke of the line below is
-            assert run_problems(page, lines[0]) == (f"a drawing beside the statement (page {page.number})",)
+            assert run_problems(page, lines[0]) == (f"a shape drawn beside the statement (page {page.number})",)
             below = min(g.bbox[1] for g in lines[0])
             page = dataclasses.replace(page, drawings=tuple(d for d in page.drawings if d[1][1] > below))
             assert len(page.drawings) == 2                          # the arrow's curve and its head
@@ -374,7 +374,7 @@ def test_a_digit_drawn_as_a_path_beside_a_statement_is_reported(pdfs):
     (page,) = _read(pdfs, "pathdigit")
     line = _line_with(page, "The system has k(n) = 4 heads.")     # the glyphs alone read the old text
     assert all(g.visible for g in line)
-    assert run_problems(page, line) == (f"a drawing beside the statement (page {page.number})",)
+    assert run_problems(page, line) == (f"a shape drawn beside the statement (page {page.number})",)
     assert any(kind == "drawing" for kind, _, _, _ in page.drawings)
 
 
@@ -515,3 +515,36 @@ def test_t1_text_passes_with_cm_super_and_says_how_to_fix_bitmaps(tmp_path, caps
     theorem = [c for c in claims if c["label"] == "thm:rotation"]
     assert theorem and theorem[0]["status"] in ("hidden", "not-shown"), claims
     assert "install cm-super or use lmodern" in theorem[0]["reason"], theorem
+
+
+def _audit_fixture(tmp_path, capsys, paper):
+    import json
+    import sys
+
+    from paths import FIXTURES
+    from symssm.cli import main
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("TeX Live is not installed")
+    sys.path.insert(0, os.path.join(FIXTURES, "audit"))
+    from build import build
+
+    main_file = build(os.path.join(FIXTURES, "audit", paper), str(tmp_path / "paper"))
+    capsys.readouterr()
+    code = main(["audit", main_file, "--json"])
+    return code, json.loads(capsys.readouterr().out)["claims"]
+
+
+@pytest.mark.long
+def test_a_two_column_lineno_review_copy_passes(tmp_path, capsys):
+    code, claims = _audit_fixture(tmp_path, capsys, "honest/lineno-twocolumn")
+    assert code == 0 and sum(c["status"] == "verified" for c in claims) == 3, claims
+
+
+@pytest.mark.long
+def test_a_digit_drawn_as_a_path_inside_a_matrix_display_fails(tmp_path, capsys):
+    code, claims = _audit_fixture(tmp_path, capsys, "tamper/pathdigit-display")
+    assert code == 1
+    hidden = {c["label"]: c["reason"] for c in claims if c["status"] == "hidden"}
+    assert set(hidden) == {"thm:rotation", "thm:jordan"}, claims
+    assert all("a shape drawn beside the statement (page" in r for r in hidden.values()), hidden
