@@ -1,33 +1,36 @@
 """The pages of a PDF as a reader sees them: every painted glyph, what it is, and whether it can be seen.
 
-This is the one module of symssm that reads a PDF.  :func:`read_pdf` runs each page's content stream
-through pdfminer.six with a small device that records every painted glyph (character code, font, size,
-fill colour, render mode, scaling, paint order), every drawing and image, and the page's annotations.
-A glyph's identity comes from its font program's encoding and glyph names (never from the ``/ToUnicode``
-text layer), and its outline is compared with the same glyph in TeX Live's font file
-(:mod:`symssm.audit.fonts`).  Each glyph then carries the reasons, if any, why a reader would not see it
-as itself: drawn in white, invisible, too small, squeezed, outside the crop box, covered by a drawing,
-an image, another glyph or an annotation, an outline that is not TeX Live's, a Type 3 or unembedded
-font.  Last, PDFium (pypdfium2) renders the page and each glyph's box is compared with the ink its
-trusted outline should give, which catches what the content stream does not say plainly (clipping,
-soft masks, blend modes, annotation appearances).
+The one module of symssm that reads a PDF.  pdfminer.six runs each page's content stream through a small
+device recording every glyph (code, font, size, colour, render mode, paint order), drawing, image and
+annotation.  A glyph's identity comes from its font program's encoding (never the ``/ToUnicode`` text
+layer) and its outline is compared with TeX Live's (:mod:`symssm.audit.fonts`); each glyph carries the
+reasons a reader would not see it as itself, and a PDFium rendering must show the ink of its outline.
 
-Examples
---------
->>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ()).visible
-True
 >>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ("drawn in white",)).visible
 False
 """
 
+import dataclasses
 import functools
 import io
 import logging
 import math
 import os
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Optional
+
+import numpy as np
+from pdfminer import pdfdevice, pdfinterp
+from pdfminer.latin_enc import ENCODING
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfparser import PDFParser
+from pdfminer.pdftypes import LITERALS_FLATE_DECODE, PDFStream, dict_value, resolve1, stream_value
+from pdfminer.psparser import literal_name
+import pypdfium2 as pdfium
+from PIL import Image, ImageDraw
 
 from symssm.audit import fonts as _fonts
 from symssm.errors import InputError, LimitError
@@ -49,17 +52,16 @@ COVER_SHARE = 0.10
 #: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
 MAX_OBJECTS_PER_PAGE = 300_000
 MAX_OBJECTS = 1_500_000
-#: Limits on the work of reading content streams: items (operands and operators) per page and in all,
-#: counted before the interpreter reads them (a form each time it is painted).  pdfminer reads about
-#: 50,000 items a second on a loaded machine, so a page costs at most about 8 s.
+#: Content stream items (operands and operators) per page and in all, counted before they are read (a form
+#: each time it is painted; about 8 s of pdfminer a page at most).
 MAX_TOKENS_PER_PAGE = 400_000
 MAX_TOKENS = 2_000_000
 #: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
-#: Pixel budget of one rendered page (int32 sums stay exact): a larger page (an A0 poster) is rendered at
-#: a lower resolution, down to :data:`MIN_RENDER_SCALE` pixels per point; a page larger still is refused.
+#: Pixel budget of one rendered page (int32 sums stay exact): a larger page is rendered at a lower
+#: resolution, down to :data:`MIN_RENDER_SCALE` pixels per point, else refused.
 MAX_PIXELS = 40_000_000
 MIN_RENDER_SCALE = 1.0
 
@@ -76,39 +78,11 @@ _T1 = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl", 39: "\u2019", 96: "\u
 
 @dataclass(frozen=True)
 class Glyph:
-    """One glyph painted on a page.
-
-    Attributes
-    ----------
-    char : str
-        What the glyph is, from its font's encoding and glyph name ('' if unknown); ligatures as letters.
-    font : str
-        Base font name without the subset prefix (``CMR10``).
-    size : float
-        Effective size in points (font size times the text and graphics scaling, vertical direction).
-    bbox : tuple of float
-        ``(x0, y0, x1, y1)``: the glyph's ink box in PDF user space (points), from its outline.
-    order : int
-        Paint order on its page.
-    problems : tuple of str
-        Empty when the glyph is verifiably visible as itself; else short reasons.
-    origin : tuple of float
-        Where the glyph's origin (on the baseline) lies, in user space.
-    advance : float
-        Horizontal advance in points.
-    color : tuple of float or None
-        Fill (or stroke) colour as RGB in [0, 1]; ``None`` when not a plain colour.
-    upright : bool
-        Its baseline runs left to right, unrotated and unmirrored.
-    direction : int
-        Angle of its baseline in degrees, counter-clockwise (90 for text turned sideways, as on a
-        landscape page); -1 when not a multiple of 90 degrees or mirrored.
-    role : str
-        ``'margin'`` for a running head or page number (the top or bottom row of the page, set apart from
-        the text; :func:`text_lines` leaves it where it stands, a consumer joining a sentence across a page
-        break skips it); ``'line number'`` for a line number left of the text block (lineno), which
-        :func:`text_lines` keeps in lines of its own after the page's text; else ``''``.
-    """
+    """One painted glyph: ``char`` from its font's encoding ('' unknown, ligatures as letters), ``font``
+    without subset prefix, ``size`` in points, ``bbox`` of its ink in user space, paint ``order``,
+    ``problems`` (empty when verifiably visible as itself), baseline ``origin``, ``advance``, fill ``color``
+    (RGB or ``None``), ``upright``, baseline ``direction`` (0/90/180/270, -1 other or mirrored) and ``role``
+    (``'margin'``: a running head or page number; ``'line number'``: lineno's, read apart; else ``''``)."""
 
     char: str
     font: str
@@ -125,13 +99,14 @@ class Glyph:
 
     @property
     def visible(self):
-        """Whether nothing stands against this glyph being read as itself."""
         return not self.problems
 
 
 @dataclass(frozen=True)
 class Page:
-    """One page: its crop box, painted glyphs in paint order, pictures and annotations."""
+    """One page: crop box, glyphs in paint order, pictures' boxes, annotations ``(subtype, rect)``;
+    ``drawings``: ``(kind, bbox, order, parts)`` of every inked drawing or image (``parts``: small boxes along
+    a path that is not a rectangle); ``stray``: boxes of rendered ink nothing in the content stream explains."""
 
     number: int
     cropbox: tuple
@@ -140,12 +115,7 @@ class Page:
     annotations: tuple
     mediabox: tuple = (0.0, 0.0, 0.0, 0.0)
     rotate: int = 0
-    #: every drawing and image that carries ink: ``(kind, bbox, order, parts)``, kind ``'drawing'`` or
-    #: ``'image'``; ``parts`` are small boxes along a curved or polygonal path's outline (``()`` for a
-    #: rectangle or an image: its ``bbox`` is its ink)
     drawings: tuple = ()
-    #: boxes (about 2 pt) where PDFium's rendering holds ink that no glyph outline, drawing or image of the
-    #: content stream explains (a Type 3 bitmap, an annotation's appearance, ...); empty with ``ink=False``
     stray: tuple = ()
 
 
@@ -250,260 +220,209 @@ def _direction(m):
 
 
 def _bounded(obj):
-    """Refuse a Flate stream that would inflate beyond :data:`MAX_STREAM_BYTES` (checked before pdfminer
-    decompresses it whole)."""
-    import zlib
-
-    from pdfminer.pdftypes import LITERALS_FLATE_DECODE, PDFStream, resolve1
-
+    """Refuse a Flate stream that inflates beyond :data:`MAX_STREAM_BYTES` (before pdfminer inflates it)."""
     stream = resolve1(obj)
     if not isinstance(stream, PDFStream) or stream.data is not None or stream.rawdata is None \
             or stream.decipher is not None:
         return
     try:
         filters = stream.get_filters()
-    except Exception:
-        return
-    if len(filters) != 1 or filters[0][0] not in LITERALS_FLATE_DECODE:
-        return
-    inflate = zlib.decompressobj()
-    try:
+        if len(filters) != 1 or filters[0][0] not in LITERALS_FLATE_DECODE:
+            return
+        inflate = zlib.decompressobj()
         inflate.decompress(stream.rawdata, MAX_STREAM_BYTES)
-    except zlib.error:
+    except Exception:
         return
     if inflate.unconsumed_tail:
         raise LimitError(f"a stream inflates beyond the limit of {MAX_STREAM_BYTES} bytes")
 
 
 def _tokens(obj):
-    """How many items (operands and operators, split at white space) a content stream or form holds: the
-    measure of the work pdfminer's interpreter does on it, counted at C speed before it starts."""
-    from pdfminer.pdftypes import PDFStream, resolve1
-
+    """The items (split at white space) of a content stream or form: the interpreter's work, counted first."""
     stream = resolve1(obj)
     if not isinstance(stream, PDFStream):
         return 0
-    count = getattr(stream, "_symssm_tokens", None)
-    if count is None:
+    if getattr(stream, "_symssm_tokens", None) is None:
         try:
-            count = len(stream.get_data().split())
+            stream._symssm_tokens = len(stream.get_data().split())
         except Exception:
-            count = 0
-        stream._symssm_tokens = count
-    return count
+            stream._symssm_tokens = 0
+    return stream._symssm_tokens
 
 
 class _Stop(Exception):
-    """Raised inside the interpreter when a page exceeds the object limit."""
+    """Raised inside the interpreter when a page exceeds a limit."""
 
 
-def _pdfminer_classes():
-    """The device, interpreter and resource manager, built on first use (pdfminer imported lazily)."""
-    from pdfminer import pdfdevice, pdfinterp
-    from pdfminer.pdftypes import dict_value, resolve1
+class _GState(pdfinterp.PDFGraphicState):
+    def __init__(self):
+        super().__init__()
+        self.alpha, self.stroke_alpha, self.softmask, self.blend = 1.0, 1.0, False, "Normal"
 
-    class GState(pdfinterp.PDFGraphicState):
-        def __init__(self):
-            super().__init__()
-            self.alpha = 1.0
-            self.stroke_alpha = 1.0
-            self.softmask = False
-            self.blend = "Normal"
+    def copy(self):
+        obj = super().copy()
+        obj.__class__ = _GState
+        obj.alpha, obj.stroke_alpha, obj.softmask, obj.blend = self.alpha, self.stroke_alpha, self.softmask, self.blend
+        return obj
 
-        def copy(self):
-            obj = super().copy()
-            obj.__class__ = GState
-            obj.alpha, obj.stroke_alpha = self.alpha, self.stroke_alpha
-            obj.softmask, obj.blend = self.softmask, self.blend
-            return obj
 
-    class Resources(pdfinterp.PDFResourceManager):
-        def __init__(self):
-            super().__init__(caching=True)
-            self.specs = {}
+class _Resources(pdfinterp.PDFResourceManager):
+    def __init__(self):
+        super().__init__(caching=True)
+        self.specs = {}
 
-        def get_font(self, objid, spec):
-            font = super().get_font(objid, spec)
-            self.specs.setdefault(id(font), (font, spec))
-            return font
+    def get_font(self, objid, spec):
+        font = super().get_font(objid, spec)
+        self.specs.setdefault(id(font), (font, spec))
+        return font
 
-    class Interpreter(pdfinterp.PDFPageInterpreter):
-        inherited = None
 
-        def subinterp(self):
-            sub = super().subinterp()
-            sub.inherited = self.graphicstate.copy()
-            return sub
+class _Interpreter(pdfinterp.PDFPageInterpreter):
+    inherited = None
 
-        def init_resources(self, resources):
-            super().init_resources(resources)
+    def subinterp(self):
+        sub = super().subinterp()
+        sub.inherited = self.graphicstate.copy()
+        return sub
+
+    def init_resources(self, resources):
+        super().init_resources(resources)
+        try:
+            self.extgstates = dict_value(resources.get("ExtGState")) or {} if resources else {}
+        except Exception:
             self.extgstates = {}
-            if resources:
-                try:
-                    self.extgstates = dict_value(resources.get("ExtGState")) or {}
-                except Exception:
-                    self.extgstates = {}
 
-        def init_state(self, ctm):
-            super().init_state(ctm)
-            state = GState()
-            if self.inherited is not None:
-                state = self.inherited.copy()
-            self.graphicstate = state
+    def init_state(self, ctm):
+        super().init_state(ctm)
+        self.graphicstate = _GState() if self.inherited is None else self.inherited.copy()
 
-        def do_gs(self, name):
-            from pdfminer.psparser import literal_name
+    def do_gs(self, name):
+        try:
+            spec = dict_value(self.extgstates.get(literal_name(name)))
+        except Exception:
+            return
+        state = self.graphicstate
+        if "ca" in spec:
+            state.alpha = _num(resolve1(spec["ca"]), 1.0)
+        if "CA" in spec:
+            state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
+        if "SMask" in spec:
+            state.softmask = getattr(resolve1(spec["SMask"]), "name", None) != "None"
+        if "BM" in spec:
+            bm = resolve1(spec["BM"])
+            state.blend = getattr(resolve1(bm[0]) if isinstance(bm, list) and bm else bm, "name", "Normal")
 
-            try:
-                spec = dict_value(self.extgstates.get(literal_name(name)))
-            except Exception:
-                return
-            if not spec:
-                return
-            state = self.graphicstate
-            if "ca" in spec:
-                state.alpha = _num(resolve1(spec["ca"]), 1.0)
-            if "CA" in spec:
-                state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
-            if "SMask" in spec:
-                mask = resolve1(spec["SMask"])
-                state.softmask = not (getattr(mask, "name", None) == "None")
-            if "BM" in spec:
-                bm = resolve1(spec["BM"])
-                if isinstance(bm, list) and bm:
-                    bm = resolve1(bm[0])
-                state.blend = getattr(bm, "name", "Normal")
+    def do_Do(self, xobjid_arg):
+        ctm = self.ctm
+        try:
+            xobj = self.xobjmap.get(literal_name(xobjid_arg))
+            _bounded(xobj)
+            if _name(resolve1(xobj).get("Subtype")) == "Form":
+                self.device.charge(_tokens(xobj))       # each time it is painted
+        except (LimitError, _Stop):
+            raise
+        except Exception:
+            pass
+        super().do_Do(xobjid_arg)
+        self.device.set_ctm(ctm)
 
-        def do_Do(self, xobjid_arg):
-            from pdfminer.psparser import literal_name
+    def process_page(self, page):
+        # user space as the file states it; the page's /Rotate is applied only when rendering
+        self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
+        for content in _contents(page):
+            self.device.charge(_tokens(content))
+        self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
+        self.device.end_page(page)
 
-            ctm = self.ctm
-            try:
-                xobj = self.xobjmap.get(literal_name(xobjid_arg))
-                _bounded(xobj)
-                if _name(resolve1(xobj).get("Subtype")) == "Form":
-                    self.device.charge(_tokens(xobj))       # each time it is painted
-            except (LimitError, _Stop):
-                raise
-            except Exception:
-                pass
-            super().do_Do(xobjid_arg)
-            self.device.set_ctm(ctm)
 
-        def process_page(self, page):
-            # user space as the file states it; the page's /Rotate is applied only when rendering
-            self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
-            contents = resolve1(page.contents) if page.contents is not None else []
-            for content in (contents if isinstance(contents, list) else [contents]):
-                self.device.charge(_tokens(content))
-            self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
-            self.device.end_page(page)
+class _Device(pdfdevice.PDFTextDevice):
+    """Records ``('glyph', ...)``, ``('path', ...)``, ``('image', box)`` and ``('figure', box)`` events."""
 
-    class Device(pdfdevice.PDFTextDevice):
-        def __init__(self, rsrcmgr):
-            super().__init__(rsrcmgr)
-            self.events = []
-            self.render_mode = 0
-            self.figures = []
-            self.total = 0
+    tokens = page_tokens = total = render_mode = 0
 
-        tokens = 0
-        page_tokens = 0
+    def charge(self, count):
+        """Count the items the interpreter is about to read; past a limit, stop before reading them."""
+        self.tokens += count
+        self.page_tokens += count
+        if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
+            raise _Stop("tokens")
 
-        def charge(self, count):
-            """Count the items the interpreter is about to read; past a limit, stop before reading them."""
-            self.tokens += count
-            self.page_tokens += count
-            if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
-                raise _Stop("tokens")
+    def _add(self, event):
+        self.total += 1
+        if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
+            raise _Stop()
+        self.events.append(event)
 
-        def _add(self, event):
-            self.total += 1
-            if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
-                raise _Stop()
-            self.events.append(event)
+    def begin_page(self, page, ctm):
+        self.page_tokens, self.events, self.figures, self.ctm = 0, [], [], ctm
 
-        def begin_page(self, page, ctm):
-            self.page_tokens = 0
-            self.events = []
-            self.figures = []
-            self.ctm = ctm
+    def begin_figure(self, name, bbox, matrix):
+        try:
+            box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
+        except Exception:
+            box = (0.0, 0.0, 0.0, 0.0)
+        self.figures.append([box, False, False])        # box, holds a picture, holds an image
 
-        def begin_figure(self, name, bbox, matrix):
-            try:
-                box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
-            except Exception:
-                box = (0.0, 0.0, 0.0, 0.0)
-            self.figures.append([box, False, False])
+    def end_figure(self, name):
+        if self.figures:
+            box, picture, image = self.figures.pop()
+            if picture and not image:   # an image's own figure: the image itself is recorded
+                if self.figures:
+                    self.figures[-1][1] = True
+                self._add(("figure", box))
 
-        def end_figure(self, name):
-            if self.figures:
-                box, picture, image = self.figures.pop()
-                if picture and not image:   # an image's own figure: the image itself is recorded
-                    if self.figures:
-                        self.figures[-1][1] = True
-                    self._add(("figure", box))
+    def render_image(self, name, stream):
+        if self.figures:
+            self.figures[-1][1:] = [True, True]
+        if len(self.figures) > 1:
+            self.figures[-2][1] = True
+        self._add(("image", _box_of(self.ctm, (0, 0, 1, 1))))
 
-        def render_image(self, name, stream):
-            box = _box_of(self.ctm, (0, 0, 1, 1))
-            if self.figures:
-                self.figures[-1][1:] = [True, True]
-            if len(self.figures) > 1:
-                self.figures[-2][1] = True
-            self._add(("image", box))
+    def paint_path(self, graphicstate, stroke, fill, evenodd, path):
+        subpaths = []
+        for seg in path[:100_000]:
+            nums = [_num(v) for v in seg[1:]]
+            if seg[0] == "m" or not subpaths:
+                subpaths.append([])
+            subpaths[-1].extend(_apply(self.ctm, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2))
+        points = [p for sub in subpaths for p in sub]
+        if not points:
+            return
+        w = 0.0
+        if stroke:
+            det = abs(self.ctm[0] * self.ctm[3] - self.ctm[1] * self.ctm[2])
+            w = max(abs(_num(graphicstate.linewidth)) * math.sqrt(det), 0.1) / 2
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        box = (min(xs) - w, min(ys) - w, max(xs) + w, max(ys) + w)
+        if self.figures:
+            self.figures[-1][1] = True
+        cs, color = (graphicstate.ncs, graphicstate.ncolor) if fill else (graphicstate.scs, graphicstate.scolor)
+        alpha = getattr(graphicstate, "alpha" if fill else "stroke_alpha", 1.0)
+        rect = len(subpaths) == 1 and _is_rect(subpaths[0])
+        self._add(("path", box, _rgb(getattr(cs, "name", ""), color), alpha, fill,
+                   (tuple(map(tuple, subpaths)), w, rect)))
 
-        def paint_path(self, graphicstate, stroke, fill, evenodd, path):
-            xs, ys = [], []
-            subpaths = []
-            for seg in path[:100_000]:
-                nums = [_num(v) for v in seg[1:]]
-                if seg[0] == "m" or not subpaths:
-                    subpaths.append([])
-                for i in range(0, len(nums) - 1, 2):
-                    x, y = _apply(self.ctm, nums[i], nums[i + 1])
-                    xs.append(x)
-                    ys.append(y)
-                    subpaths[-1].append((x, y))
-            if not xs:
-                return
-            box = (min(xs), min(ys), max(xs), max(ys))
-            w = 0.0
-            if stroke:
-                w = abs(_num(graphicstate.linewidth)) * math.sqrt(abs(self.ctm[0] * self.ctm[3]
-                                                                      - self.ctm[1] * self.ctm[2]))
-                w = max(w, 0.1) / 2
-                box = (box[0] - w, box[1] - w, box[2] + w, box[3] + w)
-            rect = len(subpaths) == 1 and _is_rect(subpaths[0])
-            if self.figures:
-                self.figures[-1][1] = True
-            color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor) if fill else \
-                _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
-            alpha = getattr(graphicstate, "alpha", 1.0) if fill else getattr(graphicstate, "stroke_alpha", 1.0)
-            self._add(("path", box, color, alpha, fill, (tuple(map(tuple, subpaths)), w, rect)))
+    def render_string(self, textstate, seq, ncs, graphicstate):
+        self.render_mode = int(_num(textstate.render, 0))
+        super().render_string(textstate, seq, ncs, graphicstate)
 
-        def render_string(self, textstate, seq, ncs, graphicstate):
-            self.render_mode = int(_num(textstate.render, 0))
-            super().render_string(textstate, seq, ncs, graphicstate)
+    def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):
+        try:
+            adv = _num(font.char_width(cid)) * _num(fontsize) * _num(scaling)
+        except Exception:
+            adv = 0.0
+        stroked = self.render_mode in (1, 5)
+        cs, color = (graphicstate.scs, graphicstate.scolor) if stroked else (graphicstate.ncs, graphicstate.ncolor)
+        alpha = getattr(graphicstate, "stroke_alpha" if stroked else "alpha", 1.0)
+        self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv, self.render_mode,
+                   _rgb(getattr(cs, "name", ""), color), alpha, getattr(graphicstate, "softmask", False),
+                   getattr(graphicstate, "blend", "Normal")))
+        return adv
 
-        def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):
-            try:
-                width = font.char_width(cid)
-            except Exception:
-                width = 0.0
-            adv = _num(width) * _num(fontsize) * _num(scaling)
-            mode = self.render_mode
-            if mode in (1, 5):
-                color = _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
-                alpha = getattr(graphicstate, "stroke_alpha", 1.0)
-            else:
-                color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor)
-                alpha = getattr(graphicstate, "alpha", 1.0)
-            self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv,
-                       mode, color, alpha, getattr(graphicstate, "softmask", False),
-                       getattr(graphicstate, "blend", "Normal")))
-            return adv
 
-    return Resources, Interpreter, Device
+def _contents(page):
+    contents = resolve1(page.contents) if page.contents is not None else []
+    return contents if isinstance(contents, list) else [contents]
 
 
 # ---------------------------------------------------------------------------------------------- fonts
@@ -525,15 +444,11 @@ class _Font:
 
 
 def _name(obj):
-    from pdfminer.pdftypes import resolve1
-
     obj = resolve1(obj)
     return getattr(obj, "name", obj if isinstance(obj, str) else None)
 
 
 def _encoding_table(name):
-    from pdfminer.latin_enc import ENCODING
-
     column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3,
               "PDFDocEncoding": 4}.get(name)
     if column is None:
@@ -543,8 +458,6 @@ def _encoding_table(name):
 
 def _font_info(font, spec):
     """What a PDF font is: its embedded program, TeX Live's program of it, encoding differences."""
-    from pdfminer.pdftypes import resolve1, stream_value
-
     spec = resolve1(spec) or {}
     subtype = _name(spec.get("Subtype"))
     base = _fonts.base_name(_name(spec.get("BaseFont")) or "")
@@ -688,9 +601,6 @@ def _glyph_identity(info, cid):
 
 
 def _open(path):
-    from pdfminer.pdfdocument import PDFDocument
-    from pdfminer.pdfparser import PDFParser
-
     try:
         fh = open(path, "rb")
     except OSError as exc:
@@ -745,10 +655,6 @@ def read_pdf(path, *, max_pages=200, ink=True):
 
 
 def _read(path, max_pages, ink):
-    from pdfminer.pdfpage import PDFPage
-    from pdfminer.pdftypes import resolve1
-
-    Resources, Interpreter, Device = _pdfminer_classes()
     fh, doc = _open(path)
     renderer = None
     try:
@@ -758,9 +664,9 @@ def _read(path, max_pages, ink):
             count = 0
         if count > max_pages:
             raise LimitError(f"{path} has {int(count)} pages, more than the limit of {max_pages}")
-        rsrc = Resources()
-        device = Device(rsrc)
-        interpreter = Interpreter(rsrc, device)
+        rsrc = _Resources()
+        device = _Device(rsrc)
+        interpreter = _Interpreter(rsrc, device)
         infos = {}
         pages = []
         try:
@@ -768,8 +674,7 @@ def _read(path, max_pages, ink):
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
                     raise LimitError(f"{path} has more than the limit of {max_pages} pages")
-                contents = resolve1(page.contents) if page.contents is not None else []
-                for content in (contents if isinstance(contents, list) else [contents]):
+                for content in _contents(page):
                     _bounded(content)
                 try:
                     interpreter.process_page(page)
@@ -798,8 +703,6 @@ def _read(path, max_pages, ink):
 
 
 def _annotations(page):
-    from pdfminer.pdftypes import resolve1
-
     result = []
     annots = resolve1(page.annots) or []
     if not isinstance(annots, list):
@@ -1176,8 +1079,6 @@ def _roles(glyphs, cbox):
       the text block's left edge (the left edge most rows start at) with a gap of at least 6 pt after it
       (lineno leaves 10 pt; a digit set closer reads as part of the line and stays in it).
     """
-    import dataclasses
-
     upright = [g for g in glyphs if g.upright and g.char.strip()]
     rows = _rows(upright)
     margin = set()
@@ -1261,18 +1162,12 @@ class _Renderer:
         self.doc = None
         self.cache = {}
         try:
-            import pypdfium2 as pdfium
-        except ImportError:
-            raise PdfReadError("reading pages needs pypdfium2 (pip install pypdfium2)") from None
-        try:
             self.doc = pdfium.PdfDocument(str(path))
         except Exception as exc:
             raise PdfReadError(f"PDFium cannot open {path}: {type(exc).__name__}") from None
 
     def page(self, number, scale=INK_SCALE):
         """``(RGB array, (x0, y1) of the crop box, scale)``, the page unrotated as its crop box shows it."""
-        import numpy as np
-
         if not (1 <= number <= len(self.doc)):
             raise PdfReadError(f"{self.path} has no page {number}")
         page = self.doc[number - 1]
@@ -1308,9 +1203,6 @@ def _signed_area(poly):
 def _fill_glyph(size, polys):
     """A glyph's contours filled by the nonzero winding rule (as Type 1 and TrueType fonts are), as a
     boolean array: each contour adds its orientation inside it, and ink is where the sum is not zero."""
-    import numpy as np
-    from PIL import Image, ImageDraw
-
     polys = [p for p in polys if len(p) >= 3]
     winding = np.zeros((size[1], size[0]), dtype=np.int16)
     edge = np.zeros((size[1], size[0]), dtype=bool)
@@ -1360,9 +1252,6 @@ def _ink(raw, drawings, rendered, cache=None):
     away from every expected glyph, drawing and image (:data:`MAX_EXTRA`).  Each distinct glyph shape is
     filled once; sums over boxes come from summed-area tables read for all glyphs at once.
     """
-    import numpy as np
-    from PIL import Image, ImageDraw
-
     cache = {} if cache is None else cache
     image, origin, scale = rendered
     image = image.astype(np.int16)
@@ -1474,8 +1363,6 @@ STRAY_PIXELS = 3
 def _stray_boxes(mask, origin, scale):
     """Cells of about :data:`STRAY_CELL` points holding :data:`STRAY_PIXELS` or more pixels of ``mask``,
     as boxes in user space (runs of cells along a row joined)."""
-    import numpy as np
-
     if not mask.any():
         return ()
     step = max(1, int(round(STRAY_CELL * scale)))
@@ -1506,8 +1393,6 @@ def _stray_boxes(mask, origin, scale):
 
 def _grow(mask, r):
     """A boolean mask dilated by ``r`` pixels (a square)."""
-    import numpy as np
-
     out = mask.copy()
     for axis in (0, 1):
         src = out.copy()
@@ -1572,8 +1457,6 @@ def _turn(angle, x, y):
 
 def _turned_lines(glyphs, angle, cbox):
     """Lines of glyphs whose baselines run at ``angle``: read in a frame turned to make them upright."""
-    import dataclasses
-
     def box(b):
         (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
         return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
@@ -1955,8 +1838,6 @@ def _to_pixel(origin, scale, x, y):
 def _render(path, page_number, scale):
     """The page as a Pillow RGB image, its crop box's top-left corner and the scale it was rendered at
     (lower than asked for a page beyond the pixel budget)."""
-    from PIL import Image
-
     renderer = _Renderer(path)
     try:
         image, origin, scale = renderer.page(page_number, scale)
