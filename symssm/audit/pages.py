@@ -1060,7 +1060,7 @@ def _rows(glyphs):
     rows = []
     for g in sorted(glyphs, key=lambda g: (-round(g.origin[1], 1), g.origin[0])):
         for row in rows[-6:]:
-            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0):
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) and row[0].size > 0:
                 row.append(g)
                 break
         else:
@@ -1410,12 +1410,10 @@ def _grow(mask, r):
 
 
 def text_lines(page):
-    """The page's glyphs grouped into lines in reading order (two-column layouts column by column).
+    """The page's glyphs (those with a ``char``) as lines in reading order, two-column pages column by column.
 
-    Glyphs with an empty ``char`` are left out.  Within a line glyphs run left to right; a line is a set of
-    upright glyphs whose baselines lie within a third of their size of each other and that follow each other
-    without a gap wider than three times their size.  Lines in the left half of a two-column page come
-    before those of the right half when the page has a gutter that no line crosses.
+    A line: glyphs on one baseline (within a third of their size) with gaps under three times their size,
+    and the sub- and superscripts beside it; turned text is read in its own frame; line numbers come last.
 
     Parameters
     ----------
@@ -1425,27 +1423,25 @@ def text_lines(page):
     -------
     tuple of tuple of Glyph
     """
-    glyphs = [g for g in page.glyphs if g.char and g.char.strip() and g.role != "line number"]
-    upright = [g for g in glyphs if g.upright]
-    turned = {}
-    for g in glyphs:
-        if not g.upright and g.direction in (90, 180, 270):
-            turned.setdefault(g.direction, []).append(g)
-    others = [g for g in glyphs if not g.upright and g.direction not in (90, 180, 270)]
-    lines = _upright_lines(upright, page.cropbox)
-    for angle in sorted(turned):
-        lines.extend(_turned_lines(turned[angle], angle, page.cropbox))
-    margin = [g for g in page.glyphs if g.role == "line number" and g.char.strip()]
-    margin_lines = []
-    for row in _rows(margin):          # line numbers top to bottom, after the text
-        current = [row[0]]
-        for g in row[1:]:
-            if g.bbox[0] - current[-1].bbox[2] > 3.0 * max(current[-1].size, g.size):
-                margin_lines.append(current)
-                current = []
-            current.append(g)
-        margin_lines.append(current)
-    return tuple(tuple(line) for line in lines + [[g] for g in others] + margin_lines)
+    glyphs = [g for g in page.glyphs if g.char.strip() and g.role != "line number"]
+    lines = _upright_lines([g for g in glyphs if g.upright], page.cropbox)
+    for angle in (90, 180, 270):
+        lines.extend(_turned_lines([g for g in glyphs if not g.upright and g.direction == angle], angle, page.cropbox))
+    lines += [[g] for g in glyphs if not g.upright and g.direction not in (90, 180, 270)]
+    for row in _rows([g for g in page.glyphs if g.role == "line number" and g.char.strip()]):
+        lines.extend(_split(row))
+    return tuple(tuple(line) for line in lines)
+
+
+def _split(row):
+    """A row's glyphs, left to right, cut where the gap is wider than three times their size."""
+    row = sorted(row, key=lambda g: g.bbox[0])
+    out = [[row[0]]]
+    for g in row[1:]:
+        if g.bbox[0] - max(p.bbox[2] for p in out[-1]) > 3.0 * max(out[-1][-1].size, g.size):
+            out.append([])
+        out[-1].append(g)
+    return out
 
 
 def _turn(angle, x, y):
@@ -1461,48 +1457,26 @@ def _turned_lines(glyphs, angle, cbox):
         (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
         return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
-    turned = {}
+    twins = {}
     for g in glyphs:
         twin = dataclasses.replace(g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)
-        turned[id(twin)] = (twin, g)
-    back = {id(t): g for t, g in turned.values()}
-    lines = _upright_lines([t for t, _ in turned.values()], box(cbox))
-    return [[back[id(t)] for t in line] for line in lines]
+        twins[id(twin)] = (twin, g)
+    lines = _upright_lines([t for t, _ in twins.values()], box(cbox)) if glyphs else []
+    return [[twins[id(t)][1] for t in line] for line in lines]
 
 
 def _upright_lines(upright, cropbox):
-    upright = list(upright)
-    upright.sort(key=lambda g: (-round(g.origin[1], 1), g.origin[0]))
-    rows = []
-    for g in upright:
-        for row in rows[-6:]:
-            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) \
-                    and row[0].size > 0:
-                row.append(g)
-                break
-        else:
-            rows.append([g])
     # split rows at the gutter of a two-column page, then join sub- and superscripts to the row whose
     # baseline they sit beside (wherever it lies: a line across the gutter takes its scripts from either side)
     gutter = _gutter(upright, cropbox)
     parts = []
-    for row in rows:
+    for row in _rows(upright):
         if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
             parts.extend(p for p in ([g for g in row if g.bbox[2] <= gutter[0]],
                                      [g for g in row if g.bbox[0] >= gutter[1]]) if p)
         else:
             parts.append(row)
-    lines = []
-    for row in _merge_scripts(parts):
-        row.sort(key=lambda g: g.bbox[0])
-        current = [row[0]]
-        for g in row[1:]:
-            if g.bbox[0] - max(p.bbox[2] for p in current) > 3.0 * max(current[-1].size, g.size):
-                lines.append(_stacks(current))
-                current = []
-            current.append(g)
-        lines.append(_stacks(current))
-    return _reading_order(lines, gutter)
+    return _reading_order([_stacks(line) for row in _merge_scripts(parts) for line in _split(row)], gutter)
 
 
 def _stacks(line):
