@@ -10,6 +10,7 @@ reasons a reader would not see it as itself, and a PDFium rendering must show th
 False
 """
 
+import collections
 import dataclasses
 import functools
 import io
@@ -1480,27 +1481,18 @@ def _upright_lines(upright, cropbox):
 
 
 def _stacks(line):
-    """A line's glyphs in reading order.
-
-    Glyphs on the line's main baseline run left to right; the glyphs between two of them that sit on
-    other baselines (a superscript stacked over a subscript, a sum's limits) are read baseline by
-    baseline, left to right within each, the baselines in the order they were painted (TeX's order).
-    """
+    """A line's glyphs in reading order: those on its main baseline left to right; between two of them,
+    those on other baselines (stacked scripts, a sum's limits) baseline by baseline in paint order."""
     line = sorted(line, key=lambda g: (g.bbox[0] + g.bbox[2]) / 2)
-    counts = {}
-    for g in line:
-        key = round(g.origin[1] * 2) / 2
-        counts[key] = counts.get(key, 0) + 1
+    counts = collections.Counter(round(g.origin[1] * 2) / 2 for g in line)
     main = max(counts, key=lambda k: (counts[k], -abs(k)))
-    out = []
-    cluster = []
+    out, cluster = [], []
 
     def flush():
         runs = {}
         for g in cluster:
             runs.setdefault(round(g.origin[1] * 2) / 2, []).append(g)
-        for run in sorted(runs.values(), key=lambda r: min(h.order for h in r)):
-            out.extend(run)
+        out.extend(g for run in sorted(runs.values(), key=lambda r: min(h.order for h in r)) for g in run)
         cluster.clear()
 
     for g in line:
@@ -1516,39 +1508,31 @@ def _stacks(line):
 def _merge_scripts(rows):
     """Rows that belong to a bigger row join it: smaller glyphs raised or lowered beside it (sub- and
     superscripts), and short rows whose ink crosses its baseline (a text-style sum hung from its top)."""
-    rows = sorted(rows, key=lambda r: (-max(g.size for g in r), -len(r)))
     merged = []
-    for row in rows:
-        size = max(g.size for g in row)
-        x0 = min(g.bbox[0] for g in row)
-        x1 = max(g.bbox[2] for g in row)
-        y0 = min(g.bbox[1] for g in row)
-        y1 = max(g.bbox[3] for g in row)
-        y = row[0].origin[1]
+    for row in sorted(rows, key=lambda r: (-max(g.size for g in r), -len(r))):
+        size, (x0, y0, x1, y1), y = max(g.size for g in row), _extent(row), row[0].origin[1]
         for target in merged:
-            tsize = max(g.size for g in target)
-            ty = target[0].origin[1]
+            tsize, (tx0, _, tx1, _), ty = max(g.size for g in target), _extent(target), target[0].origin[1]
             scripts = size < 0.85 * tsize and abs(y - ty) < 0.6 * tsize
             hanging = len(row) < len(target) and y0 < ty < y1 and abs(y - ty) < tsize
-            if scripts or hanging:
-                tx0 = min(g.bbox[0] for g in target) - tsize
-                tx1 = max(g.bbox[2] for g in target) + tsize
-                if x0 <= tx1 and x1 >= tx0:
-                    target.extend(row)
-                    break
+            if (scripts or hanging) and x0 <= tx1 + tsize and x1 >= tx0 - tsize:
+                target.extend(row)
+                break
         else:
             merged.append(list(row))
     return merged
 
 
-def _gutter(glyphs, cbox):
-    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page.
+def _extent(glyphs):
+    """The box around the glyphs' boxes."""
+    return (min(g.bbox[0] for g in glyphs), min(g.bbox[1] for g in glyphs), max(g.bbox[2] for g in glyphs),
+            max(g.bbox[3] for g in glyphs))
 
-    The widest run (at least 4 pt) of the middle 30-70 % of the page crossed by few glyphs: no more than
-    the fewest anywhere there (which must be at most 1 % of the glyphs: a title, a page number) plus
-    15 % of the median; its left 6 pt are the gutter.  At least 20 glyphs must lie on each side.  A page
-    of one-column text has no such band: its lines cross the middle.
-    """
+
+def _gutter(glyphs, cbox):
+    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left 6 pt of
+    the widest run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there,
+    at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
     if len(glyphs) < 200:
         return None
     x0, x1 = cbox[0], cbox[2]
@@ -1565,8 +1549,7 @@ def _gutter(glyphs, cbox):
     if floor > limit:
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
-    best = None
-    start = None
+    best = start = None
     for i, c in enumerate(counts + [ceiling + 1]):
         if c <= ceiling and start is None:
             start = i
@@ -1577,15 +1560,12 @@ def _gutter(glyphs, cbox):
     if best is None or best[1] - best[0] < 4:
         return None
     band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
-    left = sum(1 for g in glyphs if g.bbox[2] <= band[0])
-    right = sum(1 for g in glyphs if g.bbox[0] >= band[1])
-    if min(left, right) < 20:
-        return None
+    left = [g for g in glyphs if g.bbox[2] <= band[0]]
+    right = [g for g in glyphs if g.bbox[0] >= band[1]]
     # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
     # display) are not a second column
-    left_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[2] <= band[0]})
-    right_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[0] >= band[1]})
-    if min(left_rows, right_rows) < max(3, 0.25 * max(left_rows, right_rows)):
+    rows = [len({round(g.origin[1]) for g in side}) for side in (left, right)]
+    if min(len(left), len(right)) < 20 or min(rows) < max(3, 0.25 * max(rows)):
         return None
     # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
     # leaves a band that most lines cross)
@@ -1599,13 +1579,11 @@ def _reading_order(lines, gutter):
 
     if not lines or gutter is None:
         return sorted(lines, key=lambda ln: (top(ln), min(g.bbox[0] for g in ln)))
-    left = [ln for ln in lines if max(g.bbox[2] for g in ln) <= gutter[0]]
-    right = [ln for ln in lines if min(g.bbox[0] for g in ln) >= gutter[1]]
-    crossing = [ln for ln in lines if max(g.bbox[2] for g in ln) > gutter[0]
-                and min(g.bbox[0] for g in ln) < gutter[1]]
+    left = [ln for ln in lines if _extent(ln)[2] <= gutter[0]]
+    right = [ln for ln in lines if _extent(ln)[0] >= gutter[1]]
+    crossing = [ln for ln in lines if _extent(ln)[2] > gutter[0] and _extent(ln)[0] < gutter[1]]
     # two columns: full-width lines above both columns (title, abstract) first, those below last
-    tops = [top(ln) for ln in left + right]
-    top_of_columns = min(tops) if tops else 0.0
+    top_of_columns = min((top(ln) for ln in left + right), default=0.0)
     head = [ln for ln in crossing if top(ln) < top_of_columns]
     tail = [ln for ln in crossing if top(ln) >= top_of_columns]
     return sorted(head, key=top) + sorted(left, key=top) + sorted(right, key=top) + sorted(tail, key=top)
@@ -1639,42 +1617,24 @@ def _meets(a, b, margin=0.3):
 
 
 def _bands(glyphs):
-    """One box per line of a run: its glyphs' boxes, from 0.2 em below to 0.75 em above the baseline at
-    least, widened by 1 em on both sides (for text turned by 90/180/270 degrees, the same in its frame)."""
+    """One box per line of a run: its glyphs' boxes, 0.2 em below to 0.75 em above the baseline at least,
+    1 em wider on both sides (in the frame of text turned by 90, 180 or 270 degrees)."""
     rows = []
     for g in sorted(glyphs, key=lambda g: (g.direction, -g.origin[1], g.origin[0])):
-        for row in rows:
-            if row[0].direction == g.direction and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
-                    row[0].size, g.size) and g.direction in (0, -1):
-                row.append(g)
-                break
-            if row[0].direction == g.direction and g.direction in (90, 270) \
-                    and abs(row[0].origin[0] - g.origin[0]) <= 0.6 * max(row[0].size, g.size):
-                row.append(g)
-                break
-            if row[0].direction == g.direction == 180 and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
-                    row[0].size, g.size):
-                row.append(g)
-                break
-        else:
+        axis = 0 if g.direction in (90, 270) else 1             # the coordinate of the baseline
+        row = next((r for r in rows if r[0].direction == g.direction
+                    and abs(r[0].origin[axis] - g.origin[axis]) <= 0.6 * max(r[0].size, g.size)), None)
+        if row is None:
             rows.append([g])
+        else:
+            row.append(g)
     bands = []
     for row in rows:
-        em = max(g.size for g in row)
-        x0 = min(g.bbox[0] for g in row)
-        y0 = min(g.bbox[1] for g in row)
-        x1 = max(g.bbox[2] for g in row)
-        y1 = max(g.bbox[3] for g in row)
-        base = row[0].origin
-        d = row[0].direction
-        if d in (90, 270):
-            lo, hi = (base[0] - 0.75 * em, base[0] + 0.2 * em) if d == 90 else (base[0] - 0.2 * em,
-                                                                                 base[0] + 0.75 * em)
-            bands.append((min(x0, lo), y0 - em, max(x1, hi), y1 + em))
-        else:
-            lo, hi = (base[1] - 0.2 * em, base[1] + 0.75 * em) if d != 180 else (base[1] - 0.75 * em,
-                                                                                  base[1] + 0.2 * em)
-            bands.append((x0 - em, min(y0, lo), x1 + em, max(y1, hi)))
+        em, (x0, y0, x1, y1), d = max(g.size for g in row), _extent(row), row[0].direction
+        b = row[0].origin[0 if d in (90, 270) else 1]
+        lo, hi = (b - 0.75 * em, b + 0.2 * em) if d in (90, 180) else (b - 0.2 * em, b + 0.75 * em)
+        bands.append((min(x0, lo), y0 - em, max(x1, hi), y1 + em) if d in (90, 270)
+                     else (x0 - em, min(y0, lo), x1 + em, max(y1, hi)))
     return bands
 
 
@@ -1697,26 +1657,21 @@ def _explained(drawing, mine, glyphs):
 
 
 def run_problems(page, glyphs):
-    """Why a run of glyphs (a statement as found on a page) cannot be read as it stands, from what lies
-    beside it: the reasons the glyphs' own :attr:`Glyph.problems` do not give.
-
-    Each line of the run is widened by 1 em on both sides (and to 0.2 em below and 0.75 em above its
-    baseline at least); in that band there must be no glyph whose character is unknown
-    (:data:`UNKNOWN`, a Type 3 bitmap), no drawing or image that is not part of the
-    typesetting (a digit drawn as a path, a picture of one), no annotation that shows (other than a link),
-    and no ink in PDFium's rendering that nothing of the content stream explains (:attr:`Page.stray`).
+    """Why a run of glyphs (a statement found on a page) cannot be read as it stands, from what lies
+    beside it (within 1 em of its lines): an unreadable glyph (:data:`UNKNOWN`, a Type 3 bitmap), a
+    drawing or image that is not part of the typesetting (a digit drawn as a path), an annotation other
+    than a link, ink in the rendering that nothing explains (:attr:`Page.stray`).
 
     Parameters
     ----------
     page : Page
-        The page the glyphs lie on (from :func:`read_pdf`).
     glyphs : sequence of Glyph
         The run's glyphs (all on ``page``).
 
     Returns
     -------
     tuple of str
-        Reasons, e.g. ``'ink beside the statement not drawn by its glyphs (page 1)'``; empty when none.
+        Reasons, e.g. ``'a drawing beside the statement (page 1)'``; empty when none.
 
     Examples
     --------
@@ -1727,32 +1682,21 @@ def run_problems(page, glyphs):
     >>> run_problems(Page(1, (0, 0, 100, 100), (four,), (), ()), (four,))
     ()
     """
-    glyphs = tuple(glyphs)
-    if not glyphs:
-        return ()
-    n = page.number
+    glyphs, n, reasons = tuple(glyphs), page.number, []
     mine = {id(g) for g in glyphs}
-    reasons = []
     for band in _bands(glyphs):
-        for g in page.glyphs:
-            if id(g) not in mine and (g.char == UNKNOWN or TYPE3 in g.problems) and _meets(g.bbox, band):
-                reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
-                break
+        if any(id(g) not in mine and (g.char == UNKNOWN or TYPE3 in g.problems) and _meets(g.bbox, band)
+               for g in page.glyphs):
+            reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
         for d in page.drawings:
-            if not _meets(d[1], band):
-                continue
-            if d[3] and not any(_meets(p, band) for p in d[3]):
-                continue
-            if _explained(d, glyphs, page.glyphs):
-                continue
-            rule = not d[3] or min(d[1][2] - d[1][0], d[1][3] - d[1][1]) <= 1.5    # a rectangle or a thin line
-            what = "an image" if d[0] == "image" else "a drawing" if rule else "a shape drawn"
-            reasons.append(f"{what} beside the statement (page {n})")
-            break
-        for subtype, rect in page.annotations:
-            if subtype not in ("Link", "Popup") and _meets(rect, band):
-                reasons.append(f"a {subtype} annotation beside the statement (page {n})")
+            if _meets(d[1], band) and (not d[3] or any(_meets(p, band) for p in d[3])) \
+                    and not _explained(d, glyphs, page.glyphs):
+                rule = not d[3] or min(d[1][2] - d[1][0], d[1][3] - d[1][1]) <= 1.5   # a rectangle or a thin line
+                what = "an image" if d[0] == "image" else "a drawing" if rule else "a shape drawn"
+                reasons.append(f"{what} beside the statement (page {n})")
                 break
+        reasons += [f"a {subtype} annotation beside the statement (page {n})" for subtype, rect in page.annotations
+                    if subtype not in ("Link", "Popup") and _meets(rect, band)][:1]
         if any(_meets(b, band) for b in page.stray):
             reasons.append(f"ink beside the statement not drawn by its glyphs (page {n})")
     return tuple(dict.fromkeys(reasons))
@@ -1762,18 +1706,15 @@ def run_problems(page, glyphs):
 
 
 def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
-    """Write a PNG of a page region as PDFium renders it.
+    """Write a PNG of a page region (``bbox`` in user space, as :class:`Glyph` boxes) as PDFium renders it.
 
     Parameters
     ----------
-    path : str
-        The PDF file.
+    path, out_png : str
+        The PDF file; where to write the PNG.
     page_number : int
         1-based page number.
     bbox : tuple of float
-        ``(x0, y0, x1, y1)`` in PDF user space (as :class:`Glyph` boxes are).
-    out_png : str
-        Where to write the PNG.
     scale : float, optional
         Pixels per point.
 
@@ -1787,10 +1728,8 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
     except OSError as exc:
         raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
     image, origin, scale = _render_cached(os.path.abspath(path), stamp, page_number, float(scale))
-    x0, y0 = _to_pixel(origin, scale, bbox[0], bbox[3])
-    x1, y1 = _to_pixel(origin, scale, bbox[2], bbox[1])
-    box = (max(0, int(x0)), max(0, int(y0)), min(image.width, int(math.ceil(x1))),
-           min(image.height, int(math.ceil(y1))))
+    (x0, y0), (x1, y1) = _to_pixel(origin, scale, bbox[0], bbox[3]), _to_pixel(origin, scale, bbox[2], bbox[1])
+    box = (max(0, int(x0)), max(0, int(y0)), min(image.width, math.ceil(x1)), min(image.height, math.ceil(y1)))
     if box[2] <= box[0] or box[3] <= box[1]:
         raise PdfReadError(f"the region {tuple(round(v, 1) for v in bbox)} is not on page {page_number}")
     buf = io.BytesIO()
@@ -1800,21 +1739,15 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
 
 @functools.lru_cache(maxsize=3)
 def _render_cached(path, stamp, page_number, scale):
-    """A page rendered once for all the crops a report takes from it (keyed by the file's mtime too)."""
-    return _render(path, page_number, scale)
-
-
-def _to_pixel(origin, scale, x, y):
-    cx0, cy1 = origin
-    return ((x - cx0) * scale, (cy1 - y) * scale)
-
-
-def _render(path, page_number, scale):
-    """The page as a Pillow RGB image, its crop box's top-left corner and the scale it was rendered at
-    (lower than asked for a page beyond the pixel budget)."""
+    """A page rendered once for all the crops a report takes from it (keyed by the file's mtime too): a
+    Pillow RGB image, its crop box's top-left corner and the scale (lower beyond the pixel budget)."""
     renderer = _Renderer(path)
     try:
         image, origin, scale = renderer.page(page_number, scale)
     finally:
         renderer.close()
     return Image.fromarray(image), origin, scale
+
+
+def _to_pixel(origin, scale, x, y):
+    return ((x - origin[0]) * scale, (origin[1] - y) * scale)
