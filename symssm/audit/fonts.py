@@ -147,7 +147,8 @@ def flatten(glyph, glyphset=None):
     return tuple(contours)
 
 
-def _bounds(contours):
+def outline_box(contours):
+    """``(x0, y0, x1, y1)`` around flattened contours, or ``None``."""
     xs = [p[0] for c in contours for p in c]
     ys = [p[1] for c in contours for p in c]
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
@@ -167,7 +168,7 @@ def same_outline(a, b, *, tolerance=12.0):
         return True
     if not a or not b:
         return False
-    ba, bb = _bounds(a), _bounds(b)
+    ba, bb = outline_box(a), outline_box(b)
     if any(abs(x - y) > tolerance for x, y in zip(ba, bb)):
         return False
     pa = _densify(a, tolerance)

@@ -601,26 +601,6 @@ def _glyph_identity(info, cid):
 # ---------------------------------------------------------------------------------------------- reading
 
 
-def _open(path):
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
-    try:
-        head = fh.read(1024)
-        if b"%PDF-" not in head:
-            raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
-        fh.seek(0)
-        doc = PDFDocument(PDFParser(fh))
-    except PdfReadError:
-        fh.close()
-        raise
-    except Exception as exc:  # pdfminer raises many kinds on a damaged file
-        fh.close()
-        raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__}") from None
-    return fh, doc
-
-
 def read_pdf(path, *, max_pages=200, ink=True):
     """Read every painted glyph of a PDF, with the reasons a reader would not see it as itself.
 
@@ -656,20 +636,28 @@ def read_pdf(path, *, max_pages=200, ink=True):
 
 
 def _read(path, max_pages, ink):
-    fh, doc = _open(path)
-    renderer = None
     try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
+    renderer, pages = None, []
+    try:
+        if b"%PDF-" not in fh.read(1024):
+            raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
+        fh.seek(0)
+        try:
+            doc = PDFDocument(PDFParser(fh))
+        except Exception as exc:  # pdfminer raises many kinds on a damaged file
+            raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__}") from None
         try:
             count = _num(resolve1(resolve1(doc.catalog.get("Pages")).get("Count")), 0)
         except Exception:
             count = 0
         if count > max_pages:
             raise LimitError(f"{path} has {int(count)} pages, more than the limit of {max_pages}")
-        rsrc = _Resources()
+        rsrc, infos = _Resources(), {}
         device = _Device(rsrc)
         interpreter = _Interpreter(rsrc, device)
-        infos = {}
-        pages = []
         try:
             renderer = _Renderer(path) if ink else None
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
@@ -687,9 +675,7 @@ def _read(path, max_pages, ink):
                     raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
                                      f"objects, or the document more than {MAX_OBJECTS}") from None
                 pages.append(_page(number, page, device.events, rsrc, infos, renderer))
-        except (LimitError, PdfReadError):
-            raise
-        except RecursionError:
+        except (LimitError, PdfReadError, RecursionError):
             raise
         except Exception as exc:
             raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__} on page "
@@ -704,22 +690,15 @@ def _read(path, max_pages, ink):
 
 
 def _annotations(page):
+    """``(subtype, rect, shows)`` of each annotation (shown: not Hidden or NoView, drawn or not a link)."""
     result = []
     annots = resolve1(page.annots) or []
-    if not isinstance(annots, list):
-        return ()
-    for annot in annots[:10_000]:
-        annot = resolve1(annot)
-        if not isinstance(annot, dict):
-            continue
-        subtype = _name(annot.get("Subtype")) or "Unknown"
-        rect = _rect(resolve1(annot.get("Rect")) or [])
-        if rect is None:
-            continue
-        flags = int(_num(resolve1(annot.get("F")), 0))
-        shows = not (flags & 2 or flags & 32)  # Hidden, NoView
-        has_ap = annot.get("AP") is not None
-        result.append((subtype, rect, shows and (has_ap or subtype not in ("Link", "Popup"))))
+    for annot in (resolve1(a) for a in (annots[:10_000] if isinstance(annots, list) else ())):
+        rect = _rect(resolve1(annot.get("Rect")) or []) if isinstance(annot, dict) else None
+        if rect is not None:
+            subtype, flags = _name(annot.get("Subtype")) or "Unknown", int(_num(resolve1(annot.get("F")), 0))
+            shows = not flags & 34 and (annot.get("AP") is not None or subtype not in ("Link", "Popup"))
+            result.append((subtype, rect, shows))
     return tuple(result)
 
 
@@ -728,12 +707,9 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     cbox = _rect(page.cropbox) or mbox
     cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
     annots = _annotations(page)
-    raw = []          # glyph records: dicts
-    drawings = []     # (order, box, kind, color, alpha, filled)
-    pictures = []
+    raw, drawings, pictures = [], [], []     # glyph records (dicts); (order, box, kind, color, alpha, filled, shape)
     for order, event in enumerate(events):
-        kind = event[0]
-        if kind == "glyph":
+        if event[0] == "glyph":
             (_, matrix, font_id, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask,
              blend) = event
             if font_id not in infos:
@@ -751,18 +727,12 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                     gproblems = ("glyph without a known character",)
             text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
             glyph_m = _mult(info.matrix, _mult(text_m, matrix))
-            if outline:
-                xs = [p[0] for c in outline for p in c]
-                ys = [p[1] for c in outline for p in c]
-                box = _box_of(glyph_m, (min(xs), min(ys), max(xs), max(ys)))
-            else:
-                box = _box_of(_mult(text_m, matrix), (0, info.descent, adv / (fontsize * scaling or 1),
-                                                       info.ascent))
             full = _mult(text_m, matrix)
+            box = _box_of(glyph_m, _fonts.outline_box(outline)) if outline else \
+                _box_of(full, (0, info.descent, adv / (fontsize * scaling or 1), info.ascent))
             vscale = math.hypot(full[2], full[3])
-            hscale = math.hypot(full[0], full[1])
             raw.append(dict(order=order, char=char, font=info.name, size=vscale, box=box,
-                            hratio=hscale / vscale if vscale else 0.0,
+                            hratio=math.hypot(full[0], full[1]) / vscale if vscale else 0.0,
                             det=full[0] * full[3] - full[1] * full[2],
                             upright=abs(full[1]) < 1e-6 * max(1.0, abs(full[0])) and full[3] > 0,
                             direction=_direction(full), angle=math.atan2(full[1], full[0]),
@@ -770,18 +740,15 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
                             matrix=glyph_m))
-        elif kind == "path":
+        elif event[0] == "path":
             _, box, color, alpha, filled, shape = event
             drawings.append((order, box, "drawing", color, alpha, filled, shape))
         else:
-            _, box = event
-            drawings.append((order, box, "image", None, 1.0, True, None))
-            pictures.append(box)
+            drawings.append((order, event[1], "image", None, 1.0, True, None))
+            pictures.append(event[1])
     _judge(raw, drawings, annots, cbox)
     _turned(raw)
-    stray = ()
-    if renderer is not None:
-        stray = _ink(raw, drawings, renderer.page(number), renderer.cache)
+    stray = _ink(raw, drawings, renderer.page(number), renderer.cache) if renderer is not None else ()
     glyphs = _roles(tuple(_make_glyph(g) for g in raw), cbox)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
@@ -790,13 +757,11 @@ def _page(number, page, events, rsrc, infos, renderer=None):
 
 
 def _inked(drawings, cbox):
-    """The drawings and images that leave ink on the page (not white, not transparent), for
-    :attr:`Page.drawings`."""
+    """The drawings and images that leave ink on the page (not white, not transparent): :attr:`Page.drawings`."""
     out = []
     for order, box, kind, color, alpha, filled, shape in drawings:
-        if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0:
-            continue
-        if color is not None and _luminance(color) > 0.95:
+        if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0 \
+                or color is not None and _luminance(color) > 0.95:
             continue
         parts = ()
         if shape is not None and not shape[2]:
