@@ -120,8 +120,6 @@ class Page:
     stray: tuple = ()
 
 
-# ---------------------------------------------------------------------------------------------- geometry
-
 
 def _mult(m, n):
     a0, b0, c0, d0, e0, f0 = m
@@ -171,8 +169,6 @@ def _rect(v):
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-# ---------------------------------------------------------------------------------------------- colour
-
 
 def _rgb(cs_name, color):
     """A colour as RGB, or ``None`` when it is not a plain grey, RGB or CMYK colour."""
@@ -206,8 +202,6 @@ def _contrast(a, b):
     la, lb = _luminance(a), _luminance(b)
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
-
-# ---------------------------------------------------------------------------------------------- pdfminer
 
 
 def _direction(m):
@@ -426,8 +420,6 @@ def _contents(page):
     return contents if isinstance(contents, list) else [contents]
 
 
-# ---------------------------------------------------------------------------------------------- fonts
-
 
 @dataclass
 class _Font:
@@ -597,8 +589,6 @@ def _glyph_identity(info, cid):
     info.cache[cid] = result
     return result
 
-
-# ---------------------------------------------------------------------------------------------- reading
 
 
 def read_pdf(path, *, max_pages=200, ink=True):
@@ -847,8 +837,7 @@ class _Grid:
     """Boxes bucketed by a coarse grid, for overlap queries."""
 
     def __init__(self, cell=10.0):
-        self.cell = cell
-        self.cells = {}
+        self.cell, self.cells = cell, {}
 
     def _keys(self, box):
         c = self.cell
@@ -857,10 +846,8 @@ class _Grid:
                 yield (i, j)
 
     def add(self, box, item):
-        if box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell:
-            self.cells.setdefault("big", []).append((box, item))
-            return
-        for key in self._keys(box):
+        big = box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell
+        for key in ["big"] if big else self._keys(box):
             self.cells.setdefault(key, []).append((box, item))
 
     def near(self, box):
@@ -874,10 +861,9 @@ class _Grid:
 
 def _judge(raw, drawings, annots, cbox):
     """The problems of each glyph, from the content stream alone."""
-    draw_grid = _Grid()
+    draw_grid, glyph_grid = _Grid(), _Grid()
     for d in drawings:
         draw_grid.add(d[1], d)
-    glyph_grid = _Grid()
     for g in raw:
         glyph_grid.add(g["box"], g)
     for g in raw:
@@ -888,9 +874,7 @@ def _judge(raw, drawings, annots, cbox):
             problems.append(f"invisible (render mode {g['mode']})")
         # what lies under: the last filled plain-coloured drawing painted before it covering its centre
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        under = _WHITE
-        covered = None
-        later = []
+        under, covered, later = _WHITE, None, []
         for dbox, d in sorted(draw_grid.near(box), key=lambda e: e[1][0]):
             order, _, kind, color, alpha, filled, shape = d
             if order < g["order"]:
@@ -906,30 +890,18 @@ def _judge(raw, drawings, annots, cbox):
         if covered is None and len(later) > 1 and _covered_share(box, later) > COVER_SHARE:
             kinds = {d[2] for d in later}
             covered = f"covered by {'an image' if kinds == {'image'} else 'drawings'} painted after it"
-        if covered:
-            problems.append(covered)
         color = g["color"]
-        if color is None:
-            problems.append("colour not plain")
-        elif g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
+        problems += [p for p in (covered, "colour not plain" if color is None else None) if p]
+        if color is not None and g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
             problems.append("drawn in white" if _luminance(color) > 0.8 and _luminance(under) > 0.8
                             else "low contrast with what lies under it")
-        if g["alpha"] < 0.5:
-            problems.append(f"transparent (opacity {round(100 * g['alpha'])}%)")
-        if g["softmask"]:
-            problems.append("drawn through a soft mask")
-        if g["size"] < MIN_SIZE:
-            problems.append(f"too small ({g['size']:.1f} pt)")
-        if g["hratio"] < MIN_SCALE:
-            problems.append(f"squeezed (horizontal scale {round(100 * g['hratio'])}%)")
-        if g["det"] < 0:
-            problems.append("mirrored")
-        if not _inside(box, cbox):
-            problems.append("outside the crop box")
-        for subtype, rect, shows in annots:
-            if shows and _overlap(box, rect) > 0:
-                problems.append(f"covered by a {subtype} annotation")
-                break
+        problems += [p for bad, p in (
+            (g["alpha"] < 0.5, f"transparent (opacity {round(100 * g['alpha'])}%)"),
+            (g["softmask"], "drawn through a soft mask"), (g["size"] < MIN_SIZE, f"too small ({g['size']:.1f} pt)"),
+            (g["hratio"] < MIN_SCALE, f"squeezed (horizontal scale {round(100 * g['hratio'])}%)"),
+            (g["det"] < 0, "mirrored"), (not _inside(box, cbox), "outside the crop box")) if bad]
+        problems += [f"covered by a {subtype} annotation" for subtype, rect, shows in annots
+                     if shows and _overlap(box, rect) > 0][:1]
         for obox, other in glyph_grid.near(box):
             if other is g or (other["char"] == g["char"] and other["font"] == g["font"]):
                 continue
@@ -937,13 +909,10 @@ def _judge(raw, drawings, annots, cbox):
             if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
                     and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)) \
                     and not _margin_number(g, other, share, area, _area(obox)):
-                if other["order"] > g["order"]:
-                    problems.append(f'overprinted by "{other["char"]}"')
-                else:
-                    problems.append(f'overprints "{other["char"]}"')
+                problems.append(('overprinted by "%s"' if other["order"] > g["order"] else 'overprints "%s"')
+                                % other["char"])
                 break
-        g["problems"] = problems
-        g["under"] = under
+        g["problems"], g["under"] = problems, under
 
 
 def _adjacent(g, other):
@@ -1111,8 +1080,6 @@ def _make_glyph(g):
                  color=g["color"], upright=g["upright"], direction=g["direction"])
 
 
-# ---------------------------------------------------------------------------------------------- PDFium
-
 
 #: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
 MIN_INK = 0.2
@@ -1124,9 +1091,7 @@ class _Renderer:
     """Pages of one PDF rendered by PDFium, as RGB arrays with the crop box's top-left corner."""
 
     def __init__(self, path):
-        self.path = path
-        self.doc = None
-        self.cache = {}
+        self.path, self.doc, self.cache = path, None, {}
         try:
             self.doc = pdfium.PdfDocument(str(path))
         except Exception as exc:
@@ -1169,11 +1134,10 @@ def _signed_area(poly):
 def _fill_glyph(size, polys):
     """A glyph's contours filled by the nonzero winding rule (as Type 1 and TrueType fonts are), as a
     boolean array: each contour adds its orientation inside it, and ink is where the sum is not zero."""
-    polys = [p for p in polys if len(p) >= 3]
     winding = np.zeros((size[1], size[0]), dtype=np.int16)
     edge = np.zeros((size[1], size[0]), dtype=bool)
     for poly in polys:
-        area = _signed_area(poly)
+        area = _signed_area(poly) if len(poly) >= 3 else 0
         if area == 0:
             continue
         image = Image.new("L", size, 0)
@@ -1189,35 +1153,26 @@ def _glyph_bitmap(g, scale, cache):
     """The glyph's outline filled at ``scale``, as a boolean array, and where its corner lies relative to
     the pixel of the glyph's origin.  Cached per outline, scale, size, slant and half-pixel position."""
     m = g["matrix"]
-    fx = (m[4] * scale) % 1.0
-    fy = (-m[5] * scale) % 1.0
-    key = (id(g["outline"]), scale, round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5),
-           round(fx * 2) / 2, round(fy * 2) / 2)
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    sx, sy = round(fx * 2) / 2, round(fy * 2) / 2
+    sx, sy = round((m[4] * scale) % 1.0 * 2) / 2, round((-m[5] * scale) % 1.0 * 2) / 2
+    key = (id(g["outline"]), scale, round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5), sx, sy)
+    if key in cache:
+        return cache[key]
     polys = [[((m[0] * x + m[2] * y) * scale + sx, -(m[1] * x + m[3] * y) * scale + sy) for x, y in contour]
              for contour in g["outline"]]
     xs = [p[0] for poly in polys for p in poly]
     ys = [p[1] for poly in polys for p in poly]
     x0, y0 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
     x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
-    if (x1 - x0) * (y1 - y0) > 4_000_000:
-        cache[key] = (None, 0, 0)
-        return cache[key]
-    cache[key] = (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
+    big = (x1 - x0) * (y1 - y0) > 4_000_000
+    cache[key] = (None, 0, 0) if big else \
+        (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
     return cache[key]
 
 
 def _ink(raw, drawings, rendered, cache=None):
-    """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives.
-
-    For each glyph, the ink found where the outlines of the page's glyphs lie (grown by a pixel for
-    anti-aliasing) must reach :data:`MIN_INK` of the ink they should give, and the box must not hold ink
-    away from every expected glyph, drawing and image (:data:`MAX_EXTRA`).  Each distinct glyph shape is
-    filled once; sums over boxes come from summed-area tables read for all glyphs at once.
-    """
+    """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives: the ink where
+    the page's outlines lie (grown by a pixel) must reach :data:`MIN_INK` of it, and the box must not hold
+    ink away from every glyph, drawing and image (:data:`MAX_EXTRA`).  Returns :attr:`Page.stray`."""
     cache = {} if cache is None else cache
     image, origin, scale = rendered
     image = image.astype(np.int16)
@@ -1239,8 +1194,7 @@ def _ink(raw, drawings, rendered, cache=None):
     draw = ImageDraw.Draw(shapes)
     for _, box, _, _, _, filled, shape in drawings:
         if shape is None or shape[2]:
-            x0, y0 = _to_pixel(origin, scale, box[0], box[3])
-            x1, y1 = _to_pixel(origin, scale, box[2], box[1])
+            (x0, y0), (x1, y1) = _to_pixel(origin, scale, box[0], box[3]), _to_pixel(origin, scale, box[2], box[1])
             draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
             continue
         width = max(1, int(math.ceil(2 * shape[1] * scale)) + 2)
@@ -1263,8 +1217,8 @@ def _ink(raw, drawings, rendered, cache=None):
         if contrast < 32:
             continue
         under = np.array(g["under"]) * 255
-        bx0, by0 = _to_pixel(origin, scale, g["box"][0], g["box"][3])
-        bx1, by1 = _to_pixel(origin, scale, g["box"][2], g["box"][1])
+        (bx0, by0), (bx1, by1) = _to_pixel(origin, scale, g["box"][0], g["box"][3]), \
+            _to_pixel(origin, scale, g["box"][2], g["box"][1])
         ix0, iy0 = max(0, int(bx0) - 1), max(0, int(by0) - 1)
         ix1, iy1 = min(w, int(math.ceil(bx1)) + 1), min(h, int(math.ceil(by1)) + 1)
         if ix1 - ix0 < 2 or iy1 - iy0 < 2:
@@ -1312,7 +1266,6 @@ def _ink(raw, drawings, rendered, cache=None):
             ink = np.max(np.abs(region - under), axis=2) * (255.0 / contrast)
             coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / float(want[k])
             extra = float(((ink > 128) & ~allowed[iy0:iy1, ix0:ix1]).sum()) / ink.size
-        g["ink"] = (round(coverage, 3), round(extra, 3))
         if coverage < MIN_INK:
             g["problems"].append("not visible in the rendering")
         elif extra > MAX_EXTRA:
@@ -1340,18 +1293,13 @@ def _stray_boxes(mask, origin, scale):
     rows, cols = np.nonzero(counts >= STRAY_PIXELS)
     cx0, cy1 = origin
     out = []
-    run = None
     for r, c in zip(rows.tolist(), cols.tolist()):
-        if run is not None and run[0] == r and run[2] == c - 1:
-            run[2] = c
-            continue
-        if run is not None:
-            out.append(run)
-        run = [r, c, c]
-        if len(out) > 20_000:
+        if out and out[-1][0] == r and out[-1][2] == c - 1:
+            out[-1][2] = c
+        elif len(out) > 20_001:
             break
-    if run is not None:
-        out.append(run)
+        else:
+            out.append([r, c, c])
     return tuple((round(cx0 + c0 * step / scale, 2), round(cy1 - (r + 1) * step / scale, 2),
                   round(cx0 + (c1 + 1) * step / scale, 2), round(cy1 - r * step / scale, 2))
                  for r, c0, c1 in out)
@@ -1359,20 +1307,10 @@ def _stray_boxes(mask, origin, scale):
 
 def _grow(mask, r):
     """A boolean mask dilated by ``r`` pixels (a square)."""
-    out = mask.copy()
-    for axis in (0, 1):
-        src = out.copy()
-        for k in range(1, r + 1):
-            if axis == 0:
-                out[k:, :] |= src[:-k, :]
-                out[:-k, :] |= src[k:, :]
-            else:
-                out[:, k:] |= src[:, :-k]
-                out[:, :-k] |= src[:, k:]
-    return out
+    (h, w), padded = mask.shape, np.pad(mask, r)
+    rows = np.logical_or.reduce([padded[:, k:k + w] for k in range(2 * r + 1)])
+    return np.logical_or.reduce([rows[k:k + h] for k in range(2 * r + 1)])
 
-
-# ---------------------------------------------------------------------------------------------- lines
 
 
 def text_lines(page):
@@ -1573,8 +1511,6 @@ def line_text(line):
     return "".join(out)
 
 
-# ---------------------------------------------------------------------------------------------- runs
-
 
 def _meets(a, b, margin=0.3):
     """Whether two boxes share more than a sliver (``margin`` points each way)."""
@@ -1666,8 +1602,6 @@ def run_problems(page, glyphs):
             reasons.append(f"ink beside the statement not drawn by its glyphs (page {n})")
     return tuple(dict.fromkeys(reasons))
 
-
-# ---------------------------------------------------------------------------------------------- rendering
 
 
 def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
