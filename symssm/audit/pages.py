@@ -442,11 +442,8 @@ def _name(obj):
 
 
 def _encoding_table(name):
-    column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3,
-              "PDFDocEncoding": 4}.get(name)
-    if column is None:
-        return {}
-    return {row[column]: row[0] for row in ENCODING if row[column] is not None}
+    column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3, "PDFDocEncoding": 4}.get(name)
+    return {row[column]: row[0] for row in ENCODING if row[column] is not None} if column else {}
 
 
 def _font_info(font, spec):
@@ -479,58 +476,42 @@ def _font_info(font, spec):
             except Exception:
                 info.cid_to_gid = b""
     encoding = resolve1(spec.get("Encoding"))
-    if info.kind != "cid":
-        table = {}
-        if isinstance(encoding, dict):
-            table.update(_encoding_table(_name(encoding.get("BaseEncoding"))))
-            code = 0
-            for item in resolve1(encoding.get("Differences")) or []:
-                item = resolve1(item)
-                if isinstance(item, (int, float)):
-                    code = int(item)
-                else:
-                    n = getattr(item, "name", None)
-                    if n is not None:
-                        table[code] = n
-                    code += 1
-        elif _name(encoding):
-            table.update(_encoding_table(_name(encoding)))
-        info.differences = table
+    if info.kind != "cid" and isinstance(encoding, dict):
+        info.differences, code = _encoding_table(_name(encoding.get("BaseEncoding"))), 0
+        for item in (resolve1(i) for i in resolve1(encoding.get("Differences")) or []):
+            if isinstance(item, (int, float)):
+                code = int(item)
+            else:
+                if getattr(item, "name", None) is not None:
+                    info.differences[code] = item.name
+                code += 1
+    elif info.kind != "cid":
+        info.differences = _encoding_table(_name(encoding))
     if isinstance(descriptor, dict):
         info.ascent = _num(resolve1(descriptor.get("Ascent")), 750) / 1000
         info.descent = _num(resolve1(descriptor.get("Descent")), -250) / 1000
     if info.kind == "type3":
         return info
-    program = None
-    problems = []
-    if isinstance(descriptor, dict):
-        try:
-            for key in ("FontFile", "FontFile2", "FontFile3"):
-                if key in descriptor:
-                    _bounded(descriptor[key])
-                    stream = stream_value(descriptor[key])
-                    data = stream.get_data()
-                    if key == "FontFile":
-                        program = _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
-                                                    int(_num(resolve1(stream.get("Length2")))))
-                    elif key == "FontFile2":
-                        program = _fonts.read_truetype(data)
-                    else:
-                        program = _fonts.read_cff(data)
-                    break
-            else:
-                problems.append("font not embedded")
-        except Exception:  # any damage in a font program: the glyphs are unverifiable
-            problems.append("font program unreadable")
-    else:
-        problems.append("font not embedded")
+    program, problems = None, []
+    key = next((k for k in ("FontFile", "FontFile2", "FontFile3") if k in descriptor), None) \
+        if isinstance(descriptor, dict) else None
+    try:
+        if key is None:
+            problems.append("font not embedded")
+        else:
+            _bounded(descriptor[key])
+            stream = stream_value(descriptor[key])
+            data = stream.get_data()
+            program = _fonts.read_truetype(data) if key == "FontFile2" else _fonts.read_cff(data) \
+                if key == "FontFile3" else _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
+                                                             int(_num(resolve1(stream.get("Length2")))))
+    except Exception:  # any damage in a font program: the glyphs are unverifiable
+        problems.append("font program unreadable")
     info.program = program
     if program is not None and getattr(program, "slant", 0.0):
         info.matrix = (0.001, 0, 0.001 * program.slant, 0.001, 0, 0)
     info.reference = _fonts.reference_font(info.name, info.kind == "cid")
-    if info.reference is None:
-        problems.append("unknown font")
-    info.problems = tuple(problems)
+    info.problems = tuple(problems + ["unknown font"] * (info.reference is None))
     return info
 
 
@@ -538,19 +519,17 @@ def _glyph_identity(info, cid):
     """``(char, embedded glyph name, reference glyph name, problems)`` for one character code."""
     if cid in info.cache:
         return info.cache[cid]
-    program, reference = info.program, info.reference
-    problems = []
+    program, reference, problems = info.program, info.reference, []
     name = ref_name = None
     if info.kind == "cid":
         gid = cid
         if info.cid_to_gid is not None:
             data = info.cid_to_gid
             gid = data[2 * cid] * 256 + data[2 * cid + 1] if 2 * cid + 1 < len(data) else 0
-        if program is not None:
-            if program.kind == "truetype":
-                name = program.order[gid] if 0 <= gid < len(program.order) else None
-            else:
-                name = program.name_for_cid(cid)
+        if program is not None and program.kind == "truetype":
+            name = program.order[gid] if 0 <= gid < len(program.order) else None
+        elif program is not None:
+            name = program.name_for_cid(cid)
         if name is not None and reference is not None:
             if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
                 ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
@@ -558,10 +537,8 @@ def _glyph_identity(info, cid):
                 ref_name = name
     else:
         name = info.differences.get(cid)
-        if name is None and program is not None:
-            name = program.encoding.get(cid)
-        if name is None and reference is not None and program is None:
-            name = reference.encoding.get(cid)
+        if name is None:
+            name = (program or reference).encoding.get(cid) if program or reference else None
         ref_name = name
     char = _fonts.glyph_char(ref_name or name or "")
     if not char and reference is not None and ref_name:
@@ -585,9 +562,8 @@ def _glyph_identity(info, cid):
                 outline = mine
         elif reference is not None and ref_name:
             outline = reference.outline(ref_name)
-    result = (char, name, ref_name, tuple(problems), outline)
-    info.cache[cid] = result
-    return result
+    info.cache[cid] = (char, name, ref_name, tuple(problems), outline)
+    return info.cache[cid]
 
 
 
@@ -938,13 +914,9 @@ def _margin_number(g, other, share, area, other_area):
 
 
 def _turned(raw):
-    """Flag a glyph turned against the glyphs around it (a "9" turned by 180 degrees reads "6").
-
-    The baseline directions of the glyphs whose origins lie within 3 em of a glyph's are summed as unit
-    vectors; a glyph whose own direction points more than 120 degrees away from that sum is turned upside
-    down relative to its line (a whole line or page turned by 180 degrees is not: its neighbours turn with
-    it).  Mirrored glyphs are flagged by :func:`_judge`.
-    """
+    """Flag a glyph turned against the glyphs around it (a "9" turned by 180 degrees reads "6"): its
+    baseline points more than 120 degrees away from the sum of those within 3 em (a page turned as a whole
+    is not flagged: its neighbours turn with it)."""
     limit = math.cos(math.radians(120))
     angles = {round(math.degrees(g["angle"])) % 360 for g in raw if g["det"] > 0}
     suspects = [g for g in raw if g["det"] > 0 and g["char"].strip() and any(
@@ -958,17 +930,11 @@ def _turned(raw):
     for g in suspects:
         x, y = g["origin"]
         r = 3.0 * max(g["size"], 1.0)
-        sx = sy = 0.0
-        for _, other in grid.near((x - r, y - r, x + r, y + r)):
-            if other is g or other["det"] <= 0:
-                continue
-            if math.hypot(other["origin"][0] - x, other["origin"][1] - y) <= r:
-                sx += math.cos(other["angle"])
-                sy += math.sin(other["angle"])
+        around = [o["angle"] for _, o in grid.near((x - r, y - r, x + r, y + r)) if o is not g and o["det"] > 0
+                  and math.hypot(o["origin"][0] - x, o["origin"][1] - y) <= r]
+        sx, sy = sum(math.cos(a) for a in around), sum(math.sin(a) for a in around)
         norm = math.hypot(sx, sy)
-        if norm < 1.0:
-            continue
-        if (sx * math.cos(g["angle"]) + sy * math.sin(g["angle"])) / norm < limit:
+        if norm >= 1.0 and (sx * math.cos(g["angle"]) + sy * math.sin(g["angle"])) / norm < limit:
             g["problems"].append("turned upside down")
 
 
@@ -1006,25 +972,18 @@ def _rows(glyphs):
 
 
 def _roles(glyphs, cbox):
-    """The page's glyphs with :attr:`Glyph.role` ``'margin'`` set on its margin material.
-
-    - a running head or page number: the top or bottom row of upright glyphs, in the outer quarter of the
-      page, more than 2.5 times its size away from the next row and shorter than 60 glyphs;
-    - a line number (lineno): a leading group of at most 5 digits in a row, ending more than 2 pt left of
-      the text block's left edge (the left edge most rows start at) with a gap of at least 6 pt after it
-      (lineno leaves 10 pt; a digit set closer reads as part of the line and stays in it).
-    """
+    """The page's glyphs with their :attr:`Glyph.role`: ``'margin'`` for the top or bottom row (a running
+    head, a page number: in the outer quarter, under 60 glyphs, 2.5 sizes from the next row); ``'line
+    number'`` for at most 5 digits ending 2 pt before a column's left edge and 6 pt before its text: leading
+    the row at the text block's edge, or (before a second column) in the font and size of those."""
     upright = [g for g in glyphs if g.upright and g.char.strip()]
-    rows = _rows(upright)
-    margin = set()
-    height = cbox[3] - cbox[1]
-    if len(rows) >= 2:
-        for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])):
-            size = max(g.size for g in row)
-            y = row[0].origin[1]
-            if abs(edge - y) < 0.25 * height and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size) \
-                    and len(row) < 60:
-                margin.update(id(g) for g in row)
+    rows, margin = _rows(upright), set()
+    for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])) if len(rows) >= 2 else ():
+        y, size = row[0].origin[1], max(g.size for g in row)
+        if abs(edge - y) < 0.25 * (cbox[3] - cbox[1]) and len(row) < 60 \
+                and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size):
+            margin.update(id(g) for g in row)
+
     def lead(row, edge, leading):
         """Digits (at most 5, 3 pt apart) ending 6 pt or more before the row's first glyph at or after ``edge``
         and 2 pt or more before ``edge``: leading the row, or else in the font and size of line numbers."""
@@ -1042,24 +1001,23 @@ def _roles(glyphs, cbox):
         return group if all((g.font, round(g.size, 1)) in styles for g in group) else []
 
     def edge_of(starts):
+        starts = {k: c for k, c in starts.items() if c and k is not None}
         frequent = [k for k, c in starts.items() if c >= 3]
         return min(frequent) if frequent else max(starts, key=lambda k: (starts[k], -k)) if starts else None
 
     # the text block's left edge: the leftmost start of at least three rows (the left column's edge in two
     # columns, so that a lone superscript inside a column never reads as a line number); a second column's
     # left edge: the start most rows right of the gutter share
-    starts, right = {}, {}
+    starts, right = collections.Counter(), collections.Counter()
     gutter = _gutter(upright, cbox)
     for row in rows:
         k = 0
         while k < len(row) and k < 5 and row[k].char.isdigit() and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3):
             k += 1
         first = row[k] if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0 else row[0]
-        if len(row) >= 5:
-            starts[round(first.bbox[0])] = starts.get(round(first.bbox[0]), 0) + 1
+        starts[round(first.bbox[0])] += len(row) >= 5
         side = [g for g in row if gutter is not None and g.bbox[0] >= gutter[1]]
-        if len(side) >= 5:
-            right[round(side[0].bbox[0])] = right.get(round(side[0].bbox[0]), 0) + 1
+        right[round(side[0].bbox[0]) if side else None] += len(side) >= 5
     numbers, styles = set(), set()
     for edge, leading in ((edge_of(starts), True), (edge_of(starts), False), (edge_of(right), False)):
         for row in rows if edge is not None else ():
