@@ -35,22 +35,20 @@ __all__ = [
 _SUFFIXES = ("display", "text", "Bigg", "bigg", "Big", "big", "bt", "tp", "mid", "ex", "rm", "sm")
 #: Glyph names of TeX's math fonts that the Adobe glyph list does not know.
 _TEX_NAMES = {
-    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl",
-    "negationslash": "̸", "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘",
-    "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ", "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ",
-    "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″", "prime": "′", "lscript": "ℓ",
-    "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃", "equivasymptotic": "≍",
-    "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆", "triangleright": "▷",
-    "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
-    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨",
-    "angbracketright": "⟩", "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋",
-    "ceilingleft": "⌈", "ceilingright": "⌉", "follows": "≻", "precedes": "≺", "lessmuch": "≪",
-    "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫", "contintegral": "∮",
-    "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
-    "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^",
-    "tildewidest": "~", "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "",
-    "bracketrightex": "", "parenleftex": "", "parenrightex": "", "braceex": "",
-    "vextendsingle": "", "vextenddouble": "", "braceleftmid": "", "bracerightmid": "",
+    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl", "negationslash": "̸",
+    "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘", "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ",
+    "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ", "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″",
+    "prime": "′", "lscript": "ℓ", "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃",
+    "equivasymptotic": "≍", "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆",
+    "triangleright": "▷", "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
+    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨", "angbracketright": "⟩",
+    "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋", "ceilingleft": "⌈", "ceilingright": "⌉",
+    "follows": "≻", "precedes": "≺", "lessmuch": "≪", "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫",
+    "contintegral": "∮", "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
+    "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^", "tildewidest": "~",
+    "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "", "bracketrightex": "", "parenleftex": "",
+    "parenrightex": "", "braceex": "", "vextendsingle": "", "vextenddouble": "", "braceleftmid": "",
+    "bracerightmid": "",
 }
 #: Mathematical italic, bold ... letters and digits (unicode-math) as the plain letters they show.
 _MATH_LETTERS = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0x1D400, 0x1D800)
@@ -483,37 +481,28 @@ def _pdftex_map():
 
 @functools.lru_cache(maxsize=256)
 def reference_font(name, opentype=False):
-    """TeX Live's own program of the font called ``name`` (subset prefix removed), or ``None``.
-
-    Type 1 fonts are found through pdftex.map, OpenType and TrueType fonts by file name (first when
-    ``opentype``: a CID font embedded by LuaTeX or XeTeX comes from an OpenType file, whose Type 1 twin
-    in pdftex.map may carry the same name).
-    """
+    """TeX Live's own program of the font called ``name``, or ``None``: Type 1 through pdftex.map, OpenType
+    and TrueType by file name (first when ``opentype``: LuaTeX's and XeTeX's CID fonts)."""
     name = base_name(name)
     if not re.fullmatch(r"[A-Za-z0-9_.\-]{1,80}", name):
         return None
     name = re.sub(r"-(?:Slant|Extend)_-?\d+$", "", name)     # pdfTeX's SlantFont/ExtendFont of a map entry
     pfb = None if opentype else _pdftex_map().get(name.upper())
-    if pfb:
-        path = _find(pfb)
-        if path:
-            try:
-                return read_pfb(path)
-            except Exception:  # an unreadable installed font: unknown
-                return None
+    if pfb and _find(pfb):
+        try:
+            return read_pfb(_find(pfb))
+        except Exception:  # an unreadable installed font: unknown
+            return None
     stem = name.split("-Identity-")[0]
     stems = [stem.lower(), stem]
     m = re.fullmatch(r"(.+?)Math(?:-Regular)?", stem)
     if m:                                    # LatinModernMath-Regular is latinmodern-math.otf
         stems.append(m.group(1).lower() + "-math")
-    candidates = [s + ext for s in stems for ext in (".otf", ".ttf")]
-    for candidate in candidates:
-        path = _font_index().get(candidate)
+    for path in (_font_index().get(s + ext) for s in stems for ext in (".otf", ".ttf")):
         if path and os.path.isfile(path):
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-
                 tt = TTFont(io.BytesIO(data), lazy=True)
                 if "name" in tt and tt["name"].getDebugName(6) not in (None, stem):
                     continue                  # a file of that name holding another font
@@ -524,6 +513,4 @@ def reference_font(name, opentype=False):
                 return program
             except Exception:
                 return None
-    if opentype:
-        return reference_font(name)
-    return None
+    return reference_font(name) if opentype else None

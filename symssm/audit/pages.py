@@ -120,7 +120,6 @@ class Page:
     stray: tuple = ()
 
 
-
 def _mult(m, n):
     a0, b0, c0, d0, e0, f0 = m
     a1, b1, c1, d1, e1, f1 = n
@@ -133,10 +132,7 @@ def _apply(m, x, y):
 
 
 def _box_of(m, box):
-    x0, y0, x1, y1 = box
-    pts = [_apply(m, x, y) for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1))]
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
+    xs, ys = zip(*(_apply(m, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])))
     return (min(xs), min(ys), max(xs), max(ys))
 
 
@@ -169,39 +165,24 @@ def _rect(v):
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-
 def _rgb(cs_name, color):
     """A colour as RGB, or ``None`` when it is not a plain grey, RGB or CMYK colour."""
-    if isinstance(color, (int, float)):
-        values = (float(color),)
-    elif isinstance(color, tuple) and all(isinstance(c, (int, float)) for c in color):
-        values = tuple(float(c) for c in color)
-    else:
+    values = (color,) if isinstance(color, (int, float)) else color if isinstance(color, tuple) else ()
+    if cs_name in ("Pattern", "Separation", "DeviceN", "Indexed", "Lab") \
+            or not all(isinstance(c, (int, float)) for c in values) or len(values) not in (1, 3, 4):
         return None
-    values = tuple(min(1.0, max(0.0, v)) for v in values)
-    if cs_name in ("Pattern", "Separation", "DeviceN", "Indexed", "Lab"):
-        return None
-    if len(values) == 1:
-        return (values[0],) * 3
-    if len(values) == 3:
-        return values
-    if len(values) == 4:
-        c, m, y, k = values
-        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
-    return None
+    v = tuple(min(1.0, max(0.0, float(c))) for c in values)
+    return v * 3 if len(v) == 1 else v if len(v) == 3 else tuple((1 - c) * (1 - v[3]) for c in v[:3])
 
 
 def _luminance(rgb):
-    def lin(c):
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(c) for c in rgb)
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _contrast(a, b):
     la, lb = _luminance(a), _luminance(b)
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
-
 
 
 def _direction(m):
@@ -420,7 +401,6 @@ def _contents(page):
     return contents if isinstance(contents, list) else [contents]
 
 
-
 @dataclass
 class _Font:
     name: str
@@ -564,7 +544,6 @@ def _glyph_identity(info, cid):
             outline = reference.outline(ref_name)
     info.cache[cid] = (char, name, ref_name, tuple(problems), outline)
     return info.cache[cid]
-
 
 
 def read_pdf(path, *, max_pages=200, ink=True):
@@ -1038,7 +1017,6 @@ def _make_glyph(g):
                  color=g["color"], upright=g["upright"], direction=g["direction"])
 
 
-
 #: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
 MIN_INK = 0.2
 #: ... and as differing when this share of its box, away from any expected ink, is inked.
@@ -1270,7 +1248,6 @@ def _grow(mask, r):
     return np.logical_or.reduce([rows[k:k + h] for k in range(2 * r + 1)])
 
 
-
 def text_lines(page):
     """The page's glyphs (those with a ``char``) as lines in reading order, two-column pages column by column.
 
@@ -1469,7 +1446,6 @@ def line_text(line):
     return "".join(out)
 
 
-
 def _meets(a, b, margin=0.3):
     """Whether two boxes share more than a sliver (``margin`` points each way)."""
     return a[0] + margin < b[2] and b[0] + margin < a[2] and a[1] + margin < b[3] and b[1] + margin < a[3]
@@ -1559,7 +1535,6 @@ def run_problems(page, glyphs):
         if any(_meets(b, band) for b in page.stray):
             reasons.append(f"ink beside the statement not drawn by its glyphs (page {n})")
     return tuple(dict.fromkeys(reasons))
-
 
 
 def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
