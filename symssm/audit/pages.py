@@ -708,36 +708,25 @@ def _inked(drawings, cbox):
         if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0 \
                 or color is not None and _luminance(color) > 0.95:
             continue
-        parts = ()
-        if shape is not None and not shape[2]:
-            subpaths, half, _ = shape
-            pieces = []
-            for sub in subpaths:
-                closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
-                for (x0, y0), (x1, y1) in list(zip(sub, sub[1:])) + closing:
-                    n = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1))
-                    for i in range(n):
-                        ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
-                        bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
-                        pieces.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
-                                       round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
-                if len(pieces) > 4000:
-                    break
-            parts = tuple(pieces) if len(pieces) <= 4000 else ()
+        parts = []
+        for (x0, y0), (x1, y1) in _segments(shape[0], filled) if shape is not None and not shape[2] else ():
+            n, half = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1)), shape[1]
+            for i in range(n):
+                ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+                bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
+                parts.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
+                              round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
+            if len(parts) > 4000:
+                break
+        parts = tuple(parts) if len(parts) <= 4000 else ()
         out.append((kind, tuple(round(v, 3) for v in box), order, parts))
     return tuple(out)
 
 
 def _is_rect(points):
     """Whether a subpath is an axis-aligned rectangle (``re``, a rule)."""
-    pts = list(points)
-    if len(pts) == 5 and pts[0] == pts[-1]:
-        pts = pts[:4]
-    if len(pts) != 4:
-        return False
-    xs = {round(p[0], 3) for p in pts}
-    ys = {round(p[1], 3) for p in pts}
-    return len(xs) <= 2 and len(ys) <= 2
+    pts = list(points)[:4] if len(points) == 5 and points[0] == points[-1] else list(points)
+    return len(pts) == 4 and len({round(p[0], 3) for p in pts}) <= 2 and len({round(p[1], 3) for p in pts}) <= 2
 
 
 def _inside_polygons(x, y, subpaths):
@@ -780,12 +769,15 @@ def _shape_meets(shape, filled, box, cx, cy):
     inner = (box[0] + mx - half, box[1] + my - half, box[2] - mx + half, box[3] - my + half)
     if filled and _inside_polygons(cx, cy, subpaths):
         return True
+    return any(_segment_meets_box(p, q, inner) for p, q in _segments(subpaths, filled))
+
+
+def _segments(subpaths, filled):
+    """The straight pieces of a path's subpaths (closed when filled)."""
     for sub in subpaths:
-        closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
-        for p, q in list(zip(sub, sub[1:])) + closing:
-            if _segment_meets_box(p, q, inner):
-                return True
-    return False
+        yield from zip(sub, sub[1:])
+        if filled and len(sub) > 2:
+            yield sub[-1], sub[0]
 
 
 class _Grid:
@@ -920,19 +912,11 @@ def _turned(raw):
 def _covered_share(box, shapes, n=16):
     """Share of a box that the union of later rectangles, images and filled paths covers (sampled on an
     ``n`` x ``n`` grid): several small shapes, each under the limit, can hide a glyph together."""
-    x0, y0, x1, y1 = box
-    hit = 0
-    for i in range(n):
-        x = x0 + (i + 0.5) * (x1 - x0) / n
-        for j in range(n):
-            y = y0 + (j + 0.5) * (y1 - y0) / n
-            for _, dbox, _, _, _, filled, shape in shapes:
-                if not (dbox[0] <= x <= dbox[2] and dbox[1] <= y <= dbox[3]):
-                    continue
-                if shape is None or filled and (shape[2] or _inside_polygons(x, y, shape[0])):
-                    hit += 1
-                    break
-    return hit / (n * n)
+    xs = [box[0] + (i + 0.5) * (box[2] - box[0]) / n for i in range(n)]
+    ys = [box[1] + (j + 0.5) * (box[3] - box[1]) / n for j in range(n)]
+    return sum(any(dbox[0] <= x <= dbox[2] and dbox[1] <= y <= dbox[3] and (
+        shape is None or filled and (shape[2] or _inside_polygons(x, y, shape[0])))
+        for _, dbox, _, _, _, filled, shape in shapes) for x in xs for y in ys) / (n * n)
 
 
 def _rows(glyphs):
@@ -1109,23 +1093,19 @@ def _ink(raw, drawings, rendered, cache=None):
     """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives: the ink where
     the page's outlines lie (grown by a pixel) must reach :data:`MIN_INK` of it, and the box must not hold
     ink away from every glyph, drawing and image (:data:`MAX_EXTRA`).  Returns :attr:`Page.stray`."""
-    cache = {} if cache is None else cache
     image, origin, scale = rendered
-    image = image.astype(np.int16)
+    image, cache = image.astype(np.int16), {} if cache is None else cache
     h, w = image.shape[:2]
     glyph_ink = np.zeros((h, w), dtype=bool)
     for g in raw:
-        if g["mode"] in (3, 7) or not g["outline"]:
-            continue
-        bitmap, bx, by = _glyph_bitmap(g, scale, cache)
-        if bitmap is None:
-            continue
-        px, py = _to_pixel(origin, scale, g["matrix"][4], g["matrix"][5])
-        x0, y0 = math.floor(px) + bx, math.floor(py) + by
-        bh, bw = bitmap.shape
-        cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + bw), min(h, y0 + bh)
-        if cx0 < cx1 and cy0 < cy1:
-            glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
+        bitmap, bx, by = (None, 0, 0) if g["mode"] in (3, 7) or not g["outline"] else \
+            _glyph_bitmap(g, scale, cache)
+        if bitmap is not None:
+            px, py = _to_pixel(origin, scale, g["matrix"][4], g["matrix"][5])
+            x0, y0 = math.floor(px) + bx, math.floor(py) + by
+            cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + bitmap.shape[1]), min(h, y0 + bitmap.shape[0])
+            if cx0 < cx1 and cy0 < cy1:
+                glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
     shapes = Image.new("L", (w, h), 0)
     draw = ImageDraw.Draw(shapes)
     for _, box, _, _, _, filled, shape in drawings:
@@ -1147,9 +1127,8 @@ def _ink(raw, drawings, rendered, cache=None):
 
     todo, boxes = [], []
     for g in raw:
-        if g["problems"] or not g["outline"] or g["color"] is None:
-            continue
-        contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], g["under"]))
+        contrast = 0 if g["problems"] or not g["outline"] or g["color"] is None else \
+            255 * max(abs(c - u) for c, u in zip(g["color"], g["under"]))
         if contrast < 32:
             continue
         under = np.array(g["under"]) * 255
@@ -1174,9 +1153,7 @@ def _ink(raw, drawings, rendered, cache=None):
         np.cumsum(t[1:, 1:], axis=1, dtype=np.int32, out=t[1:, 1:])
         return (t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]).astype(np.int64)
 
-    want = sums(glyph_ink) * 255
-    found = sums(np.where(near_glyph, dark, 0))
-    stray = sums((dark > 128) & ~allowed)
+    want, found, stray = sums(glyph_ink) * 255, sums(np.where(near_glyph, dark, 0)), sums((dark > 128) & ~allowed)
     areas = (y1 - y0) * (x1 - x0)
     # what really lies under each glyph: the mean colour of its box away from every glyph's ink
     away = ~_grow(glyph_ink, 2)
@@ -1195,17 +1172,15 @@ def _ink(raw, drawings, rendered, cache=None):
                 under = np.array(seen) * 255                    # a background the content stream hides
                 contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], seen))
         if min(under) > 0.99 * 255 and max(g["color"]) < 0.01:   # black on white: the page tables
-            coverage = float(found[k]) / float(want[k])
-            extra = float(stray[k]) / float(areas[k])
+            coverage, extra = float(found[k]) / float(want[k]), float(stray[k]) / float(areas[k])
         else:                                                   # colour: this box alone
             region = image[iy0:iy1, ix0:ix1]
             ink = np.max(np.abs(region - under), axis=2) * (255.0 / contrast)
             coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / float(want[k])
             extra = float(((ink > 128) & ~allowed[iy0:iy1, ix0:ix1]).sum()) / ink.size
-        if coverage < MIN_INK:
-            g["problems"].append("not visible in the rendering")
-        elif extra > MAX_EXTRA:
-            g["problems"].append("rendering differs from the glyph")
+        if coverage < MIN_INK or extra > MAX_EXTRA:
+            g["problems"].append("not visible in the rendering" if coverage < MIN_INK
+                                 else "rendering differs from the glyph")
     return unexplained
 
 
