@@ -1290,7 +1290,7 @@ def _upright_lines(upright, cropbox):
                                      [g for g in row if g.bbox[0] >= gutter[1]]) if p)
         else:
             parts.append(row)
-    return _reading_order([_stacks(line) for row in _merge_scripts(parts) for line in _split(row)], gutter)
+    return _reading_order([_stacks(line) for row in _merge_scripts(parts, gutter) for line in _split(row)], gutter)
 
 
 def _stacks(line):
@@ -1318,9 +1318,13 @@ def _stacks(line):
     return out
 
 
-def _merge_scripts(rows):
+def _merge_scripts(rows, gutter=None):
     """Rows that belong to a bigger row join it: smaller glyphs raised or lowered beside it (sub- and
-    superscripts), and short rows whose ink crosses its baseline (a text-style sum hung from its top)."""
+    superscripts), and short rows whose ink crosses its baseline (a text-style sum hung from its top); never
+    a row of one column to a row of the other."""
+    def side(box):
+        return 2 if gutter is None else 0 if box[2] <= gutter[0] else 1 if box[0] >= gutter[1] else 2
+
     merged = []
     for row in sorted(rows, key=lambda r: (-max(g.size for g in r), -len(r))):
         size, (x0, y0, x1, y1), y = max(g.size for g in row), _extent(row), row[0].origin[1]
@@ -1328,7 +1332,8 @@ def _merge_scripts(rows):
             tsize, (tx0, _, tx1, _), ty = max(g.size for g in target), _extent(target), target[0].origin[1]
             scripts = size < 0.85 * tsize and abs(y - ty) < 0.6 * tsize
             hanging = len(row) < len(target) and y0 < ty < y1 and abs(y - ty) < tsize
-            if (scripts or hanging) and x0 <= tx1 + tsize and x1 >= tx0 - tsize:
+            if (scripts or hanging) and x0 <= tx1 + tsize and x1 >= tx0 - tsize \
+                    and {side((x0, 0, x1)), side((tx0, 0, tx1))} != {0, 1}:
                 target.extend(row)
                 break
         else:

@@ -548,3 +548,17 @@ def test_a_digit_drawn_as_a_path_inside_a_matrix_display_fails(tmp_path, capsys)
     hidden = {c["label"]: c["reason"] for c in claims if c["status"] == "hidden"}
     assert set(hidden) == {"thm:rotation", "thm:jordan"}, claims
     assert all("a shape drawn beside the statement (page" in r for r in hidden.values()), hidden
+
+
+def test_rows_of_two_columns_on_one_baseline_stay_apart():
+    """The parts of a row split at the gutter never join as 'scripts'; a superscript joins the row across."""
+    from symssm.audit import pages
+
+    def word(x, text, y=100.0, size=10.0):
+        return [Glyph(c, "CMR10", size, (x + 5 * i, y - 2, x + 5 * i + 4, y + 7), 0, (), (x + 5 * i, y), 5.0)
+                for i, c in enumerate(text)]
+
+    gutter = (302.5, 308.5)
+    assert sorted(len(r) for r in pages._merge_scripts([word(278, "Proof"), word(309, "gap")], gutter)) == [3, 5]
+    across, sup = word(200, "Ld = CAB, reaching over the gutter"), word(262, "d", y=104, size=7)
+    assert [len(r) for r in pages._merge_scripts([across, sup], gutter)] == [len(across) + 1]
