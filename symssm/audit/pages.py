@@ -67,6 +67,8 @@ MAX_PIXELS = 40_000_000
 MIN_RENDER_SCALE = 1.0
 
 _WHITE = (1.0, 1.0, 1.0)
+#: Blend modes that never lighten a glyph (others, Screen say, can turn black on white into white).
+_BLENDS = ("Normal", "Compatible", "Multiply", "Darken")
 #: The character of a glyph whose font does not say what it is (an unnamed glyph).
 UNKNOWN = "\ufffd"
 #: The problem of every glyph of a Type 3 font (bitmaps, as pdfTeX makes for T1 text without cm-super).
@@ -845,6 +847,7 @@ def _judge(raw, drawings, annots, cbox):
         problems += [p for bad, p in (
             (g["alpha"] < 0.5, f"transparent (opacity {round(100 * g['alpha'])}%)"),
             (g["softmask"], "drawn through a soft mask"), (g["size"] < MIN_SIZE, f"too small ({g['size']:.1f} pt)"),
+            (g["blend"] not in _BLENDS, f"drawn with blend mode {g['blend']}"),
             (g["hratio"] < MIN_SCALE, f"squeezed (horizontal scale {round(100 * g['hratio'])}%)"),
             (g["det"] < 0, "mirrored"), (not _inside(box, cbox), "outside the crop box")) if bad]
         problems += [f"covered by a {subtype} annotation" for subtype, rect, shows in annots

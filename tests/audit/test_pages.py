@@ -44,6 +44,8 @@ PAGES = {
     "tikz": ("pdflatex", SENTENCE
              + r"\begin{tikzpicture}[overlay]\draw[->,thick,red] (-6,0.6) .. controls (-4,1.5) .. (-1,0.5);"
              r"\end{tikzpicture}\par Then $k(n) = 4$\tikz[overlay]\draw[line width=3pt] (-0.25,-0.1) -- (-0.05,0.3);."),
+    "blend": ("pdflatex", r"The system has $k(n) = \tikz[baseline=(x.base)]{\begin{scope}[blend mode=screen]"
+                          r"\node[inner sep=0pt](x){$4$};\end{scope}}$ heads."),
     "pathdigit": ("pdflatex", r"The system has $k(n) = 4$\pdfliteral{q 0 g 0.5 0 m 4 0 l 4 6.5 l 0.5 6.5 l h"
                               r" 1.5 1 m 1.5 5.5 l 3 5.5 l 3 1 l h f* Q}\hspace{5pt} heads."),
     "slivers": ("pdflatex", r"The system has $k(n) = 4\pdfliteral{q 1 g -4.2 0.5 1 2.5 re f -4.2 3.6 1 2.5 re f"
@@ -202,6 +204,7 @@ def test_colours_that_read_well_are_not_problems(pdfs):
     ("dark", "low contrast with what lies under it"),
     ("clipped", "not visible in the rendering"),            # only PDFium sees the clip
     ("imageunder", "low contrast with what lies under it"),  # black on a black picture: PDFium sees it
+    ("blend", "drawn with blend mode Screen"),                # white where it lands on white (PDFium: black)
 ])
 def test_each_tamper_is_flagged_with_its_reason(pdfs, name, reason):
     (page,) = _read(pdfs, name)
