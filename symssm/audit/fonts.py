@@ -1,19 +1,12 @@
 """Glyph identity and true outlines: the font programs a PDF embeds, checked against TeX Live's own files.
 
-Only :mod:`symssm.audit.pages` imports this module.  It reads an embedded font program (Type 1, CFF,
-CID-keyed CFF or TrueType), names the glyph a character code selects (the font's own encoding, never the
-PDF's ``/ToUnicode`` text layer), and compares the glyph's outline with the glyph of the same name (or,
-for CID fonts without names, the same glyph index) in the font file TeX Live installs, found through
-``kpsewhich``: ``pdftex.map`` names the ``.pfb`` file of a Type 1 font, OpenType fonts are found by their
-file name.  An outline that differs from TeX Live's (a virtual or hacked font drawing a 3 as a 2) is
-reported, and so is a font TeX Live does not have.
+Only :mod:`symssm.audit.pages` imports this module.  A glyph's name comes from its font program's encoding
+(Type 1, CFF, CID-keyed CFF, TrueType), never from ``/ToUnicode``; its outline is compared with the glyph of
+that name (or glyph index) in the font TeX Live installs (``pdftex.map`` for Type 1, file names for
+OpenType, through ``kpsewhich``).  A different outline or a font TeX Live lacks is reported.
 
-Examples
---------
 >>> glyph_char("four"), glyph_char("ffi"), glyph_char("summationdisplay"), glyph_char("uni2212")
 ('4', 'ffi', '∑', '−')
->>> glyph_char("no-such-glyph-name")
-''
 >>> base_name("ABCDEF+CMR10")
 'CMR10'
 """
@@ -27,7 +20,11 @@ import subprocess
 import unicodedata
 
 from fontTools import agl
+from fontTools.cffLib import CFFFontSet
+from fontTools.encodings.StandardEncoding import StandardEncoding
+from fontTools.misc import psCharStrings
 from fontTools.pens.basePen import BasePen
+from fontTools.ttLib import TTFont
 
 __all__ = [
     "FontProgram", "base_name", "glyph_char", "read_type1", "read_cff", "read_truetype",
@@ -38,22 +35,20 @@ __all__ = [
 _SUFFIXES = ("display", "text", "Bigg", "bigg", "Big", "big", "bt", "tp", "mid", "ex", "rm", "sm")
 #: Glyph names of TeX's math fonts that the Adobe glyph list does not know.
 _TEX_NAMES = {
-    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl",
-    "negationslash": "̸", "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘",
-    "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ", "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ",
-    "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″", "prime": "′", "lscript": "ℓ",
-    "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃", "equivasymptotic": "≍",
-    "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆", "triangleright": "▷",
-    "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
-    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨",
-    "angbracketright": "⟩", "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋",
-    "ceilingleft": "⌈", "ceilingright": "⌉", "follows": "≻", "precedes": "≺", "lessmuch": "≪",
-    "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫", "contintegral": "∮",
-    "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
-    "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^",
-    "tildewidest": "~", "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "",
-    "bracketrightex": "", "parenleftex": "", "parenrightex": "", "braceex": "",
-    "vextendsingle": "", "vextenddouble": "", "braceleftmid": "", "bracerightmid": "",
+    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl", "negationslash": "̸",
+    "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘", "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ",
+    "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ", "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″",
+    "prime": "′", "lscript": "ℓ", "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃",
+    "equivasymptotic": "≍", "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆",
+    "triangleright": "▷", "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
+    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨", "angbracketright": "⟩",
+    "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋", "ceilingleft": "⌈", "ceilingright": "⌉",
+    "follows": "≻", "precedes": "≺", "lessmuch": "≪", "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫",
+    "contintegral": "∮", "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
+    "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^", "tildewidest": "~",
+    "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "", "bracketrightex": "", "parenleftex": "",
+    "parenrightex": "", "braceex": "", "vextendsingle": "", "vextenddouble": "", "braceleftmid": "",
+    "bracerightmid": "",
 }
 #: Mathematical italic, bold ... letters and digits (unicode-math) as the plain letters they show.
 _MATH_LETTERS = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0x1D400, 0x1D800)
@@ -63,8 +58,7 @@ _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB0
 
 
 def is_piece(name):
-    """Whether a glyph name is a piece of a big delimiter that reads as nothing (``parenleftex``): a known
-    glyph of TeX's math fonts, not an unknown one.
+    """Whether a glyph name is a known piece of a big delimiter that reads as nothing.
 
     >>> is_piece("parenleftex"), is_piece("four"), is_piece("a65")
     (True, False, False)
@@ -82,17 +76,7 @@ def base_name(name):
 
 @functools.lru_cache(maxsize=4096)
 def glyph_char(name):
-    """The text a glyph name stands for ('' when unknown), with ligatures as their letters.
-
-    Parameters
-    ----------
-    name : str
-        A PostScript glyph name (``four``, ``uni2212``, ``summationdisplay``).
-
-    Returns
-    -------
-    str
-    """
+    """The text a PostScript glyph name stands for ('' when unknown), with ligatures as their letters."""
     if not name or name == ".notdef":
         return ""
     if name in _TEX_NAMES:
@@ -114,9 +98,7 @@ class _FlattenPen(BasePen):
 
     def __init__(self, glyphset=None, steps=6):
         super().__init__(glyphset)
-        self.contours = []
-        self.current = None
-        self.steps = steps
+        self.contours, self.current, self.steps = [], None, steps
 
     def _moveTo(self, pt):
         self.current = [tuple(pt)]
@@ -133,21 +115,12 @@ class _FlattenPen(BasePen):
         p0 = self.current[-1]
         for i in range(1, self.steps + 1):
             t = i / self.steps
-            u = 1 - t
-            self.current.append((
-                u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
-                u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1],
-            ))
+            w = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3)
+            self.current.append(tuple(sum(k * p[j] for k, p in zip(w, (p0, p1, p2, p3))) for j in (0, 1)))
 
     def _qCurveToOne(self, p1, p2):
-        if self.current is None:
-            self._moveTo(self._getCurrentPoint() or (0, 0))
-        p0 = self.current[-1]
-        for i in range(1, self.steps + 1):
-            t = i / self.steps
-            u = 1 - t
-            self.current.append((u * u * p0[0] + 2 * u * t * p1[0] + t * t * p2[0],
-                                 u * u * p0[1] + 2 * u * t * p1[1] + t * t * p2[1]))
+        p0 = self.current[-1] if self.current else (self._getCurrentPoint() or (0, 0))
+        self._curveToOne(*(tuple(a + 2 / 3 * (b - a) for a, b in zip(p, p1)) for p in (p0, p2)), p2)
 
     def _closePath(self):
         self.current = None
@@ -172,7 +145,8 @@ def flatten(glyph, glyphset=None):
     return tuple(contours)
 
 
-def _bounds(contours):
+def outline_box(contours):
+    """``(x0, y0, x1, y1)`` around flattened contours, or ``None``."""
     xs = [p[0] for c in contours for p in c]
     ys = [p[1] for c in contours for p in c]
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
@@ -192,7 +166,7 @@ def same_outline(a, b, *, tolerance=12.0):
         return True
     if not a or not b:
         return False
-    ba, bb = _bounds(a), _bounds(b)
+    ba, bb = outline_box(a), outline_box(b)
     if any(abs(x - y) > tolerance for x, y in zip(ba, bb)):
         return False
     pa = _densify(a, tolerance)
@@ -228,29 +202,14 @@ def _directed(src, dst, tolerance):
 
 
 class FontProgram:
-    """A parsed font program: glyph names by code or CID, outlines by name, units per em.
-
-    Attributes
-    ----------
-    kind : str
-        ``'type1'``, ``'cff'``, ``'truetype'``.
-    encoding : dict
-        Built-in encoding, code -> glyph name (simple fonts).
-    cid_keyed : bool
-        A CID-keyed CFF (glyphs found by CID through the charset).
-    """
+    """A parsed font program (``kind`` ``'type1'``, ``'cff'`` or ``'truetype'``): its built-in
+    ``encoding`` (code -> glyph name), glyph ``order``, CID map of a CID-keyed CFF, Unicode ``cmap`` (glyph
+    name -> text), units per em and a Type 1 FontMatrix's ``slant`` (pdfTeX's SlantFont)."""
 
     def __init__(self, kind, glyphset, encoding, units, order=None, cid_map=None, cmap=None):
-        self.kind = kind
-        self.glyphset = glyphset
-        self.encoding = encoding
-        self.units = units
-        self.order = order or []
-        self.cid_map = cid_map or {}
-        self.cmap = cmap or {}
-        self.cid_keyed = bool(cid_map)
-        self.slant = 0.0              # a Type 1 FontMatrix's slant (pdfTeX's SlantFont), over its scale
-        self._outlines = {}
+        self.kind, self.glyphset, self.encoding, self.units = kind, glyphset, encoding, units
+        self.order, self.cid_map, self.cmap = order or [], cid_map or {}, cmap or {}
+        self.cid_keyed, self.slant, self._outlines = bool(cid_map), 0.0, {}
 
     def name_for_cid(self, cid):
         """The glyph a CID selects: a CID-keyed charset, else the glyph index itself."""
@@ -260,21 +219,16 @@ class FontProgram:
 
     def outline(self, name):
         """Flattened contours of glyph ``name`` scaled to a 1000-unit em, ``None`` if absent."""
-        if name in self._outlines:
-            return self._outlines[name]
-        result = None
-        try:
-            glyph = self.glyphset[name]
-        except Exception:  # absent
-            glyph = None
-        if glyph is not None:
-            contours = flatten(glyph, self.glyphset)
+        if name not in self._outlines:
+            try:
+                contours = flatten(self.glyphset[name], self.glyphset)
+            except Exception:  # absent
+                contours = None
             if contours is not None and self.units != 1000:
                 f = 1000.0 / self.units
                 contours = tuple(tuple((x * f, y * f) for x, y in c) for c in contours)
-            result = contours
-        self._outlines[name] = result
-        return result
+            self._outlines[name] = contours
+        return self._outlines[name]
 
     def has(self, name):
         try:
@@ -288,9 +242,7 @@ class _LazyCharStrings(dict):
 
     def __init__(self, raw, subrs, lenIV):
         super().__init__()
-        self.raw = raw
-        self.subrs = subrs
-        self.lenIV = lenIV
+        self.raw, self.subrs, self.lenIV = raw, subrs, lenIV
 
     def __contains__(self, name):
         return name in self.raw
@@ -302,12 +254,8 @@ class _LazyCharStrings(dict):
         return self.raw.keys()
 
     def __missing__(self, name):
-        from fontTools.misc import psCharStrings
-
-        plain = _decrypt(self.raw[name], 4330)
-        glyph = psCharStrings.T1CharString(plain[self.lenIV:], subrs=self.subrs)
-        self[name] = glyph
-        return glyph
+        self[name] = psCharStrings.T1CharString(_decrypt(self.raw[name], 4330)[self.lenIV:], subrs=self.subrs)
+        return self[name]
 
 
 class _LazySubrs(list):
@@ -315,16 +263,12 @@ class _LazySubrs(list):
 
     def __init__(self, raw, lenIV):
         super().__init__(raw)
-        self.done = set()
-        self.lenIV = lenIV
+        self.done, self.lenIV = set(), lenIV
 
     def __getitem__(self, index):
-        from fontTools.misc import psCharStrings
-
         item = list.__getitem__(self, index)
         if index not in self.done:
-            plain = _decrypt(item, 4330)
-            item = psCharStrings.T1CharString(plain[self.lenIV:], subrs=self)
+            item = psCharStrings.T1CharString(_decrypt(item, 4330)[self.lenIV:], subrs=self)
             list.__setitem__(self, index, item)
             self.done.add(index)
         return item
@@ -343,57 +287,40 @@ def _type1_program(clear, plain):
         raise ValueError("no CharStrings")
     raw_subrs = []
     if 0 <= subrs_at < chars_at:
-        pos = subrs_at
-        pattern = re.compile(rb"dup\s+(\d+)\s+(\d+)\s+" + _RD + rb" ")
-        while True:
-            m = pattern.search(plain, pos, chars_at)
-            if not m:
-                break
-            index, length = int(m.group(1)), int(m.group(2))
-            if index > 65535:
+        for index, data in _entries(plain, rb"dup\s+(\d+)", subrs_at, chars_at):
+            if int(index) > 65535:
                 raise ValueError("bad Subrs")
-            while len(raw_subrs) <= index:
-                raw_subrs.append(b"")
-            raw_subrs[index] = plain[m.end(): m.end() + length]
-            pos = m.end() + length
-    raw = {}
-    pattern = re.compile(rb"/([^\s/\[\]{}()<>%]+)\s+(\d+)\s+" + _RD + rb" ")
-    pos = chars_at + len(b"/CharStrings")
-    while True:
-        m = pattern.search(plain, pos)
-        if not m:
-            break
-        length = int(m.group(2))
-        raw[m.group(1).decode("latin-1")] = plain[m.end(): m.end() + length]
-        pos = m.end() + length
+            raw_subrs.extend([b""] * (int(index) + 1 - len(raw_subrs)))
+            raw_subrs[int(index)] = data
+    raw = {k.decode("latin-1"): v for k, v in _entries(plain, rb"/([^\s/\[\]{}()<>%]+)", chars_at + 12, len(plain))}
     if not raw:
         raise ValueError("no glyphs")
     subrs = _LazySubrs(raw_subrs, lenIV)
     encoding = {}
     if re.search(rb"/Encoding\s+StandardEncoding", clear):
-        from fontTools.encodings.StandardEncoding import StandardEncoding
-
         encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
     for m in re.finditer(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>%]+)\s+put", clear):
         if int(m.group(1)) < 256:
             encoding[int(m.group(1))] = m.group(2).decode("latin-1")
-    units = 1000.0
-    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)", clear)
-    if m:
-        try:
-            scale = float(m.group(1))
-            units = 1.0 / scale if scale else 1000.0
-        except ValueError:
-            pass
-    program = FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, units)
-    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+)", clear)
-    if m:
-        try:
-            a, _, c, _ = (float(v) for v in m.groups())
-            program.slant = max(-1.0, min(1.0, c / a)) if a else 0.0
-        except ValueError:
-            pass
+    program = FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, 1000.0)
+    m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)(?:\s+([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+))?", clear)
+    try:
+        scale = float(m.group(1)) if m else 0.0
+        program.units = 1.0 / scale if scale else 1000.0
+        if m and m.group(4) is not None:
+            program.slant = max(-1.0, min(1.0, float(m.group(3)) / scale)) if scale else 0.0
+    except ValueError:
+        pass
     return program
+
+
+def _entries(plain, key, start, end):
+    """``(key, bytes)`` of each ``KEY LENGTH RD <bytes>`` entry of a decrypted Type 1 part in ``start:end``."""
+    pattern = re.compile(key + rb"\s+(\d+)\s+" + _RD + rb" ")
+    m = pattern.search(plain, start, end)
+    while m:
+        yield m.group(1), plain[m.end(): m.end() + int(m.group(2))]
+        m = pattern.search(plain, m.end() + int(m.group(2)), end)
 
 
 def _decrypt(cipher, r):
@@ -417,7 +344,7 @@ def read_type1(data, length1, length2):
     Raises
     ------
     ValueError
-        When the program cannot be read.
+        The program cannot be read.
     """
     if not (0 < length1 < len(data)):
         raise ValueError("bad Length1")
@@ -431,16 +358,13 @@ def read_type1(data, length1, length2):
 def pfb_parts(data):
     """The clear text and the encrypted part of an installed ``.pfb`` (segments) or ``.pfa`` font."""
     if data[:1] == b"\x80":
-        clear, cipher = b"", b""
-        pos = 0
+        clear, cipher, pos = b"", b"", 0
         while pos + 6 <= len(data) and data[pos] == 0x80 and data[pos + 1] in (1, 2):
-            kind = data[pos + 1]
             length = int.from_bytes(data[pos + 2: pos + 6], "little")
-            chunk = data[pos + 6: pos + 6 + length]
-            if kind == 1 and not cipher:
-                clear += chunk
-            elif kind == 2:
-                cipher += chunk
+            if data[pos + 1] == 1 and not cipher:
+                clear += data[pos + 6: pos + 6 + length]
+            elif data[pos + 1] == 2:
+                cipher += data[pos + 6: pos + 6 + length]
             pos += 6 + length
         return clear, cipher
     at = data.find(b"eexec")
@@ -462,59 +386,43 @@ def read_pfb(path):
 
 def read_cff(data):
     """Parse a CFF program (``/FontFile3`` of subtype ``Type1C`` or ``CIDFontType0C``, or ``OpenType``)."""
-    from fontTools.cffLib import CFFFontSet
 
     if data[:4] == b"OTTO":
-        from fontTools.ttLib import TTFont
-
         tt = TTFont(io.BytesIO(data), lazy=True)
         data = tt.getTableData("CFF ")
     cff = CFFFontSet()
     cff.decompile(io.BytesIO(data), None)
     top = cff[cff.fontNames[0]]
     charset = list(top.charset or [])
-    glyphset = top.CharStrings
     cid_map = {}
     if hasattr(top, "ROS"):
-        for name in charset:
-            if name.startswith("cid") and name[3:].isdigit():
-                cid_map[int(name[3:])] = name
-            elif name == ".notdef":
-                cid_map[0] = name
-    encoding = {}
-    enc = getattr(top, "Encoding", None)
+        cid_map = {int(n[3:]) if n != ".notdef" else 0: n for n in charset
+                   if n == ".notdef" or n.startswith("cid") and n[3:].isdigit()}
+    encoding, enc = {}, getattr(top, "Encoding", None)
     if isinstance(enc, list):
         encoding = {i: n for i, n in enumerate(enc[:256]) if n and n != ".notdef"}
     elif enc == "StandardEncoding" or enc is None:
-        from fontTools.encodings.StandardEncoding import StandardEncoding
-
         encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
     matrix = getattr(top, "FontMatrix", None) or [0.001]
     units = 1.0 / matrix[0] if matrix[0] else 1000.0
-    return FontProgram("cff", glyphset, encoding, units, order=charset, cid_map=cid_map)
+    return FontProgram("cff", top.CharStrings, encoding, units, order=charset, cid_map=cid_map)
 
 
 def read_truetype(data):
     """Parse a TrueType program (``/FontFile2``) or an OpenType file."""
-    from fontTools.ttLib import TTFont
 
     tt = TTFont(io.BytesIO(data), lazy=True)
     if "CFF " in tt:
         return read_cff(data)
-    order = tt.getGlyphOrder()
-    glyphset = tt.getGlyphSet()
-    units = tt["head"].unitsPerEm if "head" in tt else 1000
-    cmap = {}
-    encoding = {}
-    if "cmap" in tt:
-        for table in tt["cmap"].tables:
-            if (table.platformID, table.platEncID) == (3, 0) or (table.platformID, table.platEncID) == (1, 0):
-                for code, name in table.cmap.items():
-                    encoding.setdefault(code & 0xFF, name)
+    cmap, encoding = {}, {}
+    for table in tt["cmap"].tables if "cmap" in tt else ():
+        for code, name in table.cmap.items():
+            if (table.platformID, table.platEncID) in ((3, 0), (1, 0)):
+                encoding.setdefault(code & 0xFF, name)
             elif table.isUnicode():
-                for code, name in table.cmap.items():
-                    cmap.setdefault(name, chr(code))
-    return FontProgram("truetype", glyphset, encoding, units, order=order, cmap=cmap)
+                cmap.setdefault(name, chr(code))
+    units = tt["head"].unitsPerEm if "head" in tt else 1000
+    return FontProgram("truetype", tt.getGlyphSet(), encoding, units, order=tt.getGlyphOrder(), cmap=cmap)
 
 
 # ---------------------------------------------------------------------------------------------- TeX Live
@@ -531,17 +439,10 @@ def _kpsewhich(*names):
 
 @functools.lru_cache(maxsize=1)
 def _font_index():
-    """File name -> path of every Type 1, OpenType and TrueType font on TeX's font search paths (two
-    ``kpsewhich`` calls and a walk of their folders, instead of one ``kpsewhich`` per font)."""
-    out = ""
-    for kind in ("type1 fonts", "opentype fonts"):     # kpsewhich shows one path per call
-        try:
-            out += ":" + subprocess.run(["kpsewhich", f"-show-path={kind}"], capture_output=True, text=True,
-                                        timeout=30, check=False).stdout
-        except (OSError, subprocess.SubprocessError):
-            return {}
+    """File name -> path of every Type 1, OpenType and TrueType font on TeX's font search paths."""
+    out = [_kpsewhich(f"-show-path={kind}") for kind in ("type1 fonts", "opentype fonts")]   # one per call
     index = {}
-    for entry in out.replace("\n", ":").split(":"):
+    for entry in ":".join(line for lines in out for line in lines).split(":"):
         folder = entry.strip().lstrip("!").rstrip("/")
         if not folder or folder == "." or not os.path.isdir(folder):
             continue
@@ -556,20 +457,13 @@ def _font_index():
 
 def _find(name):
     """The path of a font file by name, or ``None``."""
-    path = _font_index().get(name)
-    if path is None:
-        found = _kpsewhich(name)
-        path = found[0] if found else None
-    return path
+    return _font_index().get(name) or next(iter(_kpsewhich(name)), None)
 
 
 @functools.lru_cache(maxsize=1)
 def _pdftex_map():
     """PostScript font name (upper case) -> Type 1 file name, from TeX Live's pdftex.map."""
-    found = _kpsewhich("pdftex.map")
-    table = {}
-    if not found:
-        return table
+    found, table = _kpsewhich("pdftex.map"), {}
     try:
         with open(found[0], encoding="latin-1") as fh:
             for line in fh:
@@ -580,45 +474,35 @@ def _pdftex_map():
                 if len(words) >= 2 and files:
                     table.setdefault(words[1].upper(), files[-1])
                     table.setdefault(words[0].upper(), files[-1])
-    except OSError:
+    except (OSError, IndexError):   # no pdftex.map
         return {}
     return table
 
 
 @functools.lru_cache(maxsize=256)
 def reference_font(name, opentype=False):
-    """TeX Live's own program of the font called ``name`` (subset prefix removed), or ``None``.
-
-    Type 1 fonts are found through pdftex.map, OpenType and TrueType fonts by file name (first when
-    ``opentype``: a CID font embedded by LuaTeX or XeTeX comes from an OpenType file, whose Type 1 twin
-    in pdftex.map may carry the same name).
-    """
+    """TeX Live's own program of the font called ``name``, or ``None``: Type 1 through pdftex.map, OpenType
+    and TrueType by file name (first when ``opentype``: LuaTeX's and XeTeX's CID fonts)."""
     name = base_name(name)
     if not re.fullmatch(r"[A-Za-z0-9_.\-]{1,80}", name):
         return None
     name = re.sub(r"-(?:Slant|Extend)_-?\d+$", "", name)     # pdfTeX's SlantFont/ExtendFont of a map entry
     pfb = None if opentype else _pdftex_map().get(name.upper())
-    if pfb:
-        path = _find(pfb)
-        if path:
-            try:
-                return read_pfb(path)
-            except Exception:  # an unreadable installed font: unknown
-                return None
+    if pfb and _find(pfb):
+        try:
+            return read_pfb(_find(pfb))
+        except Exception:  # an unreadable installed font: unknown
+            return None
     stem = name.split("-Identity-")[0]
     stems = [stem.lower(), stem]
     m = re.fullmatch(r"(.+?)Math(?:-Regular)?", stem)
     if m:                                    # LatinModernMath-Regular is latinmodern-math.otf
         stems.append(m.group(1).lower() + "-math")
-    candidates = [s + ext for s in stems for ext in (".otf", ".ttf")]
-    for candidate in candidates:
-        path = _font_index().get(candidate)
+    for path in (_font_index().get(s + ext) for s in stems for ext in (".otf", ".ttf")):
         if path and os.path.isfile(path):
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                from fontTools.ttLib import TTFont
-
                 tt = TTFont(io.BytesIO(data), lazy=True)
                 if "name" in tt and tt["name"].getDebugName(6) not in (None, stem):
                     continue                  # a file of that name holding another font
@@ -629,6 +513,4 @@ def reference_font(name, opentype=False):
                 return program
             except Exception:
                 return None
-    if opentype:
-        return reference_font(name)
-    return None
+    return reference_font(name) if opentype else None

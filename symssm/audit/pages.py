@@ -1,32 +1,37 @@
 """The pages of a PDF as a reader sees them: every painted glyph, what it is, and whether it can be seen.
 
-This is the one module of symssm that reads a PDF.  :func:`read_pdf` runs each page's content stream
-through pdfminer.six with a small device that records every painted glyph (character code, font, size,
-fill colour, render mode, scaling, paint order), every drawing and image, and the page's annotations.
-A glyph's identity comes from its font program's encoding and glyph names (never from the ``/ToUnicode``
-text layer), and its outline is compared with the same glyph in TeX Live's font file
-(:mod:`symssm.audit.fonts`).  Each glyph then carries the reasons, if any, why a reader would not see it
-as itself: drawn in white, invisible, too small, squeezed, outside the crop box, covered by a drawing,
-an image, another glyph or an annotation, an outline that is not TeX Live's, a Type 3 or unembedded
-font.  Last, PDFium (pypdfium2) renders the page and each glyph's box is compared with the ink its
-trusted outline should give, which catches what the content stream does not say plainly (clipping,
-soft masks, blend modes, annotation appearances).
+The one module of symssm that reads a PDF.  pdfminer.six runs each page's content stream through a small
+device recording every glyph (code, font, size, colour, render mode, paint order), drawing, image and
+annotation.  A glyph's identity comes from its font program's encoding (never the ``/ToUnicode`` text
+layer) and its outline is compared with TeX Live's (:mod:`symssm.audit.fonts`); each glyph carries the
+reasons a reader would not see it as itself, and a PDFium rendering must show the ink of its outline.
 
-Examples
---------
->>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ()).visible
-True
 >>> Glyph("4", "CMR10", 9.96, (0.0, 0.0, 5.0, 6.5), 0, ("drawn in white",)).visible
 False
 """
 
+import collections
+import dataclasses
 import functools
 import io
 import logging
 import math
 import os
+import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Optional
+
+import numpy as np
+from pdfminer import pdfdevice, pdfinterp
+from pdfminer.latin_enc import ENCODING
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfparser import PDFParser
+from pdfminer.pdftypes import LITERALS_FLATE_DECODE, PDFStream, dict_value, resolve1, stream_value
+from pdfminer.psparser import literal_name
+import pypdfium2 as pdfium
+from PIL import Image, ImageDraw
 
 from symssm.audit import fonts as _fonts
 from symssm.errors import InputError, LimitError
@@ -48,60 +53,39 @@ COVER_SHARE = 0.10
 #: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
 MAX_OBJECTS_PER_PAGE = 300_000
 MAX_OBJECTS = 1_500_000
-#: Limits on the work of reading content streams: items (operands and operators) per page and in all,
-#: counted before the interpreter reads them (a form each time it is painted).  pdfminer reads about
-#: 50,000 items a second on a loaded machine, so a page costs at most about 8 s.
+#: Content stream items (operands and operators) per page and in all, counted before they are read (a form
+#: each time it is painted; about 8 s of pdfminer a page at most).
 MAX_TOKENS_PER_PAGE = 400_000
 MAX_TOKENS = 2_000_000
 #: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
-#: Pixel budget of one rendered page (int32 sums stay exact): a larger page (an A0 poster) is rendered at
-#: a lower resolution, down to :data:`MIN_RENDER_SCALE` pixels per point; a page larger still is refused.
+#: Pixel budget of one rendered page (int32 sums stay exact): a larger page is rendered at a lower
+#: resolution, down to :data:`MIN_RENDER_SCALE` pixels per point, else refused.
 MAX_PIXELS = 40_000_000
 MIN_RENDER_SCALE = 1.0
 
 _WHITE = (1.0, 1.0, 1.0)
-#: The character of a glyph whose font does not say what it is (a Type 3 bitmap, an unnamed glyph).
+#: Blend modes that never lighten a glyph (others, Screen say, can turn black on white into white).
+_BLENDS = ("Normal", "Compatible", "Multiply", "Darken")
+#: The character of a glyph whose font does not say what it is (an unnamed glyph).
 UNKNOWN = "\ufffd"
+#: The problem of every glyph of a Type 3 font (bitmaps, as pdfTeX makes for T1 text without cm-super).
+TYPE3 = "Type 3 font (bitmaps: for T1 text install cm-super or use lmodern)"
+#: pdfTeX names the glyphs of its Type 3 bitmap fonts ``a<code>``; they are read as T1 text (so that a
+#: statement set in them is found and reported with :data:`TYPE3`, never verified).
+_T1 = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl", 39: "\u2019", 96: "\u2018", 127: "-",
+       **{c: chr(c) for c in range(33, 127) if c not in (39, 96)}}
 
 
 @dataclass(frozen=True)
 class Glyph:
-    """One glyph painted on a page.
-
-    Attributes
-    ----------
-    char : str
-        What the glyph is, from its font's encoding and glyph name ('' if unknown); ligatures as letters.
-    font : str
-        Base font name without the subset prefix (``CMR10``).
-    size : float
-        Effective size in points (font size times the text and graphics scaling, vertical direction).
-    bbox : tuple of float
-        ``(x0, y0, x1, y1)``: the glyph's ink box in PDF user space (points), from its outline.
-    order : int
-        Paint order on its page.
-    problems : tuple of str
-        Empty when the glyph is verifiably visible as itself; else short reasons.
-    origin : tuple of float
-        Where the glyph's origin (on the baseline) lies, in user space.
-    advance : float
-        Horizontal advance in points.
-    color : tuple of float or None
-        Fill (or stroke) colour as RGB in [0, 1]; ``None`` when not a plain colour.
-    upright : bool
-        Its baseline runs left to right, unrotated and unmirrored.
-    direction : int
-        Angle of its baseline in degrees, counter-clockwise (90 for text turned sideways, as on a
-        landscape page); -1 when not a multiple of 90 degrees or mirrored.
-    role : str
-        ``'margin'`` for a running head or page number (the top or bottom row of the page, set apart from
-        the text; :func:`text_lines` leaves it where it stands, a consumer joining a sentence across a page
-        break skips it); ``'line number'`` for a line number left of the text block (lineno), which
-        :func:`text_lines` keeps in lines of its own after the page's text; else ``''``.
-    """
+    """One painted glyph: ``char`` from its font's encoding ('' unknown, ligatures as letters), ``font``
+    without subset prefix, ``size`` in points, ``bbox`` of its ink in user space, paint ``order``,
+    ``problems`` (empty when verifiably visible as itself), baseline ``origin``, ``advance``, fill ``color``
+    (RGB or ``None``), ``upright``, baseline ``direction`` (0/90/180/270, -1 other or mirrored) and ``role``
+    (``'margin'``: a running head or page number; ``'line number'``: lineno's, read apart; else ``''``)."""
 
     char: str
     font: str
@@ -118,13 +102,14 @@ class Glyph:
 
     @property
     def visible(self):
-        """Whether nothing stands against this glyph being read as itself."""
         return not self.problems
 
 
 @dataclass(frozen=True)
 class Page:
-    """One page: its crop box, painted glyphs in paint order, pictures and annotations."""
+    """One page: crop box, glyphs in paint order, pictures' boxes, annotations ``(subtype, rect)``;
+    ``drawings``: ``(kind, bbox, order, parts)`` of every inked drawing or image (``parts``: small boxes along
+    a path that is not a rectangle); ``stray``: boxes of rendered ink nothing in the content stream explains."""
 
     number: int
     cropbox: tuple
@@ -133,16 +118,8 @@ class Page:
     annotations: tuple
     mediabox: tuple = (0.0, 0.0, 0.0, 0.0)
     rotate: int = 0
-    #: every drawing and image that carries ink: ``(kind, bbox, order, parts)``, kind ``'drawing'`` or
-    #: ``'image'``; ``parts`` are small boxes along a curved or polygonal path's outline (``()`` for a
-    #: rectangle or an image: its ``bbox`` is its ink)
     drawings: tuple = ()
-    #: boxes (about 2 pt) where PDFium's rendering holds ink that no glyph outline, drawing or image of the
-    #: content stream explains (a Type 3 bitmap, an annotation's appearance, ...); empty with ``ink=False``
     stray: tuple = ()
-
-
-# ---------------------------------------------------------------------------------------------- geometry
 
 
 def _mult(m, n):
@@ -157,10 +134,7 @@ def _apply(m, x, y):
 
 
 def _box_of(m, box):
-    x0, y0, x1, y1 = box
-    pts = [_apply(m, x, y) for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1))]
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
+    xs, ys = zip(*(_apply(m, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])))
     return (min(xs), min(ys), max(xs), max(ys))
 
 
@@ -193,43 +167,24 @@ def _rect(v):
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-# ---------------------------------------------------------------------------------------------- colour
-
-
 def _rgb(cs_name, color):
     """A colour as RGB, or ``None`` when it is not a plain grey, RGB or CMYK colour."""
-    if isinstance(color, (int, float)):
-        values = (float(color),)
-    elif isinstance(color, tuple) and all(isinstance(c, (int, float)) for c in color):
-        values = tuple(float(c) for c in color)
-    else:
+    values = (color,) if isinstance(color, (int, float)) else color if isinstance(color, tuple) else ()
+    if cs_name in ("Pattern", "Separation", "DeviceN", "Indexed", "Lab") \
+            or not all(isinstance(c, (int, float)) for c in values) or len(values) not in (1, 3, 4):
         return None
-    values = tuple(min(1.0, max(0.0, v)) for v in values)
-    if cs_name in ("Pattern", "Separation", "DeviceN", "Indexed", "Lab"):
-        return None
-    if len(values) == 1:
-        return (values[0],) * 3
-    if len(values) == 3:
-        return values
-    if len(values) == 4:
-        c, m, y, k = values
-        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
-    return None
+    v = tuple(min(1.0, max(0.0, float(c))) for c in values)
+    return v * 3 if len(v) == 1 else v if len(v) == 3 else tuple((1 - c) * (1 - v[3]) for c in v[:3])
 
 
 def _luminance(rgb):
-    def lin(c):
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(c) for c in rgb)
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _contrast(a, b):
     la, lb = _luminance(a), _luminance(b)
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
-
-
-# ---------------------------------------------------------------------------------------------- pdfminer
 
 
 def _direction(m):
@@ -243,263 +198,209 @@ def _direction(m):
 
 
 def _bounded(obj):
-    """Refuse a Flate stream that would inflate beyond :data:`MAX_STREAM_BYTES` (checked before pdfminer
-    decompresses it whole)."""
-    import zlib
-
-    from pdfminer.pdftypes import LITERALS_FLATE_DECODE, PDFStream, resolve1
-
+    """Refuse a Flate stream that inflates beyond :data:`MAX_STREAM_BYTES` (before pdfminer inflates it)."""
     stream = resolve1(obj)
     if not isinstance(stream, PDFStream) or stream.data is not None or stream.rawdata is None \
             or stream.decipher is not None:
         return
     try:
         filters = stream.get_filters()
-    except Exception:
-        return
-    if len(filters) != 1 or filters[0][0] not in LITERALS_FLATE_DECODE:
-        return
-    inflate = zlib.decompressobj()
-    try:
+        if len(filters) != 1 or filters[0][0] not in LITERALS_FLATE_DECODE:
+            return
+        inflate = zlib.decompressobj()
         inflate.decompress(stream.rawdata, MAX_STREAM_BYTES)
-    except zlib.error:
+    except Exception:
         return
     if inflate.unconsumed_tail:
         raise LimitError(f"a stream inflates beyond the limit of {MAX_STREAM_BYTES} bytes")
 
 
 def _tokens(obj):
-    """How many items (operands and operators, split at white space) a content stream or form holds: the
-    measure of the work pdfminer's interpreter does on it, counted at C speed before it starts."""
-    from pdfminer.pdftypes import PDFStream, resolve1
-
+    """The items (split at white space) of a content stream or form: the interpreter's work, counted first."""
     stream = resolve1(obj)
     if not isinstance(stream, PDFStream):
         return 0
-    count = getattr(stream, "_symssm_tokens", None)
-    if count is None:
+    if getattr(stream, "_symssm_tokens", None) is None:
         try:
-            count = len(stream.get_data().split())
+            stream._symssm_tokens = len(stream.get_data().split())
         except Exception:
-            count = 0
-        stream._symssm_tokens = count
-    return count
+            stream._symssm_tokens = 0
+    return stream._symssm_tokens
 
 
 class _Stop(Exception):
-    """Raised inside the interpreter when a page exceeds the object limit."""
+    """Raised inside the interpreter when a page exceeds a limit."""
 
 
-def _pdfminer_classes():
-    """The device, interpreter and resource manager, built on first use (pdfminer imported lazily)."""
-    from pdfminer import pdfdevice, pdfinterp
-    from pdfminer.pdftypes import dict_value, resolve1
+class _GState(pdfinterp.PDFGraphicState):
+    def __init__(self):
+        super().__init__()
+        self.alpha, self.stroke_alpha, self.softmask, self.blend = 1.0, 1.0, False, "Normal"
 
-    class GState(pdfinterp.PDFGraphicState):
-        def __init__(self):
-            super().__init__()
-            self.alpha = 1.0
-            self.stroke_alpha = 1.0
-            self.softmask = False
-            self.blend = "Normal"
+    def copy(self):
+        obj = super().copy()
+        obj.__class__ = _GState
+        obj.alpha, obj.stroke_alpha, obj.softmask, obj.blend = self.alpha, self.stroke_alpha, self.softmask, self.blend
+        return obj
 
-        def copy(self):
-            obj = super().copy()
-            obj.__class__ = GState
-            obj.alpha, obj.stroke_alpha = self.alpha, self.stroke_alpha
-            obj.softmask, obj.blend = self.softmask, self.blend
-            return obj
 
-    class Resources(pdfinterp.PDFResourceManager):
-        def __init__(self):
-            super().__init__(caching=True)
-            self.specs = {}
+class _Resources(pdfinterp.PDFResourceManager):
+    def __init__(self):
+        super().__init__(caching=True)
+        self.specs = {}
 
-        def get_font(self, objid, spec):
-            font = super().get_font(objid, spec)
-            self.specs.setdefault(id(font), (font, spec))
-            return font
+    def get_font(self, objid, spec):
+        font = super().get_font(objid, spec)
+        self.specs.setdefault(id(font), (font, spec))
+        return font
 
-    class Interpreter(pdfinterp.PDFPageInterpreter):
-        inherited = None
 
-        def subinterp(self):
-            sub = super().subinterp()
-            sub.inherited = self.graphicstate.copy()
-            return sub
+class _Interpreter(pdfinterp.PDFPageInterpreter):
+    inherited = None
 
-        def init_resources(self, resources):
-            super().init_resources(resources)
+    def subinterp(self):
+        sub = super().subinterp()
+        sub.inherited = self.graphicstate.copy()
+        return sub
+
+    def init_resources(self, resources):
+        super().init_resources(resources)
+        try:
+            self.extgstates = dict_value(resources.get("ExtGState")) or {} if resources else {}
+        except Exception:
             self.extgstates = {}
-            if resources:
-                try:
-                    self.extgstates = dict_value(resources.get("ExtGState")) or {}
-                except Exception:
-                    self.extgstates = {}
 
-        def init_state(self, ctm):
-            super().init_state(ctm)
-            state = GState()
-            if self.inherited is not None:
-                state = self.inherited.copy()
-            self.graphicstate = state
+    def init_state(self, ctm):
+        super().init_state(ctm)
+        self.graphicstate = _GState() if self.inherited is None else self.inherited.copy()
 
-        def do_gs(self, name):
-            from pdfminer.psparser import literal_name
+    def do_gs(self, name):
+        try:
+            spec = dict_value(self.extgstates.get(literal_name(name)))
+        except Exception:
+            return
+        state = self.graphicstate
+        if "ca" in spec:
+            state.alpha = _num(resolve1(spec["ca"]), 1.0)
+        if "CA" in spec:
+            state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
+        if "SMask" in spec:
+            state.softmask = getattr(resolve1(spec["SMask"]), "name", None) != "None"
+        if "BM" in spec:
+            bm = resolve1(spec["BM"])
+            state.blend = getattr(resolve1(bm[0]) if isinstance(bm, list) and bm else bm, "name", "Normal")
 
-            try:
-                spec = dict_value(self.extgstates.get(literal_name(name)))
-            except Exception:
-                return
-            if not spec:
-                return
-            state = self.graphicstate
-            if "ca" in spec:
-                state.alpha = _num(resolve1(spec["ca"]), 1.0)
-            if "CA" in spec:
-                state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
-            if "SMask" in spec:
-                mask = resolve1(spec["SMask"])
-                state.softmask = not (getattr(mask, "name", None) == "None")
-            if "BM" in spec:
-                bm = resolve1(spec["BM"])
-                if isinstance(bm, list) and bm:
-                    bm = resolve1(bm[0])
-                state.blend = getattr(bm, "name", "Normal")
+    def do_Do(self, xobjid_arg):
+        ctm = self.ctm
+        try:
+            xobj = self.xobjmap.get(literal_name(xobjid_arg))
+            _bounded(xobj)
+            if _name(resolve1(xobj).get("Subtype")) == "Form":
+                self.device.charge(_tokens(xobj))       # each time it is painted
+        except (LimitError, _Stop):
+            raise
+        except Exception:
+            pass
+        super().do_Do(xobjid_arg)
+        self.device.set_ctm(ctm)
 
-        def do_Do(self, xobjid_arg):
-            from pdfminer.psparser import literal_name
-
-            ctm = self.ctm
-            try:
-                xobj = self.xobjmap.get(literal_name(xobjid_arg))
-                _bounded(xobj)
-                if _name(resolve1(xobj).get("Subtype")) == "Form":
-                    self.device.charge(_tokens(xobj))       # each time it is painted
-            except (LimitError, _Stop):
-                raise
-            except Exception:
-                pass
-            super().do_Do(xobjid_arg)
-            self.device.set_ctm(ctm)
-
-        def process_page(self, page):
-            # user space as the file states it; the page's /Rotate is applied only when rendering
-            self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
-            contents = resolve1(page.contents) if page.contents is not None else []
-            for content in (contents if isinstance(contents, list) else [contents]):
-                self.device.charge(_tokens(content))
-            self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
-            self.device.end_page(page)
-
-    class Device(pdfdevice.PDFTextDevice):
-        def __init__(self, rsrcmgr):
-            super().__init__(rsrcmgr)
-            self.events = []
-            self.render_mode = 0
-            self.figures = []
-            self.total = 0
-
-        tokens = 0
-        page_tokens = 0
-
-        def charge(self, count):
-            """Count the items the interpreter is about to read; past a limit, stop before reading them."""
-            self.tokens += count
-            self.page_tokens += count
-            if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
-                raise _Stop("tokens")
-
-        def _add(self, event):
-            self.total += 1
-            if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
-                raise _Stop()
-            self.events.append(event)
-
-        def begin_page(self, page, ctm):
-            self.page_tokens = 0
-            self.events = []
-            self.figures = []
-            self.ctm = ctm
-
-        def begin_figure(self, name, bbox, matrix):
-            try:
-                box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
-            except Exception:
-                box = (0.0, 0.0, 0.0, 0.0)
-            self.figures.append([box, False, False])
-
-        def end_figure(self, name):
-            if self.figures:
-                box, picture, image = self.figures.pop()
-                if picture and not image:   # an image's own figure: the image itself is recorded
-                    if self.figures:
-                        self.figures[-1][1] = True
-                    self._add(("figure", box))
-
-        def render_image(self, name, stream):
-            box = _box_of(self.ctm, (0, 0, 1, 1))
-            if self.figures:
-                self.figures[-1][1:] = [True, True]
-            if len(self.figures) > 1:
-                self.figures[-2][1] = True
-            self._add(("image", box))
-
-        def paint_path(self, graphicstate, stroke, fill, evenodd, path):
-            xs, ys = [], []
-            subpaths = []
-            for seg in path[:100_000]:
-                nums = [_num(v) for v in seg[1:]]
-                if seg[0] == "m" or not subpaths:
-                    subpaths.append([])
-                for i in range(0, len(nums) - 1, 2):
-                    x, y = _apply(self.ctm, nums[i], nums[i + 1])
-                    xs.append(x)
-                    ys.append(y)
-                    subpaths[-1].append((x, y))
-            if not xs:
-                return
-            box = (min(xs), min(ys), max(xs), max(ys))
-            w = 0.0
-            if stroke:
-                w = abs(_num(graphicstate.linewidth)) * math.sqrt(abs(self.ctm[0] * self.ctm[3]
-                                                                      - self.ctm[1] * self.ctm[2]))
-                w = max(w, 0.1) / 2
-                box = (box[0] - w, box[1] - w, box[2] + w, box[3] + w)
-            rect = len(subpaths) == 1 and _is_rect(subpaths[0])
-            if self.figures:
-                self.figures[-1][1] = True
-            color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor) if fill else \
-                _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
-            alpha = getattr(graphicstate, "alpha", 1.0) if fill else getattr(graphicstate, "stroke_alpha", 1.0)
-            self._add(("path", box, color, alpha, fill, (tuple(map(tuple, subpaths)), w, rect)))
-
-        def render_string(self, textstate, seq, ncs, graphicstate):
-            self.render_mode = int(_num(textstate.render, 0))
-            super().render_string(textstate, seq, ncs, graphicstate)
-
-        def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):
-            try:
-                width = font.char_width(cid)
-            except Exception:
-                width = 0.0
-            adv = _num(width) * _num(fontsize) * _num(scaling)
-            mode = self.render_mode
-            if mode in (1, 5):
-                color = _rgb(getattr(graphicstate.scs, "name", ""), graphicstate.scolor)
-                alpha = getattr(graphicstate, "stroke_alpha", 1.0)
-            else:
-                color = _rgb(getattr(graphicstate.ncs, "name", ""), graphicstate.ncolor)
-                alpha = getattr(graphicstate, "alpha", 1.0)
-            self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv,
-                       mode, color, alpha, getattr(graphicstate, "softmask", False),
-                       getattr(graphicstate, "blend", "Normal")))
-            return adv
-
-    return Resources, Interpreter, Device
+    def process_page(self, page):
+        # user space as the file states it; the page's /Rotate is applied only when rendering
+        self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
+        for content in _contents(page):
+            self.device.charge(_tokens(content))
+        self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
+        self.device.end_page(page)
 
 
-# ---------------------------------------------------------------------------------------------- fonts
+class _Device(pdfdevice.PDFTextDevice):
+    """Records ``('glyph', ...)``, ``('path', ...)``, ``('image', box)`` and ``('figure', box)`` events."""
+
+    tokens = page_tokens = total = render_mode = 0
+
+    def charge(self, count):
+        """Count the items the interpreter is about to read; past a limit, stop before reading them."""
+        self.tokens += count
+        self.page_tokens += count
+        if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
+            raise _Stop("tokens")
+
+    def _add(self, event):
+        self.total += 1
+        if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
+            raise _Stop()
+        self.events.append(event)
+
+    def begin_page(self, page, ctm):
+        self.page_tokens, self.events, self.figures, self.ctm = 0, [], [], ctm
+
+    def begin_figure(self, name, bbox, matrix):
+        try:
+            box = _box_of(_mult(tuple(_num(v) for v in matrix), self.ctm), _rect(bbox) or (0, 0, 0, 0))
+        except Exception:
+            box = (0.0, 0.0, 0.0, 0.0)
+        self.figures.append([box, False, False])        # box, holds a picture, holds an image
+
+    def end_figure(self, name):
+        if self.figures:
+            box, picture, image = self.figures.pop()
+            if picture and not image:   # an image's own figure: the image itself is recorded
+                if self.figures:
+                    self.figures[-1][1] = True
+                self._add(("figure", box))
+
+    def render_image(self, name, stream):
+        if self.figures:
+            self.figures[-1][1:] = [True, True]
+        if len(self.figures) > 1:
+            self.figures[-2][1] = True
+        self._add(("image", _box_of(self.ctm, (0, 0, 1, 1))))
+
+    def paint_path(self, graphicstate, stroke, fill, evenodd, path):
+        subpaths = []
+        for seg in path[:100_000]:
+            nums = [_num(v) for v in seg[1:]]
+            if seg[0] == "m" or not subpaths:
+                subpaths.append([])
+            subpaths[-1].extend(_apply(self.ctm, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2))
+        points = [p for sub in subpaths for p in sub]
+        if not points:
+            return
+        w = 0.0
+        if stroke:
+            det = abs(self.ctm[0] * self.ctm[3] - self.ctm[1] * self.ctm[2])
+            w = max(abs(_num(graphicstate.linewidth)) * math.sqrt(det), 0.1) / 2
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        box = (min(xs) - w, min(ys) - w, max(xs) + w, max(ys) + w)
+        if self.figures:
+            self.figures[-1][1] = True
+        cs, color = (graphicstate.ncs, graphicstate.ncolor) if fill else (graphicstate.scs, graphicstate.scolor)
+        alpha = getattr(graphicstate, "alpha" if fill else "stroke_alpha", 1.0)
+        rect = len(subpaths) == 1 and _is_rect(subpaths[0])
+        self._add(("path", box, _rgb(getattr(cs, "name", ""), color), alpha, fill,
+                   (tuple(map(tuple, subpaths)), w, rect)))
+
+    def render_string(self, textstate, seq, ncs, graphicstate):
+        self.render_mode = int(_num(textstate.render, 0))
+        super().render_string(textstate, seq, ncs, graphicstate)
+
+    def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):
+        try:
+            adv = _num(font.char_width(cid)) * _num(fontsize) * _num(scaling)
+        except Exception:
+            adv = 0.0
+        stroked = self.render_mode in (1, 5)
+        cs, color = (graphicstate.scs, graphicstate.scolor) if stroked else (graphicstate.ncs, graphicstate.ncolor)
+        alpha = getattr(graphicstate, "stroke_alpha" if stroked else "alpha", 1.0)
+        self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv, self.render_mode,
+                   _rgb(getattr(cs, "name", ""), color), alpha, getattr(graphicstate, "softmask", False),
+                   getattr(graphicstate, "blend", "Normal")))
+        return adv
+
+
+def _contents(page):
+    contents = resolve1(page.contents) if page.contents is not None else []
+    return contents if isinstance(contents, list) else [contents]
 
 
 @dataclass
@@ -518,26 +419,17 @@ class _Font:
 
 
 def _name(obj):
-    from pdfminer.pdftypes import resolve1
-
     obj = resolve1(obj)
     return getattr(obj, "name", obj if isinstance(obj, str) else None)
 
 
 def _encoding_table(name):
-    from pdfminer.latin_enc import ENCODING
-
-    column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3,
-              "PDFDocEncoding": 4}.get(name)
-    if column is None:
-        return {}
-    return {row[column]: row[0] for row in ENCODING if row[column] is not None}
+    column = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3, "PDFDocEncoding": 4}.get(name)
+    return {row[column]: row[0] for row in ENCODING if row[column] is not None} if column else {}
 
 
 def _font_info(font, spec):
     """What a PDF font is: its embedded program, TeX Live's program of it, encoding differences."""
-    from pdfminer.pdftypes import resolve1, stream_value
-
     spec = resolve1(spec) or {}
     subtype = _name(spec.get("Subtype"))
     base = _fonts.base_name(_name(spec.get("BaseFont")) or "")
@@ -546,7 +438,7 @@ def _font_info(font, spec):
     if subtype == "Type3":
         info.kind = "type3"
         info.name = _fonts.base_name(_name(spec.get("Name")) or "Type3")
-        info.problems = ("Type 3 font",)
+        info.problems = (TYPE3,)
         matrix = resolve1(spec.get("FontMatrix"))
         if isinstance(matrix, list) and len(matrix) == 6:
             info.matrix = tuple(_num(resolve1(v)) for v in matrix)
@@ -566,58 +458,42 @@ def _font_info(font, spec):
             except Exception:
                 info.cid_to_gid = b""
     encoding = resolve1(spec.get("Encoding"))
-    if info.kind != "cid":
-        table = {}
-        if isinstance(encoding, dict):
-            table.update(_encoding_table(_name(encoding.get("BaseEncoding"))))
-            code = 0
-            for item in resolve1(encoding.get("Differences")) or []:
-                item = resolve1(item)
-                if isinstance(item, (int, float)):
-                    code = int(item)
-                else:
-                    n = getattr(item, "name", None)
-                    if n is not None:
-                        table[code] = n
-                    code += 1
-        elif _name(encoding):
-            table.update(_encoding_table(_name(encoding)))
-        info.differences = table
+    if info.kind != "cid" and isinstance(encoding, dict):
+        info.differences, code = _encoding_table(_name(encoding.get("BaseEncoding"))), 0
+        for item in (resolve1(i) for i in resolve1(encoding.get("Differences")) or []):
+            if isinstance(item, (int, float)):
+                code = int(item)
+            else:
+                if getattr(item, "name", None) is not None:
+                    info.differences[code] = item.name
+                code += 1
+    elif info.kind != "cid":
+        info.differences = _encoding_table(_name(encoding))
     if isinstance(descriptor, dict):
         info.ascent = _num(resolve1(descriptor.get("Ascent")), 750) / 1000
         info.descent = _num(resolve1(descriptor.get("Descent")), -250) / 1000
     if info.kind == "type3":
         return info
-    program = None
-    problems = []
-    if isinstance(descriptor, dict):
-        try:
-            for key in ("FontFile", "FontFile2", "FontFile3"):
-                if key in descriptor:
-                    _bounded(descriptor[key])
-                    stream = stream_value(descriptor[key])
-                    data = stream.get_data()
-                    if key == "FontFile":
-                        program = _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
-                                                    int(_num(resolve1(stream.get("Length2")))))
-                    elif key == "FontFile2":
-                        program = _fonts.read_truetype(data)
-                    else:
-                        program = _fonts.read_cff(data)
-                    break
-            else:
-                problems.append("font not embedded")
-        except Exception:  # any damage in a font program: the glyphs are unverifiable
-            problems.append("font program unreadable")
-    else:
-        problems.append("font not embedded")
+    program, problems = None, []
+    key = next((k for k in ("FontFile", "FontFile2", "FontFile3") if k in descriptor), None) \
+        if isinstance(descriptor, dict) else None
+    try:
+        if key is None:
+            problems.append("font not embedded")
+        else:
+            _bounded(descriptor[key])
+            stream = stream_value(descriptor[key])
+            data = stream.get_data()
+            program = _fonts.read_truetype(data) if key == "FontFile2" else _fonts.read_cff(data) \
+                if key == "FontFile3" else _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
+                                                             int(_num(resolve1(stream.get("Length2")))))
+    except Exception:  # any damage in a font program: the glyphs are unverifiable
+        problems.append("font program unreadable")
     info.program = program
     if program is not None and getattr(program, "slant", 0.0):
         info.matrix = (0.001, 0, 0.001 * program.slant, 0.001, 0, 0)
     info.reference = _fonts.reference_font(info.name, info.kind == "cid")
-    if info.reference is None:
-        problems.append("unknown font")
-    info.problems = tuple(problems)
+    info.problems = tuple(problems + ["unknown font"] * (info.reference is None))
     return info
 
 
@@ -625,19 +501,17 @@ def _glyph_identity(info, cid):
     """``(char, embedded glyph name, reference glyph name, problems)`` for one character code."""
     if cid in info.cache:
         return info.cache[cid]
-    program, reference = info.program, info.reference
-    problems = []
+    program, reference, problems = info.program, info.reference, []
     name = ref_name = None
     if info.kind == "cid":
         gid = cid
         if info.cid_to_gid is not None:
             data = info.cid_to_gid
             gid = data[2 * cid] * 256 + data[2 * cid + 1] if 2 * cid + 1 < len(data) else 0
-        if program is not None:
-            if program.kind == "truetype":
-                name = program.order[gid] if 0 <= gid < len(program.order) else None
-            else:
-                name = program.name_for_cid(cid)
+        if program is not None and program.kind == "truetype":
+            name = program.order[gid] if 0 <= gid < len(program.order) else None
+        elif program is not None:
+            name = program.name_for_cid(cid)
         if name is not None and reference is not None:
             if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
                 ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
@@ -645,16 +519,14 @@ def _glyph_identity(info, cid):
                 ref_name = name
     else:
         name = info.differences.get(cid)
-        if name is None and program is not None:
-            name = program.encoding.get(cid)
-        if name is None and reference is not None and program is None:
-            name = reference.encoding.get(cid)
+        if name is None:
+            name = (program or reference).encoding.get(cid) if program or reference else None
         ref_name = name
     char = _fonts.glyph_char(ref_name or name or "")
     if not char and reference is not None and ref_name:
         char = reference.cmap.get(ref_name, "")
     if not char and info.kind == "type3" and name:
-        char = _fonts.glyph_char(name)
+        char = _fonts.glyph_char(name) or (_T1.get(int(name[1:]), "") if re.fullmatch(r"a\d{1,3}", name) else "")
     outline = None
     if info.kind != "type3":
         if name is None:
@@ -672,35 +544,8 @@ def _glyph_identity(info, cid):
                 outline = mine
         elif reference is not None and ref_name:
             outline = reference.outline(ref_name)
-    result = (char, name, ref_name, tuple(problems), outline)
-    info.cache[cid] = result
-    return result
-
-
-# ---------------------------------------------------------------------------------------------- reading
-
-
-def _open(path):
-    from pdfminer.pdfdocument import PDFDocument
-    from pdfminer.pdfparser import PDFParser
-
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
-    try:
-        head = fh.read(1024)
-        if b"%PDF-" not in head:
-            raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
-        fh.seek(0)
-        doc = PDFDocument(PDFParser(fh))
-    except PdfReadError:
-        fh.close()
-        raise
-    except Exception as exc:  # pdfminer raises many kinds on a damaged file
-        fh.close()
-        raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__}") from None
-    return fh, doc
+    info.cache[cid] = (char, name, ref_name, tuple(problems), outline)
+    return info.cache[cid]
 
 
 def read_pdf(path, *, max_pages=200, ink=True):
@@ -738,31 +583,34 @@ def read_pdf(path, *, max_pages=200, ink=True):
 
 
 def _read(path, max_pages, ink):
-    from pdfminer.pdfpage import PDFPage
-    from pdfminer.pdftypes import resolve1
-
-    Resources, Interpreter, Device = _pdfminer_classes()
-    fh, doc = _open(path)
-    renderer = None
     try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
+    renderer, pages = None, []
+    try:
+        if b"%PDF-" not in fh.read(1024):
+            raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
+        fh.seek(0)
+        try:
+            doc = PDFDocument(PDFParser(fh))
+        except Exception as exc:  # pdfminer raises many kinds on a damaged file
+            raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__}") from None
         try:
             count = _num(resolve1(resolve1(doc.catalog.get("Pages")).get("Count")), 0)
         except Exception:
             count = 0
         if count > max_pages:
             raise LimitError(f"{path} has {int(count)} pages, more than the limit of {max_pages}")
-        rsrc = Resources()
-        device = Device(rsrc)
-        interpreter = Interpreter(rsrc, device)
-        infos = {}
-        pages = []
+        rsrc, infos = _Resources(), {}
+        device = _Device(rsrc)
+        interpreter = _Interpreter(rsrc, device)
         try:
             renderer = _Renderer(path) if ink else None
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
                     raise LimitError(f"{path} has more than the limit of {max_pages} pages")
-                contents = resolve1(page.contents) if page.contents is not None else []
-                for content in (contents if isinstance(contents, list) else [contents]):
+                for content in _contents(page):
                     _bounded(content)
                 try:
                     interpreter.process_page(page)
@@ -774,9 +622,7 @@ def _read(path, max_pages, ink):
                     raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
                                      f"objects, or the document more than {MAX_OBJECTS}") from None
                 pages.append(_page(number, page, device.events, rsrc, infos, renderer))
-        except (LimitError, PdfReadError):
-            raise
-        except RecursionError:
+        except (LimitError, PdfReadError, RecursionError):
             raise
         except Exception as exc:
             raise PdfReadError(f"cannot read {path} as a PDF: {type(exc).__name__} on page "
@@ -791,24 +637,15 @@ def _read(path, max_pages, ink):
 
 
 def _annotations(page):
-    from pdfminer.pdftypes import resolve1
-
+    """``(subtype, rect, shows)`` of each annotation (shown: not Hidden or NoView, drawn or not a link)."""
     result = []
     annots = resolve1(page.annots) or []
-    if not isinstance(annots, list):
-        return ()
-    for annot in annots[:10_000]:
-        annot = resolve1(annot)
-        if not isinstance(annot, dict):
-            continue
-        subtype = _name(annot.get("Subtype")) or "Unknown"
-        rect = _rect(resolve1(annot.get("Rect")) or [])
-        if rect is None:
-            continue
-        flags = int(_num(resolve1(annot.get("F")), 0))
-        shows = not (flags & 2 or flags & 32)  # Hidden, NoView
-        has_ap = annot.get("AP") is not None
-        result.append((subtype, rect, shows and (has_ap or subtype not in ("Link", "Popup"))))
+    for annot in (resolve1(a) for a in (annots[:10_000] if isinstance(annots, list) else ())):
+        rect = _rect(resolve1(annot.get("Rect")) or []) if isinstance(annot, dict) else None
+        if rect is not None:
+            subtype, flags = _name(annot.get("Subtype")) or "Unknown", int(_num(resolve1(annot.get("F")), 0))
+            shows = not flags & 34 and (annot.get("AP") is not None or subtype not in ("Link", "Popup"))
+            result.append((subtype, rect, shows))
     return tuple(result)
 
 
@@ -817,12 +654,9 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     cbox = _rect(page.cropbox) or mbox
     cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
     annots = _annotations(page)
-    raw = []          # glyph records: dicts
-    drawings = []     # (order, box, kind, color, alpha, filled)
-    pictures = []
+    raw, drawings, pictures = [], [], []     # glyph records (dicts); (order, box, kind, color, alpha, filled, shape)
     for order, event in enumerate(events):
-        kind = event[0]
-        if kind == "glyph":
+        if event[0] == "glyph":
             (_, matrix, font_id, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask,
              blend) = event
             if font_id not in infos:
@@ -840,18 +674,12 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                     gproblems = ("glyph without a known character",)
             text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
             glyph_m = _mult(info.matrix, _mult(text_m, matrix))
-            if outline:
-                xs = [p[0] for c in outline for p in c]
-                ys = [p[1] for c in outline for p in c]
-                box = _box_of(glyph_m, (min(xs), min(ys), max(xs), max(ys)))
-            else:
-                box = _box_of(_mult(text_m, matrix), (0, info.descent, adv / (fontsize * scaling or 1),
-                                                       info.ascent))
             full = _mult(text_m, matrix)
+            box = _box_of(glyph_m, _fonts.outline_box(outline)) if outline else \
+                _box_of(full, (0, info.descent, adv / (fontsize * scaling or 1), info.ascent))
             vscale = math.hypot(full[2], full[3])
-            hscale = math.hypot(full[0], full[1])
             raw.append(dict(order=order, char=char, font=info.name, size=vscale, box=box,
-                            hratio=hscale / vscale if vscale else 0.0,
+                            hratio=math.hypot(full[0], full[1]) / vscale if vscale else 0.0,
                             det=full[0] * full[3] - full[1] * full[2],
                             upright=abs(full[1]) < 1e-6 * max(1.0, abs(full[0])) and full[3] > 0,
                             direction=_direction(full), angle=math.atan2(full[1], full[0]),
@@ -859,18 +687,15 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
                             matrix=glyph_m))
-        elif kind == "path":
+        elif event[0] == "path":
             _, box, color, alpha, filled, shape = event
             drawings.append((order, box, "drawing", color, alpha, filled, shape))
         else:
-            _, box = event
-            drawings.append((order, box, "image", None, 1.0, True, None))
-            pictures.append(box)
+            drawings.append((order, event[1], "image", None, 1.0, True, None))
+            pictures.append(event[1])
     _judge(raw, drawings, annots, cbox)
     _turned(raw)
-    stray = ()
-    if renderer is not None:
-        stray = _ink(raw, drawings, renderer.page(number), renderer.cache)
+    stray = _ink(raw, drawings, renderer.page(number), renderer.cache) if renderer is not None else ()
     glyphs = _roles(tuple(_make_glyph(g) for g in raw), cbox)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
@@ -879,44 +704,31 @@ def _page(number, page, events, rsrc, infos, renderer=None):
 
 
 def _inked(drawings, cbox):
-    """The drawings and images that leave ink on the page (not white, not transparent), for
-    :attr:`Page.drawings`."""
+    """The drawings and images that leave ink on the page (not white, not transparent): :attr:`Page.drawings`."""
     out = []
     for order, box, kind, color, alpha, filled, shape in drawings:
-        if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0:
+        if alpha <= 0.05 or _overlap(box, cbox) <= 0 and box[2] - box[0] > 0 and box[3] - box[1] > 0 \
+                or color is not None and _luminance(color) > 0.95:
             continue
-        if color is not None and _luminance(color) > 0.95:
-            continue
-        parts = ()
-        if shape is not None and not shape[2]:
-            subpaths, half, _ = shape
-            pieces = []
-            for sub in subpaths:
-                closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
-                for (x0, y0), (x1, y1) in list(zip(sub, sub[1:])) + closing:
-                    n = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1))
-                    for i in range(n):
-                        ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
-                        bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
-                        pieces.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
-                                       round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
-                if len(pieces) > 4000:
-                    break
-            parts = tuple(pieces) if len(pieces) <= 4000 else ()
+        parts = []
+        for (x0, y0), (x1, y1) in _segments(shape[0], filled) if shape is not None and not shape[2] else ():
+            n, half = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1)), shape[1]
+            for i in range(n):
+                ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+                bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
+                parts.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
+                              round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
+            if len(parts) > 4000:
+                break
+        parts = tuple(parts) if len(parts) <= 4000 else ()
         out.append((kind, tuple(round(v, 3) for v in box), order, parts))
     return tuple(out)
 
 
 def _is_rect(points):
     """Whether a subpath is an axis-aligned rectangle (``re``, a rule)."""
-    pts = list(points)
-    if len(pts) == 5 and pts[0] == pts[-1]:
-        pts = pts[:4]
-    if len(pts) != 4:
-        return False
-    xs = {round(p[0], 3) for p in pts}
-    ys = {round(p[1], 3) for p in pts}
-    return len(xs) <= 2 and len(ys) <= 2
+    pts = list(points)[:4] if len(points) == 5 and points[0] == points[-1] else list(points)
+    return len(pts) == 4 and len({round(p[0], 3) for p in pts}) <= 2 and len({round(p[1], 3) for p in pts}) <= 2
 
 
 def _inside_polygons(x, y, subpaths):
@@ -959,20 +771,22 @@ def _shape_meets(shape, filled, box, cx, cy):
     inner = (box[0] + mx - half, box[1] + my - half, box[2] - mx + half, box[3] - my + half)
     if filled and _inside_polygons(cx, cy, subpaths):
         return True
+    return any(_segment_meets_box(p, q, inner) for p, q in _segments(subpaths, filled))
+
+
+def _segments(subpaths, filled):
+    """The straight pieces of a path's subpaths (closed when filled)."""
     for sub in subpaths:
-        closing = [(sub[-1], sub[0])] if filled and len(sub) > 2 else []
-        for p, q in list(zip(sub, sub[1:])) + closing:
-            if _segment_meets_box(p, q, inner):
-                return True
-    return False
+        yield from zip(sub, sub[1:])
+        if filled and len(sub) > 2:
+            yield sub[-1], sub[0]
 
 
 class _Grid:
     """Boxes bucketed by a coarse grid, for overlap queries."""
 
     def __init__(self, cell=10.0):
-        self.cell = cell
-        self.cells = {}
+        self.cell, self.cells = cell, {}
 
     def _keys(self, box):
         c = self.cell
@@ -981,10 +795,8 @@ class _Grid:
                 yield (i, j)
 
     def add(self, box, item):
-        if box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell:
-            self.cells.setdefault("big", []).append((box, item))
-            return
-        for key in self._keys(box):
+        big = box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell
+        for key in ["big"] if big else self._keys(box):
             self.cells.setdefault(key, []).append((box, item))
 
     def near(self, box):
@@ -998,10 +810,9 @@ class _Grid:
 
 def _judge(raw, drawings, annots, cbox):
     """The problems of each glyph, from the content stream alone."""
-    draw_grid = _Grid()
+    draw_grid, glyph_grid = _Grid(), _Grid()
     for d in drawings:
         draw_grid.add(d[1], d)
-    glyph_grid = _Grid()
     for g in raw:
         glyph_grid.add(g["box"], g)
     for g in raw:
@@ -1012,9 +823,7 @@ def _judge(raw, drawings, annots, cbox):
             problems.append(f"invisible (render mode {g['mode']})")
         # what lies under: the last filled plain-coloured drawing painted before it covering its centre
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        under = _WHITE
-        covered = None
-        later = []
+        under, covered, later = _WHITE, None, []
         for dbox, d in sorted(draw_grid.near(box), key=lambda e: e[1][0]):
             order, _, kind, color, alpha, filled, shape = d
             if order < g["order"]:
@@ -1030,43 +839,30 @@ def _judge(raw, drawings, annots, cbox):
         if covered is None and len(later) > 1 and _covered_share(box, later) > COVER_SHARE:
             kinds = {d[2] for d in later}
             covered = f"covered by {'an image' if kinds == {'image'} else 'drawings'} painted after it"
-        if covered:
-            problems.append(covered)
         color = g["color"]
-        if color is None:
-            problems.append("colour not plain")
-        elif g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
+        problems += [p for p in (covered, "colour not plain" if color is None else None) if p]
+        if color is not None and g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
             problems.append("drawn in white" if _luminance(color) > 0.8 and _luminance(under) > 0.8
                             else "low contrast with what lies under it")
-        if g["alpha"] < 0.5:
-            problems.append(f"transparent (opacity {round(100 * g['alpha'])}%)")
-        if g["softmask"]:
-            problems.append("drawn through a soft mask")
-        if g["size"] < MIN_SIZE:
-            problems.append(f"too small ({g['size']:.1f} pt)")
-        if g["hratio"] < MIN_SCALE:
-            problems.append(f"squeezed (horizontal scale {round(100 * g['hratio'])}%)")
-        if g["det"] < 0:
-            problems.append("mirrored")
-        if not _inside(box, cbox):
-            problems.append("outside the crop box")
-        for subtype, rect, shows in annots:
-            if shows and _overlap(box, rect) > 0:
-                problems.append(f"covered by a {subtype} annotation")
-                break
+        problems += [p for bad, p in (
+            (g["alpha"] < 0.5, f"transparent (opacity {round(100 * g['alpha'])}%)"),
+            (g["softmask"], "drawn through a soft mask"), (g["size"] < MIN_SIZE, f"too small ({g['size']:.1f} pt)"),
+            (g["blend"] not in _BLENDS, f"drawn with blend mode {g['blend']}"),
+            (g["hratio"] < MIN_SCALE, f"squeezed (horizontal scale {round(100 * g['hratio'])}%)"),
+            (g["det"] < 0, "mirrored"), (not _inside(box, cbox), "outside the crop box")) if bad]
+        problems += [f"covered by a {subtype} annotation" for subtype, rect, shows in annots
+                     if shows and _overlap(box, rect) > 0][:1]
         for obox, other in glyph_grid.near(box):
             if other is g or (other["char"] == g["char"] and other["font"] == g["font"]):
                 continue
             share = _overlap(box, obox)
             if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
-                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)):
-                if other["order"] > g["order"]:
-                    problems.append(f'overprinted by "{other["char"]}"')
-                else:
-                    problems.append(f'overprints "{other["char"]}"')
+                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)) \
+                    and not _margin_number(g, other, share, area, _area(obox)):
+                problems.append(('overprinted by "%s"' if other["order"] > g["order"] else 'overprints "%s"')
+                                % other["char"])
                 break
-        g["problems"] = problems
-        g["under"] = under
+        g["problems"], g["under"] = problems, under
 
 
 def _adjacent(g, other):
@@ -1082,14 +878,19 @@ def _adjacent(g, other):
     return first["adv"] > 0 and step >= 0.8 * first["adv"]
 
 
-def _turned(raw):
-    """Flag a glyph turned against the glyphs around it (a "9" turned by 180 degrees reads "6").
+def _margin_number(g, other, share, area, other_area):
+    """Whether one of two overlapping glyphs is a small digit over the edge of a letter (lineno's number of
+    the right column on the end of a left column line): at most 0.7 times the letter's size, over at most
+    half of it."""
+    digit, letter, letter_area = (g, other, other_area) if g["char"].isdigit() else (other, g, area)
+    return digit["char"].isdigit() and letter["char"].isalpha() and digit["size"] <= 0.7 * letter["size"] \
+        and share <= 0.5 * letter_area
 
-    The baseline directions of the glyphs whose origins lie within 3 em of a glyph's are summed as unit
-    vectors; a glyph whose own direction points more than 120 degrees away from that sum is turned upside
-    down relative to its line (a whole line or page turned by 180 degrees is not: its neighbours turn with
-    it).  Mirrored glyphs are flagged by :func:`_judge`.
-    """
+
+def _turned(raw):
+    """Flag a glyph turned against the glyphs around it (a "9" turned by 180 degrees reads "6"): its
+    baseline points more than 120 degrees away from the sum of those within 3 em (a page turned as a whole
+    is not flagged: its neighbours turn with it)."""
     limit = math.cos(math.radians(120))
     angles = {round(math.degrees(g["angle"])) % 360 for g in raw if g["det"] > 0}
     suspects = [g for g in raw if g["det"] > 0 and g["char"].strip() and any(
@@ -1103,36 +904,22 @@ def _turned(raw):
     for g in suspects:
         x, y = g["origin"]
         r = 3.0 * max(g["size"], 1.0)
-        sx = sy = 0.0
-        for _, other in grid.near((x - r, y - r, x + r, y + r)):
-            if other is g or other["det"] <= 0:
-                continue
-            if math.hypot(other["origin"][0] - x, other["origin"][1] - y) <= r:
-                sx += math.cos(other["angle"])
-                sy += math.sin(other["angle"])
+        around = [o["angle"] for _, o in grid.near((x - r, y - r, x + r, y + r)) if o is not g and o["det"] > 0
+                  and math.hypot(o["origin"][0] - x, o["origin"][1] - y) <= r]
+        sx, sy = sum(math.cos(a) for a in around), sum(math.sin(a) for a in around)
         norm = math.hypot(sx, sy)
-        if norm < 1.0:
-            continue
-        if (sx * math.cos(g["angle"]) + sy * math.sin(g["angle"])) / norm < limit:
+        if norm >= 1.0 and (sx * math.cos(g["angle"]) + sy * math.sin(g["angle"])) / norm < limit:
             g["problems"].append("turned upside down")
 
 
 def _covered_share(box, shapes, n=16):
     """Share of a box that the union of later rectangles, images and filled paths covers (sampled on an
     ``n`` x ``n`` grid): several small shapes, each under the limit, can hide a glyph together."""
-    x0, y0, x1, y1 = box
-    hit = 0
-    for i in range(n):
-        x = x0 + (i + 0.5) * (x1 - x0) / n
-        for j in range(n):
-            y = y0 + (j + 0.5) * (y1 - y0) / n
-            for _, dbox, _, _, _, filled, shape in shapes:
-                if not (dbox[0] <= x <= dbox[2] and dbox[1] <= y <= dbox[3]):
-                    continue
-                if shape is None or filled and (shape[2] or _inside_polygons(x, y, shape[0])):
-                    hit += 1
-                    break
-    return hit / (n * n)
+    xs = [box[0] + (i + 0.5) * (box[2] - box[0]) / n for i in range(n)]
+    ys = [box[1] + (j + 0.5) * (box[3] - box[1]) / n for j in range(n)]
+    return sum(any(dbox[0] <= x <= dbox[2] and dbox[1] <= y <= dbox[3] and (
+        shape is None or filled and (shape[2] or _inside_polygons(x, y, shape[0])))
+        for _, dbox, _, _, _, filled, shape in shapes) for x in xs for y in ys) / (n * n)
 
 
 def _rows(glyphs):
@@ -1140,7 +927,7 @@ def _rows(glyphs):
     rows = []
     for g in sorted(glyphs, key=lambda g: (-round(g.origin[1], 1), g.origin[0])):
         for row in rows[-6:]:
-            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0):
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) and row[0].size > 0:
                 row.append(g)
                 break
         else:
@@ -1151,51 +938,58 @@ def _rows(glyphs):
 
 
 def _roles(glyphs, cbox):
-    """The page's glyphs with :attr:`Glyph.role` ``'margin'`` set on its margin material.
-
-    - a running head or page number: the top or bottom row of upright glyphs, in the outer quarter of the
-      page, more than 2.5 times its size away from the next row and shorter than 60 glyphs;
-    - a line number (lineno): a leading group of at most 5 digits in a row, ending more than 2 pt left of
-      the text block's left edge (the left edge most rows start at) with a gap of at least 6 pt after it
-      (lineno leaves 10 pt; a digit set closer reads as part of the line and stays in it).
-    """
-    import dataclasses
-
+    """The page's glyphs with their :attr:`Glyph.role`: ``'margin'`` for the top or bottom row (a running
+    head, a page number: in the outer quarter, under 60 glyphs, 2.5 sizes from the next row); ``'line
+    number'`` for at most 5 digits ending 2 pt before a column's left edge and 6 pt before its text: leading
+    the row at the text block's edge, or (before a second column) in the font and size of those."""
     upright = [g for g in glyphs if g.upright and g.char.strip()]
-    rows = _rows(upright)
-    margin = set()
-    height = cbox[3] - cbox[1]
-    if len(rows) >= 2:
-        for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])):
-            size = max(g.size for g in row)
-            y = row[0].origin[1]
-            if abs(edge - y) < 0.25 * height and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size) \
-                    and len(row) < 60:
-                margin.update(id(g) for g in row)
-    leads = []
-    starts = {}
+    rows, margin = _rows(upright), set()
+    for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])) if len(rows) >= 2 else ():
+        y, size = row[0].origin[1], max(g.size for g in row)
+        if abs(edge - y) < 0.25 * (cbox[3] - cbox[1]) and len(row) < 60 \
+                and abs(y - nxt[0].origin[1]) > 2.5 * max(size, nxt[0].size):
+            margin.update(id(g) for g in row)
+
+    def lead(row, edge, leading):
+        """Digits (at most 5, 3 pt apart) ending 6 pt or more before the row's first glyph at or after ``edge``
+        and 2 pt or more before ``edge``: leading the row, or else in the font and size of line numbers."""
+        first = min((g for g in row if g.bbox[0] >= edge - 1.5), key=lambda g: g.bbox[0], default=None)
+        group = []
+        for g in reversed([g for g in row if g.char.isdigit() and edge - 30 < g.bbox[2] < edge - 2
+                           and (leading or (g.font, round(g.size, 1)) in styles)]):
+            if group and group[0].bbox[0] - g.bbox[2] >= 3.0:
+                break
+            group.insert(0, g)
+        if not group or len(group) > 5 or first is not None and first.bbox[0] - group[-1].bbox[2] < 6.0:
+            return []
+        if leading and first is not None:
+            return [] if any(g.bbox[0] < group[0].bbox[0] for g in row if g not in group) else group
+        return group if all((g.font, round(g.size, 1)) in styles for g in group) else []
+
+    def edge_of(starts):
+        starts = {k: c for k, c in starts.items() if c and k is not None}
+        frequent = [k for k, c in starts.items() if c >= 3]
+        return min(frequent) if frequent else max(starts, key=lambda k: (starts[k], -k)) if starts else None
+
+    # the text block's left edge: the leftmost start of at least three rows (the left column's edge in two
+    # columns, so that a lone superscript inside a column never reads as a line number); a second column's
+    # left edge: the start most rows right of the gutter share
+    starts, right = collections.Counter(), collections.Counter()
+    gutter = _gutter(upright, cbox)
     for row in rows:
         k = 0
-        while k < len(row) and k < 5 and row[k].char.isdigit() \
-                and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3.0):
+        while k < len(row) and k < 5 and row[k].char.isdigit() and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] < 3):
             k += 1
-        if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0:
-            leads.append((row[:k], row[k]))
-            first = row[k]
-        else:
-            first = row[0]
-        if len(row) >= 5:
-            key = round(first.bbox[0])
-            starts[key] = starts.get(key, 0) + 1
-    numbers = set()
-    if leads and starts:
-        # the text block's left edge: the leftmost start of at least three rows (the left column's edge in two
-        # columns, so that a lone superscript inside a column never reads as a line number)
-        frequent = [k for k, c in starts.items() if c >= 3]
-        left = min(frequent) if frequent else max(starts, key=lambda k: (starts[k], -k))
-        for group, first in leads:
-            if group[-1].bbox[2] < left - 2.0 and first.bbox[0] >= left - 1.5:
-                numbers.update(id(g) for g in group)
+        first = row[k] if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0 else row[0]
+        starts[round(first.bbox[0])] += len(row) >= 5
+        side = [g for g in row if gutter is not None and g.bbox[0] >= gutter[1]]
+        right[round(side[0].bbox[0]) if side else None] += len(side) >= 5
+    numbers, styles = set(), set()
+    for edge, leading in ((edge_of(starts), True), (edge_of(starts), False), (edge_of(right), False)):
+        for row in rows if edge is not None else ():
+            group = lead(row, edge, leading)
+            numbers.update(id(g) for g in group)
+            styles.update((g.font, round(g.size, 1)) for g in group)
     if not margin and not numbers:
         return glyphs
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
@@ -1210,9 +1004,6 @@ def _make_glyph(g):
                  color=g["color"], upright=g["upright"], direction=g["direction"])
 
 
-# ---------------------------------------------------------------------------------------------- PDFium
-
-
 #: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
 MIN_INK = 0.2
 #: ... and as differing when this share of its box, away from any expected ink, is inked.
@@ -1223,13 +1014,7 @@ class _Renderer:
     """Pages of one PDF rendered by PDFium, as RGB arrays with the crop box's top-left corner."""
 
     def __init__(self, path):
-        self.path = path
-        self.doc = None
-        self.cache = {}
-        try:
-            import pypdfium2 as pdfium
-        except ImportError:
-            raise PdfReadError("reading pages needs pypdfium2 (pip install pypdfium2)") from None
+        self.path, self.doc, self.cache = path, None, {}
         try:
             self.doc = pdfium.PdfDocument(str(path))
         except Exception as exc:
@@ -1237,8 +1022,6 @@ class _Renderer:
 
     def page(self, number, scale=INK_SCALE):
         """``(RGB array, (x0, y1) of the crop box, scale)``, the page unrotated as its crop box shows it."""
-        import numpy as np
-
         if not (1 <= number <= len(self.doc)):
             raise PdfReadError(f"{self.path} has no page {number}")
         page = self.doc[number - 1]
@@ -1274,14 +1057,10 @@ def _signed_area(poly):
 def _fill_glyph(size, polys):
     """A glyph's contours filled by the nonzero winding rule (as Type 1 and TrueType fonts are), as a
     boolean array: each contour adds its orientation inside it, and ink is where the sum is not zero."""
-    import numpy as np
-    from PIL import Image, ImageDraw
-
-    polys = [p for p in polys if len(p) >= 3]
     winding = np.zeros((size[1], size[0]), dtype=np.int16)
     edge = np.zeros((size[1], size[0]), dtype=bool)
     for poly in polys:
-        area = _signed_area(poly)
+        area = _signed_area(poly) if len(poly) >= 3 else 0
         if area == 0:
             continue
         image = Image.new("L", size, 0)
@@ -1297,61 +1076,44 @@ def _glyph_bitmap(g, scale, cache):
     """The glyph's outline filled at ``scale``, as a boolean array, and where its corner lies relative to
     the pixel of the glyph's origin.  Cached per outline, scale, size, slant and half-pixel position."""
     m = g["matrix"]
-    fx = (m[4] * scale) % 1.0
-    fy = (-m[5] * scale) % 1.0
-    key = (id(g["outline"]), scale, round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5),
-           round(fx * 2) / 2, round(fy * 2) / 2)
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    sx, sy = round(fx * 2) / 2, round(fy * 2) / 2
+    sx, sy = round((m[4] * scale) % 1.0 * 2) / 2, round((-m[5] * scale) % 1.0 * 2) / 2
+    key = (id(g["outline"]), scale, round(m[0], 5), round(m[1], 5), round(m[2], 5), round(m[3], 5), sx, sy)
+    if key in cache:
+        return cache[key]
     polys = [[((m[0] * x + m[2] * y) * scale + sx, -(m[1] * x + m[3] * y) * scale + sy) for x, y in contour]
              for contour in g["outline"]]
     xs = [p[0] for poly in polys for p in poly]
     ys = [p[1] for poly in polys for p in poly]
     x0, y0 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
     x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
-    if (x1 - x0) * (y1 - y0) > 4_000_000:
-        cache[key] = (None, 0, 0)
-        return cache[key]
-    cache[key] = (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
+    big = (x1 - x0) * (y1 - y0) > 4_000_000
+    cache[key] = (None, 0, 0) if big else \
+        (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
     return cache[key]
 
 
 def _ink(raw, drawings, rendered, cache=None):
-    """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives.
-
-    For each glyph, the ink found where the outlines of the page's glyphs lie (grown by a pixel for
-    anti-aliasing) must reach :data:`MIN_INK` of the ink they should give, and the box must not hold ink
-    away from every expected glyph, drawing and image (:data:`MAX_EXTRA`).  Each distinct glyph shape is
-    filled once; sums over boxes come from summed-area tables read for all glyphs at once.
-    """
-    import numpy as np
-    from PIL import Image, ImageDraw
-
-    cache = {} if cache is None else cache
+    """Compare each glyph's box in the PDFium rendering with the ink its trusted outline gives: the ink where
+    the page's outlines lie (grown by a pixel) must reach :data:`MIN_INK` of it, and the box must not hold
+    ink away from every glyph, drawing and image (:data:`MAX_EXTRA`).  Returns :attr:`Page.stray`."""
     image, origin, scale = rendered
-    image = image.astype(np.int16)
+    image, cache = image.astype(np.int16), {} if cache is None else cache
     h, w = image.shape[:2]
     glyph_ink = np.zeros((h, w), dtype=bool)
     for g in raw:
-        if g["mode"] in (3, 7) or not g["outline"]:
-            continue
-        bitmap, bx, by = _glyph_bitmap(g, scale, cache)
-        if bitmap is None:
-            continue
-        px, py = _to_pixel(origin, scale, g["matrix"][4], g["matrix"][5])
-        x0, y0 = math.floor(px) + bx, math.floor(py) + by
-        bh, bw = bitmap.shape
-        cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + bw), min(h, y0 + bh)
-        if cx0 < cx1 and cy0 < cy1:
-            glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
+        bitmap, bx, by = (None, 0, 0) if g["mode"] in (3, 7) or not g["outline"] else \
+            _glyph_bitmap(g, scale, cache)
+        if bitmap is not None:
+            px, py = _to_pixel(origin, scale, g["matrix"][4], g["matrix"][5])
+            x0, y0 = math.floor(px) + bx, math.floor(py) + by
+            cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + bitmap.shape[1]), min(h, y0 + bitmap.shape[0])
+            if cx0 < cx1 and cy0 < cy1:
+                glyph_ink[cy0:cy1, cx0:cx1] |= bitmap[cy0 - y0: cy1 - y0, cx0 - x0: cx1 - x0]
     shapes = Image.new("L", (w, h), 0)
     draw = ImageDraw.Draw(shapes)
     for _, box, _, _, _, filled, shape in drawings:
         if shape is None or shape[2]:
-            x0, y0 = _to_pixel(origin, scale, box[0], box[3])
-            x1, y1 = _to_pixel(origin, scale, box[2], box[1])
+            (x0, y0), (x1, y1) = _to_pixel(origin, scale, box[0], box[3]), _to_pixel(origin, scale, box[2], box[1])
             draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=255)
             continue
         width = max(1, int(math.ceil(2 * shape[1] * scale)) + 2)
@@ -1368,14 +1130,13 @@ def _ink(raw, drawings, rendered, cache=None):
 
     todo, boxes = [], []
     for g in raw:
-        if g["problems"] or not g["outline"] or g["color"] is None:
-            continue
-        contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], g["under"]))
+        contrast = 0 if g["problems"] or not g["outline"] or g["color"] is None else \
+            255 * max(abs(c - u) for c, u in zip(g["color"], g["under"]))
         if contrast < 32:
             continue
         under = np.array(g["under"]) * 255
-        bx0, by0 = _to_pixel(origin, scale, g["box"][0], g["box"][3])
-        bx1, by1 = _to_pixel(origin, scale, g["box"][2], g["box"][1])
+        (bx0, by0), (bx1, by1) = _to_pixel(origin, scale, g["box"][0], g["box"][3]), \
+            _to_pixel(origin, scale, g["box"][2], g["box"][1])
         ix0, iy0 = max(0, int(bx0) - 1), max(0, int(by0) - 1)
         ix1, iy1 = min(w, int(math.ceil(bx1)) + 1), min(h, int(math.ceil(by1)) + 1)
         if ix1 - ix0 < 2 or iy1 - iy0 < 2:
@@ -1395,9 +1156,7 @@ def _ink(raw, drawings, rendered, cache=None):
         np.cumsum(t[1:, 1:], axis=1, dtype=np.int32, out=t[1:, 1:])
         return (t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]).astype(np.int64)
 
-    want = sums(glyph_ink) * 255
-    found = sums(np.where(near_glyph, dark, 0))
-    stray = sums((dark > 128) & ~allowed)
+    want, found, stray = sums(glyph_ink) * 255, sums(np.where(near_glyph, dark, 0)), sums((dark > 128) & ~allowed)
     areas = (y1 - y0) * (x1 - x0)
     # what really lies under each glyph: the mean colour of its box away from every glyph's ink
     away = ~_grow(glyph_ink, 2)
@@ -1416,18 +1175,15 @@ def _ink(raw, drawings, rendered, cache=None):
                 under = np.array(seen) * 255                    # a background the content stream hides
                 contrast = 255 * max(abs(c - u) for c, u in zip(g["color"], seen))
         if min(under) > 0.99 * 255 and max(g["color"]) < 0.01:   # black on white: the page tables
-            coverage = float(found[k]) / float(want[k])
-            extra = float(stray[k]) / float(areas[k])
+            coverage, extra = float(found[k]) / float(want[k]), float(stray[k]) / float(areas[k])
         else:                                                   # colour: this box alone
             region = image[iy0:iy1, ix0:ix1]
             ink = np.max(np.abs(region - under), axis=2) * (255.0 / contrast)
             coverage = float((ink * near_glyph[iy0:iy1, ix0:ix1]).sum()) / float(want[k])
             extra = float(((ink > 128) & ~allowed[iy0:iy1, ix0:ix1]).sum()) / ink.size
-        g["ink"] = (round(coverage, 3), round(extra, 3))
-        if coverage < MIN_INK:
-            g["problems"].append("not visible in the rendering")
-        elif extra > MAX_EXTRA:
-            g["problems"].append("rendering differs from the glyph")
+        if coverage < MIN_INK or extra > MAX_EXTRA:
+            g["problems"].append("not visible in the rendering" if coverage < MIN_INK
+                                 else "rendering differs from the glyph")
     return unexplained
 
 
@@ -1440,8 +1196,6 @@ STRAY_PIXELS = 3
 def _stray_boxes(mask, origin, scale):
     """Cells of about :data:`STRAY_CELL` points holding :data:`STRAY_PIXELS` or more pixels of ``mask``,
     as boxes in user space (runs of cells along a row joined)."""
-    import numpy as np
-
     if not mask.any():
         return ()
     step = max(1, int(round(STRAY_CELL * scale)))
@@ -1453,18 +1207,13 @@ def _stray_boxes(mask, origin, scale):
     rows, cols = np.nonzero(counts >= STRAY_PIXELS)
     cx0, cy1 = origin
     out = []
-    run = None
     for r, c in zip(rows.tolist(), cols.tolist()):
-        if run is not None and run[0] == r and run[2] == c - 1:
-            run[2] = c
-            continue
-        if run is not None:
-            out.append(run)
-        run = [r, c, c]
-        if len(out) > 20_000:
+        if out and out[-1][0] == r and out[-1][2] == c - 1:
+            out[-1][2] = c
+        elif len(out) > 20_001:
             break
-    if run is not None:
-        out.append(run)
+        else:
+            out.append([r, c, c])
     return tuple((round(cx0 + c0 * step / scale, 2), round(cy1 - (r + 1) * step / scale, 2),
                   round(cx0 + (c1 + 1) * step / scale, 2), round(cy1 - r * step / scale, 2))
                  for r, c0, c1 in out)
@@ -1472,31 +1221,16 @@ def _stray_boxes(mask, origin, scale):
 
 def _grow(mask, r):
     """A boolean mask dilated by ``r`` pixels (a square)."""
-    import numpy as np
-
-    out = mask.copy()
-    for axis in (0, 1):
-        src = out.copy()
-        for k in range(1, r + 1):
-            if axis == 0:
-                out[k:, :] |= src[:-k, :]
-                out[:-k, :] |= src[k:, :]
-            else:
-                out[:, k:] |= src[:, :-k]
-                out[:, :-k] |= src[:, k:]
-    return out
-
-
-# ---------------------------------------------------------------------------------------------- lines
+    (h, w), padded = mask.shape, np.pad(mask, r)
+    rows = np.logical_or.reduce([padded[:, k:k + w] for k in range(2 * r + 1)])
+    return np.logical_or.reduce([rows[k:k + h] for k in range(2 * r + 1)])
 
 
 def text_lines(page):
-    """The page's glyphs grouped into lines in reading order (two-column layouts column by column).
+    """The page's glyphs (those with a ``char``) as lines in reading order, two-column pages column by column.
 
-    Glyphs with an empty ``char`` are left out.  Within a line glyphs run left to right; a line is a set of
-    upright glyphs whose baselines lie within a third of their size of each other and that follow each other
-    without a gap wider than three times their size.  Lines in the left half of a two-column page come
-    before those of the right half when the page has a gutter that no line crosses.
+    A line: glyphs on one baseline (within a third of their size) with gaps under three times their size,
+    and the sub- and superscripts beside it; turned text is read in its own frame; line numbers come last.
 
     Parameters
     ----------
@@ -1506,27 +1240,25 @@ def text_lines(page):
     -------
     tuple of tuple of Glyph
     """
-    glyphs = [g for g in page.glyphs if g.char and g.char.strip() and g.role != "line number"]
-    upright = [g for g in glyphs if g.upright]
-    turned = {}
-    for g in glyphs:
-        if not g.upright and g.direction in (90, 180, 270):
-            turned.setdefault(g.direction, []).append(g)
-    others = [g for g in glyphs if not g.upright and g.direction not in (90, 180, 270)]
-    lines = _upright_lines(upright, page.cropbox)
-    for angle in sorted(turned):
-        lines.extend(_turned_lines(turned[angle], angle, page.cropbox))
-    margin = [g for g in page.glyphs if g.role == "line number" and g.char.strip()]
-    margin_lines = []
-    for row in _rows(margin):          # line numbers top to bottom, after the text
-        current = [row[0]]
-        for g in row[1:]:
-            if g.bbox[0] - current[-1].bbox[2] > 3.0 * max(current[-1].size, g.size):
-                margin_lines.append(current)
-                current = []
-            current.append(g)
-        margin_lines.append(current)
-    return tuple(tuple(line) for line in lines + [[g] for g in others] + margin_lines)
+    glyphs = [g for g in page.glyphs if g.char.strip() and g.role != "line number"]
+    lines = _upright_lines([g for g in glyphs if g.upright], page.cropbox)
+    for angle in (90, 180, 270):
+        lines.extend(_turned_lines([g for g in glyphs if not g.upright and g.direction == angle], angle, page.cropbox))
+    lines += [[g] for g in glyphs if not g.upright and g.direction not in (90, 180, 270)]
+    for row in _rows([g for g in page.glyphs if g.role == "line number" and g.char.strip()]):
+        lines.extend(_split(row))
+    return tuple(tuple(line) for line in lines)
+
+
+def _split(row):
+    """A row's glyphs, left to right, cut where the gap is wider than three times their size."""
+    row = sorted(row, key=lambda g: g.bbox[0])
+    out = [[row[0]]]
+    for g in row[1:]:
+        if g.bbox[0] - max(p.bbox[2] for p in out[-1]) > 3.0 * max(out[-1][-1].size, g.size):
+            out.append([])
+        out[-1].append(g)
+    return out
 
 
 def _turn(angle, x, y):
@@ -1538,83 +1270,45 @@ def _turn(angle, x, y):
 
 def _turned_lines(glyphs, angle, cbox):
     """Lines of glyphs whose baselines run at ``angle``: read in a frame turned to make them upright."""
-    import dataclasses
-
     def box(b):
         (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
         return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
-    turned = {}
+    twins = {}
     for g in glyphs:
         twin = dataclasses.replace(g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)
-        turned[id(twin)] = (twin, g)
-    back = {id(t): g for t, g in turned.values()}
-    lines = _upright_lines([t for t, _ in turned.values()], box(cbox))
-    return [[back[id(t)] for t in line] for line in lines]
+        twins[id(twin)] = (twin, g)
+    lines = _upright_lines([t for t, _ in twins.values()], box(cbox)) if glyphs else []
+    return [[twins[id(t)][1] for t in line] for line in lines]
 
 
 def _upright_lines(upright, cropbox):
-    upright = list(upright)
-    upright.sort(key=lambda g: (-round(g.origin[1], 1), g.origin[0]))
-    rows = []
-    for g in upright:
-        for row in rows[-6:]:
-            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) \
-                    and row[0].size > 0:
-                row.append(g)
-                break
-        else:
-            rows.append([g])
-    # split rows at the gutter of a two-column page, then join sub- and superscripts to their rows
+    # split rows at the gutter of a two-column page, then join sub- and superscripts to the row whose
+    # baseline they sit beside (wherever it lies: a line across the gutter takes its scripts from either side)
     gutter = _gutter(upright, cropbox)
-    sides = ([], [], [])
-    for row in rows:
+    parts = []
+    for row in _rows(upright):
         if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
-            left = [g for g in row if g.bbox[2] <= gutter[0]]
-            right = [g for g in row if g.bbox[0] >= gutter[1]]
-            for side, part in ((0, left), (1, right)):
-                if part:
-                    sides[side].append(part)
+            parts.extend(p for p in ([g for g in row if g.bbox[2] <= gutter[0]],
+                                     [g for g in row if g.bbox[0] >= gutter[1]]) if p)
         else:
-            sides[2].append(row)
-    lines = []
-    for side in sides:
-        for row in _merge_scripts(side):
-            row.sort(key=lambda g: g.bbox[0])
-            current = [row[0]]
-            for g in row[1:]:
-                gap = g.bbox[0] - max(p.bbox[2] for p in current)
-                if gap > 3.0 * max(current[-1].size, g.size):
-                    lines.append(_stacks(current))
-                    current = [g]
-                else:
-                    current.append(g)
-            lines.append(_stacks(current))
-    return _reading_order(lines, gutter)
+            parts.append(row)
+    return _reading_order([_stacks(line) for row in _merge_scripts(parts, gutter) for line in _split(row)], gutter)
 
 
 def _stacks(line):
-    """A line's glyphs in reading order.
-
-    Glyphs on the line's main baseline run left to right; the glyphs between two of them that sit on
-    other baselines (a superscript stacked over a subscript, a sum's limits) are read baseline by
-    baseline, left to right within each, the baselines in the order they were painted (TeX's order).
-    """
+    """A line's glyphs in reading order: those on its main baseline left to right; between two of them,
+    those on other baselines (stacked scripts, a sum's limits) baseline by baseline in paint order."""
     line = sorted(line, key=lambda g: (g.bbox[0] + g.bbox[2]) / 2)
-    counts = {}
-    for g in line:
-        key = round(g.origin[1] * 2) / 2
-        counts[key] = counts.get(key, 0) + 1
+    counts = collections.Counter(round(g.origin[1] * 2) / 2 for g in line)
     main = max(counts, key=lambda k: (counts[k], -abs(k)))
-    out = []
-    cluster = []
+    out, cluster = [], []
 
     def flush():
         runs = {}
         for g in cluster:
             runs.setdefault(round(g.origin[1] * 2) / 2, []).append(g)
-        for run in sorted(runs.values(), key=lambda r: min(h.order for h in r)):
-            out.extend(run)
+        out.extend(g for run in sorted(runs.values(), key=lambda r: min(h.order for h in r)) for g in run)
         cluster.clear()
 
     for g in line:
@@ -1627,42 +1321,39 @@ def _stacks(line):
     return out
 
 
-def _merge_scripts(rows):
+def _merge_scripts(rows, gutter=None):
     """Rows that belong to a bigger row join it: smaller glyphs raised or lowered beside it (sub- and
-    superscripts), and short rows whose ink crosses its baseline (a text-style sum hung from its top)."""
-    rows = sorted(rows, key=lambda r: (-max(g.size for g in r), -len(r)))
+    superscripts), and short rows whose ink crosses its baseline (a text-style sum hung from its top); never
+    a row of one column to a row of the other."""
+    def side(box):
+        return 2 if gutter is None else 0 if box[2] <= gutter[0] else 1 if box[0] >= gutter[1] else 2
+
     merged = []
-    for row in rows:
-        size = max(g.size for g in row)
-        x0 = min(g.bbox[0] for g in row)
-        x1 = max(g.bbox[2] for g in row)
-        y0 = min(g.bbox[1] for g in row)
-        y1 = max(g.bbox[3] for g in row)
-        y = row[0].origin[1]
+    for row in sorted(rows, key=lambda r: (-max(g.size for g in r), -len(r))):
+        size, (x0, y0, x1, y1), y = max(g.size for g in row), _extent(row), row[0].origin[1]
         for target in merged:
-            tsize = max(g.size for g in target)
-            ty = target[0].origin[1]
+            tsize, (tx0, _, tx1, _), ty = max(g.size for g in target), _extent(target), target[0].origin[1]
             scripts = size < 0.85 * tsize and abs(y - ty) < 0.6 * tsize
             hanging = len(row) < len(target) and y0 < ty < y1 and abs(y - ty) < tsize
-            if scripts or hanging:
-                tx0 = min(g.bbox[0] for g in target) - tsize
-                tx1 = max(g.bbox[2] for g in target) + tsize
-                if x0 <= tx1 and x1 >= tx0:
-                    target.extend(row)
-                    break
+            if (scripts or hanging) and x0 <= tx1 + tsize and x1 >= tx0 - tsize \
+                    and {side((x0, 0, x1)), side((tx0, 0, tx1))} != {0, 1}:
+                target.extend(row)
+                break
         else:
             merged.append(list(row))
     return merged
 
 
-def _gutter(glyphs, cbox):
-    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page.
+def _extent(glyphs):
+    """The box around the glyphs' boxes."""
+    return (min(g.bbox[0] for g in glyphs), min(g.bbox[1] for g in glyphs), max(g.bbox[2] for g in glyphs),
+            max(g.bbox[3] for g in glyphs))
 
-    The widest run (at least 4 pt) of the middle 30-70 % of the page crossed by few glyphs: no more than
-    the fewest anywhere there (which must be at most 1 % of the glyphs: a title, a page number) plus
-    15 % of the median; its left 6 pt are the gutter.  At least 20 glyphs must lie on each side.  A page
-    of one-column text has no such band: its lines cross the middle.
-    """
+
+def _gutter(glyphs, cbox):
+    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left 6 pt of
+    the widest run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there,
+    at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
     if len(glyphs) < 200:
         return None
     x0, x1 = cbox[0], cbox[2]
@@ -1679,8 +1370,7 @@ def _gutter(glyphs, cbox):
     if floor > limit:
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
-    best = None
-    start = None
+    best = start = None
     for i, c in enumerate(counts + [ceiling + 1]):
         if c <= ceiling and start is None:
             start = i
@@ -1691,17 +1381,17 @@ def _gutter(glyphs, cbox):
     if best is None or best[1] - best[0] < 4:
         return None
     band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
-    left = sum(1 for g in glyphs if g.bbox[2] <= band[0])
-    right = sum(1 for g in glyphs if g.bbox[0] >= band[1])
-    if min(left, right) < 20:
-        return None
+    left = [g for g in glyphs if g.bbox[2] <= band[0]]
+    right = [g for g in glyphs if g.bbox[0] >= band[1]]
     # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
     # display) are not a second column
-    left_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[2] <= band[0]})
-    right_rows = len({round(g.origin[1]) for g in glyphs if g.bbox[0] >= band[1]})
-    if min(left_rows, right_rows) < max(3, 0.25 * max(left_rows, right_rows)):
+    rows = [len({round(g.origin[1]) for g in side}) for side in (left, right)]
+    if min(len(left), len(right)) < 20 or min(rows) < max(3, 0.25 * max(rows)):
         return None
-    return band
+    # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
+    # leaves a band that most lines cross)
+    crossing = sum(len(row) for row in _rows(glyphs) if any(g.bbox[0] < band[1] and g.bbox[2] > band[0] for g in row))
+    return band if crossing <= 0.5 * len(glyphs) else None
 
 
 def _reading_order(lines, gutter):
@@ -1710,13 +1400,11 @@ def _reading_order(lines, gutter):
 
     if not lines or gutter is None:
         return sorted(lines, key=lambda ln: (top(ln), min(g.bbox[0] for g in ln)))
-    left = [ln for ln in lines if max(g.bbox[2] for g in ln) <= gutter[0]]
-    right = [ln for ln in lines if min(g.bbox[0] for g in ln) >= gutter[1]]
-    crossing = [ln for ln in lines if max(g.bbox[2] for g in ln) > gutter[0]
-                and min(g.bbox[0] for g in ln) < gutter[1]]
+    left = [ln for ln in lines if _extent(ln)[2] <= gutter[0]]
+    right = [ln for ln in lines if _extent(ln)[0] >= gutter[1]]
+    crossing = [ln for ln in lines if _extent(ln)[2] > gutter[0] and _extent(ln)[0] < gutter[1]]
     # two columns: full-width lines above both columns (title, abstract) first, those below last
-    tops = [top(ln) for ln in left + right]
-    top_of_columns = min(tops) if tops else 0.0
+    top_of_columns = min((top(ln) for ln in left + right), default=0.0)
     head = [ln for ln in crossing if top(ln) < top_of_columns]
     tail = [ln for ln in crossing if top(ln) >= top_of_columns]
     return sorted(head, key=top) + sorted(left, key=top) + sorted(right, key=top) + sorted(tail, key=top)
@@ -1741,51 +1429,30 @@ def line_text(line):
     return "".join(out)
 
 
-# ---------------------------------------------------------------------------------------------- runs
-
-
 def _meets(a, b, margin=0.3):
     """Whether two boxes share more than a sliver (``margin`` points each way)."""
     return a[0] + margin < b[2] and b[0] + margin < a[2] and a[1] + margin < b[3] and b[1] + margin < a[3]
 
 
 def _bands(glyphs):
-    """One box per line of a run: its glyphs' boxes, from 0.2 em below to 0.75 em above the baseline at
-    least, widened by 1 em on both sides (for text turned by 90/180/270 degrees, the same in its frame)."""
+    """One box per line of a run: its glyphs' boxes, 0.2 em below to 0.75 em above the baseline at least,
+    1 em wider on both sides (in the frame of text turned by 90, 180 or 270 degrees)."""
     rows = []
     for g in sorted(glyphs, key=lambda g: (g.direction, -g.origin[1], g.origin[0])):
-        for row in rows:
-            if row[0].direction == g.direction and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
-                    row[0].size, g.size) and g.direction in (0, -1):
-                row.append(g)
-                break
-            if row[0].direction == g.direction and g.direction in (90, 270) \
-                    and abs(row[0].origin[0] - g.origin[0]) <= 0.6 * max(row[0].size, g.size):
-                row.append(g)
-                break
-            if row[0].direction == g.direction == 180 and abs(row[0].origin[1] - g.origin[1]) <= 0.6 * max(
-                    row[0].size, g.size):
-                row.append(g)
-                break
-        else:
+        axis = 0 if g.direction in (90, 270) else 1             # the coordinate of the baseline
+        row = next((r for r in rows if r[0].direction == g.direction
+                    and abs(r[0].origin[axis] - g.origin[axis]) <= 0.6 * max(r[0].size, g.size)), None)
+        if row is None:
             rows.append([g])
+        else:
+            row.append(g)
     bands = []
     for row in rows:
-        em = max(g.size for g in row)
-        x0 = min(g.bbox[0] for g in row)
-        y0 = min(g.bbox[1] for g in row)
-        x1 = max(g.bbox[2] for g in row)
-        y1 = max(g.bbox[3] for g in row)
-        base = row[0].origin
-        d = row[0].direction
-        if d in (90, 270):
-            lo, hi = (base[0] - 0.75 * em, base[0] + 0.2 * em) if d == 90 else (base[0] - 0.2 * em,
-                                                                                 base[0] + 0.75 * em)
-            bands.append((min(x0, lo), y0 - em, max(x1, hi), y1 + em))
-        else:
-            lo, hi = (base[1] - 0.2 * em, base[1] + 0.75 * em) if d != 180 else (base[1] - 0.75 * em,
-                                                                                  base[1] + 0.2 * em)
-            bands.append((x0 - em, min(y0, lo), x1 + em, max(y1, hi)))
+        em, (x0, y0, x1, y1), d = max(g.size for g in row), _extent(row), row[0].direction
+        b = row[0].origin[0 if d in (90, 270) else 1]
+        lo, hi = (b - 0.75 * em, b + 0.2 * em) if d in (90, 180) else (b - 0.2 * em, b + 0.75 * em)
+        bands.append((min(x0, lo), y0 - em, max(x1, hi), y1 + em) if d in (90, 270)
+                     else (x0 - em, min(y0, lo), x1 + em, max(y1, hi)))
     return bands
 
 
@@ -1797,7 +1464,7 @@ def _explained(drawing, mine, glyphs):
           and box[1] <= (g.bbox[1] + g.bbox[3]) / 2 <= box[3]]
     if kind == "drawing" and on and not parts and all(g.order > order for g in on):
         return True                                     # a box the glyphs are painted on (not a picture)
-    if kind == "drawing" and not parts and box[3] - box[1] <= 1.5:     # a thin horizontal rule
+    if kind == "drawing" and box[3] - box[1] <= 1.5:     # a thin horizontal rule
         span = [g for g in mine if g.bbox[0] < box[2] and g.bbox[2] > box[0]]
         above = any(g.bbox[1] >= box[3] - 0.5 for g in span)
         below = any(g.bbox[3] <= box[1] + 0.5 for g in span)
@@ -1808,26 +1475,21 @@ def _explained(drawing, mine, glyphs):
 
 
 def run_problems(page, glyphs):
-    """Why a run of glyphs (a statement as found on a page) cannot be read as it stands, from what lies
-    beside it: the reasons the glyphs' own :attr:`Glyph.problems` do not give.
-
-    Each line of the run is widened by 1 em on both sides (and to 0.2 em below and 0.75 em above its
-    baseline at least); in that band there must be no glyph whose character is unknown
-    (:data:`UNKNOWN`: a Type 3 bitmap, an unnamed glyph), no drawing or image that is not part of the
-    typesetting (a digit drawn as a path, a picture of one), no annotation that shows (other than a link),
-    and no ink in PDFium's rendering that nothing of the content stream explains (:attr:`Page.stray`).
+    """Why a run of glyphs (a statement found on a page) cannot be read as it stands, from what lies
+    beside it (within 1 em of its lines): an unreadable glyph (:data:`UNKNOWN`, a Type 3 bitmap), a
+    drawing or image that is not part of the typesetting (a digit drawn as a path), an annotation other
+    than a link, ink in the rendering that nothing explains (:attr:`Page.stray`).
 
     Parameters
     ----------
     page : Page
-        The page the glyphs lie on (from :func:`read_pdf`).
     glyphs : sequence of Glyph
         The run's glyphs (all on ``page``).
 
     Returns
     -------
     tuple of str
-        Reasons, e.g. ``'ink beside the statement not drawn by its glyphs (page 1)'``; empty when none.
+        Reasons, e.g. ``'a drawing beside the statement (page 1)'``; empty when none.
 
     Examples
     --------
@@ -1838,51 +1500,36 @@ def run_problems(page, glyphs):
     >>> run_problems(Page(1, (0, 0, 100, 100), (four,), (), ()), (four,))
     ()
     """
-    glyphs = tuple(glyphs)
-    if not glyphs:
-        return ()
-    n = page.number
+    glyphs, n, reasons = tuple(glyphs), page.number, []
     mine = {id(g) for g in glyphs}
-    reasons = []
     for band in _bands(glyphs):
-        for g in page.glyphs:
-            if id(g) not in mine and g.char == UNKNOWN and _meets(g.bbox, band):
-                reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
-                break
+        if any(id(g) not in mine and (g.char == UNKNOWN or TYPE3 in g.problems) and _meets(g.bbox, band)
+               for g in page.glyphs):
+            reasons.append(f"a glyph the audit cannot read beside the statement (page {n})")
         for d in page.drawings:
-            if not _meets(d[1], band):
-                continue
-            if d[3] and not any(_meets(p, band) for p in d[3]):
-                continue
-            if _explained(d, glyphs, page.glyphs):
-                continue
-            reasons.append(f"{'an image' if d[0] == 'image' else 'a drawing'} beside the statement (page {n})")
-            break
-        for subtype, rect in page.annotations:
-            if subtype not in ("Link", "Popup") and _meets(rect, band):
-                reasons.append(f"a {subtype} annotation beside the statement (page {n})")
+            if _meets(d[1], band) and (not d[3] or any(_meets(p, band) for p in d[3])) \
+                    and not _explained(d, glyphs, page.glyphs):
+                rule = not d[3] or min(d[1][2] - d[1][0], d[1][3] - d[1][1]) <= 1.5   # a rectangle or a thin line
+                what = "an image" if d[0] == "image" else "a drawing" if rule else "a shape drawn"
+                reasons.append(f"{what} beside the statement (page {n})")
                 break
+        reasons += [f"a {subtype} annotation beside the statement (page {n})" for subtype, rect in page.annotations
+                    if subtype not in ("Link", "Popup") and _meets(rect, band)][:1]
         if any(_meets(b, band) for b in page.stray):
             reasons.append(f"ink beside the statement not drawn by its glyphs (page {n})")
     return tuple(dict.fromkeys(reasons))
 
 
-# ---------------------------------------------------------------------------------------------- rendering
-
-
 def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
-    """Write a PNG of a page region as PDFium renders it.
+    """Write a PNG of a page region (``bbox`` in user space, as :class:`Glyph` boxes) as PDFium renders it.
 
     Parameters
     ----------
-    path : str
-        The PDF file.
+    path, out_png : str
+        The PDF file; where to write the PNG.
     page_number : int
         1-based page number.
     bbox : tuple of float
-        ``(x0, y0, x1, y1)`` in PDF user space (as :class:`Glyph` boxes are).
-    out_png : str
-        Where to write the PNG.
     scale : float, optional
         Pixels per point.
 
@@ -1896,10 +1543,8 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
     except OSError as exc:
         raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
     image, origin, scale = _render_cached(os.path.abspath(path), stamp, page_number, float(scale))
-    x0, y0 = _to_pixel(origin, scale, bbox[0], bbox[3])
-    x1, y1 = _to_pixel(origin, scale, bbox[2], bbox[1])
-    box = (max(0, int(x0)), max(0, int(y0)), min(image.width, int(math.ceil(x1))),
-           min(image.height, int(math.ceil(y1))))
+    (x0, y0), (x1, y1) = _to_pixel(origin, scale, bbox[0], bbox[3]), _to_pixel(origin, scale, bbox[2], bbox[1])
+    box = (max(0, int(x0)), max(0, int(y0)), min(image.width, math.ceil(x1)), min(image.height, math.ceil(y1)))
     if box[2] <= box[0] or box[3] <= box[1]:
         raise PdfReadError(f"the region {tuple(round(v, 1) for v in bbox)} is not on page {page_number}")
     buf = io.BytesIO()
@@ -1909,23 +1554,15 @@ def render_crop(path, page_number, bbox, out_png, *, scale=2.0):
 
 @functools.lru_cache(maxsize=3)
 def _render_cached(path, stamp, page_number, scale):
-    """A page rendered once for all the crops a report takes from it (keyed by the file's mtime too)."""
-    return _render(path, page_number, scale)
-
-
-def _to_pixel(origin, scale, x, y):
-    cx0, cy1 = origin
-    return ((x - cx0) * scale, (cy1 - y) * scale)
-
-
-def _render(path, page_number, scale):
-    """The page as a Pillow RGB image, its crop box's top-left corner and the scale it was rendered at
-    (lower than asked for a page beyond the pixel budget)."""
-    from PIL import Image
-
+    """A page rendered once for all the crops a report takes from it (keyed by the file's mtime too): a
+    Pillow RGB image, its crop box's top-left corner and the scale (lower beyond the pixel budget)."""
     renderer = _Renderer(path)
     try:
         image, origin, scale = renderer.page(page_number, scale)
     finally:
         renderer.close()
     return Image.fromarray(image), origin, scale
+
+
+def _to_pixel(origin, scale, x, y):
+    return ((x - origin[0]) * scale, (origin[1] - y) * scale)

@@ -123,9 +123,7 @@ def test_unknown_engine_and_missing_paper_exit_2(tmp_path, capsys):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("paper", ["honest/plain", pytest.param("honest/ml", marks=pytest.mark.xfail(
-    strict=False, reason="known false fail (issue 45, open): with roman theorem titles the page reader drops the "
-    "superscript d of A^d in the Jordan chain's theorem in this layout, so the theorem reads as altered"))])
+@pytest.mark.parametrize("paper", ["honest/plain", "honest/ml"])
 def test_more_honest_papers_pass(tmp_path, capsys, paper):
     code, report = _audit(tmp_path, paper, capsys)
     assert code == 0, report["claims"]
