@@ -15,6 +15,9 @@ With ``--count``, mutant ``i`` depends on ``(seed, i)`` only (the same counts wh
 the checker decides through its "malformed certificate, read by no obligation" fall-through, or that raises,
 counts as a traceback (exit 1, like a false acceptance). The last line is a summary.
 
+The certificates mutated are stored in fuzz/covering_bases.json (`--write-bases` rebuilds them with the
+generator, which needs python-flint; the fuzzer itself runs without it).
+
 Run on 2026-11-26 (seeds 1 to 4, 120 to 150 s each): 69,513 mutants, 0 false acceptances.
 """
 
@@ -28,15 +31,51 @@ import random
 import sys
 import time
 from fractions import Fraction
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-import sympy
-from symssm import certify
-from symssm.checker.core import check_data
-from symssm.checker.reading import Ledger
-from symssm.checker import parametric_interaction as PI, parametric as PF
-from symssm.sources.parametric_layers import parametric_layer_from_data
-from symssm.sources.parametric import parametric_ssm
-from test_covering import LAYERS, _oracle, I2
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import sympy  # noqa: E402
+from symssm.checker.core import check_data  # noqa: E402
+from symssm.checker.reading import Ledger  # noqa: E402
+from symssm.checker import parametric_interaction as PI, parametric as PF  # noqa: E402
+
+# The layers of issue #41 (as tests/test_covering.py; copied so that this script runs without python-flint, which the
+# generator and that test module need: the certificates are stored in fuzz/covering_bases.json, --write-bases).
+TOKENS = ["u1", "v1", "u2", "v2", "u3", "v3"]
+I2 = [[1, 0], [0, 1]]
+LINEAR_ATTENTION = {"kind": "linear-attention", "name": "two heads on three 2-d tokens", "parameters": TOKENS,
+                    "X": [["u1", "v1"], ["u2", "v2"], ["u3", "v3"]],
+                    "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [-1, 0]], "K": I2, "V": [[1, 0], [0, -1]]}]}
+SWAPPED = {**LINEAR_ATTENTION, "name": "a swapping second head",
+           "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [1, 0]], "K": I2, "V": [[0, 1], [1, 0]]}]}
+
+
+def _operator(name, params, w11, w21):
+    return {"kind": "operator", "name": name, "n": 2, "p": 1, "m": 2, "parameters": params,
+            "blocks": [{"i": 1, "j": 1, "W": [w11]}, {"i": 2, "j": 1, "W": [w21]}]}
+
+
+LAYERS = {"linear-attention": LINEAR_ATTENTION, "swapped": SWAPPED,
+          "cone": _operator("cone", ["x", "y", "z"], ["x", "y"], ["y", "z"]),
+          "squares": _operator("sum of squares", ["x", "y"], ["x", "-y"], ["y", "x"]),
+          "no-root": _operator("no rational zero", ["x", "y"], ["x", "2*y"], ["y", "x"])}
+BASES_FILE = os.path.join(ROOT, "fuzz", "covering_bases.json")
+
+
+def _oracle(name, point):
+    """The interaction rank at a rational point, from the layer's definition with SymPy (no symssm code)."""
+    v = {x: sympy.Rational(q.numerator, q.denominator) for x, q in point.items()}
+    if name in ("linear-attention", "swapped"):
+        spec = LAYERS[name]
+        X = [sympy.Matrix([v[f"u{t}"], v[f"v{t}"]]) for t in (1, 2, 3)]
+        heads = [(sympy.Matrix(h["Q"]), sympy.Matrix(h["K"]), sympy.Matrix(h["V"])) for h in spec["heads"]]
+        blocks = [sum(((Q * X[i]).dot(K * X[j]) * V for Q, K, V in heads), sympy.zeros(2, 2))
+                  for i in range(3) for j in range(i + 1)]
+    else:
+        x, y = v["x"], v["y"]
+        blocks = {"cone": [[x, y], [y, v.get("z")]], "squares": [[x, -y], [y, x]],
+                  "no-root": [[x, 2 * y], [y, x]]}[name]
+        blocks = [sympy.Matrix([row]) for row in blocks]
+    return sympy.Matrix([list(b) for b in blocks]).rank()
 
 def fam_oracle(A, B, C, names, n):
     def f(point):
@@ -59,15 +98,29 @@ FAMS = {
 _BASES = []
 
 
+def write_bases(path=BASES_FILE):
+    """Certify every layer and family above with the generator (python-flint) and store the certificates."""
+    from symssm import certify
+    from symssm.sources.parametric import parametric_ssm
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    data = {name: certify(parametric_layer_from_data(spec)).data for name, spec in LAYERS.items()}
+    data.update({name: certify(parametric_ssm(A, B, C, parameters=ps), 4).data for name, (A, B, C, ps) in FAMS.items()})
+    text = "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, sort_keys=True, default=str)}" for k, v in data.items())
+    with open(path + ".tmp", "w") as fh:
+        fh.write(text + "\n}\n")
+    os.replace(path + ".tmp", path)
+
+
 def _bases():
-    """The certificates mutated: every layer of tests/test_covering.py and the families above (built once)."""
+    """The certificates mutated: every layer above and the families (fuzz/covering_bases.json, read once)."""
     if not _BASES:
+        with open(BASES_FILE) as fh:
+            stored = json.load(fh)
         for name, spec in LAYERS.items():
-            _BASES.append((name, certify(parametric_layer_from_data(spec)).data,
-                           (lambda pt, name=name: _oracle(name, pt)), spec["parameters"], "layer"))
+            _BASES.append((name, stored[name], (lambda pt, name=name: _oracle(name, pt)), spec["parameters"], "layer"))
         for name, (A, B, C, ps) in FAMS.items():
-            d = certify(parametric_ssm(A, B, C, parameters=ps), 4).data
-            _BASES.append((name, d, fam_oracle(A, B, C, ps, 4), ps, "family"))
+            _BASES.append((name, stored[name], fam_oracle(A, B, C, ps, 4), ps, "family"))
     return _BASES
 
 def paths(obj, prefix=()):
@@ -210,7 +263,11 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--count", type=int, default=None, help="mutants (default: as many as SECONDS allow)")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--write-bases", action="store_true", help="rebuild fuzz/covering_bases.json (needs python-flint)")
     args = ap.parse_args(argv)
+    if args.write_bases:
+        write_bases()
+        return 0
     seed = args.seed if args.seed is not None else int(args.legacy[0]) if args.legacy else 0
     budget = float(args.legacy[1]) if len(args.legacy) > 1 else 60.0
     start = time.time()

@@ -7,21 +7,25 @@ dimensions (a state added to the system with zero rows and columns, which keeps 
 tolerance; the system's hash is then recomputed (nine times in ten, with the checker's own reader of the
 kind) so the mutant reaches the mathematical obligations. The checker runs in this process
 (:func:`symssm.checker.core.check_data`, as ``symssm check`` calls it, with a 10 s budget per mutant), and
-every mutant it accepts is re-judged by an independent oracle built from the generator side:
+every mutant it accepts is re-judged by an oracle written here from the definitions (no checker code, and no
+generator code beyond its readers of layer specs):
 
-* ``head-count`` (real, modular, feedthrough) and ``gaussian`` (head counts over Q(i)): the generator's exact
-  lags (Fractions; Gaussian rationals realified) and their rank by Gaussian elimination written here; the
-  profile, the witnesses' span, the value maps and the gap follow;
+* ``head-count`` (real, modular, feedthrough) and ``gaussian`` (head counts over Q(i)): the lags ``C A^d B``
+  (``+ D`` at d = 0) in exact Fractions (Gaussian rationals as pairs), their rank by Gaussian elimination (over
+  Q(i) the realified rank halved); the profile, ``holds_for``, the witnesses' span, the value maps and the gap;
 * ``gradient``: ``||L_k||_F^2 <= K^2 r^(2k)`` for the first 60 lags exactly, the attention bound in mpmath;
 * ``approximate`` (``approximate-head-count``): the Gram matrix ``sum_{d<n} (n - d) vec L_d vec L_d^T`` in
-  mpmath at 100 digits (summed until the lags are below 10^-120 of the total for ``n`` beyond 20,000), its
-  eigenvalues, ``e_H = sqrt(S_H / tr G)``: every bracket must contain ``e_H`` and the count must be the least
-  ``H`` with ``e_H <= tolerance``;
-* ``trained`` (``trained-head-count``): the same with the layer's lags recomputed in mpmath at 110 digits from
-  the generator's modes of the S4D, S5 or LRU parameters;
-* ``interaction`` (``interaction-rank``): the generator's blocks of the layer, their exact rank, the value
-  maps' span; softmax attention by the numerical rank (mpmath SVD, 60 digits) of its blocks' 128-bit
-  enclosures' midpoints.
+  mpmath at 100 digits (beyond n = 20,000 summed until 200 terms in a row are below 10^-125 of the total and
+  ``A^d`` below 10^-60), its eigenvalues, ``e_H = sqrt(S_H / tr G)``: every bracket must contain ``e_H`` and the
+  count must be the least ``H`` with ``e_H <= tolerance`` (or, when none is claimed, one of the two it names);
+* ``trained`` (``trained-head-count``): the same at 110 digits, the lags from the S4D, S5 or LRU parameters
+  (zero-order hold, docs/models.md) in mpmath;
+* ``interaction`` (``interaction-rank``): the blocks of the layer (operator, convolution, selective SSM, linear
+  attention) in Fractions, their exact rank, the value maps' span; softmax attention by the numerical rank
+  (mpmath SVD at 60 digits) of its blocks.
+
+The valid certificates mutated are stored in fuzz/oracle_bases.json (``--write-bases`` rebuilds them with the
+generator, which needs python-flint; the fuzzer runs without it, the checker then taking its pure fallback).
 
 A claim within 10^-40 of the truth (relative) counts as confirmed; an oracle that cannot decide (a singular
 value between 10^-40 and 10^-12, a tail that does not decay) is counted apart, never as confirmed.
@@ -151,7 +155,7 @@ def _bases_interaction():
     return [copy.deepcopy(c.data) for _, _, c, *_ in build_framework(None, seed=0, n=3, m=1, every_input=False)]
 
 
-BASES = {"head-count": _bases_head_count, "gradient": _bases_gradient, "gaussian": _bases_gaussian,
+BUILDERS = {"head-count": _bases_head_count, "gradient": _bases_gradient, "gaussian": _bases_gaussian,
          "approximate": _bases_approximate, "trained": _bases_trained, "interaction": _bases_interaction}
 
 
@@ -374,21 +378,44 @@ def _rank(rows):
     return rank
 
 
-def _vec(L, gaussian):
+def _matrix(rows, gaussian):
+    """A certificate's matrix as rows of Fractions, or of ``(re, im)`` pairs over Q(i)."""
+    if gaussian:
+        return [[_gaussian_parse(x) for x in row] for row in rows]
+    return [[Fraction(x) for x in row] for row in rows]
+
+
+def _mul(X, Y, gaussian):
     if not gaussian:
-        return [Fraction(x) for row in L for x in row]
-    return [Fraction(z.re) for row in L for z in row] + [Fraction(z.im) for row in L for z in row]
+        return [[sum((a * b for a, b in zip(row, col)), Fraction(0)) for col in zip(*Y)] for row in X]
+    return [[(sum((a[0] * b[0] - a[1] * b[1] for a, b in zip(row, col)), Fraction(0)),
+              sum((a[0] * b[1] + a[1] * b[0] for a, b in zip(row, col)), Fraction(0))) for col in zip(*Y)] for row in X]
+
+
+def system_lags(s, count, gaussian=False):
+    """``L_0 .. L_{count-1}`` of a certificate's system (``L_0 = CB + D``), with arithmetic written here."""
+    A, X, C = (_matrix(s[k], gaussian) for k in "ABC")
+    out = []
+    for d in range(count):
+        L = _mul(C, X, gaussian) if C and X and X[0] else [[] for _ in C]
+        if d == 0 and s.get("D") is not None:
+            D = _matrix(s["D"], gaussian)
+            L = [[(a[0] + b[0], a[1] + b[1]) if gaussian else a + b for a, b in zip(r1, r2)] for r1, r2 in zip(L, D)]
+        out.append(L)
+        if d + 1 < count:
+            X = _mul(A, X, gaussian)
+    return out
 
 
 def _span_rank(lags, gaussian):
     """dim span over the field (Q or Q(i)) of the lags."""
     if not gaussian:
-        return _rank([_vec(L, False) for L in lags])
+        return _rank([[x for row in L for x in row] for L in lags])
     # over Q(i): realify (v, i v) and halve the rational rank
     rows = []
     for L in lags:
-        re = [Fraction(z.re) for row in L for z in row]
-        im = [Fraction(z.im) for row in L for z in row]
+        re = [z[0] for row in L for z in row]
+        im = [z[1] for row in L for z in row]
         rows += [re + im, [-x for x in im] + re]
     return _rank(rows) // 2
 
@@ -396,27 +423,15 @@ def _span_rank(lags, gaussian):
 def _head_count_truth(d, gaussian):
     """Whether every claim of an accepted head-count certificate is true (the lags' ranks, written here)."""
     s = d["system"]
-    if gaussian:
-        from symssm.exact.gaussian import gaussian_lags_pure
-        from symssm.sources.complex_system import complex_ssm
-
-        system = complex_ssm(s["A"], s["B"], s["C"], s["D"], name=s["name"])
-        lag_list = gaussian_lags_pure(system, s["N"] + 2)
-        equal = lambda L, M: [[(z.re, z.im) for z in r] for r in L] == [  # noqa: E731
-            [_gaussian_parse(x) for x in r] for r in M]
-    else:
-        from symssm import lags, ssm
-
-        system = ssm(s["A"], s["B"], s["C"], s["D"], name=s["name"])
-        lag_list = lags(system, s["N"] + 2)
-        equal = lambda L, M: [[Fraction(x) for x in r] for r in L] == [[Fraction(x) for x in r] for r in M]  # noqa: E731
+    n = d["n"]
+    lag_list = system_lags(s, s["N"] + 2, gaussian)
     k = [0] + [_span_rank(lag_list[:t], gaussian) for t in range(1, len(lag_list) + 1)]
     eventual = k[-1]
     kn = lambda t: k[min(t, len(k) - 1)]  # noqa: E731  (k(t) is constant from N + 1 on)
-    n, hc = d["n"], d["head_count"]
+    hc = d["head_count"]
     if hc != kn(n) or d["heads"]["H"] != hc:
         return False
-    c0 = next(t for t in range(len(k)) if k[t] == eventual and t >= 1) if eventual else 1
+    c0 = next(t for t in range(1, len(k)) if k[t] == eventual)
     prof = d["profile"]
     if prof["eventual"] != eventual or prof["values"] != k[1:c0 + 1] or prof["constant_from"] != c0:
         return False
@@ -425,41 +440,22 @@ def _head_count_truth(d, gaussian):
     if [d["holds_for"]["from"], d["holds_for"]["to"]] != [lo, hi]:
         return False
     vl = d["heads"]["value_map_lags"]
-    if len(vl) != hc or len(set(vl)) != hc or any(not 0 <= x < max(n, 0) for x in vl):
+    if len(vl) != hc or len(set(vl)) != hc or any(not 0 <= x < n for x in vl):
         return False
-    if _span_rank([lag_list[min(x, len(lag_list) - 1)] if x < len(lag_list) else _lag_at(system, x, gaussian)
-                   for x in vl], gaussian) != hc:
+    chosen = system_lags(s, max(vl) + 1, gaussian) if vl else []
+    if _span_rank([chosen[x] for x in vl], gaussian) != hc:
         return False
     maps = d["heads"].get("value_maps")
-    if maps is not None:
-        if len(maps) != hc:
-            return False
-        for x, M in zip(vl, maps):
-            L = lag_list[x] if x < len(lag_list) else _lag_at(system, x, gaussian)
-            if not equal(L, M):
-                return False
-    gap = d["interaction_rank_gap"]
-    return gap == [{"H": h, "minor_order": h + 1} for h in range(hc)]
-
-
-def _lag_at(system, x, gaussian):
-    if gaussian:
-        from symssm.exact.gaussian import gaussian_lags_pure
-
-        return gaussian_lags_pure(system, x + 1)[x]
-    from symssm import lags
-
-    return lags(system, x + 1)[x]
+    if maps is not None and (len(maps) != hc or any(_matrix(M, gaussian) != chosen[x] for x, M in zip(vl, maps))):
+        return False
+    return d["interaction_rank_gap"] == [{"H": h, "minor_order": h + 1} for h in range(hc)]
 
 
 def _gradient_truth(d):
-    from symssm import lags, ssm
-
     s = d["system"]
-    system = ssm(s["A"], s["B"], s["C"], s["D"], name=s["name"])
     r, K2 = Fraction(d["decay_rate"]), Fraction(d["decay_constant_squared"])
     c = Fraction(d["attention_lower_bound"])
-    ok = all(sum(x * x for row in L for x in row) <= K2 * r ** (2 * k) for k, L in enumerate(lags(system, 60)) if k)
+    ok = all(sum(x * x for row in L for x in row) <= K2 * r ** (2 * k) for k, L in enumerate(system_lags(s, 60)) if k)
     with mpmath.workdps(50):
         beta = Fraction(d["attention"]["beta"])
         e = mpmath.exp(mpmath.mpf(beta.numerator) / beta.denominator)
@@ -541,15 +537,12 @@ def _mp(x):
 
 
 def _approximate_truth(d):
-    from symssm.sources.system import ssm
-
     s = d["system"]
-    system = ssm(s["A"], s["B"], s["C"], s["D"], name=s["name"])
     n, pm = d["n"], s["p"] * s["m"]
     with mpmath.workdps(100):
         M = lambda rows: mpmath.matrix([[_mp(Fraction(x)) for x in r] for r in rows])  # noqa: E731
-        A, B, C = M(system_rows(system.A)), M(system_rows(system.B)), M(system_rows(system.C))
-        D = M(system_rows(system.D)) if system.D is not None else None
+        A, B, C = M(s["A"]), M(s["B"]), M(s["C"])
+        D = M(s["D"]) if s["D"] is not None else None
 
         def vectors():
             X, dd = B, 0
@@ -569,20 +562,51 @@ def _approximate_truth(d):
         return _claims_follow(d, e, Fraction(d["tolerance"]))
 
 
-def system_rows(M):
-    return [[Fraction(x) for x in row] for row in M]
+def _trained_modes(s):
+    """``(E, scale, [(lambda, {entry: weight})], {entry: D})``: the layer's lags are ``scale Re(sum w lambda^d)`` (+ D
+    at d = 0), from its parameters by docs/models.md's definitions (zero-order hold; written here in mpmath)."""
+    arch, H, P = s["architecture"], s["channels"], s["modes"]
+    par = s["parameters"]
+
+    def q(x):
+        return _mp(Fraction(x))
+
+    def c(pair):
+        return mpmath.mpc(q(pair[0]), q(pair[1]))
+
+    modes = []
+    if arch == "s4d":
+        for h in range(H):
+            dt = mpmath.exp(q(par["log_dt"][h]))
+            for p in range(P):
+                A = mpmath.mpc(-mpmath.exp(q(par["log_A_real"][h][p])), q(par["A_imag"][h][p]))
+                lam = mpmath.exp(dt * A)
+                modes.append((lam, {h: c(par["C"][h][p]) * (lam - 1) / A}))
+        E, scale = H, 2
+    elif arch == "s5":
+        for p in range(P):
+            Lam = mpmath.mpc(q(par["Lambda_re"][p]), q(par["Lambda_im"][p]))
+            lam = mpmath.exp(Lam * mpmath.exp(q(par["log_step"][p])))
+            Bbar = [(lam - 1) / Lam * c(par["B"][p][j]) for j in range(H)]
+            modes.append((lam, {i * H + j: c(par["C"][i][p]) * Bbar[j] for i in range(H) for j in range(H)}))
+        E, scale = H * H, 2
+    else:
+        for p in range(P):
+            lam = mpmath.exp(mpmath.mpc(-mpmath.exp(q(par["nu_log"][p])), mpmath.exp(q(par["theta_log"][p]))))
+            g = mpmath.exp(q(par["gamma_log"][p]))
+            modes.append((lam, {i * H + j: mpmath.mpc(q(par["C_re"][i][p]), q(par["C_im"][i][p])) * g
+                                * mpmath.mpc(q(par["B_re"][p][j]), q(par["B_im"][p][j])) for i in range(H) for j in range(H)}))
+        E, scale = H * H, 1
+    D = par.get("D")
+    Dmap = None if D is None else {(i if arch == "s4d" else i * H + i): Fraction(D[i]) for i in range(H)}
+    return E, scale, modes, Dmap
 
 
 def _trained_truth(d):
-    from symssm.exact.trained import _modes, entry_count
-    from symssm.sources.trained import TrainedLayer
-
     s = d["system"]
-    layer = TrainedLayer(s["architecture"], s["name"], s["checkpoint"], s["channels"], s["modes"], s["parameters"])
-    E = entry_count(layer)
     n = d["n"]
     with mpmath.workdps(110):
-        scale, modes, Dmap = _modes(layer)
+        E, scale, modes, Dmap = _trained_modes(s)
         big = max((abs(lam) for lam, _ in modes), default=mpmath.mpf(0))
 
         def vectors():
@@ -611,6 +635,44 @@ def _trained_truth(d):
         return _claims_follow(d, e, Fraction(d["tolerance"]))
 
 
+def _blocks(layer):
+    """``{(i, j): W_ij}`` of an exact layer (Fractions), by docs/framework.md's definitions, written here."""
+    n, p, m = layer.n, layer.p, layer.m
+    zero = [[Fraction(0)] * m for _ in range(p)]
+    add = lambda X, Y: [[a + b for a, b in zip(r, t)] for r, t in zip(X, Y)]  # noqa: E731
+    apply = lambda M, x: [sum((a * b for a, b in zip(row, x)), Fraction(0)) for row in M]  # noqa: E731
+    mat = lambda M: [[Fraction(x) for x in row] for row in M]  # noqa: E731
+    kind = layer.kind
+    if kind == "operator":
+        return {tuple(ij): mat(W) for ij, W in layer.param("blocks")}
+    if kind == "convolution":
+        K = [mat(k) for k in layer.param("kernel")]
+        return {(i, j): K[i - j] if i - j < len(K) else zero for i in range(1, n + 1) for j in range(1, i + 1)}
+    if kind == "linear-attention":
+        X, heads = layer.param("X"), layer.param("heads")
+        out = {}
+        for i in range(1, n + 1):
+            for j in range(1, i + 1):
+                W = zero
+                for Q, K, V in heads:
+                    w = sum((a * b for a, b in zip(apply(Q, X[i - 1]), apply(K, X[j - 1]))), Fraction(0))
+                    W = add(W, [[w * Fraction(v) for v in row] for row in V])
+                out[(i, j)] = W
+        return out
+    if kind == "selective-ssm":
+        A, B, C, D = (layer.param(k) for k in "ABCD")
+        out = {}
+        for j in range(1, n + 1):
+            X = mat(B[j - 1])
+            W = _mul(mat(C[j - 1]), X, False)
+            out[(j, j)] = add(W, mat(D[j - 1])) if D is not None else W
+            for i in range(j + 1, n + 1):
+                X = _mul(mat(A[i - 1]), X, False)
+                out[(i, j)] = _mul(mat(C[i - 1]), X, False)
+        return out
+    raise OracleUndecided(f"no oracle for layers of kind {kind}")
+
+
 def _interaction_truth(d):
     from symssm.sources.layers import layer_from_data
 
@@ -622,9 +684,7 @@ def _interaction_truth(d):
     r = d["interaction_rank"]
     if d["system"]["kind"] == "softmax-attention":
         return _softmax_truth(d, layer)
-    from symssm.exact.interaction import operator_blocks
-
-    blocks = dict(operator_blocks(layer))
+    blocks = _blocks(layer)
     vec = lambda W: [Fraction(x) for row in W for x in row]  # noqa: E731
     true_r = _rank([vec(W) for W in blocks.values()])
     if r != true_r or d["heads"]["H"] != r:
@@ -648,18 +708,31 @@ def _layer_fields(s):
 
 
 def _softmax_truth(d, layer):
-    from symssm.exact.softmax import softmax_block_enclosures
-
+    """The rank of the blocks ``W_ij = sum_h a^h_ij V_h``, ``a^h_ij = softmax_j((Q_h x_i) . (K_h x_j))`` for j <= i,
+    numerically (mpmath at 60 digits, singular values against 10^-12 of the largest)."""
     r = d["interaction_rank"]
-    enc = softmax_block_enclosures(layer)
+    X, heads = layer.param("X"), layer.param("heads")
     with mpmath.workdps(60):
-        rows = [[(_mp(lo) + _mp(hi)) / 2 for row in W for lo, hi in row] for W in enc.values()]
+        x = [[_mp(Fraction(v)) for v in row] for row in X]
+        dot = lambda u, v: mpmath.fsum(a * b for a, b in zip(u, v))  # noqa: E731
+        rows = []
+        for i in range(1, layer.n + 1):
+            weights = []
+            for Q, K, V in heads:
+                q = [dot([_mp(Fraction(v)) for v in row], x[i - 1]) for row in Q]
+                scores = [dot(q, [dot([_mp(Fraction(v)) for v in row], x[l]) for row in K]) for l in range(i)]
+                top = max(scores)
+                e = [mpmath.exp(t - top) for t in scores]
+                weights.append(([w / mpmath.fsum(e) for w in e], V))
+            for j in range(1, i + 1):
+                rows.append([mpmath.fsum(a[j - 1] * _mp(Fraction(V[rr][cc])) for a, V in weights)
+                             for rr in range(layer.p) for cc in range(layer.m)])
         S = mpmath.svd_r(mpmath.matrix(rows), compute_uv=False)
         sv = sorted((abs(S[i]) for i in range(S.rows)), reverse=True)
         top = sv[0] if sv else mpmath.mpf(0)
-        if any(top * mpmath.mpf(10) ** -40 < x < top * mpmath.mpf(10) ** -12 for x in sv):
+        if any(top * mpmath.mpf(10) ** -40 < v < top * mpmath.mpf(10) ** -12 for v in sv):
             raise OracleUndecided("a singular value between 10^-40 and 10^-12 of the largest")
-        true_r = sum(1 for x in sv if x >= top * mpmath.mpf(10) ** -12) if top else 0
+        true_r = sum(1 for v in sv if v >= top * mpmath.mpf(10) ** -12) if top else 0
     if r != true_r or d["heads"]["H"] != r:
         return False
     return d["interaction_rank_gap"] == [{"H": h, "minor_order": h + 1} for h in range(r)]
@@ -682,13 +755,29 @@ def truth(kind, d):
 
 # ------------------------------------------------------------------------------------------------------ runs
 
+BASES_FILE = os.path.join(ROOT, "fuzz", "oracle_bases.json")
 _CACHE = {}
 
 
-def _bases(kind):
-    if kind not in _CACHE:
-        _CACHE[kind] = BASES[kind]()
+def load_bases(kind):
+    """The valid certificates of ``kind`` that the mutants start from (fuzz/oracle_bases.json, written by
+    ``--write-bases`` from the generator: the fuzzer itself runs without python-flint, which the generator needs)."""
+    if not _CACHE:
+        with open(BASES_FILE) as fh:
+            _CACHE.update(json.load(fh))
     return _CACHE[kind]
+
+
+_bases = load_bases
+
+
+def write_bases(path=BASES_FILE):
+    """Build every kind's bases with the generator and store them (sorted keys, one kind a line)."""
+    data = {kind: json.loads(json.dumps(build())) for kind, build in BUILDERS.items()}
+    text = "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in data.items()) + "\n}\n"
+    with open(path + ".tmp", "w") as fh:
+        fh.write(text)
+    os.replace(path + ".tmp", path)
 
 
 def run_chunk(job):
@@ -753,12 +842,18 @@ def run(kind, seed, count, workers=1, chunk=250):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kind", choices=KINDS, required=True)
+    ap.add_argument("--kind", choices=KINDS)
+    ap.add_argument("--write-bases", action="store_true", help="rebuild fuzz/oracle_bases.json (needs python-flint)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--findings", default=os.path.join(ROOT, "fuzz", "findings"))
     args = ap.parse_args(argv)
+    if args.write_bases:
+        write_bases()
+        return 0
+    if args.kind is None:
+        ap.error("--kind is required")
     sys.set_int_max_str_digits(0)
     start = time.monotonic()
     counts, findings = run(args.kind, args.seed, args.count, args.workers)
