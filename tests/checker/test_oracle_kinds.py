@@ -121,6 +121,14 @@ def test_a_few_thousand_mutants_of_each_kind_on_two_workers(kind):
     assert counts["confirmed"] > 0
 
 
+def test_the_covering_fuzzer_counts_mutants(monkeypatch):
+    monkeypatch.syspath_prepend(str(_FUZZ.parent / "tests"))
+    C = _load("fuzz_covering")
+    stats, found = C.run_chunk((1, 0, 40))
+    assert stats["tried"] == 40 and not found, found[:1]
+    assert stats["rejected"] > 20 and stats["false"] == 0 and stats["tracebacks"] == 0, stats
+
+
 @pytest.mark.long
 def test_the_covering_fuzzer_counts_mutants_on_two_workers(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
