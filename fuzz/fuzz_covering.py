@@ -8,27 +8,74 @@ families with definite and binary forms, a one-parameter polynomial with no rati
 rank does at seeded random points and at a point on every factor.  Exits 1 on a false acceptance (the
 mutant is written next to the working folder) or on the checker's "malformed" fall-through.
 
-    python fuzz/fuzz_covering.py SEED SECONDS
+    python fuzz/fuzz_covering.py SEED SECONDS                      # as many mutants as SECONDS allow
+    python fuzz/fuzz_covering.py --seed 1 --count 100000 --workers 16    # a fixed number, in parallel
+
+With ``--count``, mutant ``i`` depends on ``(seed, i)`` only (the same counts whatever ``--workers``); a mutant
+the checker decides through its "malformed certificate, read by no obligation" fall-through, or that raises,
+counts as a traceback (exit 1, like a false acceptance). The last line is a summary.
+
+The certificates mutated are stored in fuzz/covering_bases.json (`--write-bases` rebuilds them with the
+generator, which needs python-flint; the fuzzer itself runs without it).
 
 Run on 2026-11-26 (seeds 1 to 4, 120 to 150 s each): 69,513 mutants, 0 false acceptances.
 """
 
+import argparse
+import collections
 import copy
 import json
+import multiprocessing
 import os
 import random
 import sys
 import time
 from fractions import Fraction
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-import sympy
-from symssm import certify
-from symssm.checker.core import check_data
-from symssm.checker.reading import Ledger
-from symssm.checker import parametric_interaction as PI, parametric as PF
-from symssm.sources.parametric_layers import parametric_layer_from_data
-from symssm.sources.parametric import parametric_ssm
-from test_covering import LAYERS, _oracle, I2
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import sympy  # noqa: E402
+from symssm.checker.core import check_data  # noqa: E402
+from symssm.checker.reading import Ledger  # noqa: E402
+from symssm.checker import parametric_interaction as PI, parametric as PF  # noqa: E402
+
+# The layers of issue #41 (as tests/test_covering.py; copied so that this script runs without python-flint, which the
+# generator and that test module need: the certificates are stored in fuzz/covering_bases.json, --write-bases).
+TOKENS = ["u1", "v1", "u2", "v2", "u3", "v3"]
+I2 = [[1, 0], [0, 1]]
+LINEAR_ATTENTION = {"kind": "linear-attention", "name": "two heads on three 2-d tokens", "parameters": TOKENS,
+                    "X": [["u1", "v1"], ["u2", "v2"], ["u3", "v3"]],
+                    "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [-1, 0]], "K": I2, "V": [[1, 0], [0, -1]]}]}
+SWAPPED = {**LINEAR_ATTENTION, "name": "a swapping second head",
+           "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [1, 0]], "K": I2, "V": [[0, 1], [1, 0]]}]}
+
+
+def _operator(name, params, w11, w21):
+    return {"kind": "operator", "name": name, "n": 2, "p": 1, "m": 2, "parameters": params,
+            "blocks": [{"i": 1, "j": 1, "W": [w11]}, {"i": 2, "j": 1, "W": [w21]}]}
+
+
+LAYERS = {"linear-attention": LINEAR_ATTENTION, "swapped": SWAPPED,
+          "cone": _operator("cone", ["x", "y", "z"], ["x", "y"], ["y", "z"]),
+          "squares": _operator("sum of squares", ["x", "y"], ["x", "-y"], ["y", "x"]),
+          "no-root": _operator("no rational zero", ["x", "y"], ["x", "2*y"], ["y", "x"])}
+BASES_FILE = os.path.join(ROOT, "fuzz", "covering_bases.json")
+
+
+def _oracle(name, point):
+    """The interaction rank at a rational point, from the layer's definition with SymPy (no symssm code)."""
+    v = {x: sympy.Rational(q.numerator, q.denominator) for x, q in point.items()}
+    if name in ("linear-attention", "swapped"):
+        spec = LAYERS[name]
+        X = [sympy.Matrix([v[f"u{t}"], v[f"v{t}"]]) for t in (1, 2, 3)]
+        heads = [(sympy.Matrix(h["Q"]), sympy.Matrix(h["K"]), sympy.Matrix(h["V"])) for h in spec["heads"]]
+        blocks = [sum(((Q * X[i]).dot(K * X[j]) * V for Q, K, V in heads), sympy.zeros(2, 2))
+                  for i in range(3) for j in range(i + 1)]
+    else:
+        x, y = v["x"], v["y"]
+        blocks = {"cone": [[x, y], [y, v.get("z")]], "squares": [[x, -y], [y, x]],
+                  "no-root": [[x, 2 * y], [y, x]]}[name]
+        blocks = [sympy.Matrix([row]) for row in blocks]
+    return sympy.Matrix([list(b) for b in blocks]).rank()
 
 def fam_oracle(A, B, C, names, n):
     def f(point):
@@ -48,12 +95,33 @@ FAMS = {
     "uni": ([["1"]], [["t^2 - 2", "s"]], [[1]], ["s", "t"]),
     "gen": ([["a11", "a12"], ["a21", "a22"]], [["b11"], ["b21"]], [["c11", "c12"]], ["a11", "a12", "a21", "a22", "b11", "b21", "c11", "c12"]),
 }
-bases = []
-for name, spec in LAYERS.items():
-    bases.append((name, certify(parametric_layer_from_data(spec)).data, (lambda pt, name=name: _oracle(name, pt)), spec["parameters"], "layer"))
-for name, (A, B, C, ps) in FAMS.items():
-    d = certify(parametric_ssm(A, B, C, parameters=ps), 4).data
-    bases.append((name, d, fam_oracle(A, B, C, ps, 4), ps, "family"))
+_BASES = []
+
+
+def write_bases(path=BASES_FILE):
+    """Certify every layer and family above with the generator (python-flint) and store the certificates."""
+    from symssm import certify
+    from symssm.sources.parametric import parametric_ssm
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    data = {name: certify(parametric_layer_from_data(spec)).data for name, spec in LAYERS.items()}
+    data.update({name: certify(parametric_ssm(A, B, C, parameters=ps), 4).data for name, (A, B, C, ps) in FAMS.items()})
+    text = "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, sort_keys=True, default=str)}" for k, v in data.items())
+    with open(path + ".tmp", "w") as fh:
+        fh.write(text + "\n}\n")
+    os.replace(path + ".tmp", path)
+
+
+def _bases():
+    """The certificates mutated: every layer above and the families (fuzz/covering_bases.json, read once)."""
+    if not _BASES:
+        with open(BASES_FILE) as fh:
+            stored = json.load(fh)
+        for name, spec in LAYERS.items():
+            _BASES.append((name, stored[name], (lambda pt, name=name: _oracle(name, pt)), spec["parameters"], "layer"))
+        for name, (A, B, C, ps) in FAMS.items():
+            _BASES.append((name, stored[name], fam_oracle(A, B, C, ps, 4), ps, "family"))
+    return _BASES
 
 def paths(obj, prefix=()):
     out = [prefix]
@@ -126,42 +194,114 @@ def answers(data, kind, points):
     PF.check_parametric(ledger, data, system, keep=parsed)
     return [PF.head_count_at(parsed, p, data["n"])["head_count"] for p in points]
 
-from parametric_tools import factor_points
-seed = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-budget = float(sys.argv[2]) if len(sys.argv) > 2 else 60
-rng = random.Random(seed)
-pts_cache, truth_cache = {}, {}
-for name, data, oracle, params, kind in bases:
-    draw = lambda names: {x: Fraction(rng.randint(-3, 3), rng.choice((1, 1, 2))) for x in names}
-    pts = [draw(params) for _ in range(25)] + [p for p in factor_points(data, draw)]
-    pts = [{x: p[x] for x in params} for p in pts]
-    pts_cache[name] = pts
-    truth_cache[name] = [oracle(p) for p in pts]
-    assert answers(data, kind, pts) == truth_cache[name], name
-stats = {"tried": 0, "verified": 0, "same": 0, "rejected": 0, "unreadable": 0, "false": 0}
-end = time.time() + budget
-while time.time() < end:
-    name, data, oracle, params, kind = rng.choice(bases)
+from parametric_tools import factor_points  # noqa: E402
+
+FALLTHROUGH = "undecided: malformed certificate, read by no obligation"
+_POINTS = {}
+
+
+def _points(seed):
+    """Per base: seeded random points and points on every factor, with the oracle's answers there."""
+    if seed not in _POINTS:
+        rng = random.Random(f"covering-points:{seed}")
+        out = {}
+        for name, data, oracle, params, kind in _bases():
+            draw = lambda names: {x: Fraction(rng.randint(-3, 3), rng.choice((1, 1, 2))) for x in names}  # noqa: E731
+            pts = [draw(params) for _ in range(25)] + [p for p in factor_points(data, draw)]
+            pts = [{x: p[x] for x in params} for p in pts]
+            truth = [oracle(p) for p in pts]
+            assert answers(data, kind, pts) == truth, name
+            out[name] = (pts, truth)
+        _POINTS[seed] = out
+    return _POINTS[seed]
+
+
+def judge(rng, stats, points, found):
+    """One mutant: checked, and judged by the oracle at every point when it verifies."""
+    name, data, oracle, params, kind = rng.choice(_bases())
     m = mutate(rng, copy.deepcopy(data))
-    res = check_data(m)
     stats["tried"] += 1
-    if res.code == 1:
-        stats["rejected"] += 1
-        assert not res.message.startswith("undecided: malformed certificate, read by no obligation"), (name, res.message)
-        continue
-    if res.code == 2:
-        stats["unreadable"] += 1
-        continue
+    try:
+        res = check_data(m)
+    except BaseException as exc:  # noqa: BLE001 - a raise out of the checker is what this harness looks for
+        stats["tracebacks"] += 1
+        found.append(("traceback", name, f"{type(exc).__name__}: {exc}"[:200], m))
+        return
+    if res.message.startswith(FALLTHROUGH):
+        stats["tracebacks"] += 1
+        found.append(("traceback", name, res.message[:200], m))
+        return
+    if res.code != 0:
+        stats["rejected" if res.code == 1 else "unreadable"] += 1
+        return
     stats["verified"] += 1
     if m == data:
         stats["same"] += 1
-        continue
-    got = answers(m, kind, pts_cache[name])
-    for p, g, t in zip(pts_cache[name], got, truth_cache[name]):
+        return
+    pts, truth = points[name]
+    got = answers(m, kind, pts)
+    for p, g, t in zip(pts, got, truth):
         if g is not None and g != t:
             stats["false"] += 1
-            print("FALSE ACCEPTANCE", name, {k: str(v) for k, v in p.items()}, g, t)
-            json.dump(m, open(f"false-{name}-{stats['false']}.json", "w"))
-            break
-print(stats)
-sys.exit(1 if stats["false"] else 0)
+            found.append(("false-acceptance", name, f"at {({k: str(v) for k, v in p.items()})}: {g}, truly {t}", m))
+            return
+
+
+def run_chunk(job):
+    """Mutants ``start .. start + count - 1`` of ``seed`` (each from its own generator)."""
+    seed, start, count = job
+    stats, found = collections.Counter(), []
+    points = _points(seed)
+    for i in range(start, start + count):
+        judge(random.Random(f"covering:{seed}:{i}"), stats, points, found)
+    return stats, found
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("legacy", nargs="*", help="SEED SECONDS (the first form above)")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--count", type=int, default=None, help="mutants (default: as many as SECONDS allow)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--write-bases", action="store_true", help="rebuild fuzz/covering_bases.json (needs python-flint)")
+    args = ap.parse_args(argv)
+    if args.write_bases:
+        write_bases()
+        return 0
+    seed = args.seed if args.seed is not None else int(args.legacy[0]) if args.legacy else 0
+    budget = float(args.legacy[1]) if len(args.legacy) > 1 else 60.0
+    start = time.time()
+    stats, found = collections.Counter(), []
+    if args.count is None:
+        rng, points = random.Random(seed), _points(seed)
+        start = time.time()  # SECONDS of mutants, after the bases are built
+        while time.time() < start + budget:
+            judge(rng, stats, points, found)
+    else:
+        jobs = [(seed, s, min(250, args.count - s)) for s in range(0, args.count, 250)]
+        if args.workers > 1:
+            _points(seed)  # built once, before the workers fork
+            pool = multiprocessing.get_context("fork").Pool(args.workers, maxtasksperchild=40)
+            results = list(pool.imap_unordered(run_chunk, jobs))
+            pool.close()
+            pool.join()
+        else:
+            results = map(run_chunk, jobs)
+        for part, more in results:
+            stats.update(part)
+            found += more
+    for what, name, detail, m in found[:10]:
+        path = f"false-{name}-{len(found)}.json" if what == "false-acceptance" else f"traceback-{name}.json"
+        with open(path, "w") as fh:
+            json.dump(m, fh)
+        print(what.upper(), name, detail, "->", path)
+    took = time.time() - start
+    print(dict(stats))
+    print(f"covering: {stats['tried']} mutants (seed {seed}, {args.workers} workers): {stats['rejected']} rejected, "
+          f"{stats['unreadable']} unreadable, {stats['verified']} accepted ({stats['same']} unchanged) and judged at "
+          f"every point; FALSE ACCEPTANCES {stats['false']}, tracebacks {stats['tracebacks']}; {took:.0f} s")
+    return 1 if stats["false"] or stats["tracebacks"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -24,6 +24,11 @@ every mutant the checker accepts with the same oracle: an accepted mutant whose 
 true is a *true acceptance*, one with a false answer is a *false acceptance*.
 
     python fuzz/fuzz_parametric.py --seed 1 --systems 2000 --mutants 10000
+    python fuzz/fuzz_parametric.py --seed 1 --systems 4000 --mutants 100000 --shards 64 --workers 16
+
+``--shards S`` splits the run into S independent runs (seeds ``"SEED:i"``, each with its share of systems and
+mutants) and ``--workers`` runs them in parallel: the counts depend on the shards, not on the workers. A mutant
+decided by the checker's "malformed certificate" fall-through, or that raises, is a failure like a false one.
 
 Prints a summary; exits 1 on any false claim, wrong answer or false acceptance.  The test suite
 runs a bounded version (``tests/test_oracle_parametric.py``); docs/robustness.md records long runs.
@@ -34,6 +39,7 @@ import collections
 import copy
 import hashlib
 import json
+import multiprocessing
 import random
 import sys
 import time
@@ -790,7 +796,17 @@ def run(seed, systems, mutants, *, log=print, layers=0.4):
     for _ in range(mutants if pool else 0):
         spec, data = rng.choice(pool)
         forged, fspec = mutate(rng, data, spec)
-        res = check_data(forged)
+        counts["mutants"] += 1
+        try:
+            res = check_data(forged)
+        except BaseException as exc:  # noqa: BLE001 - a raise out of the checker is what this harness looks for
+            counts["TRACEBACK"] += 1
+            bad.append(("traceback", "mutant", json.dumps(forged)[:2000], f"{type(exc).__name__}: {exc}"[:200]))
+            continue
+        if res.message.startswith("undecided: malformed certificate, read by no obligation"):
+            counts["TRACEBACK"] += 1
+            bad.append(("traceback", "mutant", json.dumps(forged)[:2000], res.message[:200]))
+            continue
         counts[{0: "mutant verified", 1: "mutant rejected", 2: "mutant undecided"}[res.code]] += 1
         if res.code != 0:
             continue
@@ -804,16 +820,56 @@ def run(seed, systems, mutants, *, log=print, layers=0.4):
     return counts, bad
 
 
+def _shard(job):
+    seed, shard, systems, mutants = job
+    return run(seed if shard is None else f"{seed}:{shard}", systems, mutants, log=lambda *a: None)
+
+
+def run_sharded(seed, systems, mutants, shards, workers=1):
+    """``shards`` independent runs (shard ``i`` seeded by ``"seed:i"``; one shard is :func:`run` with ``seed``), each
+    with its share of the systems and mutants, on ``workers`` processes: the counts depend on the shards only."""
+    share = lambda total, i: total // shards + (i < total % shards)  # noqa: E731
+    jobs = [(seed, None if shards == 1 else i, share(systems, i), share(mutants, i)) for i in range(shards)]
+    if workers > 1:
+        pool = multiprocessing.get_context("fork").Pool(min(workers, shards), maxtasksperchild=1)
+        results = pool.map(_shard, jobs, chunksize=1)
+        pool.close()
+        pool.join()
+    else:
+        results = [_shard(job) for job in jobs]
+    counts, bad = collections.Counter(), []
+    for part, more in results:
+        counts.update({k: v for k, v in part.items() if k != "seconds"})
+        bad += more
+    return counts, bad
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--systems", type=int, default=200, help="random families and layers to certify and probe")
     ap.add_argument("--mutants", type=int, default=1000, help="forged certificates to check and judge")
+    ap.add_argument("--shards", type=int, default=1, help="independent runs the work is split into (seeds 'SEED:i')")
+    ap.add_argument("--workers", type=int, default=1, help="processes running the shards")
     args = ap.parse_args(argv)
-    counts, bad = run(args.seed, args.systems, args.mutants)
+    start = time.time()
+    if args.shards == 1 and args.workers == 1:
+        counts, bad = run(args.seed, args.systems, args.mutants)
+        counts.pop("seconds", None)
+    else:
+        counts, bad = run_sharded(args.seed, args.systems, args.mutants, args.shards, args.workers)
+        for status, kind, what, detail in bad[:10]:
+            print(f"{status} ({kind}): {detail}\n  {what[:600]}")
+    took = time.time() - start
     for key in sorted(counts):
         print(f"{key:40s} {counts[key]}")
     print("failures:", len(bad))
+    false = sum(v for k, v in counts.items() if k.startswith("FALSE ACCEPTANCE"))
+    print(f"parametric: {counts['mutants']} mutants (seed {args.seed}, {args.shards} shards, {args.workers} workers; "
+          f"{counts['family: certified'] + counts['layer: certified']} certificates probed): "
+          f"{counts['mutant rejected']} rejected, {counts['mutant undecided']} undecided, "
+          f"{counts['true acceptance']} accepted and confirmed; FALSE ACCEPTANCES {false}, "
+          f"tracebacks {counts['TRACEBACK']}; {took:.0f} s")
     return 1 if bad else 0
 
 
