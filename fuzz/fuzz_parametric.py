@@ -50,6 +50,7 @@ import sympy
 from symssm import certify
 from symssm.checker import polynomials as CP
 from symssm.checker.core import check_data
+from symssm.checker.kernel import Unreadable
 from symssm.errors import SymssmError
 from symssm.sources.parametric import parametric_from_data
 from symssm.sources.parametric_layers import parametric_layer_from_data
@@ -374,10 +375,14 @@ class Answers:
 
         if self.code != 0:
             return self.code, None, self.message
-        if self.data["kind"] == "parametric-head-count":
-            at = head_count_at(self.parsed, point, self.data["n"])
-            return 0, at["head_count"], at["reason"]
-        at = interaction_rank_at(self.parsed, point, self.system)
+        CP.reset_work()  # each point is its own `symssm check --at` run: its own work budget
+        try:
+            if self.data["kind"] == "parametric-head-count":
+                at = head_count_at(self.parsed, point, self.data["n"])
+                return 0, at["head_count"], at["reason"]
+            at = interaction_rank_at(self.parsed, point, self.system)
+        except Unreadable as exc:  # over a work limit at this point: undecided, as the command says (exit 2)
+            return 2, None, str(exc)
         return 0, at["interaction_rank"], at["reason"]
 
 
