@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import sympy  # noqa: E402
 from symssm.checker.core import check_data  # noqa: E402
 from symssm.checker.reading import Ledger  # noqa: E402
-from symssm.checker import parametric_interaction as PI, parametric as PF  # noqa: E402
+from symssm.checker import parametric_interaction as PI, parametric as PF, polynomials as PP  # noqa: E402
 
 # The layers of issue #41 (as tests/test_covering.py; copied so that this script runs without python-flint, which the
 # generator and that test module need: the certificates are stored in fuzz/covering_bases.json, --write-bases).
@@ -185,14 +185,21 @@ def mutate(rng, data):
     return data
 
 def answers(data, kind, points):
+    """The certificate's answer at each point, each with its own work budget (one `symssm check --at` run each)."""
     ledger, parsed = Ledger(), []
     if kind == "layer":
         system = PI.read_parametric_layer(ledger, data["system"])
         PI.check_parametric_interaction(ledger, data, system, keep=parsed)
-        return [PI.interaction_rank_at(parsed, p, system)["interaction_rank"] for p in points]
-    system = PF.read_parametric_system(ledger, data["system"])
-    PF.check_parametric(ledger, data, system, keep=parsed)
-    return [PF.head_count_at(parsed, p, data["n"])["head_count"] for p in points]
+        at = lambda p: PI.interaction_rank_at(parsed, p, system)["interaction_rank"]  # noqa: E731
+    else:
+        system = PF.read_parametric_system(ledger, data["system"])
+        PF.check_parametric(ledger, data, system, keep=parsed)
+        at = lambda p: PF.head_count_at(parsed, p, data["n"])["head_count"]  # noqa: E731
+    out = []
+    for p in points:
+        PP.reset_work()
+        out.append(at(p))
+    return out
 
 from parametric_tools import factor_points  # noqa: E402
 
@@ -206,6 +213,7 @@ def _points(seed):
         rng = random.Random(f"covering-points:{seed}")
         out = {}
         for name, data, oracle, params, kind in _bases():
+            PP.reset_work()  # the oracle's own parsing of the factors is not the checker's work
             draw = lambda names: {x: Fraction(rng.randint(-3, 3), rng.choice((1, 1, 2))) for x in names}  # noqa: E731
             pts = [draw(params) for _ in range(25)] + [p for p in factor_points(data, draw)]
             pts = [{x: p[x] for x in params} for p in pts]
