@@ -102,12 +102,12 @@ def check(path):
     return verdict
 
 
-def has_coq(kind):
-    """Whether certificates of ``kind`` have a Coq export (a row of the table with one)."""
+def has_coq(data):
+    """Whether certificates of ``data``'s kind have a Coq export."""
     from ..certificate import kinds
 
     try:
-        return kinds.of({"kind": kind}).coq is not None
+        return kinds.of(data).coq is not None
     except InputError:
         return False
 

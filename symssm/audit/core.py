@@ -1,21 +1,18 @@
 """``symssm audit``: is every certified result of a paper visibly on its pages, as certified?
 
-The verdict is about the compiled pages, never the TeX source: a ``.tex`` paper is compiled in a throw-away
-copy (:mod:`~symssm.audit.compile`), a ``.pdf`` is read as it is.  Every certificate under the folder is
-found by SHA-256 and re-checked (:mod:`~symssm.audit.certificates`); the statements its LaTeX typesets
-(:mod:`~symssm.audit.statements`) are looked for on the pages as runs of visible glyphs
-(:mod:`~symssm.audit.claims`).  The statements the paper must show are those of the symssm fragments and
-macro files the engine read (the compile's ``.fls`` list; each file's first comment names its certificate).
-The statuses (:data:`STATUSES`) and the exit status are described in docs/latex.md.
+The verdict is about the compiled pages, never the TeX source.  Each certificate under the folder is re-checked
+and the statements its LaTeX typesets are looked for on the pages as runs of visible glyphs; the paper must show
+those of the symssm files the engine read (the ``.fls`` list).  Statuses and exit status: docs/latex.md.
 """
 
 import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import InputError
-from .compile import address, compile_paper, read_text, synctex, temporary_folder
+from .compile import address, compile_paper, read_text, synctex
 
 __all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING"]
 
@@ -66,8 +63,7 @@ class Report:
 
 
 def exit_code(report):
-    """0 when at least one certified statement is shown and nothing fails (with ``strict``, also nothing
-    unchecked, consistent or unused), else 1.
+    """0 when a certified statement is shown and nothing fails (``strict``: nor is unchecked, consistent, unused).
 
     Examples
     --------
@@ -116,7 +112,6 @@ def _labels(compiled):
 
 def _label_option(options):
     import shlex
-
     try:
         words = shlex.split(options)
     except ValueError:
@@ -126,10 +121,9 @@ def _label_option(options):
 
 def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=False, seconds=120.0, progress=None,
           keep=None):
-    """Audit a paper (``.tex``: compiled first; ``.pdf``: as given) against the certificates under ``certificates``
-    (default: the paper's folder): a :class:`Report`.  ``engine``, ``seconds``: the compile's; ``coq``: re-prove
-    each verified head count in Coq; ``strict``: unchecked, consistent and unused rows fail; ``progress``: called
-    with a short line at each step; ``keep``: called with the report and the PDF's path while the PDF exists.
+    """The :class:`Report` of a paper (``.tex``: compiled; ``.pdf``: as given) against the certificates under
+    ``certificates`` (default: its folder).  ``coq``: re-prove verified head counts; ``strict``: unchecked,
+    consistent and unused rows fail; ``progress(line)`` at each step; ``keep(report, pdf)`` while the PDF exists.
 
     Raises
     ------
@@ -152,7 +146,7 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
         raise InputError(f"{folder}: not a folder of certificates")
     say = progress or (lambda text: None)
     is_pdf = paper.lower().endswith(".pdf")
-    with temporary_folder() as tmp:
+    with tempfile.TemporaryDirectory(prefix="symssm-audit-") as tmp:
         compiled = None if is_pdf else compile_paper(paper, tmp, engine=engine, seconds=seconds, progress=say)
         pdf = paper if is_pdf else compiled.pdf
         report = Report(paper, _rel(folder), pdf if is_pdf else os.path.basename(pdf), None if is_pdf else engine,
@@ -233,8 +227,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                                     "states the opposite of what the certificate proves")
                 claim.page, claim.order, claim.anchor = runs[-1].page, runs[0].start, runs[-1].glyphs[0][1].origin
                 claim.box = _union(g.bbox for r in runs for p, g in r.glyphs if p == claim.page)
-                for r in runs:
-                    covered.update(range(r.start, r.end))
+                covered.update(i for r in runs for i in range(r.start, r.end))
                 end = runs[-1].end
                 if st.tail:  # the proof's last sentence; else about a column of the proof
                     tails = occurrences(stream, st.tail, end, end + 3 * PART_WINDOW)
@@ -270,9 +263,9 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     def beside(indices):
         return _beside([Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages)
 
-    for pc in prose_claims(stream, covered, systems, fragments, beside):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail,
-                            page=pc.page, box=pc.box, certificate=pc.certificate or None, order=pc.at))
+    claims += [Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
+                     box=pc.box, certificate=pc.certificate or None, order=pc.at)
+               for pc in prose_claims(stream, covered, systems, fragments, beside)]
     for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them
         text = "".join(g.char for g in page.glyphs)
         if page.images and re.search("Theorem|Lemma|Certified|Proposition|Corollary", text):
@@ -288,37 +281,27 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     kernel = {}
     for c in claims if coq else ():  # Coq re-proves each verified head count of a real system
         d = data[c.sha256][1] if c.sha256 in data else None
-        if c.status == "verified" and c.what.endswith("fragment") and d and certs.has_coq(d["kind"]) and \
-                not d.get("field"):
-            if c.sha256 not in kernel:
-                kernel[c.sha256] = certs.kernel_check(d)
-            if kernel[c.sha256] is True:
-                c.status = "kernel-checked"
-            else:
-                report.notes.append(f"{c.certificate}: {kernel[c.sha256]}")
+        if c.status == "verified" and c.what.endswith("fragment") and d and certs.has_coq(d) and not d.get("field"):
+            kernel[c.sha256] = kernel[c.sha256] if c.sha256 in kernel else certs.kernel_check(d)
+            c.status = "kernel-checked" if kernel[c.sha256] is True else c.status
+            report.notes += [] if kernel[c.sha256] is True else [f"{c.certificate}: {kernel[c.sha256]}"]
     claims += [Claim("unused", d["kind"], os.path.basename(path), "no page shows a statement of this certificate",
                      certificate=_rel(path), sha256=sha, order=_LAST + 1)
                for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0])
                if sha not in shown and sha not in {e[3] for e in included}]
-    claims.sort(key=lambda c: c.order)
-    for i, c in enumerate(claims, 1):
+    report.claims = sorted(claims, key=lambda c: c.order)
+    for i, c in enumerate(report.claims, 1):
         c.order = i
-    report.claims = claims
 
 
 def _beside(runs, pages):
-    """What lies beside the runs' glyphs that they do not explain (a digit drawn as a path, a Type 3 glyph, an
-    annotation, stray ink): :func:`symssm.audit.pages.run_problems`, page by page."""
+    """What lies beside the runs' glyphs that they do not explain: :func:`~symssm.audit.pages.run_problems`."""
     from .pages import run_problems
 
     by_number, out = {p.number: p for p in pages}, []
     for r in runs:
-        by_page = {}
-        for num, g in r.glyphs:
-            by_page.setdefault(num, []).append(g)
-        for num, glyphs in by_page.items():
-            # a display's rules (fraction bars, radicals) are read as drawings beside it
-            out += [x for x in run_problems(by_number[num], glyphs)
+        for num in dict.fromkeys(n for n, _ in r.glyphs):  # a display's rules are drawings beside it, not problems
+            out += [x for x in run_problems(by_number[num], [g for n, g in r.glyphs if n == num])
                     if not (r.display and x.startswith("a drawing beside"))]
     return tuple(dict.fromkeys(out))
 
