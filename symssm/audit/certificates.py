@@ -15,12 +15,9 @@ import re
 
 from ..errors import InputError, SymssmError
 
-__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "parse_marker", "kernel_check",
-           "has_coq"]
+__all__ = ["MAX_JSON_FILES", "MAX_JSON_BYTES", "index", "check", "parse_marker", "kernel_check"]
 
-#: Most ``.json`` files indexed under the certificates folder; larger ones than 256 MB are skipped.
-MAX_JSON_FILES = 20000
-MAX_JSON_BYTES = 256 * 2**20
+MAX_JSON_FILES, MAX_JSON_BYTES = 20000, 256 * 2**20  # most .json files indexed; larger ones are skipped
 
 _MARKER = re.compile(r"% symssm (fragment|macros): ([a-z-]+) certificate ([0-9a-f]{64}); file (\S+); options (.*)")
 
@@ -32,9 +29,8 @@ def parse_marker(line):
 
 
 def index(folder):
-    """``({sha256: (path, data)}, {file name: [paths]})`` of the symssm certificates under ``folder``.
-
-    A certificate whose envelope does not check is listed by name only (a fragment naming it is "changed")."""
+    """``({sha256: (path, data)}, {file name: [paths]})`` of the symssm certificates under ``folder`` (one whose
+    envelope does not check by name only: a fragment naming it is "changed")."""
     from ..certificate.envelope import check_envelope
     from ..formats.jsonio import loads_strict
     from ..render.style import certificate_sha256
@@ -102,18 +98,9 @@ def check(path):
     return verdict
 
 
-def has_coq(data):
-    """Whether certificates of ``data``'s kind have a Coq export."""
-    from ..certificate import kinds
-
-    try:
-        return kinds.of(data).coq is not None
-    except InputError:
-        return False
-
-
 def kernel_check(data, seconds=600):
-    """True when Coq accepts the re-proof of a verified head count (``coqc`` with mathcomp), else why not.
+    """True when Coq accepts the re-proof of a verified head count of a real system (``coqc`` with mathcomp), None
+    when its kind has no Coq export or it has a field, else why not.
 
     Raises
     ------
@@ -125,9 +112,15 @@ def kernel_check(data, seconds=600):
     import tempfile
     from types import SimpleNamespace
 
+    from ..certificate import kinds
     from ..certificate.envelope import verify
     from ..render.coq import coq_project
 
+    try:
+        if kinds.of({"kind": data["kind"]}).coq is None or data.get("field"):
+            return None
+    except InputError:
+        return None
     if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
         raise InputError("--coq: coqc is not installed")
     try:

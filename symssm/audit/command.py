@@ -60,14 +60,12 @@ def run(args):
 
     def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region and a margin, by PDFium
         with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
-            for c in report.claims if args.html else ():
-                x0, y0, x1, y1 = c.box or (0, 0, 0, 0)
-                path = os.path.join(tmp, f"crop-{c.order}.png")
+            for c in [c for c in report.claims if c.page is not None and c.box is not None] if args.html else ():
+                (x0, y0, x1, y1), path = c.box, os.path.join(tmp, f"crop-{c.order}.png")
                 try:
-                    if c.page is not None and c.box is not None:
-                        render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
-                        with open(path, "rb") as fh:
-                            crops[c.order] = fh.read()
+                    render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
+                    with open(path, "rb") as fh:
+                        crops[c.order] = fh.read()
                 except (InputError, OSError):
                     pass
 

@@ -4,13 +4,6 @@ The paper's folder (regular files, no links) is copied and compiled as latexmk w
 when asked, reruns up to :data:`MAX_RUNS`), with shell escape off, kpathsea's paranoid file access, SyncTeX and
 the recorder; each program in its own process group, killed with its children at the time limit or on an
 interrupt.  A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error.
-
-Examples
---------
->>> first_error("./sections/a.tex:12: Undefined control sequence.\\nl.12 \\\\foo")
-'sections/a.tex:12: Undefined control sequence.'
->>> first_error("! Emergency stop.\\n<*> paper.tex")
-'! Emergency stop.'
 """
 
 import gzip
@@ -99,14 +92,7 @@ def first_error(log):
 
 
 def recorded_inputs(fls_text, folder):
-    """Paths (relative to ``folder``) of the files in ``folder`` an ``.fls`` recorder list shows the engine read.
-
-    Examples
-    --------
-    >>> fls = "PWD /tmp/x\\nINPUT ./a.tex\\nINPUT /usr/share/texmf/b.sty\\nOUTPUT a.log\\nINPUT a.tex"
-    >>> recorded_inputs(fls, "/tmp/x")
-    ('a.tex',)
-    """
+    """Paths (relative to ``folder``) of the files in ``folder`` an ``.fls`` recorder list shows the engine read."""
     pwd, out = folder, []
     for line in fls_text.splitlines():
         if line.startswith("PWD "):

@@ -280,11 +280,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             c.file, c.line = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0)) or (None, None)
     kernel = {}
     for c in claims if coq else ():  # Coq re-proves each verified head count of a real system
-        d = data[c.sha256][1] if c.sha256 in data else None
-        if c.status == "verified" and c.what.endswith("fragment") and d and certs.has_coq(d) and not d.get("field"):
-            kernel[c.sha256] = kernel[c.sha256] if c.sha256 in kernel else certs.kernel_check(d)
-            c.status = "kernel-checked" if kernel[c.sha256] is True else c.status
-            report.notes += [] if kernel[c.sha256] is True else [f"{c.certificate}: {kernel[c.sha256]}"]
+        if c.status == "verified" and c.what.endswith("fragment") and c.sha256 in data:
+            k = kernel[c.sha256] = kernel[c.sha256] if c.sha256 in kernel else certs.kernel_check(data[c.sha256][1])
+            c.status = "kernel-checked" if k is True else c.status
+            report.notes += [f"{c.certificate}: {k}"] if isinstance(k, str) else []
     claims += [Claim("unused", d["kind"], os.path.basename(path), "no page shows a statement of this certificate",
                      certificate=_rel(path), sha256=sha, order=_LAST + 1)
                for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0])

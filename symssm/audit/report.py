@@ -1,8 +1,8 @@
 """The audit's report: terminal lines, a stable JSON document, one self-contained HTML page.
 
-Each lists the claims in the order of the pages, their text as the page shows it (never TeX).  The HTML page
-embeds a PDFium crop of each claim's region (no network, no script); the JSON document
-(:data:`SCHEMA_VERSION`, documented in docs/latex.md) only gains fields within a version.
+Each lists the claims in page order as the page shows them (never TeX); the HTML page embeds a PDFium crop of
+each claim's region (no network, no script); the JSON document (:data:`SCHEMA_VERSION`, docs/latex.md) only
+gains fields within a version.
 
 Examples
 --------
@@ -63,25 +63,16 @@ def terminal_lines(report):
 
 def to_json(report):
     """The report as a JSON-ready dict (schema :data:`SCHEMA_VERSION`, documented in docs/latex.md)."""
-    return {
-        "format": "symssm-audit",
-        "version": SCHEMA_VERSION,
-        "paper": report.paper,
-        "pdf": report.pdf,
-        "engine": report.engine,
-        "certificates_folder": report.folder,
-        "pages": report.pages,
-        "strict": report.strict,
-        "exit_code": exit_code(report),
-        "verdict": summary(report),
-        "by_status": dict(Counter(c.status for c in report.claims)),
-        "claims": [{
-            "number": c.order, "status": c.status, "what": c.what, "text": c.text, "reason": c.reason or None,
-            "page": c.page, "box": [round(v, 2) for v in c.box] if c.box else None, "label": c.label,
-            "paper_number": c.number, "file": c.file, "line": c.line, "certificate": c.certificate,
-            "sha256": c.sha256} for c in report.claims],
-        "notes": list(report.notes),
-    }
+    return {"format": "symssm-audit", "version": SCHEMA_VERSION, "paper": report.paper, "pdf": report.pdf,
+            "engine": report.engine, "certificates_folder": report.folder, "pages": report.pages,
+            "strict": report.strict, "exit_code": exit_code(report), "verdict": summary(report),
+            "by_status": dict(Counter(c.status for c in report.claims)),
+            "claims": [{"number": c.order, "status": c.status, "what": c.what, "text": c.text,
+                        "reason": c.reason or None, "page": c.page,
+                        "box": [round(v, 2) for v in c.box] if c.box else None, "label": c.label,
+                        "paper_number": c.number, "file": c.file, "line": c.line, "certificate": c.certificate,
+                        "sha256": c.sha256} for c in report.claims],
+            "notes": list(report.notes)}
 
 
 _COLOURS = {**dict.fromkeys(FAILING, ("#f8c0c0", "#7a0000")), "changed": ("#ead8f5", "#5a1f80"),
