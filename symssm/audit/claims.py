@@ -71,12 +71,13 @@ def numbers(text):
 
 @dataclass(frozen=True)
 class Run:
-    """Where a text was found: the glyphs (with their pages) in reading order."""
+    """Where a text was found: ``glyphs`` ((page number, Glyph), ...), ``start`` and ``end`` (glyph indices);
+    ``display``: a theorem's formulas compared as a multiset (a "bag" segment)."""
 
-    glyphs: tuple  # ((page number, Glyph), ...)
-    start: int  # offset in the stream
+    glyphs: tuple
+    start: int
     end: int
-    display: bool = False  # a theorem's formulas compared as a multiset (a "bag" segment)
+    display: bool = False
 
     @property
     def problems(self):  # ("drawn in white on page 2", ...), once each
@@ -190,10 +191,8 @@ def page_order(glyphs):
 
 def _displays_shown(stream, first, end, displays):
     """Each display's :func:`page_order` found, in order, on whole lines of the glyphs ``first`` to ``end``."""
-    lines = [(max(a, first), min(b, end)) for a, b in stream.lines if b > first and a < end]
-    at = 0
+    lines, at = [(max(a, first), min(b, end)) for a, b in stream.lines if b > first and a < end], 0
     for want in displays:
-        found = None
         for i in range(at, len(lines)):
             glyphs = {}
             for j in range(i, len(lines)):
@@ -204,11 +203,10 @@ def _displays_shown(stream, first, end, displays):
                 if got == want or len(got) > len(want):
                     break
             if got == want:
-                found = j
+                at = j + 1
                 break
-        if found is None:
+        else:
             return want
-        at = found + 1
     return None
 
 
@@ -220,8 +218,7 @@ def _bag_why(stream, pos, nxt, segment, following):
     got = stream.text[pos:nxt.start()]
     want, have = Counter(significant(segment[1])), Counter(significant(got.replace("\x01", "")))
     missing, extra = want - have, have - want
-    if missing.get("-", 0) <= got.count("\x01"):  # a hyphen TeX broke a line at
-        missing.pop("-", None)
+    missing["-"] = 0 if missing.get("-", 0) <= got.count("\x01") else missing["-"]  # TeX broke a line at a hyphen
     missing, extra = "".join(sorted(missing.elements())), "".join(sorted(extra.elements()))
     if missing or extra:
         return ("altered: the theorem's formulas differ from the certificate's"
