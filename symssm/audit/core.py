@@ -16,12 +16,10 @@ from .compile import address, compile_paper, read_text, synctex
 
 __all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING"]
 
-STATUSES = {
-    "verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden": "HIDDEN", "not-shown": "NOT SHOWN",
-    "changed": "CHANGED", "missing-certificate": "MISSING CERTIFICATE", "fails-check": "FAILS CHECK",
-    "contradicts": "CONTRADICTS CERTIFICATE", "unchecked": "UNCHECKED", "consistent": "CONSISTENT",
-    "unused": "UNUSED",
-}
+STATUSES = {"verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden": "HIDDEN", "not-shown": "NOT SHOWN",
+            "changed": "CHANGED", "missing-certificate": "MISSING CERTIFICATE", "fails-check": "FAILS CHECK",
+            "contradicts": "CONTRADICTS CERTIFICATE", "unchecked": "UNCHECKED", "consistent": "CONSISTENT",
+            "unused": "UNUSED"}
 PASSING = {"verified", "kernel-checked"}
 FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts"}
 STRICT_FAILING = {"unchecked", "consistent", "unused"}
@@ -87,7 +85,6 @@ def _rel(path):
 def _included(compiled):
     """``[(file, what, kind, sha, source file name, options)]`` of the symssm files the engine read."""
     from .certificates import parse_marker
-
     out = []
     for rel in compiled.inputs if compiled else ():
         first = read_text(os.path.join(compiled.folder, rel), 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
@@ -110,15 +107,6 @@ def _labels(compiled):
     return out
 
 
-def _label_option(options):
-    import shlex
-    try:
-        words = shlex.split(options)
-    except ValueError:
-        return None
-    return words[words.index("--label") + 1] if "--label" in words[:-1] else None
-
-
 def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=False, seconds=120.0, progress=None,
           keep=None):
     """The :class:`Report` of a paper (``.tex``: compiled; ``.pdf``: as given) against the certificates under
@@ -130,13 +118,6 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     InputError
         If the paper or the folder cannot be read, the paper does not compile (its first error, with file
         and line), or the PDF cannot be read.
-
-    Examples
-    --------
-    >>> audit("no-such-folder/no-such-paper.tex")
-    Traceback (most recent call last):
-    ...
-    symssm.errors.InputError: no-such-folder/no-such-paper.tex: no such file
     """
     paper = os.fspath(paper)
     if not os.path.isfile(paper):
@@ -157,6 +138,15 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     return report
 
 
+def _label_option(options):
+    import shlex
+    try:
+        words = shlex.split(options)
+    except ValueError:
+        return None
+    return words[words.index("--label") + 1] if "--label" in words[:-1] else None
+
+
 def _union(boxes):
     boxes = list(boxes)
     return tuple(f(b[i] for b in boxes) for i, f in enumerate((min, min, max, max)))
@@ -167,7 +157,6 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     from .claims import PART_WINDOW, Run, Stream, find_whole, negated_before, occurrences, prose_claims
     from .pages import read_pdf
     from .statements import statements
-
     say("reading the pages")
     pages = read_pdf(pdf)
     report.pages, stream = len(pages), Stream(pages)
@@ -296,7 +285,6 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
 def _beside(runs, pages):
     """What lies beside the runs' glyphs that they do not explain: :func:`~symssm.audit.pages.run_problems`."""
     from .pages import run_problems
-
     by_number, out = {p.number: p for p in pages}, []
     for r in runs:
         for num in dict.fromkeys(n for n, _ in r.glyphs):  # a display's rules are drawings beside it, not problems

@@ -40,16 +40,14 @@ def summary(report):
     where = f"{report.pages} page{'s' if report.pages != 1 else ''}, " + (
         f"compiled with {report.engine}" if report.engine else "the PDF as given")
     if exit_code(report) == 0:
-        head = f"PASSED: {shown} certified statement{'s' if shown != 1 else ''} shown as certified"
-        if loose:
-            head += f"; {loose} other claim{'s' if loose != 1 else ''} listed, not decided"
+        head = f"PASSED: {shown} certified statement{'s' if shown != 1 else ''} shown as certified" + (
+            f"; {loose} other claim{'s' if loose != 1 else ''} listed, not decided" if loose else "")
     elif not shown and not bad:
         head = "FAILED: no certified statement is shown on the pages"
     else:
-        parts = ", ".join(f"{counts[s]} {STATUSES[s].lower()}" for s in STATUSES if s in FAILING and counts.get(s))
-        if report.strict and loose and not bad:
-            parts = f"{loose} unchecked, consistent or unused (--strict)"
-        head = f"FAILED: {parts}"
+        head = "FAILED: " + (f"{loose} unchecked, consistent or unused (--strict)" if report.strict and loose and
+                             not bad else ", ".join(f"{counts[s]} {STATUSES[s].lower()}" for s in STATUSES
+                                                    if s in FAILING and counts.get(s)))
     return f"audit of {report.paper}: {head} ({where})"
 
 
@@ -106,9 +104,7 @@ def _status(status):
 
 def to_html(report, crops=None):
     """The report as one self-contained HTML page; ``crops``: {claim number: PNG bytes} of the page regions."""
-    crops = crops or {}
-    code = exit_code(report)
-    counts = Counter(c.status for c in report.claims)
+    crops, code, counts = crops or {}, exit_code(report), Counter(c.status for c in report.claims)
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>symssm audit: {_e(report.paper)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
            f"<h1>symssm audit of {_e(report.paper)}</h1>",
@@ -123,14 +119,11 @@ def to_html(report, crops=None):
         label = c.label if c.label and not c.label.startswith("symssm:") else ""
         where = f"<br><span class=\"muted\">{_e(c.file)}:{c.line}</span>" if c.file else ""
         cert = f"<br><span class=\"muted\">{_e(c.certificate)}</span>" if c.certificate else ""
-        png = crops.get(c.order)
         img = (f'<img class="crop" alt="page {c.page}" src="data:image/png;base64,'
-               f'{base64.b64encode(png).decode("ascii")}">' if png else "")
+               f'{base64.b64encode(crops[c.order]).decode("ascii")}">' if crops.get(c.order) else "")
         out.append(f'<tr class="claim status-{_e(c.status)}"><td>{c.order}</td><td>{_e(c.page or "")}</td>'
-                   f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>"
-                   f"{_status(c.status)}"
-                   f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td>'
-                   f"<td>{img}</td></tr>")
+                   f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>{_status(c.status)}"
+                   f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td><td>{img}</td></tr>')
     out += ["</tbody>", "</table>"]
     if report.notes:
         out += ["<h2>Notes</h2>", '<ul id="notes">'] + [f"<li>{_e(n)}</li>" for n in report.notes] + ["</ul>"]
@@ -176,14 +169,13 @@ def run(args):
     from ..render.summary import terminal_safe
     from .core import audit
     from .pages import render_crop
-
+    crops = {}
     if args.html:
         check_output_path(args.html, inputs=(args.paper,))
-    crops = {}
 
     def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region and a margin, by PDFium
         with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
-            for c in [c for c in report.claims if c.page is not None and c.box is not None] if args.html else ():
+            for c in [c for c in report.claims if c.page is not None and c.box is not None]:
                 (x0, y0, x1, y1), path = c.box, os.path.join(tmp, f"crop-{c.order}.png")
                 try:
                     render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
@@ -193,7 +185,7 @@ def run(args):
                     pass
 
     report = audit(args.paper, args.certificates, engine=args.engine, coq=args.coq, strict=args.strict,
-                   seconds=args.time_limit, keep=keep, progress=(lambda text: print(
+                   seconds=args.time_limit, keep=keep if args.html else None, progress=(lambda text: print(
                        f"symssm audit: {text}", file=sys.stderr, flush=True)) if sys.stderr.isatty() else None)
     if args.html:
         atomic_write(args.html, to_html(report, crops), inputs=(args.paper,))

@@ -15,6 +15,7 @@ Examples
 
 import re
 import unicodedata
+from collections import deque
 from dataclasses import dataclass
 from typing import Optional
 
@@ -191,18 +192,17 @@ def display_order(tex):
     >>> display_order(r"\alpha^h_{ij} x_{i}^{2} \{a\}")
     'αhijx2ia'
     """
-    tokens, pos, items = _LAYOUT.findall(re.sub(r"\\\\\[[^\]]*\]", r"\\\\", tex)), [0], [0]  # "\\\\[1em]": a row
+    tokens, items = deque(_LAYOUT.findall(re.sub(r"\\\\\[[^\]]*\]", r"\\\\", tex))), [0]  # "\\\\[1em]": a row
 
     def take():
-        pos[0] += 1
-        return tokens[pos[0] - 1] if pos[0] <= len(tokens) else "}"
+        return tokens.popleft() if tokens else "}"
 
     def argument():
         t = take()
         return sequence("}") if t == "{" else atom(t)
 
     def name():
-        return "".join(iter(take, "}"))[1:] if tokens[pos[0]:pos[0] + 1] == ["{"] else ""
+        return "".join(iter(take, "}"))[1:] if tokens and tokens[0] == "{" else ""
 
     def atom(t):
         if t in ("\\frac", "\\tfrac", "\\dfrac"):
@@ -210,19 +210,16 @@ def display_order(tex):
         env = name() if t in ("\\begin", "\\end") else ""
         if t == "\\begin" and env in _MATRICES:
             rows, row, cell = [], [], []
-            while pos[0] < len(tokens):
+            while tokens:
                 t = take()
-                if t in ("&", "\\\\", "\\end"):
-                    row.append("".join(cell))
-                    cell = []
-                    if t != "&":
-                        rows.append(row)
-                        row = []
-                    if t == "\\end":
-                        name()
-                        break
-                else:
+                if t not in ("&", "\\\\", "\\end"):
                     cell.append(atom(t))
+                    continue
+                row, cell = row + ["".join(cell)], []
+                rows, row = (rows + [row], []) if t != "&" else (rows, row)
+                if t == "\\end":
+                    name()
+                    break
             return "".join(r[j] for j in range(max(map(len, rows))) for r in rows if j < len(r))
         if t in _SKIPPED:  # a delimiter's size, a label, a space
             argument()
@@ -240,7 +237,7 @@ def display_order(tex):
 
     def sequence(stop):
         items = []  # [base, superscript, subscript]
-        while pos[0] < len(tokens):
+        while tokens:
             t = take()
             if t == stop:
                 break
