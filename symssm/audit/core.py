@@ -1,20 +1,23 @@
 """``symssm audit``: is every certified result of a paper visibly on its pages, as certified?
 
-The verdict is about the compiled pages, never the TeX source.  Each certificate under the folder is re-checked
-and the statements its LaTeX typesets are looked for on the pages as runs of visible glyphs; the paper must show
+The verdict is about the compiled pages, never the TeX source.  Each certificate under the folder (found by
+SHA-256) is re-checked by the independent checker in a separate process (re-proved in Coq with ``--coq``) and
+the statements its LaTeX typesets are looked for on the pages as runs of visible glyphs; the paper must show
 those of the symssm files the engine read (the ``.fls`` list).  Statuses and exit status: docs/latex.md.
 """
 
+import hashlib
 import os
 import re
 import tempfile
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import InputError
+from ..errors import InputError, SymssmError
 from .compile import address, compile_paper, read_text, synctex
 
-__all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING"]
+__all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING", "index",
+           "check", "parse_marker", "kernel_check", "MAX_JSON_FILES", "MAX_JSON_BYTES"]
 
 STATUSES = {"verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden": "HIDDEN", "not-shown": "NOT SHOWN",
             "changed": "CHANGED", "missing-certificate": "MISSING CERTIFICATE", "fails-check": "FAILS CHECK",
@@ -84,7 +87,6 @@ def _rel(path):
 
 def _included(compiled):
     """``[(file, what, kind, sha, source file name, options)]`` of the symssm files the engine read."""
-    from .certificates import parse_marker
     out = []
     for rel in compiled.inputs if compiled else ():
         first = read_text(os.path.join(compiled.folder, rel), 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
@@ -153,7 +155,6 @@ def _union(boxes):
 
 
 def _audit_pdf(report, pdf, folder, compiled, coq, say):
-    from . import certificates as certs
     from .claims import PART_WINDOW, Run, Stream, find_whole, negated_before, occurrences, prose_claims
     from .pages import read_pdf
     from .statements import statements
@@ -161,13 +162,13 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     pages = read_pdf(pdf)
     report.pages, stream = len(pages), Stream(pages)
     say("finding the certified statements")
-    data, by_name = certs.index(folder)
+    data, by_name = index(folder)
     included, labels, verdicts = _included(compiled), _labels(compiled), {}
 
     def verdict(sha):
         if sha not in verdicts:
             say(f"checking {os.path.basename(data[sha][0])}")
-            verdicts[sha] = certs.check(data[sha][0])
+            verdicts[sha] = check(data[sha][0])
         return verdicts[sha]
 
     covered, shown, claims, regions = set(), set(), [], []
@@ -248,13 +249,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     systems = [_system(d, path) for sha, (path, d) in data.items() if verdicts.get(sha, (None,))[0] == 0 and
                (d.get("system") or {}).get("name")]
     fragments = [(a, b, _system(data[sha][1], data[sha][0])) for a, b, sha in regions]
-
-    def beside(indices):
-        return _beside([Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages)
-
     claims += [Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
                      box=pc.box, certificate=pc.certificate or None, order=pc.at)
-               for pc in prose_claims(stream, covered, systems, fragments, beside)]
+               for pc in prose_claims(stream, covered, systems, fragments, lambda indices: _beside(
+                   [Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages))]
     for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them
         text = "".join(g.char for g in page.glyphs)
         if page.images and re.search("Theorem|Lemma|Certified|Proposition|Corollary", text):
@@ -270,7 +268,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     kernel = {}
     for c in claims if coq else ():  # Coq re-proves each verified head count of a real system
         if c.status == "verified" and c.what.endswith("fragment") and c.sha256 in data:
-            k = kernel[c.sha256] = kernel[c.sha256] if c.sha256 in kernel else certs.kernel_check(data[c.sha256][1])
+            k = kernel[c.sha256] = kernel[c.sha256] if c.sha256 in kernel else kernel_check(data[c.sha256][1])
             c.status = "kernel-checked" if k is True else c.status
             report.notes += [f"{c.certificate}: {k}"] if isinstance(k, str) else []
     claims += [Claim("unused", d["kind"], os.path.basename(path), "no page shows a statement of this certificate",
@@ -304,3 +302,128 @@ def _system(d, path):
             return None
     return ((d.get("system") or {}).get("name") or "", _rel(path), values(d), d["kind"],
             at if "profile" in d else None)
+
+
+MAX_JSON_FILES, MAX_JSON_BYTES = 20000, 256 * 2**20  # most .json files indexed; larger ones are skipped
+
+_MARKER = re.compile(r"% symssm (fragment|macros): ([a-z-]+) certificate ([0-9a-f]{64}); file (\S+); options (.*)")
+
+
+def parse_marker(line):
+    """``(what, kind, sha256, file, options)`` of a fragment's or macro file's first comment, else None.
+
+    Examples
+    --------
+    >>> parse_marker("% symssm fragment: head-count certificate " + "a" * 64 + "; file rot.json; options --label x")[1:]
+    ('head-count', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'rot.json', '--label x')
+    """
+    m = _MARKER.match(line.strip())
+    return m.groups() if m else None
+
+
+def index(folder):
+    """``({sha256: (path, data)}, {file name: [paths]})`` of the symssm certificates under ``folder`` (one whose
+    envelope does not check by name only: a fragment naming it is "changed")."""
+    from ..certificate.envelope import check_envelope
+    from ..formats.jsonio import loads_strict
+    from ..render.style import certificate_sha256
+    by_sha, by_name, count = {}, {}, 0
+    for top, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(f for f in files if f.endswith(".json")):
+            count += 1
+            if count > MAX_JSON_FILES:
+                return by_sha, by_name
+            path = os.path.join(top, name)
+            try:
+                if not os.path.isfile(path) or os.path.getsize(path) > MAX_JSON_BYTES:
+                    continue
+                with open(path, "rb") as fh:
+                    data = loads_strict(fh.read().decode("utf-8"), what=path)
+                if not isinstance(data, dict) or data.get("format") != "symssm-certificate":
+                    continue
+                by_name.setdefault(name, []).append(path)
+                check_envelope(data)
+                by_sha.setdefault(certificate_sha256(data), (path, data))
+            except (SymssmError, OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+                continue
+    return by_sha, by_name
+
+
+#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
+_VERDICTS: dict = {}
+
+
+def check(path):
+    """(code, message) of the independent checker on ``path``, isolated with its default limits; remembered for
+    the same bytes within this process (not when the file changes while it is checked)."""
+    from ..checker.core import check_file
+    from ..checker.isolate import Undecided, default_seconds, run_isolated
+
+    def digest():
+        try:
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
+
+    def task():
+        try:
+            res = check_file(path, max_seconds=seconds)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            return {"code": 2, "message": f"undecided ({type(exc).__name__})"}
+        return {"code": res.code, "message": res.message}
+
+    before = digest()
+    if before is not None and before in _VERDICTS:
+        return _VERDICTS[before]
+    seconds = default_seconds(os.path.getsize(path))
+    try:
+        out = run_isolated(task, seconds=seconds + 0.4, limit_text=f"the checker's limit of {seconds:.3g} s")
+        verdict = out["code"], out["message"]
+    except Undecided as exc:
+        verdict = 2, str(exc)
+    if before is not None and digest() == before:
+        if len(_VERDICTS) > 4096:
+            _VERDICTS.clear()
+        _VERDICTS[before] = verdict
+    return verdict
+
+
+def kernel_check(data, seconds=600):
+    """True when Coq accepts the re-proof of a verified head count of a real system (``coqc`` with mathcomp), None
+    when its kind has no Coq export or it has a field, else why not.
+
+    Raises
+    ------
+    InputError
+        If ``coqc`` or ``coq_makefile`` is not installed.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+    from types import SimpleNamespace
+    from ..certificate import kinds
+    from ..certificate.envelope import verify
+    from ..render.coq import coq_project
+    try:
+        if kinds.of({"kind": data["kind"]}).coq is None or data.get("field"):
+            return None
+    except InputError:
+        return None
+    if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
+        raise InputError("--coq: coqc is not installed")
+    try:
+        files = coq_project(SimpleNamespace(data=data, check=lambda: verify(data)))
+    except SymssmError as exc:
+        return f"not kernel-checked: {str(exc)[:100]}"
+    with tempfile.TemporaryDirectory(prefix="symssm-coq-") as tmp:
+        for name, text in files.items():
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        try:
+            res = subprocess.run(["sh", "-c", "coq_makefile -f _CoqProject -o Makefile && make"], cwd=tmp,
+                                 capture_output=True, text=True, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return f"Coq did not finish in {seconds} s"
+    return True if res.returncode == 0 else "Coq did not accept the proof"

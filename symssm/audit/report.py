@@ -123,7 +123,8 @@ def to_html(report, crops=None):
                f'{base64.b64encode(crops[c.order]).decode("ascii")}">' if crops.get(c.order) else "")
         out.append(f'<tr class="claim status-{_e(c.status)}"><td>{c.order}</td><td>{_e(c.page or "")}</td>'
                    f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>{_status(c.status)}"
-                   f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td><td>{img}</td></tr>')
+                   f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td>'
+                   f"<td>{img}</td></tr>")
     out += ["</tbody>", "</table>"]
     if report.notes:
         out += ["<h2>Notes</h2>", '<ul id="notes">'] + [f"<li>{_e(n)}</li>" for n in report.notes] + ["</ul>"]
@@ -163,7 +164,6 @@ def run(args):
         If the paper cannot be compiled or read, or the HTML file cannot be written (the command line's exit 2).
     """
     import tempfile
-
     from ..errors import InputError
     from ..formats.files import atomic_write, check_output_path
     from ..render.summary import terminal_safe

@@ -260,7 +260,6 @@ def statements(data, sha256):
         If the certificate's kind is unknown.
     """
     from ..render.latex import sentence_macros
-
     out = []
     try:
         out.append(_fragment(data, sha256))
@@ -279,7 +278,6 @@ def statements(data, sha256):
 def _fragment(data, sha256):
     """The :class:`Statement` a certificate's fragment shows (raises where it cannot be derived)."""
     from ..render.style import Style
-
     style = Style()
     fragment = kinds.of(data).load("fragment")(data, style)
     env = style.environment

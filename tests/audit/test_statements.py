@@ -118,7 +118,7 @@ def test_compile_helpers():
     assert first_error("./sections/a.tex:12: Undefined control sequence.\nl.12 \\foo") == \
         "sections/a.tex:12: Undefined control sequence."
     assert first_error("! Emergency stop.\n<*> paper.tex") == "! Emergency stop."
-    assert recorded_inputs("PWD /x\nINPUT ./a.tex\nINPUT /usr/share/b.sty\nOUTPUT a.log\nINPUT a.tex", "/x") == ("a.tex",)
+    assert recorded_inputs("PWD /x\nINPUT ./a.tex\nINPUT /usr/b.sty\nOUTPUT a.log\nINPUT a.tex", "/x") == ("a.tex",)
     fls = "PWD /w\nINPUT /w/paper.tex\nINPUT ./results/rot.tex\nINPUT /usr/share/x.sty\nOUTPUT paper.log\n"
     assert recorded_inputs(fls, "/w") == ("paper.tex", "results/rot.tex")
 
