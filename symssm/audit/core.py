@@ -74,8 +74,7 @@ def exit_code(report):
     (0, 1)
     """
     statuses = {c.status for c in report.claims}
-    failing = FAILING | STRICT_FAILING if report.strict else FAILING
-    return 0 if statuses & PASSING and not statuses & failing else 1
+    return 0 if statuses & PASSING and not statuses & (FAILING | STRICT_FAILING if report.strict else FAILING) else 1
 
 
 def _rel(path):
@@ -191,7 +190,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             if runs is None and not (is_fragment and rel) and not (why and partial):
                 continue
             code, message = verdict(sha)
-            claim = Claim("verified" if code == 0 else "fails-check", f"{d['kind']} {st.what}", st.text,
+            claim = Claim("verified" if code == 0 else "fails-check", f"{d['kind']} {st.what}", " ... ".join(st.parts),
                           "" if code == 0 else message, certificate=_rel(path), sha256=sha, order=_LAST)
             if is_fragment and rel:
                 claim.file, claim.line, claim.label = rel, 1, label

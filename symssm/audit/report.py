@@ -94,12 +94,9 @@ td.text { max-width: 420px; overflow-wrap: anywhere; } img.crop { max-width: 420
 """
 
 
-def _e(text):
-    return html.escape(str(text), quote=True)
-
-
-def _status(status):
-    return '<td class="status" style="background:{};color:{}">{}</td>'.format(*_COLOURS[status], STATUSES[status])
+_e = html.escape  # quotes too
+_STATUS_CELLS = {s: '<td class="status" style="background:{};color:{}">{}</td>'.format(*_COLOURS[s], STATUSES[s])
+                 for s in STATUSES}
 
 
 def to_html(report, crops=None):
@@ -111,7 +108,7 @@ def to_html(report, crops=None):
            f'<p class="verdict {"pass" if code == 0 else "fail"}">{_e(summary(report))}. Each claim is a row of the '
            '<a href="#claims">claims table below</a>.</p>',
            '<table style="width:auto" id="summary"><tr><th>status</th><th>claims</th></tr>']
-    out += [f"<tr>{_status(s)}<td>{counts[s]}</td></tr>" for s in STATUSES if counts.get(s)]
+    out += [f"<tr>{_STATUS_CELLS[s]}<td>{counts[s]}</td></tr>" for s in STATUSES if counts.get(s)]
     out += ["</table>", "<h2>Claims, in the order of the pages</h2>", '<table id="claims">',
             "<thead><tr><th>#</th><th>page</th><th>number</th><th>label</th><th>status</th><th>claim</th>"
             "<th>reason</th><th>as the page shows it</th></tr></thead>", "<tbody>"]
@@ -121,8 +118,8 @@ def to_html(report, crops=None):
         cert = f"<br><span class=\"muted\">{_e(c.certificate)}</span>" if c.certificate else ""
         img = (f'<img class="crop" alt="page {c.page}" src="data:image/png;base64,'
                f'{base64.b64encode(crops[c.order]).decode("ascii")}">' if crops.get(c.order) else "")
-        out.append(f'<tr class="claim status-{_e(c.status)}"><td>{c.order}</td><td>{_e(c.page or "")}</td>'
-                   f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>{_status(c.status)}"
+        out.append(f'<tr class="claim status-{_e(c.status)}"><td>{c.order}</td><td>{c.page or ""}</td>'
+                   f"<td>{_e(c.number or '')}</td><td><code>{_e(label)}</code>{where}</td>{_STATUS_CELLS[c.status]}"
                    f'<td class="text">{_e(c.what)}{cert}<br>{_e(c.text)}</td><td>{_e(c.reason)}</td>'
                    f"<td>{img}</td></tr>")
     out += ["</tbody>", "</table>"]

@@ -40,10 +40,6 @@ class Statement:
     tail: Optional[str] = None
     segments: tuple = ()
 
-    @property
-    def text(self):
-        return " ... ".join(self.parts)
-
 
 class Unsupported(ValueError):
     """TeX that :func:`glyph_text` does not know; ``at`` is where it starts (the text is cut there)."""
