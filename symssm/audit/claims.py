@@ -25,9 +25,8 @@ from .statements import normalize, significant, squeeze
 __all__ = ["Run", "Stream", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
            "prose_claims", "NUMBER_WORDS", "ProseClaim", "PART_WINDOW"]
 
-NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                           "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                           "twenty".split())}
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                           "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _NUM = r"(?P<v>\d+|" + _WORDS + r")\b(?![./]\d)"
 #: Words between a number and "heads" that do not take the number away ("3 of the heads" does).
@@ -140,9 +139,7 @@ def occurrences(stream, text, after, before):
             if after <= stream.where[m.start()] <= before]
 
 
-#: How far (in glyphs) a statement's next part may start after the previous one (a theorem's displays lie
-#: between its title and its last paragraph).
-PART_WINDOW = 6000
+PART_WINDOW = 6000  # how far (in glyphs) a theorem's parts (title, displays, last paragraph) may lie apart
 
 
 def _bands(glyphs, axis, gap, box):

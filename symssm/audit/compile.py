@@ -6,6 +6,7 @@ the recorder; each program in its own process group, killed with its children at
 interrupt.  A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error.
 """
 
+import contextlib
 import gzip
 import itertools
 import os
@@ -71,10 +72,8 @@ def _run(argv, cwd, deadline, what):
     try:
         out, _ = proc.communicate(timeout=left)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         proc.wait()
         if isinstance(exc, subprocess.TimeoutExpired):
             raise InputError(f"{what}: the compile passed its time limit") from None

@@ -11,13 +11,12 @@ Examples
 ...                                                     label="thm:rot", certificate="rot.json", order=1)])
 >>> terminal_lines(r)[0]
 'audit of p.tex: PASSED: 1 certified statement shown as certified (1 page, compiled with pdflatex)'
->>> terminal_lines(r)[1]
-'#1 VERIFIED, page 1, [thm:rot]: head-count fragment (rot.json): k = 2'
->>> to_json(r)["claims"][0]["status"]
-'verified'
+>>> terminal_lines(r)[1], to_json(r)["claims"][0]["status"]
+('#1 VERIFIED, page 1, [thm:rot]: head-count fragment (rot.json): k = 2', 'verified')
 """
 
 import base64
+import contextlib
 import html
 import json
 import os
@@ -174,12 +173,10 @@ def run(args):
         with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
             for c in [c for c in report.claims if c.page is not None and c.box is not None]:
                 (x0, y0, x1, y1), path = c.box, os.path.join(tmp, f"crop-{c.order}.png")
-                try:
+                with contextlib.suppress(InputError, OSError):
                     render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
                     with open(path, "rb") as fh:
                         crops[c.order] = fh.read()
-                except (InputError, OSError):
-                    pass
 
     report = audit(args.paper, args.certificates, engine=args.engine, coq=args.coq, strict=args.strict,
                    seconds=args.time_limit, keep=keep if args.html else None, progress=(lambda text: print(

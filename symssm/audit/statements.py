@@ -13,6 +13,7 @@ Examples
 'findk-1'
 """
 
+import contextlib
 import re
 import unicodedata
 from collections import deque
@@ -257,10 +258,8 @@ def statements(data, sha256):
     """
     from ..render.latex import sentence_macros
     out = []
-    try:
+    with contextlib.suppress(SymssmError, KeyError, ValueError, TypeError, IndexError):
         out.append(_fragment(data, sha256))
-    except (SymssmError, KeyError, ValueError, TypeError, IndexError):
-        pass
     try:
         out += [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),))
                 for name, text in ((name, glyph_text(tex)) for name, tex in sentence_macros(data))]
@@ -275,8 +274,7 @@ def _fragment(data, sha256):
     """The :class:`Statement` a certificate's fragment shows (raises where it cannot be derived)."""
     from ..render.style import Style
     style = Style()
-    fragment = kinds.of(data).load("fragment")(data, style)
-    env = style.environment
+    fragment, env = kinds.of(data).load("fragment")(data, style), style.environment
     begin = depth = fragment.index("\\begin{" + env + "}[{") + len(env) + 10
     for i in range(begin, len(fragment)):  # the title's group ends where its braces balance
         depth += {"{": 1, "}": -1}.get(fragment[i], 0)
