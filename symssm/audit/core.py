@@ -85,13 +85,18 @@ def _rel(path):
 
 
 def _included(compiled):
-    """``[(file, what, kind, sha, source file name, options)]`` of the symssm files the engine read."""
+    """``[(file, what, kind, sha, source file name, --label)]`` of the symssm files the engine read."""
+    import shlex
     out = []
     for rel in compiled.inputs if compiled else ():
         first = read_text(os.path.join(compiled.folder, rel), 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
         marker = parse_marker(first)
         if marker:
-            out.append((rel,) + marker)
+            try:
+                words = shlex.split(marker[4])
+            except ValueError:
+                words = []
+            out.append((rel,) + marker[:4] + (words[words.index("--label") + 1] if "--label" in words[:-1] else None,))
         elif first.startswith("% symssm table: framework; certificates "):
             shas = first.split("certificates ", 1)[1].split(";", 1)[0].replace("+", ",").split(",")
             out += [(rel, "table", "framework", sha.strip(), "framework.tex", "") for sha in shas]
@@ -139,15 +144,6 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
     return report
 
 
-def _label_option(options):
-    import shlex
-    try:
-        words = shlex.split(options)
-    except ValueError:
-        return None
-    return words[words.index("--label") + 1] if "--label" in words[:-1] else None
-
-
 def _union(boxes):
     boxes = list(boxes)
     return tuple(f(b[i] for b in boxes) for i, f in enumerate((min, min, max, max)))
@@ -171,7 +167,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
         return verdicts[sha]
 
     covered, shown, claims, regions = set(), set(), [], []
-    fragment_file = {e[3]: (e[0], _label_option(e[5])) for e in included if e[1] == "fragment"}
+    fragment_file = {e[3]: (e[0], e[5]) for e in included if e[1] == "fragment"}
     for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0]):
         try:
             sts = statements(d, sha)
