@@ -305,13 +305,7 @@ _MARKER = re.compile(r"% symssm (fragment|macros): ([a-z-]+) certificate ([0-9a-
 
 
 def parse_marker(line):
-    """``(what, kind, sha256, file, options)`` of a fragment's or macro file's first comment, else None.
-
-    Examples
-    --------
-    >>> parse_marker("% symssm fragment: head-count certificate " + "a" * 64 + "; file rot.json; options --label x")[1:]
-    ('head-count', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'rot.json', '--label x')
-    """
+    """``(what, kind, sha256, file, options)`` of a fragment's or macro file's first comment, else None."""
     m = _MARKER.match(line.strip())
     return m.groups() if m else None
 
@@ -396,7 +390,6 @@ def kernel_check(data, seconds=600):
     """
     import shutil
     import subprocess
-    import tempfile
     from types import SimpleNamespace
     from ..certificate import kinds
     from ..certificate.envelope import verify
