@@ -7,6 +7,7 @@ those of the symssm files the engine read (the ``.fls`` list).  Statuses and exi
 """
 
 import hashlib
+import itertools
 import os
 import re
 import tempfile
@@ -316,26 +317,22 @@ def index(folder):
     from ..certificate.envelope import check_envelope
     from ..formats.jsonio import loads_strict
     from ..render.style import certificate_sha256
-    by_sha, by_name, count = {}, {}, 0
-    for top, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(f for f in files if f.endswith(".json")):
-            count += 1
-            if count > MAX_JSON_FILES:
-                return by_sha, by_name
-            path = os.path.join(top, name)
-            try:
-                if not os.path.isfile(path) or os.path.getsize(path) > MAX_JSON_BYTES:
-                    continue
-                with open(path, "rb") as fh:
-                    data = loads_strict(fh.read().decode("utf-8"), what=path)
-                if not isinstance(data, dict) or data.get("format") != "symssm-certificate":
-                    continue
-                by_name.setdefault(name, []).append(path)
+    by_sha, by_name = {}, {}
+    walk = (os.path.join(top, name) for top, dirs, files in os.walk(folder)
+            if dirs.sort() is None  # the folders in place in sorted order: the same walk on every machine
+            for name in sorted(f for f in files if f.endswith(".json")))
+    for path in itertools.islice(walk, MAX_JSON_FILES):
+        try:
+            if not os.path.isfile(path) or os.path.getsize(path) > MAX_JSON_BYTES:
+                continue
+            with open(path, "rb") as fh:
+                data = loads_strict(fh.read().decode("utf-8"), what=path)
+            if isinstance(data, dict) and data.get("format") == "symssm-certificate":
+                by_name.setdefault(os.path.basename(path), []).append(path)
                 check_envelope(data)
                 by_sha.setdefault(certificate_sha256(data), (path, data))
-            except (SymssmError, OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
-                continue
+        except (SymssmError, OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+            continue
     return by_sha, by_name
 
 
