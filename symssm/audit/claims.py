@@ -1,11 +1,9 @@
 """Find the certified statements on the pages, and list every other claim the pages make.
 
-A statement (:mod:`~symssm.audit.statements`) is **shown** when it is found in the pages' glyphs in reading
-order (spaces, TeX's hyphens and page breaks aside; its displays also by position: :func:`page_order`) and
-no glyph of it has a problem from :mod:`~symssm.audit.pages`.  **Prose** (:func:`prose_claims`): a sentence
-stating a head count, ``k(n)``, ``k =``, a number of heads, an interaction rank or a decay rate outside a
-shown statement is compared with the certificate of the system it names (``contradicts``, ``consistent``),
-else ``unchecked``; a number after "at least", "not", "fewer than", ... is never compared.
+A statement is **shown** when found in the glyphs in reading order (displays also by position: :func:`page_order`)
+with no glyph problem from :mod:`~symssm.audit.pages`.  **Prose** (:func:`prose_claims`): a number of heads,
+``k(n)``, an interaction rank or a decay rate outside a shown statement is compared with the certificate of the
+system its sentence names, else ``unchecked``; one after "at least", "not", "fewer than", ... never is.
 
 Examples
 --------
@@ -17,6 +15,7 @@ Examples
 
 import bisect
 import re
+from collections import Counter, namedtuple
 from itertools import accumulate
 from dataclasses import dataclass
 
@@ -26,9 +25,8 @@ from .statements import normalize, significant, squeeze
 __all__ = ["Run", "Stream", "find_whole", "occurrences", "numbers", "negated_before", "page_order",
            "prose_claims", "NUMBER_WORDS", "ProseClaim", "PART_WINDOW"]
 
-NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                           "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                           "twenty".split())}
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                           "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _NUM = r"(?P<v>\d+|" + _WORDS + r")\b(?![./]\d)"
 #: Words between a number and "heads" that do not take the number away ("3 of the heads" does).
@@ -72,16 +70,16 @@ def numbers(text):
 
 @dataclass(frozen=True)
 class Run:
-    """Where a text was found: the glyphs (with their pages) in reading order."""
+    """Where a text was found: ``glyphs`` ((page number, Glyph), ...), ``start`` and ``end`` (glyph indices);
+    ``display``: a theorem's formulas compared as a multiset (a "bag" segment)."""
 
-    glyphs: tuple  # ((page number, Glyph), ...)
-    start: int  # offset in the stream
+    glyphs: tuple
+    start: int
     end: int
-    display: bool = False  # a theorem's formulas compared as a multiset (a "bag" segment)
+    display: bool = False
 
     @property
-    def problems(self):
-        """``("drawn in white on page 2", ...)``: every problem of the run's glyphs, once, in order."""
+    def problems(self):  # ("drawn in white on page 2", ...), once each
         return tuple(dict.fromkeys(f"{p} on page {page}" for page, g in self.glyphs for p in g.problems))
 
     @property
@@ -89,25 +87,9 @@ class Run:
         return self.glyphs[0][0] if self.glyphs else None
 
 
-def _negated(chars):
-    """``=`` and a combining long solidus (TeX's ``\\neq``: two glyphs, in either order) read as one ``≠``."""
-    out = []
-    for c, i in chars:
-        if out and {c, out[-1][0]} == {"=", "\u0338"}:
-            out[-1] = ("≠", out[-1][1])
-        else:
-            out.append((c, i))
-    return out
-
-
 class Stream:
-    """Every glyph of the pages in reading order, as one squeezed string with each character's glyph.
-
-    The pages' furniture (running heads, page and line numbers: ``Glyph.role``) is left out of ``text`` (a
-    sentence runs on across a page break).  A hyphen that ends a line before a letter is ``\\x01`` in
-    ``text``: a statement may read through it or match it as its own hyphen.  ``where`` gives each character's
-    index into ``glyphs``; ``lines`` the ``(first, end)`` glyph indices of each line.
-    """
+    """The pages' glyphs in reading order: ``text`` (squeezed, furniture left out, a line-ending hyphen before a
+    letter as ``\\x01``), ``where`` (each character's index into ``glyphs``), ``lines`` ((first, end) indices)."""
 
     def __init__(self, pages):
         self.glyphs, self.lines, self.furniture = [], [], set()  # (page number, Glyph); (first, end); indices
@@ -128,8 +110,11 @@ class Stream:
                 folded.setdefault(g.char, squeeze(normalize(g.char)))
                 # a hyphen that ends a line before a letter may be TeX's (not in the text) or the text's own
                 hyphen = i in line_end and nexts[i].isalpha()
-                chars += [("\x01" if c == "-" and hyphen else c, i) for c in folded[g.char]]
-        chars = _negated(chars)
+                for c in folded[g.char]:
+                    if chars and {c, chars[-1][0]} == {"=", "\u0338"}:  # TeX's \neq: two glyphs, either order
+                        chars[-1] = ("≠", chars[-1][1])
+                    else:
+                        chars.append(("\x01" if c == "-" and hyphen else c, i))
         self.text = "".join(c for c, _ in chars)
         self.where = [i for _, i in chars]
 
@@ -147,22 +132,14 @@ def _pattern(text, fold_first=False):
     return re.compile("\x01?".join([first] + ["(?:-|\x01)" if c == "-" else re.escape(c) for c in target[1:]]))
 
 
-def occurrences(stream, text, after=0, before=None):
-    """Every :class:`Run` of ``text`` in the stream starting at glyph ``after`` to ``before``; the first letter in
-    either case ("We show that \\Sentence")."""
-    pattern, out = _pattern(text, True), []
-    for m in pattern.finditer(stream.text) if pattern else ():
-        if stream.where[m.start()] < after:
-            continue
-        if before is not None and stream.where[m.start()] > before:
-            break
-        out.append(stream.run(m.start(), m.end()))
-    return out
+def occurrences(stream, text, after, before):
+    """Every :class:`Run` of ``text`` (its first letter in either case) starting at glyph ``after`` to ``before``."""
+    pattern = _pattern(text, True)
+    return [stream.run(m.start(), m.end()) for m in (pattern.finditer(stream.text) if pattern else ())
+            if after <= stream.where[m.start()] <= before]
 
 
-#: How far (in glyphs) a statement's next part may start after the previous one (a theorem's displays lie
-#: between its title and its last paragraph).
-PART_WINDOW = 6000
+PART_WINDOW = 6000  # how far (in glyphs) a theorem's parts (title, displays, last paragraph) may lie apart
 
 
 def _bands(glyphs, axis, gap, box):
@@ -187,10 +164,9 @@ _TOPS, _BOTTOMS = "⎛⎞⎡⎤⎧⎫\uf8eb\uf8f6\uf8ee\uf8f9\uf8f1\uf8fc", "⎝
 
 
 def page_order(glyphs):
-    """The significant characters of a display's glyphs in the order :func:`~symssm.audit.statements.display_order`
-    gives its TeX: cut at gaps of ink, lines top to bottom, then left to right, then again inside each band
-    (a matrix's columns, then their rows); glyphs that no cut separates read left to right.  A tall
-    delimiter's top piece spans down to its bottom piece (the extension between may be a rule)."""
+    """A display's significant characters in :func:`~symssm.audit.statements.display_order`'s order: cut at gaps of
+    ink, top to bottom, then left to right, again in each band (a matrix's columns, then rows), else left to
+    right.  A tall delimiter's top piece spans down to its bottom piece (the extension may be a rule)."""
     glyphs, box = list(glyphs), {id(g): g.bbox for g in glyphs}
     for top in (g for g in glyphs if g.char in _TOPS):
         below = [b.bbox for b in glyphs if b.char in _BOTTOMS and abs(b.bbox[0] - top.bbox[0]) < 1 and
@@ -212,10 +188,8 @@ def page_order(glyphs):
 
 def _displays_shown(stream, first, end, displays):
     """Each display's :func:`page_order` found, in order, on whole lines of the glyphs ``first`` to ``end``."""
-    lines = [(max(a, first), min(b, end)) for a, b in stream.lines if b > first and a < end]
-    at = 0
+    lines, at = [(max(a, first), min(b, end)) for a, b in stream.lines if b > first and a < end], 0
     for want in displays:
-        found = None
         for i in range(at, len(lines)):
             glyphs = {}
             for j in range(i, len(lines)):
@@ -226,26 +200,22 @@ def _displays_shown(stream, first, end, displays):
                 if got == want or len(got) > len(want):
                     break
             if got == want:
-                found = j
+                at = j + 1
                 break
-        if found is None:
+        else:
             return want
-        at = found + 1
     return None
 
 
 def _bag_why(stream, pos, nxt, segment, following):
     """Why the glyphs from ``pos`` to ``nxt`` are not the bag ``segment`` (see :func:`find_whole`), else ""."""
-    from collections import Counter
-
     if nxt is None:
         return (f"altered: the certified theorem's \"{following[:48]}...\" is not on the page" if following else
                 "altered: the theorem's end is not on the page")
     got = stream.text[pos:nxt.start()]
     want, have = Counter(significant(segment[1])), Counter(significant(got.replace("\x01", "")))
     missing, extra = want - have, have - want
-    if missing.get("-", 0) <= got.count("\x01"):  # a hyphen TeX broke a line at
-        missing.pop("-", None)
+    missing["-"] = 0 if missing.get("-", 0) <= got.count("\x01") else missing["-"]  # TeX broke a line at a hyphen
     missing, extra = "".join(sorted(missing.elements())), "".join(sorted(extra.elements()))
     if missing or extra:
         return ("altered: the theorem's formulas differ from the certificate's"
@@ -258,14 +228,9 @@ def _bag_why(stream, pos, nxt, segment, following):
 
 
 def find_whole(stream, statement):
-    """``(runs, partial, reason)``: a statement's ``segments`` (a fragment's whole theorem, a sentence macro's
-    text) as one run of glyphs, the cleanest where there are several (fewest problems), or None.
-
-    Each "seq" segment must follow the previous one with nothing between (spaces, TeX's hyphens and the page
-    numbers of a page break aside); a "bag" is every glyph up to the next "seq" (see
-    :class:`~symssm.audit.statements.Statement`).  ``reason`` says what the page shows instead where the
-    theorem was found but differs ("altered: ...").
-    """
+    """``(runs, partial, reason)``: a statement's ``segments`` (see :class:`~symssm.audit.statements.Statement`)
+    found as runs of glyphs, the occurrence with the fewest problems, or None; ``reason`` says what the page
+    shows instead where the theorem was found but differs ("altered: ...")."""
     segs, text = statement.segments, stream.text
     best, partial, reason = None, (), ""
     for m in _pattern(segs[0][1], True).finditer(text):
@@ -305,30 +270,18 @@ _NEGATIONS = re.compile(r"\b(?:not(?! only\b| surprising)|no longer|false|untrue
 
 
 def negated_before(stream, run):
-    """The words before ``run`` in its sentence (read with spaces, from its line and the one before) that negate
-    it ("It is not true that ...", "... no longer ...", "... fails to ..."), else ""."""
+    """The words before ``run`` in its sentence (its line and the one before) that negate it, else ""."""
     k = bisect.bisect_right([a for a, _ in stream.lines], run.start) - 1
     lines = [stream.lines[i] for i in (k - 1, k) if i >= 0]
     text = " ".join(line_text(tuple(g for j, (_, g) in enumerate(stream.glyphs[a:min(b, run.start)], a)
                                     if j not in stream.furniture)) for a, b in lines)
     before = re.split(r"[.!?;:](?=\s+[A-Z(]|$)", normalize(text))[-1]
-    m = _NEGATIONS.search(before)
-    return "" if m is None else " ".join(before.split())[-60:]
+    return " ".join(before.split())[-60:] if _NEGATIONS.search(before) else ""
 
 
-@dataclass(frozen=True)
-class ProseClaim:
-    """A number on the pages next to a claim's words: status ``unchecked``, ``consistent`` or ``contradicts``."""
-
-    status: str
-    quantity: str
-    value: str
-    sentence: str
-    page: int
-    box: tuple
-    certificate: str = ""  # the certificate of the system the sentence names
-    detail: str = ""
-    at: int = 0  # the index of its first glyph in the stream
+#: A number on the pages next to a claim's words: status ``unchecked``, ``consistent`` or ``contradicts``; the
+#: certificate of the system its sentence names; ``at``: the index of its first glyph in the stream.
+ProseClaim = namedtuple("ProseClaim", "status quantity value sentence page box certificate detail at")
 
 
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|Thm|Ref|Refs|Lem|Def|Prop|Cor|Alg|App|"
@@ -368,12 +321,10 @@ def _sentences(stream):
 
 
 def prose_claims(stream, covered, systems, fragments=(), beside=None):
-    """Every number claim of the pages' prose (see the module's description), outside the glyph indices
-    ``covered`` by shown statements.  ``systems``: ``(name, certificate path, values, kind[, counts at one
-    length])`` of the verified certificates; ``fragments``: ``(first glyph, end glyph, system)`` of the shown
-    fragments (a number there is about that system, and one it proves or a qualified one is not listed);
-    ``beside(glyph indices)``: what lies beside a sentence that names a system but has no number read.
-    """
+    """Every number claim of the pages' prose outside the glyph indices ``covered``.  ``systems``: ``(name, path,
+    values, kind, counts at one length)`` of the verified certificates; ``fragments``: ``(first, end, system)``
+    of the shown ones (a proved or qualified number there is not listed); ``beside(glyph indices)``: what lies
+    beside a sentence that names a system but has no number read."""
     out = []
     for text, index in _sentences(stream):
         found, sentence = numbers(text), " ".join(text.split())
@@ -418,16 +369,11 @@ _LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>)\s*(\d{1,6})\b(?![./]\d)")
 
 
 def _wrong_lengths(text, offset, value, system):
-    """Why "``value`` for every n >= m" (the range the sentence states) is not what the certificate proves, or "".
-
-    ``system[4]``, when there, gives the counts the certificate proves at one length (None: not a head count).
-    """
+    """Why "``value`` for every n >= m" is not what the certificate proves (``system[4]``: counts at n), or ""."""
     at = system[4] if len(system) > 4 else None
     lo = max(0, offset - 80)
     cuts = [0] + [c.end() for c in re.finditer(r"[;()]|\b(?:while|whereas|but|and)\b", text[lo:offset + 100])] + [10**6]
-    here = offset - lo
-    start = max(c for c in cuts if c <= here)
-    end = min(c for c in cuts if c > here)
+    start, end = max(c for c in cuts if c <= offset - lo), min(c for c in cuts if c > offset - lo)
     m = _LENGTHS.search(text[lo + start:lo + end])  # a range in the number's own clause
     if at is None or m is None:
         return ""
@@ -435,27 +381,19 @@ def _wrong_lengths(text, offset, value, system):
     got, last = at(max(low, 1)), at(10**6)
     if got is None or last is None or got == {value} == last:
         return ""
-    shown = ", ".join(str(x) for x in sorted(got))
-    return f"the certificate proves k({max(low, 1)}) = {shown}, so not {value} for every n {m.group(1)} {m.group(2)}"
+    return (f"the certificate proves k({max(low, 1)}) = {', '.join(map(str, sorted(got)))}, so not {value} for every "
+            f"n {m.group(1)} {m.group(2)}")
 
 
 _CLAIM_WORDS = re.compile(r"\bheads?\b|\bk\s*\(|\binteraction rank|\bdecay", re.I)
 
 
 def _named_system(text, offset, systems):
-    """The system a sentence names closest before ``offset`` (else after it), or None.  Names are compared
-    without spaces and hyphens (a line may break at a name's hyphen)."""
+    """The system a sentence names closest before ``offset`` (else after it), or None (no spaces, hyphens)."""
     def flat(t):
         return squeeze(normalize(t)).lower().replace("-", "")
 
-    whole, here = flat(text), len(flat(text[:offset]))
-    best = None
-    for entry in systems:
-        name = flat(entry[0])
-        if len(name) < 4:
-            continue
-        for m in re.finditer(re.escape(name), whole):
-            d = here - m.end() if m.end() <= here else 10**6 + m.start() - here
-            if best is None or d < best[0]:
-                best = (d, entry)
-    return None if best is None else best[1]
+    whole, here, names = flat(text), len(flat(text[:offset])), [flat(e[0]) for e in systems]
+    best = min(((here - m.end() if m.end() <= here else 10**6 + m.start() - here, i) for i, name in enumerate(names)
+                if len(name) >= 4 for m in re.finditer(re.escape(name), whole)), default=None)
+    return None if best is None else systems[best[1]]

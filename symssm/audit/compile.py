@@ -1,30 +1,21 @@
 """Compile a paper the way its author does, in a throw-away copy: the PDF the audit reads.
 
-The paper's folder (regular files, no links) is copied into a temporary folder and compiled as latexmk
-would: the engine (``lualatex`` is refused: :data:`UNCONFINED`), ``biber`` or ``bibtex`` when the run asks,
-then the engine again while the log asks for a rerun (at most :data:`MAX_RUNS` runs).  Every run has shell
-escape off, kpathsea's paranoid file access, SyncTeX (:func:`address`) and the recorder (the ``.fls`` list
-names the symssm files the paper included); each program runs in its own process group, killed with what
-it started at the time limit or on an interrupt.  A failed compile is an :class:`~symssm.errors.InputError`
-naming the first LaTeX error with its file and line.
-
-Examples
---------
->>> first_error("./sections/a.tex:12: Undefined control sequence.\\nl.12 \\\\foo")
-'sections/a.tex:12: Undefined control sequence.'
->>> first_error("! Emergency stop.\\n<*> paper.tex")
-'! Emergency stop.'
+The paper's folder (regular files, no links) is copied and compiled as latexmk would (``biber`` or ``bibtex``
+when asked, reruns up to :data:`MAX_RUNS`), with shell escape off, kpathsea's paranoid file access, SyncTeX and
+the recorder; each program in its own process group, killed with its children at the time limit or on an
+interrupt.  A failed compile is an :class:`~symssm.errors.InputError` naming the first LaTeX error.
 """
 
+import contextlib
 import gzip
+import itertools
 import os
 import re
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
-from dataclasses import dataclass
+from collections import namedtuple
 
 from ..errors import InputError, LimitError
 
@@ -42,15 +33,8 @@ _FILE_LINE = re.compile(r"^(\.?/?[^:\n]{1,200}\.(?:tex|sty|cls|bbl|aux|ltx|def|c
 _SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"}
 
 
-@dataclass(frozen=True)
-class Compiled:
-    """A compiled paper: its PDF, the temporary copy, the main file and the files the engine read (relative to
-    the copy)."""
-
-    pdf: str
-    folder: str
-    main: str
-    inputs: tuple
+#: A compiled paper: its PDF, the copy, the main file and the files the engine read (relative to the copy).
+Compiled = namedtuple("Compiled", "pdf folder main inputs")
 
 
 def _copy(src, dst):
@@ -78,22 +62,18 @@ def _run(argv, cwd, deadline, what):
     env.update(openin_any="p", openout_any="p", shell_escape="f", LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="0",
                FORCE_SOURCE_DATE="1")
     left = deadline - time.monotonic()
+    if left <= 0:
+        raise InputError(f"{what}: the compile passed its time limit")
     try:
-        if left <= 0:
-            raise subprocess.TimeoutExpired(argv, 0)
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     except OSError as exc:
         raise InputError(f"cannot run {argv[0]} ({exc.strerror}); is TeX Live installed?") from None
-    except subprocess.TimeoutExpired:
-        raise InputError(f"{what}: the compile passed its time limit") from None
     try:
         out, _ = proc.communicate(timeout=left)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         proc.wait()
         if isinstance(exc, subprocess.TimeoutExpired):
             raise InputError(f"{what}: the compile passed its time limit") from None
@@ -111,14 +91,7 @@ def first_error(log):
 
 
 def recorded_inputs(fls_text, folder):
-    """Paths (relative to ``folder``) of the files an ``.fls`` recorder list shows the engine reading from ``folder``.
-
-    Examples
-    --------
-    >>> fls = "PWD /tmp/x\\nINPUT ./a.tex\\nINPUT /usr/share/texmf/b.sty\\nOUTPUT a.log\\nINPUT a.tex"
-    >>> recorded_inputs(fls, "/tmp/x")
-    ('a.tex',)
-    """
+    """Paths (relative to ``folder``) of the files in ``folder`` an ``.fls`` recorder list shows the engine read."""
     pwd, out = folder, []
     for line in fls_text.splitlines():
         if line.startswith("PWD "):
@@ -136,9 +109,8 @@ _RERUN = re.compile(r"Rerun to get|Rerun LaTeX|Please rerun LaTeX|Label\(s\) may
 
 
 def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=None):
-    """Compile ``paper`` (the main ``.tex`` file) in a copy of its folder made under ``workdir`` (an empty folder the
-    caller removes) with ``engine``, within ``seconds`` for every run together; ``progress`` is called with a
-    short line before each program runs.  The :class:`Compiled` result.
+    """:class:`Compiled`: ``paper`` (the main ``.tex``) compiled in a copy of its folder under ``workdir`` (an empty
+    folder the caller removes), all runs within ``seconds``; ``progress(line)`` before each program runs.
 
     Raises
     ------
@@ -152,28 +124,24 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
         raise InputError(UNCONFINED[engine])
     if shutil.which(engine) is None:
         raise InputError(f"{engine} is not installed (TeX Live is needed to compile the paper)")
-    paper = os.path.abspath(os.fspath(paper))
+    paper, start = os.path.abspath(os.fspath(paper)), time.monotonic()
     if not os.path.isfile(paper):
         raise InputError(f"{paper}: no such file")
-    start = time.monotonic()
     dst, main = os.path.join(workdir, "paper"), os.path.basename(paper)
     _copy(os.path.dirname(paper), dst)
     stem = main[:-4] if main.endswith(".tex") else main
     argv = [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
             "-recorder", "-synctex=1", main]
     say = progress or (lambda text: None)
-    runs, bib_done = 0, False
-    while True:
-        runs += 1
+    for runs in itertools.count(1):
         say(f"{engine} run {runs}")
         code, out = _run(argv, dst, start + seconds, main)
         log = read_text(os.path.join(dst, stem + ".log")) or out
         if code != 0 or not os.path.isfile(os.path.join(dst, stem + ".pdf")):
             err = first_error(log) or f"{engine} stopped with exit status {code} and no PDF"
             raise InputError(f"the paper does not compile: {err}")
-        tool = None if bib_done else "biber" if os.path.isfile(os.path.join(dst, stem + ".bcf")) else \
+        tool = None if runs > 1 else "biber" if os.path.isfile(os.path.join(dst, stem + ".bcf")) else \
             "bibtex" if "\\bibdata{" in read_text(os.path.join(dst, stem + ".aux")) else None
-        bib_done = True
         if tool:
             if shutil.which(tool) is None:
                 raise InputError(f"the paper uses {tool}, which is not installed")
@@ -197,18 +165,13 @@ def read_text(path, size=64 * 2**20):
         return ""
 
 
-def temporary_folder():
-    """A fresh temporary folder (a :class:`tempfile.TemporaryDirectory`) for :func:`compile_paper`."""
-    return tempfile.TemporaryDirectory(prefix="symssm-audit-")
-
-
 _RECORD = re.compile(r"^[xkg$](\d+),(\d+):(-?\d+),(-?\d+)", re.M)  # glyphs, kerns, glue, math: where they came from
 _SP = 72.0 / 72.27 / 65536.0  # scaled points to PDF points
 
 
 def synctex(compiled, text=None):
-    """``(inputs, pages)`` of the compile's SyncTeX file (or ``text``): {tag: path relative to the copy, or None
-    outside it} and {page: [(x, y from the page's top, tag, line)]} in PDF points; None when unreadable.
+    """``({tag: path in the copy or None}, {page: [(x, y from the top, tag, line)]})`` of the compile's SyncTeX
+    (or ``text``), PDF points; None when unreadable.
 
     Examples
     --------

@@ -1,30 +1,29 @@
 """``symssm audit``: is every certified result of a paper visibly on its pages, as certified?
 
-The verdict is about the compiled pages, never the TeX source: a ``.tex`` paper is compiled in a throw-away
-copy (:mod:`~symssm.audit.compile`), a ``.pdf`` is read as it is.  Every certificate under the folder is
-found by SHA-256 and re-checked (:mod:`~symssm.audit.certificates`); the statements its LaTeX typesets
-(:mod:`~symssm.audit.statements`) are looked for on the pages as runs of visible glyphs
-(:mod:`~symssm.audit.claims`).  The statements the paper must show are those of the symssm fragments and
-macro files the engine read (the compile's ``.fls`` list; each file's first comment names its certificate).
-The statuses (:data:`STATUSES`) and the exit status are described in docs/latex.md.
+The verdict is about the compiled pages, never the TeX source.  Each certificate under the folder (found by
+SHA-256) is re-checked by the independent checker in a separate process (re-proved in Coq with ``--coq``) and
+the statements its LaTeX typesets are looked for on the pages as runs of visible glyphs; the paper must show
+those of the symssm files the engine read (the ``.fls`` list).  Statuses and exit status: docs/latex.md.
 """
 
+import hashlib
+import itertools
 import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import InputError
-from .compile import address, compile_paper, read_text, synctex, temporary_folder
+from ..errors import InputError, SymssmError
+from .compile import address, compile_paper, read_text, synctex
 
-__all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING"]
+__all__ = ["Claim", "Report", "audit", "exit_code", "STATUSES", "PASSING", "FAILING", "STRICT_FAILING", "index",
+           "check", "parse_marker", "kernel_check", "MAX_JSON_FILES", "MAX_JSON_BYTES"]
 
-STATUSES = {
-    "verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden": "HIDDEN", "not-shown": "NOT SHOWN",
-    "changed": "CHANGED", "missing-certificate": "MISSING CERTIFICATE", "fails-check": "FAILS CHECK",
-    "contradicts": "CONTRADICTS CERTIFICATE", "unchecked": "UNCHECKED", "consistent": "CONSISTENT",
-    "unused": "UNUSED",
-}
+STATUSES = {"verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden": "HIDDEN", "not-shown": "NOT SHOWN",
+            "changed": "CHANGED", "missing-certificate": "MISSING CERTIFICATE", "fails-check": "FAILS CHECK",
+            "contradicts": "CONTRADICTS CERTIFICATE", "unchecked": "UNCHECKED", "consistent": "CONSISTENT",
+            "unused": "UNUSED"}
 PASSING = {"verified", "kernel-checked"}
 FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts"}
 STRICT_FAILING = {"unchecked", "consistent", "unused"}
@@ -66,8 +65,7 @@ class Report:
 
 
 def exit_code(report):
-    """0 when at least one certified statement is shown and nothing fails (with ``strict``, also nothing
-    unchecked, consistent or unused), else 1.
+    """0 when a certified statement is shown and nothing fails (``strict``: nor is unchecked, consistent, unused).
 
     Examples
     --------
@@ -77,8 +75,7 @@ def exit_code(report):
     (0, 1)
     """
     statuses = {c.status for c in report.claims}
-    failing = FAILING | STRICT_FAILING if report.strict else FAILING
-    return 0 if statuses & PASSING and not statuses & failing else 1
+    return 0 if statuses & PASSING and not statuses & (FAILING | STRICT_FAILING if report.strict else FAILING) else 1
 
 
 def _rel(path):
@@ -89,15 +86,18 @@ def _rel(path):
 
 
 def _included(compiled):
-    """``[(file, what, kind, sha, source file name, options)]`` of the symssm files the engine read."""
-    from .certificates import parse_marker
-
+    """``[(file, what, kind, sha, source file name, --label)]`` of the symssm files the engine read."""
+    import shlex
     out = []
     for rel in compiled.inputs if compiled else ():
         first = read_text(os.path.join(compiled.folder, rel), 8192).split("\n", 1)[0] if rel.endswith(".tex") else ""
         marker = parse_marker(first)
         if marker:
-            out.append((rel,) + marker)
+            try:
+                words = shlex.split(marker[4])
+            except ValueError:
+                words = []
+            out.append((rel,) + marker[:4] + (words[words.index("--label") + 1] if "--label" in words[:-1] else None,))
         elif first.startswith("% symssm table: framework; certificates "):
             shas = first.split("certificates ", 1)[1].split(";", 1)[0].replace("+", ",").split(",")
             out += [(rel, "table", "framework", sha.strip(), "framework.tex", "") for sha in shas]
@@ -114,35 +114,17 @@ def _labels(compiled):
     return out
 
 
-def _label_option(options):
-    import shlex
-
-    try:
-        words = shlex.split(options)
-    except ValueError:
-        return None
-    return words[words.index("--label") + 1] if "--label" in words[:-1] else None
-
-
 def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=False, seconds=120.0, progress=None,
           keep=None):
-    """Audit a paper (``.tex``: compiled first; ``.pdf``: as given) against the certificates under ``certificates``
-    (default: the paper's folder): a :class:`Report`.  ``engine``, ``seconds``: the compile's; ``coq``: re-prove
-    each verified head count in Coq; ``strict``: unchecked, consistent and unused rows fail; ``progress``: called
-    with a short line at each step; ``keep``: called with the report and the PDF's path while the PDF exists.
+    """The :class:`Report` of a paper (``.tex``: compiled; ``.pdf``: as given) against the certificates under
+    ``certificates`` (default: its folder).  ``coq``: re-prove verified head counts; ``strict``: unchecked,
+    consistent and unused rows fail; ``progress(line)`` at each step; ``keep(report, pdf)`` while the PDF exists.
 
     Raises
     ------
     InputError
         If the paper or the folder cannot be read, the paper does not compile (its first error, with file
         and line), or the PDF cannot be read.
-
-    Examples
-    --------
-    >>> audit("no-such-folder/no-such-paper.tex")
-    Traceback (most recent call last):
-    ...
-    symssm.errors.InputError: no-such-folder/no-such-paper.tex: no such file
     """
     paper = os.fspath(paper)
     if not os.path.isfile(paper):
@@ -152,7 +134,7 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
         raise InputError(f"{folder}: not a folder of certificates")
     say = progress or (lambda text: None)
     is_pdf = paper.lower().endswith(".pdf")
-    with temporary_folder() as tmp:
+    with tempfile.TemporaryDirectory(prefix="symssm-audit-") as tmp:
         compiled = None if is_pdf else compile_paper(paper, tmp, engine=engine, seconds=seconds, progress=say)
         pdf = paper if is_pdf else compiled.pdf
         report = Report(paper, _rel(folder), pdf if is_pdf else os.path.basename(pdf), None if is_pdf else engine,
@@ -169,26 +151,24 @@ def _union(boxes):
 
 
 def _audit_pdf(report, pdf, folder, compiled, coq, say):
-    from . import certificates as certs
     from .claims import PART_WINDOW, Run, Stream, find_whole, negated_before, occurrences, prose_claims
     from .pages import read_pdf
     from .statements import statements
-
     say("reading the pages")
     pages = read_pdf(pdf)
     report.pages, stream = len(pages), Stream(pages)
     say("finding the certified statements")
-    data, by_name = certs.index(folder)
+    data, by_name = index(folder)
     included, labels, verdicts = _included(compiled), _labels(compiled), {}
 
     def verdict(sha):
         if sha not in verdicts:
             say(f"checking {os.path.basename(data[sha][0])}")
-            verdicts[sha] = certs.check(data[sha][0])
+            verdicts[sha] = check(data[sha][0])
         return verdicts[sha]
 
     covered, shown, claims, regions = set(), set(), [], []
-    fragment_file = {e[3]: (e[0], _label_option(e[5])) for e in included if e[1] == "fragment"}
+    fragment_file = {e[3]: (e[0], e[5]) for e in included if e[1] == "fragment"}
     for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0]):
         try:
             sts = statements(d, sha)
@@ -207,7 +187,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             if runs is None and not (is_fragment and rel) and not (why and partial):
                 continue
             code, message = verdict(sha)
-            claim = Claim("verified" if code == 0 else "fails-check", f"{d['kind']} {st.what}", st.text,
+            claim = Claim("verified" if code == 0 else "fails-check", f"{d['kind']} {st.what}", " ... ".join(st.parts),
                           "" if code == 0 else message, certificate=_rel(path), sha256=sha, order=_LAST)
             if is_fragment and rel:
                 claim.file, claim.line, claim.label = rel, 1, label
@@ -233,8 +213,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                                     "states the opposite of what the certificate proves")
                 claim.page, claim.order, claim.anchor = runs[-1].page, runs[0].start, runs[-1].glyphs[0][1].origin
                 claim.box = _union(g.bbox for r in runs for p, g in r.glyphs if p == claim.page)
-                for r in runs:
-                    covered.update(range(r.start, r.end))
+                covered.update(i for r in runs for i in range(r.start, r.end))
                 end = runs[-1].end
                 if st.tail:  # the proof's last sentence; else about a column of the proof
                     tails = occurrences(stream, st.tail, end, end + 3 * PART_WINDOW)
@@ -266,13 +245,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     systems = [_system(d, path) for sha, (path, d) in data.items() if verdicts.get(sha, (None,))[0] == 0 and
                (d.get("system") or {}).get("name")]
     fragments = [(a, b, _system(data[sha][1], data[sha][0])) for a, b, sha in regions]
-
-    def beside(indices):
-        return _beside([Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages)
-
-    for pc in prose_claims(stream, covered, systems, fragments, beside):
-        claims.append(Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail,
-                            page=pc.page, box=pc.box, certificate=pc.certificate or None, order=pc.at))
+    claims += [Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
+                     box=pc.box, certificate=pc.certificate or None, order=pc.at)
+               for pc in prose_claims(stream, covered, systems, fragments, lambda indices: _beside(
+                   [Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages))]
     for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them
         text = "".join(g.char for g in page.glyphs)
         if page.images and re.search("Theorem|Lemma|Certified|Proposition|Corollary", text):
@@ -287,38 +263,26 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             c.file, c.line = address(sync, c.page, x + 0.5, y, tops.get(c.page, 792.0)) or (None, None)
     kernel = {}
     for c in claims if coq else ():  # Coq re-proves each verified head count of a real system
-        d = data[c.sha256][1] if c.sha256 in data else None
-        if c.status == "verified" and c.what.endswith("fragment") and d and certs.has_coq(d["kind"]) and \
-                not d.get("field"):
-            if c.sha256 not in kernel:
-                kernel[c.sha256] = certs.kernel_check(d)
-            if kernel[c.sha256] is True:
-                c.status = "kernel-checked"
-            else:
-                report.notes.append(f"{c.certificate}: {kernel[c.sha256]}")
+        if c.status == "verified" and c.what.endswith("fragment") and c.sha256 in data:
+            k = kernel[c.sha256] = kernel[c.sha256] if c.sha256 in kernel else kernel_check(data[c.sha256][1])
+            c.status = "kernel-checked" if k is True else c.status
+            report.notes += [f"{c.certificate}: {k}"] if isinstance(k, str) else []
     claims += [Claim("unused", d["kind"], os.path.basename(path), "no page shows a statement of this certificate",
                      certificate=_rel(path), sha256=sha, order=_LAST + 1)
                for sha, (path, d) in sorted(data.items(), key=lambda kv: kv[1][0])
                if sha not in shown and sha not in {e[3] for e in included}]
-    claims.sort(key=lambda c: c.order)
-    for i, c in enumerate(claims, 1):
+    report.claims = sorted(claims, key=lambda c: c.order)
+    for i, c in enumerate(report.claims, 1):
         c.order = i
-    report.claims = claims
 
 
 def _beside(runs, pages):
-    """What lies beside the runs' glyphs that they do not explain (a digit drawn as a path, a Type 3 glyph, an
-    annotation, stray ink): :func:`symssm.audit.pages.run_problems`, page by page."""
+    """What lies beside the runs' glyphs that they do not explain: :func:`~symssm.audit.pages.run_problems`."""
     from .pages import run_problems
-
     by_number, out = {p.number: p for p in pages}, []
     for r in runs:
-        by_page = {}
-        for num, g in r.glyphs:
-            by_page.setdefault(num, []).append(g)
-        for num, glyphs in by_page.items():
-            # a display's rules (fraction bars, radicals) are read as drawings beside it
-            out += [x for x in run_problems(by_number[num], glyphs)
+        for num in dict.fromkeys(n for n, _ in r.glyphs):  # a display's rules are drawings beside it, not problems
+            out += [x for x in run_problems(by_number[num], [g for n, g in r.glyphs if n == num])
                     if not (r.display and x.startswith("a drawing beside"))]
     return tuple(dict.fromkeys(out))
 
@@ -334,3 +298,117 @@ def _system(d, path):
             return None
     return ((d.get("system") or {}).get("name") or "", _rel(path), values(d), d["kind"],
             at if "profile" in d else None)
+
+
+MAX_JSON_FILES, MAX_JSON_BYTES = 20000, 256 * 2**20  # most .json files indexed; larger ones are skipped
+
+_MARKER = re.compile(r"% symssm (fragment|macros): ([a-z-]+) certificate ([0-9a-f]{64}); file (\S+); options (.*)")
+
+
+def parse_marker(line):
+    """``(what, kind, sha256, file, options)`` of a fragment's or macro file's first comment, else None."""
+    m = _MARKER.match(line.strip())
+    return m.groups() if m else None
+
+
+def index(folder):
+    """``({sha256: (path, data)}, {file name: [paths]})`` of the symssm certificates under ``folder`` (one whose
+    envelope does not check by name only: a fragment naming it is "changed")."""
+    from ..certificate.envelope import check_envelope
+    from ..formats.jsonio import loads_strict
+    from ..render.style import certificate_sha256
+    by_sha, by_name = {}, {}
+    walk = (os.path.join(top, name) for top, dirs, files in os.walk(folder)
+            if dirs.sort() is None  # the folders in place in sorted order: the same walk on every machine
+            for name in sorted(f for f in files if f.endswith(".json")))
+    for path in itertools.islice(walk, MAX_JSON_FILES):
+        try:
+            if not os.path.isfile(path) or os.path.getsize(path) > MAX_JSON_BYTES:
+                continue
+            with open(path, "rb") as fh:
+                data = loads_strict(fh.read().decode("utf-8"), what=path)
+            if isinstance(data, dict) and data.get("format") == "symssm-certificate":
+                by_name.setdefault(os.path.basename(path), []).append(path)
+                check_envelope(data)
+                by_sha.setdefault(certificate_sha256(data), (path, data))
+        except (SymssmError, OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+            continue
+    return by_sha, by_name
+
+
+#: Verdicts of the checker by the SHA-256 of a certificate file's bytes (the checker is deterministic).
+_VERDICTS: dict = {}
+
+
+def check(path):
+    """(code, message) of the independent checker on ``path``, isolated with its default limits; remembered for
+    the same bytes within this process (not when the file changes while it is checked)."""
+    from ..checker.core import check_file
+    from ..checker.isolate import Undecided, default_seconds, run_isolated
+
+    def digest():
+        try:
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
+
+    def task():
+        try:
+            res = check_file(path, max_seconds=seconds)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            return {"code": 2, "message": f"undecided ({type(exc).__name__})"}
+        return {"code": res.code, "message": res.message}
+
+    before = digest()
+    if before is not None and before in _VERDICTS:
+        return _VERDICTS[before]
+    seconds = default_seconds(os.path.getsize(path))
+    try:
+        out = run_isolated(task, seconds=seconds + 0.4, limit_text=f"the checker's limit of {seconds:.3g} s")
+        verdict = out["code"], out["message"]
+    except Undecided as exc:
+        verdict = 2, str(exc)
+    if before is not None and digest() == before:
+        if len(_VERDICTS) > 4096:
+            _VERDICTS.clear()
+        _VERDICTS[before] = verdict
+    return verdict
+
+
+def kernel_check(data, seconds=600):
+    """True when Coq accepts the re-proof of a verified head count of a real system (``coqc`` with mathcomp), None
+    when its kind has no Coq export or it has a field, else why not.
+
+    Raises
+    ------
+    InputError
+        If ``coqc`` or ``coq_makefile`` is not installed.
+    """
+    import shutil
+    import subprocess
+    from types import SimpleNamespace
+    from ..certificate import kinds
+    from ..certificate.envelope import verify
+    from ..render.coq import coq_project
+    try:
+        if kinds.of({"kind": data["kind"]}).coq is None or data.get("field"):
+            return None
+    except InputError:
+        return None
+    if shutil.which("coqc") is None or shutil.which("coq_makefile") is None:
+        raise InputError("--coq: coqc is not installed")
+    try:
+        files = coq_project(SimpleNamespace(data=data, check=lambda: verify(data)))
+    except SymssmError as exc:
+        return f"not kernel-checked: {str(exc)[:100]}"
+    with tempfile.TemporaryDirectory(prefix="symssm-coq-") as tmp:
+        for name, text in files.items():
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        try:
+            res = subprocess.run(["sh", "-c", "coq_makefile -f _CoqProject -o Makefile && make"], cwd=tmp,
+                                 capture_output=True, text=True, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return f"Coq did not finish in {seconds} s"
+    return True if res.returncode == 0 else "Coq did not accept the proof"

@@ -1,9 +1,7 @@
 """What a verified certificate states on the page: the exact text its fragment and sentence macros typeset.
 
-The statements come from the certificate and symssm's own renderer, never from the paper: the fragment is
-rendered again (:mod:`symssm.render`) and its theorem turned into the characters its glyphs show
-(:func:`glyph_text` knows only the TeX symssm writes).  Characters are compared after :func:`normalize`
-(compatibility forms, ligatures, dashes, quotes, minus signs), without spaces.
+They come from the certificate and symssm's renderer, never from the paper (:func:`glyph_text` reads only the
+TeX symssm writes); characters are compared after :func:`normalize`, without spaces.
 
 Examples
 --------
@@ -15,28 +13,26 @@ Examples
 'findk-1'
 """
 
+import contextlib
 import re
 import unicodedata
+from collections import deque
 from dataclasses import dataclass
 from typing import Optional
 
 from ..certificate import kinds
 from ..errors import InputError, SymssmError
 
-__all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "sentence_statements",
-           "fragment_statement", "Unsupported", "significant", "display_order"]
+__all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "Unsupported", "significant",
+           "display_order"]
 
 
 @dataclass(frozen=True)
 class Statement:
-    """One certified statement as the page shows it.
-
-    ``what`` is ``"fragment"`` or ``"sentence macro \\\\Name"``; ``parts`` its text for the report (a fragment's
-    title and claim).  ``segments`` are what the page must show: ``("seq", text)`` follows the previous
-    segment with nothing between; ``("bag", text, displays)`` is the glyphs up to the next "seq" (the multiset
-    of :func:`significant` characters of ``text``, and each display's :func:`display_order` on whole lines).
-    ``tail`` is a fragment's proof's last sentence (where the fragment ends).
-    """
+    """One certified statement: ``what`` (``"fragment"``, ``"sentence macro \\\\Name"``), ``parts`` (its text for
+    the report), ``tail`` (a fragment proof's last sentence) and ``segments``, what the page must show:
+    ``("seq", text)`` right after the previous segment; ``("bag", text, displays)`` the glyphs up to the next
+    "seq" (the multiset of :func:`significant` characters of ``text``; each display's :func:`display_order`)."""
 
     sha256: str
     kind: str
@@ -44,11 +40,6 @@ class Statement:
     parts: tuple
     tail: Optional[str] = None
     segments: tuple = ()
-
-    @property
-    def text(self):
-        """The statement as one line of plain text."""
-        return " ... ".join(self.parts)
 
 
 class Unsupported(ValueError):
@@ -63,16 +54,15 @@ class Unsupported(ValueError):
 _STACKED = re.compile(r"(\\[A-Za-z]+|[^\s{}$^_])(?:_(?:\{[^{}]*\}|\\?\S)\^|\^(?:\{[^{}]*\}|\\?\S)_)")
 #: Control words and the characters they typeset (a command mapped to "" typesets nothing visible).
 _SYMBOLS = {
-    "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞",
-    "cdot": "·", "dots": "...", "ldots": "...", "cdots": "···", "sum": "∑", "alpha": "α", "in": "∈", "top": "⊤",
-    "lVert": "‖", "rVert": "‖", "partial": "∂", "delta": "δ", "mid": "|", "to": "→", "pm": "±", "quad": "",
-    "qquad": "", "allowbreak": "", "emergencystretch": "", "relax": "", ",": "", ";": "", ":": "", "!": "", " ": " ",
-    "#": "#", "{": "{", "}": "}", "%": "%", "&": "&", "_": "_", "$": "$", "nobreak": "", "Lambda": "Λ",
-    "lambda": "λ", "pmod": "mod", "bmod": "mod", "mathrm": None, "mathbb": None, "texttt": None, "emph": None,
-    "textbf": None, "textit": None, "mathit": None, "operatorname": None, "ensuremath": None, "text": None,
-    "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√", "arctan": "arctan",
-    "chi": "χ", "det": "det", "dim": "dim", "mathcal": None, "mbox": None,
-}
+    "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞", "cdot": "·",
+    "dots": "...", "ldots": "...", "cdots": "···", "sum": "∑", "alpha": "α", "in": "∈", "top": "⊤", "lVert": "‖",
+    "rVert": "‖", "partial": "∂", "delta": "δ", "mid": "|", "to": "→", "pm": "±", "Lambda": "Λ", "lambda": "λ",
+    "pmod": "mod", "bmod": "mod", "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√",
+    "arctan": "arctan", "chi": "χ", "det": "det", "dim": "dim", " ": " ", "#": "#", "{": "{", "}": "}", "%": "%",
+    "&": "&", "_": "_", "$": "$", **dict.fromkeys(["quad", "qquad", "allowbreak", "emergencystretch", "relax", ",",
+                                                  ";", ":", "!", "nobreak"], ""),
+    **dict.fromkeys(["mathrm", "mathbb", "texttt", "emph", "textbf", "textit", "mathit", "operatorname",
+                     "ensuremath", "text", "mathcal", "mbox"])}
 #: Characters that a TeX font draws differently from the source text.
 _SOURCE = {"~": " ", "-": "-", "'": "'", "`": "'"}
 _TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}$^_])|(\s+)|(.)", re.S)
@@ -128,11 +118,9 @@ def squeeze(text):
 def significant(text):
     """The characters of ``text`` a comparison counts: letters, digits, ``-`` and math symbols (not spaces,
     punctuation or delimiters, whose glyphs differ between TeX's sizes)."""
-    return "".join(c for c in squeeze(normalize(text)) if c == "-" or unicodedata.category(c) in _COUNTED and
-                   not "\u2308" <= c <= "\u23ff" and c not in "|‖~")
-
-
-_COUNTED = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Nl", "No", "Sm"}
+    return "".join(c for c in squeeze(normalize(text)) if c == "-" or unicodedata.category(c) in
+                   ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Nl", "No", "Sm") and not "\u2308" <= c <= "\u23ff" and
+                   c not in "|‖~")
 
 
 def _sentences(tex):
@@ -191,9 +179,8 @@ _MATRICES = {"pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "matrix", "s
 
 
 def display_order(tex):
-    r"""A display's significant characters in the order the page's geometry gives them: left to right, what is
-    stacked from top to bottom (a fraction's numerator first, a superscript before its subscript), a matrix
-    column by column (:func:`symssm.audit.claims.page_order` reads the glyphs the same way).
+    r"""A display's significant characters in the page's order (:func:`symssm.audit.claims.page_order`): left to
+    right, stacked ones top to bottom (numerator, superscript first), a matrix column by column.
 
     Examples
     --------
@@ -202,18 +189,17 @@ def display_order(tex):
     >>> display_order(r"\alpha^h_{ij} x_{i}^{2} \{a\}")
     'αhijx2ia'
     """
-    tokens, pos, items = _LAYOUT.findall(re.sub(r"\\\\\[[^\]]*\]", r"\\\\", tex)), [0], [0]  # "\\\\[1em]": a row
+    tokens, items = deque(_LAYOUT.findall(re.sub(r"\\\\\[[^\]]*\]", r"\\\\", tex))), [0]  # "\\\\[1em]": a row
 
     def take():
-        pos[0] += 1
-        return tokens[pos[0] - 1] if pos[0] <= len(tokens) else "}"
+        return tokens.popleft() if tokens else "}"
 
     def argument():
         t = take()
         return sequence("}") if t == "{" else atom(t)
 
     def name():
-        return "".join(iter(take, "}"))[1:] if tokens[pos[0]:pos[0] + 1] == ["{"] else ""
+        return "".join(iter(take, "}"))[1:] if tokens and tokens[0] == "{" else ""
 
     def atom(t):
         if t in ("\\frac", "\\tfrac", "\\dfrac"):
@@ -221,19 +207,16 @@ def display_order(tex):
         env = name() if t in ("\\begin", "\\end") else ""
         if t == "\\begin" and env in _MATRICES:
             rows, row, cell = [], [], []
-            while pos[0] < len(tokens):
+            while tokens:
                 t = take()
-                if t in ("&", "\\\\", "\\end"):
-                    row.append("".join(cell))
-                    cell = []
-                    if t != "&":
-                        rows.append(row)
-                        row = []
-                    if t == "\\end":
-                        name()
-                        break
-                else:
+                if t not in ("&", "\\\\", "\\end"):
                     cell.append(atom(t))
+                    continue
+                row, cell = row + ["".join(cell)], []
+                rows, row = (rows + [row], []) if t != "&" else (rows, row)
+                if t == "\\end":
+                    name()
+                    break
             return "".join(r[j] for j in range(max(map(len, rows))) for r in rows if j < len(r))
         if t in _SKIPPED:  # a delimiter's size, a label, a space
             argument()
@@ -251,7 +234,7 @@ def display_order(tex):
 
     def sequence(stop):
         items = []  # [base, superscript, subscript]
-        while pos[0] < len(tokens):
+        while tokens:
             t = take()
             if t == stop:
                 break
@@ -264,19 +247,34 @@ def display_order(tex):
     return sequence(None)
 
 
-def fragment_statement(data, sha256):
-    """The :class:`Statement` a certificate's fragment shows (see :class:`Statement`).
+def statements(data, sha256):
+    """Every statement a verified certificate's symssm LaTeX shows: its fragment's, then its sentence macros'
+    (:func:`symssm.render.latex.sentence_macros`).
 
     Raises
     ------
-    SymssmError, ValueError, KeyError
-        If the fragment cannot be rendered, or its title is TeX :func:`glyph_text` does not read.
+    InputError
+        If the certificate's kind is unknown.
     """
-    from ..render.style import Style
+    from ..render.latex import sentence_macros
+    out = []
+    with contextlib.suppress(SymssmError, KeyError, ValueError, TypeError, IndexError):
+        out.append(_fragment(data, sha256))
+    try:
+        out += [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),))
+                for name, text in ((name, glyph_text(tex)) for name, tex in sentence_macros(data))]
+    except InputError:
+        raise
+    except (SymssmError, KeyError, ValueError, TypeError):
+        pass
+    return out
 
+
+def _fragment(data, sha256):
+    """The :class:`Statement` a certificate's fragment shows (raises where it cannot be derived)."""
+    from ..render.style import Style
     style = Style()
-    fragment = kinds.of(data).load("fragment")(data, style)
-    env = style.environment
+    fragment, env = kinds.of(data).load("fragment")(data, style), style.environment
     begin = depth = fragment.index("\\begin{" + env + "}[{") + len(env) + 10
     for i in range(begin, len(fragment)):  # the title's group ends where its braces balance
         depth += {"{": 1, "}": -1}.get(fragment[i], 0)
@@ -293,39 +291,3 @@ def fragment_statement(data, sha256):
     # amsthm's proof head right after the theorem: nothing may come between
     segments = _segments(title, body) + ((("seq", "Proof."),) if proof else ())
     return Statement(sha256, data["kind"], "fragment", tuple(parts), tail, segments)
-
-
-def sentence_statements(data, sha256):
-    """The :class:`Statement` of each sentence macro of the certificate (:func:`symssm.render.latex.sentence_macros`).
-
-    Raises
-    ------
-    Unsupported
-        If a sentence's TeX is not symssm's own.
-    """
-    from ..render.latex import sentence_macros
-
-    return [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),))
-            for name, text in ((name, glyph_text(tex)) for name, tex in sentence_macros(data))]
-
-
-def statements(data, sha256):
-    """Every statement a verified certificate's symssm LaTeX shows: its fragment's, then its sentence macros'.
-
-    Raises
-    ------
-    InputError
-        If the certificate's kind is unknown.
-    """
-    out = []
-    try:
-        out.append(fragment_statement(data, sha256))
-    except (SymssmError, KeyError, ValueError, TypeError, IndexError):
-        pass
-    try:
-        out += sentence_statements(data, sha256)
-    except InputError:
-        raise
-    except (SymssmError, KeyError, ValueError, TypeError):
-        pass
-    return out

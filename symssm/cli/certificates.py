@@ -79,13 +79,13 @@ def run_latex(args):
 
 
 def add_audit(p):
-    from ..audit.command import add_arguments
+    from ..audit.report import add_arguments
 
     add_arguments(p)
 
 
 def run_audit(args):
-    from ..audit.command import run
+    from ..audit.report import run
 
     return run(args)
 

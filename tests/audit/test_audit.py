@@ -302,7 +302,7 @@ def test_an_included_fragment_whose_statement_cannot_be_derived_fails_closed(tmp
     def unreadable(data, sha256):
         raise st.Unsupported("\\newconstruct")
 
-    monkeypatch.setattr(st, "fragment_statement", unreadable)
+    monkeypatch.setattr(st, "_fragment", unreadable)
     code, report = _audit(tmp_path, "honest/plain", capsys)
     assert code == 1
     failing = [c for c in report["claims"] if c["status"] == "not-shown"]

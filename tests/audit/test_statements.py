@@ -114,7 +114,16 @@ def test_prose_numbers_compared_with_the_named_system():
 
 
 def test_compile_helpers():
+    from symssm.audit.core import parse_marker
+
+    marker = "% symssm fragment: head-count certificate " + "a" * 64 + "; file rot.json; options --label x"
+    assert parse_marker(marker) == ("fragment", "head-count", "a" * 64, "rot.json", "--label x")
+    assert parse_marker("% a comment") is None
     assert first_error("./a.tex:3: Missing $ inserted.\n") == "a.tex:3: Missing $ inserted."
+    assert first_error("./sections/a.tex:12: Undefined control sequence.\nl.12 \\foo") == \
+        "sections/a.tex:12: Undefined control sequence."
+    assert first_error("! Emergency stop.\n<*> paper.tex") == "! Emergency stop."
+    assert recorded_inputs("PWD /x\nINPUT ./a.tex\nINPUT /usr/b.sty\nOUTPUT a.log\nINPUT a.tex", "/x") == ("a.tex",)
     fls = "PWD /w\nINPUT /w/paper.tex\nINPUT ./results/rot.tex\nINPUT /usr/share/x.sty\nOUTPUT paper.log\n"
     assert recorded_inputs(fls, "/w") == ("paper.tex", "results/rot.tex")
 
