@@ -110,17 +110,12 @@ class _FlattenPen(BasePen):
         self.current.append(tuple(pt))
 
     def _curveToOne(self, p1, p2, p3):
-        if self.current is None:
-            self._moveTo(self._getCurrentPoint() or (0, 0))
+        self._lineTo(self._getCurrentPoint() or (0, 0))   # opens a contour if none is (flatten drops the repeat)
         p0 = self.current[-1]
         for i in range(1, self.steps + 1):
             t = i / self.steps
             w = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3)
             self.current.append(tuple(sum(k * p[j] for k, p in zip(w, (p0, p1, p2, p3))) for j in (0, 1)))
-
-    def _qCurveToOne(self, p1, p2):
-        p0 = self.current[-1] if self.current else (self._getCurrentPoint() or (0, 0))
-        self._curveToOne(*(tuple(a + 2 / 3 * (b - a) for a, b in zip(p, p1)) for p in (p0, p2)), p2)
 
     def _closePath(self):
         self.current = None
@@ -246,12 +241,6 @@ class _LazyCharStrings(dict):
 
     def __contains__(self, name):
         return name in self.raw
-
-    def __iter__(self):
-        return iter(self.raw)
-
-    def keys(self):
-        return self.raw.keys()
 
     def __missing__(self, name):
         self[name] = psCharStrings.T1CharString(_decrypt(self.raw[name], 4330)[self.lenIV:], subrs=self.subrs)
@@ -386,7 +375,6 @@ def read_pfb(path):
 
 def read_cff(data):
     """Parse a CFF program (``/FontFile3`` of subtype ``Type1C`` or ``CIDFontType0C``, or ``OpenType``)."""
-
     if data[:4] == b"OTTO":
         tt = TTFont(io.BytesIO(data), lazy=True)
         data = tt.getTableData("CFF ")
@@ -410,7 +398,6 @@ def read_cff(data):
 
 def read_truetype(data):
     """Parse a TrueType program (``/FontFile2``) or an OpenType file."""
-
     tt = TTFont(io.BytesIO(data), lazy=True)
     if "CFF " in tt:
         return read_cff(data)

@@ -11,6 +11,7 @@ False
 """
 
 import collections
+import copy
 import dataclasses
 import functools
 import io
@@ -50,21 +51,23 @@ MIN_SCALE = 0.5
 MIN_CONTRAST = 2.0
 #: Share of a glyph's ink box that a later drawing, image or glyph may cover before it counts as covered.
 COVER_SHARE = 0.10
-#: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
-MAX_OBJECTS_PER_PAGE = 300_000
-MAX_OBJECTS = 1_500_000
-#: Content stream items (operands and operators) per page and in all, counted before they are read (a form
-#: each time it is painted; about 8 s of pdfminer a page at most).
-MAX_TOKENS_PER_PAGE = 400_000
-MAX_TOKENS = 2_000_000
+#: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all; content stream
+#: items (operands and operators) per page and in all, counted before they are read (a form each time it is
+#: painted; about 8 s of pdfminer a page at most).
+MAX_OBJECTS_PER_PAGE, MAX_OBJECTS, MAX_TOKENS_PER_PAGE, MAX_TOKENS = 300_000, 1_500_000, 400_000, 2_000_000
 #: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
 #: Pixel budget of one rendered page (int32 sums stay exact): a larger page is rendered at a lower
 #: resolution, down to :data:`MIN_RENDER_SCALE` pixels per point, else refused.
-MAX_PIXELS = 40_000_000
-MIN_RENDER_SCALE = 1.0
+MAX_PIXELS, MIN_RENDER_SCALE = 40_000_000, 1.0
+#: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives,
+#: and as differing when this share of its box, away from any expected ink, is inked.
+MIN_INK, MAX_EXTRA = 0.2, 0.08
+#: Side of the cells in which :attr:`Page.stray` reports unexplained ink (points), and the inked pixels a
+#: cell needs.
+STRAY_CELL, STRAY_PIXELS = 2.0, 3
 
 _WHITE = (1.0, 1.0, 1.0)
 #: Blend modes that never lighten a glyph (others, Screen say, can turn black on white into white).
@@ -144,11 +147,6 @@ def _area(b):
 
 def _overlap(a, b):
     return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
-
-
-def _inside(inner, outer, slack=0.5):
-    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
-            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
 
 
 def _num(v, default=0.0):
@@ -233,15 +231,10 @@ class _Stop(Exception):
 
 
 class _GState(pdfinterp.PDFGraphicState):
-    def __init__(self):
-        super().__init__()
-        self.alpha, self.stroke_alpha, self.softmask, self.blend = 1.0, 1.0, False, "Normal"
+    alpha, stroke_alpha, softmask, blend = 1.0, 1.0, False, "Normal"
 
     def copy(self):
-        obj = super().copy()
-        obj.__class__ = _GState
-        obj.alpha, obj.stroke_alpha, obj.softmask, obj.blend = self.alpha, self.stroke_alpha, self.softmask, self.blend
-        return obj
+        return copy.copy(self)
 
 
 class _Resources(pdfinterp.PDFResourceManager):
@@ -280,10 +273,9 @@ class _Interpreter(pdfinterp.PDFPageInterpreter):
         except Exception:
             return
         state = self.graphicstate
-        if "ca" in spec:
-            state.alpha = _num(resolve1(spec["ca"]), 1.0)
-        if "CA" in spec:
-            state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
+        for key, attr in (("ca", "alpha"), ("CA", "stroke_alpha")):
+            if key in spec:
+                setattr(state, attr, _num(resolve1(spec[key]), 1.0))
         if "SMask" in spec:
             state.softmask = getattr(resolve1(spec["SMask"]), "name", None) != "None"
         if "BM" in spec:
@@ -323,12 +315,13 @@ class _Device(pdfdevice.PDFTextDevice):
         self.tokens += count
         self.page_tokens += count
         if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
-            raise _Stop("tokens")
+            raise _Stop(f"holds more than {MAX_TOKENS_PER_PAGE} content stream items, or the document more than "
+                        f"{MAX_TOKENS} (forms counted each time they are painted)")
 
     def _add(self, event):
         self.total += 1
         if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
-            raise _Stop()
+            raise _Stop(f"paints more than {MAX_OBJECTS_PER_PAGE} objects, or the document more than {MAX_OBJECTS}")
         self.events.append(event)
 
     def begin_page(self, page, ctm):
@@ -461,12 +454,9 @@ def _font_info(font, spec):
     if info.kind != "cid" and isinstance(encoding, dict):
         info.differences, code = _encoding_table(_name(encoding.get("BaseEncoding"))), 0
         for item in (resolve1(i) for i in resolve1(encoding.get("Differences")) or []):
-            if isinstance(item, (int, float)):
-                code = int(item)
-            else:
-                if getattr(item, "name", None) is not None:
-                    info.differences[code] = item.name
-                code += 1
+            if getattr(item, "name", None) is not None:
+                info.differences[code] = item.name
+            code = int(item) if isinstance(item, (int, float)) else code + 1
     elif info.kind != "cid":
         info.differences = _encoding_table(_name(encoding))
     if isinstance(descriptor, dict):
@@ -508,20 +498,16 @@ def _glyph_identity(info, cid):
         if info.cid_to_gid is not None:
             data = info.cid_to_gid
             gid = data[2 * cid] * 256 + data[2 * cid + 1] if 2 * cid + 1 < len(data) else 0
-        if program is not None and program.kind == "truetype":
-            name = program.order[gid] if 0 <= gid < len(program.order) else None
-        elif program is not None:
-            name = program.name_for_cid(cid)
+        if program is not None:      # a TrueType program's glyph by index, a CFF one's by CID
+            name = program.name_for_cid(gid if program.kind == "truetype" else cid)
         if name is not None and reference is not None:
             if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
                 ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
             else:
                 ref_name = name
     else:
-        name = info.differences.get(cid)
-        if name is None:
-            name = (program or reference).encoding.get(cid) if program or reference else None
-        ref_name = name
+        name = ref_name = info.differences.get(cid, (program or reference).encoding.get(cid)
+                                               if program or reference else None)
     char = _fonts.glyph_char(ref_name or name or "")
     if not char and reference is not None and ref_name:
         char = reference.cmap.get(ref_name, "")
@@ -571,23 +557,13 @@ def read_pdf(path, *, max_pages=200, ink=True):
     symssm.errors.LimitError
         The PDF has more than ``max_pages`` pages or a page paints too many objects.
     """
-    logger = logging.getLogger("pdfminer")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
-    try:
-        return _read(path, max_pages, ink)
-    except RecursionError:
-        raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
-    finally:
-        logger.setLevel(level)
-
-
-def _read(path, max_pages, ink):
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
-    renderer, pages = None, []
+    logger = logging.getLogger("pdfminer")
+    level, renderer, pages = logger.level, None, []
+    logger.setLevel(logging.CRITICAL + 1)
     try:
         if b"%PDF-" not in fh.read(1024):
             raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
@@ -615,12 +591,7 @@ def _read(path, max_pages, ink):
                 try:
                     interpreter.process_page(page)
                 except _Stop as stop:
-                    if stop.args == ("tokens",):
-                        raise LimitError(f"page {number} of {path} holds more than {MAX_TOKENS_PER_PAGE} "
-                                         f"content stream items, or the document more than {MAX_TOKENS} "
-                                         f"(forms counted each time they are painted)") from None
-                    raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
-                                     f"objects, or the document more than {MAX_OBJECTS}") from None
+                    raise LimitError(f"page {number} of {path} {stop}") from None
                 pages.append(_page(number, page, device.events, rsrc, infos, renderer))
         except (LimitError, PdfReadError, RecursionError):
             raise
@@ -630,8 +601,11 @@ def _read(path, max_pages, ink):
         if not pages:
             raise PdfReadError(f"{path} has no pages")
         return tuple(pages)
+    except RecursionError:
+        raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
     finally:
         fh.close()
+        logger.setLevel(level)
         if renderer is not None:
             renderer.close()
 
@@ -696,7 +670,10 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     _judge(raw, drawings, annots, cbox)
     _turned(raw)
     stray = _ink(raw, drawings, renderer.page(number), renderer.cache) if renderer is not None else ()
-    glyphs = _roles(tuple(_make_glyph(g) for g in raw), cbox)
+    glyphs = _roles(tuple(Glyph(g["char"], g["font"], round(g["size"], 3), tuple(round(v, 3) for v in g["box"]),
+                                g["order"], tuple(dict.fromkeys(g["problems"])),
+                                tuple(round(v, 3) for v in g["origin"]), round(g["adv"], 3), g["color"],
+                                g["upright"], g["direction"]) for g in raw), cbox)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
                 rotate=int(getattr(page, "rotate", 0) or 0), drawings=_inked(drawings, cbox),
@@ -745,22 +722,13 @@ def _inside_polygons(x, y, subpaths):
 
 def _segment_meets_box(p, q, box):
     """Liang-Barsky: whether the segment pq passes through the box."""
-    (x0, y0), (x1, y1) = p, q
-    dx, dy = x1 - x0, y1 - y0
     t0, t1 = 0.0, 1.0
-    for edge_p, edge_q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
-        if edge_p == 0:
-            if edge_q < 0:
-                return False
-            continue
-        t = edge_q / edge_p
-        if edge_p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
+    for e, f in ((p[0] - q[0], p[0] - box[0]), (q[0] - p[0], box[2] - p[0]), (p[1] - q[1], p[1] - box[1]),
+                 (q[1] - p[1], box[3] - p[1])):
+        if e == 0 and f < 0:
             return False
-    return True
+        t0, t1 = (max(t0, f / e), t1) if e < 0 else (t0, min(t1, f / e)) if e > 0 else (t0, t1)
+    return t0 <= t1
 
 
 def _shape_meets(shape, filled, box, cx, cy):
@@ -790,9 +758,8 @@ class _Grid:
 
     def _keys(self, box):
         c = self.cell
-        for i in range(int(box[0] // c), int(box[2] // c) + 1):
-            for j in range(int(box[1] // c), int(box[3] // c) + 1):
-                yield (i, j)
+        return [(i, j) for i in range(int(box[0] // c), int(box[2] // c) + 1)
+                for j in range(int(box[1] // c), int(box[3] // c) + 1)]
 
     def add(self, box, item):
         big = box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell
@@ -800,12 +767,7 @@ class _Grid:
             self.cells.setdefault(key, []).append((box, item))
 
     def near(self, box):
-        seen = set()
-        for key in list(self._keys(box)) + ["big"]:
-            for entry in self.cells.get(key, ()):
-                if id(entry) not in seen:
-                    seen.add(id(entry))
-                    yield entry
+        return {id(e): e for key in self._keys(box) + ["big"] for e in self.cells.get(key, ())}.values()
 
 
 def _judge(raw, drawings, annots, cbox):
@@ -849,7 +811,8 @@ def _judge(raw, drawings, annots, cbox):
             (g["softmask"], "drawn through a soft mask"), (g["size"] < MIN_SIZE, f"too small ({g['size']:.1f} pt)"),
             (g["blend"] not in _BLENDS, f"drawn with blend mode {g['blend']}"),
             (g["hratio"] < MIN_SCALE, f"squeezed (horizontal scale {round(100 * g['hratio'])}%)"),
-            (g["det"] < 0, "mirrored"), (not _inside(box, cbox), "outside the crop box")) if bad]
+            (g["det"] < 0, "mirrored"),
+            (any((v - c) * k < -0.5 for v, c, k in zip(box, cbox, (1, 1, -1, -1))), "outside the crop box")) if bad]
         problems += [f"covered by a {subtype} annotation" for subtype, rect, shows in annots
                      if shows and _overlap(box, rect) > 0][:1]
         for obox, other in glyph_grid.near(box):
@@ -996,20 +959,6 @@ def _roles(glyphs, cbox):
                  dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
 
 
-def _make_glyph(g):
-    return Glyph(char=g["char"], font=g["font"], size=round(g["size"], 3),
-                 bbox=tuple(round(v, 3) for v in g["box"]), order=g["order"],
-                 problems=tuple(dict.fromkeys(g["problems"])),
-                 origin=tuple(round(v, 3) for v in g["origin"]), advance=round(g["adv"], 3),
-                 color=g["color"], upright=g["upright"], direction=g["direction"])
-
-
-#: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
-MIN_INK = 0.2
-#: ... and as differing when this share of its box, away from any expected ink, is inked.
-MAX_EXTRA = 0.08
-
-
 class _Renderer:
     """Pages of one PDF rendered by PDFium, as RGB arrays with the crop box's top-left corner."""
 
@@ -1050,17 +999,14 @@ class _Renderer:
             self.doc.close()
 
 
-def _signed_area(poly):
-    return sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly))) / 2
-
-
 def _fill_glyph(size, polys):
     """A glyph's contours filled by the nonzero winding rule (as Type 1 and TrueType fonts are), as a
     boolean array: each contour adds its orientation inside it, and ink is where the sum is not zero."""
     winding = np.zeros((size[1], size[0]), dtype=np.int16)
     edge = np.zeros((size[1], size[0]), dtype=bool)
     for poly in polys:
-        area = _signed_area(poly) if len(poly) >= 3 else 0
+        area = sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly))) \
+            if len(poly) >= 3 else 0     # twice the signed area
         if area == 0:
             continue
         image = Image.new("L", size, 0)
@@ -1185,12 +1131,6 @@ def _ink(raw, drawings, rendered, cache=None):
             g["problems"].append("not visible in the rendering" if coverage < MIN_INK
                                  else "rendering differs from the glyph")
     return unexplained
-
-
-#: Side of the cells in which :attr:`Page.stray` reports unexplained ink (points), and the inked pixels a
-#: cell needs.
-STRAY_CELL = 2.0
-STRAY_PIXELS = 3
 
 
 def _stray_boxes(mask, origin, scale):
