@@ -306,7 +306,8 @@ class _Interpreter(pdfinterp.PDFPageInterpreter):
 
 
 class _Device(pdfdevice.PDFTextDevice):
-    """Records ``('glyph', ...)``, ``('path', ...)``, ``('image', box)`` and ``('figure', box)`` events."""
+    """Records ``('glyph', ...)`` and ``(kind, box, colour, alpha, filled, shape)`` events of drawings and images
+    (a figure without an image inside counts as an image)."""
 
     tokens = page_tokens = total = render_mode = 0
 
@@ -340,14 +341,14 @@ class _Device(pdfdevice.PDFTextDevice):
             if picture and not image:   # an image's own figure: the image itself is recorded
                 if self.figures:
                     self.figures[-1][1] = True
-                self._add(("figure", box))
+                self._add(("image", box, None, 1.0, True, None))
 
     def render_image(self, name, stream):
         if self.figures:
             self.figures[-1][1:] = [True, True]
         if len(self.figures) > 1:
             self.figures[-2][1] = True
-        self._add(("image", _box_of(self.ctm, (0, 0, 1, 1))))
+        self._add(("image", _box_of(self.ctm, (0, 0, 1, 1)), None, 1.0, True, None))
 
     def paint_path(self, graphicstate, stroke, fill, evenodd, path):
         subpaths = []
@@ -359,10 +360,8 @@ class _Device(pdfdevice.PDFTextDevice):
         points = [p for sub in subpaths for p in sub]
         if not points:
             return
-        w = 0.0
-        if stroke:
-            det = abs(self.ctm[0] * self.ctm[3] - self.ctm[1] * self.ctm[2])
-            w = max(abs(_num(graphicstate.linewidth)) * math.sqrt(det), 0.1) / 2
+        det = abs(self.ctm[0] * self.ctm[3] - self.ctm[1] * self.ctm[2])
+        w = max(abs(_num(graphicstate.linewidth)) * math.sqrt(det), 0.1) / 2 if stroke else 0.0
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         box = (min(xs) - w, min(ys) - w, max(xs) + w, max(ys) + w)
         if self.figures:
@@ -370,7 +369,7 @@ class _Device(pdfdevice.PDFTextDevice):
         cs, color = (graphicstate.ncs, graphicstate.ncolor) if fill else (graphicstate.scs, graphicstate.scolor)
         alpha = getattr(graphicstate, "alpha" if fill else "stroke_alpha", 1.0)
         rect = len(subpaths) == 1 and _is_rect(subpaths[0])
-        self._add(("path", box, _rgb(getattr(cs, "name", ""), color), alpha, fill,
+        self._add(("drawing", box, _rgb(getattr(cs, "name", ""), color), alpha, fill,
                    (tuple(map(tuple, subpaths)), w, rect)))
 
     def render_string(self, textstate, seq, ncs, graphicstate):
@@ -661,12 +660,9 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
                             matrix=glyph_m))
-        elif event[0] == "path":
-            _, box, color, alpha, filled, shape = event
-            drawings.append((order, box, "drawing", color, alpha, filled, shape))
         else:
-            drawings.append((order, event[1], "image", None, 1.0, True, None))
-            pictures.append(event[1])
+            drawings.append((order, event[1], event[0]) + event[2:])
+            pictures += [event[1]] * (event[0] == "image")
     _judge(raw, drawings, annots, cbox)
     _turned(raw)
     stray = _ink(raw, drawings, renderer.page(number), renderer.cache) if renderer is not None else ()
@@ -690,11 +686,10 @@ def _inked(drawings, cbox):
         parts = []
         for (x0, y0), (x1, y1) in _segments(shape[0], filled) if shape is not None and not shape[2] else ():
             n, half = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1)), shape[1]
-            for i in range(n):
-                ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
-                bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
-                parts.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
-                              round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
+            pts = [(x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n) for i in range(n + 1)]
+            parts += [(round(min(a[0], b[0]) - half, 2), round(min(a[1], b[1]) - half, 2),
+                       round(max(a[0], b[0]) + half, 2), round(max(a[1], b[1]) + half, 2))
+                      for a, b in zip(pts, pts[1:])]
             if len(parts) > 4000:
                 break
         parts = tuple(parts) if len(parts) <= 4000 else ()
@@ -710,14 +705,8 @@ def _is_rect(points):
 
 def _inside_polygons(x, y, subpaths):
     """Even-odd point-in-polygon over the subpaths (curves taken by their control points)."""
-    inside = False
-    for sub in subpaths:
-        n = len(sub)
-        for i in range(n):
-            (x0, y0), (x1, y1) = sub[i - 1], sub[i]
-            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-                inside = not inside
-    return inside
+    return sum((y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+               for sub in subpaths for (x0, y0), (x1, y1) in zip(sub[-1:] + sub[:-1], sub)) % 2 == 1
 
 
 def _segment_meets_box(p, q, box):
@@ -737,9 +726,8 @@ def _shape_meets(shape, filled, box, cx, cy):
     subpaths, half, _ = shape
     mx, my = 0.15 * (box[2] - box[0]), 0.15 * (box[3] - box[1])
     inner = (box[0] + mx - half, box[1] + my - half, box[2] - mx + half, box[3] - my + half)
-    if filled and _inside_polygons(cx, cy, subpaths):
-        return True
-    return any(_segment_meets_box(p, q, inner) for p, q in _segments(subpaths, filled))
+    return filled and _inside_polygons(cx, cy, subpaths) \
+        or any(_segment_meets_box(p, q, inner) for p, q in _segments(subpaths, filled))
 
 
 def _segments(subpaths, filled):
@@ -753,8 +741,10 @@ def _segments(subpaths, filled):
 class _Grid:
     """Boxes bucketed by a coarse grid, for overlap queries."""
 
-    def __init__(self, cell=10.0):
+    def __init__(self, entries, cell=10.0):
         self.cell, self.cells = cell, {}
+        for box, item in entries:
+            self.add(box, item)
 
     def _keys(self, box):
         c = self.cell
@@ -772,11 +762,7 @@ class _Grid:
 
 def _judge(raw, drawings, annots, cbox):
     """The problems of each glyph, from the content stream alone."""
-    draw_grid, glyph_grid = _Grid(), _Grid()
-    for d in drawings:
-        draw_grid.add(d[1], d)
-    for g in raw:
-        glyph_grid.add(g["box"], g)
+    draw_grid, glyph_grid = _Grid((d[1], d) for d in drawings), _Grid((g["box"], g) for g in raw)
     for g in raw:
         problems = list(g["font_problems"]) + list(g["glyph_problems"])
         box = g["box"]
@@ -832,13 +818,10 @@ def _adjacent(g, other):
     """Whether two glyphs were set one after the other on one baseline in one font (an italic f and the fi
     ligature after it, whose ink boxes overlap by their side bearings): the later one's origin lies at
     least 80 % of the earlier one's advance further along the baseline."""
-    first, second = (g, other) if g["order"] < other["order"] else (other, g)
-    if first["font"] != second["font"] or first["direction"] != 0 or second["direction"] != 0:
-        return False
-    if abs(first["origin"][1] - second["origin"][1]) > 0.05 * max(first["size"], 1.0):
-        return False
-    step = second["origin"][0] - first["origin"][0]
-    return first["adv"] > 0 and step >= 0.8 * first["adv"]
+    first, second = sorted((g, other), key=lambda h: h["order"])
+    return first["font"] == second["font"] and first["direction"] == second["direction"] == 0 \
+        and abs(first["origin"][1] - second["origin"][1]) <= 0.05 * max(first["size"], 1.0) \
+        and first["adv"] > 0 and second["origin"][0] - first["origin"][0] >= 0.8 * first["adv"]
 
 
 def _margin_number(g, other, share, area, other_area):
@@ -860,10 +843,7 @@ def _turned(raw):
         math.cos(math.radians(a) - g["angle"]) < limit for a in angles)]
     if not suspects:                   # no two glyphs of the page point 120 degrees apart
         return
-    grid = _Grid(cell=20.0)
-    for g in raw:
-        x, y = g["origin"]
-        grid.add((x, y, x, y), g)
+    grid = _Grid((((x, y, x, y), g) for g in raw for x, y in [g["origin"]]), cell=20.0)
     for g in suspects:
         x, y = g["origin"]
         r = 3.0 * max(g["size"], 1.0)
@@ -895,9 +875,7 @@ def _rows(glyphs):
                 break
         else:
             rows.append([g])
-    for row in rows:
-        row.sort(key=lambda g: g.bbox[0])
-    return rows
+    return [sorted(row, key=lambda g: g.bbox[0]) for row in rows]
 
 
 def _roles(glyphs, cbox):
