@@ -15,6 +15,7 @@ import copy
 import dataclasses
 import functools
 import io
+import itertools
 import logging
 import math
 import os
@@ -256,20 +257,13 @@ class _Interpreter(pdfinterp.PDFPageInterpreter):
         sub.inherited = self.graphicstate.copy()
         return sub
 
-    def init_resources(self, resources):
-        super().init_resources(resources)
-        try:
-            self.extgstates = dict_value(resources.get("ExtGState")) or {} if resources else {}
-        except Exception:
-            self.extgstates = {}
-
     def init_state(self, ctm):
         super().init_state(ctm)
         self.graphicstate = _GState() if self.inherited is None else self.inherited.copy()
 
     def do_gs(self, name):
         try:
-            spec = dict_value(self.extgstates.get(literal_name(name)))
+            spec = dict_value(dict_value(self.resources.get("ExtGState")).get(literal_name(name)))
         except Exception:
             return
         state = self.graphicstate
@@ -973,8 +967,7 @@ class _Renderer:
         return image, (cx0, cy1), scale
 
     def close(self):
-        if self.doc is not None:
-            self.doc.close()
+        self.doc.close()
 
 
 def _fill_glyph(size, polys):
@@ -1006,12 +999,9 @@ def _glyph_bitmap(g, scale, cache):
         return cache[key]
     polys = [[((m[0] * x + m[2] * y) * scale + sx, -(m[1] * x + m[3] * y) * scale + sy) for x, y in contour]
              for contour in g["outline"]]
-    xs = [p[0] for poly in polys for p in poly]
-    ys = [p[1] for poly in polys for p in poly]
-    x0, y0 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
-    x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
-    big = (x1 - x0) * (y1 - y0) > 4_000_000
-    cache[key] = (None, 0, 0) if big else \
+    xs, ys = [p[0] for poly in polys for p in poly], [p[1] for poly in polys for p in poly]
+    x0, y0, x1, y1 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+    cache[key] = (None, 0, 0) if (x1 - x0) * (y1 - y0) > 4_000_000 else \
         (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
     return cache[key]
 
@@ -1192,10 +1182,8 @@ def _turned_lines(glyphs, angle, cbox):
         (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
         return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
-    twins = {}
-    for g in glyphs:
-        twin = dataclasses.replace(g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)
-        twins[id(twin)] = (twin, g)
+    twins = {id(t): (t, g) for g in glyphs for t in [dataclasses.replace(
+        g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)]}
     lines = _upright_lines([t for t, _ in twins.values()], box(cbox)) if glyphs else []
     return [[twins[id(t)][1] for t in line] for line in lines]
 
@@ -1288,14 +1276,11 @@ def _gutter(glyphs, cbox):
     if floor > limit:
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
-    best = start = None
-    for i, c in enumerate(counts + [ceiling + 1]):
-        if c <= ceiling and start is None:
-            start = i
-        elif c > ceiling and start is not None:
-            if best is None or i - start > best[1] - best[0]:
-                best = (start, i)
-            start = None
+    runs, i = [], 0
+    for low, run in itertools.groupby(counts, key=lambda c: c <= ceiling):
+        n = len(list(run))
+        runs, i = runs + [(i, i + n)] * low, i + n
+    best = max(runs, key=lambda r: r[1] - r[0], default=None)
     if best is None or best[1] - best[0] < 4:
         return None
     band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
