@@ -204,13 +204,11 @@ class FontProgram:
     def __init__(self, kind, glyphset, encoding, units, order=None, cid_map=None, cmap=None):
         self.kind, self.glyphset, self.encoding, self.units = kind, glyphset, encoding, units
         self.order, self.cid_map, self.cmap = order or [], cid_map or {}, cmap or {}
-        self.cid_keyed, self.slant, self._outlines = bool(cid_map), 0.0, {}
+        self.slant, self._outlines = 0.0, {}
 
     def name_for_cid(self, cid):
         """The glyph a CID selects: a CID-keyed charset, else the glyph index itself."""
-        if self.cid_keyed:
-            return self.cid_map.get(cid)
-        return self.order[cid] if 0 <= cid < len(self.order) else None
+        return self.cid_map.get(cid) if self.cid_map else self.order[cid] if 0 <= cid < len(self.order) else None
 
     def outline(self, name):
         """Flattened contours of glyph ``name`` scaled to a 1000-unit em, ``None`` if absent."""
@@ -225,42 +223,20 @@ class FontProgram:
             self._outlines[name] = contours
         return self._outlines[name]
 
-    def has(self, name):
-        try:
-            return name in self.glyphset
-        except Exception:
-            return False
 
+class _Lazy(dict):
+    """Type 1 charstrings (by glyph name) or subroutines (by index), each decrypted and decoded on first use."""
 
-class _LazyCharStrings(dict):
-    """Glyph name -> charstring, each decrypted and decoded on first use."""
-
-    def __init__(self, raw, subrs, lenIV):
+    def __init__(self, raw, lenIV, subrs=None):
         super().__init__()
-        self.raw, self.subrs, self.lenIV = raw, subrs, lenIV
+        self.raw, self.lenIV, self.subrs = raw, lenIV, self if subrs is None else subrs
 
-    def __contains__(self, name):
-        return name in self.raw
+    def __contains__(self, key):
+        return key in self.raw
 
-    def __missing__(self, name):
-        self[name] = psCharStrings.T1CharString(_decrypt(self.raw[name], 4330)[self.lenIV:], subrs=self.subrs)
-        return self[name]
-
-
-class _LazySubrs(list):
-    """Subroutines decrypted on first call."""
-
-    def __init__(self, raw, lenIV):
-        super().__init__(raw)
-        self.done, self.lenIV = set(), lenIV
-
-    def __getitem__(self, index):
-        item = list.__getitem__(self, index)
-        if index not in self.done:
-            item = psCharStrings.T1CharString(_decrypt(item, 4330)[self.lenIV:], subrs=self)
-            list.__setitem__(self, index, item)
-            self.done.add(index)
-        return item
+    def __missing__(self, key):
+        self[key] = psCharStrings.T1CharString(_decrypt(self.raw[key], 4330)[self.lenIV:], subrs=self.subrs)
+        return self[key]
 
 
 _RD = rb"(?:RD|-\|)"
@@ -274,24 +250,18 @@ def _type1_program(clear, plain):
     chars_at = plain.find(b"/CharStrings")
     if chars_at < 0:
         raise ValueError("no CharStrings")
-    raw_subrs = []
-    if 0 <= subrs_at < chars_at:
-        for index, data in _entries(plain, rb"dup\s+(\d+)", subrs_at, chars_at):
-            if int(index) > 65535:
-                raise ValueError("bad Subrs")
-            raw_subrs.extend([b""] * (int(index) + 1 - len(raw_subrs)))
-            raw_subrs[int(index)] = data
+    raw_subrs = {int(i): data for i, data in _entries(plain, rb"dup\s+(\d+)", subrs_at, chars_at)} \
+        if 0 <= subrs_at < chars_at else {}
     raw = {k.decode("latin-1"): v for k, v in _entries(plain, rb"/([^\s/\[\]{}()<>%]+)", chars_at + 12, len(plain))}
     if not raw:
         raise ValueError("no glyphs")
-    subrs = _LazySubrs(raw_subrs, lenIV)
     encoding = {}
     if re.search(rb"/Encoding\s+StandardEncoding", clear):
         encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
     for m in re.finditer(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>%]+)\s+put", clear):
         if int(m.group(1)) < 256:
             encoding[int(m.group(1))] = m.group(2).decode("latin-1")
-    program = FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, 1000.0)
+    program = FontProgram("type1", _Lazy(raw, lenIV, _Lazy(raw_subrs, lenIV)), encoding, 1000.0)
     m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)(?:\s+([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+))?", clear)
     try:
         scale = float(m.group(1)) if m else 0.0

@@ -494,10 +494,9 @@ def _glyph_identity(info, cid):
         if program is not None:      # a TrueType program's glyph by index, a CFF one's by CID
             name = program.name_for_cid(gid if program.kind == "truetype" else cid)
         if name is not None and reference is not None:
-            if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
-                ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
-            else:
-                ref_name = name
+            by_index = name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") \
+                or name not in reference.glyphset
+            ref_name = (reference.order[gid] if 0 <= gid < len(reference.order) else None) if by_index else name
     else:
         name = ref_name = info.differences.get(cid, (program or reference).encoding.get(cid)
                                                if program or reference else None)
