@@ -326,14 +326,11 @@ def pfb_parts(data):
                 cipher += data[pos + 6: pos + 6 + length]
             pos += 6 + length
         return clear, cipher
-    at = data.find(b"eexec")
-    if at < 0:
+    m = re.search(rb"eexec[\r\n \t]*", data)
+    if m is None:
         raise ValueError("no eexec")
-    at += len(b"eexec")
-    while at < len(data) and data[at:at + 1] in (b"\r", b"\n", b" ", b"\t"):
-        at += 1
-    end = data.find(b"0000000000", at)
-    return data[:at], data[at: end if end > 0 else len(data)]
+    end = data.find(b"0000000000", m.end())
+    return data[:m.end()], data[m.end(): end if end > 0 else len(data)]
 
 
 def read_pfb(path):

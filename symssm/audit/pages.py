@@ -188,10 +188,9 @@ def _contrast(a, b):
 
 def _direction(m):
     """The baseline's angle of a glyph matrix in degrees (0, 90, 180, 270), or -1 (other or mirrored)."""
-    a, b, c, d = m[0], m[1], m[2], m[3]
-    if a * d - b * c <= 0:
+    if m[0] * m[3] - m[1] * m[2] <= 0:
         return -1
-    angle = math.degrees(math.atan2(b, a)) % 360
+    angle = math.degrees(math.atan2(m[1], m[0])) % 360
     nearest = int(round(angle / 90.0)) % 4 * 90
     return nearest if abs((angle - nearest + 180) % 360 - 180) < 0.5 else -1
 
@@ -924,8 +923,6 @@ def _roles(glyphs, cbox):
             group = lead(row, edge, leading)
             numbers.update(id(g) for g in group)
             styles.update((g.font, round(g.size, 1)) for g in group)
-    if not margin and not numbers:
-        return glyphs
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
                  dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
 
@@ -947,22 +944,19 @@ class _Renderer:
         page = self.doc[number - 1]
         try:
             page.set_rotation(0)
-            cx0, cy0, cx1, cy1 = page.get_bbox()
-            area = max((cx1 - cx0) * (cy1 - cy0), 1e-9)
-            scale = min(scale, math.sqrt(MAX_PIXELS / area))       # a poster: fewer pixels per point
-            if scale < MIN_RENDER_SCALE:
-                raise LimitError(f"page {number} of {self.path} is too large to render "
-                                 f"({cx1 - cx0:.0f} x {cy1 - cy0:.0f} pt; at most {MAX_PIXELS} pixels at "
-                                 f"{MIN_RENDER_SCALE} pixels per point)")
-            bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
-            image = np.array(bitmap.to_numpy()[:, :, :3])
-        except (LimitError, PdfReadError):
-            raise
+            cx0, cy0, cx1, cy1 = page.get_bbox()         # a poster: fewer pixels per point
+            scale = min(scale, math.sqrt(MAX_PIXELS / max((cx1 - cx0) * (cy1 - cy0), 1e-9)))
+            if scale >= MIN_RENDER_SCALE:
+                bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
+                image = np.array(bitmap.to_numpy()[:, :, :3])
         except Exception as exc:
             raise PdfReadError(f"PDFium cannot render page {number} of {self.path}: "
                                f"{type(exc).__name__}") from None
         finally:
             page.close()
+        if scale < MIN_RENDER_SCALE:
+            raise LimitError(f"page {number} of {self.path} is too large to render ({cx1 - cx0:.0f} x "
+                             f"{cy1 - cy0:.0f} pt; at most {MAX_PIXELS} pixels at {MIN_RENDER_SCALE} pixels per point)")
         return image, (cx0, cy1), scale
 
     def close(self):
@@ -1105,12 +1099,9 @@ def _stray_boxes(mask, origin, scale):
     as boxes in user space (runs of cells along a row joined)."""
     if not mask.any():
         return ()
-    step = max(1, int(round(STRAY_CELL * scale)))
-    h, w = mask.shape
-    hh, ww = -(-h // step), -(-w // step)
-    padded = np.zeros((hh * step, ww * step), dtype=np.int32)
-    padded[:h, :w] = mask
-    counts = padded.reshape(hh, step, ww, step).sum(axis=(1, 3))
+    (h, w), step = mask.shape, max(1, int(round(STRAY_CELL * scale)))
+    padded = np.pad(mask, ((0, -h % step), (0, -w % step)))
+    counts = padded.reshape(padded.shape[0] // step, step, -1, step).sum(axis=(1, 3))
     rows, cols = np.nonzero(counts >= STRAY_PIXELS)
     cx0, cy1 = origin
     out = []
