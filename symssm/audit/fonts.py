@@ -33,18 +33,14 @@ __all__ = [
 
 #: TeX's names for sizes and pieces of one symbol (cmex10: ``summationdisplay``, ``parenleftbig``).
 _SUFFIXES = ("display", "text", "Bigg", "bigg", "Big", "big", "bt", "tp", "mid", "ex", "rm", "sm")
-#: Glyph names of TeX's math fonts that the Adobe glyph list does not know.
+#: Glyph names of TeX's math fonts that the Adobe glyph list does not know (or reads otherwise).
 _TEX_NAMES = {
-    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl", "negationslash": "̸",
-    "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘", "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ",
-    "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ", "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″",
-    "prime": "′", "lscript": "ℓ", "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃",
-    "equivasymptotic": "≍", "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆",
-    "triangleright": "▷", "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
-    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨", "angbracketright": "⟩",
-    "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋", "ceilingleft": "⌈", "ceilingright": "⌉",
-    "follows": "≻", "precedes": "≺", "lessmuch": "≪", "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫",
-    "contintegral": "∮", "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
+    "dotlessj": "ȷ", "negationslash": "̸", "mapsto": "↦", "owner": "∋", "openbullet": "∘", "epsilon1": "ϵ", "pi1": "ϖ",
+    "rho1": "ϱ", "phi1": "φ", "phi": "ϕ", "vector": "⃗", "tie": "⁀", "prime": "′", "lscript": "ℓ", "latticetop": "⊤",
+    "similarequal": "≃", "equivasymptotic": "≍", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆", "triangleright": "▷",
+    "triangleleft": "◁", "circledot": "⊙", "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓",
+    "angbracketleft": "⟨", "angbracketright": "⟩", "bardbl": "‖", "floorleft": "⌊", "floorright": "⌋",
+    "ceilingleft": "⌈", "ceilingright": "⌉", "follows": "≻", "lessmuch": "≪", "greatermuch": "≫", "contintegral": "∮",
     "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^", "tildewidest": "~",
     "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "", "bracketrightex": "", "parenleftex": "",
     "parenrightex": "", "braceex": "", "vextendsingle": "", "vextenddouble": "", "braceleftmid": "",
@@ -421,11 +417,9 @@ def _pdftex_map():
     try:
         with open(found[0], encoding="latin-1") as fh:
             for line in fh:
-                if not line.strip() or line[0] in "%#*;":
-                    continue
                 words = line.split()
                 files = [w.lstrip("<[") for w in words if w.lower().endswith((".pfb", ".pfa"))]
-                if len(words) >= 2 and files:
+                if len(words) >= 2 and files and line[0] not in "%#*;":
                     table.setdefault(words[1].upper(), files[-1])
                     table.setdefault(words[0].upper(), files[-1])
     except (OSError, IndexError):   # no pdftex.map

@@ -798,30 +798,26 @@ def _judge(raw, drawings, annots, cbox):
                 continue
             share = _overlap(box, obox)
             if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
-                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)) \
-                    and not _margin_number(g, other, share, area, _area(obox)):
+                    and not _set_together(g, other, share, area, _area(obox)):
                 problems.append(('overprinted by "%s"' if other["order"] > g["order"] else 'overprints "%s"')
                                 % other["char"])
                 break
         g["problems"], g["under"] = problems, under
 
 
-def _adjacent(g, other):
-    """Whether two glyphs were set one after the other on one baseline in one font (an italic f and the fi
-    ligature after it, whose ink boxes overlap by their side bearings): the later one's origin lies at
-    least 80 % of the earlier one's advance further along the baseline."""
+def _set_together(g, other, share, area, other_area):
+    """Whether two glyphs whose boxes overlap were typeset so: one after the other on one baseline in one font
+    (an italic f and the fi ligature after it, overlapping by their side bearings: the later origin at least
+    80 % of the earlier advance further, over at most 3/4 of the smaller box), or a small digit over the edge
+    of a letter (lineno's number of the right column on the end of a left column line: at most 0.7 times the
+    letter's size, over at most half of it)."""
     first, second = sorted((g, other), key=lambda h: h["order"])
+    digit, letter, letter_area = (g, other, other_area) if g["char"].isdigit() else (other, g, area)
     return first["font"] == second["font"] and first["direction"] == second["direction"] == 0 \
         and abs(first["origin"][1] - second["origin"][1]) <= 0.05 * max(first["size"], 1.0) \
-        and first["adv"] > 0 and second["origin"][0] - first["origin"][0] >= 0.8 * first["adv"]
-
-
-def _margin_number(g, other, share, area, other_area):
-    """Whether one of two overlapping glyphs is a small digit over the edge of a letter (lineno's number of
-    the right column on the end of a left column line): at most 0.7 times the letter's size, over at most
-    half of it."""
-    digit, letter, letter_area = (g, other, other_area) if g["char"].isdigit() else (other, g, area)
-    return digit["char"].isdigit() and letter["char"].isalpha() and digit["size"] <= 0.7 * letter["size"] \
+        and first["adv"] > 0 and second["origin"][0] - first["origin"][0] >= 0.8 * first["adv"] \
+        and share <= 0.75 * min(area, other_area or 1e-9) \
+        or digit["char"].isdigit() and letter["char"].isalpha() and digit["size"] <= 0.7 * letter["size"] \
         and share <= 0.5 * letter_area
 
 
@@ -1359,11 +1355,8 @@ def _explained(drawing, mine, glyphs):
         return True                                     # a box the glyphs are painted on (not a picture)
     if kind == "drawing" and box[3] - box[1] <= 1.5:     # a thin horizontal rule
         span = [g for g in mine if g.bbox[0] < box[2] and g.bbox[2] > box[0]]
-        above = any(g.bbox[1] >= box[3] - 0.5 for g in span)
-        below = any(g.bbox[3] <= box[1] + 0.5 for g in span)
-        radical = any(g.char == "\u221a" and abs(g.bbox[2] - box[0]) < 1.5 and g.bbox[3] >= box[1] - 1.0
-                      for g in glyphs)
-        return below and (above or radical)
+        return any(g.bbox[3] <= box[1] + 0.5 for g in span) and (any(g.bbox[1] >= box[3] - 0.5 for g in span) or any(
+            g.char == "\u221a" and abs(g.bbox[2] - box[0]) < 1.5 and g.bbox[3] >= box[1] - 1.0 for g in glyphs))
     return False
 
 
