@@ -138,8 +138,7 @@ def flatten(glyph, glyphset=None):
 
 def outline_box(contours):
     """``(x0, y0, x1, y1)`` around flattened contours, or ``None``."""
-    xs = [p[0] for c in contours for p in c]
-    ys = [p[1] for c in contours for p in c]
+    xs, ys = [p[0] for c in contours for p in c], [p[1] for c in contours for p in c]
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
@@ -157,11 +156,9 @@ def same_outline(a, b, *, tolerance=12.0):
         return True
     if not a or not b:
         return False
-    ba, bb = outline_box(a), outline_box(b)
-    if any(abs(x - y) > tolerance for x, y in zip(ba, bb)):
+    if any(abs(x - y) > tolerance for x, y in zip(outline_box(a), outline_box(b))):
         return False
-    pa = _densify(a, tolerance)
-    pb = _densify(b, tolerance)
+    pa, pb = _densify(a, tolerance), _densify(b, tolerance)
     return _directed(pa, pb, tolerance) and _directed(pb, pa, tolerance)
 
 
@@ -176,13 +173,12 @@ def _densify(contours, step):
 
 
 def _directed(src, dst, tolerance):
-    cell = tolerance
     grid = {}
     for x, y in dst:
-        grid.setdefault((int(x // cell), int(y // cell)), []).append((x, y))
+        grid.setdefault((int(x // tolerance), int(y // tolerance)), []).append((x, y))
     t2 = tolerance * tolerance
     for x, y in src:
-        cx, cy = int(x // cell), int(y // cell)
+        cx, cy = int(x // tolerance), int(y // tolerance)
         if not any((x - u) ** 2 + (y - v) ** 2 <= t2
                    for dx in (-1, 0, 1) for dy in (-1, 0, 1) for u, v in grid.get((cx + dx, cy + dy), ())):
             return False
@@ -345,10 +341,8 @@ def read_cff(data):
     cff.decompile(io.BytesIO(data), None)
     top = cff[cff.fontNames[0]]
     charset = list(top.charset or [])
-    cid_map = {}
-    if hasattr(top, "ROS"):
-        cid_map = {int(n[3:]) if n != ".notdef" else 0: n for n in charset
-                   if n == ".notdef" or n.startswith("cid") and n[3:].isdigit()}
+    cid_map = {int(n[3:]) if n != ".notdef" else 0: n for n in charset
+               if n == ".notdef" or n.startswith("cid") and n[3:].isdigit()} if hasattr(top, "ROS") else {}
     encoding, enc = {}, getattr(top, "Encoding", None)
     if isinstance(enc, list):
         encoding = {i: n for i, n in enumerate(enc[:256]) if n and n != ".notdef"}

@@ -292,7 +292,8 @@ class _Interpreter(pdfinterp.PDFPageInterpreter):
     def process_page(self, page):
         # user space as the file states it; the page's /Rotate is applied only when rendering
         self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
-        for content in _contents(page):
+        for content in page.contents:                   # pdfminer's list of the page's streams
+            _bounded(content)
             self.device.charge(_tokens(content))
         self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
         self.device.end_page(page)
@@ -383,11 +384,6 @@ class _Device(pdfdevice.PDFTextDevice):
         return adv
 
 
-def _contents(page):
-    contents = resolve1(page.contents) if page.contents is not None else []
-    return contents if isinstance(contents, list) else [contents]
-
-
 @dataclass
 class _Font:
     name: str
@@ -456,24 +452,21 @@ def _font_info(font, spec):
         info.descent = _num(resolve1(descriptor.get("Descent")), -250) / 1000
     if info.kind == "type3":
         return info
-    program, problems = None, []
     key = next((k for k in ("FontFile", "FontFile2", "FontFile3") if k in descriptor), None) \
         if isinstance(descriptor, dict) else None
+    problems = ["font not embedded"] if key is None else []
     try:
-        if key is None:
-            problems.append("font not embedded")
-        else:
+        if key is not None:
             _bounded(descriptor[key])
             stream = stream_value(descriptor[key])
             data = stream.get_data()
-            program = _fonts.read_truetype(data) if key == "FontFile2" else _fonts.read_cff(data) \
+            info.program = _fonts.read_truetype(data) if key == "FontFile2" else _fonts.read_cff(data) \
                 if key == "FontFile3" else _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
                                                              int(_num(resolve1(stream.get("Length2")))))
     except Exception:  # any damage in a font program: the glyphs are unverifiable
         problems.append("font program unreadable")
-    info.program = program
-    if program is not None and getattr(program, "slant", 0.0):
-        info.matrix = (0.001, 0, 0.001 * program.slant, 0.001, 0, 0)
+    if info.program is not None and info.program.slant:
+        info.matrix = (0.001, 0, 0.001 * info.program.slant, 0.001, 0, 0)
     info.reference = _fonts.reference_font(info.name, info.kind == "cid")
     info.problems = tuple(problems + ["unknown font"] * (info.reference is None))
     return info
@@ -577,8 +570,6 @@ def read_pdf(path, *, max_pages=200, ink=True):
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
                     raise LimitError(f"{path} has more than the limit of {max_pages} pages")
-                for content in _contents(page):
-                    _bounded(content)
                 try:
                     interpreter.process_page(page)
                 except _Stop as stop:
@@ -637,9 +628,8 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                 char = UNKNOWN
                 if not info.problems and not gproblems:
                     gproblems = ("glyph without a known character",)
-            text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
-            glyph_m = _mult(info.matrix, _mult(text_m, matrix))
-            full = _mult(text_m, matrix)
+            full = _mult((fontsize * scaling, 0, 0, fontsize, 0, rise), matrix)
+            glyph_m = _mult(info.matrix, full)
             box = _box_of(glyph_m, _fonts.outline_box(outline)) if outline else \
                 _box_of(full, (0, info.descent, adv / (fontsize * scaling or 1), info.ascent))
             vscale = math.hypot(full[2], full[3])
@@ -756,8 +746,7 @@ def _judge(raw, drawings, annots, cbox):
     """The problems of each glyph, from the content stream alone."""
     draw_grid, glyph_grid = _Grid((d[1], d) for d in drawings), _Grid((g["box"], g) for g in raw)
     for g in raw:
-        problems = list(g["font_problems"]) + list(g["glyph_problems"])
-        box = g["box"]
+        box, problems = g["box"], list(g["font_problems"]) + list(g["glyph_problems"])
         area = _area(box) or 1e-9
         if g["mode"] in (3, 7):
             problems.append(f"invisible (render mode {g['mode']})")
@@ -777,8 +766,7 @@ def _judge(raw, drawings, annots, cbox):
                         and (shape is None or shape[2] or _shape_meets(shape, filled, box, cx, cy)):
                     covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
         if covered is None and len(later) > 1 and _covered_share(box, later) > COVER_SHARE:
-            kinds = {d[2] for d in later}
-            covered = f"covered by {'an image' if kinds == {'image'} else 'drawings'} painted after it"
+            covered = f"covered by {'an image' if all(d[2] == 'image' for d in later) else 'drawings'} painted after it"
         color = g["color"]
         problems += [p for p in (covered, "colour not plain" if color is None else None) if p]
         if color is not None and g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
@@ -1248,8 +1236,7 @@ def _gutter(glyphs, cbox):
     at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
     if len(glyphs) < 200:
         return None
-    x0, x1 = cbox[0], cbox[2]
-    lo, hi = int(x0 + 0.3 * (x1 - x0)), int(x0 + 0.7 * (x1 - x0))
+    lo, hi = (int(cbox[0] + f * (cbox[2] - cbox[0])) for f in (0.3, 0.7))
     if hi - lo < 8:
         return None
     counts = [0] * (hi - lo + 1)
@@ -1257,9 +1244,8 @@ def _gutter(glyphs, cbox):
         a, b = max(lo, int(g.bbox[0])), min(hi, int(math.ceil(g.bbox[2])))
         for x in range(a, b + 1):
             counts[x - lo] += 1
-    limit = max(2, len(glyphs) // 100)
     floor = min(counts)
-    if floor > limit:
+    if floor > max(2, len(glyphs) // 100):
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
     runs, i = [], 0
@@ -1307,8 +1293,7 @@ def line_text(line):
     >>> line_text((a, b))
     'a b'
     """
-    out = []
-    prev = None
+    out, prev = [], None
     for g in line:
         x = _turn(g.direction if g.direction in (90, 180, 270) else 0, *g.origin)[0]   # along the baseline
         if prev is not None and x - prev > 0.2 * g.size:
