@@ -238,13 +238,9 @@ class _GState(pdfinterp.PDFGraphicState):
 
 
 class _Resources(pdfinterp.PDFResourceManager):
-    def __init__(self):
-        super().__init__(caching=True)
-        self.specs = {}
-
-    def get_font(self, objid, spec):
+    def get_font(self, objid, spec):            # pdfminer's font keeps no spec: the first one is kept on it
         font = super().get_font(objid, spec)
-        self.specs.setdefault(id(font), (font, spec))
+        font.__dict__.setdefault("_symssm_spec", spec)
         return font
 
 
@@ -378,7 +374,7 @@ class _Device(pdfdevice.PDFTextDevice):
         stroked = self.render_mode in (1, 5)
         cs, color = (graphicstate.scs, graphicstate.scolor) if stroked else (graphicstate.ncs, graphicstate.ncolor)
         alpha = getattr(graphicstate, "stroke_alpha" if stroked else "alpha", 1.0)
-        self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv, self.render_mode,
+        self._add(("glyph", matrix, font, _num(fontsize), _num(scaling), _num(rise), cid, adv, self.render_mode,
                    _rgb(getattr(cs, "name", ""), color), alpha, getattr(graphicstate, "softmask", False),
                    getattr(graphicstate, "blend", "Normal")))
         return adv
@@ -409,7 +405,7 @@ def _encoding_table(name):
     return {row[column]: row[0] for row in ENCODING if row[column] is not None} if column else {}
 
 
-def _font_info(font, spec):
+def _font_info(spec):
     """What a PDF font is: its embedded program, TeX Live's program of it, encoding differences."""
     spec = resolve1(spec) or {}
     subtype = _name(spec.get("Subtype"))
@@ -574,7 +570,7 @@ def read_pdf(path, *, max_pages=200, ink=True):
                     interpreter.process_page(page)
                 except _Stop as stop:
                     raise LimitError(f"page {number} of {path} {stop}") from None
-                pages.append(_page(number, page, device.events, rsrc, infos, renderer))
+                pages.append(_page(number, page, device.events, infos, renderer))
         except (LimitError, PdfReadError, RecursionError):
             raise
         except Exception as exc:
@@ -605,7 +601,7 @@ def _annotations(page):
     return tuple(result)
 
 
-def _page(number, page, events, rsrc, infos, renderer=None):
+def _page(number, page, events, infos, renderer=None):
     mbox = _rect(page.mediabox) or (0, 0, 612, 792)
     cbox = _rect(page.cropbox) or mbox
     cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
@@ -613,15 +609,13 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     raw, drawings, pictures = [], [], []     # glyph records (dicts); (order, box, kind, color, alpha, filled, shape)
     for order, event in enumerate(events):
         if event[0] == "glyph":
-            (_, matrix, font_id, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask,
-             blend) = event
-            if font_id not in infos:
-                font, spec = rsrc.specs.get(font_id, (None, {}))
+            _, matrix, font, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask, blend = event
+            if font not in infos:                # keyed by the font itself (kept alive: no id reused)
                 try:
-                    infos[font_id] = _font_info(font, spec)
+                    infos[font] = _font_info(font._symssm_spec)
                 except Exception:
-                    infos[font_id] = _Font("unnamed", "simple", ("font unreadable",))
-            info = infos[font_id]
+                    infos[font] = _Font("unnamed", "simple", ("font unreadable",))
+            info = infos[font]
             char, name, ref_name, gproblems, outline = _glyph_identity(info, cid)
             if not char and not (outline and _fonts.is_piece(ref_name or name or "")):
                 # paint the reader cannot name is kept as UNKNOWN, never dropped
