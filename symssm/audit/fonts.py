@@ -33,18 +33,14 @@ __all__ = [
 
 #: TeX's names for sizes and pieces of one symbol (cmex10: ``summationdisplay``, ``parenleftbig``).
 _SUFFIXES = ("display", "text", "Bigg", "bigg", "Big", "big", "bt", "tp", "mid", "ex", "rm", "sm")
-#: Glyph names of TeX's math fonts that the Adobe glyph list does not know.
+#: Glyph names of TeX's math fonts that the Adobe glyph list does not know (or reads otherwise).
 _TEX_NAMES = {
-    "dotlessj": "ȷ", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "fi": "fi", "fl": "fl", "negationslash": "̸",
-    "mapsto": "↦", "owner": "∋", "periodcentered": "·", "openbullet": "∘", "epsilon1": "ϵ", "theta1": "ϑ", "pi1": "ϖ",
-    "rho1": "ϱ", "sigma1": "ς", "phi1": "φ", "phi": "ϕ", "vector": "⃗", "tie": "⁀", "minute": "′", "second": "″",
-    "prime": "′", "lscript": "ℓ", "latticetop": "⊤", "perpendicular": "⊥", "similarequal": "≃",
-    "equivasymptotic": "≍", "asteriskmath": "∗", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆",
-    "triangleright": "▷", "triangleleft": "◁", "circledot": "⊙", "circleplus": "⊕", "circlemultiply": "⊗",
-    "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓", "angbracketleft": "⟨", "angbracketright": "⟩",
-    "bardbl": "‖", "backslash": "\\", "floorleft": "⌊", "floorright": "⌋", "ceilingleft": "⌈", "ceilingright": "⌉",
-    "follows": "≻", "precedes": "≺", "lessmuch": "≪", "greatermuch": "≫", "integraldisplay": "∫", "integraltext": "∫",
-    "contintegral": "∮", "radical": "√", "radicalbig": "√", "radicalBig": "√", "radicalbigg": "√", "radicalBigg": "√",
+    "dotlessj": "ȷ", "negationslash": "̸", "mapsto": "↦", "owner": "∋", "openbullet": "∘", "epsilon1": "ϵ", "pi1": "ϖ",
+    "rho1": "ϱ", "phi1": "φ", "phi": "ϕ", "vector": "⃗", "tie": "⁀", "prime": "′", "lscript": "ℓ", "latticetop": "⊤",
+    "similarequal": "≃", "equivasymptotic": "≍", "slurbelow": "⌣", "slurabove": "⌢", "star": "⋆", "triangleright": "▷",
+    "triangleleft": "◁", "circledot": "⊙", "circleminus": "⊖", "unionsq": "⊔", "intersectionsq": "⊓",
+    "angbracketleft": "⟨", "angbracketright": "⟩", "bardbl": "‖", "floorleft": "⌊", "floorright": "⌋",
+    "ceilingleft": "⌈", "ceilingright": "⌉", "follows": "≻", "lessmuch": "≪", "greatermuch": "≫", "contintegral": "∮",
     "hatwide": "^", "tildewide": "~", "hatwider": "^", "tildewider": "~", "hatwidest": "^", "tildewidest": "~",
     "arrowvertex": "", "arrowdblvertex": "", "bracketleftex": "", "bracketrightex": "", "parenleftex": "",
     "parenrightex": "", "braceex": "", "vextendsingle": "", "vextenddouble": "", "braceleftmid": "",
@@ -110,17 +106,12 @@ class _FlattenPen(BasePen):
         self.current.append(tuple(pt))
 
     def _curveToOne(self, p1, p2, p3):
-        if self.current is None:
-            self._moveTo(self._getCurrentPoint() or (0, 0))
+        self._lineTo(self._getCurrentPoint() or (0, 0))   # opens a contour if none is (flatten drops the repeat)
         p0 = self.current[-1]
         for i in range(1, self.steps + 1):
             t = i / self.steps
             w = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3)
             self.current.append(tuple(sum(k * p[j] for k, p in zip(w, (p0, p1, p2, p3))) for j in (0, 1)))
-
-    def _qCurveToOne(self, p1, p2):
-        p0 = self.current[-1] if self.current else (self._getCurrentPoint() or (0, 0))
-        self._curveToOne(*(tuple(a + 2 / 3 * (b - a) for a, b in zip(p, p1)) for p in (p0, p2)), p2)
 
     def _closePath(self):
         self.current = None
@@ -147,8 +138,7 @@ def flatten(glyph, glyphset=None):
 
 def outline_box(contours):
     """``(x0, y0, x1, y1)`` around flattened contours, or ``None``."""
-    xs = [p[0] for c in contours for p in c]
-    ys = [p[1] for c in contours for p in c]
+    xs, ys = [p[0] for c in contours for p in c], [p[1] for c in contours for p in c]
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
@@ -166,11 +156,9 @@ def same_outline(a, b, *, tolerance=12.0):
         return True
     if not a or not b:
         return False
-    ba, bb = outline_box(a), outline_box(b)
-    if any(abs(x - y) > tolerance for x, y in zip(ba, bb)):
+    if any(abs(x - y) > tolerance for x, y in zip(outline_box(a), outline_box(b))):
         return False
-    pa = _densify(a, tolerance)
-    pb = _densify(b, tolerance)
+    pa, pb = _densify(a, tolerance), _densify(b, tolerance)
     return _directed(pa, pb, tolerance) and _directed(pb, pa, tolerance)
 
 
@@ -185,13 +173,12 @@ def _densify(contours, step):
 
 
 def _directed(src, dst, tolerance):
-    cell = tolerance
     grid = {}
     for x, y in dst:
-        grid.setdefault((int(x // cell), int(y // cell)), []).append((x, y))
+        grid.setdefault((int(x // tolerance), int(y // tolerance)), []).append((x, y))
     t2 = tolerance * tolerance
     for x, y in src:
-        cx, cy = int(x // cell), int(y // cell)
+        cx, cy = int(x // tolerance), int(y // tolerance)
         if not any((x - u) ** 2 + (y - v) ** 2 <= t2
                    for dx in (-1, 0, 1) for dy in (-1, 0, 1) for u, v in grid.get((cx + dx, cy + dy), ())):
             return False
@@ -209,13 +196,11 @@ class FontProgram:
     def __init__(self, kind, glyphset, encoding, units, order=None, cid_map=None, cmap=None):
         self.kind, self.glyphset, self.encoding, self.units = kind, glyphset, encoding, units
         self.order, self.cid_map, self.cmap = order or [], cid_map or {}, cmap or {}
-        self.cid_keyed, self.slant, self._outlines = bool(cid_map), 0.0, {}
+        self.slant, self._outlines = 0.0, {}
 
     def name_for_cid(self, cid):
         """The glyph a CID selects: a CID-keyed charset, else the glyph index itself."""
-        if self.cid_keyed:
-            return self.cid_map.get(cid)
-        return self.order[cid] if 0 <= cid < len(self.order) else None
+        return self.cid_map.get(cid) if self.cid_map else self.order[cid] if 0 <= cid < len(self.order) else None
 
     def outline(self, name):
         """Flattened contours of glyph ``name`` scaled to a 1000-unit em, ``None`` if absent."""
@@ -230,48 +215,20 @@ class FontProgram:
             self._outlines[name] = contours
         return self._outlines[name]
 
-    def has(self, name):
-        try:
-            return name in self.glyphset
-        except Exception:
-            return False
 
+class _Lazy(dict):
+    """Type 1 charstrings (by glyph name) or subroutines (by index), each decrypted and decoded on first use."""
 
-class _LazyCharStrings(dict):
-    """Glyph name -> charstring, each decrypted and decoded on first use."""
-
-    def __init__(self, raw, subrs, lenIV):
+    def __init__(self, raw, lenIV, subrs=None):
         super().__init__()
-        self.raw, self.subrs, self.lenIV = raw, subrs, lenIV
+        self.raw, self.lenIV, self.subrs = raw, lenIV, self if subrs is None else subrs
 
-    def __contains__(self, name):
-        return name in self.raw
+    def __contains__(self, key):
+        return key in self.raw
 
-    def __iter__(self):
-        return iter(self.raw)
-
-    def keys(self):
-        return self.raw.keys()
-
-    def __missing__(self, name):
-        self[name] = psCharStrings.T1CharString(_decrypt(self.raw[name], 4330)[self.lenIV:], subrs=self.subrs)
-        return self[name]
-
-
-class _LazySubrs(list):
-    """Subroutines decrypted on first call."""
-
-    def __init__(self, raw, lenIV):
-        super().__init__(raw)
-        self.done, self.lenIV = set(), lenIV
-
-    def __getitem__(self, index):
-        item = list.__getitem__(self, index)
-        if index not in self.done:
-            item = psCharStrings.T1CharString(_decrypt(item, 4330)[self.lenIV:], subrs=self)
-            list.__setitem__(self, index, item)
-            self.done.add(index)
-        return item
+    def __missing__(self, key):
+        self[key] = psCharStrings.T1CharString(_decrypt(self.raw[key], 4330)[self.lenIV:], subrs=self.subrs)
+        return self[key]
 
 
 _RD = rb"(?:RD|-\|)"
@@ -285,24 +242,18 @@ def _type1_program(clear, plain):
     chars_at = plain.find(b"/CharStrings")
     if chars_at < 0:
         raise ValueError("no CharStrings")
-    raw_subrs = []
-    if 0 <= subrs_at < chars_at:
-        for index, data in _entries(plain, rb"dup\s+(\d+)", subrs_at, chars_at):
-            if int(index) > 65535:
-                raise ValueError("bad Subrs")
-            raw_subrs.extend([b""] * (int(index) + 1 - len(raw_subrs)))
-            raw_subrs[int(index)] = data
+    raw_subrs = {int(i): data for i, data in _entries(plain, rb"dup\s+(\d+)", subrs_at, chars_at)} \
+        if 0 <= subrs_at < chars_at else {}
     raw = {k.decode("latin-1"): v for k, v in _entries(plain, rb"/([^\s/\[\]{}()<>%]+)", chars_at + 12, len(plain))}
     if not raw:
         raise ValueError("no glyphs")
-    subrs = _LazySubrs(raw_subrs, lenIV)
     encoding = {}
     if re.search(rb"/Encoding\s+StandardEncoding", clear):
         encoding = {i: n for i, n in enumerate(StandardEncoding) if n != ".notdef"}
     for m in re.finditer(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>%]+)\s+put", clear):
         if int(m.group(1)) < 256:
             encoding[int(m.group(1))] = m.group(2).decode("latin-1")
-    program = FontProgram("type1", _LazyCharStrings(raw, subrs, lenIV), encoding, 1000.0)
+    program = FontProgram("type1", _Lazy(raw, lenIV, _Lazy(raw_subrs, lenIV)), encoding, 1000.0)
     m = re.search(rb"/FontMatrix\s*\[\s*([-0-9.eE]+)(?:\s+([-0-9.eE]+)\s+([-0-9.eE]+)\s+([-0-9.eE]+))?", clear)
     try:
         scale = float(m.group(1)) if m else 0.0
@@ -367,14 +318,11 @@ def pfb_parts(data):
                 cipher += data[pos + 6: pos + 6 + length]
             pos += 6 + length
         return clear, cipher
-    at = data.find(b"eexec")
-    if at < 0:
+    m = re.search(rb"eexec[\r\n \t]*", data)
+    if m is None:
         raise ValueError("no eexec")
-    at += len(b"eexec")
-    while at < len(data) and data[at:at + 1] in (b"\r", b"\n", b" ", b"\t"):
-        at += 1
-    end = data.find(b"0000000000", at)
-    return data[:at], data[at: end if end > 0 else len(data)]
+    end = data.find(b"0000000000", m.end())
+    return data[:m.end()], data[m.end(): end if end > 0 else len(data)]
 
 
 def read_pfb(path):
@@ -386,7 +334,6 @@ def read_pfb(path):
 
 def read_cff(data):
     """Parse a CFF program (``/FontFile3`` of subtype ``Type1C`` or ``CIDFontType0C``, or ``OpenType``)."""
-
     if data[:4] == b"OTTO":
         tt = TTFont(io.BytesIO(data), lazy=True)
         data = tt.getTableData("CFF ")
@@ -394,10 +341,8 @@ def read_cff(data):
     cff.decompile(io.BytesIO(data), None)
     top = cff[cff.fontNames[0]]
     charset = list(top.charset or [])
-    cid_map = {}
-    if hasattr(top, "ROS"):
-        cid_map = {int(n[3:]) if n != ".notdef" else 0: n for n in charset
-                   if n == ".notdef" or n.startswith("cid") and n[3:].isdigit()}
+    cid_map = {int(n[3:]) if n != ".notdef" else 0: n for n in charset
+               if n == ".notdef" or n.startswith("cid") and n[3:].isdigit()} if hasattr(top, "ROS") else {}
     encoding, enc = {}, getattr(top, "Encoding", None)
     if isinstance(enc, list):
         encoding = {i: n for i, n in enumerate(enc[:256]) if n and n != ".notdef"}
@@ -410,7 +355,6 @@ def read_cff(data):
 
 def read_truetype(data):
     """Parse a TrueType program (``/FontFile2``) or an OpenType file."""
-
     tt = TTFont(io.BytesIO(data), lazy=True)
     if "CFF " in tt:
         return read_cff(data)
@@ -467,11 +411,9 @@ def _pdftex_map():
     try:
         with open(found[0], encoding="latin-1") as fh:
             for line in fh:
-                if not line.strip() or line[0] in "%#*;":
-                    continue
                 words = line.split()
                 files = [w.lstrip("<[") for w in words if w.lower().endswith((".pfb", ".pfa"))]
-                if len(words) >= 2 and files:
+                if len(words) >= 2 and files and line[0] not in "%#*;":
                     table.setdefault(words[1].upper(), files[-1])
                     table.setdefault(words[0].upper(), files[-1])
     except (OSError, IndexError):   # no pdftex.map

@@ -11,9 +11,11 @@ False
 """
 
 import collections
+import copy
 import dataclasses
 import functools
 import io
+import itertools
 import logging
 import math
 import os
@@ -50,21 +52,23 @@ MIN_SCALE = 0.5
 MIN_CONTRAST = 2.0
 #: Share of a glyph's ink box that a later drawing, image or glyph may cover before it counts as covered.
 COVER_SHARE = 0.10
-#: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all.
-MAX_OBJECTS_PER_PAGE = 300_000
-MAX_OBJECTS = 1_500_000
-#: Content stream items (operands and operators) per page and in all, counted before they are read (a form
-#: each time it is painted; about 8 s of pdfminer a page at most).
-MAX_TOKENS_PER_PAGE = 400_000
-MAX_TOKENS = 2_000_000
+#: Limits against hostile files: painted objects (glyphs, drawings, images) per page and in all; content stream
+#: items (operands and operators) per page and in all, counted before they are read (a form each time it is
+#: painted; about 8 s of pdfminer a page at most).
+MAX_OBJECTS_PER_PAGE, MAX_OBJECTS, MAX_TOKENS_PER_PAGE, MAX_TOKENS = 300_000, 1_500_000, 400_000, 2_000_000
 #: Largest decompressed content stream, form or font program (a zip bomb is refused before it inflates).
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 #: Resolution of the PDFium rendering (pixels per point).
 INK_SCALE = 2.5
 #: Pixel budget of one rendered page (int32 sums stay exact): a larger page is rendered at a lower
 #: resolution, down to :data:`MIN_RENDER_SCALE` pixels per point, else refused.
-MAX_PIXELS = 40_000_000
-MIN_RENDER_SCALE = 1.0
+MAX_PIXELS, MIN_RENDER_SCALE = 40_000_000, 1.0
+#: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives,
+#: and as differing when this share of its box, away from any expected ink, is inked.
+MIN_INK, MAX_EXTRA = 0.2, 0.08
+#: Side of the cells in which :attr:`Page.stray` reports unexplained ink (points), and the inked pixels a
+#: cell needs.
+STRAY_CELL, STRAY_PIXELS = 2.0, 3
 
 _WHITE = (1.0, 1.0, 1.0)
 #: Blend modes that never lighten a glyph (others, Screen say, can turn black on white into white).
@@ -146,11 +150,6 @@ def _overlap(a, b):
     return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
-def _inside(inner, outer, slack=0.5):
-    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
-            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
-
-
 def _num(v, default=0.0):
     try:
         f = float(v)
@@ -189,10 +188,9 @@ def _contrast(a, b):
 
 def _direction(m):
     """The baseline's angle of a glyph matrix in degrees (0, 90, 180, 270), or -1 (other or mirrored)."""
-    a, b, c, d = m[0], m[1], m[2], m[3]
-    if a * d - b * c <= 0:
+    if m[0] * m[3] - m[1] * m[2] <= 0:
         return -1
-    angle = math.degrees(math.atan2(b, a)) % 360
+    angle = math.degrees(math.atan2(m[1], m[0])) % 360
     nearest = int(round(angle / 90.0)) % 4 * 90
     return nearest if abs((angle - nearest + 180) % 360 - 180) < 0.5 else -1
 
@@ -233,25 +231,16 @@ class _Stop(Exception):
 
 
 class _GState(pdfinterp.PDFGraphicState):
-    def __init__(self):
-        super().__init__()
-        self.alpha, self.stroke_alpha, self.softmask, self.blend = 1.0, 1.0, False, "Normal"
+    alpha, stroke_alpha, softmask, blend = 1.0, 1.0, False, "Normal"
 
     def copy(self):
-        obj = super().copy()
-        obj.__class__ = _GState
-        obj.alpha, obj.stroke_alpha, obj.softmask, obj.blend = self.alpha, self.stroke_alpha, self.softmask, self.blend
-        return obj
+        return copy.copy(self)
 
 
 class _Resources(pdfinterp.PDFResourceManager):
-    def __init__(self):
-        super().__init__(caching=True)
-        self.specs = {}
-
-    def get_font(self, objid, spec):
+    def get_font(self, objid, spec):            # pdfminer's font keeps no spec: the first one is kept on it
         font = super().get_font(objid, spec)
-        self.specs.setdefault(id(font), (font, spec))
+        font.__dict__.setdefault("_symssm_spec", spec)
         return font
 
 
@@ -263,27 +252,19 @@ class _Interpreter(pdfinterp.PDFPageInterpreter):
         sub.inherited = self.graphicstate.copy()
         return sub
 
-    def init_resources(self, resources):
-        super().init_resources(resources)
-        try:
-            self.extgstates = dict_value(resources.get("ExtGState")) or {} if resources else {}
-        except Exception:
-            self.extgstates = {}
-
     def init_state(self, ctm):
         super().init_state(ctm)
         self.graphicstate = _GState() if self.inherited is None else self.inherited.copy()
 
     def do_gs(self, name):
         try:
-            spec = dict_value(self.extgstates.get(literal_name(name)))
+            spec = dict_value(dict_value(self.resources.get("ExtGState")).get(literal_name(name)))
         except Exception:
             return
         state = self.graphicstate
-        if "ca" in spec:
-            state.alpha = _num(resolve1(spec["ca"]), 1.0)
-        if "CA" in spec:
-            state.stroke_alpha = _num(resolve1(spec["CA"]), 1.0)
+        for key, attr in (("ca", "alpha"), ("CA", "stroke_alpha")):
+            if key in spec:
+                setattr(state, attr, _num(resolve1(spec[key]), 1.0))
         if "SMask" in spec:
             state.softmask = getattr(resolve1(spec["SMask"]), "name", None) != "None"
         if "BM" in spec:
@@ -307,14 +288,16 @@ class _Interpreter(pdfinterp.PDFPageInterpreter):
     def process_page(self, page):
         # user space as the file states it; the page's /Rotate is applied only when rendering
         self.device.begin_page(page, (1, 0, 0, 1, 0, 0))
-        for content in _contents(page):
+        for content in page.contents:                   # pdfminer's list of the page's streams
+            _bounded(content)
             self.device.charge(_tokens(content))
         self.render_contents(page.resources, page.contents, ctm=(1, 0, 0, 1, 0, 0))
         self.device.end_page(page)
 
 
 class _Device(pdfdevice.PDFTextDevice):
-    """Records ``('glyph', ...)``, ``('path', ...)``, ``('image', box)`` and ``('figure', box)`` events."""
+    """Records ``('glyph', ...)`` and ``(kind, box, colour, alpha, filled, shape)`` events of drawings and images
+    (a figure without an image inside counts as an image)."""
 
     tokens = page_tokens = total = render_mode = 0
 
@@ -323,12 +306,13 @@ class _Device(pdfdevice.PDFTextDevice):
         self.tokens += count
         self.page_tokens += count
         if self.page_tokens > MAX_TOKENS_PER_PAGE or self.tokens > MAX_TOKENS:
-            raise _Stop("tokens")
+            raise _Stop(f"holds more than {MAX_TOKENS_PER_PAGE} content stream items, or the document more than "
+                        f"{MAX_TOKENS} (forms counted each time they are painted)")
 
     def _add(self, event):
         self.total += 1
         if len(self.events) >= MAX_OBJECTS_PER_PAGE or self.total > MAX_OBJECTS:
-            raise _Stop()
+            raise _Stop(f"paints more than {MAX_OBJECTS_PER_PAGE} objects, or the document more than {MAX_OBJECTS}")
         self.events.append(event)
 
     def begin_page(self, page, ctm):
@@ -347,14 +331,14 @@ class _Device(pdfdevice.PDFTextDevice):
             if picture and not image:   # an image's own figure: the image itself is recorded
                 if self.figures:
                     self.figures[-1][1] = True
-                self._add(("figure", box))
+                self._add(("image", box, None, 1.0, True, None))
 
     def render_image(self, name, stream):
         if self.figures:
             self.figures[-1][1:] = [True, True]
         if len(self.figures) > 1:
             self.figures[-2][1] = True
-        self._add(("image", _box_of(self.ctm, (0, 0, 1, 1))))
+        self._add(("image", _box_of(self.ctm, (0, 0, 1, 1)), None, 1.0, True, None))
 
     def paint_path(self, graphicstate, stroke, fill, evenodd, path):
         subpaths = []
@@ -366,10 +350,8 @@ class _Device(pdfdevice.PDFTextDevice):
         points = [p for sub in subpaths for p in sub]
         if not points:
             return
-        w = 0.0
-        if stroke:
-            det = abs(self.ctm[0] * self.ctm[3] - self.ctm[1] * self.ctm[2])
-            w = max(abs(_num(graphicstate.linewidth)) * math.sqrt(det), 0.1) / 2
+        det = abs(self.ctm[0] * self.ctm[3] - self.ctm[1] * self.ctm[2])
+        w = max(abs(_num(graphicstate.linewidth)) * math.sqrt(det), 0.1) / 2 if stroke else 0.0
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         box = (min(xs) - w, min(ys) - w, max(xs) + w, max(ys) + w)
         if self.figures:
@@ -377,7 +359,7 @@ class _Device(pdfdevice.PDFTextDevice):
         cs, color = (graphicstate.ncs, graphicstate.ncolor) if fill else (graphicstate.scs, graphicstate.scolor)
         alpha = getattr(graphicstate, "alpha" if fill else "stroke_alpha", 1.0)
         rect = len(subpaths) == 1 and _is_rect(subpaths[0])
-        self._add(("path", box, _rgb(getattr(cs, "name", ""), color), alpha, fill,
+        self._add(("drawing", box, _rgb(getattr(cs, "name", ""), color), alpha, fill,
                    (tuple(map(tuple, subpaths)), w, rect)))
 
     def render_string(self, textstate, seq, ncs, graphicstate):
@@ -392,15 +374,10 @@ class _Device(pdfdevice.PDFTextDevice):
         stroked = self.render_mode in (1, 5)
         cs, color = (graphicstate.scs, graphicstate.scolor) if stroked else (graphicstate.ncs, graphicstate.ncolor)
         alpha = getattr(graphicstate, "stroke_alpha" if stroked else "alpha", 1.0)
-        self._add(("glyph", matrix, id(font), _num(fontsize), _num(scaling), _num(rise), cid, adv, self.render_mode,
+        self._add(("glyph", matrix, font, _num(fontsize), _num(scaling), _num(rise), cid, adv, self.render_mode,
                    _rgb(getattr(cs, "name", ""), color), alpha, getattr(graphicstate, "softmask", False),
                    getattr(graphicstate, "blend", "Normal")))
         return adv
-
-
-def _contents(page):
-    contents = resolve1(page.contents) if page.contents is not None else []
-    return contents if isinstance(contents, list) else [contents]
 
 
 @dataclass
@@ -428,7 +405,7 @@ def _encoding_table(name):
     return {row[column]: row[0] for row in ENCODING if row[column] is not None} if column else {}
 
 
-def _font_info(font, spec):
+def _font_info(spec):
     """What a PDF font is: its embedded program, TeX Live's program of it, encoding differences."""
     spec = resolve1(spec) or {}
     subtype = _name(spec.get("Subtype"))
@@ -461,12 +438,9 @@ def _font_info(font, spec):
     if info.kind != "cid" and isinstance(encoding, dict):
         info.differences, code = _encoding_table(_name(encoding.get("BaseEncoding"))), 0
         for item in (resolve1(i) for i in resolve1(encoding.get("Differences")) or []):
-            if isinstance(item, (int, float)):
-                code = int(item)
-            else:
-                if getattr(item, "name", None) is not None:
-                    info.differences[code] = item.name
-                code += 1
+            if getattr(item, "name", None) is not None:
+                info.differences[code] = item.name
+            code = int(item) if isinstance(item, (int, float)) else code + 1
     elif info.kind != "cid":
         info.differences = _encoding_table(_name(encoding))
     if isinstance(descriptor, dict):
@@ -474,24 +448,21 @@ def _font_info(font, spec):
         info.descent = _num(resolve1(descriptor.get("Descent")), -250) / 1000
     if info.kind == "type3":
         return info
-    program, problems = None, []
     key = next((k for k in ("FontFile", "FontFile2", "FontFile3") if k in descriptor), None) \
         if isinstance(descriptor, dict) else None
+    problems = ["font not embedded"] if key is None else []
     try:
-        if key is None:
-            problems.append("font not embedded")
-        else:
+        if key is not None:
             _bounded(descriptor[key])
             stream = stream_value(descriptor[key])
             data = stream.get_data()
-            program = _fonts.read_truetype(data) if key == "FontFile2" else _fonts.read_cff(data) \
+            info.program = _fonts.read_truetype(data) if key == "FontFile2" else _fonts.read_cff(data) \
                 if key == "FontFile3" else _fonts.read_type1(data, int(_num(resolve1(stream.get("Length1")))),
                                                              int(_num(resolve1(stream.get("Length2")))))
     except Exception:  # any damage in a font program: the glyphs are unverifiable
         problems.append("font program unreadable")
-    info.program = program
-    if program is not None and getattr(program, "slant", 0.0):
-        info.matrix = (0.001, 0, 0.001 * program.slant, 0.001, 0, 0)
+    if info.program is not None and info.program.slant:
+        info.matrix = (0.001, 0, 0.001 * info.program.slant, 0.001, 0, 0)
     info.reference = _fonts.reference_font(info.name, info.kind == "cid")
     info.problems = tuple(problems + ["unknown font"] * (info.reference is None))
     return info
@@ -508,20 +479,15 @@ def _glyph_identity(info, cid):
         if info.cid_to_gid is not None:
             data = info.cid_to_gid
             gid = data[2 * cid] * 256 + data[2 * cid + 1] if 2 * cid + 1 < len(data) else 0
-        if program is not None and program.kind == "truetype":
-            name = program.order[gid] if 0 <= gid < len(program.order) else None
-        elif program is not None:
-            name = program.name_for_cid(cid)
+        if program is not None:      # a TrueType program's glyph by index, a CFF one's by CID
+            name = program.name_for_cid(gid if program.kind == "truetype" else cid)
         if name is not None and reference is not None:
-            if name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") or not reference.has(name):
-                ref_name = reference.order[gid] if 0 <= gid < len(reference.order) else None
-            else:
-                ref_name = name
+            by_index = name.startswith("cid") and name[3:].isdigit() or name.startswith("glyph") \
+                or name not in reference.glyphset
+            ref_name = (reference.order[gid] if 0 <= gid < len(reference.order) else None) if by_index else name
     else:
-        name = info.differences.get(cid)
-        if name is None:
-            name = (program or reference).encoding.get(cid) if program or reference else None
-        ref_name = name
+        name = ref_name = info.differences.get(cid, (program or reference).encoding.get(cid)
+                                               if program or reference else None)
     char = _fonts.glyph_char(ref_name or name or "")
     if not char and reference is not None and ref_name:
         char = reference.cmap.get(ref_name, "")
@@ -571,23 +537,13 @@ def read_pdf(path, *, max_pages=200, ink=True):
     symssm.errors.LimitError
         The PDF has more than ``max_pages`` pages or a page paints too many objects.
     """
-    logger = logging.getLogger("pdfminer")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
-    try:
-        return _read(path, max_pages, ink)
-    except RecursionError:
-        raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
-    finally:
-        logger.setLevel(level)
-
-
-def _read(path, max_pages, ink):
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise PdfReadError(f"cannot open {path}: {exc.strerror or exc}") from None
-    renderer, pages = None, []
+    logger = logging.getLogger("pdfminer")
+    level, renderer, pages = logger.level, None, []
+    logger.setLevel(logging.CRITICAL + 1)
     try:
         if b"%PDF-" not in fh.read(1024):
             raise PdfReadError(f"{path} is not a PDF file (no %PDF- header)")
@@ -610,18 +566,11 @@ def _read(path, max_pages, ink):
             for number, page in enumerate(PDFPage.create_pages(doc), start=1):
                 if number > max_pages:
                     raise LimitError(f"{path} has more than the limit of {max_pages} pages")
-                for content in _contents(page):
-                    _bounded(content)
                 try:
                     interpreter.process_page(page)
                 except _Stop as stop:
-                    if stop.args == ("tokens",):
-                        raise LimitError(f"page {number} of {path} holds more than {MAX_TOKENS_PER_PAGE} "
-                                         f"content stream items, or the document more than {MAX_TOKENS} "
-                                         f"(forms counted each time they are painted)") from None
-                    raise LimitError(f"page {number} of {path} paints more than {MAX_OBJECTS_PER_PAGE} "
-                                     f"objects, or the document more than {MAX_OBJECTS}") from None
-                pages.append(_page(number, page, device.events, rsrc, infos, renderer))
+                    raise LimitError(f"page {number} of {path} {stop}") from None
+                pages.append(_page(number, page, device.events, infos, renderer))
         except (LimitError, PdfReadError, RecursionError):
             raise
         except Exception as exc:
@@ -630,8 +579,11 @@ def _read(path, max_pages, ink):
         if not pages:
             raise PdfReadError(f"{path} has no pages")
         return tuple(pages)
+    except RecursionError:
+        raise PdfReadError(f"cannot read {path}: objects nested too deeply") from None
     finally:
         fh.close()
+        logger.setLevel(level)
         if renderer is not None:
             renderer.close()
 
@@ -649,7 +601,7 @@ def _annotations(page):
     return tuple(result)
 
 
-def _page(number, page, events, rsrc, infos, renderer=None):
+def _page(number, page, events, infos, renderer=None):
     mbox = _rect(page.mediabox) or (0, 0, 612, 792)
     cbox = _rect(page.cropbox) or mbox
     cbox = (max(cbox[0], mbox[0]), max(cbox[1], mbox[1]), min(cbox[2], mbox[2]), min(cbox[3], mbox[3]))
@@ -657,24 +609,21 @@ def _page(number, page, events, rsrc, infos, renderer=None):
     raw, drawings, pictures = [], [], []     # glyph records (dicts); (order, box, kind, color, alpha, filled, shape)
     for order, event in enumerate(events):
         if event[0] == "glyph":
-            (_, matrix, font_id, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask,
-             blend) = event
-            if font_id not in infos:
-                font, spec = rsrc.specs.get(font_id, (None, {}))
+            _, matrix, font, fontsize, scaling, rise, cid, adv, mode, color, alpha, softmask, blend = event
+            if font not in infos:                # keyed by the font itself (kept alive: no id reused)
                 try:
-                    infos[font_id] = _font_info(font, spec)
+                    infos[font] = _font_info(font._symssm_spec)
                 except Exception:
-                    infos[font_id] = _Font("unnamed", "simple", ("font unreadable",))
-            info = infos[font_id]
+                    infos[font] = _Font("unnamed", "simple", ("font unreadable",))
+            info = infos[font]
             char, name, ref_name, gproblems, outline = _glyph_identity(info, cid)
             if not char and not (outline and _fonts.is_piece(ref_name or name or "")):
                 # paint the reader cannot name is kept as UNKNOWN, never dropped
                 char = UNKNOWN
                 if not info.problems and not gproblems:
                     gproblems = ("glyph without a known character",)
-            text_m = (fontsize * scaling, 0, 0, fontsize, 0, rise)
-            glyph_m = _mult(info.matrix, _mult(text_m, matrix))
-            full = _mult(text_m, matrix)
+            full = _mult((fontsize * scaling, 0, 0, fontsize, 0, rise), matrix)
+            glyph_m = _mult(info.matrix, full)
             box = _box_of(glyph_m, _fonts.outline_box(outline)) if outline else \
                 _box_of(full, (0, info.descent, adv / (fontsize * scaling or 1), info.ascent))
             vscale = math.hypot(full[2], full[3])
@@ -687,16 +636,16 @@ def _page(number, page, events, rsrc, infos, renderer=None):
                             mode=mode, color=color, alpha=alpha, softmask=softmask, blend=blend,
                             font_problems=info.problems, glyph_problems=gproblems, outline=outline,
                             matrix=glyph_m))
-        elif event[0] == "path":
-            _, box, color, alpha, filled, shape = event
-            drawings.append((order, box, "drawing", color, alpha, filled, shape))
         else:
-            drawings.append((order, event[1], "image", None, 1.0, True, None))
-            pictures.append(event[1])
+            drawings.append((order, event[1], event[0]) + event[2:])
+            pictures += [event[1]] * (event[0] == "image")
     _judge(raw, drawings, annots, cbox)
     _turned(raw)
     stray = _ink(raw, drawings, renderer.page(number), renderer.cache) if renderer is not None else ()
-    glyphs = _roles(tuple(_make_glyph(g) for g in raw), cbox)
+    glyphs = _roles(tuple(Glyph(g["char"], g["font"], round(g["size"], 3), tuple(round(v, 3) for v in g["box"]),
+                                g["order"], tuple(dict.fromkeys(g["problems"])),
+                                tuple(round(v, 3) for v in g["origin"]), round(g["adv"], 3), g["color"],
+                                g["upright"], g["direction"]) for g in raw), cbox)
     return Page(number=number, cropbox=cbox, glyphs=glyphs, images=tuple(pictures),
                 annotations=tuple((s, r) for s, r, _ in annots), mediabox=mbox,
                 rotate=int(getattr(page, "rotate", 0) or 0), drawings=_inked(drawings, cbox),
@@ -713,11 +662,10 @@ def _inked(drawings, cbox):
         parts = []
         for (x0, y0), (x1, y1) in _segments(shape[0], filled) if shape is not None and not shape[2] else ():
             n, half = max(1, min(50, int(math.hypot(x1 - x0, y1 - y0) / 2.0) + 1)), shape[1]
-            for i in range(n):
-                ax, ay = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
-                bx, by = x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n
-                parts.append((round(min(ax, bx) - half, 2), round(min(ay, by) - half, 2),
-                              round(max(ax, bx) + half, 2), round(max(ay, by) + half, 2)))
+            pts = [(x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n) for i in range(n + 1)]
+            parts += [(round(min(a[0], b[0]) - half, 2), round(min(a[1], b[1]) - half, 2),
+                       round(max(a[0], b[0]) + half, 2), round(max(a[1], b[1]) + half, 2))
+                      for a, b in zip(pts, pts[1:])]
             if len(parts) > 4000:
                 break
         parts = tuple(parts) if len(parts) <= 4000 else ()
@@ -733,34 +681,19 @@ def _is_rect(points):
 
 def _inside_polygons(x, y, subpaths):
     """Even-odd point-in-polygon over the subpaths (curves taken by their control points)."""
-    inside = False
-    for sub in subpaths:
-        n = len(sub)
-        for i in range(n):
-            (x0, y0), (x1, y1) = sub[i - 1], sub[i]
-            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-                inside = not inside
-    return inside
+    return sum((y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+               for sub in subpaths for (x0, y0), (x1, y1) in zip(sub[-1:] + sub[:-1], sub)) % 2 == 1
 
 
 def _segment_meets_box(p, q, box):
     """Liang-Barsky: whether the segment pq passes through the box."""
-    (x0, y0), (x1, y1) = p, q
-    dx, dy = x1 - x0, y1 - y0
     t0, t1 = 0.0, 1.0
-    for edge_p, edge_q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
-        if edge_p == 0:
-            if edge_q < 0:
-                return False
-            continue
-        t = edge_q / edge_p
-        if edge_p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
+    for e, f in ((p[0] - q[0], p[0] - box[0]), (q[0] - p[0], box[2] - p[0]), (p[1] - q[1], p[1] - box[1]),
+                 (q[1] - p[1], box[3] - p[1])):
+        if e == 0 and f < 0:
             return False
-    return True
+        t0, t1 = (max(t0, f / e), t1) if e < 0 else (t0, min(t1, f / e)) if e > 0 else (t0, t1)
+    return t0 <= t1
 
 
 def _shape_meets(shape, filled, box, cx, cy):
@@ -769,9 +702,8 @@ def _shape_meets(shape, filled, box, cx, cy):
     subpaths, half, _ = shape
     mx, my = 0.15 * (box[2] - box[0]), 0.15 * (box[3] - box[1])
     inner = (box[0] + mx - half, box[1] + my - half, box[2] - mx + half, box[3] - my + half)
-    if filled and _inside_polygons(cx, cy, subpaths):
-        return True
-    return any(_segment_meets_box(p, q, inner) for p, q in _segments(subpaths, filled))
+    return filled and _inside_polygons(cx, cy, subpaths) \
+        or any(_segment_meets_box(p, q, inner) for p, q in _segments(subpaths, filled))
 
 
 def _segments(subpaths, filled):
@@ -785,14 +717,15 @@ def _segments(subpaths, filled):
 class _Grid:
     """Boxes bucketed by a coarse grid, for overlap queries."""
 
-    def __init__(self, cell=10.0):
+    def __init__(self, entries, cell=10.0):
         self.cell, self.cells = cell, {}
+        for box, item in entries:
+            self.add(box, item)
 
     def _keys(self, box):
         c = self.cell
-        for i in range(int(box[0] // c), int(box[2] // c) + 1):
-            for j in range(int(box[1] // c), int(box[3] // c) + 1):
-                yield (i, j)
+        return [(i, j) for i in range(int(box[0] // c), int(box[2] // c) + 1)
+                for j in range(int(box[1] // c), int(box[3] // c) + 1)]
 
     def add(self, box, item):
         big = box[2] - box[0] > 50 * self.cell or box[3] - box[1] > 50 * self.cell
@@ -800,24 +733,14 @@ class _Grid:
             self.cells.setdefault(key, []).append((box, item))
 
     def near(self, box):
-        seen = set()
-        for key in list(self._keys(box)) + ["big"]:
-            for entry in self.cells.get(key, ()):
-                if id(entry) not in seen:
-                    seen.add(id(entry))
-                    yield entry
+        return {id(e): e for key in self._keys(box) + ["big"] for e in self.cells.get(key, ())}.values()
 
 
 def _judge(raw, drawings, annots, cbox):
     """The problems of each glyph, from the content stream alone."""
-    draw_grid, glyph_grid = _Grid(), _Grid()
-    for d in drawings:
-        draw_grid.add(d[1], d)
+    draw_grid, glyph_grid = _Grid((d[1], d) for d in drawings), _Grid((g["box"], g) for g in raw)
     for g in raw:
-        glyph_grid.add(g["box"], g)
-    for g in raw:
-        problems = list(g["font_problems"]) + list(g["glyph_problems"])
-        box = g["box"]
+        box, problems = g["box"], list(g["font_problems"]) + list(g["glyph_problems"])
         area = _area(box) or 1e-9
         if g["mode"] in (3, 7):
             problems.append(f"invisible (render mode {g['mode']})")
@@ -837,8 +760,7 @@ def _judge(raw, drawings, annots, cbox):
                         and (shape is None or shape[2] or _shape_meets(shape, filled, box, cx, cy)):
                     covered = f"covered by {'an image' if kind == 'image' else 'a drawing'} painted after it"
         if covered is None and len(later) > 1 and _covered_share(box, later) > COVER_SHARE:
-            kinds = {d[2] for d in later}
-            covered = f"covered by {'an image' if kinds == {'image'} else 'drawings'} painted after it"
+            covered = f"covered by {'an image' if all(d[2] == 'image' for d in later) else 'drawings'} painted after it"
         color = g["color"]
         problems += [p for p in (covered, "colour not plain" if color is None else None) if p]
         if color is not None and g["mode"] not in (3, 7) and _contrast(color, under) < MIN_CONTRAST:
@@ -849,7 +771,8 @@ def _judge(raw, drawings, annots, cbox):
             (g["softmask"], "drawn through a soft mask"), (g["size"] < MIN_SIZE, f"too small ({g['size']:.1f} pt)"),
             (g["blend"] not in _BLENDS, f"drawn with blend mode {g['blend']}"),
             (g["hratio"] < MIN_SCALE, f"squeezed (horizontal scale {round(100 * g['hratio'])}%)"),
-            (g["det"] < 0, "mirrored"), (not _inside(box, cbox), "outside the crop box")) if bad]
+            (g["det"] < 0, "mirrored"),
+            (any((v - c) * k < -0.5 for v, c, k in zip(box, cbox, (1, 1, -1, -1))), "outside the crop box")) if bad]
         problems += [f"covered by a {subtype} annotation" for subtype, rect, shows in annots
                      if shows and _overlap(box, rect) > 0][:1]
         for obox, other in glyph_grid.near(box):
@@ -857,33 +780,26 @@ def _judge(raw, drawings, annots, cbox):
                 continue
             share = _overlap(box, obox)
             if share > 0.3 * area and share > 0.3 * (_area(obox) or 1e-9) \
-                    and not (_adjacent(g, other) and share <= 0.75 * min(area, _area(obox) or 1e-9)) \
-                    and not _margin_number(g, other, share, area, _area(obox)):
+                    and not _set_together(g, other, share, area, _area(obox)):
                 problems.append(('overprinted by "%s"' if other["order"] > g["order"] else 'overprints "%s"')
                                 % other["char"])
                 break
         g["problems"], g["under"] = problems, under
 
 
-def _adjacent(g, other):
-    """Whether two glyphs were set one after the other on one baseline in one font (an italic f and the fi
-    ligature after it, whose ink boxes overlap by their side bearings): the later one's origin lies at
-    least 80 % of the earlier one's advance further along the baseline."""
-    first, second = (g, other) if g["order"] < other["order"] else (other, g)
-    if first["font"] != second["font"] or first["direction"] != 0 or second["direction"] != 0:
-        return False
-    if abs(first["origin"][1] - second["origin"][1]) > 0.05 * max(first["size"], 1.0):
-        return False
-    step = second["origin"][0] - first["origin"][0]
-    return first["adv"] > 0 and step >= 0.8 * first["adv"]
-
-
-def _margin_number(g, other, share, area, other_area):
-    """Whether one of two overlapping glyphs is a small digit over the edge of a letter (lineno's number of
-    the right column on the end of a left column line): at most 0.7 times the letter's size, over at most
-    half of it."""
+def _set_together(g, other, share, area, other_area):
+    """Whether two glyphs whose boxes overlap were typeset so: one after the other on one baseline in one font
+    (an italic f and the fi ligature after it, overlapping by their side bearings: the later origin at least
+    80 % of the earlier advance further, over at most 3/4 of the smaller box), or a small digit over the edge
+    of a letter (lineno's number of the right column on the end of a left column line: at most 0.7 times the
+    letter's size, over at most half of it)."""
+    first, second = sorted((g, other), key=lambda h: h["order"])
     digit, letter, letter_area = (g, other, other_area) if g["char"].isdigit() else (other, g, area)
-    return digit["char"].isdigit() and letter["char"].isalpha() and digit["size"] <= 0.7 * letter["size"] \
+    return first["font"] == second["font"] and first["direction"] == second["direction"] == 0 \
+        and abs(first["origin"][1] - second["origin"][1]) <= 0.05 * max(first["size"], 1.0) \
+        and first["adv"] > 0 and second["origin"][0] - first["origin"][0] >= 0.8 * first["adv"] \
+        and share <= 0.75 * min(area, other_area or 1e-9) \
+        or digit["char"].isdigit() and letter["char"].isalpha() and digit["size"] <= 0.7 * letter["size"] \
         and share <= 0.5 * letter_area
 
 
@@ -897,10 +813,7 @@ def _turned(raw):
         math.cos(math.radians(a) - g["angle"]) < limit for a in angles)]
     if not suspects:                   # no two glyphs of the page point 120 degrees apart
         return
-    grid = _Grid(cell=20.0)
-    for g in raw:
-        x, y = g["origin"]
-        grid.add((x, y, x, y), g)
+    grid = _Grid((((x, y, x, y), g) for g in raw for x, y in [g["origin"]]), cell=20.0)
     for g in suspects:
         x, y = g["origin"]
         r = 3.0 * max(g["size"], 1.0)
@@ -932,9 +845,7 @@ def _rows(glyphs):
                 break
         else:
             rows.append([g])
-    for row in rows:
-        row.sort(key=lambda g: g.bbox[0])
-    return rows
+    return [sorted(row, key=lambda g: g.bbox[0]) for row in rows]
 
 
 def _roles(glyphs, cbox):
@@ -990,24 +901,8 @@ def _roles(glyphs, cbox):
             group = lead(row, edge, leading)
             numbers.update(id(g) for g in group)
             styles.update((g.font, round(g.size, 1)) for g in group)
-    if not margin and not numbers:
-        return glyphs
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
                  dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
-
-
-def _make_glyph(g):
-    return Glyph(char=g["char"], font=g["font"], size=round(g["size"], 3),
-                 bbox=tuple(round(v, 3) for v in g["box"]), order=g["order"],
-                 problems=tuple(dict.fromkeys(g["problems"])),
-                 origin=tuple(round(v, 3) for v in g["origin"]), advance=round(g["adv"], 3),
-                 color=g["color"], upright=g["upright"], direction=g["direction"])
-
-
-#: A glyph counts as not visible when the rendering has less than this share of the ink its outline gives.
-MIN_INK = 0.2
-#: ... and as differing when this share of its box, away from any expected ink, is inked.
-MAX_EXTRA = 0.08
 
 
 class _Renderer:
@@ -1027,31 +922,23 @@ class _Renderer:
         page = self.doc[number - 1]
         try:
             page.set_rotation(0)
-            cx0, cy0, cx1, cy1 = page.get_bbox()
-            area = max((cx1 - cx0) * (cy1 - cy0), 1e-9)
-            scale = min(scale, math.sqrt(MAX_PIXELS / area))       # a poster: fewer pixels per point
-            if scale < MIN_RENDER_SCALE:
-                raise LimitError(f"page {number} of {self.path} is too large to render "
-                                 f"({cx1 - cx0:.0f} x {cy1 - cy0:.0f} pt; at most {MAX_PIXELS} pixels at "
-                                 f"{MIN_RENDER_SCALE} pixels per point)")
-            bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
-            image = np.array(bitmap.to_numpy()[:, :, :3])
-        except (LimitError, PdfReadError):
-            raise
+            cx0, cy0, cx1, cy1 = page.get_bbox()         # a poster: fewer pixels per point
+            scale = min(scale, math.sqrt(MAX_PIXELS / max((cx1 - cx0) * (cy1 - cy0), 1e-9)))
+            if scale >= MIN_RENDER_SCALE:
+                bitmap = page.render(scale=scale, may_draw_forms=True, draw_annots=True, rev_byteorder=True)
+                image = np.array(bitmap.to_numpy()[:, :, :3])
         except Exception as exc:
             raise PdfReadError(f"PDFium cannot render page {number} of {self.path}: "
                                f"{type(exc).__name__}") from None
         finally:
             page.close()
+        if scale < MIN_RENDER_SCALE:
+            raise LimitError(f"page {number} of {self.path} is too large to render ({cx1 - cx0:.0f} x "
+                             f"{cy1 - cy0:.0f} pt; at most {MAX_PIXELS} pixels at {MIN_RENDER_SCALE} pixels per point)")
         return image, (cx0, cy1), scale
 
     def close(self):
-        if self.doc is not None:
-            self.doc.close()
-
-
-def _signed_area(poly):
-    return sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly))) / 2
+        self.doc.close()
 
 
 def _fill_glyph(size, polys):
@@ -1060,7 +947,8 @@ def _fill_glyph(size, polys):
     winding = np.zeros((size[1], size[0]), dtype=np.int16)
     edge = np.zeros((size[1], size[0]), dtype=bool)
     for poly in polys:
-        area = _signed_area(poly) if len(poly) >= 3 else 0
+        area = sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly))) \
+            if len(poly) >= 3 else 0     # twice the signed area
         if area == 0:
             continue
         image = Image.new("L", size, 0)
@@ -1082,12 +970,9 @@ def _glyph_bitmap(g, scale, cache):
         return cache[key]
     polys = [[((m[0] * x + m[2] * y) * scale + sx, -(m[1] * x + m[3] * y) * scale + sy) for x, y in contour]
              for contour in g["outline"]]
-    xs = [p[0] for poly in polys for p in poly]
-    ys = [p[1] for poly in polys for p in poly]
-    x0, y0 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
-    x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
-    big = (x1 - x0) * (y1 - y0) > 4_000_000
-    cache[key] = (None, 0, 0) if big else \
+    xs, ys = [p[0] for poly in polys for p in poly], [p[1] for poly in polys for p in poly]
+    x0, y0, x1, y1 = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+    cache[key] = (None, 0, 0) if (x1 - x0) * (y1 - y0) > 4_000_000 else \
         (_fill_glyph((x1 - x0, y1 - y0), [[(x - x0, y - y0) for x, y in poly] for poly in polys]), x0, y0)
     return cache[key]
 
@@ -1187,23 +1072,14 @@ def _ink(raw, drawings, rendered, cache=None):
     return unexplained
 
 
-#: Side of the cells in which :attr:`Page.stray` reports unexplained ink (points), and the inked pixels a
-#: cell needs.
-STRAY_CELL = 2.0
-STRAY_PIXELS = 3
-
-
 def _stray_boxes(mask, origin, scale):
     """Cells of about :data:`STRAY_CELL` points holding :data:`STRAY_PIXELS` or more pixels of ``mask``,
     as boxes in user space (runs of cells along a row joined)."""
     if not mask.any():
         return ()
-    step = max(1, int(round(STRAY_CELL * scale)))
-    h, w = mask.shape
-    hh, ww = -(-h // step), -(-w // step)
-    padded = np.zeros((hh * step, ww * step), dtype=np.int32)
-    padded[:h, :w] = mask
-    counts = padded.reshape(hh, step, ww, step).sum(axis=(1, 3))
+    (h, w), step = mask.shape, max(1, int(round(STRAY_CELL * scale)))
+    padded = np.pad(mask, ((0, -h % step), (0, -w % step)))
+    counts = padded.reshape(padded.shape[0] // step, step, -1, step).sum(axis=(1, 3))
     rows, cols = np.nonzero(counts >= STRAY_PIXELS)
     cx0, cy1 = origin
     out = []
@@ -1274,10 +1150,8 @@ def _turned_lines(glyphs, angle, cbox):
         (x0, y0), (x1, y1) = _turn(angle, b[0], b[1]), _turn(angle, b[2], b[3])
         return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
-    twins = {}
-    for g in glyphs:
-        twin = dataclasses.replace(g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)
-        twins[id(twin)] = (twin, g)
+    twins = {id(t): (t, g) for g in glyphs for t in [dataclasses.replace(
+        g, bbox=box(g.bbox), origin=_turn(angle, *g.origin), upright=True, direction=0)]}
     lines = _upright_lines([t for t, _ in twins.values()], box(cbox)) if glyphs else []
     return [[twins[id(t)][1] for t in line] for line in lines]
 
@@ -1356,8 +1230,7 @@ def _gutter(glyphs, cbox):
     at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
     if len(glyphs) < 200:
         return None
-    x0, x1 = cbox[0], cbox[2]
-    lo, hi = int(x0 + 0.3 * (x1 - x0)), int(x0 + 0.7 * (x1 - x0))
+    lo, hi = (int(cbox[0] + f * (cbox[2] - cbox[0])) for f in (0.3, 0.7))
     if hi - lo < 8:
         return None
     counts = [0] * (hi - lo + 1)
@@ -1365,19 +1238,15 @@ def _gutter(glyphs, cbox):
         a, b = max(lo, int(g.bbox[0])), min(hi, int(math.ceil(g.bbox[2])))
         for x in range(a, b + 1):
             counts[x - lo] += 1
-    limit = max(2, len(glyphs) // 100)
     floor = min(counts)
-    if floor > limit:
+    if floor > max(2, len(glyphs) // 100):
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
-    best = start = None
-    for i, c in enumerate(counts + [ceiling + 1]):
-        if c <= ceiling and start is None:
-            start = i
-        elif c > ceiling and start is not None:
-            if best is None or i - start > best[1] - best[0]:
-                best = (start, i)
-            start = None
+    runs, i = [], 0
+    for low, run in itertools.groupby(counts, key=lambda c: c <= ceiling):
+        n = len(list(run))
+        runs, i = runs + [(i, i + n)] * low, i + n
+    best = max(runs, key=lambda r: r[1] - r[0], default=None)
     if best is None or best[1] - best[0] < 4:
         return None
     band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
@@ -1418,8 +1287,7 @@ def line_text(line):
     >>> line_text((a, b))
     'a b'
     """
-    out = []
-    prev = None
+    out, prev = [], None
     for g in line:
         x = _turn(g.direction if g.direction in (90, 180, 270) else 0, *g.origin)[0]   # along the baseline
         if prev is not None and x - prev > 0.2 * g.size:
@@ -1466,11 +1334,8 @@ def _explained(drawing, mine, glyphs):
         return True                                     # a box the glyphs are painted on (not a picture)
     if kind == "drawing" and box[3] - box[1] <= 1.5:     # a thin horizontal rule
         span = [g for g in mine if g.bbox[0] < box[2] and g.bbox[2] > box[0]]
-        above = any(g.bbox[1] >= box[3] - 0.5 for g in span)
-        below = any(g.bbox[3] <= box[1] + 0.5 for g in span)
-        radical = any(g.char == "\u221a" and abs(g.bbox[2] - box[0]) < 1.5 and g.bbox[3] >= box[1] - 1.0
-                      for g in glyphs)
-        return below and (above or radical)
+        return any(g.bbox[3] <= box[1] + 0.5 for g in span) and (any(g.bbox[1] >= box[3] - 0.5 for g in span) or any(
+            g.char == "\u221a" and abs(g.bbox[2] - box[0]) < 1.5 and g.bbox[3] >= box[1] - 1.0 for g in glyphs))
     return False
 
 
