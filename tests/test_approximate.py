@@ -162,6 +162,7 @@ def test_bad_tolerances_and_limits():
         certify(s, 10 ** 13, tolerance="1e-3")
 
 
+@pytest.mark.long  # about 18 s: with the long checks
 def test_long_sequences_use_a_certified_decay_tail(monkeypatch):
     s = ssm([["1/2", 0], [0, "-1/3"]], [[1], [1]], [[1, 0], [0, 1]], name="diag")
     cert = certify(s, 10 ** 9, tolerance="1/100")

@@ -30,6 +30,7 @@ def test_metadata_has_classifiers_and_urls():
 
 @pytest.mark.skipif(shutil.which("mypy") is None and subprocess.run(
     [sys.executable, "-c", "import mypy"], capture_output=True).returncode != 0, reason="mypy is not installed")
+@pytest.mark.long  # about 20 s: with the long checks (.ci/run runs them after the suite)
 def test_mypy_is_clean(tmp_path):
     result = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "symssm"],
                             cwd=ROOT, capture_output=True, text=True, timeout=600)
