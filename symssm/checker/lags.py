@@ -50,6 +50,14 @@ def _scaled_sizes(mat, cap):
 
     A capped lcm: a hostile matrix of distinct huge denominators costs no more than reading it.
     """
+    den = capped_lcm(mat, cap)
+    if den is None:
+        return None
+    return max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0), den
+
+
+def capped_lcm(mat, cap):
+    """The lcm of the denominators of ``mat``, or None as soon as it passes ``cap`` bits."""
     den = 1
     for row in mat:
         for x in row:
@@ -57,7 +65,7 @@ def _scaled_sizes(mat, cap):
                 den = lcm(den, x.denominator)
                 if den.bit_length() > cap:
                     return None
-    return max((abs(x.numerator * (den // x.denominator)).bit_length() for row in mat for x in row), default=0), den
+    return den
 
 
 def lag_bit_bound(system, dmax):

@@ -14,7 +14,7 @@ from math import lcm
 from .accel import flint_threads, optional
 from .fast import (FLOAT_LIMIT, _leading_minors_blocked, _leading_minors_mod_np, matmul_mod_np,  # noqa: F401
                    safe_chunk)
-from .lags import (MAX_LAG_BITS, _den, _matmul_int, _reduce, _residue, _scaled_sizes, combinations,  # noqa: F401
+from .lags import (MAX_LAG_BITS, _den, capped_lcm, _matmul_int, _reduce, _residue, _scaled_sizes, combinations,  # noqa: F401
                    exact_lags, lag_bit_bound, lags_mod_residues, leading_minors_exact, leading_minors_mod,
                    matmul_mod, minor_mod)
 
@@ -254,13 +254,9 @@ MAX_A_BITS = 33_220
 def capped_integer_form(mat, cap):
     """``(rows, d, bits)``: ``mat = rows / d`` with integer rows, d the lcm of the denominators, and
     ``bits = integer_bits(mat, cap)``; None as soon as d alone is past ``cap`` (a capped lcm, as in integer_bits)."""
-    den = 1
-    for row in mat:
-        for x in row:
-            if den % x.denominator:
-                den = lcm(den, x.denominator)
-                if den.bit_length() > cap:
-                    return None
+    den = capped_lcm(mat, cap)
+    if den is None:
+        return None
     rows = [[x.numerator * (den // x.denominator) for x in row] for row in mat]
     top = max((abs(v).bit_length() for row in rows for v in row), default=0)
     return rows, den, (den - 1).bit_length() + top
