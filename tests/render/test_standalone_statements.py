@@ -75,6 +75,7 @@ def test_a_time_invariant_ssm_in_the_framework_is_stated_as_one():
         raise AssertionError("no time-invariant row")
 
 
+@pytest.mark.long  # about 26 s (every framework layer certified and typeset): with the long checks
 def test_layers_are_stated_by_their_matrices_compressed():
     texts = {layer.name: _theorem(cert.to_latex()) for _, layer, cert in framework_certificates()}
     mamba = texts["mamba2-head"]
