@@ -37,45 +37,12 @@ import sympy  # noqa: E402
 from symssm.checker.core import check_data  # noqa: E402
 from symssm.checker.reading import Ledger  # noqa: E402
 from symssm.checker import parametric_interaction as PI, parametric as PF, polynomials as PP  # noqa: E402
+# The layers of issue #41 and their SymPy oracle, shared with tests/test_covering.py (no python-flint: the generator
+# needs it, so the certificates are stored in fuzz/covering_bases.json, --write-bases)
+from parametric_tools import I2, LAYERS, factor_points, layer_oracle as _oracle  # noqa: E402
 
-# The layers of issue #41 (as tests/test_covering.py; copied so that this script runs without python-flint, which the
-# generator and that test module need: the certificates are stored in fuzz/covering_bases.json, --write-bases).
-TOKENS = ["u1", "v1", "u2", "v2", "u3", "v3"]
-I2 = [[1, 0], [0, 1]]
-LINEAR_ATTENTION = {"kind": "linear-attention", "name": "two heads on three 2-d tokens", "parameters": TOKENS,
-                    "X": [["u1", "v1"], ["u2", "v2"], ["u3", "v3"]],
-                    "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [-1, 0]], "K": I2, "V": [[1, 0], [0, -1]]}]}
-SWAPPED = {**LINEAR_ATTENTION, "name": "a swapping second head",
-           "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [1, 0]], "K": I2, "V": [[0, 1], [1, 0]]}]}
-
-
-def _operator(name, params, w11, w21):
-    return {"kind": "operator", "name": name, "n": 2, "p": 1, "m": 2, "parameters": params,
-            "blocks": [{"i": 1, "j": 1, "W": [w11]}, {"i": 2, "j": 1, "W": [w21]}]}
-
-
-LAYERS = {"linear-attention": LINEAR_ATTENTION, "swapped": SWAPPED,
-          "cone": _operator("cone", ["x", "y", "z"], ["x", "y"], ["y", "z"]),
-          "squares": _operator("sum of squares", ["x", "y"], ["x", "-y"], ["y", "x"]),
-          "no-root": _operator("no rational zero", ["x", "y"], ["x", "2*y"], ["y", "x"])}
 BASES_FILE = os.path.join(ROOT, "fuzz", "covering_bases.json")
 
-
-def _oracle(name, point):
-    """The interaction rank at a rational point, from the layer's definition with SymPy (no symssm code)."""
-    v = {x: sympy.Rational(q.numerator, q.denominator) for x, q in point.items()}
-    if name in ("linear-attention", "swapped"):
-        spec = LAYERS[name]
-        X = [sympy.Matrix([v[f"u{t}"], v[f"v{t}"]]) for t in (1, 2, 3)]
-        heads = [(sympy.Matrix(h["Q"]), sympy.Matrix(h["K"]), sympy.Matrix(h["V"])) for h in spec["heads"]]
-        blocks = [sum(((Q * X[i]).dot(K * X[j]) * V for Q, K, V in heads), sympy.zeros(2, 2))
-                  for i in range(3) for j in range(i + 1)]
-    else:
-        x, y = v["x"], v["y"]
-        blocks = {"cone": [[x, y], [y, v.get("z")]], "squares": [[x, -y], [y, x]],
-                  "no-root": [[x, 2 * y], [y, x]]}[name]
-        blocks = [sympy.Matrix([row]) for row in blocks]
-    return sympy.Matrix([list(b) for b in blocks]).rank()
 
 def fam_oracle(A, B, C, names, n):
     def f(point):
@@ -201,7 +168,6 @@ def answers(data, kind, points):
         out.append(at(p))
     return out
 
-from parametric_tools import factor_points  # noqa: E402
 
 FALLTHROUGH = "undecided: malformed certificate, read by no obligation"
 _POINTS = {}

@@ -27,46 +27,9 @@ from symssm.formats import limits as L
 from symssm.sources.parametric import parametric_ssm
 from symssm.sources.parametric_layers import parametric_layer_from_data
 
-from parametric_tools import factor_points
+from parametric_tools import (CONE, I2, LAYERS, LINEAR_ATTENTION, NO_ROOT, SQUARES, SWAPPED, TOKENS,  # noqa: F401
+                              factor_points, layer_oracle as _oracle, operator_layer as _operator)
 
-# ---------------------------------------------------------------- the layers of the issue
-
-TOKENS = ["u1", "v1", "u2", "v2", "u3", "v3"]
-I2 = [[1, 0], [0, 1]]
-LINEAR_ATTENTION = {"kind": "linear-attention", "name": "two heads on three 2-d tokens", "parameters": TOKENS,
-                    "X": [["u1", "v1"], ["u2", "v2"], ["u3", "v3"]],
-                    "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [-1, 0]], "K": I2, "V": [[1, 0], [0, -1]]}]}
-SWAPPED = {**LINEAR_ATTENTION, "name": "a swapping second head",
-           "heads": [{"Q": I2, "K": I2, "V": I2}, {"Q": [[0, 1], [1, 0]], "K": I2, "V": [[0, 1], [1, 0]]}]}
-
-
-def _operator(name, params, w11, w21):
-    return {"kind": "operator", "name": name, "n": 2, "p": 1, "m": 2, "parameters": params,
-            "blocks": [{"i": 1, "j": 1, "W": [w11]}, {"i": 2, "j": 1, "W": [w21]}]}
-
-
-CONE = _operator("cone", ["x", "y", "z"], ["x", "y"], ["y", "z"])
-SQUARES = _operator("sum of squares", ["x", "y"], ["x", "-y"], ["y", "x"])
-NO_ROOT = _operator("no rational zero", ["x", "y"], ["x", "2*y"], ["y", "x"])
-LAYERS = {"linear-attention": LINEAR_ATTENTION, "swapped": SWAPPED, "cone": CONE, "squares": SQUARES,
-          "no-root": NO_ROOT}
-
-
-def _oracle(name, point):
-    """The interaction rank at a rational point, computed from the layer's definition with SymPy (no symssm code)."""
-    v = {x: sympy.Rational(q.numerator, q.denominator) for x, q in point.items()}
-    if name in ("linear-attention", "swapped"):
-        spec = LAYERS[name]
-        X = [sympy.Matrix([v[f"u{t}"], v[f"v{t}"]]) for t in (1, 2, 3)]
-        heads = [(sympy.Matrix(h["Q"]), sympy.Matrix(h["K"]), sympy.Matrix(h["V"])) for h in spec["heads"]]
-        blocks = [sum(((Q * X[i]).dot(K * X[j]) * V for Q, K, V in heads), sympy.zeros(2, 2))
-                  for i in range(3) for j in range(i + 1)]
-    else:
-        x, y = v["x"], v["y"]
-        blocks = {"cone": [[x, y], [y, v.get("z")]], "squares": [[x, -y], [y, x]],
-                  "no-root": [[x, 2 * y], [y, x]]}[name]
-        blocks = [sympy.Matrix([row]) for row in blocks]
-    return sympy.Matrix([list(b) for b in blocks]).rank()
 
 
 @pytest.fixture(scope="module")
