@@ -61,7 +61,7 @@ def approximate_fragment(d, style):
         lines.append("")
         lines.extend(witness_paragraphs("G"))
         lines.extend(bracket_table(errs))
-        lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
+        lines.append("Since $e_H$ is non-increasing in $H$, the brackets prove the statement.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
 

@@ -9,7 +9,9 @@ names the lags, entries and determinant and refers to the certificate for the re
 
 import re
 
-from .exactsmall import charpoly, lags_of, leading_minors
+from math import lcm
+
+from .exactsmall import charpoly, lags_of, leading_minors, number_text
 from .matrices import fits_display, items_block, rows_list, system_block
 from .statement import factorized_class, for_lengths, length_range, space
 from .tex import (
@@ -19,8 +21,10 @@ from .tex import (
     display_name,
     index_list,
     inline_list,
+    list_entry,
     number_width,
     parse_number,
+    row_line,
     tex_count,
     tex_hash,
     tex_number,
@@ -53,7 +57,7 @@ def minors_sentence(minor):
     minors = leading_minors(minor)
     if sum(len(x) for x in minors) > 400:
         return None
-    return (f"whose leading principal minors are ${inline_list(tex_number(x) for x in minors)}$"
+    return (f"whose leading principal minors are ${inline_list(list_entry(x) for x in minors)}$"
             + (", all nonzero." if len(minors) > 1 else ", nonzero."))
 
 
@@ -187,14 +191,17 @@ def _necessity(d, s, small, gaussian):
 
 
 def _charpoly_text(s):
-    """``x^2 + 1`` (math) and the coefficient texts, or None when too large to be worth printing."""
+    """``(inline, display lines, coefficient texts)`` of the characteristic polynomial, or None when too large to be
+    worth printing: ``inline`` (``x^2 + 1``, math) when it is short enough for running text, else None and the
+    display's lines (its terms packed into lines of the column, fractions stacked; a complex coefficient is one
+    unbroken term)."""
     if s["N"] > 8:
         return None
     cs = charpoly(s["A"])
     if sum(len(c) for c in cs) > 160:
         return None
     N = s["N"]
-    terms = []
+    terms, shown = [], []
     for j, c in enumerate(cs):
         power = N - j
         re_, im = parse_number(c)
@@ -205,12 +212,36 @@ def _charpoly_text(s):
             neg = re_ < 0
             mag = tex_number(c.lstrip("-"))
             coef = "" if (mag == "1" and mono) else mag
+            wide = number_width(c.lstrip("-")) if coef else 0.0
+            big = coef if "/" not in coef or "\\cdot" in coef else "\\frac{%s}{%s}" % tuple(coef.split("/"))
+            big_w = wide * (0.6 if big != coef else 1.0)
         else:
             neg = False
             coef = f"({tex_number(c)})"
+            den = lcm(re_.denominator, im.denominator)
+            num = number_text((re_ * den, im * den))
+            big = (f"\\left(\\frac{{{tex_number(num)}}}{{{den}}}\\right)" if den > 1 else f"({tex_number(num)})")
+            wide = number_width(c) + 10
+            big_w = max(number_width(num), 5.0 * len(str(den))) + 16
         sep = (" - " if neg else " + ") if terms else ("-" if neg else "")
         terms.append(sep + coef + ("\\," if coef and mono and im == 0 and "/" in coef else "") + mono)
-    return "".join(terms), cs
+        shown.append((sep + big + ("\\," if big != coef and im == 0 else "") + mono, big_w + 6 * len(mono) + 12))
+    inline = "".join(terms)
+    if sum(w for _, w in shown) <= _INLINE_CHARPOLY_PT and not any(parse_number(c)[1] for c in cs):
+        return inline, None, cs
+    lines, current, width = [], [], 70.0
+    for tex, w in shown:
+        if current and width + w > COLUMN_PT:
+            lines.append("".join(current))
+            current, width = [], 40.0
+        current.append(tex)
+        width += w
+    lines.append("".join(current))
+    return None, lines, cs
+
+
+#: Widest characteristic polynomial (pt) written in running text; a wider or complex one is displayed.
+_INLINE_CHARPOLY_PT = 120
 
 
 def coefficient_rows(rows, head="d"):
@@ -229,8 +260,7 @@ def coefficient_rows(rows, head="d"):
                 + "\n\\end{tabular}\n\\end{center}")
     out = ["{\\raggedright"]
     for r in rows:
-        out.append(f"\\par\\noindent\\hspace*{{1em}}${head} = {r['lag']}$: "
-                   f"$({inline_list(tex_number(x) for x in r['c'])})$")
+        out.append(row_line([list_entry(x) for x in r["c"]]).replace("\\hspace*{1em}", f"\\hspace*{{1em}}${head} = {r['lag']}$: ", 1))
     out.append("\\par}")
     return "\n".join(out)
 
@@ -256,12 +286,16 @@ def _sufficiency(d, s, small):
     hasD = s["D"] is not None
     cp = _charpoly_text(s) if small else None
     start = "N + 1" if hasD else "N"
-    if cp:
+    if cp and cp[0] is not None:
         chi = (f"$\\chi_A(x) = \\det(xI - A) = {cp[0]}$, written "
-               "$x^N + \\sum_{j=0}^{N-1} a_j x^j$")
+               "$x^N + \\sum_{j=0}^{N-1} a_j x^j$. ")
+    elif cp:
+        rows = "\\\\\n&\\quad ".join(cp[1])
+        chi = ("$\\chi_A(x) = \\det(xI - A) = x^N + \\sum_{j=0}^{N-1} a_j x^j$ be the characteristic polynomial of $A$:\n\\begin{align*}\n"
+               f"\\chi_A(x) &= {rows}.\n\\end{{align*}}\n")
     else:
-        chi = "$\\chi_A(x) = \\det(xI - A) = x^N + a_{N-1} x^{N-1} + \\dots + a_0$"
-    out = [f"\\emph{{Sufficiency.}} Let {chi}. By the Cayley--Hamilton theorem "
+        chi = "$\\chi_A(x) = \\det(xI - A) = x^N + a_{N-1} x^{N-1} + \\dots + a_0$. "
+    out = [f"\\emph{{Sufficiency.}} Let {chi}By the Cayley--Hamilton theorem "
            f"$\\chi_A(A) = 0$, so $L_d = -\\sum_{{j=0}}^{{N-1}} a_j L_{{d-N+j}}$ for every $d \\ge {start} = {T}$"
            + (" (where $L_{d-N} = C A^{d-N} B$ does not involve $D$)" if hasD else "")
            + f"; every lag lies in $\\symssmspan\\{{{_first_lags(T)}\\}}$."]

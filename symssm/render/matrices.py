@@ -27,7 +27,8 @@ Examples
 import re
 
 from .polytex import tex_polynomial
-from .tex import COLUMN_PT, display_texts, index_list, inline_list, matrix_width, number_width, parse_number, tex_matrix, tex_number
+from .tex import (COLUMN_PT, display_texts, index_list, inline_list, list_entry, matrix_width, number_width, parse_number,
+                  row_line, tex_entry, tex_matrix, tex_number)
 
 __all__ = ["item", "items_block", "per_token", "entry_tex", "is_zero", "tex_width", "system_block", "rows_list",
            "fits_display"]
@@ -66,9 +67,9 @@ def _key(x):
 
 
 def entry_tex(x):
-    """An entry as math-mode LaTeX: a number, a polynomial, or ``(p)/(q)``."""
+    """An entry as math-mode LaTeX: a number (an exact decimal as that decimal), a polynomial, or ``(p)/(q)``."""
     if _numeric(x):
-        return tex_number(x)
+        return tex_entry(x)
     num, den = x
     if den == "1":
         return tex_polynomial(num)
@@ -220,33 +221,93 @@ def rows_list(rows, end=".", tail=None):
 
 
 def _row_list(lhs, rows, end):
-    """A matrix too wide for the column, row by row, in breakable inline lists."""
+    """A matrix too wide for the column, row by row, in breakable inline lists (a Gaussian rational unbroken)."""
     r = len(rows)
     lines = [f"${lhs}$ has the rows"] if lhs is not None else []
     for i, row in enumerate(rows):
-        lines.append(f"\\par\\noindent\\hspace*{{1em}}$({inline_list(entry_tex(x) for x in row)})$"
-                     + ("," if i + 1 < r else end))
+        lines.append(row_line([list_entry(x) if _numeric(x) else entry_tex(x) for x in row], "," if i + 1 < r else end))
     return "{\\raggedright\n" + "\n".join(lines) + "\\par}\n"
 
 
+def _display_entry(x):
+    """(LaTeX, width) of an entry in a display: a fraction (a Gaussian one too) stacked when its parts are long."""
+    if not _numeric(x):
+        t = entry_tex(x)
+        return t, tex_width(t)
+    q, im = parse_number(x)
+    if im != 0:
+        from math import lcm
+
+        den = lcm(q.denominator, im.denominator)
+        if den > 1:
+            num = tex_number(_gaussian_text(q * den, im * den))
+            width = max(number_width(_gaussian_text(q * den, im * den)), 5.0 * len(str(den)))
+            return f"\\frac{{{num}}}{{{den}}}", width + 6
+    t = tex_entry(x)
+    if "/" in t and "\\cdot" not in t and len(t) <= 26:
+        sign, body = ("-", t[1:]) if t.startswith("-") else ("", t)
+        a, b = body.split("/")
+        return f"{sign}\\frac{{{a}}}{{{b}}}", number_width(x) * 0.6 + 8
+    return t, number_width(x)
+
+
+def _gaussian_text(re_, im):
+    re_, im = int(re_), int(im)
+    return (str(re_) if re_ else "") + ("+" if im > 0 and re_ else "") + (str(im) if im not in (1, -1) else
+                                                                          "-" if im == -1 else "") + "i"
+
+
+def _diagonal_display(name, rows, end):
+    """A diagonal matrix too wide for one line: ``name = diag(d_1, ..., d_N)`` over as many display lines as
+    its entries need (text mode in, text mode out)."""
+    entries = [_display_entry(rows[i][i]) for i in range(len(rows))]
+    lines, current, width = [], [], _name_width(name) + 40
+    for k, (tex, w) in enumerate(entries):
+        if current and width + w + 10 > COLUMN_PT:
+            lines.append(current)
+            current, width = [], 20.0
+        current.append(tex)
+        width += w + 10
+    lines.append(current)
+    body = ",\\\\\n\\quad ".join(", ".join(line) for line in lines)
+    left, right = ("\\biggl(", "\\biggr)") if "\\frac" in body else ("(", ")")
+    return f"\\begin{{gather*}}\n{name} = \\operatorname{{diag}}{left}{body}{right}{end}\n\\end{{gather*}}\n"
+
+
 def items_block(named, *, end=".", transpose=True):
-    """Text-mode LaTeX stating the matrices ``named`` = [(name, rows)]: one display packed into lines of the
-    column, and matrices too wide for it row by row."""
-    shown, listed = [], []
+    """Text-mode LaTeX stating the matrices ``named`` = [(name, rows)] in their order: consecutive ones that fit
+    the column in one display packed into lines, a diagonal one too wide for a line over several display lines,
+    and any other matrix too wide for the column row by row."""
+    parts = []
     for name, rows in named:
         lhs, rhs, width = item(name, rows, transpose=transpose)
         if width <= COLUMN_PT:
-            shown.append((f"{lhs} = {rhs}", width))
-        else:
-            listed.append((name, rows))
-    out = display_texts([t for t, _ in shown], [w for _, w in shown], end=end if not listed else ",") \
-        if shown else ""
-    for k, (name, rows) in enumerate(listed):
+            if parts and parts[-1][0] == "shown":
+                parts[-1][1].append((f"{lhs} = {rhs}", width))
+            else:
+                parts.append(("shown", [(f"{lhs} = {rhs}", width)]))
+            continue
         rows = _normal(rows)
+        if _diagonal(rows) or (len(rows) == 2 and _diagonal_2(rows)):
+            parts.append(("diagonal", name, rows))
+            continue
         if transpose and len(rows) >= 3 and 2 * len(rows[0]) <= len(rows):
             name, rows = f"{name}^{{\\top}}", [list(col) for col in zip(*rows)]
-        out += _row_list(name, rows, "," if k + 1 < len(listed) else end)
+        parts.append(("listed", name, rows))
+    out = ""
+    for k, part in enumerate(parts):
+        stop = end if k + 1 == len(parts) else ","
+        if part[0] == "shown":
+            out += display_texts([t for t, _ in part[1]], [w for _, w in part[1]], end=stop)
+        elif part[0] == "diagonal":
+            out += _diagonal_display(part[1], part[2], stop)
+        else:
+            out += _row_list(part[1], part[2], stop)
     return out
+
+
+def _diagonal_2(rows):
+    return all(len(r) == 2 for r in rows) and is_zero(rows[0][1]) and is_zero(rows[1][0])
 
 
 def per_token(letter, mats, *, parameter_names=()):

@@ -600,8 +600,10 @@ def parametric_fragment(d, style):
             continue
         b = item["body"]
         lb = b["lower_bound"]
-        lags = ", ".join(str(x) for x in lb["lags"]) or "none"
-        pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
+        lags = ", ".join(str(x) for x in lb["lags"])
+        pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"])
+        witness = (f" witness lags ${lags}$ at entries ${pos}$;" if lb["lags"] else
+                   " every lag is zero, so no witness is needed;")
         if item["number"] > MAX_TEX_CASES:
             break
         label = "generic case" if item["depth"] == 0 else f"case {item['number']}"
@@ -634,7 +636,7 @@ def parametric_fragment(d, style):
                 shown.append(f"${q}\\Lambda_{{{x['lag']}}} = {rhs}$")
             upper += " (" + ", ".join(shown) + ")"
         factors, delta = body_factors(b, b["head_count"])
-        lines.append(f"\\item {label}: $k = {b['head_count']}$; witness lags ${lags}$ at entries ${pos}$;{delta} upper "
+        lines.append(f"\\item {label}: $k = {b['head_count']}$;{witness}{delta} upper "
                      f"bound by {upper}; factors {factors}." + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
@@ -682,9 +684,14 @@ def tex_completeness(d, items, point, what):
     scope = rational_scope(d)
     head = "The certificate's cases" if len(items) > MAX_TEX_CASES else "These cases"
     return (f"{head} cover every {scope + ' ' if scope else ''}{point} at which the {what} is defined"
-            + (" (it is undefined exactly where " + ", ".join(shown) + ")" if shown else "")
+            + (" (it is undefined exactly where " + _either(shown) + ")" if shown else "")
             + (": the zero sets of the factors covered by a form or a polynomial in one parameter are covered at "
                f"their {scope} points only" if scope else "") + ".")
+
+
+def _either(conditions):
+    """``a``, ``a or b``, ``a, b or c``: where one of the conditions holds."""
+    return conditions[0] if len(conditions) == 1 else ", ".join(conditions[:-1]) + " or " + conditions[-1]
 
 
 def _linear_text(coeffs, names):

@@ -173,8 +173,8 @@ def interaction_family_fragment(d, style):
             break
         b = item["body"]
         lb = b["lower_bound"]
-        blocks = ",\\allowbreak ".join(_w(i, j) for i, j in lb["blocks"]) or "none"
-        pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"]) or "none"
+        blocks = ",\\allowbreak ".join(_w(i, j) for i, j in lb["blocks"])
+        pos = ",\\allowbreak ".join(f"({r + 1},{c + 1})" for r, c in lb["positions"])
         label = "generic case" if item["depth"] == 0 else f"case {item['number']}"
         co = b["upper_bound"].get("coefficients") or []
         upper = "the dimension argument" if b["upper_bound"]["dimension"] else \
@@ -207,7 +207,9 @@ def interaction_family_fragment(d, style):
                 listed = ", ".join(f"$M_{{{i + 1}{j + 1}}} = {x}$" for i, row in enumerate(texts)
                                    for j, x in enumerate(row))
                 delta = f" minor $M$ with {listed};" + delta
-        lines.append(f"\\item {label}: $r = {b['interaction_rank']}$; witness blocks ${blocks}$ at entries ${pos}$;"
+        witness = (f" witness blocks ${blocks}$ at entries ${pos}$;" if lb["blocks"] else
+                   " every block is zero, so no witness is needed;")
+        lines.append(f"\\item {label}: $r = {b['interaction_rank']}$;{witness}"
                      f"{delta} upper bound by {upper}; factors {factors}." + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")

@@ -35,7 +35,7 @@ from ..formats.rationals import int_from_digits, int_to_text
 
 __all__ = ["escape_text", "tex_name", "system_name", "index_list", "tex_approx", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
            "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "display_texts", "fits",
-           "parse_number", "tex_decimal", "tex_value", "row_list", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
+           "parse_number", "tex_decimal", "tex_value", "row_list", "row_line", "list_entry", "tex_entry", "exact_decimal", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
            "MAX_DIGITS_SHOWN"]
 
 #: Largest matrix dimension typeset entry by entry.
@@ -137,7 +137,7 @@ def _text_words(words):
         if re.fullmatch(r"[A-Za-z]{1,%d}[,;.:]?" % _LONGEST_UNBROKEN, word):  # a plain word: TeX may hyphenate it as any word of the text
             out.append(escape_text(word))
         else:  # an identifier such as N4 or hippo-legs-N4: whole tokens, a break only after a hyphen
-            out.append("-".join(_text_token(t) if t else "" for t in word.split("-")))
+            out.append("-\\allowbreak{}".join(_text_token(t) if t else "" for t in word.split("-")))
     return " ".join(out)
 
 
@@ -145,15 +145,16 @@ def system_name(text, *, parameters=()):
     """A system's or family's name in roman type, breakable only at its spaces and after its hyphens.
 
     A plain word is set as any word of the text; in an identifier (a word with a digit, a hyphen or a
-    special character) each token between hyphens is kept whole (an ``\\mbox``, never hyphenated);
+    special character) each token between hyphens is kept whole (an ``\\mbox``, never hyphenated) and a line
+    may break after each hyphen (``\\allowbreak``: TeX does not break after a hyphen that precedes a box);
     a run of words that is mathematics (a parameter, a function such as ``arctan``, ``N = 3``) is set
     in math mode.  Special characters are escaped; a token of more than 24 characters may break every
     16 characters (no column holds it whole).
 
     Examples
     --------
-    >>> print(system_name("hippo-legs-N4-p2-m1"))
-    \\mbox{hippo}-\\mbox{legs}-\\mbox{N4}-\\mbox{p2}-\\mbox{m1}
+    >>> print(system_name("hippo-legs-N4"))
+    \\mbox{hippo}-\\allowbreak{}\\mbox{legs}-\\allowbreak{}\\mbox{N4}
     >>> print(system_name("rotation by 2 arctan t", parameters=["t"]))
     rotation by $2 \\arctan t$
     >>> print(system_name("diagonal, N = 3"))
@@ -403,8 +404,9 @@ def tex_matrix(rows):
     """
     if not rows or not rows[0]:
         return r"\begin{pmatrix}\end{pmatrix}"
-    scale, ints = _scale(rows)
-    body = r" \\ ".join(" & ".join(tex_number(x) for x in row) for row in ints)
+    decimals = _decimal_rows(rows)
+    scale, ints = ("", decimals) if decimals else _scale(rows)
+    body = r" \\ ".join(" & ".join(x if decimals else tex_number(x) for x in row) for row in ints)
     if len(rows[0]) <= 10:
         inner = r"\begin{pmatrix}" + body + r"\end{pmatrix}"
     else:
@@ -412,10 +414,36 @@ def tex_matrix(rows):
     return scale + inner
 
 
+def _decimal_rows(rows):
+    """The rows as exact decimals when every non-integer entry is a short one and one of them looks decimal
+    (:func:`exact_decimal`), else None."""
+    out, any_decimal = [], False
+    for row in rows:
+        new = []
+        for x in row:
+            q, im = parse_number(x)
+            if im != 0:
+                return None
+            if q.denominator == 1:
+                new.append(tex_number(x))
+                continue
+            dec = exact_decimal(q, decimal_looking=False)
+            if dec is None:
+                return None
+            new.append(dec)
+            any_decimal = any_decimal or exact_decimal(q) is not None
+        out.append(new)
+    return out if any_decimal else None
+
+
 def matrix_width(rows):
     """Estimated width (pt) of :func:`tex_matrix` of ``rows``."""
     if not rows or not rows[0]:
         return 0.0
+    decimals = _decimal_rows(rows)
+    if decimals:
+        cols = list(zip(*decimals))
+        return sum(max(5.0 * len(x) + 2.0 for x in col) for col in cols) + 10.0 * (len(cols) - 1) + 20.0
     scale, ints = _scale(rows)
     cols = list(zip(*ints))
     extra = 0.0 if not scale else 8.0 + 5.0 * len(re.sub(r"[^0-9]", "", scale))
@@ -448,13 +476,44 @@ def is_diagonal(rows):
         rows[i][j] == "0" for i in range(n) for j in range(n) if i != j)
 
 
+def _scalar_identity(rows):
+    """``c`` when the square matrix (size at least 2) is ``c I``, ``c`` nonzero, else None."""
+    n = len(rows)
+    if n < 2 or any(len(r) != n for r in rows) or rows[0][0] == "0":
+        return None
+    ok = all(rows[i][j] == (rows[0][0] if i == j else "0") for i in range(n) for j in range(n))
+    return rows[0][0] if ok else None
+
+
+def _identity_tex(rows):
+    """``I_{n}``, ``-I_{n}`` or ``c I_{n}`` for a scalar multiple of the identity, else None (as the theorems write
+    every identity)."""
+    c = _scalar_identity(rows)
+    if c is None:
+        return None
+    n = len(rows)
+    if c in ("1", "-1"):
+        return f"{c[:-1]}I_{{{n}}}"
+    q, im = parse_number(c)
+    if im == 0 and q.denominator != 1 and exact_decimal(q) is None:
+        return f"{'-' if q < 0 else ''}\\frac{{{abs(q.numerator)}}}{{{q.denominator}}} I_{{{n}}}"
+    t = tex_entry(c)
+    return f"({t}) I_{{{n}}}" if re.search(r"[-+/]", t.lstrip("-")) else f"{t} I_{{{n}}}"
+
+
 def _item_tex(rows):
+    identity = _identity_tex(rows)
+    if identity is not None:
+        return identity
     if is_diagonal(rows):
         return "\\operatorname{diag}(" + ", ".join(tex_number(rows[i][i]) for i in range(len(rows))) + ")"
     return tex_matrix(rows)
 
 
 def _item_width(name, rows):
+    identity = _identity_tex(rows)
+    if identity is not None:
+        return 6.0 * len(identity) + _name_width(name) + 16
     if is_diagonal(rows):
         return sum(number_width(rows[i][i]) + 8.0 for i in range(len(rows))) + 30.0 + _name_width(name) + 16
     return matrix_width(rows) + _name_width(name) + 16
@@ -517,9 +576,74 @@ def row_list(name, rows, *, suffix=""):
     field = "\\mathbb{Q}(\\mathrm{i})" if any("i" in x for row in rows for x in row) else "\\mathbb{Q}"
     lines = [f"${name} \\in {field}^{{{r}\\times {c}}}$ has the rows"]
     for i, row in enumerate(rows):
-        end = "," if i + 1 < r else suffix
-        lines.append(f"\\par\\noindent\\hspace*{{1em}}$({inline_list(tex_number(x) for x in row)})${end}")
+        lines.append(row_line([list_entry(x) for x in row], "," if i + 1 < r else suffix))
     return "{\\raggedright\n" + "\n".join(lines) + "\\par}\n"
+
+
+#: A row of a matrix listed row by row starts this far in; its continuation lines start further in.
+_ROW_START, _ROW_HANG = "1em", "2em"
+
+
+def row_line(entries, end=""):
+    """One row of a matrix listed row by row (text mode): ``(e_1, ..., e_c)`` breakable after its commas, its
+    continuation lines indented beyond the row's start (a hanging indent), so that each row reads as one item."""
+    return (f"\\par\\noindent\\hangindent={_ROW_HANG}\\hangafter=1\\hspace*{{{_ROW_START}}}"
+            f"$({inline_list(entries)})${end}")
+
+
+def exact_decimal(q, *, decimal_looking=True):
+    """The exact decimal of a rational whose denominator divides a power of ten and that has at most 8 digits
+    after the point, else None: ``0.8812`` for ``2203/2500``, as a reader's data gave it.  With
+    ``decimal_looking`` only a denominator of at least 100 with a factor 5 (``3/4`` stays a fraction).
+
+    Examples
+    --------
+    >>> exact_decimal(Fraction(2203, 2500)), exact_decimal(Fraction(-7, 1000)), exact_decimal(Fraction(3, 4))
+    ('0.8812', '-0.007', None)
+    >>> exact_decimal(Fraction(3, 4), decimal_looking=False)
+    '0.75'
+    """
+    den = q.denominator
+    twos = fives = 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    places = max(twos, fives)
+    if den != 1 or places > 8 or decimal_looking and (fives == 0 or q.denominator < 100):
+        return None
+    scaled = abs(q.numerator) * (10 ** places // q.denominator)
+    digits = int_to_text(scaled).rjust(places + 1, "0")
+    return ("-" if q < 0 else "") + digits[:-places] + "." + digits[-places:]
+
+
+def tex_entry(text):
+    """A matrix entry: :func:`tex_number`, with an exact decimal (:func:`exact_decimal`) written as that decimal."""
+    q, im = parse_number(text)
+    if im == 0 and q.denominator != 1:
+        dec = exact_decimal(q)
+        if dec is not None:
+            return dec
+    return tex_number(text)
+
+
+def list_entry(text):
+    """An entry of a breakable list: a Gaussian rational ``a + b i`` is one unbreakable group (its fraction
+    may break before the denominator when the group is nearly as wide as the column, and its numerator at its sign
+    only when that alone is wider than a line)."""
+    tex = tex_entry(text)
+    if "\\mathrm{i}" not in tex:
+        return tex
+    if number_width(text) <= COLUMN_PT - 40:
+        return "{" + tex + "}"
+    num, slash, den = tex.rpartition(")/")
+    if not slash:
+        return tex  # wider than a line: it breaks at its sign
+    q, im = parse_number(text)
+    d = lcm(q.denominator, im.denominator)
+    if number_width(_int_text(q * d, im * d)) <= COLUMN_PT - 40:
+        return "{" + num + ")}/\\allowbreak{" + den + "}"
+    return num + ")/\\allowbreak{" + den + "}"  # a numerator wider than a line breaks at its sign
 
 
 def system_block(s, sha256=None, *, end="."):

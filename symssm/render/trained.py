@@ -86,7 +86,7 @@ def trained_fragment(d, style):
     lines.append("")
     lines.extend(widened_proof(errs, " as for a rational system,", "The layer's certified brackets, rounded outward "
                                                                     "from the exact values in the certificate, are"))
-    lines.append("Since $e_H$ decreases in $H$, the brackets prove the statement.")
+    lines.append("Since $e_H$ is non-increasing in $H$, the brackets prove the statement.")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
 
