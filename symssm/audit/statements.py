@@ -57,7 +57,7 @@ _SYMBOLS = {
     "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞", "cdot": "·",
     "dots": "...", "ldots": "...", "cdots": "···", "sum": "∑", "alpha": "α", "in": "∈", "top": "⊤", "lVert": "‖",
     "rVert": "‖", "partial": "∂", "delta": "δ", "mid": "|", "to": "→", "pm": "±", "Lambda": "Λ", "lambda": "λ",
-    "pmod": "mod", "bmod": "mod", "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√",
+    "ell": "ℓ", "tau": "τ", "pmod": "mod", "bmod": "mod", "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√",
     "arctan": "arctan", "chi": "χ", "det": "det", "dim": "dim", " ": " ", "#": "#", "{": "{", "}": "}", "%": "%",
     "&": "&", "_": "_", "$": "$", **dict.fromkeys(["quad", "qquad", "allowbreak", "emergencystretch", "relax", ",",
                                                   ";", ":", "!", "nobreak"], ""),

@@ -39,9 +39,9 @@ def approximate_fragment(d, style):
         lines.append(system_block(s, end=".").rstrip("\n"))
     lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
                  "of a map $y_i = \\sum_j W_{ij} x_j$ of the multi-head factorized class with $H$ heads, "
-                 "$W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ with value maps $V_h \\in "
+                 "$W_{ij} = \\sum_{\\ell=1}^H \\alpha^\\ell_{ij} V_\\ell$ with value maps $V_\\ell \\in "
                  + matrix_space("\\mathbb{R}", s["p"], s["m"]) + "$ shared by all positions and scalar coefficients "
-                 "$\\alpha^h_{ij}$ that depend only on $i - j$, relative to the SSM's map on these sequences (both as "
+                 "$\\alpha^\\ell_{ij}$ that depend only on $i - j$, relative to the SSM's map on these sequences (both as "
                  "$n p \\times n m$ matrices).")
     if not errs:
         lines.append("The SSM's operator on these sequences is zero, so $0$ heads represent it exactly.")
@@ -140,8 +140,8 @@ def witness_paragraphs(G, err="e_H"):
             f"and an integer matrix $R$ such that $\\zeta \\operatorname{{tr}}({G}) I + R \\operatorname{{diag}}"
             f"(\\gamma {tr}) R^{{\\top}} - {G}$ is positive definite (checked exactly by the signs "
             f"of its characteristic polynomial). By Weyl's inequalities the $H$ largest eigenvalues of ${G}$ "
-            f"sum to at most $H \\zeta {tr} + \\sum_h \\gamma_h \\lVert r_h \\rVert^2 {tr}$, so "
-            f"${err}^2 \\ge 1 - H\\zeta - \\sum_h \\gamma_h \\lVert r_h \\rVert^2$."]
+            f"sum to at most $H \\zeta {tr} + \\sum_\\ell \\gamma_\\ell \\lVert r_\\ell \\rVert^2 {tr}$, so "
+            f"${err}^2 \\ge 1 - H\\zeta - \\sum_\\ell \\gamma_\\ell \\lVert r_\\ell \\rVert^2$."]
 
 
 def bracket_table(errs, intro="The certified brackets, rounded outward from the exact values in the certificate, are"):

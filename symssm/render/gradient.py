@@ -107,12 +107,12 @@ def _is_identity(rows):
 
 
 def _factored_decay(ly, s, sha256, exact_note):
-    """The decay paragraph of a version-2 certificate: ``P = U^T diag(d) U + mu I`` and what was checked about it."""
+    """The decay paragraph of a version-2 certificate: ``P = U^T diag(q) U + mu I`` (``q``, as ``d`` is a lag) and what was checked about it."""
     N = s["N"]
     mu, M = (tex_number(x) + (f" \\approx {tex_approx(x)}" if _long(x) else "") for x in (ly["mu"], ly["M"]))
     if N <= MAX_SHOWN:
         def vector(name, items, end):  # a line of its own, breakable at every comma; magnitudes beside long entries
-            exact = f"\\par\\noindent\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})"
+            exact = f"\\par\\noindent\\hangindent=2em\\hangafter=1\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})"
             if not any(_long(x) for x in items):
                 return exact + f"${end}"
             return exact + f" \\approx ({inline_list(tex_approx(x) for x in items)})${end}"
@@ -124,15 +124,15 @@ def _factored_decay(ly, s, sha256, exact_note):
             out = ["\\emph{Decay.} The unit upper triangular matrix",
                    (matrix_block("U", ly["U"], suffix="") if plain else row_list("U", ly["U"], suffix="")).rstrip("\n"),
                    "and the positive vectors"]
-        out += ["{\\raggedright", vector("d", ly["D"], ","), vector("w", ly["weights"], ",") + "\\par}"]
+        out += ["{\\raggedright", vector("q", ly["D"], ","), vector("w", ly["weights"], ",") + "\\par}"]
     else:
         matrix = (f"identity matrix $U = I_{{{N}}}$" if _is_identity(ly["U"]) else
                   f"unit upper triangular matrix $U \\in \\mathbb{{Q}}^{{{N}\\times {N}}}$")
         out = [f"\\emph{{Decay.}} The {matrix} and the "
-               f"positive vectors $d, w \\in \\mathbb{{Q}}^{{{N}}}$ given in the certificate (sha256 {tex_hash(sha256)}),"]
+               f"positive vectors $q, w \\in \\mathbb{{Q}}^{{{N}}}$ given in the certificate (sha256 {tex_hash(sha256)}),"]
     out.append(
-        f"with $\\mu = {mu}$ and $M = {M}$, define $P = U^{{\\top}} \\operatorname{{diag}}(d)\\, U + \\mu I$. "
-        f"Then $P - \\mu I \\succ 0$, as $d > 0$ and $U$ is invertible. "
+        f"with $\\mu = {mu}$ and $M = {M}$, define $P = U^{{\\top}} \\operatorname{{diag}}(q)\\, U + \\mu I$. "
+        f"Then $P - \\mu I \\succ 0$, as $q > 0$ and $U$ is invertible. "
         f"The matrix $r^2 P - A^{{\\top}} P A$, computed exactly, has a strictly dominant positive diagonal, so it is "
         f"positive definite; and $(\\lvert P \\rvert w)_i \\le M w_i$ for every $i$, so $P \\preceq M I$ "
         f"(Collatz--Wielandt). So $\\lVert A x \\rVert_P \\le r \\lVert x \\rVert_P$, hence "

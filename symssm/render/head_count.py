@@ -182,7 +182,7 @@ def _necessity(d, s, small, gaussian):
         f"${k}\\times {k}$ minor of $M$ excludes; so {'these lags are' if k > 1 else 'it is'} linearly "
         f"independent{'' if k > 1 else ' (nonzero)'}, and $k(n) = \\dim \\symssmspan\\{{L_0, \\dots, L_{{n-1}}\\}} "
         f"\\ge {k}$ for $n > d_{{{k}}} = {lags[k - 1]}$. An $H$-head factorized model "
-        f"$W_{{ij}} = \\sum_{{h=1}}^H \\alpha^h_{{ij}} V_h$ has all its operators in "
+        f"$W_{{ij}} = \\sum_{{\\ell=1}}^H \\alpha^\\ell_{{ij}} V_\\ell$ has all its operators in "
         f"$\\symssmspan\\{{V_1, \\dots, V_H\\}}$, of dimension at most $H$, while the SSM's operator takes every value "
         f"$L_{{i-j}}$, $0 \\le i - j < n$. So no model with $H < {k}$ heads represents it"
         + (" (in particular no single-head attention layer)" if k >= 2 else "")
@@ -312,12 +312,12 @@ def _sufficiency(d, s, small):
         chars = sum(len(x) for r in rows for x in r["c"])
         if len(rows) <= MAX_ROWS and chars <= MAX_COEFFICIENT_CHARS:
             out.append("The other lags below " + f"${T}$" + " are the exact combinations "
-                       "$L_d = \\sum_h c_{d,h} L_{d_h}$ of the witness lags below them, with")
+                       "$L_d = \\sum_\\ell c_{d,\\ell} L_{d_\\ell}$ of the witness lags below them, with")
             out.append(coefficient_rows(rows))
         else:
             out.append(f"The other {len(rows)} lags below ${T}$ ($d = {inline_list(r['lag'] for r in rows[:12])}"
                        + (",\\allowbreak \\dots" if len(rows) > 12 else "") + "$) are exact combinations "
-                       "$L_d = \\sum_h c_{d,h} L_{d_h}$ of the witness lags below them; the coefficients are in the "
+                       "$L_d = \\sum_\\ell c_{d,\\ell} L_{d_\\ell}$ of the witness lags below them; the coefficients are in the "
                        "certificate, and the checker verified every identity entry by entry.")
     out.append("By induction on $d$, $\\symssmspan\\{L_0, \\dots, L_{n-1}\\} = \\symssmspan\\{L_{d_s} : d_s < n\\}$ "
                f"for every $n$, so $k(n) \\le {d['head_count']}$ on the stated lengths.")
@@ -331,22 +331,22 @@ def _construction(d, s, small):
     ub = d["upper_bound"]
     T = d["truncation"]
     hasD = s["D"] is not None
-    kk = "h = " + index_list(lambda t: t.strip("{}"), 1, k)
-    text = (f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_h = L_{{d_h}}$ (${kk}$) and "
-            "coefficients $c_{d,h}$ with $L_d = \\sum_h c_{d,h} V_h$ for every lag $d < n$: "
-            "$c_{d_h,h} = 1$ and $c_{d_h,h'} = 0$ for $h' \\neq h$; ")
+    kk = "\\ell = " + index_list(lambda t: t.strip("{}"), 1, k)
+    text = (f"\\emph{{Explicit construction with $H = {k}$.}} Take the value maps $V_\\ell = L_{{d_\\ell}}$ (${kk}$) and "
+            "coefficients $c_{d,\\ell}$ with $L_d = \\sum_\\ell c_{d,\\ell} V_\\ell$ for every lag $d < n$: "
+            "$c_{d_\\ell,\\ell} = 1$ and $c_{d_\\ell,\\ell'} = 0$ for $\\ell' \\neq \\ell$; ")
     zero, rows = _listed(d)
     if zero:
-        text += "$c_{d,h} = 0$ for the zero lags; "
+        text += "$c_{d,\\ell} = 0$ for the zero lags; "
     if rows:
         text += "the coefficients above (or in the certificate) for the other lags below " + f"${T}$; "
     if ub["dimension_from_lag"] is not None and k == len(d["lower_bound"]["lags"]):
         text += (f"and, for $d \\ge {ub['dimension_from_lag']}$, the unique solution of "
-                 "$\\sum_h c_{d,h} M_{ht} = (L_d)_{r_t c_t}$ ($t = " + index_list(lambda t: t.strip("{}"), 1, k) + "$), $M$ being invertible. ")
+                 "$\\sum_\\ell c_{d,\\ell} M_{\\ell t} = (L_d)_{r_t c_t}$ ($t = " + index_list(lambda t: t.strip("{}"), 1, k) + "$), $M$ being invertible. ")
     else:
-        text += (f"and, for $d \\ge {T}$, the recurrence $c_{{d,h}} = -\\sum_{{j=0}}^{{N-1}} a_j c_{{d-N+j,h}}$ "
+        text += (f"and, for $d \\ge {T}$, the recurrence $c_{{d,\\ell}} = -\\sum_{{j=0}}^{{N-1}} a_j c_{{d-N+j,\\ell}}$ "
                  "given by $\\chi_A$" + (" (the lags it uses are at least 1, so $D$ does not enter)" if hasD else "")
                  + ". ")
-    text += ("Set $\\alpha^h_{ij} = c_{i-j,h}$ for $j \\le i$ and $\\alpha^h_{ij} = 0$ for $j > i$. These "
-             "coefficients do not depend on the input, and $\\sum_h \\alpha^h_{ij} V_h = L_{i-j}$ for all $j \\le i$.")
+    text += ("Set $\\alpha^\\ell_{ij} = c_{i-j,\\ell}$ for $j \\le i$ and $\\alpha^\\ell_{ij} = 0$ for $j > i$. These "
+             "coefficients do not depend on the input, and $\\sum_\\ell \\alpha^\\ell_{ij} V_\\ell = L_{i-j}$ for all $j \\le i$.")
     return [text]

@@ -60,14 +60,14 @@ def describe_convolution(s):
 def describe_linear_attention(s):
     """How linear attention maps its input."""
     H = len(s.get("heads") or [])
-    return f"linear attention with ${H}$ {_plural(H, 'head')}, $W_{{ij}} = \\sum_h (Q_h x_i \\cdot K_h x_j) V_h$ for $j \\le i$"
+    return f"linear attention with ${H}$ {_plural(H, 'head')}, $W_{{ij}} = \\sum_\\ell (Q_\\ell x_i \\cdot K_\\ell x_j) V_\\ell$ for $j \\le i$"
 
 
 def describe_softmax_attention(s):
     """How softmax attention maps its input."""
     H = len(s.get("heads") or [])
-    return (f"softmax attention with ${H}$ {_plural(H, 'head')}, $W_{{ij}} = \\sum_h a^h_{{ij}} V_h$ for $j \\le i$, "
-            "$a^h_{ij} = e^{s^h_{ij}} / \\sum_{l \\le i} e^{s^h_{il}}$, $s^h_{ij} = Q_h x_i \\cdot K_h x_j$")
+    return (f"softmax attention with ${H}$ {_plural(H, 'head')}, $W_{{ij}} = \\sum_\\ell a^\\ell_{{ij}} V_\\ell$ for $j \\le i$, "
+            "$a^\\ell_{ij} = e^{s^\\ell_{ij}} / \\sum_{j' \\le i} e^{s^\\ell_{ij'}}$, $s^\\ell_{ij} = Q_\\ell x_i \\cdot K_\\ell x_j$")
 
 
 def describe_operator(s):
@@ -206,7 +206,7 @@ def interaction_fragment(d, style):
         rows = [{"lag": f"({c['block'][0]},{c['block'][1]})", "c": c["c"]} for c in coeffs
                 if any(x != "0" for x in c["c"])]
         text = ("\\emph{Sufficiency.} Every other block is zero or an exact combination "
-                "$W_{ij} = \\sum_h c_{ij,h} V_h$ of the witness blocks before it")
+                "$W_{ij} = \\sum_\\ell c_{ij,\\ell} V_\\ell$ of the witness blocks before it")
         chars = sum(len(x) for row in rows for x in row["c"])
         if rows and len(rows) <= MAX_ROWS and chars <= 900:
             lines.append(text + f" ({len(zero)} zero block{'s' if len(zero) != 1 else ''}; the others with the "
@@ -218,15 +218,15 @@ def interaction_fragment(d, style):
         else:
             lines.append(text + (": here every other block is zero." if zero else "."))
         if r:
-            lines.append(f"\\emph{{Explicit construction with $H = {r}$.}} Take $V_h$ the $h$-th witness block and "
-                         "$\\alpha^h_{ij} = c_{ij,h}$ (1 at its own block, 0 on the other witness blocks and on zero "
-                         "blocks); then $\\sum_h \\alpha^h_{ij} V_h = W_{ij}$ for every block."
+            lines.append(f"\\emph{{Explicit construction with $H = {r}$.}} Take $V_\\ell$ the $\\ell$-th witness block and "
+                         "$\\alpha^\\ell_{ij} = c_{ij,\\ell}$ (1 at its own block, 0 on the other witness blocks and on zero "
+                         "blocks); then $\\sum_\\ell \\alpha^\\ell_{ij} V_\\ell = W_{ij}$ for every block."
                          + (" These coefficients are those of this input's blocks, which the class allows (its "
                             "coefficients may depend on the input)." if depends else
                             " These coefficients do not depend on the input."))
     else:
         basis = inline_list(h + 1 for h in heads["value_map_heads"])
-        lines.append(f"\\emph{{Sufficiency.}} Every block is a combination of the value maps $V_h$, whose span has "
+        lines.append(f"\\emph{{Sufficiency.}} Every block is a combination of the value maps $V_\\ell$, whose span has "
                      f"dimension exactly ${r}$ (an exact rank; heads ${basis}$ form a basis). A model with ${r}$ "
                      f"head{'s' if r != 1 else ''}, those value maps and the softmax weights re-expressed in that "
                      "basis as coefficients represents the layer on this input.")

@@ -26,7 +26,7 @@ Examples
 
 import re
 
-from .polytex import tex_polynomial
+from .polytex import tex_fraction, tex_polynomial
 from .tex import (COLUMN_PT, display_texts, index_list, inline_list, list_entry, matrix_width, number_width, parse_number,
                   row_line, tex_entry, tex_matrix, tex_number)
 
@@ -73,7 +73,7 @@ def entry_tex(x):
     num, den = x
     if den == "1":
         return tex_polynomial(num)
-    return f"({tex_polynomial(num)})/({tex_polynomial(den)})"
+    return tex_fraction(num, den)
 
 
 def _factor_tex(x):

@@ -18,12 +18,13 @@ r = 1 for every x1, x2 where x1 is nonzero (the generic case)
 complete: every input where the layer is defined has its interaction rank
 """
 
-from .parametric import (MAX_TEX_CASES, covering_text, _factor_tex, _nonzero, _point, body_factors, cover_witnesses,
+from .parametric import (MAX_TEX_CASES, covering_text, factored_entries, _factor_tex, _nonzero, _point, body_factors,
+                         cover_witnesses,
                          entry_lines, outline, outline_lines, tex_completeness, tex_items)
 from .parametric import tex_parameter, tex_polynomial
 from .matrices import items_block, per_token, tex_width
 from ..sources import layer_kinds
-from .statement import factorized_class, space
+from .statement import factorized_class, space, state_symbol
 from .tex import display_name, tex_hash
 
 __all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown",
@@ -35,7 +36,8 @@ __all__ = ["interaction_family_lines", "interaction_family_fragment", "interacti
 def selective_family_words(s):
     """A selective SSM with parameters (with the feedthrough terms when it has them)."""
     D = " + D_i x_i" if s.get("D") is not None else ""
-    return (f"selective state space layer ($h_i = A_i h_{{i-1}} + B_i x_i$, $y_i = C_i h_i{D}$, so $W_{{ij}} = C_i A_i "
+    z = state_symbol(s.get("parameters") or ())
+    return (f"selective state space layer (${z}_i = A_i {z}_{{i-1}} + B_i x_i$, $y_i = C_i {z}_i{D}$, so $W_{{ij}} = C_i A_i "
             f"\\cdots A_{{j+1}} B_j$ for $j < i$ and $W_{{ii}} = C_i B_i{' + D_i' if D else ''}$)",
             "$U_{ij} = g^{i-j+2} W_{ij}$")
 
@@ -48,7 +50,7 @@ def convolution_family_words(s):
 
 def attention_family_words(s):
     """Linear attention with parameters."""
-    return ("linear attention layer ($W_{ij} = \\sum_h \\langle Q_h x_i, K_h x_j \\rangle V_h$ for $j \\le i$)",
+    return ("linear attention layer ($W_{ij} = \\sum_\\ell \\langle Q_\\ell x_i, K_\\ell x_j \\rangle V_\\ell$ for $j \\le i$)",
             "$U_{ij} = g^{5} W_{ij}$")
 
 
@@ -74,7 +76,7 @@ def _layer_statement(d):
     """(text after "functions of the parameters ...", whether the matrices are shown): the layer's matrices in the
     statement, compressed; by the certificate's hash when they are too long to print."""
     s = d["system"]
-    entries = d["bodies"][0]["entries"]
+    entries = factored_entries(d, d["bodies"][0]["entries"])
     total = sum(len(x) for rows in entries.values() for row in rows for pair in row for x in pair)
     if total > 1600 or len(entries) > 40:
         return f" (given in the certificate, sha256 {tex_hash(d['input_sha256'])}).", False
@@ -103,7 +105,7 @@ def _entries_lines(d):
     entries = d["bodies"][0]["entries"]
     if len(entries) > 24:
         return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
-    return entry_lines(d, entries, _key_tex)
+    return entry_lines(d, factored_entries(d, entries), _key_tex)
 
 
 def _key_tex(key):

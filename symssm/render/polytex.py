@@ -6,6 +6,8 @@ Examples
 '3/2\\,a^{2}\\,b - 1'
 >>> tex_polynomial("-t^2 + 1"), tex_polynomial("(-h + 2)/(h + 2)"), tex_polynomial("-h - 1")
 ('1 - t^{2}', '(2 - h)/(h + 2)', '- h - 1')
+>>> tex_fraction("-h + 2", "h + 2"), tex_fraction("-2*h", "(h + 1)*(h + 2)"), tex_fraction("h", "h + 1")
+('-(h - 2)/(h + 2)', '-2\\,h/((h + 1)\\,(h + 2))', 'h/(h + 1)')
 >>> tex_parameter("l1"), tex_parameter("ab_c")
 ('l_{1}', '\\mathit{ab\\_c}')
 """
@@ -14,7 +16,7 @@ import re
 
 from ..formats.expressions import TOKEN
 
-__all__ = ["tex_parameter", "tex_polynomial"]
+__all__ = ["tex_parameter", "tex_polynomial", "tex_fraction"]
 
 
 def tex_parameter(name):
@@ -71,6 +73,53 @@ def _leading_positive(toks):
     return first + [tok for t in signed[1:] for tok in t]
 
 
+def _tokens(text):
+    toks, pos = [], 0
+    while pos < len(text) and text[pos:].strip():
+        m = TOKEN.match(text, pos)
+        if not m:  # not reachable for verified data
+            return None
+        toks.append((m.lastgroup, m.group(m.lastgroup)))
+        pos = m.end()
+    return toks
+
+
+def _top_level_signs(toks):
+    """The indices of the signs that separate top-level terms."""
+    out, depth = [], 0
+    for i, tok in enumerate(toks):
+        depth += {("op", "("): 1, ("op", ")"): -1}.get(tok, 0)
+        if depth == 0 and tok in (("op", "+"), ("op", "-")) and _binary(toks, i):
+            out.append(i)
+    return out
+
+
+def _is_sum(toks):
+    return bool(_top_level_signs(toks))
+
+
+def tex_fraction(num, den):
+    """An entry ``num/den`` of a family's matrix as inline math, both in the same (descending) order as the
+    canonical text gives them: a numerator whose leading coefficient is negative is written with the sign in front
+    of the fraction (``-(h - 2)/(h + 2)``, never ``(2 - h)/(h + 2)``), so that one polynomial reads the same in
+    every entry; a monomial or a single factor is not put in parentheses, a sum or a product is."""
+    nt, dt = _tokens(num), _tokens(den)
+    if nt is None or dt is None:
+        return "\\text{(see certificate)}"
+    sign = ""
+    if nt and nt[0] == ("op", "-"):
+        sign, nt = "-", nt[1:]
+        nt = [("op", "-" if tok[1] == "+" else "+") if i in _top_level_signs(nt) else tok
+              for i, tok in enumerate(nt)]
+    top = _render(nt)
+    if _is_sum(nt):
+        top = f"({top})"
+    bottom = _render(dt)
+    if _is_sum(dt) or any(tok == ("op", "*") for tok in dt):
+        bottom = f"({bottom})"
+    return f"{sign}{top}/{bottom}"
+
+
 def tex_polynomial(text):
     """Canonical polynomial (or formula) text as inline-math LaTeX: ``3/2*a^2*b - 1`` -> ``3/2\\, a^{2}\\, b - 1``."""
     toks = []
@@ -81,7 +130,11 @@ def tex_polynomial(text):
             return "\\text{(see certificate)}"
         toks.append((m.lastgroup, m.group(m.lastgroup)))
         pos = m.end()
-    toks = _leading_positive(toks)
+    return _render(_leading_positive(toks))
+
+
+def _render(toks):
+    """Tokens of a formula as inline math."""
     out, i = [], 0
     while i < len(toks):
         kind, tok = toks[i]

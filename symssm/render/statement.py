@@ -1,8 +1,9 @@
 """Sentences every theorem shares: the class it is about, spaces, ranges of lengths.
 
 Each theorem defines the multi-head factorized class it uses, in its statement, so that it stands
-on its own when pasted into a paper: the maps ``y_i = sum_j W_ij x_j`` with ``W_ij = sum_h alpha^h_ij V_h``,
-value maps shared by all positions, scalar coefficients that may depend on the input.
+on its own when pasted into a paper: the maps ``y_i = sum_j W_ij x_j`` with ``W_ij = sum_l alpha^l_ij V_l``,
+value maps shared by all positions, scalar coefficients that may depend on the input.  Heads are indexed by
+``\\ell`` in every theorem: ``h`` names an SSM's hidden state (and may name a family's parameter).
 
 Examples
 --------
@@ -14,7 +15,18 @@ Examples
 
 from .tex import tex_count
 
-__all__ = ["space", "matrix_space", "factorized_class", "for_lengths", "length_range"]
+__all__ = ["space", "matrix_space", "factorized_class", "for_lengths", "length_range", "state_symbol"]
+
+
+def state_symbol(parameters=()):
+    """The hidden state's letter: ``h``, unless a parameter of the theorem is named so (then ``s``, or ``z``).
+
+    Examples
+    --------
+    >>> state_symbol(), state_symbol(["h"]), state_symbol(["h", "s"])
+    ('h', 's', 'z')
+    """
+    return next(x for x in ("h", "s", "z", "w") if x not in set(parameters))
 
 
 def space(field, d):
@@ -30,10 +42,10 @@ def matrix_space(field, p, m):
 def factorized_class(field, p, m):
     """The sentence that defines the multi-head factorized class for ``p x m`` value maps over ``field``."""
     return ("Here a map of the multi-head factorized class with $H$ heads sends $x_1, \\dots, x_n$ to "
-            "$y_i = \\sum_j W_{ij} x_j$ with $W_{ij} = \\sum_{h=1}^{H} \\alpha^h_{ij} V_h$: value maps "
+            "$y_i = \\sum_j W_{ij} x_j$ with $W_{ij} = \\sum_{\\ell=1}^{H} \\alpha^\\ell_{ij} V_\\ell$: value maps "
             f"$V_1, \\dots, V_H \\in {matrix_space(field, p, m)}$ shared by all positions, and scalar coefficients "
-            "$\\alpha^h_{ij}$, signed, unnormalised and allowed to depend on the input (an $H$-head attention layer "
-            "is one, with $V_h = W_O^h W_V^h$).")
+            "$\\alpha^\\ell_{ij}$, signed, unnormalised and allowed to depend on the input (an $H$-head attention layer "
+            "is one, with $V_\\ell = W_O^\\ell W_V^\\ell$).")
 
 
 def length_range(lo, hi, var="n"):

@@ -23,7 +23,7 @@ def _layer_sentence(s):
     if s["architecture"] == "s4d":
         return (f"Let $\\mathcal{{L}}$ be the S4D layer {where}: $m = {m}$ channels (so $p = m$: inputs and outputs "
                 f"in $\\mathbb{{R}}^{{{m}}}$), channel $c$ a diagonal state space model with $P = {P}$ complex modes "
-                "$A_{cq} = -e^{a_{cq}} + \\mathrm{i}\\, b_{cq}$ and step $\\Delta_c = e^{\\ell_c}$ (zero-order hold), "
+                "$A_{cq} = -e^{a_{cq}} + \\mathrm{i}\\, b_{cq}$ and step $\\Delta_c = e^{\\tau_c}$ (zero-order hold), "
                 "so that its lags are diagonal, "
                 "$L_d = \\operatorname{diag}(K_1[d], \\dots, K_m[d])$" + d0 + " with "
                 "$K_c[d] = 2 \\operatorname{Re} \\sum_q C_{cq} \\frac{\\lambda_{cq} - 1}{A_{cq}} \\lambda_{cq}^d$, "
@@ -31,7 +31,7 @@ def _layer_sentence(s):
     if s["architecture"] == "s5":
         return (f"Let $\\mathcal{{L}}$ be the S5 layer {where}: $m = {m}$ channels (inputs and outputs in "
                 f"$\\mathbb{{R}}^{{{m}}}$) and $P = {P}$ complex modes "
-                "$\\Lambda_q$ with steps $\\Delta_q = e^{\\ell_q}$ (zero-order hold), so that its lags are "
+                "$\\Lambda_q$ with steps $\\Delta_q = e^{\\tau_q}$ (zero-order hold), so that its lags are "
                 "$L_d = 2 \\operatorname{Re}(C \\operatorname{diag}(\\lambda)^d \\bar B)$" + d0
                 + " with $\\lambda_q = e^{\\Delta_q \\Lambda_q}$ and "
                 "$\\bar B = \\operatorname{diag}((\\lambda_q - 1)/\\Lambda_q) B$.")
@@ -59,9 +59,9 @@ def trained_fragment(d, style):
                  f"rationals (listed in the certificate; sha256 {tex_hash(d['input_sha256'])}).")
     lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
                  "of a map $y_i = \\sum_j W_{ij} x_j$ of the multi-head factorized class with $H$ heads, "
-                 "$W_{ij} = \\sum_{h=1}^H \\alpha^h_{ij} V_h$ with value maps $V_h \\in "
+                 "$W_{ij} = \\sum_{\\ell=1}^H \\alpha^\\ell_{ij} V_\\ell$ with value maps $V_\\ell \\in "
                  f"\\mathbb{{R}}^{{{s['channels']}\\times {s['channels']}}}$ shared by all positions and scalar "
-                 "coefficients $\\alpha^h_{ij}$ that depend only on $i - j$, relative to $\\mathcal{L}$'s map on these "
+                 "coefficients $\\alpha^\\ell_{ij}$ that depend only on $i - j$, relative to $\\mathcal{L}$'s map on these "
                  "sequences.")
     lines.append(claim_sentence(d, "$\\mathcal{L}$"))
     lines.append(style.end())
