@@ -7,7 +7,7 @@ never appear in the LaTeX.
 
 from ..gradient.crossover import searched_distance
 from .matrices import system_block
-from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_list, tex_approx, tex_count, tex_hash,
+from .tex import (MAX_SHOWN, display_name, inline_list, matrix_block, row_line, row_list, tex_approx, tex_count, tex_hash,
                   tex_number, tex_value)
 
 __all__ = ["gradient_fragment", "gradient_macros", "gradient_markdown"]
@@ -112,7 +112,7 @@ def _factored_decay(ly, s, sha256, exact_note):
     mu, M = (tex_number(x) + (f" \\approx {tex_approx(x)}" if _long(x) else "") for x in (ly["mu"], ly["M"]))
     if N <= MAX_SHOWN:
         def vector(name, items, end):  # a line of its own, breakable at every comma; magnitudes beside long entries
-            exact = f"\\par\\noindent\\hangindent=2em\\hangafter=1\\hspace*{{1em}}${name} = ({inline_list(tex_number(x) for x in items)})"
+            exact = row_line([tex_number(x) for x in items]).replace("$(", f"${name} = (", 1)[:-1]
             if not any(_long(x) for x in items):
                 return exact + f"${end}"
             return exact + f" \\approx ({inline_list(tex_approx(x) for x in items)})${end}"

@@ -581,7 +581,7 @@ def row_list(name, rows, *, suffix=""):
 
 
 #: A row of a matrix listed row by row starts this far in; its continuation lines start further in.
-_ROW_START, _ROW_HANG = "1em", "2em"
+_ROW_START, _ROW_HANG = "1em", "1.5em"
 
 
 def row_line(entries, end=""):

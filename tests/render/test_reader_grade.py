@@ -132,7 +132,7 @@ def test_hand_checkable_proof_of_a_small_system():
     assert "L_{0} = I_{2}" in text and "L_{1} = \\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}" in text
     assert "leading principal minors are $1,\\allowbreak -1$" in text
     assert "\\chi_A(x) = \\det(xI - A) = x^{2} + 1" in text
-    assert "c_{d,h} = -\\sum_{j=0}^{N-1} a_j c_{d-N+j,h}" in text  # explicit for every d
+    assert "c_{d,\\ell} = -\\sum_{j=0}^{N-1} a_j c_{d-N+j,\\ell}" in text  # explicit for every d
     for jargon in ("Bareiss", "[h = h']", "(r,c) = (0,0)", "\\tfrac", "L_0, \\dots, L_{1}"):
         assert jargon not in text
     assert "A = \\begin{pmatrix}" in text and "B = I_{2}" in text

@@ -52,7 +52,7 @@ def test_every_theorem_defines_the_class_it_uses():
     for text in fragments:
         theorem = _theorem(text)
         assert "multi-head factorized class" in theorem and "value maps" in theorem, theorem[:200]
-        assert "shared by all positions" in theorem and "\\alpha^h_{ij}" in theorem
+        assert "shared by all positions" in theorem and "\\alpha^\\ell_{ij}" in theorem
         # the class allows coefficients that depend on the input; the proof says so where it uses that
         assert "as the factorized class allows" not in text
     head = _theorem(fragments[0])
