@@ -222,14 +222,15 @@ def _charpoly_text(s):
             num = number_text((re_ * den, im * den))
             big = (f"\\left(\\frac{{{tex_number(num)}}}{{{den}}}\\right)" if den > 1 else f"({tex_number(num)})")
             wide = number_width(c) + 10
-            big_w = max(number_width(num), 5.0 * len(str(den))) + 16
+            big_w = max(number_width(num) - 10.0, 5.0 * len(str(den))) + 12.0
         sep = (" - " if neg else " + ") if terms else ("-" if neg else "")
         terms.append(sep + coef + ("\\," if coef and mono and im == 0 and "/" in coef else "") + mono)
-        shown.append((sep + big + ("\\," if big != coef and im == 0 else "") + mono, big_w + 6 * len(mono) + 12))
+        shown.append((sep + big + ("\\," if big != coef and im == 0 else "") + mono,
+                      big_w + (10.0 if power else 0.0) + 12.0))
     inline = "".join(terms)
     if sum(w for _, w in shown) <= _INLINE_CHARPOLY_PT and not any(parse_number(c)[1] for c in cs):
         return inline, None, cs
-    lines, current, width = [], [], 70.0
+    lines, current, width = [], [], 50.0
     for tex, w in shown:
         if current and width + w > COLUMN_PT:
             lines.append("".join(current))

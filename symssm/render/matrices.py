@@ -223,9 +223,10 @@ def rows_list(rows, end=".", tail=None):
 def _row_list(lhs, rows, end):
     """A matrix too wide for the column, row by row, in breakable inline lists (a Gaussian rational unbroken)."""
     r = len(rows)
-    lines = [f"${lhs}$ has the rows"] if lhs is not None else []
+    lines = [f"${lhs}$ has the rows"] if lhs is not None and r > 1 else []
     for i, row in enumerate(rows):
-        lines.append(row_line([list_entry(x) if _numeric(x) else entry_tex(x) for x in row], "," if i + 1 < r else end))
+        line = row_line([list_entry(x) if _numeric(x) else entry_tex(x) for x in row], "," if i + 1 < r else end)
+        lines.append(line.replace("$(", f"${lhs} = (", 1) if lhs is not None and r == 1 else line)
     return "{\\raggedright\n" + "\n".join(lines) + "\\par}\n"
 
 
@@ -257,9 +258,10 @@ def _gaussian_text(re_, im):
                                                                           "-" if im == -1 else "") + "i"
 
 
-def _diagonal_display(name, rows, end):
+def _diagonal_display(name, rows, end, after=()):
     """A diagonal matrix too wide for one line: ``name = diag(d_1, ..., d_N)`` over as many display lines as
-    its entries need (text mode in, text mode out)."""
+    its entries need, and the displayed matrices ``after`` it ([(text, width)]) in the same display (text mode
+    in, text mode out)."""
     entries = [_display_entry(rows[i][i]) for i in range(len(rows))]
     lines, current, width = [], [], _name_width(name) + 40
     for k, (tex, w) in enumerate(entries):
@@ -271,7 +273,19 @@ def _diagonal_display(name, rows, end):
     lines.append(current)
     body = ",\\\\\n\\quad ".join(", ".join(line) for line in lines)
     left, right = ("\\biggl(", "\\biggr)") if "\\frac" in body else ("(", ")")
-    return f"\\begin{{gather*}}\n{name} = \\operatorname{{diag}}{left}{body}{right}{end}\n\\end{{gather*}}\n"
+    head = f"{name} = \\operatorname{{diag}}{left}{body}{right}"
+    if not after:
+        return f"\\begin{{gather*}}\n{head}{end}\n\\end{{gather*}}\n"
+    packed, current, width = [], [], 0.0  # the matrices displayed after it join its display, packed into lines
+    for tex, w in after:
+        if current and width + 14 + w > COLUMN_PT:
+            packed.append(current)
+            current, width = [], 0.0
+        current.append(tex)
+        width += w + (14 if len(current) > 1 else 0)
+    packed.append(current)
+    rest = ",\\\\\n".join(",\\quad ".join(line) for line in packed)
+    return f"\\begin{{gather*}}\n{head},\\\\\n{rest}{end}\n\\end{{gather*}}\n"
 
 
 def items_block(named, *, end=".", transpose=True):
@@ -294,15 +308,20 @@ def items_block(named, *, end=".", transpose=True):
         if transpose and len(rows) >= 3 and 2 * len(rows[0]) <= len(rows):
             name, rows = f"{name}^{{\\top}}", [list(col) for col in zip(*rows)]
         parts.append(("listed", name, rows))
-    out = ""
-    for k, part in enumerate(parts):
-        stop = end if k + 1 == len(parts) else ","
-        if part[0] == "shown":
-            out += display_texts([t for t, _ in part[1]], [w for _, w in part[1]], end=stop)
+    out, k = "", 0
+    while k < len(parts):
+        part = parts[k]
+        if part[0] == "diagonal" and k + 1 < len(parts) and parts[k + 1][0] == "shown":
+            k += 1
+            out += _diagonal_display(part[1], part[2], end if k + 1 == len(parts) else ",", parts[k][1])
+        elif part[0] == "shown":
+            out += display_texts([t for t, _ in part[1]], [w for _, w in part[1]], end=end if k + 1 == len(parts)
+                                 else ",")
         elif part[0] == "diagonal":
-            out += _diagonal_display(part[1], part[2], stop)
+            out += _diagonal_display(part[1], part[2], end if k + 1 == len(parts) else ",")
         else:
-            out += _row_list(part[1], part[2], stop)
+            out += _row_list(part[1], part[2], end if k + 1 == len(parts) else ",")
+        k += 1
     return out
 
 

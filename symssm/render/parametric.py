@@ -694,7 +694,8 @@ def parametric_fragment(d, style):
             upper += " (" + ", ".join(shown) + ")"
         factors, delta = body_factors(b, b["head_count"])
         lines.append(f"\\item {label}: $k = {b['head_count']}$;{witness}{delta} upper "
-                     f"bound by {upper}; factors {factors}." + cover_witnesses(b))
+                     f"bound by {upper}; " + (f"factors {factors}." if factors else "no factor to exclude.")
+                     + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
@@ -806,9 +807,10 @@ def cover_witnesses(b):
 
 
 def body_factors(b, rank):
-    """``(factors, delta)``: a body's factor list and its determinant (factored when it can be) as proof text."""
+    """``(factors, delta)``: a body's factor list (``""`` when it has none) and its determinant (factored when it can
+    be) as proof text."""
     flist = b["factors"]["list"]
-    factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED]) or "none"
+    factors = ", ".join(f"${_power(f['polynomial'], f['multiplicity'])}$" for f in flist[:_MAX_LISTED])
     if len(flist) > _MAX_LISTED:
         factors += f" and {len(flist) - _MAX_LISTED} more in the certificate"
     det = b["lower_bound"].get("determinant")

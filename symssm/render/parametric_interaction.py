@@ -212,7 +212,8 @@ def interaction_family_fragment(d, style):
         witness = (f" witness blocks ${blocks}$ at entries ${pos}$;" if lb["blocks"] else
                    " every block is zero, so no witness is needed;")
         lines.append(f"\\item {label}: $r = {b['interaction_rank']}$;{witness}"
-                     f"{delta} upper bound by {upper}; factors {factors}." + cover_witnesses(b))
+                     f"{delta} upper bound by {upper}; "
+                     + (f"factors {factors}." if factors else "no factor to exclude.") + cover_witnesses(b))
     lines.append("\\end{itemize}")
     lines.append("\\end{proof}")
     return "\n".join(lines) + "\n"
