@@ -154,7 +154,7 @@ def _necessity(d, s, small, gaussian):
                       "of $L_{d_s}$)" if every_entry and shown_lags and K > 2 else "")
                    + (" has the rows" if listed else " is"))
         if K <= MAX_SHOWN and (fits_display("M", minor, transpose=False) or listed):
-            sentence = minors_sentence(minor) or (f"with $\\det M = {tex_number(lb['determinant'])} \\neq 0$ and "
+            sentence = minors_sentence(minor) or (f"with $\\det M = {list_entry(lb['determinant'])} \\neq 0$ and "
                                                   "every leading principal minor nonzero.")
             if listed:
                 out.append(rows_list(minor, end=",", tail=sentence).rstrip("\n"))
@@ -162,7 +162,7 @@ def _necessity(d, s, small, gaussian):
                 out.append(items_block([("M", minor)], end=",", transpose=False).rstrip("\n"))
                 out.append(sentence)
         else:
-            det = tex_number(lb["determinant"])
+            det = list_entry(lb["determinant"])
             out.append(f"listed in the certificate; the checker recomputed its entries from the lags, and "
                        f"$\\det M = {det} \\neq 0$ with every leading principal minor nonzero.")
     else:
