@@ -255,7 +255,7 @@ def coefficient_rows(rows, head="d"):
     if sum(col) + label_w <= COLUMN_PT:
         body = [f"${head}$ & " + " & ".join(f"$c_{{{head},{h + 1}}}$" for h in range(width)) + r" \\ \hline"]
         for r in rows:
-            cells = [f"${tex_number(x)}$" for x in r["c"]] + [""] * (width - len(r["c"]))
+            cells = [f"${list_entry(x)}$" for x in r["c"]] + [""] * (width - len(r["c"]))
             body.append(f"${r['lag']}$ & " + " & ".join(cells) + r" \\")
         return ("\\begin{center}\n\\begin{tabular}{c|" + "c" * width + "}\n" + "\n".join(body)
                 + "\n\\end{tabular}\n\\end{center}")

@@ -27,7 +27,7 @@ Examples
 import re
 
 from .polytex import tex_fraction, tex_polynomial
-from .tex import (COLUMN_PT, display_texts, index_list, inline_list, list_entry, matrix_width, number_width, parse_number,
+from .tex import (COLUMN_PT, decimal_rows, display_texts, index_list, inline_list, list_entry, matrix_width, number_width, parse_number,
                   row_line, tex_entry, tex_matrix, tex_number)
 
 __all__ = ["item", "items_block", "per_token", "entry_tex", "is_zero", "tex_width", "system_block", "rows_list",
@@ -191,6 +191,10 @@ def item(name, rows, *, transpose=True):
         rhs = f"I_{{{r}}}" if f == "1" else (f"-I_{{{r}}}" if f == "-1" else f"{f} I_{{{r}}}")
         return name, rhs, _name_width(name) + tex_width(rhs)
     if _diagonal(rows):
+        decimals = _decimal_diagonal(rows)
+        if decimals:
+            rhs = "\\operatorname{diag}(" + ", ".join(decimals) + ")"
+            return name, rhs, _name_width(name) + sum(4.2 * len(x) + 6 for x in decimals) + 30
         rhs = "\\operatorname{diag}(" + ", ".join(entry_tex(rows[i][i]) for i in range(r)) + ")"
         return name, rhs, _name_width(name) + sum(_entry_width(rows[i][i]) + 8 for i in range(r)) + 30
     kron = _kron(rows)
@@ -258,11 +262,23 @@ def _gaussian_text(re_, im):
                                                                           "-" if im == -1 else "") + "i"
 
 
+def _decimal_diagonal(rows):
+    """A numeric diagonal's entries as exact decimals when they all are short ones and one looks decimal (a
+    trained layer's ``0.8812``), else None."""
+    diagonal = [rows[i][i] for i in range(len(rows))]
+    if not all(_numeric(x) for x in diagonal):
+        return None
+    decimals = decimal_rows([diagonal])
+    return decimals[0] if decimals else None
+
+
 def _diagonal_display(name, rows, end, after=()):
     """A diagonal matrix too wide for one line: ``name = diag(d_1, ..., d_N)`` over as many display lines as
     its entries need, and the displayed matrices ``after`` it ([(text, width)]) in the same display (text mode
     in, text mode out)."""
-    entries = [_display_entry(rows[i][i]) for i in range(len(rows))]
+    decimals = _decimal_diagonal(rows)
+    entries = ([(x, 4.2 * len(x) + 2) for x in decimals] if decimals else
+               [_display_entry(rows[i][i]) for i in range(len(rows))])
     lines, current, width = [], [], _name_width(name) + 40
     for k, (tex, w) in enumerate(entries):
         if current and width + w + 10 > COLUMN_PT:

@@ -459,7 +459,8 @@ def tex_condition(cond):
     if cond["den"] is None:
         return f"${x} = {tex_polynomial(cond['value'])}$"
     den = cond["den"]
-    atom = re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*|[0-9]+", den.strip()) is not None
+    monomial = not re.search(r"[+-]", den.strip()[1:]) and "/" not in den  # a sum or a product in parentheses
+    atom = monomial and "*" not in den
     return f"${x} = {_factor_tex(cond['value'])}/{tex_polynomial(den) if atom else '(' + tex_polynomial(den) + ')'}$"
 
 

@@ -35,7 +35,8 @@ from ..formats.rationals import int_from_digits, int_to_text
 
 __all__ = ["escape_text", "tex_name", "system_name", "index_list", "tex_approx", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
            "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "display_texts", "fits",
-           "parse_number", "tex_decimal", "tex_value", "row_list", "row_line", "list_entry", "tex_entry", "exact_decimal", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
+           "parse_number", "tex_decimal", "tex_value", "row_list", "row_line", "list_entry", "tex_entry", "exact_decimal",
+           "decimal_rows", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
            "MAX_DIGITS_SHOWN"]
 
 #: Largest matrix dimension typeset entry by entry.
@@ -404,7 +405,7 @@ def tex_matrix(rows):
     """
     if not rows or not rows[0]:
         return r"\begin{pmatrix}\end{pmatrix}"
-    decimals = _decimal_rows(rows)
+    decimals = decimal_rows(rows)
     scale, ints = ("", decimals) if decimals else _scale(rows)
     body = r" \\ ".join(" & ".join(x if decimals else tex_number(x) for x in row) for row in ints)
     if len(rows[0]) <= 10:
@@ -414,7 +415,7 @@ def tex_matrix(rows):
     return scale + inner
 
 
-def _decimal_rows(rows):
+def decimal_rows(rows):
     """The rows as exact decimals when every non-integer entry is a short one and one of them looks decimal
     (:func:`exact_decimal`), else None."""
     out, any_decimal = [], False
@@ -440,7 +441,7 @@ def matrix_width(rows):
     """Estimated width (pt) of :func:`tex_matrix` of ``rows``."""
     if not rows or not rows[0]:
         return 0.0
-    decimals = _decimal_rows(rows)
+    decimals = decimal_rows(rows)
     if decimals:
         cols = list(zip(*decimals))
         return sum(max(5.0 * len(x) + 2.0 for x in col) for col in cols) + 10.0 * (len(cols) - 1) + 20.0
@@ -641,7 +642,7 @@ def list_entry(text):
         return tex  # wider than a line: it breaks at its sign
     q, im = parse_number(text)
     d = lcm(q.denominator, im.denominator)
-    if number_width(_int_text(q * d, im * d)) <= COLUMN_PT - 40:
+    if number_width(_int_text(q * d, im * d)) <= COLUMN_PT:
         return "{" + num + ")}/\\allowbreak{" + den + "}"
     return num + ")/\\allowbreak{" + den + "}"  # a numerator wider than a line breaks at its sign
 
