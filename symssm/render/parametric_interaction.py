@@ -152,7 +152,7 @@ def interaction_family_fragment(d, style):
         + ("" if layer_kinds.of(s["kind"]).pairs == "listed" else " ($1 \\le j \\le i \\le n$)")
         + " at a point: exactly $r$ heads are necessary and sufficient in this class there ($H$ heads represent the "
           "layer at that point if and only if $H \\ge r$).",
-        "\\begin{enumerate}",
+        "\\begin{enumerate}\\raggedright",  # cases hold long formulas: a ragged margin, never a stretched line
     ]
     lines += tex_items(items, "layer", lambda item: f"$r = {item['k']}$", lambda item: _root_where(item, s))
     lines.append("\\end{enumerate}")
@@ -167,7 +167,7 @@ def interaction_family_fragment(d, style):
                  "other nonzero block satisfies $q_b U_b = \\sum_s p_{b,s} U_{b_s}$, or $r = pm$ and the dimension "
                  "argument applies (upper bound); and $g \\Delta \\prod_b q_b$ is the product of the listed factors, "
                  "so off their zero sets the rank is $r$ at every point. " + covering_text(d, "layer"))
-    lines.append("\\begin{itemize}")
+    lines.append("\\begin{itemize}\\raggedright")
     for item in items:
         if item["ref"] is not None:
             continue
@@ -202,7 +202,9 @@ def interaction_family_fragment(d, style):
         if 1 < len(minor) <= 4 and sum(len(x) for row in minor for x in row) <= 400:  # 1 x 1: Delta is the entry
             texts = [[tex_polynomial(x) for x in row] for row in minor]
             widest = max(sum(tex_width(x) for x in row) + 12 * len(row) for row in texts)
-            if widest <= 150:
+            if all(x == ("1" if i == j else "0") for i, row in enumerate(texts) for j, x in enumerate(row)):
+                delta = f" minor $I_{{{len(texts)}}}$;" + delta  # the identity, as every theorem writes it
+            elif widest <= 150:
                 cells = " \\\\ ".join(" & ".join(row) for row in texts)
                 delta = f" minor $\\left(\\begin{{smallmatrix}} {cells} \\end{{smallmatrix}}\\right)$;" + delta
             else:  # too wide for a line of the column: the entries one by one, each breakable after + and -

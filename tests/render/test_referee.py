@@ -192,32 +192,6 @@ def test_framework_legend_explains_only_what_its_entries_carry():
     assert not re.search(r"(?<![\\$A-Za-z])[NH] = [0-9]", _text_mode(table))
 
 
-# ---------------------------------------------------------------- compiled
-
-
-def _log(folder, fragments, host):
-    import subprocess
-
-    for i, frag in enumerate(fragments):
-        (folder / f"f{i}.tex").write_text(frag)
-    (folder / "doc.tex").write_text(host % "".join(f"\\input{{f{i}}}\n" for i in range(len(fragments))))
-    for _ in range(2):
-        result = subprocess.run(["pdflatex", "-halt-on-error", "-interaction=nonstopmode", "doc.tex"], cwd=folder,
-                                capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, result.stdout[-2000:]
-    return open(folder / "doc.log", errors="replace").read()
-
-
-@pytest.mark.long
-@pytest.mark.parametrize("host", ["two", "one"])
-def test_catalogue_compiles_without_a_stretched_or_overfull_line(tmp_path, host):
-    require_tools()
-    log = _log(tmp_path, list(FRAGMENTS.values()), TWO_COLUMN if host == "two" else ONE_COLUMN)
-    bad = re.findall(r"(?:Underfull|Overfull) \\hbox \(badness 10000\)[^\n]*\n[^\n]*", log)
-    assert bad == []
-    assert re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log) == []
-
-
 # ---------------------------------------------------------------- fresh certificates of every kind
 
 
@@ -463,6 +437,9 @@ def test_long_names_and_titles_break_after_their_hyphens(every):
     assert _scan(every, r"\\mbox\{[^}]*\}-\\mbox") == []  # TeX breaks after no hyphen followed by a box
 
 
+# ---------------------------------------------------------------- compiled
+
+
 def _log(folder, fragments, host, runs=2):
     import subprocess
 
@@ -535,3 +512,22 @@ def test_every_macro_works_in_text_and_in_math_mode(tmp_path):
     exceptions = [re.search(rf"MATH{i} (.*?) ?ENDMATH", flat).group(1) for i, n in enumerate(names)
                   if n.startswith("SymssmRotationSymbolic") and n.endswith("Exceptions")]
     assert exceptions and " where " in exceptions[0]  # not "k(n) = 1wheret = 0"
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("host", ["two", "one"])
+def test_catalogue_compiles_without_a_stretched_or_overfull_line(tmp_path, host):
+    require_tools()
+    log = _log(tmp_path, list(FRAGMENTS.values()), TWO_COLUMN if host == "two" else ONE_COLUMN)
+    assert _bad_lines(log) == ([], [])
+
+
+@pytest.mark.long  # every framework layer for every input (linear attention: 997 cases, about 30 s)
+def test_the_framework_compiles_in_two_columns_without_a_stretched_or_overfull_line(tmp_path):
+    from symssm.catalog import build_framework
+
+    require_tools()
+    build_framework(str(tmp_path / "fw"))
+    fragments = [p.read_text() for p in sorted((tmp_path / "fw").glob("framework*.tex"))]
+    assert len(fragments) >= 8
+    assert _bad_lines(_log(tmp_path, fragments, TWO_COLUMN, runs=1)) == ([], [])
