@@ -26,6 +26,7 @@ from .tex import (
     parse_number,
     row_line,
     tex_count,
+    tex_entry,
     tex_hash,
     tex_number,
 )
@@ -210,10 +211,12 @@ def _charpoly_text(s):
         mono = "" if power == 0 else ("x" if power == 1 else f"x^{{{power}}}")
         if im == 0:
             neg = re_ < 0
-            mag = tex_number(c.lstrip("-"))
+            mag = tex_entry(c.lstrip("-"))
             coef = "" if (mag == "1" and mono) else mag
             wide = number_width(c.lstrip("-")) if coef else 0.0
-            big = coef if "/" not in coef or "\\cdot" in coef else "\\frac{%s}{%s}" % tuple(coef.split("/"))
+            big = coef if "/" not in coef or "\\cdot" in coef else \
+                "\\frac{%s}{%s}" % tuple(coef.replace("\\allowbreak ", "").split("/"))
+            wide = wide if "." not in coef else 4.5 * len(coef)
             big_w = wide * (0.6 if big != coef else 1.0)
         else:
             neg = False
@@ -224,8 +227,9 @@ def _charpoly_text(s):
             wide = number_width(c) + 10
             big_w = max(number_width(num) - 10.0, 5.0 * len(str(den))) + 12.0
         sep = (" - " if neg else " + ") if terms else ("-" if neg else "")
-        terms.append(sep + coef + ("\\," if coef and mono and im == 0 and "/" in coef else "") + mono)
-        shown.append((sep + big + ("\\," if big != coef and im == 0 else "") + mono,
+        thin = "\\," if coef and mono and im == 0 and ("/" in coef or "." in coef) else ""
+        terms.append(sep + coef + thin + mono)
+        shown.append((sep + big + thin + mono,
                       big_w + (10.0 if power else 0.0) + 12.0))
     inline = "".join(terms)
     if sum(w for _, w in shown) <= _INLINE_CHARPOLY_PT and not any(parse_number(c)[1] for c in cs):

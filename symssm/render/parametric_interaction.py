@@ -24,7 +24,7 @@ from .parametric import (MAX_TEX_CASES, covering_text, factored_entries, _factor
 from .parametric import tex_parameter, tex_polynomial
 from .matrices import items_block, per_token, tex_width
 from ..sources import layer_kinds
-from .statement import factorized_class, space, state_symbol
+from .statement import factorized_class, head_symbol, space, state_symbol
 from .tex import display_name, tex_hash
 
 __all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown",
@@ -148,7 +148,7 @@ def interaction_family_fragment(d, style):
         f"Consider the {_words(s)[0]} {display_name(s)} on $n = {s['n']}$ tokens $x_i \\in "
         f"{space(_C, s['m'])}$, with outputs $y_i \\in {space(_C, s['p'])}$, whose matrices are rational functions "
         f"of the parameter{'s' if len(names) != 1 else ''} {params}" + statement,
-        factorized_class(_C, s["p"], s["m"]) + " Let $r$ be the dimension of the span of the layer's blocks $W_{ij}$"
+        factorized_class(_C, s["p"], s["m"], head=head_symbol(s.get("parameters") or ())) + " Let $r$ be the dimension of the span of the layer's blocks $W_{ij}$"
         + ("" if layer_kinds.of(s["kind"]).pairs == "listed" else " ($1 \\le j \\le i \\le n$)")
         + " at a point: exactly $r$ heads are necessary and sufficient in this class there ($H$ heads represent the "
           "layer at that point if and only if $H \\ge r$).",

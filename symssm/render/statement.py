@@ -2,8 +2,9 @@
 
 Each theorem defines the multi-head factorized class it uses, in its statement, so that it stands
 on its own when pasted into a paper: the maps ``y_i = sum_j W_ij x_j`` with ``W_ij = sum_l alpha^l_ij V_l``,
-value maps shared by all positions, scalar coefficients that may depend on the input.  Heads are indexed by
-``\\ell`` in every theorem: ``h`` names an SSM's hidden state (and may name a family's parameter).
+value maps shared by all positions, scalar coefficients that may depend on the input.  One letter has one
+meaning in a theorem: heads are indexed by ``\\ell`` (``u`` where a parameter is written with an ``l``), ``h`` is
+an SSM's hidden state (``s`` where a parameter is written with an ``h``, such as a family's step).
 
 Examples
 --------
@@ -13,20 +14,48 @@ Examples
 ('For sequences of length $n = 2$', 'For every sequence length $n \\\\ge 2$', 'For every sequence length $1 \\\\le n \\\\le 3$')
 """
 
+import re
+
 from .tex import tex_count
 
-__all__ = ["space", "matrix_space", "factorized_class", "for_lengths", "length_range", "state_symbol"]
+__all__ = ["space", "matrix_space", "factorized_class", "for_lengths", "length_range", "state_symbol",
+           "head_symbol"]
+
+
+def _letters(parameters):
+    """The letters the parameters are typeset with (``h1`` is ``h_{1}``: the letter ``h``)."""
+    out = set()
+    for name in parameters:
+        m = re.match(r"[A-Za-z]+", str(name))
+        if m:
+            out.add(m.group(0) if not re.fullmatch(r"[A-Za-z][0-9_]*", str(name)) else m.group(0)[0])
+    return out
 
 
 def state_symbol(parameters=()):
-    """The hidden state's letter: ``h``, unless a parameter of the theorem is named so (then ``s``, or ``z``).
+    """The hidden state's letter: ``h``, unless a parameter of the theorem is written with it (``h``, ``h_{1}``):
+    then ``s`` (or ``z``, ``w``).
 
     Examples
     --------
-    >>> state_symbol(), state_symbol(["h"]), state_symbol(["h", "s"])
-    ('h', 's', 'z')
+    >>> state_symbol(), state_symbol(["h"]), state_symbol(["h1", "h2"]), state_symbol(["h", "s"])
+    ('h', 's', 's', 'z')
     """
-    return next(x for x in ("h", "s", "z", "w") if x not in set(parameters))
+    used = _letters(parameters)
+    return next(x for x in ("h", "s", "z", "w") if x not in used)
+
+
+def head_symbol(parameters=()):
+    """The heads' index: ``\\ell``, unless a parameter is written with an ``l`` (``l_{1}``, which a reader could
+    take for it): then ``u`` (or ``\\eta``).
+
+    Examples
+    --------
+    >>> head_symbol(), head_symbol(["l1", "l2"])
+    ('\\\\ell', 'u')
+    """
+    used = _letters(parameters)
+    return next(x for x in ("\\ell", "u", "\\eta") if x.lstrip("\\") not in used and not (x == "\\ell" and "l" in used))
 
 
 def space(field, d):
@@ -39,8 +68,13 @@ def matrix_space(field, p, m):
     return f"{field}^{{{p}\\times {m}}}"
 
 
-def factorized_class(field, p, m):
-    """The sentence that defines the multi-head factorized class for ``p x m`` value maps over ``field``."""
+def factorized_class(field, p, m, *, head="\\ell"):
+    """The sentence that defines the multi-head factorized class for ``p x m`` value maps over ``field``, the heads
+    indexed by ``head`` (:func:`head_symbol`)."""
+    return _class_text(field, p, m).replace("\\ell", head)
+
+
+def _class_text(field, p, m):
     return ("Here a map of the multi-head factorized class with $H$ heads sends $x_1, \\dots, x_n$ to "
             "$y_i = \\sum_j W_{ij} x_j$ with $W_{ij} = \\sum_{\\ell=1}^{H} \\alpha^\\ell_{ij} V_\\ell$: value maps "
             f"$V_1, \\dots, V_H \\in {matrix_space(field, p, m)}$ shared by all positions, and scalar coefficients "

@@ -407,8 +407,10 @@ def test_one_symbol_one_meaning_in_a_theorem(every):
     heads_h = r"\\alpha\^h_|V_h\b|\\sum_h\b|_\{h=1\}|c_\{d,h\}|Q_h|K_h|a\^h_"
     assert _scan(every, heads_h) == []
     for name, text in every.items():
-        if re.search(r"(?:parameters?|step) \$h\$|\$h \\in \\mathbb", text):  # h is a family's parameter
+        if re.search(r"(?:parameters?|step) \$h\$|\$h \\in \\mathbb|\$h_\{?[0-9]", text):  # h is a parameter
             assert "h_i = " not in text and "h_{i-1}" not in text, name
+        if re.search(r"\$l_\{?[0-9]", text):  # a parameter l_1: the heads are not indexed by ell
+            assert "\\ell" not in text, name
     # the factored decay witness: d is a lag and an exponent, so the diagonal is q
     gradients = [t for t in every.values() if "U^{\\top} \\operatorname{diag}" in t]
     assert gradients and all("\\operatorname{diag}(q)" in t and "$d = (" not in t for t in gradients)
