@@ -57,14 +57,17 @@ _SYMBOLS = {
     "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "times": "×", "infty": "∞", "cdot": "·",
     "dots": "...", "ldots": "...", "cdots": "···", "sum": "∑", "alpha": "α", "in": "∈", "top": "⊤", "lVert": "‖",
     "rVert": "‖", "partial": "∂", "delta": "δ", "mid": "|", "to": "→", "pm": "±", "Lambda": "Λ", "lambda": "λ",
-    "ell": "ℓ", "tau": "τ", "pmod": "mod", "bmod": "mod", "symssmspan": "span", "lvert": "|", "rvert": "|", "prime": "'", "sqrt": "√",
+    "ell": "ℓ", "tau": "τ", "eta": "η", "pmod": "mod", "bmod": "mod", "symssmspan": "span", "lvert": "|",
+    "rvert": "|", "prime": "'", "sqrt": "√",
     "arctan": "arctan", "chi": "χ", "det": "det", "dim": "dim", " ": " ", "#": "#", "{": "{", "}": "}", "%": "%",
-    "&": "&", "_": "_", "$": "$", **dict.fromkeys(["quad", "qquad", "allowbreak", "emergencystretch", "relax", ",",
-                                                  ";", ":", "!", "nobreak"], ""),
+    "&": "&", "_": "_", "$": "$", **dict.fromkeys(["quad", "qquad", "allowbreak", "emergencystretch", "hangindent",
+                                                  "hangafter", "relax", ",", ";", ":", "!", "nobreak"], ""),
     **dict.fromkeys(["mathrm", "mathbb", "texttt", "emph", "textbf", "textit", "mathit", "operatorname",
                      "ensuremath", "text", "mathcal", "mbox"])}
 #: Characters that a TeX font draws differently from the source text.
 _SOURCE = {"~": " ", "-": "-", "'": "'", "`": "'"}
+#: Parameters a fragment assigns (``\\emergencystretch=3em``, ``\\hangindent=1.5em\\hangafter=1``): nothing typeset.
+_ASSIGNED = {"emergencystretch", "hangindent", "hangafter"}
 _TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}$^_])|(\s+)|(.)", re.S)
 
 
@@ -91,7 +94,7 @@ def glyph_text(tex):
             pos += num.end()
         elif word is not None:
             value = _SYMBOLS[word]
-            skip = re.compile(r"(?:\s*=?\s*[0-9.]+\s*[a-z]{2})?" if word == "emergencystretch" else
+            skip = re.compile(r"(?:\s*=?\s*-?[0-9.]+\s*(?:[a-z]{2})?)?" if word in _ASSIGNED else
                               r"\s*" if word.isalpha() and value is not None else "").match(tex, pos)
             pos = skip.end()
             out.append((value or "") + (" " if value and skip.end() > m.end() and word.isalpha() else ""))
@@ -152,7 +155,8 @@ def _segments(title, body):
     body = body[1:] if body.startswith("]") else body
     # a display laid out for the column's width: the page shows one branch, with the same characters
     body = re.sub(r"\\ifdim[^\n]*\n(.*?)\\else.*?\\fi\b", r"\1", body, flags=re.S)
-    body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}", " ", body)
+    body = re.sub(r"\\label\{[^{}]*\}|\\emergencystretch\s*=?\s*[0-9.]+\s*[a-z]{2}|"
+                  r"\\hangindent\s*=?\s*[0-9.]+\s*[a-z]{2}|\\hangafter\s*=?\s*-?[0-9]+", " ", body)
     chunks = re.split(r"(\\\[.*?\\\]|\\begin\{(gather\*|enumerate)\}.*?\\end\{\2\})", body, flags=re.S)
     for k, chunk in enumerate(chunks):
         pieces = [] if k % 3 == 2 else [chunk] if k % 3 else [x for p in chunk.split("\n\n")
