@@ -87,6 +87,7 @@ def tex_name(text, *, breakable=False):
     \\texttt{a\\char95{}b}
     """
     out = []
+    breakable = breakable and len(str(text)) > _LONGEST_UNBROKEN  # a shorter name fits a column whole
     for i, ch in enumerate(str(text)):
         if breakable and i and i % 16 == 0:
             out.append("\\allowbreak{}")

@@ -7,7 +7,7 @@ and gives the surrogate's witnesses' form and the layer's brackets.
 """
 
 from .approximate import _down, _up, claim_sentence, widened_proof
-from .tex import tex_count, tex_hash, tex_name, tex_number
+from .tex import system_name, tex_count, tex_hash, tex_name, tex_number
 
 __all__ = ["trained_fragment"]
 
@@ -17,13 +17,13 @@ _KIND = {"s4d": "S4D", "s5": "S5", "lru": "LRU"}
 def _layer_sentence(s):
     m, P = s["channels"], s["modes"]
     hasD = s["parameters"]["D"] is not None
-    where = (f"{tex_name(s['name'], breakable=True)} of the checkpoint "
+    where = (f"{system_name(s['name'])} of the checkpoint "
              f"{tex_name(s['checkpoint'], breakable=True)}")
     d0 = " (plus $\\operatorname{diag}(D)$ at $d = 0$)" if hasD else ""
     if s["architecture"] == "s4d":
         return (f"Let $\\mathcal{{L}}$ be the S4D layer {where}: $m = {m}$ channels (so $p = m$: inputs and outputs "
                 f"in $\\mathbb{{R}}^{{{m}}}$), channel $c$ a diagonal state space model with $P = {P}$ complex modes "
-                "$A_{cq} = -e^{a_{cq}} + \\mathrm{i}\\, b_{cq}$ and step $\\Delta_c = e^{\\tau_c}$ (zero-order hold), "
+                "$A_{cq} = \\mathrm{i}\\, b_{cq} - e^{a_{cq}}$ and step $\\Delta_c = e^{\\tau_c}$ (zero-order hold), "
                 "so that its lags are diagonal, "
                 "$L_d = \\operatorname{diag}(K_1[d], \\dots, K_m[d])$" + d0 + " with "
                 "$K_c[d] = 2 \\operatorname{Re} \\sum_q C_{cq} \\frac{\\lambda_{cq} - 1}{A_{cq}} \\lambda_{cq}^d$, "
@@ -54,7 +54,7 @@ def trained_fragment(d, style):
     """The theorem and proof for trained-layer eps-head-count data that the checker has verified."""
     s, n, errs, sur = d["system"], d["n"], d["errors"], d["surrogate"]
     arch = _KIND[s["architecture"]]
-    lines = [style.begin(f"Approximate head count of the {arch} layer {tex_name(s['name'], breakable=True)}")]
+    lines = [style.begin(f"Approximate head count of the {arch} layer {system_name(s['name'])}")]
     lines.append(_layer_sentence(s) + " Its parameters are the checkpoint's binary floats, read exactly as dyadic "
                  f"rationals (listed in the certificate; sha256 {tex_hash(d['input_sha256'])}).")
     lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "

@@ -106,7 +106,7 @@ def test_s4d_uses_m_for_channels_and_an_upright_imaginary_unit():
     text = certify(_s4d(), 64, tolerance="1/100").to_latex()
     theorem = _theorem(text)
     assert "$m = 6$ channels" in theorem and "$H = 6$" not in text
-    assert "\\mathrm{i}\\, b_{cq}" in theorem and " + i\\," not in text and "K_m[d]" in theorem
+    assert "\\mathrm{i}\\, b_{cq} - e^{a_{cq}}" in theorem and " + i\\," not in text and "K_m[d]" in theorem
     assert "\\mathbb{R}^{6\\times 6}" in theorem  # the heads' value maps, H stays the number of heads
 
 
