@@ -656,11 +656,18 @@ def system_block(s, sha256=None, *, end="."):
         return "".join(matrix_block(n, s[n], sha256=sha256 if i + 1 == len(names) else None,
                                     suffix="," if i + 1 < len(names) else end)
                        for i, n in enumerate(names))
-    shown = [(n, s[n]) for n in names if _item_width(n, s[n]) <= COLUMN_PT]
-    listed = [n for n in names if _item_width(n, s[n]) > COLUMN_PT]
-    out = display(shown, end=end if not listed else ",") if shown else ""
-    for i, n in enumerate(listed):
-        out += row_list(n, s[n], suffix="," if i + 1 < len(listed) else end)
+    out, shown = "", []  # in their order: consecutive ones that fit in one display, a wider one row by row
+    for i, n in enumerate(names):
+        stop = end if i + 1 == len(names) else ","
+        if _item_width(n, s[n]) <= COLUMN_PT:
+            shown.append((n, s[n]))
+            if i + 1 == len(names):
+                out += display(shown, end=stop)
+            continue
+        if shown:
+            out += display(shown, end=",")
+            shown = []
+        out += row_list(n, s[n], suffix=stop)
     return out
 
 
