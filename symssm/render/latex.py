@@ -32,7 +32,7 @@ from .gradient import gradient_macros
 from .head_count import lengths
 from .style import (DEFAULT_ENVIRONMENT, DEFAULT_THEOREM_NAME, Style, begin_marker, certificate_sha256, derived_prefix,
                     end_marker)
-from .tex import MAX_SHOWN, escape_text, system_name, tex_count, tex_decimal, tex_matrix, tex_number
+from .tex import MAX_SHOWN, escape_text, list_entry, system_name, tex_count, tex_decimal, tex_matrix, tex_number
 
 __all__ = ["render", "render_macros", "sentence_macros", "head_count_sentences", "gradient_sentences",
            "interaction_sentences", "render_standalone", "render_markdown", "to_latex",
@@ -246,7 +246,7 @@ def head_count_macros(data):
                           + (", \\dots" if len(data["profile"]["values"]) > 24 else ""))),
            ("ConstantFrom", _m(data["profile"]["constant_from"]))]
     if lb["method"] == "exact":
-        out.append(("WitnessDet", _m(tex_number(lb["determinant"]))))
+        out.append(("WitnessDet", _m(list_entry(lb["determinant"]))))  # a Gaussian rational unbroken
     else:
         out.append(("WitnessDet", _m(f"{lb['determinant_mod_p']} \\pmod{{{lb['prime']}}}")))
     return out
