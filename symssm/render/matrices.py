@@ -25,10 +25,12 @@ Examples
 """
 
 import re
+from math import lcm
 
+from .exactsmall import number_text
 from .polytex import tex_fraction, tex_polynomial
-from .tex import (COLUMN_PT, decimal_rows, display_texts, index_list, inline_list, list_entry, matrix_width, number_width, parse_number,
-                  row_line, tex_entry, tex_matrix, tex_number)
+from .tex import (COLUMN_PT, decimal_rows, display_texts, index_list, inline_list, list_entry, matrix_width,
+                  number_width, parse_number, row_line, tex_entry, tex_matrix, tex_number)
 
 __all__ = ["item", "items_block", "per_token", "entry_tex", "is_zero", "tex_width", "system_block", "rows_list",
            "fits_display"]
@@ -241,25 +243,17 @@ def _display_entry(x):
         return t, tex_width(t)
     q, im = parse_number(x)
     if im != 0:
-        from math import lcm
-
         den = lcm(q.denominator, im.denominator)
         if den > 1:
-            num = tex_number(_gaussian_text(q * den, im * den))
-            width = max(number_width(_gaussian_text(q * den, im * den)), 5.0 * len(str(den)))
-            return f"\\frac{{{num}}}{{{den}}}", width + 6
+            num = number_text((q * den, im * den))
+            width = max(number_width(num), 5.0 * len(str(den)))
+            return f"\\frac{{{tex_number(num)}}}{{{den}}}", width + 6
     t = tex_entry(x)
     if "/" in t and "\\cdot" not in t and len(t) <= 26:
         sign, body = ("-", t[1:]) if t.startswith("-") else ("", t)
         a, b = body.split("/")
         return f"{sign}\\frac{{{a}}}{{{b}}}", number_width(x) * 0.6 + 8
     return t, number_width(x)
-
-
-def _gaussian_text(re_, im):
-    re_, im = int(re_), int(im)
-    return (str(re_) if re_ else "") + ("+" if im > 0 and re_ else "") + (str(im) if im not in (1, -1) else
-                                                                          "-" if im == -1 else "") + "i"
 
 
 def _decimal_diagonal(rows):
@@ -280,7 +274,7 @@ def _diagonal_display(name, rows, end, after=()):
     entries = ([(x, 4.2 * len(x) + 2) for x in decimals] if decimals else
                [_display_entry(rows[i][i]) for i in range(len(rows))])
     lines, current, width = [], [], _name_width(name) + 40
-    for k, (tex, w) in enumerate(entries):
+    for tex, w in entries:
         if current and width + w + 10 > COLUMN_PT:
             lines.append(current)
             current, width = [], 20.0

@@ -308,7 +308,16 @@ def _entry(pair):
 def factored_entries(d, entries):
     """``entries`` ({key: rows of [num, den]}) with every denominator written as the product of the generic case's
     factors it is (``(h + 1)*(h + 2)``), where the theorem states the domain by those factors; a denominator that
-    is not such a product stays expanded."""
+    is not such a product stays expanded.
+
+    Examples
+    --------
+    >>> from symssm import certify
+    >>> from symssm.sources.parametric import parametric_family
+    >>> d = certify(parametric_family("hippo-legs-step"), 4).data
+    >>> factored_entries(d, {"B": [[["-2*h", "h^2 + 3*h + 2"]]]})
+    {'B': [[['-2*h', '(h + 1)*(h + 2)']]]}
+    """
     b = d["bodies"][0]
     factors = [f["polynomial"] for f in b["factors"]["list"]]
     names = list(d["system"].get("parameters") or b["parameters"])

@@ -397,7 +397,8 @@ def _int_text(a, b):
 
 
 def tex_matrix(rows):
-    """A matrix of exact numbers: its common denominator pulled out, then ``pmatrix`` (``array`` beyond 10 columns).
+    """A matrix of exact numbers: its common denominator pulled out (or, when its fractions are short exact decimals
+    of decimal-looking denominators, those decimals), then ``pmatrix`` (``array`` beyond 10 columns).
 
     Examples
     --------
@@ -418,7 +419,13 @@ def tex_matrix(rows):
 
 def decimal_rows(rows):
     """The rows as exact decimals when every non-integer entry is a short one and one of them looks decimal
-    (:func:`exact_decimal`), else None."""
+    (:func:`exact_decimal`), else None.
+
+    Examples
+    --------
+    >>> decimal_rows([["2203/2500", "1/2"], ["0", "1"]]), decimal_rows([["1/2", "1/3"]])
+    ([['0.8812', '0.5'], ['0', '1']], None)
+    """
     out, any_decimal = [], False
     for row in rows:
         new = []
@@ -588,7 +595,13 @@ _ROW_START, _ROW_HANG = "1em", "1.5em"
 
 def row_line(entries, end=""):
     """One row of a matrix listed row by row (text mode): ``(e_1, ..., e_c)`` breakable after its commas, its
-    continuation lines indented beyond the row's start (a hanging indent), so that each row reads as one item."""
+    continuation lines indented beyond the row's start (a hanging indent), so that each row reads as one item.
+
+    Examples
+    --------
+    >>> print(row_line(["1", "-2"], ","))
+    \\par\\noindent\\hangindent=1.5em\\hangafter=1\\hspace*{1em}$(1,\\allowbreak -2)$,
+    """
     return (f"\\par\\noindent\\hangindent={_ROW_HANG}\\hangafter=1\\hspace*{{{_ROW_START}}}"
             f"$({inline_list(entries)})${end}")
 
@@ -620,7 +633,13 @@ def exact_decimal(q, *, decimal_looking=True):
 
 
 def tex_entry(text):
-    """A matrix entry: :func:`tex_number`, with an exact decimal (:func:`exact_decimal`) written as that decimal."""
+    """A matrix entry: :func:`tex_number`, with an exact decimal (:func:`exact_decimal`) written as that decimal.
+
+    Examples
+    --------
+    >>> tex_entry("2203/2500"), tex_entry("39/41"), tex_entry("1/2")
+    ('0.8812', '39/41', '1/2')
+    """
     q, im = parse_number(text)
     if im == 0 and q.denominator != 1:
         dec = exact_decimal(q)
@@ -632,7 +651,13 @@ def tex_entry(text):
 def list_entry(text):
     """An entry of a breakable list: a Gaussian rational ``a + b i`` is one unbreakable group (its fraction
     may break before the denominator when the group is nearly as wide as the column, and its numerator at its sign
-    only when that alone is wider than a line)."""
+    only when that alone is wider than a line).
+
+    Examples
+    --------
+    >>> list_entry("1/2+1/3i"), list_entry("-5/6")
+    ('{(3 + 2\\\\,\\\\mathrm{i})/6}', '-5/6')
+    """
     tex = tex_entry(text)
     if "\\mathrm{i}" not in tex:
         return tex
