@@ -330,10 +330,15 @@ def build_framework(out=None, *, seed=0, n=6, m=2, every_input=True):
 
     rows = []
     layers = list(_framework_layers(seed, n, m))
+    steps = len(layers) * (2 if every_input else 1)  # each layer's certificate, then its theorem for every input
     for i, (label, bound, layer, spec) in enumerate(layers):
-        report(i, len(layers), label)
+        step = i * (2 if every_input else 1)
+        report(step, steps, label)
         cert = certify(layer)  # verified by the independent checker
+        if every_input:
+            report(step + 1, steps, f"{label}, for every input")
         rows.append((label, bound, cert, _every_input(label, spec) if every_input else None))
+    report(steps, steps)
     if out is not None:
         if os.path.exists(out) and not os.path.isdir(out):
             raise OutputError(f"cannot write the framework table into {out}: it is not a folder")

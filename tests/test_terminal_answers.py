@@ -166,3 +166,16 @@ def test_every_command_runs_under_a_heartbeat(monkeypatch, tmp_path, capsys):
 def test_progress_env_values_that_leave_bars_on(monkeypatch, bad):
     monkeypatch.setenv("SYMSSM_NO_PROGRESS", bad)
     assert progress.on_terminal(io.StringIO()) is False  # not a terminal either way
+
+
+def test_a_bar_keeps_its_clock_running_during_a_long_step(terminal, monkeypatch):
+    """A step of many seconds (a framework layer's theorem for every input) still shows the command at work."""
+    import time
+
+    stream, screen = terminal
+    monkeypatch.setattr("sys.stderr", stream)
+    with progress.reporting("symssm framework", "layer"):
+        progress.report(0, 2, "linear attention")
+        time.sleep(1.4)
+        assert "00:01" in screen()  # redrawn with its clock past one second, no report in between
+    assert screen().endswith("\r")  # closed: the line is cleared
