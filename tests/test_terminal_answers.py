@@ -1,4 +1,4 @@
-"""Terminal answers that cannot be misquoted (issue 48, item 6).
+"""Terminal answers that cannot be misquoted.
 
 An unresolved numeric count prints the range of H it cannot tell apart (and ``--json`` gives both ends),
 an error below the curve's precision reads ``below precision``, a certificate given where a spec is
