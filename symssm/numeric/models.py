@@ -969,8 +969,8 @@ def _analyse_attention(entry, ckpt, config, parent=None):
     out = {"heads": heads, "kv_heads": kv, "head_dim": hd, "quantity": "value-map ranks"}
     Wv = Wo = None
     vhd = hd
-    if parent is not None and sizes.get("v_rows"):  # Hymba: v rows of in_proj, the shared out_proj
-        keys = parent.keys
+    if (parent is not None or sizes.get("packed")) and sizes.get("v_rows"):  # Hymba, state-spaces MHA: packed
+        keys = (parent or entry).keys
         kin = keys.get("in_proj.weight") or keys.get("in_proj.0.weight")
         kout = keys.get("out_proj.weight") or keys.get("out_proj.0.weight")
         data = ckpt.read([kin, kout])

@@ -353,6 +353,22 @@ def _attention_sizes(shapes, config):
     return out
 
 
+def _packed_attention_sizes(shapes, config):
+    """state-spaces/mamba's ``MHA`` (mha.py): ``in_proj`` packs q, k, v (``(heads + 2 kv_heads) x head_dim`` rows)."""
+    heads = config_value(config, "num_heads")
+    kv = config_value(config, "num_heads_kv", default=heads)
+    d_model = shapes["out_proj.weight"][0]
+    hd = config_value(config, "head_dim", default=(d_model // int(heads)) if heads else None)
+    out = {"fused_qkv": "in_proj packs q, k, v (state-spaces/mamba mha.py)", "d_model": int(d_model)}
+    if heads and hd:
+        q, k = int(heads) * int(hd), int(kv) * int(hd)
+        out.update(heads=int(heads), kv_heads=int(kv), head_dim=int(hd), q_rows=q, k_rows=k, v_rows=k,
+                   value_head_dim=int(hd), packed="in_proj")
+    else:
+        out.update(heads=None, heads_note="the number of heads is not recorded (no config.json attn_cfg)")
+    return out
+
+
 def _fused_attention_sizes(sizes, config):
     """Hymba's attention heads, whose queries, keys and values are rows of the SSM's in_proj."""
     rows = sizes["fused_attention_rows"]
@@ -493,10 +509,13 @@ def _modules(rels, roots, shapes, config, index, prefix):
         if _NORM.search(stem.split(".")[-1]) and len(shapes[key]) <= 1:
             norms[rel] = key
         else:
-            others.setdefault(stem, {})[rel.split(".")[-1]] = key
+            head = stem.split(".")[0]
+            others.setdefault(head, {})[rel[len(head) + 1:] if rel != head else rel] = key
     # which norm goes before which module: the block's pre-norms in the families' order
     for entry in entries.values():
         entry.norms = dict(norms)
+        for part in entry.parts:
+            part.norms = dict(norms)
     out = []
     # parallel blocks: a selective SSM and attention side by side (or attention inside the SSM module, Hymba)
     ssm = [r for r, e in entries.items() if e.kind in SSM_KINDS + LTI_KINDS + RECURRENCE_KINDS]
@@ -523,13 +542,30 @@ def _modules(rels, roots, shapes, config, index, prefix):
                            parts=[e_s, e_a], norms=dict(norms))
         entries[s] = entry
         entries.pop(a)
-    order = sorted(entries, key=lambda r: (0 if r.split(".")[0] in ("shared_transformer", "shared_block") else
-                                           1 if entries[r].kind not in ("mlp", "moe", "unrecognised") else
-                                           2 if entries[r].kind in ("mlp", "moe") else 3, r))
-    for root in order:
+    for stem, keys in list(others.items()):
+        attn_idx = config_value(config, "attn_layer_idx", default=None)
+        if set(keys) >= {"in_proj.weight", "out_proj.weight"} and isinstance(attn_idx, list) and index in attn_idx:
+            entries[stem] = ModelEntry((prefix + stem).rstrip("."), "attention", index, dict(keys),
+                                       _packed_attention_sizes({k: tuple(shapes[v]) for k, v in keys.items()}, config),
+                                       norms=dict(norms))
+            del others[stem]
+
+    def rank(r):
+        kind = entries[r].kind
+        return (0 if r.split(".")[0] in ("shared_transformer", "shared_block") else 1,
+                0 if kind not in ("mlp", "moe", "unrecognised") else 1 if kind in ("mlp", "moe") else 2, r)
+
+    for root in sorted(entries, key=rank):
         out.append(entries[root])
     for stem, keys in others.items():
         full = (prefix + stem).rstrip(".")
+        types = config.get("layers_block_type") or config.get("layer_types") or []
+        if stem == "linear" and not shared_roots and index is not None and index < len(types) and \
+                types[index] == "hybrid":
+            out.insert(0, ModelEntry((prefix + "shared_transformer").rstrip("."), "shared", index,
+                                     {"(output) linear": next(iter(keys.values()))}, {},
+                                     note=f"{full} projects the shared block's output before it is added"))
+            continue
         if stem == "linear" and shared_roots:
             target = next(e for r, e in entries.items() if r in shared_roots or any(r.startswith(s + ".")
                                                                                      for s in shared_roots))
@@ -551,7 +587,7 @@ def _mark_shared(entries, config):
     hybrid = [i for i, t in enumerate(types or []) if t == "hybrid"]
     stored = {}
     for e in entries:
-        if ".shared_transformer" in e.name:
+        if ".shared_transformer" in e.name and e.kind != "shared":
             e.sizes = dict(e.sizes, shared=True)
             stored.setdefault(e.block, []).append(e)
     if not hybrid:
@@ -569,6 +605,12 @@ def _mark_shared(entries, config):
         source = hybrid[k % mem] if mem else None
         note = (f"the shared transformer block of layer {source} (weights tied: num_mem_blocks = {mem})"
                 if source is not None else "a shared transformer block whose weights are stored with another layer")
+        existing = next((e for e in by_block[i] if e.kind == "shared"), None)
+        if existing is not None:
+            existing.sizes = {"weights_of": source}
+            existing.note = note + (f"; {existing.note}" if existing.note else "")
+            continue
         pos = entries.index(by_block[i][0])
-        entries.insert(pos, ModelEntry(f"{by_block[i][0].name.rsplit('.', 1)[0]}.shared_transformer", "shared", i,
+        block_prefix = _split_block(by_block[i][0].name)[0] or by_block[i][0].name.rsplit(".", 1)[0]
+        entries.insert(pos, ModelEntry(f"{block_prefix}.shared_transformer", "shared", i,
                                        {}, {"weights_of": source}, note=note))
