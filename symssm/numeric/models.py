@@ -511,6 +511,13 @@ def _pre_norm(entry, ckpt, X, config):
 
 
 def _interaction_fields(rows, tolerance, lag_rank_tol):
+    from .modal import _one_blas_thread
+
+    with _one_blas_thread(rows.shape[1]):
+        return _interaction_fields_now(rows, tolerance, lag_rank_tol)
+
+
+def _interaction_fields_now(rows, tolerance, lag_rank_tol):
     s = np.linalg.svd(rows, compute_uv=False) if rows.size else np.zeros(0)
     fields, r = _curve_fields(s, tolerance)
     norms = np.linalg.norm(rows, axis=1)
@@ -953,8 +960,15 @@ def _analyse_mamba2(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
 
 def _value_rank(Wv, Wo, rtol=VALUE_RANK_RTOL):
     """Numerical rank of ``W_O^h W_V^h`` (d x d) from its two thin factors, with its relative singular values."""
+    from .modal import _one_blas_thread
+
     if Wv.size == 0 or Wo.size == 0:
         return 0, []
+    with _one_blas_thread(Wv.shape[0]):
+        return _value_rank_now(Wv, Wo, rtol)
+
+
+def _value_rank_now(Wv, Wo, rtol):
     _, Rv = np.linalg.qr(Wv.T)  # W_V^T = Q R
     _, Ro = np.linalg.qr(Wo)
     s = np.linalg.svd(Ro @ Rv.T, compute_uv=False)

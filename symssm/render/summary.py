@@ -236,7 +236,13 @@ def _sizes_text(sizes):
         if v in (None, [], "", False) or k in ("source", "shapes", "n_groups_from", "top_k_from", "heads_note",
                                                 "fused_attention_rows", "norms", "sum", "shape"):
             continue
-        keep.append(f"{k} {v if not isinstance(v, list) else 'x'.join(str(x) for x in v)}")
+        if v is True:
+            keep.append(k.replace("_", " "))
+        elif isinstance(v, list):
+            keep.append(f"{k} " + ("x".join(str(x) for x in v) if all(isinstance(x, int) for x in v) else
+                                    ", ".join(str(x) for x in v)))
+        else:
+            keep.append(f"{k} {v}")
     return ", ".join(keep)
 
 

@@ -477,7 +477,7 @@ def model_map(shapes, config=None):
     for (prefix, index), rels in sorted(blocks.items(), key=lambda kv: (kv[0][0].rsplit(".", 1)[0], kv[0][1])):
         roots = _roots(rels)
         entries.extend(_modules(rels, roots, shapes, config, index, prefix + "."))
-    entries.extend(post)
+    entries.extend(sorted(post, key=lambda e: {"norm": 0, "output": 2}.get(e.kind, 1)))
     _mark_shared(entries, config)
     return entries
 

@@ -459,9 +459,9 @@ def _real(layer, short):
     if arr.dtype.kind not in "fiu":
         raise InputError(f"{layer.name}: {short} is a {arr.dtype} tensor, not real numbers (complex values are stored "
                          "as a real view whose last dimension is 2)")
-    arr = arr.astype(np.float64)
-    bad = ~np.isfinite(arr)
-    if bad.any():
+    arr = np.asarray(arr, dtype=np.float64)  # no copy when already float64
+    if not np.isfinite(arr).all():
+        bad = ~np.isfinite(arr)
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         what = "NaN" if np.isnan(arr[where]) else "an infinite value"
         raise InputError(f"{layer.name}: {short} holds {what} (at index {list(where)}); the layer's operator is not "
