@@ -1143,9 +1143,23 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
             rec["highway"] = hw
         return rec, hw
 
+    def guarded(entry):
+        try:
+            return one(entry)
+        except (ValueError, IndexError, KeyError, ZeroDivisionError, np.linalg.LinAlgError) as exc:
+            if isinstance(exc, InputError):
+                raise  # a malformed tensor: refused by name
+            reason = (f"its tensors could not be read as a {entry.label} layer ({type(exc).__name__}: "
+                      f"{str(exc)[:120]})")
+            rec = {"name": entry.name, "kind": entry.kind, "label": entry.label, "block": entry.block,
+                   "sizes": {k: v for k, v in entry.sizes.items() if k != "inconsistent"}, "status": "not analysed",
+                   "reason": reason}
+            skipped.append({"name": entry.name, "reason": reason})
+            return rec, {}
+
     total = len(entries)
     for i, entry in enumerate(entries):
-        rec, _ = one(entry)
+        rec, _ = guarded(entry)
         report.append(rec)
         if progress is not None:
             progress(entry.name, i + 1, total)

@@ -208,10 +208,34 @@ def _flat_layers(report):
             yield layer, []
 
 
+def _model_curves(report, ax, certified):
+    """The layers' best H-head error curves (selective layers' on the report's input) with the certified brackets."""
+    from types import SimpleNamespace
+
+    curves, certs = [], []
+    by_name = dict(zip((x["name"] for x in report["layers"]), certified or [None] * len(report["layers"])))
+    for layer, parts in _flat_layers(report):
+        for item in (parts or [layer]):
+            if "approximation_error" not in item:
+                continue
+            count = item.get("numerical_head_count", item.get("numerical_interaction_rank"))
+            label = item["name"] + (f" (interaction rank, {item['tokens']} tokens)" if "tokens" in item else "")
+            curves.append(SimpleNamespace(name=label, numerical_head_count=count,
+                                          approximation_error=item["approximation_error"],
+                                          approximation_error_cut=item.get("approximation_error_cut", False)))
+            certs.append(by_name.get(item["name"]))
+    if curves:
+        plot_heads(curves[:24], ax=ax, certified=certs[:24] if certified is not None else None,
+                   tolerance=report.get("tolerance"))
+    else:
+        ax.set_axis_off()
+
+
 def plot_model(report, path=None, *, inputs=(), certified=None):
     """The highway map of a model (:func:`symssm.numeric.models.analyse_model`'s report) in one figure; returns it.
 
-    Top: per layer, in order, the eps-head count (time-invariant layers, at the report's tolerance), the numerical
+    Middle: every analysed layer's best H-head error curve with the tolerance (and, given ``certified``, one
+    verified certificate's data or None per report layer, the certified brackets).  Top: per layer, in order, the eps-head count (time-invariant layers, at the report's tolerance), the numerical
     interaction rank (selective layers, on the report's input), the effective state (Hankel singular values above
     the tolerance), the distance-independent attention paths (heads) and the MLP / MoE layers (no path between
     tokens) as marks.  Bottom: every decaying layer's gradient envelope ``K r^d`` against the distance d (log scale;
@@ -233,8 +257,9 @@ def plot_model(report, path=None, *, inputs=(), certified=None):
         from matplotlib.figure import Figure
     except ImportError:
         raise InputError("plotting needs matplotlib: pip install 'symssm[plot]'") from None
-    fig = Figure(figsize=(8.0, 6.4))
-    top, bottom = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
+    fig = Figure(figsize=(8.0, 9.6))
+    top, middle, bottom = fig.add_subplot(3, 1, 1), fig.add_subplot(3, 1, 2), fig.add_subplot(3, 1, 3)
+    _model_curves(report, middle, certified)
     names, counts, states, paths, kinds = [], [], [], [], []
     curves = []
     for layer, parts in _flat_layers(report):

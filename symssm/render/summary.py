@@ -309,6 +309,13 @@ def _layer_lines(layer, tolerance, indent="  "):
         lines.append(f"{indent}  Hankel singular values (effective state {hw['effective_state']} above tau x the "
                      "largest): " + ", ".join(f"{v:.1e}" for v in hw["hankel_singular_values"][:8])
                      + (", ..." if len(hw["hankel_singular_values"]) > 8 else ""))
+    if hw.get("decay_rate") is not None:
+        where = ("for every input (time-invariant)" if "numerical_head_count" in layer else
+                 "on the input (the largest per-token factor exp(Delta_t A))")
+        cross = hw.get("crossover_distance")
+        lines.append(f"{indent}  gradient: decay rate {hw['decay_rate']:.6g} per token {where}, numeric; "
+                     + (f"the attention highway's bound ({hw['attention_bound']:.3g}) exceeds K r^d from distance "
+                        f"{cross} on" if cross else "no crossover within reach"))
     if hw.get("certified_decay"):
         lines.append(f"{indent}  decay for every input (step >= its lower limit): rate <= "
                      f"{hw['certified_decay']['rate_float']:.6g} per token (ball arithmetic)")

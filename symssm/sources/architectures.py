@@ -333,12 +333,14 @@ def _attention_sizes(shapes, config):
         width = q[0]
         if heads is None and head_dim:
             heads = width // int(head_dim)
+        if heads and o is not None and o[1] % int(heads) == 0:
+            head_dim = o[1] // int(heads)  # the value heads' width: o_proj's columns per head
         if heads and not head_dim:
             head_dim = width // int(heads)
         if heads and head_dim and width == 2 * int(heads) * int(head_dim):
             out["query_gate"] = "q_proj holds the query and an output gate (Qwen3-Next)"
         v = shapes.get("v_proj.weight")
-        if v is not None and head_dim:
+        if v is not None and head_dim and v[0] % int(head_dim) == 0:
             kv = v[0] // int(head_dim)
     if heads is not None:
         out["heads"] = int(heads)
@@ -479,7 +481,17 @@ def model_map(shapes, config=None):
         entries.extend(_modules(rels, roots, shapes, config, index, prefix + "."))
     entries.extend(sorted(post, key=lambda e: {"norm": 0, "output": 2}.get(e.kind, 1)))
     _mark_shared(entries, config)
+    for e in entries:  # names as spelled in the checkpoint ("/" separators of flax trees kept)
+        _respell(e)
     return entries
+
+
+def _respell(entry):
+    key = next(iter(entry.keys.values()), None)
+    if key is not None and key.replace("/", ".").startswith(entry.name) and "/" in key:
+        entry.name = key[:len(entry.name)]
+    for part in entry.parts:
+        _respell(part)
 
 
 def _modules(rels, roots, shapes, config, index, prefix):
