@@ -774,7 +774,9 @@ def _lti_highway(layer, out, tolerance, conventions, n):
     highway["crossover_distance"] = cross
     modes = form.K * (2 if form.real else 1)
     if modes <= MAX_HANKEL_MODES:
-        s = hankel_singular_values(_hankel_factors(layer, conventions))
+        factors = _hankel_factors(layer, conventions)
+        s = hankel_singular_values(factors)
+        highway["state_dimension"] = int(sum(f[0].size * (2 if f[3] else 1) for f in factors))
         top = float(s[0]) if s.size and s[0] > 0 else 0.0
         rel = [float(v) / top for v in s[:KEPT]] if top else []
         effective = int(np.sum(s > tolerance * top)) if top else 0

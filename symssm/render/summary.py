@@ -306,8 +306,8 @@ def _layer_lines(layer, tolerance, indent="  "):
         lines.append(f"{indent}  note: {terminal_safe(layer['note'])}")
     hw = layer.get("highway") or {}
     if hw.get("effective_state") is not None:
-        lines.append(f"{indent}  Hankel singular values (effective state {hw['effective_state']} above tau x the "
-                     "largest): " + ", ".join(f"{v:.1e}" for v in hw["hankel_singular_values"][:8])
+        lines.append(f"{indent}  Hankel singular values (effective state {hw['effective_state']} of "
+                     f"{hw.get('state_dimension')} state dimensions: those above tau x the largest): " + ", ".join(f"{v:.1e}" for v in hw["hankel_singular_values"][:8])
                      + (", ..." if len(hw["hankel_singular_values"]) > 8 else ""))
     if hw.get("decay_rate") is not None:
         where = ("for every input (time-invariant)" if "numerical_head_count" in layer else
