@@ -33,7 +33,8 @@ from .headcount import DEFAULT_LAG_RANK_TOL, DEFAULT_TOL, KEPT, _rank, check_tol
 from .modal import choose_modal_method, modal_form, modal_lags, stack_singular_values
 
 __all__ = ["s4d_kernel", "analyse_layer", "analyse_checkpoint", "layer_modal_form", "plan_checkpoint",
-           "MAMBA_TOKENS", "LABELS"]
+           "analyse_model", "mamba1_forward", "mamba2_forward", "hankel_singular_values", "attention_bound",
+           "highway_summary", "ModelInput", "MAMBA_TOKENS", "LABELS"]
 
 #: Tokens of the seeded input on which a Mamba layer's interaction operator is formed.
 MAMBA_TOKENS = 32
@@ -447,7 +448,12 @@ def _causal_conv(x, weight, bias):
 
 class ModelInput:
     """The input every selective layer is evaluated on: the token ids through the model's embedding, or a seeded
-    standard-normal hidden state (seed :data:`INPUT_SEED`), ``tokens`` long; each layer applies its own pre-norm.
+    standard-normal hidden state (seed :data:`INPUT_SEED`), ``length`` tokens; each layer applies its own pre-norm.
+
+    Raises
+    ------
+    InputError
+        For token ids without a recognised embedding, or outside it.
     """
 
     def __init__(self, ckpt, entries, tokens=None, length=MAMBA_TOKENS):
@@ -541,8 +547,31 @@ def mamba1_forward(t, X, norms=None, eps=1e-6):
     Jamba's and Hymba's ``dt_layernorm``, ``b_layernorm``, ``c_layernorm`` (RMSNorm) when present,
     ``delta = softplus(dt_proj dt + dt_proj.bias)``.
 
-    ``t``: the tensors by short name (``in_proj.weight``, ``conv1d.weight``, ``conv1d.bias``, ``x_proj.weight``,
-    ``dt_proj.weight``, ``dt_proj.bias``, ``A_log``; a per-group list's ``.0`` names are read as these).
+    Parameters
+    ----------
+    t : dict
+        The mixer's tensors by short name (``in_proj.weight``, ``conv1d.weight``, ``conv1d.bias``,
+        ``x_proj.weight``, ``dt_proj.weight``, ``dt_proj.bias``, ``A_log``; a per-group list's ``.0`` names read
+        as these).
+    X : ndarray
+        The hidden states (L, d_model), after the block's pre-norm.
+    norms : dict, optional
+        ``{"dt", "b", "c"}``: the weights of the RMSNorms of dt, B and C.
+    eps : float
+        Their epsilon.
+
+    Returns
+    -------
+    tuple
+        ``(x, delta, B, C)``: the scan's input (L, d_inner), step (L, d_inner), B and C (L, d_state).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = {"in_proj.weight": np.ones((4, 3)), "conv1d.weight": np.ones((2, 1, 2)), "x_proj.weight": np.ones((3, 2)),
+    ...      "dt_proj.weight": np.ones((2, 1)), "dt_proj.bias": np.zeros(2), "A_log": np.zeros((2, 1))}
+    >>> [a.shape for a in mamba1_forward(t, np.ones((5, 3)))]
+    [(5, 2), (5, 2), (5, 1), (5, 1)]
     """
     norms = norms or {}
     di, N = t["A_log"].shape
@@ -571,6 +600,24 @@ def mamba2_forward(t, X, sizes, dt_limit=(0.0, math.inf), multipliers=None):
     ``xBC = silu(conv1d(xBC))``, ``[x, B, C] = xBC`` split ``[d_ssm, n_groups d_state, n_groups d_state]``,
     ``dt = clamp(softplus(dt + dt_bias), dt_limit)``.  Falcon-H1's ``ssm_multipliers`` scale the five parts of
     ``in_proj X`` when given (``multipliers``: five numbers).
+
+    Parameters
+    ----------
+    t : dict
+        The mixer's tensors by short name (``in_proj.weight``, ``conv1d.weight``, ``conv1d.bias``, ``dt_bias``).
+    X : ndarray
+        The hidden states (L, d_model), after the block's pre-norm.
+    sizes : dict
+        ``heads``, ``n_groups``, ``d_state``, ``channels`` (d_ssm) and ``d_mlp`` (the layer map's sizes).
+    dt_limit : tuple
+        The step's limits.
+    multipliers : sequence of float, optional
+        Falcon-H1's ``ssm_multipliers``.
+
+    Returns
+    -------
+    tuple
+        ``(x, dt, B, C)``: the scan's input (L, d_ssm), step (L, heads), B and C (L, n_groups, d_state).
     """
     heads, G, N, d_ssm, d_mlp = sizes["heads"], sizes["n_groups"], sizes["d_state"], sizes["channels"], \
         sizes.get("d_mlp", 0)
@@ -671,6 +718,15 @@ def attention_bound(n):
     construction of ``symssm gradient``, here in floats): a single head carries at least this much gradient at
     every distance of a length-n sequence.
 
+    Parameters
+    ----------
+    n : int
+        The sequence length.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> round(attention_bound(1000), 6)
@@ -684,6 +740,16 @@ def hankel_singular_values(factors):
     """Hankel singular values of a diagonal system from its mode factors: ``[(lam (K,), Cm (p, K), Bm (K, m),
     real)]``, one tuple per independent block (S4D: per channel), the union over blocks, largest first.  With
     ``real``, the lags are the real part and the conjugate modes are added.
+
+    Parameters
+    ----------
+    factors : list of tuple
+        ``(lam, Cm, Bm, real)`` per independent block.
+
+    Returns
+    -------
+    ndarray
+        The singular values of the Hankel operator (past inputs to future outputs), largest first.
 
     Examples
     --------
@@ -1173,7 +1239,19 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
 
 
 def highway_summary(report, n):
-    """The model's highway map in one place: per layer the eps-head count, decay, paths and crossover."""
+    """The model's highway map in one place: per layer the eps-head count, decay, paths and crossover.
+
+    Parameters
+    ----------
+    report : list of dict
+        The layers of :func:`analyse_model`'s report.
+    n : int
+        The sequence length of the attention bound.
+
+    Returns
+    -------
+    dict
+    """
     rows = []
     for rec in report:
         hw = rec.get("highway")

@@ -241,6 +241,21 @@ def plot_model(report, path=None, *, inputs=(), certified=None):
     tokens) as marks.  Bottom: every decaying layer's gradient envelope ``K r^d`` against the distance d (log scale;
     dashed where the rate is numeric), the attention highway's bound, and each crossover distance.
 
+    Parameters
+    ----------
+    report : dict
+        The model's report.
+    path : str, optional
+        Where to write the figure (``.png``, ``.pdf``, ``.svg``).
+    inputs : tuple
+        Files the figure must not overwrite.
+    certified : list, optional
+        Per report layer, a verified certificate's data or None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
     Raises
     ------
     InputError

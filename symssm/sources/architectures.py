@@ -83,6 +83,19 @@ def config_value(config, *names, default=None):
     """The first of ``names`` in ``config`` (or in its ``ssm_cfg``, ``attn_cfg``, ``text_config``), else
     ``default``.
 
+    Parameters
+    ----------
+    config : dict
+        A ``config.json``.
+    *names : str
+        The keys the families spell the value with, tried in order.
+    default : object, optional
+        What to return when none is there.
+
+    Returns
+    -------
+    object
+
     Examples
     --------
     >>> config_value({"ssm_cfg": {"ngroups": 2}}, "n_groups", "ngroups", default=1)
