@@ -226,7 +226,8 @@ def run_model(args):
     entries = model_map({k: ckpt.shape(k) for k in ckpt.names}, ckpt.config)
     with Progress(len(entries), "symssm model", "layer", enabled=on_terminal() and len(entries) > 0) as bar:
         def progress(name, done, total):
-            bar.describe(name)
+            if name is not None:
+                bar.describe(name)
             bar.update_to(done)
 
         report = analyse_model(args.checkpoint, n, tolerance=value, lag_rank_tol=args.lag_rank_tol,

@@ -1104,7 +1104,8 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
     length : int
         Tokens of the synthetic input.
     progress : callable, optional
-        ``progress(name, index, total)`` after each layer.
+        ``progress(name, done, total)`` before each layer is read (``done`` layers finished), and
+        ``progress(None, total, total)`` at the end.
 
     Returns
     -------
@@ -1227,10 +1228,12 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
 
     total = len(entries)
     for i, entry in enumerate(entries):
+        if progress is not None:
+            progress(entry.name, i, total)  # before the layer's tensors are read: the bar names it
         rec, _ = guarded(entry)
         report.append(rec)
-        if progress is not None:
-            progress(entry.name, i + 1, total)
+    if progress is not None:
+        progress(None, total, total)
     return {"file": str(path), "config": ckpt.config_path, "model_type": config.get("model_type"), "n": n,
             "tolerance": tolerance, "numerical": True, "input": model_input.describe(),
             "note": "floating-point results, not certificates, except where a decay is marked certified; "
