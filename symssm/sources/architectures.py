@@ -33,6 +33,7 @@ Examples
 
 import re
 from dataclasses import dataclass, field
+from typing import Optional
 
 __all__ = ["ModelEntry", "model_map", "classify_module", "LABELS", "config_value", "SSM_KINDS", "LTI_KINDS",
            "RECURRENCE_KINDS"]
@@ -66,13 +67,13 @@ class ModelEntry:
 
     name: str
     kind: str
-    block: int = None
+    block: Optional[int] = None
     keys: dict = field(default_factory=dict)
     sizes: dict = field(default_factory=dict)
     parts: list = field(default_factory=list)
     norms: dict = field(default_factory=dict)
-    reason: str = None
-    note: str = None
+    reason: Optional[str] = None
+    note: Optional[str] = None
 
     @property
     def label(self):
