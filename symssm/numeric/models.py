@@ -458,7 +458,9 @@ class ModelInput:
 
     def __init__(self, ckpt, entries, tokens=None, length=MAMBA_TOKENS):
         self.tokens = None if tokens is None else [int(t) for t in tokens]
-        self.embedding = next((e for e in entries if e.kind == "embedding"), None)
+        embeddings = [e for e in entries if e.kind == "embedding"]
+        self.embedding = next((e for e in embeddings if not any(w in e.name.lower() for w in ("pos", "wpe"))),
+                              embeddings[0] if embeddings else None)
         self.length = len(self.tokens) if self.tokens is not None else int(length)
         self._cache = {}
         self.ckpt = ckpt
@@ -1063,6 +1065,13 @@ def _analyse_attention(entry, ckpt, config, parent=None):
     elif "v_proj.weight" in entry.keys and "o_proj.weight" in entry.keys:
         data = _short_tensors(entry, ckpt, {"v_proj.weight", "o_proj.weight"})
         Wv, Wo = data["v_proj.weight"], data["o_proj.weight"]
+    elif "c_attn.weight" in entry.keys and "c_proj.weight" in entry.keys and heads and hd:  # GPT-2's Conv1D
+        data = _short_tensors(entry, ckpt, {"c_attn.weight", "c_proj.weight"})
+        width = heads * hd
+        Wv, Wo = data["c_attn.weight"][:, 2 * width:3 * width].T, data["c_proj.weight"].T
+    elif "self.value.weight" in entry.keys and "output.dense.weight" in entry.keys:  # BERT's names
+        data = _short_tensors(entry, ckpt, {"self.value.weight", "output.dense.weight"})
+        Wv, Wo = data["self.value.weight"], data["output.dense.weight"]
     if Wv is None:
         out["value_ranks"] = None
         out["value_ranks_note"] = "not computed: the value and output projections are not separate tensors here"

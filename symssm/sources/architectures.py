@@ -40,7 +40,7 @@ __all__ = ["ModelEntry", "model_map", "classify_module", "LABELS", "config_value
 
 #: What each kind is called in reports.
 LABELS = {"mamba": "Mamba", "mamba2": "Mamba-2", "mamba3": "Mamba-3", "gated-deltanet": "Gated DeltaNet",
-          "kda": "Kimi Delta Attention", "gla": "GLA", "rwkv6": "RWKV-6", "rwkv7": "RWKV-7", "mlstm": "mLSTM",
+          "kda": "Kimi Delta Attention", "deltanet": "DeltaNet", "gla": "GLA", "rwkv6": "RWKV-6", "rwkv7": "RWKV-7", "mlstm": "mLSTM",
           "retnet": "RetNet (multi-scale retention)", "attention": "attention", "mlp": "MLP", "moe": "MoE",
           "s4d": "S4D", "s4-diag": "S4 SSMKernelDiag", "s5": "S5", "lru": "LRU", "parallel": "parallel",
           "shared": "shared block", "embedding": "embedding", "norm": "norm", "output": "output head",
@@ -50,12 +50,19 @@ SSM_KINDS = ("mamba", "mamba2", "mamba3")
 #: Time-invariant SSM layers (a lag operator for every input).
 LTI_KINDS = ("s4d", "s4-diag", "s5", "lru")
 #: Linear-recurrence layers listed by kind with their sizes.
-RECURRENCE_KINDS = ("gated-deltanet", "kda", "gla", "rwkv6", "rwkv7", "mlstm", "retnet", "linear-recurrence")
+RECURRENCE_KINDS = ("gated-deltanet", "deltanet", "kda", "gla", "rwkv6", "rwkv7", "mlstm", "retnet",
+                    "linear-recurrence")
+#: ``model_type`` of linear-attention models (fla, xLSTM): their attention-named mixers are linear recurrences,
+#: except in the blocks the config lists as attention layers (``attn.layers``).
+LINEAR_MODEL_TYPES = ("linear_attn", "based", "rebased", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "abc",
+                      "gsa", "lightnet", "hla", "mesa_net", "comba", "gla", "retnet", "rwkv6", "rwkv7", "kda",
+                      "gated_deltaproduct", "path_attn", "forgetting_transformer", "mom", "nsa", "xlstm")
 
 _BLOCK = re.compile(r"^(.*?(?:^|[./])(?:layers|layer|h|blocks|block|decoder_layers)(?:[./]|_)(\d+))(?:[./](.*))?$")
 _MLP_NAMES = ("gate_proj", "up_proj", "down_proj", "fc1", "fc2", "fc_1", "fc_2", "gate_up_proj", "w1", "w2", "w3",
-              "c_fc", "input_linear", "output_linear", "dense_h_to_4h", "dense_4h_to_h", "swiglu")
-_ATTN_NAMES = ("q_proj", "qkv_proj", "query_key_value", "Wqkv", "c_attn", "in_proj_qkvz")
+              "c_fc", "input_linear", "output_linear", "dense_h_to_4h", "dense_4h_to_h", "swiglu", "proj_up",
+              "proj_down", "proj_up_gate", "receptance", "intermediate")
+_ATTN_NAMES = ("q_proj", "qkv_proj", "query_key_value", "Wqkv", "c_attn", "in_proj_qkvz", "query")
 _LTI_MARKS = ("kernel.log_dt", "kernel.inv_dt", "Lambda_re", "nu_log")
 _NORM = re.compile(r"(^|[._])(norm|layernorm|ln)(_?\w*)?$|norm_?\d*$|layernorm$|^ln_?\w*$", re.I)
 
@@ -132,8 +139,13 @@ def _roots(rels):
             if part in ("A_log", "A_logs", "B_bias", "bonus", "k_k", "gk_proj", "in_proj_qkvz") or \
                     rest in _LTI_MARKS or "igate" in part and i == len(parts) - 2:
                 roots.setdefault(here, "ssm")
-            elif part in _ATTN_NAMES or (part == "attn" and rest in ("attn.weight", "attn.bias")):
-                roots.setdefault(here, "attn")
+            elif part in _ATTN_NAMES or (part == "attn" and rest == "attn.weight" and i >= 1):
+                if part == "query" and i >= 2 and parts[i - 1] == "self":  # BERT: attention.self.query
+                    here = ".".join(parts[:i - 1])
+                if roots.get(here) in (None, "mlp"):
+                    roots[here] = "attn"
+            elif part == "key" and i == len(parts) - 2 and (i == 0 or parts[i - 1] != "self"):
+                roots.setdefault(here, "mlp")  # RWKV's channel mix (key, value, receptance), unless attention
             elif part == "experts" or part in ("router", "block_sparse_moe"):
                 roots[here if part != "block_sparse_moe" else ".".join(parts[:i + 1])] = "moe"
             elif part in _MLP_NAMES and i == len(parts) - 2:
@@ -203,6 +215,8 @@ def classify_module(shapes, config=None):
         return "gated-deltanet", _qkv_sizes(shapes, a_log[0], "fla gated_deltanet.py"), None
     if any(s.startswith("f_proj.") for s in names) and has("b_proj.weight"):
         return "kda", _qkv_sizes(shapes, a_log[0] if a_log else None, "fla kda.py"), None
+    if has("b_proj.weight") and has("q_proj.weight") and has("k_proj.weight") and a_log is None:
+        return "deltanet", _qkv_sizes(shapes, None, "fla delta_net.py"), None
     if any(s.startswith("gk_proj") for s in names):
         return "gla", _qkv_sizes(shapes, None, "fla gla.py"), None
     if "k_k" in leaves or any(s.startswith("w_lora") for s in names):
@@ -242,7 +256,7 @@ def classify_module(shapes, config=None):
         return kind, {}, None
     # ---- attention, mixtures of experts, MLPs
     if has("q_proj.weight") or has("qkv_proj.weight") or has("query_key_value.weight") or has("Wqkv.weight") \
-            or has("c_attn.weight") or has("attn.weight"):
+            or has("c_attn.weight") or has("attn.weight") or has("query.weight") or has("self.query.weight"):
         if has("g_proj.weight") and (any("g_norm" in s for s in names) or
                                      str(config.get("model_type", "")).startswith("retnet")):
             return "retnet", _qkv_sizes(shapes, None, "fla multiscale_retention.py"), None
@@ -250,7 +264,8 @@ def classify_module(shapes, config=None):
     if any(s.startswith("experts.") or s.startswith("router") or s.startswith("input_linear") and
            len(shapes[s]) == 3 for s in names):
         return "moe", _moe_sizes(shapes, config), None
-    if stems & {s for s in _MLP_NAMES} or any(s.split(".")[0] in _MLP_NAMES for s in names):
+    if stems & {s for s in _MLP_NAMES} or any(s.split(".")[0] in _MLP_NAMES for s in names) or \
+            {"key.weight", "value.weight"} <= names:
         return "mlp", _mlp_sizes(shapes), None
     return "unrecognised", {}, "no parameter names of a known layer: " + ", ".join(sorted(names))[:160]
 
@@ -335,14 +350,19 @@ def _mamba2_sizes(shapes, config):
 
 def _attention_sizes(shapes, config):
     out = {}
-    q = shapes.get("q_proj.weight")
+    q = shapes.get("q_proj.weight") or shapes.get("query.weight") or shapes.get("self.query.weight")
     o = shapes.get("o_proj.weight") or shapes.get("dense.weight") or shapes.get("out_proj.weight") or \
-        shapes.get("c_proj.weight") or shapes.get("proj.weight")
+        shapes.get("c_proj.weight") or shapes.get("proj.weight") or shapes.get("output.dense.weight")
     heads = config_value(config, "num_attention_heads", "num_heads", "n_head", "n_heads", "attention_heads")
     kv = config_value(config, "num_key_value_heads", "num_heads_kv", "n_query_groups", "num_kv_heads", "kv_heads")
     head_dim = config_value(config, "head_dim", "attention_head_dim", "kv_channels")
     if "q_norm.weight" in shapes:
         head_dim = int(shapes["q_norm.weight"][0])
+    if q is None and heads and o is not None:
+        conv1d = "c_attn.weight" in shapes  # GPT-2's Conv1D: weights stored (in, out)
+        width = o[1] if not conv1d else o[0]
+        head_dim = head_dim or width // int(heads)
+        kv = kv or heads
     if q is not None:
         width = q[0]
         if heads is None and head_dim:
@@ -353,7 +373,7 @@ def _attention_sizes(shapes, config):
             head_dim = width // int(heads)
         if heads and head_dim and width == 2 * int(heads) * int(head_dim):
             out["query_gate"] = "q_proj holds the query and an output gate (Qwen3-Next)"
-        v = shapes.get("v_proj.weight")
+        v = shapes.get("v_proj.weight") or shapes.get("value.weight") or shapes.get("self.value.weight")
         if v is not None and head_dim and v[0] % int(head_dim) == 0:
             kv = v[0] // int(head_dim)
     if heads is not None:
@@ -364,7 +384,7 @@ def _attention_sizes(shapes, config):
         out["heads"] = None
         out["heads_note"] = "the number of heads is not recorded (no config.json)"
     if o is not None:
-        out["d_model"] = int(o[0])
+        out["d_model"] = int(o[0] if "c_attn.weight" not in shapes else o[1])
     out["fused_qkv"] = q is None
     return out
 
@@ -423,13 +443,15 @@ def _mlp_sizes(shapes):
     for name in ("gate_proj", "up_proj", "fc1", "fc_1", "w1", "gate_up_proj", "input_linear", "c_fc"):
         if f"{name}.weight" in shapes:
             out["hidden"], out["d_model"] = (int(x) for x in shapes[f"{name}.weight"][:2])
+            if name == "c_fc":  # GPT-2's Conv1D stores (in, out)
+                out["hidden"], out["d_model"] = out["d_model"], out["hidden"]
             out["gated"] = name in ("gate_proj", "gate_up_proj", "w1") or "gate_proj.weight" in shapes
             break
     return out
 
 
-_TOP = (("embed", "embedding"), ("wte", "embedding"), ("embedding", "embedding"), ("lm_head", "output"),
-        ("norm", "norm"), ("ln_f", "norm"))
+_TOP = (("embed", "embedding"), ("wte", "embedding"), ("wpe", "embedding"), ("embedding", "embedding"),
+        ("lm_head", "output"), ("norm", "norm"), ("ln_f", "norm"))
 
 
 def _top_kind(name):
@@ -523,6 +545,15 @@ def _modules(rels, roots, shapes, config, index, prefix):
         kind, sizes, reason = classify_module({s: tuple(shapes[k]) for s, k in keys.items()}, config)
         name = (prefix + root).rstrip(".") if root else prefix.rstrip(".")
         entries[root] = ModelEntry(name, kind, index, dict(keys), sizes, reason=reason)
+    model_type = str(config.get("model_type", ""))
+    attn_cfg = config.get("attn") if isinstance(config.get("attn"), dict) else {}
+    attn_layers = attn_cfg.get("layers") if isinstance(attn_cfg.get("layers"), list) else []
+    for root, entry in list(entries.items()):
+        if entry.kind == "attention" and model_type in LINEAR_MODEL_TYPES and index not in attn_layers:
+            entry.kind = "linear-recurrence"
+            entry.reason = (f"an attention-named mixer of a {model_type} model (config.json model_type), not among "
+                            "its softmax-attention layers (attn.layers): read as that model's linear recurrence")
+            entry.sizes = dict(entry.sizes, model_type=model_type)
     for root, entry in list(entries.items()):
         if entry.kind == "mamba" and entry.sizes.get("fused_attention_rows"):
             attn = ModelEntry(entry.name + " (attention heads)", "attention", index, {},
@@ -583,6 +614,12 @@ def _modules(rels, roots, shapes, config, index, prefix):
 
     for root in sorted(entries, key=rank):
         out.append(entries[root])
+    if "intermediate" in others and "output" in others and "dense.weight" in others["intermediate"]:
+        keys = {f"intermediate.{k}": v for k, v in others.pop("intermediate").items()}
+        keys.update({f"output.{k}": v for k, v in others.pop("output").items()})
+        w = shapes[keys["intermediate.dense.weight"]]
+        out.append(ModelEntry((prefix + "intermediate").rstrip("."), "mlp", index, keys,
+                              {"hidden": int(w[0]), "d_model": int(w[1]), "gated": False}, norms=dict(norms)))
     for stem, keys in others.items():
         full = (prefix + stem).rstrip(".")
         types = config.get("layers_block_type") or config.get("layer_types") or []

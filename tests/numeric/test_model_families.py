@@ -292,3 +292,58 @@ def test_a_layer_at_a_time_the_embedding_is_never_read(tmp_path):
     tracemalloc.stop()
     assert report["layers"][1]["kind"] == "mamba2"
     assert peak < 12 * 1024 * 1024, peak
+
+
+def test_more_linear_recurrences_and_a_linear_attention_model(tmp_path):
+    rng = np.random.default_rng(10)
+    w = lambda *s: rng.standard_normal(s)  # noqa: E731
+    gla = {"q_proj.weight": w(8, D), "k_proj.weight": w(8, D), "v_proj.weight": w(8, D), "g_proj.weight": w(8, D),
+           "gk_proj.0.weight": w(2, D), "gk_proj.1.weight": w(8, 2), "gk_proj.1.bias": w(8), "o_proj.weight": w(D, 8),
+           "g_norm_swish_gate.weight": np.ones(4)}
+    retnet = {k: v for k, v in gla.items() if not k.startswith("gk_proj")}
+    delta = {"q_proj.weight": w(8, D), "k_proj.weight": w(8, D), "v_proj.weight": w(8, D), "b_proj.weight": w(2, D),
+             "o_proj.weight": w(D, 8), "o_norm.weight": np.ones(4)}
+    rwkv7 = {"x_r": w(1, 1, D), "x_w": w(1, 1, D), "k_k": w(D), "k_a": w(D), "r_k": w(2, 4),
+             "r_proj.weight": w(D, D), "k_proj.weight": w(D, D), "v_proj.weight": w(D, D), "o_proj.weight": w(D, D),
+             "w_lora.lora.0.weight": w(2, D), "w_lora.lora.2.weight": w(D, 2), "w_lora.lora.2.bias": w(D)}
+    rwkv_ffn = {"x_k": w(1, 1, D), "key.weight": w(16, D), "value.weight": w(D, 16)}
+    rwkv6 = {"x_proj.0.weight": w(4, D), "x_bias": w(5, D), "r_proj.weight": w(D, D), "k_proj.weight": w(D, D),
+             "v_proj.weight": w(D, D), "g_proj.weight": w(D, D), "bonus": w(2, 4), "o_proj.weight": w(D, D),
+             "w_proj.linear.weight": w(D, D)}
+    mlstm = {"q.weight": w(8, D), "k.weight": w(8, D), "v.weight": w(8, D), "igate_preact.weight": w(2, D),
+             "igate_preact.bias": w(2), "fgate_preact.weight": w(2, D), "fgate_preact.bias": w(2),
+             "ogate_preact.weight": w(8, D), "out_proj.weight": w(D, 8)}
+    t = {"model.embeddings.weight": w(20, D), **prefixed("model.layers.0.attn", gla),
+         **prefixed("model.layers.1.attn", retnet), **prefixed("model.layers.2.attn", delta),
+         **prefixed("model.layers.3.attn", rwkv7), **prefixed("model.layers.3.ffn", rwkv_ffn),
+         **prefixed("model.layers.4.attn", rwkv6), **prefixed("model.layers.5.mlstm_layer", mlstm),
+         **prefixed("model.layers.5.ffn", {"proj_up.weight": w(16, D), "proj_down.weight": w(D, 16)})}
+    folder = write_model(tmp_path / "fla", t)
+    assert [k for _, k in _map(folder)] == ["embedding", "gla", "retnet", "deltanet", "rwkv7", "mlp", "rwkv6",
+                                            "mlstm", "mlp"]
+    # a linear-attention model: its q/k/v/o mixers are linear recurrences, but in the layers attn.layers names
+    lin = {"model.embeddings.weight": w(20, D), **prefixed("model.layers.0.attn", attention(rng, D)),
+           **prefixed("model.layers.1.attn", attention(rng, D)), **prefixed("model.layers.1.mlp", mlp(rng, D))}
+    folder = write_model(tmp_path / "lin", lin, {"model_type": "linear_attn", "attn": {"layers": [1],
+                                                                                     "num_heads": 2}})
+    assert [k for _, k in _map(folder)] == ["embedding", "linear-recurrence", "attention", "mlp"]
+    report = analyse_model(folder, 64)
+    assert report["layers"][1]["status"] == "not analysed" and "linear_attn" in report["layers"][1]["reason"]
+
+
+def test_gpt2_conv1d_weights(tmp_path):
+    rng = np.random.default_rng(11)
+    t = {"transformer.wte.weight": rng.standard_normal((20, D)), "transformer.wpe.weight": rng.standard_normal((16, D)),
+         "transformer.ln_f.weight": np.ones(D)}
+    p = "transformer.h.0"
+    c_attn, c_proj = rng.standard_normal((D, 3 * D)), rng.standard_normal((D, D))
+    t.update({f"{p}.ln_1.weight": np.ones(D), f"{p}.attn.c_attn.weight": c_attn, f"{p}.attn.c_proj.weight": c_proj,
+              f"{p}.attn.bias": np.ones((1, 1, 16, 16)), f"{p}.mlp.c_fc.weight": rng.standard_normal((D, 4 * D)),
+              f"{p}.mlp.c_proj.weight": rng.standard_normal((4 * D, D))})
+    folder = write_model(tmp_path / "gpt2", t, {"model_type": "gpt2", "n_head": 2})
+    assert [k for _, k in _map(folder)] == ["embedding", "embedding", "attention", "mlp", "norm"]
+    layers = analyse_model(folder, 64)["layers"]
+    assert layers[3]["sizes"]["hidden"] == 4 * D and layers[2]["head_dim"] == 4
+    Wv, Wo = c_attn[:, 2 * D:].T, c_proj.T
+    assert layers[2]["value_ranks"] == [np.linalg.matrix_rank(Wo[:, h * 4:(h + 1) * 4] @ Wv[h * 4:(h + 1) * 4])
+                                        for h in range(2)]
