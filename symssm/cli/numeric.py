@@ -63,17 +63,22 @@ def add_model(p):
 
 
 def token_ids(text):
-    """``--tokens``: comma-separated non-negative integers, 1 to 4096 of them."""
+    """``--tokens``: comma-separated non-negative integers, 1 to 4096 of them (argparse reports a refusal)."""
+    import argparse
+
     parts = [p.strip() for p in str(text).split(",") if p.strip()]
     if not parts or len(parts) > 4096 or not all(p.isdigit() and len(p) <= 12 for p in parts):
-        raise InputError("--tokens takes 1 to 4096 comma-separated token ids (non-negative integers)")
+        raise argparse.ArgumentTypeError(f"must be 1 to 4096 comma-separated token ids (non-negative integers), got "
+                                         f"{str(text)[:60]!r}")
     return [int(p) for p in parts]
 
 
 def input_length(text):
-    """``--input-length``: an integer from 1 to 1024."""
+    """``--input-length``: an integer from 1 to 1024 (argparse reports a refusal)."""
+    import argparse
+
     if not str(text).isdigit() or not 1 <= int(text) <= 1024:
-        raise InputError("--input-length takes an integer from 1 to 1024")
+        raise argparse.ArgumentTypeError(f"must be an integer from 1 to 1024, got {str(text)[:60]!r}")
     return int(text)
 
 

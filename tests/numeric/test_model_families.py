@@ -347,3 +347,17 @@ def test_gpt2_conv1d_weights(tmp_path):
     Wv, Wo = c_attn[:, 2 * D:].T, c_proj.T
     assert layers[2]["value_ranks"] == [np.linalg.matrix_rank(Wo[:, h * 4:(h + 1) * 4] @ Wv[h * 4:(h + 1) * 4])
                                         for h in range(2)]
+
+
+def test_bad_folders_and_options_are_refused_in_one_line(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    bad = write_model(tmp_path / "badcfg", {"model.embed_tokens.weight": np.ones((4, D))})
+    (bad / "config.json").write_text("[1, 2]")
+    folder, _, _ = jamba(tmp_path, np.random.default_rng(12))
+    for argv, word in (([str(tmp_path / "empty")], "no weights"), ([str(bad)], "not a JSON object"),
+                       ([str(folder), "--tokens", "1,x"], "token ids"), ([str(folder), "--tokens", "50"],
+                                                                         "outside the embedding"),
+                       ([str(folder), "--input-length", "0"], "from 1 to 1024")):
+        assert main(["model"] + argv) == 2
+        err = capsys.readouterr().err
+        assert word in err and err.count("\n") == 1, err
