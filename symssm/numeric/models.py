@@ -1134,7 +1134,8 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
     ckpt = ckpt or Checkpoint(path)
     config = ckpt.config
     entries = entries if entries is not None else model_map({k: ckpt.shape(k) for k in ckpt.names}, config)
-    if not any(e.kind not in ("unrecognised", "embedding", "norm", "output") and not (e.kind in LTI_KINDS and e.reason)
+    if not any(e.kind not in ("unrecognised", "embedding", "norm", "output", "buffer") and
+               not (e.kind in LTI_KINDS and e.reason)
                for e in entries):
         problems = [f"{e.name}: {e.reason}" for e in entries if e.kind in LTI_KINDS and e.reason]
         if problems:
@@ -1212,7 +1213,7 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
                               "the framework (symssm framework), not evaluated from checkpoints here")
             if entry.reason:
                 rec["reason"] = entry.reason
-        elif entry.kind in ("embedding", "norm", "output"):
+        elif entry.kind in ("embedding", "norm", "output", "buffer"):
             rec["status"] = "listed"
         else:
             rec.update(status="not recognised", reason=entry.reason or "no parameter names of a known layer")

@@ -279,7 +279,7 @@ def plot_model(report, path=None, *, inputs=(), certified=None):
     curves = []
     for layer, parts in _flat_layers(report):
         hw = layer.get("highway") or {}
-        if layer["kind"] in ("embedding", "norm", "output"):
+        if layer["kind"] in ("embedding", "norm", "output", "buffer"):
             continue
         names.append(layer["name"])
         kinds.append(layer["kind"])

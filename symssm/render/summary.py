@@ -331,7 +331,7 @@ def _layer_lines(layer, tolerance, indent="  "):
 def model_summary(report, tolerance):
     """``symssm model``: one block per layer, every layer in order (lines of text), labelled numerical."""
     layers = report["layers"]
-    counted = [x for x in layers if x["kind"] not in ("embedding", "norm", "output")]
+    counted = [x for x in layers if x["kind"] not in ("embedding", "norm", "output", "buffer")]
     lti = [layer for layer in layers if "numerical_head_count" in layer]
     head = (f"NUMERICAL RESULTS (float64): not certificates; {len(counted)} layer(s)"
             + (f" of a {terminal_safe(str(report['model_type']))} model" if report.get("model_type") else "")

@@ -43,7 +43,7 @@ LABELS = {"mamba": "Mamba", "mamba2": "Mamba-2", "mamba3": "Mamba-3", "gated-del
           "kda": "Kimi Delta Attention", "deltanet": "DeltaNet", "gla": "GLA", "rwkv6": "RWKV-6", "rwkv7": "RWKV-7", "mlstm": "mLSTM",
           "retnet": "RetNet (multi-scale retention)", "attention": "attention", "mlp": "MLP", "moe": "MoE",
           "s4d": "S4D", "s4-diag": "S4 SSMKernelDiag", "s5": "S5", "lru": "LRU", "parallel": "parallel",
-          "shared": "shared block", "embedding": "embedding", "norm": "norm", "output": "output head",
+          "shared": "shared block", "embedding": "embedding", "buffer": "buffer (rotary frequencies)", "norm": "norm", "output": "output head",
           "unrecognised": "unrecognised", "linear-recurrence": "linear recurrence (unrecognised variant)"}
 #: Selective SSM mixers (their operator depends on the input).
 SSM_KINDS = ("mamba", "mamba2", "mamba3")
@@ -450,14 +450,13 @@ def _mlp_sizes(shapes):
     return out
 
 
-_TOP = (("embed", "embedding"), ("wte", "embedding"), ("wpe", "embedding"), ("embedding", "embedding"),
-        ("lm_head", "output"), ("norm", "norm"), ("ln_f", "norm"))
+_TOP = (("embed", "embedding"), ("wte", "embedding"), ("wpe", "embedding"),
+        ("embedding", "embedding"), ("lm_head", "output"), ("norm", "norm"), ("ln_f", "norm"))
 
 
 def _top_kind(name):
-    last = name.split(".")[-1].lower()
     for word, kind in _TOP:
-        if word in last:
+        if word in name.lower().split(".")[-1]:
             return kind
     return "unrecognised"
 
@@ -502,7 +501,7 @@ def model_map(shapes, config=None):
         top = {s: ks for s, ks in top.items() if ks}
     pre, post = [], []
     for stem, keys in top.items():
-        kind = _top_kind(stem)
+        kind = "buffer" if all(k.endswith("inv_freq") for k in keys) else _top_kind(stem)
         entry = ModelEntry(stem, kind, None, {nk[len(stem) + 1:] if nk != stem else "weight": k
                                                for nk, k in keys.items()})
         w = next(iter(keys.values()))

@@ -361,3 +361,31 @@ def test_bad_folders_and_options_are_refused_in_one_line(tmp_path, capsys):
         assert main(["model"] + argv) == 2
         err = capsys.readouterr().err
         assert word in err and err.count("\n") == 1, err
+
+
+def test_sharded_safetensors_folder_and_rotary_buffers(tmp_path):
+    """model.safetensors.index.json: the shards are read as one checkpoint; a top-level inv_freq is a buffer."""
+    from checkpoint_tools import write_safetensors
+
+    folder, t, config = jamba(tmp_path, np.random.default_rng(13))
+    shard = tmp_path / "sharded"
+    shard.mkdir()
+    names = sorted(t)
+    halves = {"model-00001-of-00002.safetensors": names[:len(names) // 2],
+              "model-00002-of-00002.safetensors": names[len(names) // 2:]}
+    for file, keys in halves.items():
+        write_safetensors(shard / file, {k: t[k] for k in keys})
+    write_safetensors(shard / "model-00002-of-00002.safetensors",
+                      {**{k: t[k] for k in halves["model-00002-of-00002.safetensors"]},
+                       "model.rotary_emb.inv_freq": np.ones(2)})
+    index = {"weight_map": {k: f for f, keys in halves.items() for k in keys}}
+    index["weight_map"]["model.rotary_emb.inv_freq"] = "model-00002-of-00002.safetensors"
+    (shard / "model.safetensors.index.json").write_text(json.dumps(index))
+    (shard / "config.json").write_text(json.dumps(config))
+    one = analyse_model(folder, 64, tolerance=1e-6)
+    two = analyse_model(shard, 64, tolerance=1e-6)
+    kinds = [x["kind"] for x in two["layers"]]
+    assert kinds.count("buffer") == 1 and not two["skipped"]
+    strip = [x for x in two["layers"] if x["kind"] != "buffer"]
+    assert [x["name"] for x in strip] == [x["name"] for x in one["layers"]]
+    assert strip[1]["approximation_error"] == one["layers"][1]["approximation_error"]
