@@ -200,6 +200,11 @@ def plot_heads(results, path=None, *, inputs=(), certified=None, tolerance=None,
     return fig
 
 
+def _short_name(name):
+    """A layer's name for a tick label: its last three components (``layers.3.mamba``)."""
+    return ".".join(name.replace("/", ".").split(".")[-3:])[-32:]
+
+
 def _flat_layers(report):
     for layer in report["layers"]:
         if layer["kind"] == "parallel":
@@ -300,7 +305,7 @@ def plot_model(report, path=None, *, inputs=(), certified=None):
     top.bar(x, [s or 0 for s in states], width, label="effective state (Hankel)")
     top.bar([i + width for i in x], [p or 0 for p in paths], width, label="attention paths (heads)")
     top.set_xticks(x)
-    top.set_xticklabels([n[-24:] for n in names], rotation=60, ha="right", fontsize=6)
+    top.set_xticklabels([_short_name(n) for n in names], rotation=60, ha="right", fontsize=6)
     top.set_title("layers: head counts, ranks and attention paths")
     top.legend(fontsize=7)
     n = report.get("n", 1024)
@@ -311,7 +316,7 @@ def plot_model(report, path=None, *, inputs=(), certified=None):
         if not K:
             continue
         ys = [max(K * r ** d, 1e-300) for d in ds]
-        bottom.plot(ds, ys, "-" if "certified" in str(status) else "--", linewidth=1, label=name[-24:])
+        bottom.plot(ds, ys, "-" if "certified" in str(status) else "--", linewidth=1, label=_short_name(name))
         if cross:
             bottom.plot([cross], [K * r ** cross], "o", markersize=3, color="black")
     if bound:
