@@ -111,5 +111,5 @@ def test_an_unknown_layer_kind_lists_the_table(toy):
     from symssm.errors import InputError
     from symssm.sources.layers import layer_from_data
 
-    with pytest.raises(InputError, match="the layer kinds are selective-ssm, .*, operator, shift-mixer"):
+    with pytest.raises(InputError, match="the layer kinds are selective-ssm, .*, operator, .*, mlstm, shift-mixer"):
         layer_from_data({"kind": "nonsense", "n": 1})

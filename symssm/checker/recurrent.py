@@ -195,8 +195,8 @@ def _carry(kind, f, t, w):
         s = f["beta"][t] * _dot(k, w)
         alpha = f["alpha"][t] if kind == "gated-deltanet" else _ONE
         return [alpha * (x - s * y) for x, y in zip(w, k)]
-    if kind == "rwkv6":  # c_ij reads S_{i-1}: token t applies the decay of token t - 1
-        return [a * x for a, x in zip(f["w"][t - 1], w)]
+    if kind == "rwkv6":
+        return [a * x for a, x in zip(f["w"][t], w)]
     if kind == "rwkv7":  # S_t = S_{t-1}(diag(w_t) + a_t b_t^T): on the key side, diag(w_t) + b_t a_t^T
         s = _dot(f["a"][t], w)
         return [a * x + b * s for a, x, b in zip(f["w"][t], w, f["b"][t])]
@@ -242,7 +242,10 @@ def _coefficients(kind, f, n):
         c[(j, j)] = _own(kind, f, j)
         w = _written(kind, f, j)
         for i in range(j + 1, n):
-            w = _carry(kind, f, i, w)
+            if kind != "rwkv6":
+                w = _carry(kind, f, i, w)
+            elif i > j + 1:  # RWKV-6 reads S_{i-1}: the decays of tokens j+1 .. i-1
+                w = _carry(kind, f, i - 1, w)
             c[(i, j)] = _dot(_read_out(kind, f, i), w)
     return c
 

@@ -22,12 +22,12 @@ Mamba-2 SSD               ``a_i I``                        ``dt_i B_i``    ``C_i
 RetNet                    ``gamma I``                      ``k_i``         ``q_i``       ``q_i . k_i``
 GLA                       ``diag(alpha_i)``                ``k_i``         ``q_i``       ``q_i . k_i``
 (Gated) DeltaNet          ``alpha_i (I - beta_i k_i k_i^T)``  ``beta_i k_i``  ``q_i``       ``beta_i q_i . k_i``
-RWKV-6                    ``diag(w_{i-1})``                ``k_i``         ``r_i``       ``r_i^T diag(u) k_i``
+RWKV-6                    ``diag(w_i)``, read before       ``k_i``         ``r_i``       ``r_i^T diag(u) k_i``
 RWKV-7                    ``diag(w_i) + b_i a_i^T``        ``k_i``         ``r_i``       ``r_i . k_i``
 mLSTM                     ``f_i I``                        ``i_i k_i``     ``q_i / den_i``  ``i_i q_i . k_i / den_i``
 ========================  ===============================  ==============  ============  ==================================
 
-(DeltaNet: ``alpha_i = 1``.  RWKV-7's bonus ``(r_i . (rk (.) k_i)) v_i`` is added after the norm, as the reference
+(DeltaNet: ``alpha_i = 1``.  RWKV-6 reads the state before token i's decay: ``c_ij = r_i^T M_{i-1} ... M_{j+1} k_j``.  RWKV-7's bonus ``(r_i . (rk (.) k_i)) v_i`` is added after the norm, as the reference
 code does.)  Each transition is ``diag(e_i) + u_i v_i^T`` (a diagonal and at most one rank-one term).
 
 **The wrappers** act on the value path and on the output, shared by every kind (all optional):
@@ -58,9 +58,7 @@ from ..errors import InputError, LimitError, ShapeError
 from ..formats.rationals import format_rational, to_fraction
 from .layers import MAX_LAYER_WORK, MAX_TOKENS, Layer, _check_blocks, _matrix, _sequence
 
-__all__ = ["HEAD_FIELDS", "recurrent_work", "read_mamba2_ssd", "read_retnet", "read_gla", "read_deltanet",
-           "read_gated_deltanet", "read_rwkv6", "read_rwkv7", "read_mlstm", "recurrent_json", "head_cores",
-           "value_taps", "output_chain", "MAX_HEADS", "MAX_TAPS"]
+__all__ = ["HEAD_FIELDS", "recurrent_work", "head_cores", "value_taps", "output_chain", "MAX_HEADS", "MAX_TAPS"]
 
 #: Most heads of a recurrent layer.
 MAX_HEADS = 64
@@ -72,18 +70,18 @@ MAX_TAPS = 16
 _TOKENS, _ROWS, _VECTOR, _SCALAR = "tokens", "rows", "vector", "scalar"
 
 #: The head fields of each kind, in the order the spec writes them: ``(field, shape, required)``.  Keyed by the
-#: reader's own name (the kinds' names live only in :mod:`.layer_kinds`).
+#: kind's reader (the kinds' names live only in :mod:`.layer_kinds`).
 HEAD_FIELDS = {
-    "mamba2_ssd": (("a", _TOKENS, True), ("dt", _TOKENS, False), ("B", _ROWS, True), ("C", _ROWS, True),
+    "read_mamba2_ssd": (("a", _TOKENS, True), ("dt", _TOKENS, False), ("B", _ROWS, True), ("C", _ROWS, True),
                    ("D", _SCALAR, False)),
-    "retnet": (("q", _ROWS, True), ("k", _ROWS, True), ("gamma", _SCALAR, True)),
-    "gla": (("q", _ROWS, True), ("k", _ROWS, True), ("alpha", _ROWS, True)),
-    "deltanet": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True)),
-    "gated_deltanet": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True), ("alpha", _TOKENS, True)),
-    "rwkv6": (("r", _ROWS, True), ("k", _ROWS, True), ("w", _ROWS, True), ("u", _VECTOR, True)),
-    "rwkv7": (("r", _ROWS, True), ("k", _ROWS, True), ("w", _ROWS, True), ("a", _ROWS, True), ("b", _ROWS, True),
+    "read_retnet": (("q", _ROWS, True), ("k", _ROWS, True), ("gamma", _SCALAR, True)),
+    "read_gla": (("q", _ROWS, True), ("k", _ROWS, True), ("alpha", _ROWS, True)),
+    "read_deltanet": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True)),
+    "read_gated_deltanet": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True), ("alpha", _TOKENS, True)),
+    "read_rwkv6": (("r", _ROWS, True), ("k", _ROWS, True), ("w", _ROWS, True), ("u", _VECTOR, True)),
+    "read_rwkv7": (("r", _ROWS, True), ("k", _ROWS, True), ("w", _ROWS, True), ("a", _ROWS, True), ("b", _ROWS, True),
               ("rk", _VECTOR, False)),
-    "mlstm": (("q", _ROWS, True), ("k", _ROWS, True), ("i", _TOKENS, True), ("f", _TOKENS, True),
+    "read_mlstm": (("q", _ROWS, True), ("k", _ROWS, True), ("i", _TOKENS, True), ("f", _TOKENS, True),
               ("den", _TOKENS, False)),
 }
 
@@ -111,7 +109,7 @@ def recurrent_work(n, p, m, heads, dk, dv_total, lags):
     Examples
     --------
     >>> recurrent_work(4, 2, 2, 1, 1, 2, 0)
-    160
+    240
     """
     pairs = n * (n + 1) // 2
     return pairs * (4 * heads * dk + (lags + 1 + 2 * p) * dv_total * m)
@@ -241,42 +239,42 @@ def _read(data, name, fields):
 
 def read_mamba2_ssd(data, name):
     """A Mamba-2 SSD layer: per head the decays ``a``, optional steps ``dt``, ``B``, ``C`` per token, skip ``D``."""
-    return _read(data, name, HEAD_FIELDS["mamba2_ssd"])
+    return _read(data, name, HEAD_FIELDS["read_mamba2_ssd"])
 
 
 def read_retnet(data, name):
     """A RetNet (multi-scale retention) layer: per head ``q``, ``k`` per token and the fixed decay ``gamma``."""
-    return _read(data, name, HEAD_FIELDS["retnet"])
+    return _read(data, name, HEAD_FIELDS["read_retnet"])
 
 
 def read_gla(data, name):
     """A gated linear attention layer: per head ``q``, ``k`` and the key gate ``alpha`` per token."""
-    return _read(data, name, HEAD_FIELDS["gla"])
+    return _read(data, name, HEAD_FIELDS["read_gla"])
 
 
 def read_deltanet(data, name):
     """A DeltaNet layer: per head ``q``, ``k`` and the writing strength ``beta`` per token."""
-    return _read(data, name, HEAD_FIELDS["deltanet"])
+    return _read(data, name, HEAD_FIELDS["read_deltanet"])
 
 
 def read_gated_deltanet(data, name):
     """A Gated DeltaNet layer: DeltaNet's fields and the scalar decay ``alpha`` per token."""
-    return _read(data, name, HEAD_FIELDS["gated_deltanet"])
+    return _read(data, name, HEAD_FIELDS["read_gated_deltanet"])
 
 
 def read_rwkv6(data, name):
     """An RWKV-6 time-mix layer: per head ``r``, ``k``, the decay ``w`` per token and the bonus ``u``."""
-    return _read(data, name, HEAD_FIELDS["rwkv6"])
+    return _read(data, name, HEAD_FIELDS["read_rwkv6"])
 
 
 def read_rwkv7(data, name):
     """An RWKV-7 time-mix layer: per head ``r``, ``k``, ``w``, ``a``, ``b`` per token and the bonus weight ``rk``."""
-    return _read(data, name, HEAD_FIELDS["rwkv7"])
+    return _read(data, name, HEAD_FIELDS["read_rwkv7"])
 
 
 def read_mlstm(data, name):
     """An mLSTM layer: per head ``q``, ``k``, the input and forget gates ``i``, ``f`` and the divisor ``den``."""
-    return _read(data, name, HEAD_FIELDS["mlstm"])
+    return _read(data, name, HEAD_FIELDS["read_mlstm"])
 
 
 # ---------------------------------------------------------------- writing
@@ -316,10 +314,11 @@ def _dot(u, v, zero):
 
 
 def head_cores(layer, convert=None):
-    """Per head and token, ``(e_i, u_i, w_i, k~_i, q_i, d_i, post_i)``: ``M_i = diag(e_i) + u_i w_i^T``.
+    """Per head and token, ``(e_i, u_i, w_i, k~_i, q_i, d_i, post_i, before)``: ``M_i = diag(e_i) + u_i w_i^T``.
 
     ``u_i``, ``w_i`` are None where ``M_i`` is diagonal; ``post_i`` is RWKV-7's bonus coefficient added after the
-    norm (0 for the other kinds).  ``convert`` maps each number first (``float`` for the numeric path).
+    norm (0 for the other kinds); ``before`` is True where token i reads the state before its own transition
+    (RWKV-6: ``c_ij = q_i^T M_{i-1} ... M_{j+1} k~_j``).  ``convert`` maps each number first (``float`` for the numeric path).
 
     Parameters
     ----------
@@ -336,13 +335,12 @@ def head_cores(layer, convert=None):
     c = convert or (lambda x: x)
     n, dk = layer.n, layer.param("dk")
     one, zero = c(Fraction(1)), c(Fraction(0))
-    ones = tuple(one for _ in range(dk))
     out = []
     for head in layer.param("heads"):
         f = {key: _convert(value, c) for key, value in head}
         rows = []
         for i in range(n):
-            rows.append(_core(f, i, n, dk, one, zero, ones))
+            rows.append(_core(f, i, n, dk, one, zero))
         out.append(rows)
     return out
 
@@ -357,57 +355,63 @@ def _convert(value, c):
     return c(value)
 
 
-def _core(f, i, n, dk, one, zero, ones):
+def _core(f, i, n, dk, one, zero):
     """The per-token core of one head from its fields (the kind is told by its field names)."""
     keys = set(f)
     if "gamma" in keys:  # RetNet: M = gamma I
         q, k = f["q"][i], f["k"][i]
-        return tuple(f["gamma"] for _ in range(dk)), None, None, k, q, _dot(q, k, zero), zero
+        return tuple(f["gamma"] for _ in range(dk)), None, None, k, q, _dot(q, k, zero), zero, False
     if "B" in keys:  # Mamba-2 SSD: M = a_i I, k~ = dt_i B_i, q = C_i, d = dt_i C_i . B_i + D
         dt = one if f["dt"] is None else f["dt"][i]
         kt = tuple(dt * x for x in f["B"][i])
         q = f["C"][i]
         d = _dot(q, kt, zero) + (zero if f["D"] is None else f["D"])
-        return tuple(f["a"][i] for _ in range(dk)), None, None, kt, q, d, zero
+        return tuple(f["a"][i] for _ in range(dk)), None, None, kt, q, d, zero, False
     if "beta" in keys:  # (Gated) DeltaNet: M = alpha_i (I - beta_i k_i k_i^T), k~ = beta_i k_i
         alpha = f["alpha"][i] if f.get("alpha") is not None else one
         q, k, beta = f["q"][i], f["k"][i], f["beta"][i]
         kt = tuple(beta * x for x in k)
         return (tuple(alpha for _ in range(dk)), tuple(-alpha * beta * x for x in k), k, kt, q,
-                _dot(q, kt, zero), zero)
-    if "u" in keys:  # RWKV-6: c_ij = r_i^T diag(w_{i-1}) ... diag(w_{j+1}) k_j, c_ii = r_i^T diag(u) k_i
+                _dot(q, kt, zero), zero, False)
+    if "u" in keys:  # RWKV-6: c_ij = r_i^T diag(w_{i-1}) ... diag(w_{j+1}) k_j (the state before token i's decay)
         r, k = f["r"][i], f["k"][i]
-        e = f["w"][i - 1] if i > 0 else ones
-        return e, None, None, k, r, sum((a * b * c for a, b, c in zip(r, f["u"], k)), zero), zero
+        return f["w"][i], None, None, k, r, sum((a * b * c for a, b, c in zip(r, f["u"], k)), zero), zero, True
     if "rk" in keys:  # RWKV-7: M_i = diag(w_i) + b_i a_i^T; bonus (r_i . (rk (.) k_i)) after the norm
         r, k = f["r"][i], f["k"][i]
         post = zero if f["rk"] is None else sum((a * b * c for a, b, c in zip(r, f["rk"], k)), zero)
-        return f["w"][i], f["b"][i], f["a"][i], k, r, _dot(r, k, zero), post
+        return f["w"][i], f["b"][i], f["a"][i], k, r, _dot(r, k, zero), post, False
     if "den" in keys:  # mLSTM: M = f_i I, k~ = i_i k_i, q = q_i / den_i
         den = one if f["den"] is None else f["den"][i]
         q = tuple(x / den for x in f["q"][i])
         kt = tuple(f["i"][i] * x for x in f["k"][i])
-        return tuple(f["f"][i] for _ in range(dk)), None, None, kt, q, _dot(q, kt, zero), zero
+        return tuple(f["f"][i] for _ in range(dk)), None, None, kt, q, _dot(q, kt, zero), zero, False
     # GLA: M = diag(alpha_i)
     q, k = f["q"][i], f["k"][i]
-    return f["alpha"][i], None, None, k, q, _dot(q, k, zero), zero
+    return f["alpha"][i], None, None, k, q, _dot(q, k, zero), zero, False
 
 
 def coefficients(cores, zero):
     """The head's coefficients ``c[i][j]`` (0-based, ``j <= i``) from its per-token cores."""
     n = len(cores)
     c = [[zero] * n for _ in range(n)]
+
+    def carry(core, w):
+        e, u, v = core[:3]
+        if u is None:
+            return tuple(a * b for a, b in zip(e, w))
+        s = _dot(v, w, zero)
+        return tuple(a * b + x * s for a, b, x in zip(e, w, u))
+
     for j in range(n):
         c[j][j] = cores[j][5]
         w = cores[j][3]
         for i in range(j + 1, n):
-            e, u, v, _, q, _, _ = cores[i]
-            if u is None:
-                w = tuple(a * b for a, b in zip(e, w))
+            if cores[i][7]:  # token i reads the state before its transition: M_{i-1} ... M_{j+1}
+                if i > j + 1:
+                    w = carry(cores[i - 1], w)
             else:
-                s = _dot(v, w, zero)
-                w = tuple(a * b + x * s for a, b, x in zip(e, w, u))
-            c[i][j] = _dot(q, w, zero)
+                w = carry(cores[i], w)
+            c[i][j] = _dot(cores[i][4], w, zero)
     return c
 
 
