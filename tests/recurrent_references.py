@@ -187,7 +187,7 @@ def forward(family, t, X, config=None):
     """The layer's output on X (T x hidden), by the family's reference code."""
     c = config or {}
     T = X.shape[0]
-    if family == "gla":
+    if family == "fla-gla":
         H = c["num_heads"]
         q, k, v = X @ t["q_proj.weight"].T, X @ t["k_proj.weight"].T, X @ t["v_proj.weight"].T
         if "q_conv1d.weight" in t:
@@ -205,7 +205,7 @@ def forward(family, t, X, config=None):
         g = (X @ t["g_proj.weight"].T).reshape(T, H, -1)
         o = _rms(o, t["g_norm_swish_gate.weight"], 1e-5) * _silu(g)
         return o.reshape(T, -1) @ t["o_proj.weight"].T
-    if family == "retnet":
+    if family == "fla-retnet":
         H = c["num_heads"]
         q, k, v = ((X @ t[f"{n}_proj.weight"].T).reshape(T, H, -1) for n in "qkv")
         d = q.shape[-1]
@@ -222,13 +222,13 @@ def forward(family, t, X, config=None):
         g = (X @ t["g_proj.weight"].T).reshape(T, H, -1)
         o = _rms(o, t["g_norm_swish_gate.weight"], 1e-5) * _silu(g)
         return o.reshape(T, -1) @ t["o_proj.weight"].T
-    if family in ("deltanet", "gated-deltanet"):
+    if family in ("fla-deltanet", "fla-gated-deltanet"):
         q, k, v = (_silu(_causal_conv(X @ t[f"{n}_proj.weight"].T, t[f"{n}_conv1d.weight"])) for n in "qkv")
         H = t["b_proj.weight"].shape[0]
         q, k, v = (a.reshape(T, H, -1) for a in (q, k, v))
         q, k = _l2(q), _l2(k)
         beta = _sig(X @ t["b_proj.weight"].T)
-        if family == "gated-deltanet":
+        if family == "fla-gated-deltanet":
             g = -np.exp(t["A_log"]) * np.logaddexp(0, X @ t["a_proj.weight"].T + t["dt_bias"])
         else:
             g = np.zeros((T, H))
@@ -269,7 +269,7 @@ def forward(family, t, X, config=None):
                 o[i, h] = (q[i, h] * dk ** -0.5) @ S
         o = _rms(o, t["norm.weight"], 1e-6) * _silu(z)
         return o.reshape(T, -1) @ t["out_proj.weight"].T
-    if family == "rwkv6":
+    if family == "fla-rwkv6":
         hidden = X.shape[1]
         H, K = t["bonus"].shape
         shifted = np.vstack([np.zeros((1, hidden)), X[:-1]])
@@ -296,7 +296,7 @@ def forward(family, t, X, config=None):
                 S = S * np.exp(w[i, h])[:, None] + kv
         o = _layer_norm(o, t["g_norm.weight"].reshape(H, -1), 1e-5).reshape(T, -1) * _silu(g)
         return o @ t["o_proj.weight"].T
-    if family == "rwkv7":
+    if family == "fla-rwkv7":
         hidden = X.shape[1]
         H, K = t["r_k"].shape
         shifted = np.vstack([np.zeros((1, hidden)), X[:-1]])
@@ -318,7 +318,8 @@ def forward(family, t, X, config=None):
         for h in range(H):  # S (V x K) = S diag(exp w) + (S (-kk)) (kk a)^T + v k^T; o = S r
             S = np.zeros((v.shape[-1], K))
             for i in range(T):
-                S = S * np.exp(w[i, h])[None] + np.outer(S @ (-kk[i, h]), kk[i, h] * a[i, h]) + np.outer(v[i, h], k[i, h])
+                S = (S * np.exp(w[i, h])[None] + np.outer(S @ (-kk[i, h]), kk[i, h] * a[i, h])
+                     + np.outer(v[i, h], k[i, h]))
                 o[i, h] = S @ r[i, h]
         o = _layer_norm(o, t["g_norm.weight"].reshape(H, -1), K * 1e-5)
         o = o + (r * k * t["r_k"]).sum(-1, keepdims=True) * v

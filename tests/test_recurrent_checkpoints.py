@@ -1,4 +1,4 @@
-"""Checkpoint layers of today's linear-recurrence families read as layer kinds (symssm/sources/recurrent_checkpoints.py).
+"""Checkpoint layers of today's linear-recurrence families read as layer kinds (sources/recurrent_checkpoints.py).
 
 Tiny tensors with each family's real parameter names; the layer kind's blocks on the input must give the layer's
 output by an independent transcription of the reference code (tests/recurrent_references.py): y_i = sum_j W_ij x_j.
@@ -23,21 +23,22 @@ def _r(rng, *shape, scale=0.5):
 
 def tensors(family, rng):
     """(tensors, config) of one tiny layer: hidden 4, two heads."""
-    if family == "gla":  # H = 2, key 4 (d_k 2), value 4 (d_v 2), short convolutions of 3 taps
+    if family == "fla-gla":  # H = 2, key 4 (d_k 2), value 4 (d_v 2), short convolutions of 3 taps
         return {"q_proj.weight": _r(rng, 4, D), "k_proj.weight": _r(rng, 4, D), "v_proj.weight": _r(rng, 4, D),
                 "g_proj.weight": _r(rng, 4, D), "gk_proj.0.weight": _r(rng, 2, D), "gk_proj.1.weight": _r(rng, 4, 2),
-                "gk_proj.1.bias": _r(rng, 4), "g_norm_swish_gate.weight": 1 + _r(rng, 2), "o_proj.weight": _r(rng, D, 4),
+                "gk_proj.1.bias": _r(rng, 4), "g_norm_swish_gate.weight": 1 + _r(rng, 2),
+                "o_proj.weight": _r(rng, D, 4),
                 "q_conv1d.weight": _r(rng, 4, 1, 3), "k_conv1d.weight": _r(rng, 4, 1, 3),
                 "v_conv1d.weight": _r(rng, 4, 1, 3)}, {"num_heads": 2}
-    if family == "retnet":
+    if family == "fla-retnet":
         return {"q_proj.weight": _r(rng, 4, D), "k_proj.weight": _r(rng, 4, D), "v_proj.weight": _r(rng, 4, D),
                 "g_proj.weight": _r(rng, 4, D), "g_norm_swish_gate.weight": 1 + _r(rng, 2),
                 "o_proj.weight": _r(rng, D, 4)}, {"num_heads": 2}
-    if family in ("deltanet", "gated-deltanet"):
+    if family in ("fla-deltanet", "fla-gated-deltanet"):
         t = {"q_proj.weight": _r(rng, 4, D), "k_proj.weight": _r(rng, 4, D), "v_proj.weight": _r(rng, 4, D),
              "b_proj.weight": _r(rng, 2, D), "q_conv1d.weight": _r(rng, 4, 1, 3), "k_conv1d.weight": _r(rng, 4, 1, 3),
              "v_conv1d.weight": _r(rng, 4, 1, 3), "o_norm.weight": 1 + _r(rng, 2), "o_proj.weight": _r(rng, D, 4)}
-        if family == "gated-deltanet":
+        if family == "fla-gated-deltanet":
             t.update({"a_proj.weight": _r(rng, 2, D), "A_log": _r(rng, 2), "dt_bias": _r(rng, 2),
                       "g_proj.weight": _r(rng, 4, D)})
         return t, {}
@@ -47,7 +48,7 @@ def tensors(family, rng):
                 "norm.weight": 1 + _r(rng, 2), "out_proj.weight": _r(rng, D, 4)}, \
             {"linear_num_key_heads": 1, "linear_num_value_heads": 2, "linear_key_head_dim": 2,
              "linear_value_head_dim": 2}
-    if family == "rwkv6":
+    if family == "fla-rwkv6":
         R = 2
         return {"x_proj.0.mu": _r(rng, D), "x_proj.0.linear.weight": _r(rng, 5 * R, D),
                 "x_proj.2.weight": _r(rng, D, 5 * R), "x_bias": _r(rng, 5, D), "r_proj.linear.weight": _r(rng, 4, D),
@@ -55,7 +56,7 @@ def tensors(family, rng):
                 "w_proj.linear.lora.2.bias": _r(rng, 4), "k_proj.linear.weight": _r(rng, 4, D),
                 "v_proj.linear.weight": _r(rng, 4, D), "g_proj.linear.weight": _r(rng, 4, D), "bonus": _r(rng, 2, 2),
                 "g_norm.weight": 1 + _r(rng, 4), "o_proj.weight": _r(rng, D, 4)}, {}
-    if family == "rwkv7":
+    if family == "fla-rwkv7":
         t = {f"x_{n}": _r(rng, 1, 1, D) for n in "rwkvag"}
         t.update({"k_k": _r(rng, 4), "k_a": _r(rng, 4), "r_k": _r(rng, 2, 2), "r_proj.weight": _r(rng, 4, D),
                   "k_proj.weight": _r(rng, 4, D), "v_proj.weight": _r(rng, 4, D), "o_proj.weight": _r(rng, D, 4),
@@ -78,7 +79,8 @@ def tensors(family, rng):
     raise ValueError(family)
 
 
-FAMILIES = ["gla", "retnet", "deltanet", "gated-deltanet", "qwen3-next", "rwkv6", "rwkv7", "mamba2", "xlstm"]
+FAMILIES = ["fla-gla", "fla-retnet", "fla-deltanet", "fla-gated-deltanet", "qwen3-next", "fla-rwkv6", "fla-rwkv7",
+            "mamba2", "xlstm"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -103,7 +105,7 @@ def test_the_kind_reproduces_the_reference_forward_pass(family):
 
 
 def test_the_seeded_input_is_documented_and_reproducible():
-    t, config = tensors("retnet", np.random.default_rng(0))
+    t, config = tensors("fla-retnet", np.random.default_rng(0))
     a = recurrent_layer(t, config=config, n=3, seed=5)
     b = recurrent_layer(t, config=config, n=3, seed=5)
     assert np.array_equal(a.X, np.random.default_rng(5).standard_normal((3, D))) and a.layer == b.layer
@@ -124,9 +126,9 @@ def test_one_gla_head_from_a_checkpoint_certifies_one_and_two_with_its_gate():
 def test_unknown_and_incomplete_layers_are_refused():
     with pytest.raises(InputError, match="not a layer of a known linear-recurrence family"):
         recurrent_layer({"foo.weight": np.zeros((2, 2))})
-    t, config = tensors("gated-deltanet", np.random.default_rng(0))
+    t, config = tensors("fla-gated-deltanet", np.random.default_rng(0))
     del t["dt_bias"]
     with pytest.raises(InputError, match="dt_bias"):
-        recurrent_layer(t, "gated-deltanet")
+        recurrent_layer(t, "fla-gated-deltanet")
     assert recognise(["A_log", "dt_bias", "in_proj.weight", "conv1d.weight", "D"]) == "mamba2"
     assert recognise(["self_attn.q_proj.weight"]) is None

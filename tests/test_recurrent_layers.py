@@ -255,3 +255,44 @@ def test_a_corrupted_layer_is_rejected():
 def test_bad_specs_are_refused_in_one_sentence(spec, message):
     with pytest.raises(InputError, match=message):
         layer_from_data(spec)
+
+
+# ---------------------------------------------------------------- the selective-SSM form and theorems for every input
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_selective_form_has_the_same_blocks(kind):
+    from symssm.sources.recurrent_family import selective_family_spec
+
+    spec = random_spec(kind, random.Random(5), n=3, H=2, dk=2, dv=1, m=2, wrappers=True)
+    spec["conv"] = spec["conv"][:2]
+    form = layer_from_data(selective_family_spec(spec))
+    assert form.kind == "selective-ssm" and dict(operator_blocks(form)) == blocks(spec)
+
+
+def test_a_gla_head_with_its_gate_for_every_gate_and_decay():
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    spec = {"kind": "gla", "name": "GLA head, gated", "parameters": ["a2", "g1", "g2"], "V": [[1, 0], [0, 1]],
+            "gate": [[1, "g1"], [1, "g2"]], "heads": [{"q": [[1], [1]], "k": [[1], [1]], "alpha": [["1/2"], ["a2"]]}]}
+    layer = parametric_layer_from_data(spec)
+    assert layer.kind == "selective-ssm" and layer.name == "GLA head, gated (as a selective SSM)"
+    cert = certify(layer)
+    assert cert["interaction_rank"] == 2 and cert["complete"] and cert.check().verified
+    assert cert.at(a2=3, g1=2, g2=2)["interaction_rank"] == 1  # equal gates: one value map
+    assert cert.at(a2=0, g1=2, g2=5)["interaction_rank"] == 2
+    plain = dict(spec, parameters=["a2"], gate=None)
+    del plain["gate"]
+    assert certify(parametric_layer_from_data(plain))["interaction_rank"] == 1
+
+
+def test_retnet_and_mamba2_heads_are_single_head_for_every_decay():
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    retnet = {"kind": "retnet", "parameters": ["gamma", "q2"], "V": [[1]],
+              "heads": [{"q": [[1], ["q2"], [1]], "k": [[1], [1], [2]], "gamma": "gamma"}]}
+    cert = certify(parametric_layer_from_data(retnet))
+    assert cert["interaction_rank"] == 1 and cert.check().verified
+    ssd = {"kind": "mamba2-ssd", "parameters": ["a2", "a3"], "V": [[1, 0], [0, 1]],
+           "heads": [{"a": [1, "a2", "a3"], "B": [[1], [2], [1]], "C": [[1], [1], [3]]}]}
+    cert = certify(parametric_layer_from_data(ssd))
+    assert cert["interaction_rank"] == 1 and cert["complete"]

@@ -30,7 +30,8 @@ from . import recurrent
 MAX_TOKENS = 256
 MAX_BLOCKS = 20_000
 MAX_LAYER_WORK = 1_000_000
-LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention", "operator") + recurrent.RECURRENT_KINDS
+LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention",
+               "operator") + recurrent.RECURRENT_KINDS
 RULE = ("W_ij = sum_h alpha^h_ij V_h with V_h = W at the h-th witness block; alpha^h_ij = 1 if (i,j) is "
         "that block, the listed coefficient for a listed block, 0 otherwise")
 _ZERO = Fraction(0)

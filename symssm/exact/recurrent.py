@@ -14,7 +14,7 @@ Examples
 
 from fractions import Fraction
 
-from ..sources.recurrent import coefficients, head_cores, output_chain, value_taps
+from ..sources.recurrent import check_work, coefficients, head_cores, output_chain, value_taps
 
 __all__ = ["recurrent_blocks", "head_coefficients"]
 
@@ -48,7 +48,13 @@ def recurrent_blocks(layer):
     Returns
     -------
     dict
+
+    Raises
+    ------
+    LimitError
+        If forming them takes more multiply-adds than the limit the checker shares.
     """
+    check_work(layer)
     n, m = layer.n, layer.m
     c = head_coefficients(layer)
     E = value_taps(layer)

@@ -56,7 +56,8 @@ def describe_mamba2_ssd(s):
     """Mamba-2's SSD layer."""
     return _sentence("Mamba-2 SSD", "$h_i = a_i h_{i-1} + \\Delta_i B_i x_i^{\\top}$, $y_i = h_i^{\\top} C_i + D x_i$"
                      " per head, $B_i$, $C_i$ shared by the head's channels",
-                     "$c_{ij} = (a_i \\cdots a_{j+1}) \\Delta_j (C_i \\cdot B_j)$ and $c_{ii} = \\Delta_i C_i \\cdot B_i + D$",
+                     "$c_{ij} = (a_i \\cdots a_{j+1}) \\Delta_j (C_i \\cdot B_j)$ and "
+                     "$c_{ii} = \\Delta_i C_i \\cdot B_i + D$",
                      s)
 
 

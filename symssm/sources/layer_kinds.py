@@ -40,7 +40,7 @@ __all__ = ["LayerKind", "KINDS", "REFERENCES", "of", "names", "SELECTIVE_SSM", "
 #: holds it: a module may load a field only if its own stage is that stage or above.
 REFERENCES = {"reader": "sources", "writer": "sources", "exact": "exact", "certificate": "certificate",
               "numeric": "numeric", "describe": "render", "objects": "render", "family_reader": "sources",
-              "family_at": "sources", "family_blocks": "exact", "family_words": "render"}
+              "family_at": "sources", "family_blocks": "exact", "family_words": "render", "family_form": "sources"}
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,10 @@ class LayerKind:
     family_words : str, optional
         ``family_words(system)``: what the layer is, in a phrase of the family theorem, and its scaled blocks.
     no_family : str
-        Why a layer of this kind with parameters is refused (when ``family_reader`` is None).
+        Why a layer of this kind with parameters is refused (when ``family_reader`` and ``family_form`` are None).
+    family_form : str, optional
+        ``family_form(data)``: the spec of another kind with the same blocks, whose family theorem a spec of this
+        kind with parameters gets (a linear-recurrence layer written as a selective SSM).
     """
 
     name: str
@@ -108,6 +111,7 @@ class LayerKind:
     family_blocks: Optional[str] = None
     family_words: Optional[str] = None
     no_family: str = "this layer kind has no theorem for every parameter value: certify it on a concrete input"
+    family_form: Optional[str] = None
 
     def load(self, what):
         """The function a field names, imported on first use (None where the row names none).
@@ -182,8 +186,7 @@ def _recurrent(name, own):
         reader=f"sources.recurrent:read_{own}", writer="sources.recurrent:recurrent_json",
         exact="exact.recurrent:recurrent_blocks", numeric="numeric.recurrent:recurrent_rows",
         describe=f"render.recurrent:describe_{own}", objects="render.recurrent:recurrent_objects",
-        no_family="a linear-recurrence layer with parameters is certified through its selective-SSM form: write it "
-                  "with symssm.sources.recurrent_family.selective_family_spec and certify that spec")
+        family_form="sources.recurrent_family:selective_family_spec")
 
 
 MAMBA2_SSD = _recurrent("mamba2-ssd", "mamba2_ssd")

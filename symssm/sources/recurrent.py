@@ -15,20 +15,18 @@ kind has scalar coefficients ``c_ij`` and the head's output is ``o_i = sum_{j <=
 
 for per-token ``M_i`` (``d_k x d_k``), ``k~_i``, ``q_i`` and a diagonal coefficient ``d_i``:
 
-========================  ===============================  ==============  ============  ==================================
-kind                      ``M_i``                          ``k~_i``        ``q_i``       ``d_i``
-========================  ===============================  ==============  ============  ==================================
-Mamba-2 SSD               ``a_i I``                        ``dt_i B_i``    ``C_i``       ``dt_i C_i . B_i + D``
-RetNet                    ``gamma I``                      ``k_i``         ``q_i``       ``q_i . k_i``
-GLA                       ``diag(alpha_i)``                ``k_i``         ``q_i``       ``q_i . k_i``
-(Gated) DeltaNet          ``alpha_i (I - beta_i k_i k_i^T)``  ``beta_i k_i``  ``q_i``       ``beta_i q_i . k_i``
-RWKV-6                    ``diag(w_i)``, read before       ``k_i``         ``r_i``       ``r_i^T diag(u) k_i``
-RWKV-7                    ``diag(w_i) + b_i a_i^T``        ``k_i``         ``r_i``       ``r_i . k_i``
-mLSTM                     ``f_i I``                        ``i_i k_i``     ``q_i / den_i``  ``i_i q_i . k_i / den_i``
-========================  ===============================  ==============  ============  ==================================
+- Mamba-2 SSD: ``M_i = a_i I``, ``k~_i = dt_i B_i``, ``q_i = C_i``, ``d_i = dt_i C_i . B_i + D``;
+- RetNet: ``M_i = gamma I``, ``k~_i = k_i``, ``q_i``, ``d_i = q_i . k_i``;
+- GLA: ``M_i = diag(alpha_i)``, ``k~_i = k_i``, ``q_i``, ``d_i = q_i . k_i``;
+- DeltaNet and Gated DeltaNet: ``M_i = alpha_i (I - beta_i k_i k_i^T)``, ``k~_i = beta_i k_i``, ``q_i``,
+  ``d_i = beta_i q_i . k_i`` (DeltaNet: ``alpha_i = 1``);
+- RWKV-6: ``M_i = diag(w_i)``, ``k~_i = k_i``, ``q_i = r_i``, ``d_i = r_i^T diag(u) k_i``; token i reads the state
+  before its own decay, so ``c_ij = r_i^T M_{i-1} ... M_{j+1} k_j``;
+- RWKV-7: ``M_i = diag(w_i) + b_i a_i^T``, ``k~_i = k_i``, ``q_i = r_i``, ``d_i = r_i . k_i``; its bonus
+  ``(r_i . (rk (.) k_i)) v_i`` is added after the norm, as the reference code does;
+- mLSTM: ``M_i = f_i I``, ``k~_i = i_i k_i``, ``q_i / den_i``, ``d_i = i_i q_i . k_i / den_i``.
 
-(DeltaNet: ``alpha_i = 1``.  RWKV-6 reads the state before token i's decay: ``c_ij = r_i^T M_{i-1} ... M_{j+1} k_j``.  RWKV-7's bonus ``(r_i . (rk (.) k_i)) v_i`` is added after the norm, as the reference
-code does.)  Each transition is ``diag(e_i) + u_i v_i^T`` (a diagonal and at most one rank-one term).
+Each transition is ``diag(e_i) + u_i w_i^T`` (a diagonal and at most one rank-one term).
 
 **The wrappers** act on the value path and on the output, shared by every kind (all optional):
 
@@ -58,7 +56,7 @@ from ..errors import InputError, LimitError, ShapeError
 from ..formats.rationals import format_rational, to_fraction
 from .layers import MAX_LAYER_WORK, MAX_TOKENS, Layer, _check_blocks, _matrix, _sequence
 
-__all__ = ["HEAD_FIELDS", "recurrent_work", "head_cores", "value_taps", "output_chain", "MAX_HEADS", "MAX_TAPS"]
+__all__ = ["HEAD_FIELDS", "recurrent_work", "check_work", "head_cores", "value_taps", "output_chain", "MAX_HEADS", "MAX_TAPS"]
 
 #: Most heads of a recurrent layer.
 MAX_HEADS = 64
@@ -88,6 +86,28 @@ HEAD_FIELDS = {
 #: The layer's own fields (beside ``kind``, ``name`` and ``heads``) in the order the JSON writes them.
 LAYER_FIELDS = ("V", "out", "gate", "norm", "shift", "conv", "value_gate")
 _NORM_FIELDS = ("scale", "weight", "center", "after_gate")
+
+
+def check_work(layer):
+    """Refuse a layer whose exact blocks cost more than the limit the checker shares (the numeric path has none).
+
+    Parameters
+    ----------
+    layer : Layer
+        A recurrent layer.
+
+    Raises
+    ------
+    LimitError
+        If forming its exact blocks takes more than ``MAX_LAYER_WORK`` multiply-adds.
+    """
+    conv, shift = layer.param("conv"), layer.param("shift")
+    lags = (len(conv) - 1 if conv is not None else 0) + (1 if shift is not None else 0)
+    work = recurrent_work(layer.n, layer.p, layer.m, len(layer.param("heads")), layer.param("dk"),
+                          len(layer.param("V")), lags)
+    if work > MAX_LAYER_WORK:
+        raise LimitError(f"forming this layer's exact blocks takes about {work} multiply-adds; the limit (shared "
+                         f"with the checker) is {MAX_LAYER_WORK}: use the numeric path (symssm numeric)")
 
 
 def recurrent_work(n, p, m, heads, dk, dv_total, lags):
@@ -226,11 +246,7 @@ def _read(data, name, fields):
         conv = _matrix(conv, "conv", (len(conv), dv_total))
     value_gate = data.get("value_gate")
     value_gate = None if value_gate is None else _matrix(value_gate, "value_gate", (n, dv_total))
-    lags = (len(conv) - 1 if conv is not None else 0) + (1 if shift is not None else 0)
     _check_blocks(n, n * (n + 1) // 2)
-    work = recurrent_work(n, p, m, H, dk, dv_total, lags)
-    if work > MAX_LAYER_WORK:
-        raise LimitError(f"forming this layer's blocks takes about {work} multiply-adds; the limit is {MAX_LAYER_WORK}")
     heads = tuple(tuple((f, head[f]) for f, _, _ in fields) for head in heads)
     params = (("heads", heads), ("V", V), ("out", out), ("gate", gate), ("norm", norm), ("shift", shift),
               ("conv", conv), ("value_gate", value_gate), ("dk", dk))
@@ -300,8 +316,9 @@ def recurrent_json(params):
         value = params[key]
         if key == "norm" and value is not None:
             norm = dict(value)
-            out[key] = {"scale": _text(norm["scale"]), "weight": None if norm["weight"] is None else _text(norm["weight"]),
-                        "center": norm["center"], "after_gate": norm["after_gate"]}
+            weight = None if norm["weight"] is None else _text(norm["weight"])
+            out[key] = {"scale": _text(norm["scale"]), "weight": weight, "center": norm["center"],
+                        "after_gate": norm["after_gate"]}
         else:
             out[key] = None if value is None else _text(value)
     return out
@@ -318,7 +335,8 @@ def head_cores(layer, convert=None):
 
     ``u_i``, ``w_i`` are None where ``M_i`` is diagonal; ``post_i`` is RWKV-7's bonus coefficient added after the
     norm (0 for the other kinds); ``before`` is True where token i reads the state before its own transition
-    (RWKV-6: ``c_ij = q_i^T M_{i-1} ... M_{j+1} k~_j``).  ``convert`` maps each number first (``float`` for the numeric path).
+    (RWKV-6: ``c_ij = q_i^T M_{i-1} ... M_{j+1} k~_j``).  ``convert`` maps each number first (``float`` for the
+    numeric path).
 
     Parameters
     ----------

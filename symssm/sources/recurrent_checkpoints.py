@@ -11,23 +11,23 @@ is linear in ``x_j``, bias terms (the affine part) left out.
 
 Families (``family=``; :func:`recognise` tells one from the names):
 
-``"gla"``             fla ``GatedLinearAttention``: ``q_proj``, ``k_proj``, ``v_proj``, ``gk_proj.0/1``, ``g_proj``,
-                      ``g_norm_swish_gate`` or ``g_norm``, ``o_proj``, optional ``q/k/v_conv1d``
-``"retnet"``          fla ``MultiScaleRetention``: ``q_proj``, ``k_proj``, ``v_proj``, ``g_proj``, the norm, ``o_proj``;
-                      rotary embedding on q, k; ``gamma_h = 1 - 2^(-5-h)``
-``"deltanet"``        fla ``DeltaNet``: ``q_proj``, ``k_proj``, ``v_proj``, ``b_proj``, ``q/k/v_conv1d``, ``o_norm``,
-                      optional ``g_proj``, ``o_proj``
-``"gated-deltanet"``  fla ``GatedDeltaNet``: DeltaNet's and ``a_proj``, ``A_log``, ``dt_bias``
-``"qwen3-next"``      transformers ``Qwen3NextGatedDeltaNet`` (``linear_attn``): ``in_proj_qkvz``, ``in_proj_ba``,
-                      ``conv1d``, ``A_log``, ``dt_bias``, ``norm``, ``out_proj``
-``"rwkv6"``           fla ``RWKV6Attention``: ``x_proj.0.mu``, ``x_proj.0.linear``, ``x_proj.2``, ``x_bias``,
-                      ``r/w/k/v/g_proj.linear``, ``bonus``, ``g_norm``, ``o_proj``
-``"rwkv7"``           fla ``RWKV7Attention``: ``x_r .. x_g``, ``k_k``, ``k_a``, ``r_k``, ``r/k/v/o_proj``, ``w/v/a/g_lora``,
-                      ``g_norm``
-``"mamba2"``          transformers ``Mamba2Mixer`` and mamba_ssm ``Mamba2``: ``in_proj``, ``conv1d``, ``dt_bias``,
-                      ``A_log``, ``D``, ``norm``, ``out_proj`` (the gated RMSNorm: gate, then norm per group)
-``"xlstm"``           transformers xLSTM ``mLSTMLayer``: ``q``, ``k``, ``v``, ``igate_preact``, ``fgate_preact``,
-                      ``ogate_preact``, ``multihead_norm``, ``out_proj``
+- ``"fla-gla"``: fla ``GatedLinearAttention``: ``q_proj``, ``k_proj``, ``v_proj``, ``gk_proj.0/1``, ``g_proj``,
+  ``g_norm_swish_gate`` or ``g_norm``, ``o_proj``, optional ``q/k/v_conv1d``;
+- ``"fla-retnet"``: fla ``MultiScaleRetention``: ``q_proj``, ``k_proj``, ``v_proj``, ``g_proj``, the norm,
+  ``o_proj``; the rotary embedding on q, k; ``gamma_h = 1 - 2^(-5-h)``;
+- ``"fla-deltanet"``: fla ``DeltaNet``: ``q_proj``, ``k_proj``, ``v_proj``, ``b_proj``, ``q/k/v_conv1d``,
+  ``o_norm``, optional ``g_proj``, ``o_proj``;
+- ``"fla-gated-deltanet"``: fla ``GatedDeltaNet``: DeltaNet's and ``a_proj``, ``A_log``, ``dt_bias``;
+- ``"qwen3-next"``: transformers ``Qwen3NextGatedDeltaNet`` (``linear_attn``): ``in_proj_qkvz``, ``in_proj_ba``,
+  ``conv1d``, ``A_log``, ``dt_bias``, ``norm``, ``out_proj``;
+- ``"fla-rwkv6"``: fla ``RWKV6Attention``: ``x_proj.0.mu``, ``x_proj.0.linear``, ``x_proj.2``, ``x_bias``,
+  ``r/w/k/v/g_proj.linear``, ``bonus``, ``g_norm``, ``o_proj``;
+- ``"fla-rwkv7"``: fla ``RWKV7Attention``: ``x_r .. x_g``, ``k_k``, ``k_a``, ``r_k``, ``r/k/v/o_proj``,
+  ``w/v/a/g_lora``, ``g_norm``;
+- ``"mamba2"``: transformers ``Mamba2Mixer`` and mamba_ssm ``Mamba2``: ``in_proj``, ``conv1d``, ``dt_bias``,
+  ``A_log``, ``D``, ``norm``, ``out_proj`` (the gated RMSNorm: the gate, then the norm per group);
+- ``"xlstm"``: transformers xLSTM ``mLSTMLayer``: ``q``, ``k``, ``v``, ``igate_preact``, ``fgate_preact``,
+  ``ogate_preact``, ``multihead_norm``, ``out_proj``.
 
 Sizes a checkpoint does not record come from ``config`` (the keys of the family's ``config.json``), with the
 reference code's defaults.  What is read, and any part left out (RWKV-7's value residual without ``v_first``), is
@@ -43,7 +43,7 @@ Examples
 ...      "g_norm.weight": np.ones(2), "o_proj.weight": rng.normal(size=(3, 4))}
 >>> reading = recurrent_layer(t, n=3, seed=1)
 >>> reading.family, reading.layer.kind, (reading.layer.n, reading.layer.p, reading.layer.m)
-('gla', 'gla', (3, 3, 3))
+('fla-gla', 'gla', (3, 3, 3))
 """
 
 from dataclasses import dataclass, field
@@ -57,9 +57,9 @@ from . import layer_kinds
 __all__ = ["RecurrentReading", "recurrent_layer", "recognise", "FAMILIES", "seeded_input"]
 
 #: The families read, and the layer kind each becomes.
-FAMILIES = {"gla": layer_kinds.GLA, "retnet": layer_kinds.RETNET, "deltanet": layer_kinds.DELTANET,
-            "gated-deltanet": layer_kinds.GATED_DELTANET, "qwen3-next": layer_kinds.GATED_DELTANET,
-            "rwkv6": layer_kinds.RWKV6, "rwkv7": layer_kinds.RWKV7, "mamba2": layer_kinds.MAMBA2_SSD,
+FAMILIES = {"fla-gla": layer_kinds.GLA, "fla-retnet": layer_kinds.RETNET, "fla-deltanet": layer_kinds.DELTANET,
+            "fla-gated-deltanet": layer_kinds.GATED_DELTANET, "qwen3-next": layer_kinds.GATED_DELTANET,
+            "fla-rwkv6": layer_kinds.RWKV6, "fla-rwkv7": layer_kinds.RWKV7, "mamba2": layer_kinds.MAMBA2_SSD,
             "xlstm": layer_kinds.MLSTM}
 
 
@@ -123,29 +123,29 @@ def recognise(names):
     >>> recognise(["A_log", "dt_bias", "in_proj.weight", "conv1d.weight", "D", "out_proj.weight"])
     'mamba2'
     >>> recognise(["q_proj.weight", "k_proj.weight", "v_proj.weight", "a_proj.weight", "b_proj.weight", "A_log"])
-    'gated-deltanet'
+    'fla-gated-deltanet'
     """
     s = {str(x).replace("/", ".") for x in names}
     has = lambda prefix: any(x == prefix or x.startswith(prefix + ".") for x in s)  # noqa: E731
     if has("in_proj_qkvz") and has("in_proj_ba"):
         return "qwen3-next"
     if has("r_k") and has("k_k") and has("w_lora"):
-        return "rwkv7"
+        return "fla-rwkv7"
     if has("bonus") and has("x_proj") and has("w_proj"):
-        return "rwkv6"
+        return "fla-rwkv6"
     if has("igate_preact") and has("fgate_preact"):
         return "xlstm"
     if has("a_proj") and has("b_proj") and has("A_log"):
-        return "gated-deltanet"
+        return "fla-gated-deltanet"
     if has("b_proj") and has("q_proj") and not has("A_log"):
-        return "deltanet"
+        return "fla-deltanet"
     if has("gk_proj"):
-        return "gla"
+        return "fla-gla"
     if has("A_log") and has("in_proj") and has("conv1d") and has("D"):
         return "mamba2"
     if has("q_proj") and has("k_proj") and has("v_proj") and has("g_proj") and has("o_proj") \
             and (has("g_norm_swish_gate") or has("g_norm")):
-        return "retnet"
+        return "fla-retnet"
     return None
 
 
@@ -564,8 +564,8 @@ def _rwkv7(t, X, config, v_first):
     p.bonus = np.repeat(bonus, dv, axis=1) * p.values
     p.gate = _lora(t, "g_lora", lerp("g"), "sigmoid")
     p.out = t["o_proj.weight"]
-    p.notes.append(f"RWKV-7: {H} heads, d_k = {dk}; w = exp(-e^-1/2 sigmoid(w_lora)); a = -kk, b = kk * sigmoid(a_lora); "
-                   "the bonus (r . (r_k k)) v after the GroupNorm, then the gate")
+    p.notes.append(f"RWKV-7: {H} heads, d_k = {dk}; w = exp(-e^-1/2 sigmoid(w_lora)); a = -kk, "
+                   "b = kk * sigmoid(a_lora); the bonus (r . (r_k k)) v after the GroupNorm, then the gate")
     return p
 
 
@@ -683,9 +683,9 @@ def recurrent_layer(tensors, family=None, *, config=None, n=8, seed=0, X=None, n
     if X.ndim != 2 or X.shape[1] != hidden:
         raise ShapeError(f"X must be n x {hidden} (the layer's input width), got {X.shape}")
     try:
-        p = {"gla": _gla, "retnet": _retnet, "deltanet": lambda *a: _delta(*a, gated=False),
-             "gated-deltanet": lambda *a: _delta(*a, gated=True), "qwen3-next": _qwen3_next, "rwkv6": _rwkv6,
-             "rwkv7": lambda *a: _rwkv7(*a, v_first), "mamba2": _mamba2, "xlstm": _xlstm}[family](t, X, config)
+        p = {"fla-gla": _gla, "fla-retnet": _retnet, "fla-deltanet": lambda *a: _delta(*a, gated=False),
+             "fla-gated-deltanet": lambda *a: _delta(*a, gated=True), "qwen3-next": _qwen3_next, "fla-rwkv6": _rwkv6,
+             "fla-rwkv7": lambda *a: _rwkv7(*a, v_first), "mamba2": _mamba2, "xlstm": _xlstm}[family](t, X, config)
     except KeyError as exc:
         raise InputError(f"{family}: the tensor or setting {exc.args[0]!r} is missing") from None
     except ValueError as exc:
@@ -696,9 +696,10 @@ def recurrent_layer(tensors, family=None, *, config=None, n=8, seed=0, X=None, n
 
 def _hidden(t, family):
     """The layer's input width from its first projection."""
-    first = {"gla": "q_proj.weight", "retnet": "q_proj.weight", "deltanet": "q_proj.weight",
-             "gated-deltanet": "q_proj.weight", "qwen3-next": "in_proj_qkvz.weight", "rwkv6": "r_proj.linear.weight",
-             "rwkv7": "r_proj.weight", "mamba2": "in_proj.weight", "xlstm": "q.weight"}[family]
+    first = {"fla-gla": "q_proj.weight", "fla-retnet": "q_proj.weight", "fla-deltanet": "q_proj.weight",
+             "fla-gated-deltanet": "q_proj.weight", "qwen3-next": "in_proj_qkvz.weight",
+             "fla-rwkv6": "r_proj.linear.weight", "fla-rwkv7": "r_proj.weight", "mamba2": "in_proj.weight",
+             "xlstm": "q.weight"}[family]
     if first not in t:
         raise InputError(f"{family}: the tensor {first!r} is missing")
     return t[first].shape[1]
