@@ -296,3 +296,39 @@ def test_retnet_and_mamba2_heads_are_single_head_for_every_decay():
            "heads": [{"a": [1, "a2", "a3"], "B": [[1], [2], [1]], "C": [[1], [1], [3]]}]}
     cert = certify(parametric_layer_from_data(ssd))
     assert cert["interaction_rank"] == 1 and cert["complete"]
+
+
+def test_the_framework_rows_of_the_recurrent_layers_are_their_theorems_at_the_seeded_point():
+    from symssm.catalog import _framework_layers, _recurrent_rows
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    rows = {layer.name: (label, bound, layer, every) for label, bound, layer, every in _framework_layers(0, 4, 2)}
+    expected = {"gla-head": 1, "gla-head-gated": 2, "retnet-H2": 2, "gated-deltanet-conv": 2, "rwkv6-shift": 2}
+    for name, spec, what, point in _recurrent_rows(random.Random(0), 4, 2):
+        label, bound, layer, (words, every) = rows[name]
+        assert layer.kind == spec["kind"] and words == what and every["parameters"] == list(point)
+        assert interaction_rank(layer) == expected[name], name
+        form = parametric_layer_from_data(every)  # the row's layer for every value, as a selective SSM
+        at = form.at({x: F(v) for x, v in _seeded(layer, every).items()})
+        assert dict(operator_blocks(at)) == dict(operator_blocks(layer)), name
+        assert set(_seeded(layer, every)) == set(point)
+
+
+def _seeded(layer, every):
+    """The parameter values of a framework row: read back from the row's layer where the spec names them."""
+    found = {}
+
+    def walk(spec, value):
+        if isinstance(spec, str) and spec in every["parameters"]:
+            found[spec] = value
+        elif isinstance(spec, list):
+            for s, v in zip(spec, value):
+                walk(s, v)
+        elif isinstance(spec, dict):
+            for key, s in spec.items():
+                if key in value:
+                    walk(s, value[key])
+
+    system = layer_json(layer)
+    walk({k: v for k, v in every.items() if k not in ("kind", "name", "parameters")}, system)
+    return found
