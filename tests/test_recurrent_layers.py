@@ -332,3 +332,17 @@ def _seeded(layer, every):
     system = layer_json(layer)
     walk({k: v for k, v in every.items() if k not in ("kind", "name", "parameters")}, system)
     return found
+
+
+def test_the_theorems_of_every_kind_compile_without_overfull_boxes(tmp_path):
+    from latex_tools import TWO_COLUMN, colliding_words, compile_all, require_tools
+
+    require_tools()
+    fragments = []
+    for kind in KINDS:
+        spec = random_spec(kind, random.Random(1), n=3, H=1, dk=2, dv=2, m=2, wrappers=True)
+        spec["conv"] = spec["conv"][:2]
+        fragments.append(certify(layer_from_data(spec)).to_latex())
+    boxes, text = compile_all(tmp_path, fragments, TWO_COLUMN)
+    assert not [b for b in boxes if b > 1.0] and not colliding_words(tmp_path / "doc.pdf")
+    assert "linear along the value path" in text and "RWKV-7" in text

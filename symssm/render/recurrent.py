@@ -17,7 +17,7 @@ def _heads(s):
 
 
 def _wrappers(s):
-    """The value path and output chain, in words, and the convention."""
+    """The value path and the output chain, in words."""
     parts = []
     if s.get("shift") is not None:
         parts.append("the token shift $\\tilde x_k = x_k + \\delta_k \\odot (x_{k-1} - x_k)$")
@@ -25,31 +25,29 @@ def _wrappers(s):
         L = len(s["conv"])
         parts.append(f"a causal convolution of ${L}$ tap{'s' if L != 1 else ''} per value channel")
     if s.get("value_gate") is not None:
-        parts.append("per-token factors on the value channels")
-    value = "the values $v_j = V x_j$" if not parts else "the values $v_j$ from $V$ with " + ", ".join(parts)
+        parts.append("per-token factors $\\sigma_j$ on the value channels")
+    value = ("the values are $v_j = V x_j$" if not parts else
+             "the values $v_j$ come from $V$ through " + ", ".join(parts)) + " (head $h$ takes its share of them)"
     out = []
     norm = s.get("norm")
-    gate = s.get("gate") is not None
     if norm is not None:
         groups = len(norm["scale"][0]) if norm["scale"] else 1
-        what = "a normalisation" + (" with the mean removed" if norm.get("center") else "") + \
-            f" over ${groups}$ group{'s' if groups != 1 else ''} (its scale that of this input)"
-        out.append(what)
-    if gate:
-        out.append("the output gate $G_i = \\mathrm{diag}(g_i)$" + (" before the normalisation"
-                                                                      if norm is not None and norm.get("after_gate")
-                                                                      else ""))
+        out.append("a normalisation" + (" with the mean removed" if norm.get("center") else "")
+                   + f" over ${groups}$ group{'s' if groups != 1 else ''}, its scale that of this input")
+    if s.get("gate") is not None:
+        out.append("the output gate $G_i = \\mathrm{diag}(g_i)$"
+                   + (" applied before the normalisation" if norm is not None and norm.get("after_gate") else ""))
     if s.get("out") is not None:
         out.append("the output map $W_O$")
-    text = value
-    if out:
-        text += "; the heads' outputs pass through " + ", ".join(out)
-    return text + " (every quantity other than the value path is that of this input)"
+    return value + ("; the heads' outputs pass through " + ", ".join(out) if out else
+                    "; $y_i$ is the heads' outputs side by side")
 
 
 def _sentence(name, recurrence, coefficient, s):
-    return (f"the {name} layer with {_heads(s)} ({recurrence}), so the blocks are $W_{{ij}} = \\sum_h c^h_{{ij}} "
-            f"\\cdot$ (head $h$'s value and output maps) with {coefficient}; {_wrappers(s)}")
+    return (f"the {name} layer with {_heads(s)} ({recurrence}): head $h$ outputs $o^h_i = \\sum_{{j \\le i}} c^h_{{ij}}"
+            f" v^h_j$ with {coefficient}; {_wrappers(s)}. Every quantity other than the value path (queries, keys, "
+            "gates, decays, scales) is the one of this input, so $y_i = \\sum_j W_{ij} x_j$ with blocks $W_{ij}$ "
+            "linear along the value path")
 
 
 def describe_mamba2_ssd(s):
