@@ -132,3 +132,35 @@ def test_unknown_and_incomplete_layers_are_refused():
         recurrent_layer(t, "fla-gated-deltanet")
     assert recognise(["A_log", "dt_bias", "in_proj.weight", "conv1d.weight", "D"]) == "mamba2"
     assert recognise(["self_attn.q_proj.weight"]) is None
+
+
+def test_mamba2_groups_come_from_the_config_and_settings_not_read_are_refused():
+    rng = np.random.default_rng(9)
+    I, N, H, G = 4, 2, 2, 2  # two groups: head h reads B, C of group h
+    t = {"in_proj.weight": _r(rng, 2 * I + 2 * G * N + H, D), "conv1d.weight": _r(rng, I + 2 * G * N, 1, 4),
+         "dt_bias": _r(rng, H), "A_log": _r(rng, H), "D": _r(rng, H), "norm.weight": 1 + _r(rng, I),
+         "out_proj.weight": _r(rng, D, I)}
+    X = rng.normal(size=(T, D))
+    reading = recurrent_layer(t, config={"n_groups": G}, X=X)
+    heads = reading.layer.param("heads")
+    assert len(heads) == H and len(dict(heads[0])["B"][0]) == N
+    y_ref = forward("mamba2", t, X, {"n_groups": G})
+    assert np.allclose(reading.y, y_ref, atol=1e-9)
+    with pytest.raises(InputError, match="one per head"):
+        recurrent_layer(dict(t, D=np.ones(I)), config={"n_groups": G}, X=X)
+    gla, config = tensors("fla-gla", rng)
+    with pytest.raises(InputError, match="feature_map"):
+        recurrent_layer(gla, config=dict(config, feature_map="relu"))
+
+
+def test_xlstm_fused_weights_read_as_the_single_ones():
+    rng = np.random.default_rng(4)
+    t, config = tensors("xlstm", rng)
+    fused = {"qkv_opreact.weight": np.vstack([t["q.weight"], t["k.weight"], t["v.weight"], t["ogate_preact.weight"]]),
+             "ifgate_preact.weight": np.vstack([t["igate_preact.weight"], t["fgate_preact.weight"]]),
+             "ifgate_preact.bias": np.concatenate([t["igate_preact.bias"], t["fgate_preact.bias"]]),
+             "multihead_norm.weight": t["multihead_norm.weight"], "out_proj.weight": t["out_proj.weight"]}
+    assert recognise(fused) == "xlstm"
+    a = recurrent_layer(t, config=config, n=4, seed=2)
+    b = recurrent_layer(fused, config=config, n=4, seed=2)
+    assert a.layer == b.layer

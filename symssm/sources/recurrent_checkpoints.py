@@ -27,7 +27,7 @@ Families (``family=``; :func:`recognise` tells one from the names):
 - ``"mamba2"``: transformers ``Mamba2Mixer`` and mamba_ssm ``Mamba2``: ``in_proj``, ``conv1d``, ``dt_bias``,
   ``A_log``, ``D``, ``norm``, ``out_proj`` (the gated RMSNorm: the gate, then the norm per group);
 - ``"xlstm"``: transformers xLSTM ``mLSTMLayer``: ``q``, ``k``, ``v``, ``igate_preact``, ``fgate_preact``,
-  ``ogate_preact``, ``multihead_norm``, ``out_proj``.
+  ``ogate_preact`` (or the fused ``qkv_opreact``, ``ifgate_preact``), ``multihead_norm``, ``out_proj``.
 
 Sizes a checkpoint does not record come from ``config`` (the keys of the family's ``config.json``), with the
 reference code's defaults.  What is read, and any part left out (RWKV-7's value residual without ``v_first``), is
@@ -133,7 +133,7 @@ def recognise(names):
         return "fla-rwkv7"
     if has("bonus") and has("x_proj") and has("w_proj"):
         return "fla-rwkv6"
-    if has("igate_preact") and has("fgate_preact"):
+    if (has("igate_preact") and has("fgate_preact")) or (has("qkv_opreact") and has("ifgate_preact")):
         return "xlstm"
     if has("a_proj") and has("b_proj") and has("A_log"):
         return "fla-gated-deltanet"
@@ -339,7 +339,15 @@ def _value_conv(p, taps, bias, u):
     p.values = _silu(pre)
 
 
+def _refuse(family, config, defaults):
+    """Settings the reader does not follow, refused in one sentence rather than read wrongly."""
+    for key, value in defaults.items():
+        if config.get(key, value) != value:
+            raise InputError(f"{family}: the setting {key} = {config[key]!r} is not read (only {value!r})")
+
+
 def _gla(t, X, config):
+    _refuse("fla-gla", config, {"feature_map": None, "clamp_min": None, "gate_fn": "swish"})
     p = _Pass(layer_kinds.GLA)
     n = X.shape[0]
     norm_w = t.get("g_norm_swish_gate.weight", t.get("g_norm.weight"))
@@ -391,6 +399,7 @@ def _rotary(x, base=10000.0):
 
 
 def _retnet(t, X, config):
+    _refuse("fla-retnet", config, {"feature_map": None, "gate_fn": "swish"})
     p = _Pass(layer_kinds.RETNET)
     norm_w = t.get("g_norm_swish_gate.weight", t.get("g_norm.weight"))
     Vw = t["v_proj.weight"]
@@ -412,13 +421,17 @@ def _retnet(t, X, config):
 
 def _delta(t, X, config, gated):
     kind = layer_kinds.GATED_DELTANET if gated else layer_kinds.DELTANET
+    _refuse("fla-deltanet", config, {"qk_activation": "silu", "qk_norm": "l2"})
     p = _Pass(kind)
     n = X.shape[0]
     norm_w = t.get("o_norm.weight")
     Vw = t["v_proj.weight"]
     Hv = t["A_log"].shape[0] if gated else t["b_proj.weight"].shape[0]
     K = t["q_proj.weight"].shape[0]
-    Hk = int(config.get("num_heads") or Hv)
+    Hk = int(config.get("num_heads") or (K // int(config["head_dim"]) if config.get("head_dim") else Hv))
+    if K % Hk or Hv % Hk:
+        raise ShapeError(f"{'fla-gated-deltanet' if gated else 'fla-deltanet'}: {Hk} query heads do not share the "
+                         f"key width {K} and the {Hv} value heads (give config num_heads or head_dim)")
     dk = K // Hk
     q, k, u = _lin(t, "q_proj", X), _lin(t, "k_proj", X), _lin(t, "v_proj", X)
     if "q_conv1d.weight" in t:
@@ -573,10 +586,14 @@ def _mamba2(t, X, config):
     p = _Pass(layer_kinds.MAMBA2_SSD)
     n = X.shape[0]
     H = t["A_log"].shape[0]
-    I = t["norm.weight"].shape[0] if "norm.weight" in t else int(config["intermediate_size"])
-    G = int(config.get("n_groups", config.get("ngroups", 1)))
     rows = t["in_proj.weight"].shape[0]
     conv_dim = t["conv1d.weight"].shape[0]
+    # the inner width: the norm's, else the config's, else in_proj's rows less conv1d's channels and the steps
+    I = t["norm.weight"].shape[0] if "norm.weight" in t else int(config.get("intermediate_size") or
+                                                                  rows - conv_dim - H)
+    G = int(config.get("n_groups", config.get("ngroups", 1)))
+    if H % G:
+        raise ShapeError(f"mamba2: {H} heads do not split into {G} groups")
     N = (conv_dim - I) // (2 * G)
     d_mlp = (rows - 2 * I - 2 * G * N - H) // 2
     if N <= 0 or d_mlp < 0 or I % H:
@@ -595,12 +612,15 @@ def _mamba2(t, X, config):
     A = -np.exp(t["A_log"])
     p.V, p.conv = Wx, taps[:, :I]
     p.value_gate, p.values = _sigmoid(pre[:, :I]), post[:, :I]
-    D = t.get("D", np.zeros(H))
+    D = t.get("D", np.zeros(H)).reshape(-1)
+    if D.shape[0] != H:
+        raise ShapeError(f"mamba2: D has {D.shape[0]} entries; one per head ({H}) is read (a D per channel is not)")
     p.heads = [{"a": np.exp(step[:, h] * A[h]), "dt": step[:, h], "B": B[:, h // (H // G)], "C": C[:, h // (H // G)],
                 "D": np.float64(D[h])} for h in range(H)]
     p.gate = _silu(z)
-    p.norm = {"kind": "rms", "groups": G, "eps": float(config.get("layer_norm_epsilon", 1e-5)), "after_gate": True,
-              "weight": t.get("norm.weight")}
+    if "norm.weight" in t:  # the gated RMSNorm: the gate, then the norm per group; without it y * silu(z)
+        p.norm = {"kind": "rms", "groups": G, "eps": float(config.get("layer_norm_epsilon", 1e-5)),
+                  "after_gate": True, "weight": t["norm.weight"]}
     p.out = t["out_proj.weight"]
     p.notes.append(f"Mamba-2: {H} heads of {P} channels, d_state = {N}, {G} group(s); B, C and the step from "
                    "in_proj and conv1d; the gated RMSNorm: z's SiLU gate, then the norm per group")
@@ -613,6 +633,17 @@ def _xlstm(t, X, config):
     H = int(config.get("num_heads", 8))
     cap = config.get("gate_soft_cap", 15.0)
     soft = (lambda v: cap * np.tanh(v / cap)) if cap else (lambda v: v)
+    if "qkv_opreact.weight" in t:  # weight_mode "fused": q, k, v, o in one projection; i, f in another
+        W, Wif = t["qkv_opreact.weight"], t["ifgate_preact.weight"]
+        v_dim = t["out_proj.weight"].shape[1]
+        qk = (W.shape[0] - 2 * v_dim) // 2
+        b = t.get("qkv_opreact.bias", np.zeros(W.shape[0]))
+        bif = t.get("ifgate_preact.bias", np.zeros(Wif.shape[0]))
+        t = dict(t, **{"q.weight": W[:qk], "k.weight": W[qk:2 * qk], "v.weight": W[2 * qk:2 * qk + v_dim],
+                       "ogate_preact.weight": W[2 * qk + v_dim:], "igate_preact.weight": Wif[:H],
+                       "fgate_preact.weight": Wif[H:], "q.bias": b[:qk], "k.bias": b[qk:2 * qk],
+                       "v.bias": b[2 * qk:2 * qk + v_dim], "ogate_preact.bias": b[2 * qk + v_dim:],
+                       "igate_preact.bias": bif[:H], "fgate_preact.bias": bif[H:]})
     q, k = _heads(_lin(t, "q", X), H), _heads(_lin(t, "k", X), H)
     dk = q.shape[2]
     q = q * dk ** -0.5
@@ -699,7 +730,7 @@ def _hidden(t, family):
     first = {"fla-gla": "q_proj.weight", "fla-retnet": "q_proj.weight", "fla-deltanet": "q_proj.weight",
              "fla-gated-deltanet": "q_proj.weight", "qwen3-next": "in_proj_qkvz.weight",
              "fla-rwkv6": "r_proj.linear.weight", "fla-rwkv7": "r_proj.weight", "mamba2": "in_proj.weight",
-             "xlstm": "q.weight"}[family]
+             "xlstm": "q.weight" if "q.weight" in t else "qkv_opreact.weight"}[family]
     if first not in t:
         raise InputError(f"{family}: the tensor {first!r} is missing")
     return t[first].shape[1]
