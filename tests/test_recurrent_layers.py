@@ -239,6 +239,12 @@ def test_a_corrupted_layer_is_rejected():
     bad = copy.deepcopy(data)
     del bad["system"]["heads"][0]["alpha"]
     assert not check_data(bad).verified
+    mlstm = random_spec("mlstm", random.Random(3), n=3, H=1, dk=2, dv=1, m=1, wrappers=False)
+    data = dict(certify(layer_from_data(mlstm)).data)
+    bad = copy.deepcopy(data)
+    bad["system"]["heads"][0]["den"][1] = "0"
+    result = check_data(bad)
+    assert not result.verified and "den" in result.message
 
 
 # ---------------------------------------------------------------- refusals
@@ -251,6 +257,7 @@ def test_a_corrupted_layer_is_rejected():
     ({"kind": "mlstm", "V": [[1]], "heads": [{"q": [[1]], "k": [[1]], "i": [1, 2], "f": [1]}]}, "tokens"),
     ({"kind": "retnet", "V": [[1]], "heads": [{"q": [[1]], "k": [[1]], "gamma": 0.5}]}, "float"),
     ({"kind": "retnet", "V": [[1]], "gate": [[1, 2]], "heads": [{"q": [[1]], "k": [[1]], "gamma": 1}]}, "gate"),
+    ({"kind": "mlstm", "V": [[1]], "heads": [{"q": [[1]], "k": [[1]], "i": [1], "f": [1], "den": [0]}]}, "nonzero"),
 ])
 def test_bad_specs_are_refused_in_one_sentence(spec, message):
     with pytest.raises(InputError, match=message):

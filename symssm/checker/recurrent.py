@@ -105,6 +105,8 @@ def read_recurrent(ledger, obj, layer, n, H, dk, Dv, m, p):
                 f[field] = matrix(ledger, value, f"{where}.{field}", n, dk)
             elif shape == _T:
                 f[field] = _row(ledger, value, f"{where}.{field}", n)
+                if field == "den":
+                    ledger.require(all(x != 0 for x in f[field]), f"{where}.den", "must be nonzero at every token")
             elif shape == _V:
                 f[field] = _row(ledger, value, f"{where}.{field}", dk)
             else:

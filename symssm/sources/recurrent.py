@@ -184,6 +184,8 @@ def _read_head(head, h, fields, n, dk):
             out[field] = _numbers(value, what)
         else:
             out[field] = _number(value, what)
+    if out.get("den") is not None and any(x == 0 for x in out["den"]):
+        raise InputError(f"{where}.den: the normaliser's divisor must be nonzero at every token")
     for field, shape, _ in fields:  # vectors of d_k once d_k is known
         if shape == _VECTOR and out[field] is not None and dk is not None and len(out[field]) != dk:
             raise ShapeError(f"{where}.{field} has {len(out[field])} entries but d_k = {dk}")
