@@ -5,7 +5,7 @@ convolution, output gate, norm, output map) are named after it, with the convent
 the value path are those of this input.
 """
 
-from .tex import index_list, tex_count
+from .tex import tex_count
 
 __all__ = ["describe_mamba2_ssd", "describe_retnet", "describe_gla", "describe_deltanet", "describe_gated_deltanet",
            "describe_rwkv6", "describe_rwkv7", "describe_mlstm", "recurrent_objects"]
@@ -142,5 +142,3 @@ def recurrent_objects(s):
     return (f"on the input of length $n = {tex_count(n)}$ whose per-token quantities (rows $1, \\dots, "
             f"{tex_count(n)}$) are these", "", items, True) if n else ("", "", items, True)
 
-
-_ = index_list  # the shared helpers of .tex used by the other kinds' objects
