@@ -68,6 +68,13 @@ def head_output(kind, head, v, n):
             S = _f(head["a"][t]) * S + dt * _outer(B[t], v[t])
             D = Fraction(0) if head.get("D") is None else _f(head["D"])
             o.append(S.T.dot(C[t]) + D * v[t])
+    elif kind == "kda":  # fla's naive_recurrent_kda: S *= exp(g) per key channel; S += beta k (v - S^T k)^T
+        q, k = rows("q"), rows("k")
+        S = np.array([[Fraction(0)] * dv for _ in range(len(q[0]))], dtype=object)
+        for t in range(n):
+            S = _vec(head["alpha"][t])[:, None] * S
+            S = S + _outer(k[t], _f(head["beta"][t]) * (v[t] - S.T.dot(k[t])))
+            o.append(S.T.dot(q[t]))
     elif kind in ("retnet", "gla", "deltanet", "gated-deltanet"):
         q, k = rows("q"), rows("k")
         S = np.array([[Fraction(0)] * dv for _ in range(len(q[0]))], dtype=object)
@@ -244,6 +251,25 @@ def forward(family, t, X, config=None):
             o = _rms(o, t["o_norm.weight"], 1e-5) * _silu((X @ t["g_proj.weight"].T).reshape(T, H, -1))
         else:
             o = _rms(o, t["o_norm.weight"], 1e-5)
+        return o.reshape(T, -1) @ t["o_proj.weight"].T
+    if family == "fla-kda":
+        q, k, v = (_silu(_causal_conv(X @ t[f"{n}_proj.weight"].T, t[f"{n}_conv1d.weight"])) for n in "qkv")
+        H = t["b_proj.weight"].shape[0]
+        q, k, v = (a.reshape(T, H, -1) for a in (q, k, v))
+        K = q.shape[-1]
+        q, k = _l2(q), _l2(k)
+        beta = _sig(X @ t["b_proj.weight"].T)
+        f = (X @ t["f_proj.0.weight"].T) @ t["f_proj.1.weight"].T
+        g = -np.exp(t["A_log"])[:, None] * np.logaddexp(0, f.reshape(T, H, K) + t["dt_bias"].reshape(H, K))
+        o = np.zeros_like(v)
+        for h in range(H):  # naive_recurrent_kda
+            S = np.zeros((K, v.shape[-1]))
+            for i in range(T):
+                S = S * np.exp(g[i, h])[:, None]
+                S = S + np.outer(beta[i, h] * k[i, h], v[i, h] - (k[i, h][:, None] * S).sum(0))
+                o[i, h] = (q[i, h] * K ** -0.5) @ S
+        gate = (X @ t["g_proj.0.weight"].T) @ t["g_proj.1.weight"].T + t["g_proj.1.bias"]
+        o = _rms(o, t["o_norm.weight"], 1e-5) * _sig(gate.reshape(T, H, -1))
         return o.reshape(T, -1) @ t["o_proj.weight"].T
     if family == "qwen3-next":
         Hk, Hv, dk, dv = c["linear_num_key_heads"], c["linear_num_value_heads"], c["linear_key_head_dim"], \

@@ -42,6 +42,13 @@ def tensors(family, rng):
             t.update({"a_proj.weight": _r(rng, 2, D), "A_log": _r(rng, 2), "dt_bias": _r(rng, 2),
                       "g_proj.weight": _r(rng, 4, D)})
         return t, {}
+    if family == "fla-kda":  # 2 heads, d_k = d_v = 2
+        return {"q_proj.weight": _r(rng, 4, D), "k_proj.weight": _r(rng, 4, D), "v_proj.weight": _r(rng, 4, D),
+                "q_conv1d.weight": _r(rng, 4, 1, 3), "k_conv1d.weight": _r(rng, 4, 1, 3),
+                "v_conv1d.weight": _r(rng, 4, 1, 3), "f_proj.0.weight": _r(rng, 2, D), "f_proj.1.weight": _r(rng, 4, 2),
+                "b_proj.weight": _r(rng, 2, D), "A_log": _r(rng, 2), "dt_bias": _r(rng, 4),
+                "g_proj.0.weight": _r(rng, 2, D), "g_proj.1.weight": _r(rng, 4, 2), "g_proj.1.bias": _r(rng, 4),
+                "o_norm.weight": 1 + _r(rng, 2), "o_proj.weight": _r(rng, D, 4)}, {}
     if family == "qwen3-next":  # 1 key head, 2 value heads, d_k = d_v = 2
         return {"in_proj_qkvz.weight": _r(rng, 2 + 2 + 4 + 4, D), "in_proj_ba.weight": _r(rng, 4, D),
                 "conv1d.weight": _r(rng, 2 + 2 + 4, 1, 3), "A_log": _r(rng, 2), "dt_bias": _r(rng, 2),
@@ -79,8 +86,8 @@ def tensors(family, rng):
     raise ValueError(family)
 
 
-FAMILIES = ["fla-gla", "fla-retnet", "fla-deltanet", "fla-gated-deltanet", "qwen3-next", "fla-rwkv6", "fla-rwkv7",
-            "mamba2", "xlstm"]
+FAMILIES = ["fla-gla", "fla-retnet", "fla-deltanet", "fla-gated-deltanet", "fla-kda", "qwen3-next", "fla-rwkv6",
+            "fla-rwkv7", "mamba2", "xlstm"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)

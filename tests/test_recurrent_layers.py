@@ -79,6 +79,13 @@ def test_delta_rule_by_hand():
     assert scalar_blocks({"kind": "gated-deltanet", "V": [[1]], "heads": [gated]})[(3, 1)] == F(1, 8)
 
 
+def test_kda_decays_each_key_channel_before_its_delta_rule():
+    head = {"q": [[1, 0], [1, 1]], "k": [[1, 0], [1, 1]], "beta": ["1/2", "1/2"], "alpha": [[1, 1], ["1/2", "1/3"]]}
+    # c_21 = q_2^T (I - beta_2 k_2 k_2^T) diag(alpha_2) beta_1 k_1: diag(alpha_2) (1/2, 0) = (1/4, 0), less
+    # beta_2 k_2 (k_2 . (1/4, 0)) = (1/8, 1/8), is (1/8, -1/8), and q_2 = (1, 1) reads 0; c_22 = beta_2 q_2 . k_2 = 1
+    assert scalar_blocks({"kind": "kda", "V": [[1]], "heads": [head]}) == {(1, 1): F(1, 2), (2, 1): 0, (2, 2): 1}
+
+
 def test_rwkv6_reads_the_previous_state_and_its_bonus():
     head = {"r": [[1], [2], [3]], "k": [[1], [1], [1]], "w": [["1/2"], ["1/3"], ["1/5"]], "u": ["7"]}
     # c_ij = r_i w_{i-1} ... w_{j+1} k_j (no decay of token i), c_ii = r_i u k_i
@@ -130,6 +137,7 @@ def random_spec(kind, rng, *, n=4, H=2, dk=2, dv=2, m=2, wrappers=True):
         "gla": lambda: {"q": rows(), "k": rows(), "alpha": rows(_pos)},
         "deltanet": lambda: {"q": rows(), "k": rows(), "beta": toks()},
         "gated-deltanet": lambda: {"q": rows(), "k": rows(), "beta": toks(), "alpha": toks()},
+        "kda": lambda: {"q": rows(), "k": rows(), "beta": toks(), "alpha": rows(_pos)},
         "rwkv6": lambda: {"r": rows(), "k": rows(), "w": rows(_pos), "u": vec()},
         "rwkv7": lambda: {"r": rows(), "k": rows(), "w": rows(_pos), "a": rows(), "b": rows(), "rk": vec()},
         "mlstm": lambda: {"q": rows(), "k": rows(), "i": toks(), "f": toks(), "den": toks()},

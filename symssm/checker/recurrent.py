@@ -1,7 +1,7 @@
 """The linear-recurrence layers of ``interaction-rank`` certificates: their fields and blocks (standard library only).
 
-Kinds ``mamba2-ssd``, ``retnet``, ``gla``, ``deltanet``, ``gated-deltanet``, ``rwkv6``, ``rwkv7``, ``mlstm``: per head
-a matrix state whose transition acts on the key side, so head h's output is ``o_i = sum_j c_ij v_j`` with
+Kinds ``mamba2-ssd``, ``retnet``, ``gla``, ``deltanet``, ``gated-deltanet``, ``kda``, ``rwkv6``, ``rwkv7``,
+``mlstm``: per head a matrix state whose transition acts on the key side, so head h's output is ``o_i = sum_j c_ij v_j`` with
 
     c_ij = q_i^T M_i ... M_{j+1} k~_j  (j < i),   c_ii = d_i
 
@@ -26,6 +26,7 @@ HEADS = {
     "gla": (("q", _R, True), ("k", _R, True), ("alpha", _R, True)),
     "deltanet": (("q", _R, True), ("k", _R, True), ("beta", _T, True)),
     "gated-deltanet": (("q", _R, True), ("k", _R, True), ("beta", _T, True), ("alpha", _T, True)),
+    "kda": (("q", _R, True), ("k", _R, True), ("beta", _T, True), ("alpha", _R, True)),
     "rwkv6": (("r", _R, True), ("k", _R, True), ("w", _R, True), ("u", _V, True)),
     "rwkv7": (("r", _R, True), ("k", _R, True), ("w", _R, True), ("a", _R, True), ("b", _R, True), ("rk", _V, False)),
     "mlstm": (("q", _R, True), ("k", _R, True), ("i", _T, True), ("f", _T, True), ("den", _T, False)),
@@ -197,6 +198,11 @@ def _carry(kind, f, t, w):
         s = f["beta"][t] * _dot(k, w)
         alpha = f["alpha"][t] if kind == "gated-deltanet" else _ONE
         return [alpha * (x - s * y) for x, y in zip(w, k)]
+    if kind == "kda":  # (I - beta_t k_t k_t^T) diag(alpha_t)
+        k = f["k"][t]
+        w = [a * x for a, x in zip(f["alpha"][t], w)]
+        s = f["beta"][t] * _dot(k, w)
+        return [x - s * y for x, y in zip(w, k)]
     if kind == "rwkv6":
         return [a * x for a, x in zip(f["w"][t], w)]
     if kind == "rwkv7":  # S_t = S_{t-1}(diag(w_t) + a_t b_t^T): on the key side, diag(w_t) + b_t a_t^T
@@ -210,7 +216,7 @@ def _written(kind, f, j):
     if kind == "mamba2-ssd":
         dt = _ONE if f["dt"] is None else f["dt"][j]
         return [dt * x for x in f["B"][j]]
-    if kind in ("deltanet", "gated-deltanet"):
+    if kind in ("deltanet", "gated-deltanet", "kda"):
         return [f["beta"][j] * x for x in f["k"][j]]
     if kind == "mlstm":
         return [f["i"][j] * x for x in f["k"][j]]

@@ -8,7 +8,7 @@ the value path are those of this input.
 from .tex import tex_count
 
 __all__ = ["describe_mamba2_ssd", "describe_retnet", "describe_gla", "describe_deltanet", "describe_gated_deltanet",
-           "describe_rwkv6", "describe_rwkv7", "describe_mlstm", "recurrent_objects"]
+           "describe_kda", "describe_rwkv6", "describe_rwkv7", "describe_mlstm", "recurrent_objects"]
 
 
 def _heads(s):
@@ -85,6 +85,14 @@ def describe_gated_deltanet(s):
                      "v_i^{\\top}$, $o_i = S_i^{\\top} q_i$ per head",
                      "$c_{ij} = q_i^{\\top} M_i \\cdots M_{j+1} \\beta_j k_j$, "
                      "$M_t = \\alpha_t (I - \\beta_t k_t k_t^{\\top})$", s)
+
+
+def describe_kda(s):
+    """Kimi Delta Attention (the delta rule with a decay per key channel)."""
+    return _sentence("Kimi Delta Attention (KDA)", "$S_i = (I - \\beta_i k_i k_i^{\\top}) \\mathrm{diag}(\\alpha_i) "
+                     "S_{i-1} + \\beta_i k_i v_i^{\\top}$, $o_i = S_i^{\\top} q_i$ per head",
+                     "$c_{ij} = q_i^{\\top} M_i \\cdots M_{j+1} \\beta_j k_j$, "
+                     "$M_t = (I - \\beta_t k_t k_t^{\\top}) \\mathrm{diag}(\\alpha_t)$", s)
 
 
 def describe_rwkv6(s):

@@ -34,7 +34,7 @@ from ..errors import InputError
 
 __all__ = ["LayerKind", "KINDS", "REFERENCES", "of", "names", "SELECTIVE_SSM", "CONVOLUTION", "LINEAR_ATTENTION",
            "SOFTMAX_ATTENTION", "OPERATOR", "MAMBA2_SSD", "RETNET", "GLA", "DELTANET", "GATED_DELTANET", "RWKV6", "RWKV7",
-           "MLSTM", "RECURRENT"]
+           "MLSTM", "KDA", "RECURRENT"]
 
 #: Fields of a row that name a function (``"module:name"`` under ``symssm``), and the stage whose folder
 #: holds it: a module may load a field only if its own stage is that stage or above.
@@ -194,11 +194,12 @@ RETNET = _recurrent("retnet", "retnet")
 GLA = _recurrent("gla", "gla")
 DELTANET = _recurrent("deltanet", "deltanet")
 GATED_DELTANET = _recurrent("gated-deltanet", "gated_deltanet")
+KDA = _recurrent("kda", "kda")
 RWKV6 = _recurrent("rwkv6", "rwkv6")
 RWKV7 = _recurrent("rwkv7", "rwkv7")
 MLSTM = _recurrent("mlstm", "mlstm")
 #: The linear-recurrence rows (one head state per head, transitions on the key side; :mod:`.recurrent`).
-RECURRENT = (MAMBA2_SSD, RETNET, GLA, DELTANET, GATED_DELTANET, RWKV6, RWKV7, MLSTM)
+RECURRENT = (MAMBA2_SSD, RETNET, GLA, DELTANET, GATED_DELTANET, KDA, RWKV6, RWKV7, MLSTM)
 
 #: Every row, in the order the messages list the kinds.
 KINDS = (SELECTIVE_SSM, CONVOLUTION, LINEAR_ATTENTION, SOFTMAX_ATTENTION, OPERATOR) + RECURRENT
@@ -243,7 +244,7 @@ def of(kind):
     >>> of("nonsense")
     Traceback (most recent call last):
     ...
-    symssm.errors.InputError: unknown kind 'nonsense'; the layer kinds are selective-ssm, convolution, linear-attention, softmax-attention, operator, mamba2-ssd, retnet, gla, deltanet, gated-deltanet, rwkv6, rwkv7, mlstm
+    symssm.errors.InputError: unknown kind 'nonsense'; the layer kinds are selective-ssm, convolution, linear-attention, softmax-attention, operator, mamba2-ssd, retnet, gla, deltanet, gated-deltanet, kda, rwkv6, rwkv7, mlstm
     """
     name = kind.get("kind") if isinstance(kind, dict) else getattr(kind, "kind", kind)
     for row in KINDS:  # read at each call: a test may add a row (monkeypatch KINDS)

@@ -1,5 +1,5 @@
 """Today's linear-recurrence layers as layer kinds of the unified framework: Mamba-2 SSD, RetNet, GLA, DeltaNet,
-Gated DeltaNet, RWKV-6, RWKV-7 and mLSTM, with the wrappers that add value maps.
+Gated DeltaNet, KDA, RWKV-6, RWKV-7 and mLSTM, with the wrappers that add value maps.
 
 **The convention** (docs/framework.md, "Linear-recurrence layers").  For a fixed input ``X`` every quantity the
 layer computes from ``X`` other than its value path (queries, keys, decays, gates, steps, the normaliser's
@@ -20,6 +20,8 @@ for per-token ``M_i`` (``d_k x d_k``), ``k~_i``, ``q_i`` and a diagonal coeffici
 - GLA: ``M_i = diag(alpha_i)``, ``k~_i = k_i``, ``q_i``, ``d_i = q_i . k_i``;
 - DeltaNet and Gated DeltaNet: ``M_i = alpha_i (I - beta_i k_i k_i^T)``, ``k~_i = beta_i k_i``, ``q_i``,
   ``d_i = beta_i q_i . k_i`` (DeltaNet: ``alpha_i = 1``);
+- KDA (Kimi Delta Attention): ``M_i = (I - beta_i k_i k_i^T) diag(alpha_i)``, ``k~_i = beta_i k_i``, ``q_i``,
+  ``d_i = beta_i q_i . k_i`` (a decay per key channel);
 - RWKV-6: ``M_i = diag(w_i)``, ``k~_i = k_i``, ``q_i = r_i``, ``d_i = r_i^T diag(u) k_i``; token i reads the state
   before its own decay, so ``c_ij = r_i^T M_{i-1} ... M_{j+1} k_j``;
 - RWKV-7: ``M_i = diag(w_i) + b_i a_i^T``, ``k~_i = k_i``, ``q_i = r_i``, ``d_i = r_i . k_i``; its bonus
@@ -76,6 +78,7 @@ HEAD_FIELDS = {
     "read_gla": (("q", _ROWS, True), ("k", _ROWS, True), ("alpha", _ROWS, True)),
     "read_deltanet": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True)),
     "read_gated_deltanet": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True), ("alpha", _TOKENS, True)),
+    "read_kda": (("q", _ROWS, True), ("k", _ROWS, True), ("beta", _TOKENS, True), ("alpha", _ROWS, True)),
     "read_rwkv6": (("r", _ROWS, True), ("k", _ROWS, True), ("w", _ROWS, True), ("u", _VECTOR, True)),
     "read_rwkv7": (("r", _ROWS, True), ("k", _ROWS, True), ("w", _ROWS, True), ("a", _ROWS, True), ("b", _ROWS, True),
               ("rk", _VECTOR, False)),
@@ -280,6 +283,11 @@ def read_gated_deltanet(data, name):
     return _read(data, name, HEAD_FIELDS["read_gated_deltanet"])
 
 
+def read_kda(data, name):
+    """A Kimi Delta Attention layer: DeltaNet's fields and the decay ``alpha`` per token and key channel."""
+    return _read(data, name, HEAD_FIELDS["read_kda"])
+
+
 def read_rwkv6(data, name):
     """An RWKV-6 time-mix layer: per head ``r``, ``k``, the decay ``w`` per token and the bonus ``u``."""
     return _read(data, name, HEAD_FIELDS["read_rwkv6"])
@@ -387,6 +395,12 @@ def _core(f, i, n, dk, one, zero):
         q = f["C"][i]
         d = _dot(q, kt, zero) + (zero if f["D"] is None else f["D"])
         return tuple(f["a"][i] for _ in range(dk)), None, None, kt, q, d, zero, False
+    if "beta" in keys and isinstance(f["alpha"][i] if f.get("alpha") is not None else None, tuple):
+        # KDA: M = (I - beta_i k_i k_i^T) diag(alpha_i) = diag(alpha_i) - beta_i k_i (alpha_i (.) k_i)^T
+        q, k, beta, alpha = f["q"][i], f["k"][i], f["beta"][i], f["alpha"][i]
+        kt = tuple(beta * x for x in k)
+        return (alpha, tuple(-beta * x for x in k), tuple(a * x for a, x in zip(alpha, k)), kt, q,
+                _dot(q, kt, zero), zero, False)
     if "beta" in keys:  # (Gated) DeltaNet: M = alpha_i (I - beta_i k_i k_i^T), k~ = beta_i k_i
         alpha = f["alpha"][i] if f.get("alpha") is not None else one
         q, k, beta = f["q"][i], f["k"][i], f["beta"][i]

@@ -18,6 +18,8 @@ Families (``family=``; :func:`recognise` tells one from the names):
 - ``"fla-deltanet"``: fla ``DeltaNet``: ``q_proj``, ``k_proj``, ``v_proj``, ``b_proj``, ``q/k/v_conv1d``,
   ``o_norm``, optional ``g_proj``, ``o_proj``;
 - ``"fla-gated-deltanet"``: fla ``GatedDeltaNet``: DeltaNet's and ``a_proj``, ``A_log``, ``dt_bias``;
+- ``"fla-kda"``: fla ``KimiDeltaAttention``: ``q_proj``, ``k_proj``, ``v_proj``, ``q/k/v_conv1d``, ``f_proj.0/1``,
+  ``b_proj``, ``A_log``, ``dt_bias``, ``g_proj.0/1``, ``o_norm``, ``o_proj``;
 - ``"qwen3-next"``: transformers ``Qwen3NextGatedDeltaNet`` (``linear_attn``): ``in_proj_qkvz``, ``in_proj_ba``,
   ``conv1d``, ``A_log``, ``dt_bias``, ``norm``, ``out_proj``;
 - ``"fla-rwkv6"``: fla ``RWKV6Attention``: ``x_proj.0.mu``, ``x_proj.0.linear``, ``x_proj.2``, ``x_bias``,
@@ -59,6 +61,7 @@ __all__ = ["RecurrentReading", "recurrent_layer", "recognise", "FAMILIES", "seed
 #: The families read, and the layer kind each becomes.
 FAMILIES = {"fla-gla": layer_kinds.GLA, "fla-retnet": layer_kinds.RETNET, "fla-deltanet": layer_kinds.DELTANET,
             "fla-gated-deltanet": layer_kinds.GATED_DELTANET, "qwen3-next": layer_kinds.GATED_DELTANET,
+            "fla-kda": layer_kinds.KDA,
             "fla-rwkv6": layer_kinds.RWKV6, "fla-rwkv7": layer_kinds.RWKV7, "mamba2": layer_kinds.MAMBA2_SSD,
             "xlstm": layer_kinds.MLSTM}
 
@@ -135,6 +138,8 @@ def recognise(names):
         return "fla-rwkv6"
     if (has("igate_preact") and has("fgate_preact")) or (has("qkv_opreact") and has("ifgate_preact")):
         return "xlstm"
+    if has("f_proj") and has("b_proj") and has("A_log"):
+        return "fla-kda"
     if has("a_proj") and has("b_proj") and has("A_log"):
         return "fla-gated-deltanet"
     if has("b_proj") and has("q_proj") and not has("A_log"):
@@ -259,6 +264,10 @@ def _head_outputs(p, n):
                 o = S.T @ f["q"][t]
             elif p.kind in (layer_kinds.DELTANET, layer_kinds.GATED_DELTANET):
                 S = f.get("alpha", np.ones(n))[t] * S
+                S = S + np.outer(f["k"][t], f["beta"][t] * (v[t] - S.T @ f["k"][t]))
+                o = S.T @ f["q"][t]
+            elif p.kind is layer_kinds.KDA:
+                S = f["alpha"][t][:, None] * S
                 S = S + np.outer(f["k"][t], f["beta"][t] * (v[t] - S.T @ f["k"][t]))
                 o = S.T @ f["q"][t]
             elif p.kind is layer_kinds.RWKV6:
@@ -459,6 +468,40 @@ def _delta(t, X, config, gated):
     p.notes.append(f"{'Gated ' if gated else ''}DeltaNet: {Hv} heads, d_k = {dk}; q, k L2-normalised, q scaled by "
                    "d_k^-1/2; beta = sigmoid(b_proj x)" + ("; alpha = exp(-exp(A_log) softplus(a_proj x + dt_bias))"
                                                          if gated else ""))
+    return p
+
+
+def _kda(t, X, config):
+    _refuse("fla-kda", config, {"lower_bound": None})
+    p = _Pass(layer_kinds.KDA)
+    Hv = t["A_log"].shape[0]
+    K = t["q_proj.weight"].shape[0]
+    Hk = int(config.get("num_heads") or (K // int(config["head_dim"]) if config.get("head_dim") else Hv))
+    if K % Hk or Hv % Hk:
+        raise ShapeError(f"fla-kda: {Hk} query heads do not share the key width {K} and the {Hv} value heads "
+                         "(give config num_heads or head_dim)")
+    dk = K // Hk
+    q, k, u = _lin(t, "q_proj", X), _lin(t, "k_proj", X), _lin(t, "v_proj", X)
+    if "q_conv1d.weight" in t:
+        q, k = _qk_conv(t, "q_conv1d", q), _qk_conv(t, "k_conv1d", k)
+        _value_conv(p, _conv_taps(t["v_conv1d.weight"]), t.get("v_conv1d.bias"), u)
+    else:
+        q, k = _silu(q), _silu(k)
+        p.value_gate, p.values = _sigmoid(u), _silu(u)
+    p.V = t["v_proj.weight"]
+    q = np.repeat(_l2norm(_heads(q, Hk)), Hv // Hk, axis=1) * dk ** -0.5
+    k = np.repeat(_l2norm(_heads(k, Hk)), Hv // Hk, axis=1)
+    beta = _sigmoid(_lin(t, "b_proj", X)) * (2.0 if config.get("allow_neg_eigval") else 1.0)
+    f = _lin(t, "f_proj.1", _lin(t, "f_proj.0", X)).reshape(X.shape[0], Hv, dk)
+    g = -np.exp(t["A_log"])[None, :, None] * _softplus(f + t["dt_bias"].reshape(Hv, dk))
+    p.heads = [{"q": q[:, h], "k": k[:, h], "beta": beta[:, h], "alpha": np.exp(g[:, h])} for h in range(Hv)]
+    norm_w = t.get("o_norm.weight")
+    p.norm = {"kind": "rms", "groups": Hv, "eps": float(config.get("norm_eps", 1e-5)), "after_gate": False,
+              "weight": None if norm_w is None else np.tile(norm_w, Hv)}
+    p.gate = _sigmoid(_lin(t, "g_proj.1", _lin(t, "g_proj.0", X)))
+    p.out = t["o_proj.weight"]
+    p.notes.append(f"KDA: {Hv} heads, d_k = {dk}; q, k L2-normalised, q scaled by d_k^-1/2; beta = sigmoid(b_proj x); "
+                   "alpha = exp(-exp(A_log) softplus(f_proj x + dt_bias)) per key channel; the sigmoid output gate")
     return p
 
 
@@ -715,7 +758,8 @@ def recurrent_layer(tensors, family=None, *, config=None, n=8, seed=0, X=None, n
         raise ShapeError(f"X must be n x {hidden} (the layer's input width), got {X.shape}")
     try:
         p = {"fla-gla": _gla, "fla-retnet": _retnet, "fla-deltanet": lambda *a: _delta(*a, gated=False),
-             "fla-gated-deltanet": lambda *a: _delta(*a, gated=True), "qwen3-next": _qwen3_next, "fla-rwkv6": _rwkv6,
+             "fla-gated-deltanet": lambda *a: _delta(*a, gated=True), "qwen3-next": _qwen3_next, "fla-kda": _kda,
+             "fla-rwkv6": _rwkv6,
              "fla-rwkv7": lambda *a: _rwkv7(*a, v_first), "mamba2": _mamba2, "xlstm": _xlstm}[family](t, X, config)
     except KeyError as exc:
         raise InputError(f"{family}: the tensor or setting {exc.args[0]!r} is missing") from None
@@ -728,7 +772,7 @@ def recurrent_layer(tensors, family=None, *, config=None, n=8, seed=0, X=None, n
 def _hidden(t, family):
     """The layer's input width from its first projection."""
     first = {"fla-gla": "q_proj.weight", "fla-retnet": "q_proj.weight", "fla-deltanet": "q_proj.weight",
-             "fla-gated-deltanet": "q_proj.weight", "qwen3-next": "in_proj_qkvz.weight",
+             "fla-gated-deltanet": "q_proj.weight", "qwen3-next": "in_proj_qkvz.weight", "fla-kda": "q_proj.weight",
              "fla-rwkv6": "r_proj.linear.weight", "fla-rwkv7": "r_proj.weight", "mamba2": "in_proj.weight",
              "xlstm": "q.weight" if "q.weight" in t else "qkv_opreact.weight"}[family]
     if first not in t:
