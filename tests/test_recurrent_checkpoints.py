@@ -171,3 +171,15 @@ def test_xlstm_fused_weights_read_as_the_single_ones():
     a = recurrent_layer(t, config=config, n=4, seed=2)
     b = recurrent_layer(fused, config=config, n=4, seed=2)
     assert a.layer == b.layer
+
+
+def test_retnet_key_value_heads_shared_by_query_heads():
+    """fla's num_kv_heads: one key/value head for two query heads reads as the same layer with k, v repeated."""
+    rng = np.random.default_rng(6)
+    t, config = tensors("fla-retnet", rng)
+    t["k_proj.weight"], t["v_proj.weight"] = t["k_proj.weight"][:2], t["v_proj.weight"][:2]
+    X = rng.normal(size=(T, D))
+    full = dict(t, **{"k_proj.weight": np.vstack([t["k_proj.weight"]] * 2),
+                      "v_proj.weight": np.vstack([t["v_proj.weight"]] * 2)})
+    shared = recurrent_layer(t, config=config, X=X)
+    assert np.allclose(shared.y, forward("fla-retnet", full, X, config), atol=1e-9)

@@ -412,12 +412,18 @@ def _retnet(t, X, config):
     p = _Pass(layer_kinds.RETNET)
     norm_w = t.get("g_norm_swish_gate.weight", t.get("g_norm.weight"))
     Vw = t["v_proj.weight"]
-    H = int(config.get("num_heads") or (Vw.shape[0] // norm_w.shape[0] if norm_w is not None else 8))
-    K = t["q_proj.weight"].shape[0]
+    ratio = t["q_proj.weight"].shape[0] // t["k_proj.weight"].shape[0]
+    H = int(config.get("num_heads") or (Vw.shape[0] * ratio // norm_w.shape[0] if norm_w is not None else 8))
+    K, Kkv = t["q_proj.weight"].shape[0], t["k_proj.weight"].shape[0]
     dk = K // H
+    groups = K // Kkv  # fla's num_kv_heads: each key and value head serves `groups` query heads
+
+    def repeat(a):
+        return np.repeat(a.reshape(a.shape[0], Kkv // dk, -1), groups, axis=1).reshape(a.shape[0], -1)
+
     q = _rotary(_heads(_lin(t, "q_proj", X), H)) * dk ** -0.5
-    k = _rotary(_heads(_lin(t, "k_proj", X), H))
-    p.V, p.values = Vw, _lin(t, "v_proj", X)
+    k = np.repeat(_rotary(_heads(_lin(t, "k_proj", X), Kkv // dk)), groups, axis=1)
+    p.V, p.values = repeat(Vw.T).T, repeat(_lin(t, "v_proj", X))
     p.heads = [{"q": q[:, h], "k": k[:, h], "gamma": np.float64(1.0 - 2.0 ** (-5.0 - h))} for h in range(H)]
     p.norm = {"kind": "rms", "groups": H, "eps": float(config.get("norm_eps", 1e-5)), "after_gate": False,
               "weight": None if norm_w is None else np.tile(norm_w, H)}
@@ -650,7 +656,7 @@ def _mamba2(t, X, config):
     pre = _conv(taps, xBC, t.get("conv1d.bias"))
     post = _silu(pre)
     B, C = post[:, I:I + G * N].reshape(n, G, N), post[:, I + G * N:].reshape(n, G, N)
-    lo, hi = config.get("time_step_limit", (0.0, float("inf")))
+    lo, hi = config.get("time_step_limit", config.get("dt_limit", (0.0, float("inf"))))
     step = np.clip(_softplus(dt + t["dt_bias"]), lo, hi)
     A = -np.exp(t["A_log"])
     p.V, p.conv = Wx, taps[:, :I]
