@@ -277,7 +277,60 @@ def _framework_layers(seed, n, m):
              "linear-attention-H2": ("the tokens x_i", every_token)}
     layers = [feedforward, conv, ti, selective, mamba, attention(layer_kinds.LINEAR_ATTENTION.name, 2),
               attention(layer_kinds.SOFTMAX_ATTENTION.name, 2)]
+    for name, spec, what, parameters in _recurrent_rows(rng, n, m):
+        layers.append(layer_from_data(_at(spec, parameters)))
+        every[name] = (what, spec)
     return [(*FRAMEWORK_ROWS[layer.name][:2], layer, every.get(layer.name)) for layer in layers]
+
+
+def _at(value, point):
+    """A spec with parameters at a point: every parameter's name replaced by its value, ``parameters`` dropped."""
+    if isinstance(value, dict):
+        return {k: _at(v, point) for k, v in value.items() if k != "parameters"}
+    if isinstance(value, list):
+        return [_at(v, point) for v in value]
+    return point.get(value, value) if isinstance(value, str) else value
+
+
+def _recurrent_rows(rng, n, m):
+    """The linear-recurrence rows: ``(name, spec with parameters, what they are, the seeded point)``.
+
+    One head whose values are ``v_j = V x_j`` (``d_v = m``), queries and keys of width 2 drawn from ``rng``; the
+    input-dependent quantities of each (gates, decays, shifts) are the parameters, at seeded values in the row.
+    """
+    from .sources import layer_kinds
+
+    small = lambda: rng.randint(-3, 3)  # noqa: E731
+    mat = lambda r, c: [[small() for _ in range(c)] for _ in range(r)]  # noqa: E731
+    tenth = lambda: f"{rng.randint(1, 9)}/10"  # noqa: E731
+    rows = []
+
+    def add(name, kind, what, spec, names):
+        point = {x: tenth() for x in names}
+        rows.append((name, dict(spec, kind=kind, name=name, parameters=names), what, point))
+
+    q, k, V = mat(n, 2), mat(n, 2), mat(m, m)
+    alphas = [[f"a{i}{c}" for c in (1, 2)] for i in range(1, n + 1)]
+    add("gla-head", layer_kinds.GLA.name, "the key gates alpha_i",
+        {"V": V, "heads": [{"q": q, "k": k, "alpha": alphas}]}, [x for row in alphas for x in row])
+    gla_gates = {x: tenth() for row in alphas for x in row}
+    gates = [["1"] + [f"g{i}"] * (m - 1) for i in range(1, n + 1)]
+    add("gla-head-gated", layer_kinds.GLA.name, "the output gates g_i",
+        {"V": V, "gate": gates, "heads": [{"q": q, "k": k, "alpha": _at(alphas, gla_gates)}]},
+        [f"g{i}" for i in range(1, n + 1)])
+    add("retnet-H2", layer_kinds.RETNET.name, "the decays gamma_h",
+        {"V": mat(2, m), "out": mat(m, 2), "heads": [{"q": mat(n, 2), "k": mat(n, 2), "gamma": f"c{h}"}
+                                                     for h in (1, 2)]}, ["c1", "c2"])
+    decays = [f"a{i}" for i in range(1, n + 1)]
+    add("gated-deltanet-conv", layer_kinds.GATED_DELTANET.name, "the decays alpha_i",
+        {"V": V, "conv": [[1] * m, mat(1, m)[0]], "value_gate": [[tenth() for _ in range(m)] for _ in range(n)],
+         "heads": [{"q": mat(n, 2), "k": mat(n, 2), "beta": ["1/2"] * n, "alpha": decays}]}, decays)
+    shifts = [[f"d{i}{c}" for c in range(1, m + 1)] for i in range(2, n + 1)]
+    add("rwkv6-shift", layer_kinds.RWKV6.name, "the token shifts delta_j",
+        {"V": V, "shift": [["0"] * m] + shifts,
+         "heads": [{"r": mat(n, 2), "k": mat(n, 2), "w": [[tenth(), tenth()] for _ in range(n)], "u": ["1", "2"]}]},
+        [x for row in shifts for x in row])
+    return rows
 
 
 #: Cases a framework row's theorem for every input may split into (the rest is left uncovered, and said so):

@@ -37,6 +37,12 @@ FRAMEWORK_ROWS = {
     "linear-attention-H2": ("linear attention, H = 2", "r <= min(H, pm)", layer_kinds.LINEAR_ATTENTION.name, False),
     "softmax-attention-H2": ("softmax attention, H = 2", "r <= min(H, pm)", layer_kinds.SOFTMAX_ATTENTION.name,
                              False),
+    "gla-head": ("GLA head", "r <= 1 (W_ij = c_ij V)", layer_kinds.GLA.name, False),
+    "gla-head-gated": ("GLA head + output gate", "r <= d_v (W_ij = c_ij G_i V)", layer_kinds.GLA.name, False),
+    "retnet-H2": ("RetNet, H = 2", "r <= min(H, pm)", layer_kinds.RETNET.name, False),
+    "gated-deltanet-conv": ("Gated DeltaNet head + short conv", "r <= d_v (W_ij = sum_l c_il D_l V)",
+                            layer_kinds.GATED_DELTANET.name, False),
+    "rwkv6-shift": ("RWKV-6 head + token shift", "r <= m (W_ij in span{V diag(d)})", layer_kinds.RWKV6.name, False),
 }
 
 _OPTIONS = re.compile(r"--seed ([0-9]{1,9}) -n ([0-9]{1,9}) -m ([0-9]{1,9})")
