@@ -92,8 +92,9 @@ class Claim:
         What the count is about: ``"interaction operator"`` (exact counts), ``"approximation"`` (the best
         relative Frobenius error of the operator) or ``"gradient bounds"``.
     map_necessity : str or None
-        For an exact count: ``"any"`` when ``H >= value`` is necessary for the map itself whatever the
-        coefficients, ``"input-independent"`` when only for coefficients that do not depend on the input.
+        For a head count: ``"any"`` when ``H >= value`` is necessary for the map itself whatever the
+        coefficients, ``"input-independent"`` when only for coefficients that do not depend on the input; None
+        where only the interaction operator is claimed (interaction ranks, eps-head counts).
     lengths : tuple
         ``(from, to)`` of the lengths it holds for (``to`` None: every length from ``from`` on); or ``(n, n)``.
     inputs : str
@@ -212,7 +213,7 @@ def _interaction(d):
     free = layer_kinds.of(s["kind"]).input_free
     return Claim(kind=d["kind"], symbol="r", value=d["interaction_rank"], field="Q", p=s.get("p"), m=s.get("m"),
                  coefficients="input-dependent", relation="interaction operator",
-                 map_necessity=map_necessity(s.get("p"), s.get("m")) if free else None,
+                 map_necessity=None,
                  lengths=(s["n"], s["n"]), inputs="every input" if free else "this input",
                  cases=(d["interaction_rank"],), _layer=s["kind"])
 
@@ -233,7 +234,7 @@ def _family(d):
         lengths = (max(1, hf["from"]), hf["to"])
     return Claim(kind=d["kind"], symbol="r" if layer else "k(n)", value=value, field="C", p=s.get("p"),
                  m=s.get("m"), coefficients="input-dependent", relation="interaction operator",
-                 map_necessity=None if layer else map_necessity(s["p"], s["m"]), lengths=lengths,
+                 map_necessity=None, lengths=lengths,
                  inputs="every input (parameters)" if layer else "every input",
                  parameters="every" if every else "generic", cases=cases, complete=bool(d["complete"]))
 
