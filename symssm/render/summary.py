@@ -137,7 +137,9 @@ def gradient_summary(d, n=None):
     return [
         f"SSM decay: ||L_d||_F <= K r^d for d >= 1 with r = {d['decay_rate']}, K^2 = {d['decay_constant_squared']}",
         f"attention highway: ||dy_i/dx_j||_F >= c = {d['attention_lower_bound']} for every distance 1..{n - 1}",
-        "crossover: " + (f"attention provably carries more gradient from distance {delta} on (up to n = {n})"
+        "crossover: " + (f"the certified bounds cross at distance {delta}: attention provably carries more gradient "
+                         f"from there on (up to n = {n}); the SSM's ||L_d||_F may fall below c at a smaller distance "
+                         "(not decided by the bounds)"
                          if delta is not None else f"none certified up to distance {searched_distance(n)}"
                          + (" (the limit of the search; not that attention never overtakes)"
                             if n - 1 > searched_distance(n) else "")),
