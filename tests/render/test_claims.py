@@ -247,6 +247,26 @@ def framework_rows():
     return rows()
 
 
+def test_a_table_cell_for_every_input_gives_the_generic_value_with_its_bound():
+    from symssm.render.framework import framework_table
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+
+    every = _certify(parametric_layer_from_data({
+        "kind": "linear-attention", "name": "scalar tokens", "parameters": ["x1", "x2"], "X": [["x1"], ["x2"]],
+        "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]})).data
+    single = certify({"kind": "linear-attention", "name": "scalar tokens", "X": [[1], [2]],
+                      "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]}).data
+    c = _check_claim(every)
+    assert (c.value, c.cases, c.everywhere) == (1, (0, 1), False)  # r = 0 at x1 = x2 = 0
+    table = framework_table([(single, every)], seed=0, n=2, m=1)
+    row = next(line for line in table.splitlines() if line.startswith("\\texttt") or " & $1$ & " in line)
+    assert row.endswith("$\\le 1$, generically $1$ \\\\") and "$1$ \\\\" not in row.replace("generically $1$ \\\\", "")
+    assert "at most $r$ at every input, and exactly $r$ off an exceptional set" in table
+    assert every_input_text(c) == "at most 1 for every X, 1 generically"
+    assert claim(every).line() == "r = 1 generically, 0 in special cases"
+
+
+@pytest.mark.long  # every framework layer certified (about 20 s): with the long checks
 def test_the_framework_table_never_prints_a_bare_value_a_case_contradicts(framework_rows):
     from symssm.render.framework import framework_table
 
