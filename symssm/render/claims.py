@@ -227,8 +227,7 @@ def _family(d):
     every = cases == (value,) and d["complete"]
     layer = key == "interaction_rank"
     if layer:
-        n = s["n"]
-        lengths = (n, n)
+        lengths = (s.get("n"), s.get("n"))
     else:
         hf = d["bodies"][0]["holds_for"]
         lengths = (max(1, hf["from"]), hf["to"])

@@ -322,7 +322,7 @@ def head_count_markdown(data, safe):
     lb = data["lower_bound"]
     k = data["head_count"]
     text = (f"**symssm certificate** for `{safe}`: $k({data['n']}) = {k}$ — exactly {k} head(s) necessary and "
-            f"sufficient (for $n$ from {data['holds_for']['from']}"
+            f"sufficient to represent its interaction operator (for $n$ from {data['holds_for']['from']}"
             + (f" to {data['holds_for']['to']}" if data["holds_for"]["to"] is not None else " on") + ").")
     if lb["method"] == "exact" and 0 < len(lb["minor"]) <= MAX_SHOWN:
         text += f"\n\n$$M = {tex_matrix(lb['minor'])},\\quad \\det M = {tex_number(lb['determinant'])}$$"

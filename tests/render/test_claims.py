@@ -328,3 +328,49 @@ def test_the_eps_theorem_names_its_class_and_field():
     assert "V_h \\in \\mathbb{R}^{2\\times 1}" in text and "real coefficients" in text
     assert "$e_H$ is a real number, bracketed below by rationals" in text
     assert "relative to the SSM's map" not in text
+
+
+def test_fresh_certificates_of_every_kind_state_their_claims(tmp_path):
+    from symssm import gradient_certificate
+    from symssm.certificate import kinds
+    from symssm.sources.checkpoints import CheckpointLayer
+    from symssm.sources.parametric import parametric_from_data
+    from symssm.sources.parametric_layers import parametric_layer_from_data
+    from symssm.sources.trained import trained_layer
+
+    from test_trained import s4d_tensors
+
+    system = {"A": [["1/2", 0, 0], [0, "-1/3", 0], [0, 0, "1/4"]], "B": [[1, 0], [0, 1], [1, 1]],
+              "C": [[1, 0, 1], [0, 1, 1]], "name": "three"}
+    made = {
+        "head-count": certify(system, 6).data,
+        "Q(i)": certify(complex_ssm([[Gaussian(0, Fraction(1, 2)), 0], [0, Fraction(1, 3)]], [[1, 0], [0, 1]],
+                                    [[1, 0], [0, 1]], name="c")).data,
+        "gradient-highway": gradient_certificate(source_from_data(system).system, 50).data,
+        "interaction-rank": certify({"kind": "convolution", "name": "taps", "n": 4,
+                                     "kernel": [[[1, 0]], [[0, 1]], [[1, 1]]]}).data,
+        "parametric-head-count": certify(parametric_from_data({
+            "name": "t", "parameters": ["t"], "A": [["t", 0], [0, "1/2"]], "B": [[1], [1]],
+            "C": [[1, 0], [0, 1]]}), 4).data,
+        "parametric-interaction-rank": _certify(parametric_layer_from_data({
+            "kind": "linear-attention", "name": "scalar tokens", "parameters": ["x1", "x2"], "X": [["x1"], ["x2"]],
+            "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]})).data,
+        "approximate-head-count": certify(system, 8, tolerance="1/100").data,
+        "trained-head-count": _certify(trained_layer(CheckpointLayer("l", "s4d", s4d_tensors(6, 2, 2, shared=True)),
+                                                     "x.npz"), 16, tolerance="1/10").data,
+    }
+    rows = {kinds.of(d) for d in made.values()}
+    assert rows == set(kinds.KINDS)  # every kind of the table
+    for name, data in made.items():
+        c = _check_claim(data)
+        assert c.line() and fragment(data)
+        if c.symbol == "k(n)" and "bodies" not in data:
+            assert c.map_necessity == map_necessity(data["system"]["p"], data["system"]["m"])
+        else:
+            assert c.map_necessity is None  # only the interaction operator is claimed
+    family = claim(made["parametric-head-count"])
+    assert (family.value, family.parameters) == (2, "generic") and 1 in family.cases
+    assert family.line() == "k(n) = 2 generically, 1 in special cases"
+    assert claim(made["approximate-head-count"]).field == "R"
+    assert claim(made["Q(i)"]).field == "Q(i)"
+    assert claim(made["gradient-highway"]).line().startswith("decay rate r = ")

@@ -134,7 +134,9 @@ def test_example_paper_inputs_are_current_compile_and_audit(tmp_path):
     require_tools()
     compile_tex(tmp_path, "paper.tex")
     text = " ".join(compile_tex(tmp_path, "paper.tex").split())  # twice: the \ref numbers
-    assert "The planar rotation rotation needs exactly 2 atten" in text and "n ≥ 2 (Result 1)" in text
+    text = re.sub(r"(?<=[a-z])- (?=[a-z])", "", text)  # words hyphenated at a line's end, joined
+    assert "The planar rotation rotation needs exactly 2 attention heads to represent its interaction operator" in text
+    assert "n ≥ 2 (Result 1)" in text
     assert "determinant −1" in text and "(Theorem 2)" in text and "??" not in text
 
 
