@@ -108,7 +108,7 @@ def framework_table(rows, *, seed, n, m):
     """
     shas = [(certificate_sha256(r), certificate_sha256(e) if e is not None else None) for r, e in rows]
     body = [table_marker(shas, seed=seed, n=n, m=m),
-            "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.5\\columnwidth}cc@{}}",
+            "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.42\\columnwidth}cc@{}}",
             "architecture & $r$ on $X$ & every $X$ \\\\ \\hline"]
     files, starred, uncertified, generic = [], False, False, False
     for r, every in rows:
@@ -123,7 +123,8 @@ def framework_table(rows, *, seed, n, m):
         else:
             col = "--"
             uncertified = True
-        body.append(f"{label} & ${r['interaction_rank']}$ & {col} \\\\")
+        # ragged right: the narrow first column never stretches a label's words
+        body.append(f"\\raggedright {label} & ${r['interaction_rank']}$ & {col} \\\\")
         files.append(certificate_file(r))
         if every is not None:
             files.append(certificate_file(every))

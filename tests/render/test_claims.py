@@ -334,7 +334,6 @@ def test_fresh_certificates_of_every_kind_state_their_claims(tmp_path):
     from symssm import gradient_certificate
     from symssm.certificate import kinds
     from symssm.sources.checkpoints import CheckpointLayer
-    from symssm.sources.parametric import parametric_from_data
     from symssm.sources.parametric_layers import parametric_layer_from_data
     from symssm.sources.trained import trained_layer
 
@@ -349,9 +348,8 @@ def test_fresh_certificates_of_every_kind_state_their_claims(tmp_path):
         "gradient-highway": gradient_certificate(source_from_data(system).system, 50).data,
         "interaction-rank": certify({"kind": "convolution", "name": "taps", "n": 4,
                                      "kernel": [[[1, 0]], [[0, 1]], [[1, 1]]]}).data,
-        "parametric-head-count": certify(parametric_from_data({
-            "name": "t", "parameters": ["t"], "A": [["t", 0], [0, "1/2"]], "B": [[1], [1]],
-            "C": [[1, 0], [0, 1]]}), 4).data,
+        "parametric-head-count": certify({"name": "t", "parameters": ["t"], "A": [["t", 0], [0, "1/2"]],
+                                          "B": [[1], [1]], "C": [[1, 0], [0, 1]]}, 4).data,
         "parametric-interaction-rank": _certify(parametric_layer_from_data({
             "kind": "linear-attention", "name": "scalar tokens", "parameters": ["x1", "x2"], "X": [["x1"], ["x2"]],
             "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]})).data,

@@ -1,6 +1,7 @@
 """LaTeX output: compiles standalone and inside a host article, escapes names, macros."""
 
 import os
+import re
 import shutil
 
 import pytest
