@@ -107,6 +107,12 @@ class Claim:
         The values of the certificate's cases (sorted, distinct); ``(value,)`` without parameters.
     complete : bool
         Whether every point where the system is defined lies in a case (no uncovered factor).
+    tolerance : str, optional
+        The eps-head count's tolerance.
+    layer : str, optional
+        An interaction rank's layer kind.
+    decay_rate, crossover : optional
+        A gradient highway's certified rate and the least distance where its certified bounds cross (None: none).
     """
 
     kind: str
@@ -147,15 +153,20 @@ class Claim:
                 "m": self.m, "coefficients": self.coefficients, "relation": self.relation,
                 "map_necessity": self.map_necessity, "lengths": list(self.lengths), "inputs": self.inputs,
                 "parameters": self.parameters, "cases": list(self.cases), "complete": self.complete,
+                **{key: value for key, value in (("tolerance", self.tolerance), ("layer", self.layer),
+                                                 ("decay_rate", self.decay_rate), ("crossover", self.crossover))
+                   if value is not None},
                 "statement": self.line()}
 
     def line(self):
         """The claim in one plain line (the audit's statement)."""
         if self.relation == "gradient bounds":
-            return self._gradient_line
+            return (f"decay rate r = {self.decay_rate}, " + (f"certified bounds cross at distance {self.crossover}"
+                                                             if self.crossover is not None else
+                                                             "no crossing of the bounds"))
         if self.relation == "approximation":
-            return (f"k_eps = {self.value} at eps = {self._tolerance}" if self.value is not None else
-                    f"k_eps undecided at eps = {self._tolerance}")
+            return (f"k_eps = {self.value} at eps = {self.tolerance}" if self.value is not None else
+                    f"k_eps undecided at eps = {self.tolerance}")
         if self.parameters != "none":
             other = [v for v in self.cases if v != self.value]
             text = f"{self.symbol} = {self.value} " + ("generically" if other else
@@ -164,13 +175,13 @@ class Claim:
             text += f", {', '.join(map(str, other))} in special cases" if other else ""
             return text + ("" if self.complete else " (not complete)")
         if self.symbol == "r":
-            return f"r = {self.value} ({self._layer}, n = {self.lengths[0]})"
+            return f"r = {self.value} ({self.layer}, n = {self.lengths[0]})"
         return f"k(n) = {self.value} for {_range_text(*self.lengths)}"
 
-    # the few facts a line needs that are not part of the claim's logic
-    _tolerance: str = ""
-    _layer: str = ""
-    _gradient_line: str = ""
+    tolerance: Optional[str] = None
+    layer: Optional[str] = None
+    decay_rate: Optional[str] = None
+    crossover: Optional[int] = None
 
 
 def _range_text(lo, hi):
@@ -215,7 +226,7 @@ def _interaction(d):
                  coefficients="input-dependent", relation="interaction operator",
                  map_necessity=None,
                  lengths=(s["n"], s["n"]), inputs="every input" if free else "this input",
-                 cases=(d["interaction_rank"],), _layer=s["kind"])
+                 cases=(d["interaction_rank"],), layer=s["kind"])
 
 
 def _family(d):
@@ -243,17 +254,15 @@ def _approximate(d):
     return Claim(kind=d["kind"], symbol="k_eps", value=d["head_count"], field="R", p=s.get("p"), m=s.get("m"),
                  coefficients="lag", relation="approximation", map_necessity=None, lengths=(d["n"], d["n"]),
                  inputs="every input", cases=() if d["head_count"] is None else (d["head_count"],),
-                 _tolerance=d["tolerance"])
+                 tolerance=d["tolerance"])
 
 
 def _gradient(d):
     s = d["system"]
-    delta = d["crossover_distance"]
-    line = (f"decay rate r = {d['decay_rate']}, "
-            + (f"certified bounds cross at distance {delta}" if delta is not None else "no crossing of the bounds"))
     return Claim(kind=d["kind"], symbol="", value=None, field="Q", p=s.get("p"), m=s.get("m"),
                  coefficients="input-dependent", relation="gradient bounds", map_necessity=None,
-                 lengths=(d["n"], d["n"]), inputs="every input", _gradient_line=line)
+                 lengths=(d["n"], d["n"]), inputs="every input", decay_rate=d["decay_rate"],
+                 crossover=d["crossover_distance"])
 
 
 _BUILDERS = {
