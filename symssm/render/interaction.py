@@ -184,12 +184,11 @@ def interaction_fragment(d, style):
     lines.append(f"Its blocks $W_{{ij}}$ span a space of dimension exactly $r = {r}$ {scope}"
                  + (f" ($r = k({tex_count(n)})$, the SSM's head count)" if ti else "") + ". "
                  + factorized_class(_Q, p, m))
-    lines.append((f"On this input, a model of the class with $H$ heads has this layer's interaction operator "
-                  f"($\\sum_h \\alpha^h_{{ij}} V_h = W_{{ij}}$ for every block) if and only if $H \\ge {r}$"
+    lines.append((f"On this input, a model of the class with $H$ heads has this layer's interaction operator (its "
+                  f"blocks are the layer's $W_{{ij}}$) if and only if $H \\ge {r}$"
                   if depends else
-                  f"A model of the class with $H$ heads represents the layer (its interaction operator is the layer's, "
-                  f"$\\sum_h \\alpha^h_{{ij}}(X) V_h = W_{{ij}}$ for every input $X$ and every block) if and only if "
-                  f"$H \\ge {r}$")
+                  f"A model of the class with $H$ heads represents the layer (its interaction operator is the layer's: "
+                  f"its blocks are the $W_{{ij}}$ for every input $X$) if and only if $H \\ge {r}$")
                  + (f": exactly ${r}$ head{'s are' if r != 1 else ' is'} necessary and sufficient in this class{on}."
                     if r else "."))
     lines.append(style.end())
