@@ -372,3 +372,21 @@ def test_fresh_certificates_of_every_kind_state_their_claims(tmp_path):
     assert claim(made["approximate-head-count"]).field == "R"
     assert claim(made["Q(i)"]).field == "Q(i)"
     assert claim(made["gradient-highway"]).line().startswith("decay rate r = ")
+
+
+def test_the_catalogue_fragments_say_no_more_than_their_certificates():
+    """The committed fragments (certificates/*.tex), as a referee reads them: no map-level "only if" where the
+    coefficients may depend on the input and p, m >= 2, the operator reading stated, crossings of bounds as such."""
+    for name, data in _catalogue():
+        with open(os.path.join(CATALOGUE, name[:-len(".json")] + ".tex")) as f:
+            text = f.read()
+        theorem = text.split("\\end{symssmtheorem}")[0]
+        c = claim(data)
+        assert "is a map of the class with $H$ heads if and only if" not in text, name
+        assert "is the least distance where the two bounds cross" not in text, name
+        if c.symbol == "k(n)":
+            assert "$W_{ij}(X) = L_{i-j}$ for every input $X$" in theorem, name
+        if c.symbol == "k(n)" and "bodies" not in data and c.value:
+            assert ("a map can need fewer heads than its operator" in theorem) == (c.map_necessity != "any"), name
+        if data["kind"] == "gradient-highway" and data["crossover_distance"] is not None:
+            assert "the least one where the certified bounds cross" in theorem, name
