@@ -106,7 +106,7 @@ def head_count_fragment(d, style):
     c = claim(d)
     lines.append(f"Let $L_0 = CB{' + D' if hasD else ''}$ and $L_d = C A^d B$ ($d \\ge 1$) be its lag operators. "
                  + factorized_class(field, s["p"], s["m"]) + " " + represents("L_{i-j}"))
-    lines.append(f"{for_lengths(hf['from'], hf['to'])}, exactly $k = {k}$ attention "
+    lines.append(f"{for_lengths(*c.lengths)}, exactly $k = {c.value}$ attention "
                  f"head{'s are' if k != 1 else ' is'} necessary and sufficient in this class: a model of the class "
                  f"with $H$ heads represents the SSM on sequences of length $n$ if and only if $H \\ge {k}$"
                  + (f", and ${k}$ head{'s' if k != 1 else ''} suffice{'' if k != 1 else 's'} with coefficients that do "

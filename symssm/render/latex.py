@@ -187,9 +187,8 @@ def head_count_sentences(data):
 
     from .claims import claim
 
-    k, hf = data["head_count"], data["holds_for"]
-    span = for_lengths(hf["from"], hf["to"])
     c = claim(data)
+    k, span = c.value, for_lengths(*c.lengths)
     what = "its interaction operator" + (" and its map" if c.map_necessity == "any" else "")
     return [("HeadCountSentence", f"the SSM {_subject(data)} needs exactly ${k}$ attention head{'s' if k != 1 else ''} "
              f"to represent {what}, " + span[0].lower() + span[1:])]

@@ -14,8 +14,6 @@ __all__ = ["terminal_safe", "describe", "describe_complex", "describe_trained", 
            "gradient_summary", "numeric_summary", "count_text", "error_text", "approximate_summary", "curve_text", "model_summary",
            "certified_line", "map_line"]
 
-from .claims import claim
-
 
 def terminal_safe(text):
     """``text`` with every control character (C0, DEL, C1, line and paragraph separators) escaped."""
@@ -77,6 +75,8 @@ def describe_parametric_layer(layer):
 
 def head_count_summary(cert):
     """Short human summary of verified head-count certificate data (lines of text)."""
+    from .claims import claim
+
     k, n = cert["head_count"], cert["n"]
     prof = cert["profile"]
     hf = cert["holds_for"]
@@ -117,8 +117,8 @@ def map_line(c, k, what="the SSM's"):
     >>> from symssm.render.claims import Claim
     >>> c = Claim("head-count", "k(n)", 3, "Q", 2, 2, "input-dependent", "interaction operator", "input-independent",
     ...           (3, None), "every input")
-    >>> map_line(c, 3)[:72]
-    "for the map itself: H >= 3 is necessary among models whose coefficients "
+    >>> map_line(c, 3)[:71]
+    'for the map itself: H >= 3 is necessary among models whose coefficients'
     """
     if c.map_necessity == "any":
         return (f"for the map itself as well ({'m' if c.m == 1 else 'p'} = 1): a model computes {what} map on these "
