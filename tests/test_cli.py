@@ -111,3 +111,13 @@ def test_a_length_of_zero_is_refused_in_one_line(tmp_path, capsys, argv):
     assert code == 2 and stdout == ""
     assert stderr.count("\n") == 1 and "the sequence length must be an integer >= 1, got 0" in stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_length_of_zero_is_refused_by_every_builder():
+    from symssm import certify, ssm
+    from symssm.errors import InputError
+
+    rot = ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot")
+    for kwargs in ({}, {"tolerance": "1/10"}):
+        with pytest.raises(InputError, match="n must be an integer >= 1, got 0"):
+            certify(rot, 0, **kwargs)
