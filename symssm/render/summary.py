@@ -357,8 +357,8 @@ def approximate_summary(cert):
         lines.append(f"the first {cert['tail']['summed']} lags are summed exactly; the rest are bounded by a certified "
                      f"decay at rate {_short(cert['tail']['decay_rate'])} (relative distance "
                      f"{_short(cert['tail']['relative_distance'])})")
-    lines.append("certified brackets (relative error of the best H-head model, Eckart-Young, rows weighted by "
-                 "sqrt(n - d)):")
+    lines.append("certified brackets (relative error of the best H-head model with real value maps and coefficients "
+                 "depending on i - j only, Eckart-Young, rows weighted by sqrt(n - d)):")
     for e in errs:
         lines.append(f"  H = {e['H']}: e_H in [{_short(e['lower'])}, {_short(e['upper'])}]")
     return lines
