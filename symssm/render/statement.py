@@ -47,7 +47,8 @@ def represents(target, what="the SSM"):
     >>> represents("L_{i-j}")[:40]
     'It represents the SSM when its interacti'
     """
-    return (f"It represents {what} when its interaction operator is {what}'s for every input: $W_{{ij}}(X) = {target}$ for every input $X$ and all $j \\le i$.")
+    return (f"It represents {what} when its interaction operator is {what}'s for every input: "
+            f"$W_{{ij}}(X) = {target}$ for every input $X$ and all $j \\le i$, and $W_{{ij}}(X) = 0$ for $j > i$.")
 
 
 def map_sentence(necessity, p, m, k, what="the SSM"):
