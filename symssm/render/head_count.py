@@ -207,8 +207,8 @@ def _map_necessity(c, field):
     return ["", "\\emph{The map.} As $p = 1$, let $K \\subseteq " + field + "^{" + str(c.m) + "}$ be the common kernel of "
             "the rows $V_1, \\dots, V_H$. If a model computes the SSM's map, whatever its coefficients, the input "
             "$x_1 = x \\in K$, all other tokens $0$, has model outputs $0$ (every $V_h x_j = 0$), so $L_d x = y_{d+1} "
-            "= 0$ for $d < n$: every row $L_d$ vanishes on $K$, hence lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$, and "
-            "$k(n) \\le H$."]
+            "= 0$ for $d < n$: every row $L_d$ vanishes on $K$, hence lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$ (the rows "
+            "that vanish on $K$ are exactly that span), and $k(n) \\le H$."]
 
 
 def _charpoly_text(s):
