@@ -9,8 +9,8 @@ from .matrices import system_block
 from .statement import matrix_space, space
 from .tex import MAX_SHOWN, display_name, tex_count, tex_decimal, tex_hash, tex_number
 
-__all__ = ["lag_class", "approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs", "bracket_table",
-           "widened_proof", "WIDENING"]
+__all__ = ["lag_class", "approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs",
+           "bracket_table", "widened_proof", "WIDENING"]
 
 
 def _up(text):

@@ -3,7 +3,8 @@
 The statement is the paper's: exactly ``k`` heads are necessary and sufficient in the multi-head
 factorized class to represent the SSM's interaction operator (``W_ij(X) = L_{i-j}`` for every input), for
 the range of lengths the certificate proves; and, for the map itself, among models whose coefficients do
-not depend on the input, or for every model when ``p = 1`` or ``m = 1`` (:func:`symssm.render.claims.map_necessity`).  For small systems the proof
+not depend on the input, or for every model when ``p = 1`` or ``m = 1``
+(:func:`symssm.render.claims.map_necessity`).  For small systems the proof
 shows every witness it uses (the lag operators, the minor, its leading principal minors, the
 characteristic polynomial that drives the recurrence for the coefficients); for large ones it
 names the lags, entries and determinant and refers to the certificate for the rest.
@@ -115,7 +116,8 @@ def head_count_fragment(d, style):
                  + (" On such sequences the SSM maps every input to zero." if k == 0 else
                     " " + map_sentence(c.map_necessity, s["p"], s["m"], k)))
     lines.append(style.end())
-    proof = _necessity(d, s, small, gaussian) + _map_necessity(c, field) + [""] + _sufficiency(d, s, small) + [""] + _construction(d, s, small)
+    proof = (_necessity(d, s, small, gaussian) + _map_necessity(c, field) + [""] + _sufficiency(d, s, small) + [""]
+             + _construction(d, s, small))
     other = _profile_sentence(lags, max(1, hf["from"]), hf["to"])
     if other:
         proof += ["", other]
@@ -200,15 +202,16 @@ def _map_necessity(c, field):
                 "map, the input with $x_j = e_t$ and all other tokens zero gives $W_{ij} e_t = L_{i-j} e_t$ for every "
                 "$t$ and $j \\le i$: its operator is the SSM's, and the bound above applies."]
     if c.m == 1:
-        return ["", "\\emph{The map.} As $m = 1$, every output $y_i = \\sum_j \\sum_h \\alpha^h_{ij}(X)\\, x_j V_h$ of a "
-                "model lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$, whatever its coefficients. If it computes the "
+        return ["", "\\emph{The map.} As $m = 1$, every output $y_i = \\sum_j \\sum_h \\alpha^h_{ij}(X)\\, x_j V_h$ "
+                "of a model lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$, whatever its coefficients. If it computes the "
                 "SSM's map, the input $x_1 = 1$, all other tokens $0$, gives $y_{d+1} = L_d$, so every lag $L_d$, "
                 "$d < n$, lies in that span and $k(n) \\le H$."]
-    return ["", "\\emph{The map.} As $p = 1$, let $K \\subseteq " + field + "^{" + str(c.m) + "}$ be the common kernel of "
-            "the rows $V_1, \\dots, V_H$. If a model computes the SSM's map, whatever its coefficients, the input "
+    return ["", "\\emph{The map.} As $p = 1$, let $K \\subseteq " + field + "^{" + str(c.m) + "}$ be the common "
+            "kernel of the rows $V_1, \\dots, V_H$. If a model computes the SSM's map, whatever its coefficients, the input "
             "$x_1 = x \\in K$, all other tokens $0$, has model outputs $0$ (every $V_h x_j = 0$), so $L_d x = y_{d+1} "
-            "= 0$ for $d < n$: every row $L_d$ vanishes on $K$, hence lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$ (the rows "
-            "that vanish on $K$ are exactly that span), and $k(n) \\le H$."]
+            "= 0$ for $d < n$: every row $L_d$ vanishes on $K$, hence lies in "
+            "$\\symssmspan\\{V_1, \\dots, V_H\\}$ (the rows that vanish on $K$ are exactly that span), and "
+            "$k(n) \\le H$."]
 
 
 def _charpoly_text(s):
