@@ -358,10 +358,14 @@ def _every_input(label, spec):
         return f"not certified (with {what} as parameters the polynomials exceed the limits of the proof)", None
     except InputError as exc:  # pragma: no cover - the built-in specs are valid
         return f"not certified ({str(exc)[:80]})", None
-    r = cert["interaction_rank"]
-    if cert["complete"]:
-        return f"r = {r} for every value of {what} (complete)", cert
-    return f"r = {r} for {what} off the certificate's exceptional set", cert
+    from .render.claims import claim
+
+    c = claim(cert.data)
+    if c.everywhere:
+        return f"r = {c.value} for every value of {what} (complete)", cert
+    return (f"r <= {c.at_most} for every value of {what}, r = {c.value} generically (off the certificate's exceptional "
+            f"set, where its cases give r = {', '.join(str(v) for v in c.cases if v != c.value)})"
+            + ("" if c.complete else "; not complete: undecided where an uncovered factor vanishes"), cert)
 
 
 def build_framework(out=None, *, seed=0, n=6, m=2, every_input=True):
@@ -410,10 +414,12 @@ def framework_markdown(rows, *, seed, n, m):
     lines = [f"# The unified framework, certified (seed {seed}, n = {n} tokens, p = m = {m})", "",
              "Each row is an independently checked `interaction-rank` certificate: the blocks W_ij of the layer on",
              "the same seeded input span exactly r dimensions, so exactly r attention heads are necessary and",
-             "sufficient on that input in the multi-head factorized class (signed, unnormalised,",
-             "input-specific coefficients alpha^h_ij(X) with shared value maps V_h). The column \"for all inputs\"",
-             "is a `parametric-interaction-rank` certificate where the input-dependent quantities are parameters",
-             "(a theorem for every value of them), or says why there is none.", "",
+             "sufficient in the multi-head factorized class (signed, unnormalised, input-specific coefficients",
+             "alpha^h_ij(X) with shared value maps V_h) to represent the layer's interaction operator on that input.",
+             "The column \"for all inputs\" is a `parametric-interaction-rank` certificate where the input-dependent",
+             "quantities are parameters (a theorem for every value of them: the rank at every input, or at most r",
+             "at every input and r generically, off an exceptional set where the certificate gives the other",
+             "values), or says why there is none.", "",
              "| architecture | structural bound | certified r | for all inputs | certificate |", "|---|---|---|---|---|"]
     for label, bound, cert, every in rows:
         text = "-" if every is None else every[0] + (f" (framework-{every[1]['system']['name']}.json)"

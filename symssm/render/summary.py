@@ -12,7 +12,7 @@ Examples
 __all__ = ["terminal_safe", "describe", "describe_complex", "describe_trained", "describe_family", "parametric_summary",
            "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
            "gradient_summary", "numeric_summary", "count_text", "error_text", "approximate_summary", "curve_text", "model_summary",
-           "certified_line"]
+           "certified_line", "map_line"]
 
 
 def terminal_safe(text):
@@ -75,6 +75,8 @@ def describe_parametric_layer(layer):
 
 def head_count_summary(cert):
     """Short human summary of verified head-count certificate data (lines of text)."""
+    from .claims import claim
+
     k, n = cert["head_count"], cert["n"]
     prof = cert["profile"]
     hf = cert["holds_for"]
@@ -84,7 +86,12 @@ def head_count_summary(cert):
     upto = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
     lines = [
         f"k({n}) = {k}: exactly {k} attention head{'s' if k != 1 else ''} necessary and sufficient "
-        f"in the multi-head factorized class on length-{n} sequences ({upto})",
+        f"in the multi-head factorized class on length-{n} sequences ({upto}) to represent the SSM's interaction "
+        "operator (W_ij(X) = L_{i-j} for every input X)",
+    ]
+    if k:
+        lines.append(map_line(claim(cert), k))
+    lines += [
         f"profile: k(1..{len(vals)}) = {shown}; k(n) = {prof['eventual']} for all n >= {prof['constant_from']}",
     ]
     if k >= 2:
@@ -102,6 +109,24 @@ def head_count_summary(cert):
     return lines
 
 
+def map_line(c, k, what="the SSM's"):
+    """The command line's sentence on the map itself (the claim's map necessity).
+
+    Examples
+    --------
+    >>> from symssm.render.claims import Claim
+    >>> c = Claim("head-count", "k(n)", 3, "Q", 2, 2, "input-dependent", "interaction operator", "input-independent",
+    ...           (3, None), "every input")
+    >>> map_line(c, 3)[:71]
+    'for the map itself: H >= 3 is necessary among models whose coefficients'
+    """
+    if c.map_necessity == "any":
+        return (f"for the map itself as well ({'m' if c.m == 1 else 'p'} = 1): a model computes {what} map on these "
+                f"sequences, whatever its coefficients, if and only if H >= {k}")
+    return (f"for the map itself: H >= {k} is necessary among models whose coefficients do not depend on the input "
+            "(with input-dependent coefficients and p, m >= 2 a map can need fewer heads than its operator)")
+
+
 def gradient_summary(d, n=None):
     """Short human summary of verified gradient-highway certificate data (lines of text; ``n``: its length)."""
     from ..gradient.crossover import searched_distance
@@ -112,7 +137,9 @@ def gradient_summary(d, n=None):
     return [
         f"SSM decay: ||L_d||_F <= K r^d for d >= 1 with r = {d['decay_rate']}, K^2 = {d['decay_constant_squared']}",
         f"attention highway: ||dy_i/dx_j||_F >= c = {d['attention_lower_bound']} for every distance 1..{n - 1}",
-        "crossover: " + (f"attention provably carries more gradient from distance {delta} on (up to n = {n})"
+        "crossover: " + (f"the certified bounds cross at distance {delta}: attention provably carries more gradient "
+                         f"from there on (up to n = {n}); the SSM's ||L_d||_F may fall below c at a smaller distance "
+                         "(not decided by the bounds)"
                          if delta is not None else f"none certified up to distance {searched_distance(n)}"
                          + (" (the limit of the search; not that attention never overtakes)"
                             if n - 1 > searched_distance(n) else "")),
@@ -373,7 +400,8 @@ def interaction_summary(cert):
     lb = cert["lower_bound"]
     lines = [f"r = {r}: the blocks W_ij span exactly {r} dimension{'s' if r != 1 else ''}, so exactly {r} "
              f"attention head{'s are' if r != 1 else ' is'} necessary and sufficient in the multi-head factorized "
-             "class on this input"]
+             "class to represent the layer's interaction operator on this input (sum_h alpha^h_ij V_h = W_ij for every "
+             "block)"]
     if r >= 2:
         lines.append(f"Interaction Rank Gap: single-head attention fails on this input; every H < {r} fails")
     elif r == 1:
@@ -415,8 +443,8 @@ def approximate_summary(cert):
         lines.append(f"the first {cert['tail']['summed']} lags are summed exactly; the rest are bounded by a certified "
                      f"decay at rate {_short(cert['tail']['decay_rate'])} (relative distance "
                      f"{_short(cert['tail']['relative_distance'])})")
-    lines.append("certified brackets (relative error of the best H-head model, Eckart-Young, rows weighted by "
-                 "sqrt(n - d)):")
+    lines.append("certified brackets (relative error of the best H-head model with real value maps and coefficients "
+                 "depending on i - j only, Eckart-Young, rows weighted by sqrt(n - d)):")
     for e in errs:
         lines.append(f"  H = {e['H']}: e_H in [{_short(e['lower'])}, {_short(e['upper'])}]")
     return lines
