@@ -10,7 +10,7 @@ included) and ``symssm check`` of the certificate it writes.  ``--before PATH``:
 found at PATH (a folder holding an older ``symssm/``, e.g. ``git archive <commit> symssm | tar -x -C PATH``) in
 the same run.  Python's bytecode cache is used unless ``--no-bytecode``: then the packages' ``__pycache__``
 folders are removed first and PYTHONDONTWRITEBYTECODE=1 keeps them away, so that every symssm module is compiled
-at each start (as in this project's CI shell, which sets PYTHONDONTWRITEBYTECODE=1).  Targets (issue 48): ``--help`` <= 0.2 s and the
+at each start (as in this project's CI shell, which sets PYTHONDONTWRITEBYTECODE=1).  Targets: ``--help`` <= 0.2 s and the
 2x2 certify <= 0.4 s.
 """
 

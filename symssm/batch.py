@@ -119,6 +119,7 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
     InputError
         If the input cannot be read, or the output is not writable (or is the input).
     """
+    from .checker.interrupts import raise_if_fired
     from .formats.files import atomic_write, check_output_path, remove_stale_temporaries, signals_held
 
     items = _read_input(input_path)
@@ -142,6 +143,7 @@ def run_batch(input_path, output_path, *, cert_dir=None, workers=None, scheduler
                         done[row["line"]] = row
                     out.flush()
                 bar.update(len(rows))
+                raise_if_fired()
     finally:
         bar.close()  # an interrupted run leaves no half-drawn bar before its one line
     ordered = [done[n] for n, _ in items if n in done]
@@ -202,13 +204,23 @@ def _results(chunks, cert_dir, method, workers, scheduler):
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed as done_first
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+    from .checker.interrupts import raise_if_fired
+    from .formats.files import signals_held
+
+    pool = None
     try:
-        futures = [pool.submit(process_chunk, chunk, cert_dir, method) for chunk in chunks]
+        # The workers are forked with both signals blocked (they inherit the mask and unblock it once their own
+        # handlers are set), and a signal to this process takes effect once they all run, never inside a fork.
+        with signals_held():
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+            futures = [pool.submit(process_chunk, chunk, cert_dir, method) for chunk in chunks]
+        raise_if_fired()
         for future in done_first(futures):
+            raise_if_fired()
             yield future.result()
     except BaseException:  # --max-seconds, Ctrl-C, SIGTERM, or the consumer stopped: end the workers now
-        _stop_pool(pool)
+        if pool is not None:
+            _stop_pool(pool)
         raise
     pool.shutdown(wait=True)
 
@@ -220,6 +232,8 @@ def _worker_signals():
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with both blocked (see _results): now they may come
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def _stop_pool(pool):

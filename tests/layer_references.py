@@ -126,3 +126,103 @@ def system_lags(A, B, C, D, n):
         rows.append(L.reshape(-1))
         X = np.asarray(A) @ X
     return np.array(rows)
+
+
+# ---------------------------------------------------------------- selective layers, token by token
+
+def _rms_row(v, w, eps):
+    return v / np.sqrt(np.mean(v * v) + eps) * w
+
+
+def _softplus(v):
+    return np.log1p(np.exp(-np.abs(v))) + np.maximum(v, 0)
+
+
+def _conv_token(xs, t, weight, bias):
+    """Causal depthwise convolution at token t (weight (channels, 1, K)), written as the sum over taps."""
+    K = weight.shape[-1]
+    out = np.array(bias, dtype=float) if bias is not None else np.zeros(weight.shape[0])
+    for k in range(K):
+        s = t - (K - 1) + k
+        if s >= 0:
+            out = out + weight[:, 0, k] * xs[s]
+    return out
+
+
+def mamba1_operator(t, X, pre_norm=None, norms=None, eps=1e-5, norm_eps=1e-6):
+    """Diagonals of W_ij (L, L, d_inner) of a Mamba-1 mixer on hidden states X, token by token: the recurrence run
+    on a unit impulse at token j (transformers' MambaMixer.slow_forward / JambaMambaMixer, read independently)."""
+    norms = norms or {}
+    L = X.shape[0]
+    A = -np.exp(t["A_log"])
+    di, N = A.shape
+    rows = t["in_proj.weight"].shape[0]
+    xs = []
+    for s in range(L):
+        h = X[s] if pre_norm is None else _rms_row(X[s], pre_norm, eps)
+        xs.append((t["in_proj.weight"] @ h)[rows - 2 * di:rows - di])
+    delta, Bs, Cs = [], [], []
+    for s in range(L):
+        x = _conv_token(xs, s, t["conv1d.weight"], t.get("conv1d.bias"))
+        x = x / (1 + np.exp(-x))
+        p = t["x_proj.weight"] @ x
+        r = p.size - 2 * N
+        dt, B, C = p[:r], p[r:r + N], p[r + N:]
+        if "dt" in norms:
+            dt = _rms_row(dt, norms["dt"], norm_eps)
+        if "b" in norms:
+            B = _rms_row(B, norms["b"], norm_eps)
+        if "c" in norms:
+            C = _rms_row(C, norms["c"], norm_eps)
+        delta.append(_softplus(t["dt_proj.weight"] @ dt + t["dt_proj.bias"]))
+        Bs.append(B)
+        Cs.append(C)
+    W = np.zeros((L, L, di))
+    for j in range(L):
+        state = np.zeros((di, N))
+        for i in range(j, L):
+            state = np.exp(delta[i][:, None] * A) * state + (delta[j][:, None] * Bs[j][None, :] if i == j else 0)
+            W[i, j] = state @ Cs[i] + (t["D"] if i == j else 0)
+    return W
+
+
+def mamba2_operator(t, X, heads, headdim, groups, d_state, pre_norm=None, eps=1e-5, dt_limit=(0.0, np.inf)):
+    """Per-head coefficients c_ij (L, L, heads) with W_ij = c_ij I on each head (plus D), of a Mamba-2 mixer on X:
+    transformers' Mamba2Mixer.torch_forward read token by token (the recurrence on a unit impulse)."""
+    L = X.shape[0]
+    d_ssm = heads * headdim
+    GN = groups * d_state
+    A = -np.exp(t["A_log"])
+    rows = []
+    for s in range(L):
+        h = X[s] if pre_norm is None else _rms_row(X[s], pre_norm, eps)
+        rows.append(t["in_proj.weight"] @ h)
+    d_mlp = (rows[0].size - 2 * d_ssm - 2 * GN - heads) // 2
+    xbc = [r[2 * d_mlp + d_ssm:2 * d_mlp + 2 * d_ssm + 2 * GN] for r in rows]
+    dts, Bs, Cs = [], [], []
+    for s in range(L):
+        v = _conv_token(xbc, s, t["conv1d.weight"], t.get("conv1d.bias"))
+        v = v / (1 + np.exp(-v))
+        Bs.append(v[d_ssm:d_ssm + GN].reshape(groups, d_state))
+        Cs.append(v[d_ssm + GN:].reshape(groups, d_state))
+        dt = _softplus(rows[s][-heads:] + t["dt_bias"])
+        dts.append(np.clip(dt, *dt_limit))
+    per = heads // groups
+    c = np.zeros((L, L, heads))
+    for hh in range(heads):
+        g = hh // per
+        for j in range(L):
+            state = np.zeros(d_state)
+            for i in range(j, L):
+                state = np.exp(dts[i][hh] * A[hh]) * state + (dts[j][hh] * Bs[j][g] if i == j else 0)
+                c[i, j, hh] = state @ Cs[i][g] + (t["D"][hh] if i == j else 0)
+    return c
+
+
+def operator_curve(W):
+    """Best H-head relative errors of the rows W_ij (j <= i), from a dense SVD."""
+    L = W.shape[0]
+    rows = np.array([W[i, j] for i in range(L) for j in range(i + 1)])
+    s = np.linalg.svd(rows, compute_uv=False)
+    tails = np.concatenate([np.cumsum((s * s)[::-1])[::-1], [0.0]])
+    return np.sqrt(tails / tails[0])

@@ -80,7 +80,7 @@ def test_brackets_contain_a_high_precision_reference(N, p, m, seed, tol):
     if k is not None:
         assert _F(ref[k]) <= Fraction(tol) + Fraction(1, 10**25)
         assert k == 0 or _F(ref[k - 1]) > Fraction(tol)
-        # one question on both paths (issue 40): the numerical count is the certified one where it is decided
+        # one question on both paths: the numerical count is the certified one where it is decided
         from symssm.numeric.headcount import numeric_head_count
 
         gap = min(abs(_F(ref[h]) - Fraction(tol)) for h in (k - 1, k) if h >= 0)

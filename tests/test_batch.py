@@ -125,7 +125,7 @@ def test_a_budget_ends_a_batch_with_workers_and_a_rerun_loses_nothing(tmp_path, 
 
 
 def test_ctrl_c_in_a_batch_with_workers_prints_one_line(tmp_path):
-    """Ctrl-C reaches the whole process group: the workers printed a traceback each before "interrupted" (issue 40)."""
+    """Ctrl-C reaches the whole process group: the workers printed a traceback each before "interrupted"."""
     import signal
     import subprocess
     import sys

@@ -58,7 +58,8 @@ def test_demo(tmp_path, capsys):
     ('{"A": [[1, 0], [0, 1]], "B": [[1], [0]], "C": [[1, 0, 0]]}', "C is 1x3 but A is 2x2"),
     ('{"A": [[1]], "B": [[1]]}', "has no matrix C"),
     ('{"A": [[1]], "B": [[1]], "C": [["x"]]}', "C[0][0] 'x' is not an integer"),
-    ('{"A": [[1]], "B": [[1]], "C": [[1]], "n": -3}', "n must be a non-negative integer"),
+    ('{"A": [[1]], "B": [[1]], "C": [[1]], "n": -3}', "n must be an integer >= 1"),
+    ('{"A": [[1]], "B": [[1]], "C": [[1]], "n": 0}', "n must be an integer >= 1, got 0"),
     ('{"A": [[1]], "B": [[1]], "C": [[1]], "extra": 1}', "unknown key 'extra'"),
     ('{"A": [[NaN]], "B": [[1]], "C": [[1]]}', "NaN"),
     ('{"A": [[1]], "A": [[2]], "B": [[1]], "C": [[1]]}', "duplicate key"),
@@ -96,3 +97,27 @@ def test_python_dash_m_works_from_a_checkout(tmp_path):
     result = subprocess.run([sys.executable, "-m", "symssm.checker", str(tmp_path / "x.json")],
                             cwd=root, capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("VERIFIED")
+
+
+@pytest.mark.parametrize("argv", [
+    ["certify", "--family", "diagonal", "-N", "2", "-p", "1", "-m", "1", "-n", "0"],
+    ["certify", "--family", "diagonal", "-N", "2", "-p", "1", "-m", "1", "--tolerance", "1e-3", "-n", "0"],
+    ["gradient", "--family", "diagonal", "-N", "2", "-p", "1", "-m", "1", "-n", "0"],
+    ["numeric", "--family", "diagonal", "-N", "2", "-p", "1", "-m", "1", "--length", "0"],
+    ["framework", "-n", "0"],
+])
+def test_a_length_of_zero_is_refused_in_one_line(tmp_path, capsys, argv):
+    code, stdout, stderr = run(argv + ["-o", str(tmp_path / "out")], capsys)
+    assert code == 2 and stdout == ""
+    assert stderr.count("\n") == 1 and "the sequence length must be an integer >= 1, got 0" in stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_length_of_zero_is_refused_by_every_builder():
+    from symssm import certify, ssm
+    from symssm.errors import InputError
+
+    rot = ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], name="rot")
+    for kwargs in ({}, {"tolerance": "1/10"}):
+        with pytest.raises(InputError, match="n must be an integer >= 1, got 0"):
+            certify(rot, 0, **kwargs)

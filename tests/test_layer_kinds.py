@@ -48,8 +48,8 @@ def test_every_reference_names_a_function_of_its_stage():
         for field, stage in layer_kinds.REFERENCES.items():
             reference = getattr(row, field)
             if reference is None:  # no exact blocks (softmax), no builder of its own, no family theorem
-                assert field in ("exact", "certificate") or (field.startswith("family_") and row.family_reader is None), \
-                    (row.name, field)
+                assert field in ("exact", "certificate", "family_form") or (
+                    field.startswith("family_") and row.family_reader is None), (row.name, field)
                 continue
             module = reference.split(":")[0]
             assert module.split(".")[0] == stage, (row.name, field, reference)
@@ -111,5 +111,5 @@ def test_an_unknown_layer_kind_lists_the_table(toy):
     from symssm.errors import InputError
     from symssm.sources.layers import layer_from_data
 
-    with pytest.raises(InputError, match="the layer kinds are selective-ssm, .*, operator, shift-mixer"):
+    with pytest.raises(InputError, match="the layer kinds are selective-ssm, .*, operator, .*, mlstm, shift-mixer"):
         layer_from_data({"kind": "nonsense", "n": 1})

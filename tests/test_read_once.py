@@ -1,4 +1,4 @@
-"""Every user value is read once, at the boundary, and travels as its typed value (issue 48).
+"""Every user value is read once, at the boundary, and travels as its typed value.
 
 A command-line ``--tolerance`` is read by the parser into a :class:`~symssm.formats.rationals.Tolerance`;
 api, certificate/approximate, exact/approximate and numeric/headcount take it as it is.  A certificate's

@@ -1,4 +1,4 @@
-"""A fast start: the command line imports its heavy libraries only where a command uses them (issue 48).
+"""A fast start: the command line imports its heavy libraries only where a command uses them.
 
 Timings are measured by benchmarks/bench_startup.py (docs/performance.md); these tests check the cause,
 what a fresh interpreter has imported, not the clock.

@@ -1,4 +1,4 @@
-"""Terminal answers that cannot be misquoted (issue 48, item 6).
+"""Terminal answers that cannot be misquoted.
 
 An unresolved numeric count prints the range of H it cannot tell apart (and ``--json`` gives both ends),
 an error below the curve's precision reads ``below precision``, a certificate given where a spec is
@@ -7,6 +7,7 @@ expected points to ``symssm check``, and a command that runs on shows that it is
 
 import contextlib
 import io
+import os
 import json
 
 import pytest
@@ -78,19 +79,63 @@ def test_a_certificate_given_as_a_spec_points_to_check(tmp_path, capsys):
         assert f"symssm check {tmp_path / 'rot.cert.json'}" in err
 
 
-def test_the_heartbeat_shows_work_on_a_terminal_and_clears_its_line(monkeypatch):
+@pytest.fixture
+def terminal(monkeypatch):
+    """A pseudo-terminal's stream (one that is a terminal: ``isatty()`` is the kernel's answer) and a function that
+    returns what the terminal has received so far.  The test puts the stream in ``sys.stderr`` itself (pytest's
+    capture sets the standard streams between a fixture and its test)."""
+    pty = pytest.importorskip("pty")
+    import select
+
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 80 columns, as a window has
+    err = os.fdopen(slave, "w", buffering=1, encoding="utf-8")
+    monkeypatch.delenv("SYMSSM_NO_PROGRESS", raising=False)
+    received = []
+
+    def screen():
+        err.flush()
+        while select.select([master], [], [], 0.05)[0]:
+            received.append(os.read(master, 65536))
+        return b"".join(received).decode("utf-8", "replace")
+
+    yield err, screen
+    err.close()
+    os.close(master)
+
+
+def test_the_heartbeat_shows_work_on_a_terminal_and_clears_its_line(terminal, monkeypatch):
     import time
 
-    err, out = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(progress, "on_terminal", lambda stream=None: True)
-    monkeypatch.setattr("sys.stderr", err)
+    stream, screen = terminal
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
     monkeypatch.setattr("sys.stdout", out)
+    assert progress.on_terminal() is True  # the kernel says so: no isatty is replaced
     with progress.heartbeat("symssm slow", delay=0.05, interval=0.01):
         time.sleep(0.3)
         print("result")
-    assert "symssm slow: working (0 s)" in err.getvalue()
-    assert err.getvalue().endswith("\r\x1b[K")  # cleared
+    shown = screen()
+    assert "symssm slow: working (0 s)" in shown
+    assert shown.endswith("\r\x1b[K")  # cleared
     assert out.getvalue() == "result\n"  # standard output carries nothing of it
+
+
+def test_a_batch_draws_its_bar_on_a_terminal_and_leaves_none(terminal, tmp_path, monkeypatch):
+    from symssm.batch import run_batch
+
+    stream, screen = terminal
+    monkeypatch.setattr("sys.stderr", stream)
+    spec = tmp_path / "in.jsonl"
+    spec.write_text(json.dumps({"A": [[0, -1], [1, 0]], "B": [[1], [0]], "C": [[1, 0]], "n": 4}) + "\n")
+    assert run_batch(str(spec), str(tmp_path / "out.jsonl"), workers=1) == (1, 0)
+    shown = screen()
+    assert "symssm batch:" in shown and "0/1 [" in shown, shown  # tqdm's bar, drawn on the terminal
+    assert shown.endswith("\r") and not shown.rstrip("\r").rsplit("\r", 1)[-1].strip(), repr(shown)  # and cleared
 
 
 def test_no_heartbeat_off_a_terminal_or_when_turned_off(monkeypatch, capsys):
@@ -121,3 +166,16 @@ def test_every_command_runs_under_a_heartbeat(monkeypatch, tmp_path, capsys):
 def test_progress_env_values_that_leave_bars_on(monkeypatch, bad):
     monkeypatch.setenv("SYMSSM_NO_PROGRESS", bad)
     assert progress.on_terminal(io.StringIO()) is False  # not a terminal either way
+
+
+def test_a_bar_keeps_its_clock_running_during_a_long_step(terminal, monkeypatch):
+    """A step of many seconds (a framework layer's theorem for every input) still shows the command at work."""
+    import time
+
+    stream, screen = terminal
+    monkeypatch.setattr("sys.stderr", stream)
+    with progress.reporting("symssm framework", "layer"):
+        progress.report(0, 2, "linear attention")
+        time.sleep(1.4)
+        assert "00:01" in screen()  # redrawn with its clock past one second, no report in between
+    assert screen().endswith("\r")  # closed: the line is cleared

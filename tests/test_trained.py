@@ -358,7 +358,7 @@ def test_model_plot_draws_the_certified_brackets(tmp_path, capsys):
 @given(st.integers(0, 10 ** 6), st.sampled_from(["s4d", "s5", "lru"]), st.sampled_from(["slow", "fast"]),
        st.sampled_from(["1/1000", "1/1000000"]))
 def test_the_numeric_count_equals_the_certified_count_where_the_brackets_decide(seed, kind, speed, tol):
-    """One question on both paths: the least H with e_H <= tau (issue 40)."""
+    """One question on both paths: the least H with e_H <= tau."""
     from symssm.numeric.models import analyse_layer
 
     if kind == "s4d":

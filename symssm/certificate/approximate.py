@@ -52,7 +52,7 @@ def approximate_data(system, n, tolerance):
     LimitError
         If the exact Gram matrix is beyond the limits (docs/numeric.md).
     """
-    n = check_n(n)
+    n = check_n(n, minimum=1)
     tol = parse_tolerance(tolerance, floats=False)  # read once at the boundary: a Tolerance passes through
     if system.p * system.m <= MAX_APPROX_DIM:  # (beyond it, error_brackets says so)
         n0 = summed_lags(system, n)

@@ -103,7 +103,7 @@ def gaussian_data(system, n=None, *, method="auto"):
     """
     from ..errors import InputError, LimitError
 
-    n = system.truncation if n is None else check_n(n)
+    n = system.truncation if n is None else check_n(n, minimum=1)
     if method not in ("auto", "exact", "modular"):
         raise InputError(f"unknown method {str(method)[:40]!r}; choose auto, exact or modular")
     if method == "modular" or (method == "auto" and system.N > MAX_EXACT_N):

@@ -109,6 +109,6 @@ def certify(system, n=None, *, method="auto", max_seconds=None):
     BudgetExceeded
         If ``max_seconds`` runs out.
     """
-    n = system.truncation if n is None else check_n(n)
+    n = system.truncation if n is None else check_n(n, minimum=1)
     witness = find_witness(system, method=method, max_seconds=max_seconds)
     return within_limits(head_count_data(witness, n, system))

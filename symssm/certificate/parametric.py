@@ -143,7 +143,7 @@ def parametric_data(system, n=None):
         If a number would exceed the checker's limits.
     """
     T = system.N + (1 if system.has_D else 0)
-    n = T if n is None else check_n(n)
+    n = T if n is None else check_n(n, minimum=1)
     if not isinstance(n, int):
         raise InputError("n must be an integer")
     bodies = family_head_count(system, n)

@@ -49,7 +49,7 @@ def trained_data(layer, n, tolerance):
     LimitError
         If the layer is beyond the limits, or its surrogate cannot decide at this tolerance.
     """
-    n = check_n(n)
+    n = check_n(n, minimum=1)
     tol = parse_tolerance(tolerance, floats=False)  # read once at the boundary: a Tolerance passes through
     out = trained_brackets(layer, n, tol)
     data = header("trained-head-count", layer)

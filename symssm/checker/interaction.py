@@ -25,11 +25,13 @@ from .limits import MAX_DIM
 from .linalg import combinations
 from .kernel import Unreadable, is_text, strict_equal
 from .reading import integer, keys, matrix, positions, rational
+from . import recurrent
 
 MAX_TOKENS = 256
 MAX_BLOCKS = 20_000
 MAX_LAYER_WORK = 1_000_000
-LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention", "operator")
+LAYER_KINDS = ("selective-ssm", "convolution", "linear-attention", "softmax-attention",
+               "operator") + recurrent.RECURRENT_KINDS
 RULE = ("W_ij = sum_h alpha^h_ij V_h with V_h = W at the h-th witness block; alpha^h_ij = 1 if (i,j) is "
         "that block, the listed coefficient for a listed block, 0 otherwise")
 _ZERO = Fraction(0)
@@ -57,11 +59,16 @@ def layer_work(kind, n, p, m, extra):
     if kind in ("linear-attention", "softmax-attention"):
         heads, d = extra
         return pairs * heads * (p * m + 1) + n * heads * d * m * 2
+    if kind in recurrent.RECURRENT_KINDS:
+        heads, dk, Dv, lags = extra
+        return recurrent.recurrent_work(n, p, m, heads, dk, Dv, lags)
     return pairs
 
 
 def _entries(layer):
     """Every number of a layer's matrices."""
+    if layer["kind"] in recurrent.RECURRENT_KINDS:
+        return recurrent.recurrent_entries(layer)
     out = []
     for key in ("A", "B", "C", "D", "kernel", "X"):
         value = layer.get(key)
@@ -91,7 +98,8 @@ def read_layer(ledger, obj):
     kind = obj.get("kind")
     ledger.require(is_text(kind, 40) and kind in LAYER_KINDS, "system.kind", f"must be one of {', '.join(LAYER_KINDS)}")
     fields = {"selective-ssm": ("A", "B", "C", "D"), "convolution": ("kernel",),
-              "linear-attention": ("X", "heads"), "softmax-attention": ("X", "heads"), "operator": ("blocks",)}[kind]
+              "linear-attention": ("X", "heads"), "softmax-attention": ("X", "heads"),
+              "operator": ("blocks",)}.get(kind, recurrent.FIELDS)
     keys(ledger, obj, "system", ("kind", "name", "n", "p", "m") + fields)
     ledger.require(is_text(obj["name"], 200), "system.name", "must be a string of at most 200 characters")
     n = integer(ledger, obj["n"], "system.n", 1, MAX_TOKENS)
@@ -124,6 +132,11 @@ def read_layer(ledger, obj):
             layer["heads"].append((matrix(ledger, head["Q"], f"system.heads[{h}].Q", d, m),
                                    matrix(ledger, head["K"], f"system.heads[{h}].K", d, m),
                                    matrix(ledger, head["V"], f"system.heads[{h}].V", p, m)))
+    elif kind in recurrent.RECURRENT_KINDS:
+        n_, H, dk, Dv, m_, p_, lags = recurrent.sizes(ledger, obj)
+        extra = (H, dk, Dv, lags)
+        _within_work(layer_work(kind, n, p, m, extra))
+        recurrent.read_recurrent(ledger, obj, layer, n_, H, dk, Dv, m_, p_)
     else:
         blocks = obj["blocks"]
         ledger.require(isinstance(blocks, list) and len(blocks) <= MAX_BLOCKS, "system.blocks",
@@ -174,6 +187,8 @@ def layer_spec_hash(spec):
         elif kind == "convolution":
             out["kernel"] = canon(data["kernel"])
             out.update(n=spec["n"], p=len(out["kernel"][0]), m=len(out["kernel"][0][0]))
+        elif kind in recurrent.RECURRENT_KINDS:
+            out.update(recurrent.canonical_recurrent(spec, canon))
         elif kind == "operator":
             out.update(n=spec["n"], p=spec["p"], m=spec["m"])
             out["blocks"] = sorted(({"i": b["i"], "j": b["j"], "W": canon(b["W"])} for b in data["blocks"]),
@@ -234,6 +249,8 @@ def blocks(layer):
                 out[(i, j)] = W
     elif kind == "operator":
         out = dict(layer["blocks"])
+    elif kind in recurrent.RECURRENT_KINDS:
+        out = recurrent.recurrent_blocks(layer)
     return out
 
 

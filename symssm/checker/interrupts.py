@@ -27,7 +27,8 @@ import sys
 import threading
 from contextlib import contextmanager
 
-__all__ = ["Terminated", "stop_on_signals", "run_guarded", "fired", "EXIT_CODES", "exit_code", "interrupted_line"]
+__all__ = ["Terminated", "stop_on_signals", "run_guarded", "fired", "raise_if_fired", "EXIT_CODES", "exit_code",
+           "interrupted_line"]
 
 #: The exit code of a command stopped by each signal (128 + the signal's number, as a shell reports it).
 EXIT_CODES = {int(signal.SIGINT): 130, int(signal.SIGTERM): 143}
@@ -65,6 +66,28 @@ def fired():
     if _State.fired is None:
         return None
     return KeyboardInterrupt() if _State.fired == signal.SIGINT else Terminated()
+
+
+def raise_if_fired():
+    """Raise again the exception of a signal that fired in this command, if any.
+
+    A signal's exception can be raised inside code that drops it: an ``os.register_at_fork`` hook (logging's,
+    while a process pool forks its workers), a ``__del__`` method, a callback whose errors are only printed.
+    The command would then go on as if no signal had come.  Long loops call this between their steps, and
+    :func:`run_guarded` calls it when the command returns, so the first signal always ends the command.
+
+    Raises
+    ------
+    KeyboardInterrupt, Terminated
+        If a guard's signal fired in this command.
+
+    Examples
+    --------
+    >>> raise_if_fired()  # no signal: nothing happens
+    """
+    exc = fired()
+    if exc is not None:
+        raise exc
 
 
 def exit_code(exc):
@@ -160,7 +183,10 @@ def run_guarded(body, stopped, *, restore=True):
     """
     try:
         with stop_on_signals(restore=restore):
-            return body()
+            code = body()
+            if code not in EXIT_CODES.values():  # 130 or 143: the command reported its stop itself
+                raise_if_fired()  # a signal whose exception something on the way dropped still ends the command
+            return code
     except (KeyboardInterrupt, Terminated) as exc:
         code = stopped(exc)
         if restore:

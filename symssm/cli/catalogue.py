@@ -1,7 +1,7 @@
 """The commands about the built-in collections: ``catalog``, ``framework`` and ``families``."""
 
 from .common import safe
-from .options import add_budget, add_out, count
+from .options import add_budget, add_out, count, length
 
 __all__ = ["add_catalog", "run_catalog", "add_framework", "run_framework", "add_families", "run_families"]
 
@@ -15,7 +15,7 @@ def add_catalog(p):
 def add_framework(p):
     p.add_argument("--seed", type=count, default=0, metavar="SEED",
                    help="seed of the shared input and parameters (default 0)")
-    p.add_argument("-n", "--length", "--tokens", "--n", type=count, dest="tokens", default=6, metavar="LENGTH",
+    p.add_argument("-n", "--length", "--tokens", "--n", type=length, dest="tokens", default=6, metavar="LENGTH",
                    help="sequence length, the number of tokens (default 6)")
     p.add_argument("-m", "--inputs", "--m", type=count, dest="m", default=2, metavar="INPUTS",
                    help="token dimension m, and p = m (default 2)")

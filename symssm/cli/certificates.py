@@ -27,7 +27,34 @@ def run_check(args):
     argv += (["--json"] if args.json else []) + (["--quiet"] if args.quiet else [])
     if args.max_seconds:
         argv += [f"--max-seconds={args.max_seconds!r}"]
-    return check_main(argv + ["--", args.certificate], prog=f"{PROG} check")
+    if not args.json:
+        return check_main(argv + ["--", args.certificate], prog=f"{PROG} check")
+    return _check_json(check_main, argv, args.certificate)
+
+
+def _check_json(check_main, argv, path):
+    """``check --json``: the checker's JSON object, with the claim it verified (``"claim"``, from
+    :func:`symssm.render.claims.claim`) when the verdict is ``verified``."""
+    import contextlib
+    import io
+    import json
+
+    from ..formats.jsonio import load_strict
+    from ..render.claims import claim
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = check_main(argv + ["--", path], prog=f"{PROG} check")
+    text = out.getvalue()
+    try:
+        verdict = json.loads(text)
+    except ValueError:
+        verdict = None
+    if code == 0 and isinstance(verdict, dict) and verdict.get("verdict") == "verified":
+        verdict["claim"] = claim(load_strict(path, what=f"certificate {path}")).to_json()
+        text = json.dumps(verdict, sort_keys=True) + "\n"
+    print(text, end="")
+    return code
 
 
 def verified_certificate(path):

@@ -33,8 +33,15 @@ def add_plot(p):
 
 
 def add_model(p):
-    p.add_argument("checkpoint", metavar="CHECKPOINT", help=".npz, .safetensors or PyTorch .pt state dict")
+    p.add_argument("checkpoint", metavar="CHECKPOINT",
+                   help=".npz, .safetensors or PyTorch .pt/.bin state dict, or a folder with config.json and its "
+                        "weights (Hugging Face or state-spaces/mamba layout)")
     add_length(p, "1024")
+    p.add_argument("--tokens", metavar="IDS", type=token_ids, default=None,
+                   help="token ids, comma-separated: the selective layers (Mamba, Mamba-2) are evaluated on their "
+                        "embeddings (default: a seeded standard-normal hidden state)")
+    p.add_argument("--input-length", metavar="L", type=input_length, default=None,
+                   help="tokens of the seeded synthetic input (default 32)")
     add_tolerances(p, certified=True)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--plot", metavar="FIGURE",
@@ -53,6 +60,26 @@ def add_model(p):
     p.add_argument("--imag-transform", choices=TRANSFORM_NAMES, default="none", metavar="NAME",
                    help="S4 (SSMKernelDiag): the transform of kernel.A_imag, -Im A = f(A_imag) (default none)")
     add_budget(p)
+
+
+def token_ids(text):
+    """``--tokens``: comma-separated non-negative integers, 1 to 4096 of them (argparse reports a refusal)."""
+    import argparse
+
+    parts = [p.strip() for p in str(text).split(",") if p.strip()]
+    if not parts or len(parts) > 4096 or not all(p.isdigit() and len(p) <= 12 for p in parts):
+        raise argparse.ArgumentTypeError(f"must be 1 to 4096 comma-separated token ids (non-negative integers), got "
+                                         f"{str(text)[:60]!r}")
+    return [int(p) for p in parts]
+
+
+def input_length(text):
+    """``--input-length``: an integer from 1 to 1024 (argparse reports a refusal)."""
+    import argparse
+
+    if not str(text).isdigit() or not 1 <= int(text) <= 1024:
+        raise argparse.ArgumentTypeError(f"must be an integer from 1 to 1024, got {str(text)[:60]!r}")
+    return int(text)
 
 
 def load_numeric_source(args):
@@ -177,9 +204,10 @@ def run_model(args):
     from ..formats.limits import check_n
     from ..formats.progress import Progress, on_terminal, reporting
     from ..numeric.headcount import DEFAULT_TOL
-    from ..numeric.models import analyse_checkpoint
+    from ..numeric.models import MAMBA_TOKENS, analyse_model
     from ..render.summary import model_summary
-    from ..sources.checkpoints import Conventions, scan_checkpoint
+    from ..sources.architectures import model_map
+    from ..sources.checkpoints import Checkpoint, Conventions
 
     n = args.n if args.n is not None else 1024
     check_n(n, minimum=1, maximum=10 ** 12, what="-n (the sequence length of a trained layer's operator)")
@@ -199,49 +227,46 @@ def run_model(args):
             raise InputError(f"--certificates {safe(args.certificates)} is not a folder")
     given = tolerance if tolerance is not None else DEFAULT_TOL  # the Tolerance itself: read once, by the parser
     value = float(given)
-    layers, problems = scan_checkpoint(args.checkpoint)  # once, for the numbers and the certificates
-    with Progress(len(layers), "symssm model", "layer", enabled=on_terminal() and len(layers) > 0) as bar:
+    ckpt = Checkpoint(args.checkpoint)  # headers and config.json only; tensors are read layer by layer
+    entries = model_map({k: ckpt.shape(k) for k in ckpt.names}, ckpt.config)
+    with Progress(len(entries), "symssm model", "layer", enabled=on_terminal() and len(entries) > 0) as bar:
         def progress(name, done, total):
-            if done is None:
-                bar.advance()
-            else:
-                bar.describe(f"{name}: {done}/{total}" if total else name)
+            if name is not None:
+                bar.describe(name)
+            bar.update_to(done)
 
-        report = analyse_checkpoint(args.checkpoint, n, tolerance=given, lag_rank_tol=args.lag_rank_tol,
-                                    layers=layers, problems=problems, conventions=conventions,
-                                    progress=progress if bar.bar is not None else None)
+        report = analyse_model(args.checkpoint, n, tolerance=value, lag_rank_tol=args.lag_rank_tol,
+                               conventions=conventions, tokens=args.tokens,
+                               length=args.input_length or MAMBA_TOKENS, ckpt=ckpt, entries=entries,
+                               progress=progress if bar.bar is not None else None)
     report["conventions"] = conventions.as_json()
     certified = None
     if args.certificates is not None:
         with reporting("symssm model: certifying", "bracket"):
-            certified = certify_layers(args, report, n, tolerance, layers, conventions)
+            certified = certify_layers(args, report, n, tolerance, lti_layers(ckpt, entries), conventions)
     if args.plot:
-        plot_layers(report, args.plot, args.checkpoint, certified, value)
+        from ..render.plot import plot_model
+
+        plot_model(report, args.plot, inputs=(args.checkpoint,), certified=certified)
     if args.json:
-        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True, default=str) + "\n")
         return 0
     for line in model_summary(report, value):
         print(line)
     return 0
 
 
-def plot_layers(report, path, checkpoint, certified, tolerance):
-    """``model --plot``: every layer's curve (Mamba layers' interaction curves labelled so) and the brackets."""
-    from types import SimpleNamespace
+def lti_layers(ckpt, entries):
+    """The checked S4D / S4 / S5 / LRU layers of a model map, their tensors read (for the certificates)."""
+    from ..sources.architectures import LTI_KINDS
+    from ..sources.checkpoints import CheckpointLayer, check_layer
 
-    from ..render.plot import plot_heads
-
-    curves, certs = [], []
-    for i, layer in enumerate(report["layers"]):
-        count = layer.get("numerical_head_count", layer.get("numerical_interaction_rank"))
-        label = layer["name"] + (f" (interaction rank, {layer['tokens']} seeded tokens)" if layer["kind"][:5] == "mamba"
-                                 else "")
-        curves.append(SimpleNamespace(name=label, numerical_head_count=count,
-                                      approximation_error=layer["approximation_error"],
-                                      approximation_error_cut=layer.get("approximation_error_cut", False)))
-        certs.append(None if certified is None else certified[i])
-    plot_heads(curves, path, inputs=(checkpoint,), certified=certs if certified is not None else None,
-               tolerance=tolerance)
+    out = []
+    for e in entries:
+        if e.kind in LTI_KINDS and not e.reason:
+            data = ckpt.read(list(e.keys.values()))
+            out.append(check_layer(CheckpointLayer(e.name, e.kind, {s: data[k] for s, k in e.keys.items()})))
+    return out
 
 
 def layer_file(name, taken):
@@ -266,9 +291,11 @@ def certify_layers(args, report, n, tolerance, layers, conventions=None):
     os.makedirs(args.certificates, exist_ok=True)
     taken = set()
     report["certified_tolerance"] = format_rational(tolerance)
-    drawn = []
-    for layer, (name, cert, reason) in zip(report["layers"], results):
-        drawn.append(None if cert is None else cert.data)
+    by_name = {layer["name"]: layer for layer in report["layers"]}
+    drawn_by_name = {}
+    for name, cert, reason in results:
+        layer = by_name[name]
+        drawn_by_name[name] = None if cert is None else cert.data
         if cert is None:
             note = reason if layer["kind"][:5] != "mamba" else (
                 "not certified: a Mamba layer's lags depend on its input (the numerical rank is on a seeded input)")
@@ -280,6 +307,10 @@ def certify_layers(args, report, n, tolerance, layers, conventions=None):
         layer.update(certified_head_count=data["head_count"], certificate=path,
                      certified_undecided_at=data["undecided_at"],
                      certified_errors=[{"H": e["H"], "lower": e["lower"], "upper": e["upper"]} for e in data["errors"]])
-    return drawn
+    for layer in report["layers"]:
+        if layer["kind"] in ("mamba", "mamba2"):
+            layer.update(certified_head_count=None, certificate=None, certificate_note=(
+                "not certified: a Mamba layer's operator depends on its input (the numerical rank is on one input)"))
+    return [drawn_by_name.get(layer["name"]) for layer in report["layers"]]
 
 

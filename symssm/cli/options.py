@@ -24,7 +24,7 @@ import argparse
 from .._version import __version__
 from ..errors import InputError, UsageError
 
-__all__ = ["PROG", "DEFAULT_N", "Parser", "count", "seconds", "relative_error", "FAMILY_NAMES",
+__all__ = ["PROG", "DEFAULT_N", "Parser", "count", "length", "seconds", "relative_error", "FAMILY_NAMES",
            "PARAMETRIC_FAMILY_NAMES", "DISCRETIZATION_NAMES", "TRANSFORM_NAMES", "METHOD_HELP", "family_names",
            "add_out", "add_tolerances", "add_length", "add_budget", "add_system_source", "add_version"]
 
@@ -57,6 +57,28 @@ def count(text):
     if not text.isascii() or not text.isdigit() or len(text) > 40:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer (at most 40 digits), got {text[:60]!r}")
     return int_from_digits(text)
+
+
+def length(text):
+    """A sequence length option (``-n``): a positive integer, read by :func:`symssm.formats.limits.check_n`.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        If ``text`` is not a positive integer (argparse turns it into a one-line usage error, exit code 2).
+
+    Examples
+    --------
+    >>> length("8")
+    8
+    """
+    from ..formats.limits import check_n
+
+    value = count(text)
+    try:
+        return check_n(value, what="the sequence length", minimum=1, maximum=10 ** 40)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def seconds(text):
@@ -146,7 +168,7 @@ def add_tolerances(p, *, certified=False):
 
 def add_length(p, default_text):
     """``-n/--length LENGTH``."""
-    p.add_argument("-n", "--length", "--n", type=count, dest="n", default=None, metavar="LENGTH",
+    p.add_argument("-n", "--length", "--n", type=length, dest="n", default=None, metavar="LENGTH",
                    help=f"sequence length n (default: {default_text})")
 
 

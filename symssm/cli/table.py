@@ -74,7 +74,7 @@ COMMANDS = (
             "by side", "catalogue:add_framework", "catalogue:run_framework"),
     Command("batch", "certify many specs (one JSON object a line); resumable; processes or Dask", "certify:add_batch",
             "certify:run_batch"),
-    Command("model", "numerical head counts of the S4D / S5 / LRU / Mamba layers of a checkpoint",
+    Command("model", "every layer of a checkpoint (SSM, attention, MLP, MoE, hybrid blocks) and its highway map",
             "numeric:add_model", "numeric:run_model"),
     Command("families", "list the built-in families with their parameters and conventions", "catalogue:add_families",
             "catalogue:run_families"),

@@ -56,6 +56,19 @@ class Progress:
             _clear_heartbeat()
             self.bar = tqdm(total=total, desc=desc, unit=unit, leave=leave, file=sys.stderr, dynamic_ncols=True)
             _DRAWN[0] += 1
+            self._stop = threading.Event()
+            self._ticker = threading.Thread(target=self._tick, name="symssm-progress", daemon=True)
+            self._ticker.start()
+
+    def _tick(self, interval=1.0):
+        """Redraw the bar every ``interval`` seconds, so that its clock runs during a long step."""
+        while not self._stop.wait(interval):
+            bar = self.bar
+            if bar is not None:
+                try:
+                    bar.refresh()
+                except (OSError, ValueError, AttributeError):  # the stream or the bar closed meanwhile
+                    return
 
     def update_to(self, done, total=None):
         """Set the work done (and, when it changed, the total)."""
@@ -78,6 +91,8 @@ class Progress:
 
     def close(self):
         if self.bar is not None:
+            self._stop.set()
+            self._ticker.join()
             self.bar.close()
             self.bar = None
             _DRAWN[0] -= 1

@@ -9,8 +9,8 @@ from .matrices import system_block
 from .statement import matrix_space, space
 from .tex import MAX_SHOWN, display_name, tex_count, tex_decimal, tex_hash, tex_number
 
-__all__ = ["approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs", "bracket_table",
-           "widened_proof", "WIDENING"]
+__all__ = ["lag_class", "approximate_fragment", "approximate_markdown", "claim_sentence", "witness_paragraphs",
+           "bracket_table", "widened_proof", "WIDENING"]
 
 
 def _up(text):
@@ -22,6 +22,25 @@ def _down(text):
 
 
 _Q = "\\mathbb{Q}"
+
+
+def lag_class(n, p, m, target):
+    """The sentence that defines ``e_H``: the class with coefficients depending on ``i - j`` only, over the reals.
+
+    Examples
+    --------
+    >>> "depend only on $i - j$" in lag_class(8, 2, 1, "the SSM")
+    True
+    """
+    rows, cols = ("n" if p == 1 else f"{p}n"), ("n" if m == 1 else f"{m}n")
+    return (f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error of an "
+            "$H$-head model of the multi-head factorized class whose coefficients depend only on $i - j$ (not on the "
+            "input): the maps $y_i = \\sum_j W_{ij} x_j$ with $W_{ij} = \\sum_{\\ell=1}^H \\alpha^\\ell_{ij} "
+            "V_\\ell$, real value maps $V_\\ell \\in " + matrix_space("\\mathbb{R}", p, m) + "$ shared by all "
+            "positions and real coefficients $\\alpha^\\ell_{ij}$ that depend only on $i - j$. The error is that of "
+            f"the model's operator relative to {target}'s on these sequences, both as real ${rows} \\times {cols}$ "
+            "matrices; the minimum is over real value maps and coefficients, so $e_H$ is a real number, bracketed "
+            "below by rationals.")
 
 
 def approximate_fragment(d, style):
@@ -37,12 +56,7 @@ def approximate_fragment(d, style):
                                                         f"certificate (sha256 {tex_hash(d['input_sha256'])})."))
     if small:
         lines.append(system_block(s, end=".").rstrip("\n"))
-    lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
-                 "of a map $y_i = \\sum_j W_{ij} x_j$ of the multi-head factorized class with $H$ heads, "
-                 "$W_{ij} = \\sum_{\\ell=1}^H \\alpha^\\ell_{ij} V_\\ell$ with value maps $V_\\ell \\in "
-                 + matrix_space("\\mathbb{R}", s["p"], s["m"]) + "$ shared by all positions and scalar coefficients "
-                 "$\\alpha^\\ell_{ij}$ that depend only on $i - j$, relative to the SSM's map on these sequences (both as "
-                 "$n p \\times n m$ matrices).")
+    lines.append(lag_class(n, s["p"], s["m"], "the SSM"))
     if not errs:
         lines.append("The SSM's operator on these sequences is zero, so $0$ heads represent it exactly.")
     else:

@@ -19,6 +19,7 @@ import re
 
 from ..errors import InputError
 from ..sources import layer_kinds
+from .claims import claim, every_input_tex
 from .style import certificate_sha256
 from .tex import escape_text, system_name, tex_name
 
@@ -37,6 +38,12 @@ FRAMEWORK_ROWS = {
     "linear-attention-H2": ("linear attention, H = 2", "r <= min(H, pm)", layer_kinds.LINEAR_ATTENTION.name, False),
     "softmax-attention-H2": ("softmax attention, H = 2", "r <= min(H, pm)", layer_kinds.SOFTMAX_ATTENTION.name,
                              False),
+    "gla-head": ("GLA head", "r <= 1 (W_ij = c_ij V)", layer_kinds.GLA.name, False),
+    "gla-head-gated": ("GLA head + output gate", "r <= d_v (W_ij = c_ij G_i V)", layer_kinds.GLA.name, False),
+    "retnet-H2": ("RetNet, H = 2", "r <= min(H, pm)", layer_kinds.RETNET.name, False),
+    "gated-deltanet-conv": ("Gated DeltaNet head + short conv", "r <= d_v (W_ij = sum_l c_il D_l V)",
+                            layer_kinds.GATED_DELTANET.name, False),
+    "rwkv6-shift": ("RWKV-6 head + token shift", "r <= m (W_ij in span{V diag(d)})", layer_kinds.RWKV6.name, False),
 }
 
 _OPTIONS = re.compile(r"--seed ([0-9]{1,9}) -n ([0-9]{1,9}) -m ([0-9]{1,9})")
@@ -107,20 +114,23 @@ def framework_table(rows, *, seed, n, m):
     """
     shas = [(certificate_sha256(r), certificate_sha256(e) if e is not None else None) for r, e in rows]
     body = [table_marker(shas, seed=seed, n=n, m=m),
-            "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.5\\columnwidth}cc@{}}",
+            "\\begin{center}\\small", "\\begin{tabular}{@{}p{0.42\\columnwidth}cc@{}}",
             "architecture & $r$ on $X$ & every $X$ \\\\ \\hline"]
-    files, starred, uncertified = [], False, False
+    files, starred, uncertified, generic = [], False, False, False
     for r, every in rows:
         label, independent = row_label(r)
         if every is not None:
-            col = f"${every['interaction_rank']}$" + ("" if every["complete"] else "$^{*}$")
-            starred = starred or not every["complete"]
+            c = claim(every)
+            col = every_input_tex(c)
+            starred = starred or not c.complete
+            generic = generic or not c.everywhere
         elif independent:
             col = f"${r['interaction_rank']}$"
         else:
             col = "--"
             uncertified = True
-        body.append(f"{label} & ${r['interaction_rank']}$ & {col} \\\\")
+        # ragged right: the narrow first column never stretches a label's words
+        body.append(f"\\raggedright {label} & ${r['interaction_rank']}$ & {col} \\\\")
         files.append(certificate_file(r))
         if every is not None:
             files.append(certificate_file(every))
@@ -128,8 +138,11 @@ def framework_table(rows, *, seed, n, m):
     body += ["\\end{tabular}", "\\end{center}",
              f"{{\\footnotesize\\raggedright $r$ on $X$: the interaction rank on one input $X$ of $n = {n}$ tokens in "
              f"$\\mathbb{{Q}}^{{{m}}}$ (seed {seed}); every $X$: the rank for every input, certified with the "
-             "input-dependent quantities as parameters"
-             + ("; $^{*}$ generic, off an exceptional set given in the certificate" if starred else "")
+             "input-dependent quantities as parameters: a number alone is the rank at every input"
+             + ("; ``$\\le r$, generically $r$'': at most $r$ at every input, and exactly $r$ off an exceptional set "
+                "on which the certificate gives the other values" if generic else "")
+             + ("; $^{*}$ not complete: the rank is not decided where an uncovered factor of the certificate vanishes"
+                if starred else "")
              + ("; -- not certified" if uncertified else "")
              + ". Each number is checked by \\texttt{symssm check} in its certificate: "
              f"{listed}.\\par}}",

@@ -47,8 +47,10 @@ def gradient_fragment(d, style):
         f"$\\lVert \\partial y_i / \\partial x_j \\rVert_F \\ge c$, $c {tex_value(c, up=False)}$, at every distance "
         f"$1 \\le i - j \\le {tex_count(n - 1)}$ on sequences of length at most $n = {nn}$: {inputs}."
         + (f" Hence at every distance $\\delta$ with ${tex_count(delta)} \\le \\delta \\le {tex_count(n - 1)}$ these "
-           f"inputs carry more gradient through attention than any input through the SSM, and ${tex_count(delta)}$ is "
-           "the least distance where the two bounds cross."
+           f"inputs carry more gradient through attention than any input through the SSM. The distance "
+           f"${tex_count(delta)}$ is the least one where the certified bounds cross ($K r^{{\\delta}} < c$); it is not "
+           "claimed to be the least distance where attention carries more gradient, since "
+           "$\\lVert L_{\\delta} \\rVert_F$ may fall below $c$ at a smaller distance."
            if delta is not None else
            f" No crossover distance up to ${tex_count(searched_distance(n))}$ is certified"
            + (" (the certified search ends there)." if n - 1 > searched_distance(n) else ".")))
@@ -162,4 +164,6 @@ def gradient_markdown(d, safe_name):
             f"$\\|L_d\\|_F \\le K r^d$ with $r = {tex_number(d['decay_rate'])}$, "
             f"$K^2 = {tex_number(d['decay_constant_squared'])}$; attention keeps "
             f"$\\|\\partial y_i/\\partial x_j\\|_F \\ge {tex_number(d['attention_lower_bound'])}$ up to $n = {d['n']}$; "
-            + (f"crossover distance {delta}." if delta is not None else "no crossover certified."))
+            + (f"the certified bounds cross at distance {delta} (attention carries more gradient from there on; "
+               "the SSM's gradient may fall below c earlier)." if delta is not None else
+               "no crossing of the certified bounds."))

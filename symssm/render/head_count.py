@@ -1,7 +1,10 @@
 """LaTeX of head-count certificates: the theorem and its proof, from verified certificate data.
 
 The statement is the paper's: exactly ``k`` heads are necessary and sufficient in the multi-head
-factorized class, for the range of lengths the certificate proves.  For small systems the proof
+factorized class to represent the SSM's interaction operator (``W_ij(X) = L_{i-j}`` for every input), for
+the range of lengths the certificate proves; and, for the map itself, among models whose coefficients do
+not depend on the input, or for every model when ``p = 1`` or ``m = 1``
+(:func:`symssm.render.claims.map_necessity`).  For small systems the proof
 shows every witness it uses (the lag operators, the minor, its leading principal minors, the
 characteristic polynomial that drives the recurrence for the coefficients); for large ones it
 names the lags, entries and determinant and refers to the certificate for the rest.
@@ -13,7 +16,8 @@ from math import lcm
 
 from .exactsmall import charpoly, lags_of, leading_minors, number_text
 from .matrices import fits_display, items_block, rows_list, system_block
-from .statement import factorized_class, for_lengths, length_range, space
+from .claims import claim
+from .statement import factorized_class, for_lengths, length_range, map_sentence, represents, space
 from .tex import (
     COLUMN_PT,
     MAX_ROWS,
@@ -105,17 +109,20 @@ def head_count_fragment(d, style):
     if small:
         lines.append(system_block(s, end=".").rstrip("\n"))
     start = max(1, hf["from"])
+    c = claim(d)
     lines.append(f"Let $L_0 = CB{' + D' if hasD else ''}$ and $L_d = C A^d B$ ($d \\ge 1$) be its lag operators. "
-                 + factorized_class(field, s["p"], s["m"]))
-    lines.append(f"{for_lengths(hf['from'], hf['to'])}, exactly $k = {k}$ attention "
-                 f"head{'s are' if k != 1 else ' is'} necessary and sufficient in this class: the SSM's map on "
-                 f"sequences of length $n$ is a map of the class with $H$ heads if and only if $H \\ge {k}$"
+                 + factorized_class(field, s["p"], s["m"]) + " " + represents("L_{i-j}"))
+    lines.append(f"{for_lengths(*c.lengths)}, exactly $k = {c.value}$ attention "
+                 f"head{'s are' if k != 1 else ' is'} necessary and sufficient in this class: a model of the class "
+                 f"with $H$ heads represents the SSM on sequences of length $n$ if and only if $H \\ge {k}$"
                  + (f", and ${k}$ head{'s' if k != 1 else ''} suffice{'' if k != 1 else 's'} with coefficients that do "
                     "not depend on the input" if k else "")
                  + (f" (in particular for $n = {tex_count(n)}$)" if n != start else "") + "."
-                 + (" On such sequences the SSM maps every input to zero." if k == 0 else ""))
+                 + (" On such sequences the SSM maps every input to zero." if k == 0 else
+                    " " + map_sentence(c.map_necessity, s["p"], s["m"], k)))
     lines.append(style.end())
-    proof = _necessity(d, s, small, gaussian) + [""] + _sufficiency(d, s, small) + [""] + _construction(d, s, small)
+    proof = (_necessity(d, s, small, gaussian) + _map_necessity(c, field) + [""] + _sufficiency(d, s, small) + [""]
+             + _construction(d, s, small))
     other = _profile_sentence(lags, max(1, hf["from"]), hf["to"])
     if other:
         proof += ["", other]
@@ -189,6 +196,27 @@ def _necessity(d, s, small, gaussian):
         + (" (in particular no single-head attention layer)" if k >= 2 else "")
         + (f"; for each $H < {k}$ the leading $(H+1)\\times(H+1)$ minor of $M$ is the witness." if k > 1 else "."))
     return out
+
+
+def _map_necessity(c, field):
+    """Why the count bounds the heads of a model that computes the SSM's map (the claim's map necessity)."""
+    if not c.value:
+        return []
+    if c.map_necessity == "input-independent":
+        return ["", "\\emph{The map.} If a model's coefficients do not depend on the input and it computes the SSM's "
+                "map, the input with $x_j = e_t$ and all other tokens zero gives $W_{ij} e_t = L_{i-j} e_t$ for every "
+                "$t$ and $j \\le i$: its operator is the SSM's, and the bound above applies."]
+    if c.m == 1:
+        return ["", "\\emph{The map.} As $m = 1$, every output $y_i = \\sum_j \\sum_\\ell \\alpha^\\ell_{ij}(X)\\, x_j V_\\ell$ "
+                "of a model lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$, whatever its coefficients. If it computes the "
+                "SSM's map, the input $x_1 = 1$, all other tokens $0$, gives $y_{d+1} = L_d$, so every lag $L_d$, "
+                "$d < n$, lies in that span and $k(n) \\le H$."]
+    return ["", "\\emph{The map.} As $p = 1$, let $K \\subseteq " + field + "^{" + str(c.m) + "}$ be the common "
+            "kernel of the rows $V_1, \\dots, V_H$. If a model computes the SSM's map, whatever its coefficients, the input "
+            "$x_1 = x \\in K$, all other tokens $0$, has model outputs $0$ (every $V_\\ell x_j = 0$), so $L_d x = y_{d+1} "
+            "= 0$ for $d < n$: every row $L_d$ vanishes on $K$, hence lies in "
+            "$\\symssmspan\\{V_1, \\dots, V_H\\}$ (the rows that vanish on $K$ are exactly that span), and "
+            "$k(n) \\le H$."]
 
 
 def _charpoly_text(s):

@@ -138,6 +138,30 @@ def _layer_objects(s):
     return where, phrase, items if small else None, depends
 
 
+def block_pairs(s):
+    """The pairs ``(i, j)`` a layer's blocks range over: those listed (an operator), else ``1 <= j <= i <= n``."""
+    if layer_kinds.of(s["kind"]).pairs == "listed":
+        return [(b["i"], b["j"]) for b in s["blocks"]]
+    return [(i, j) for i in range(1, s["n"] + 1) for j in range(1, i + 1)]
+
+
+def zero_blocks(d):
+    """The zero blocks among all of the layer's blocks: those with no coefficients listed that are not witnesses
+    (the checker verified each is zero) and those whose listed coefficients are all zero.
+
+    Examples
+    --------
+    >>> d = {"system": {"kind": "convolution", "n": 2}, "lower_bound": {"blocks": [[1, 1]]},
+    ...      "upper_bound": {"coefficients": [{"block": [2, 2], "c": ["1"]}]}}
+    >>> zero_blocks(d)
+    [(2, 1)]
+    """
+    witnesses = {tuple(b) for b in d["lower_bound"]["blocks"]}
+    listed = {tuple(c["block"]): c["c"] for c in d["upper_bound"]["coefficients"]}
+    return [b for b in block_pairs(d["system"]) if b not in witnesses
+            and (b not in listed or not any(x != "0" for x in listed[b]))]
+
+
 def interaction_fragment(d, style):
     """The theorem and proof for interaction-rank data that the checker has verified."""
     s = d["system"]
@@ -160,7 +184,11 @@ def interaction_fragment(d, style):
     lines.append(f"Its blocks $W_{{ij}}$ span a space of dimension exactly $r = {r}$ {scope}"
                  + (f" ($r = k({tex_count(n)})$, the SSM's head count)" if ti else "") + ". "
                  + factorized_class(_Q, p, m))
-    lines.append(f"Hence this layer's map{on} is a map of the class with $H$ heads if and only if $H \\ge {r}$"
+    lines.append((f"On this input, a model of the class with $H$ heads has this layer's interaction operator (its "
+                  f"blocks are the layer's $W_{{ij}}$) if and only if $H \\ge {r}$"
+                  if depends else
+                  f"A model of the class with $H$ heads represents the layer (its interaction operator is the layer's: "
+                  f"its blocks are the $W_{{ij}}$ for every input $X$) if and only if $H \\ge {r}$")
                  + (f": exactly ${r}$ head{'s are' if r != 1 else ' is'} necessary and sufficient in this class{on}."
                     if r else "."))
     lines.append(style.end())
@@ -202,7 +230,7 @@ def interaction_fragment(d, style):
     lines.append("")
     if lb["method"] == "exact":
         coeffs = d["upper_bound"]["coefficients"]
-        zero = [c["block"] for c in coeffs if not any(x != "0" for x in c["c"])]
+        zero = zero_blocks(d)
         rows = [{"lag": f"({c['block'][0]},{c['block'][1]})", "c": c["c"]} for c in coeffs
                 if any(x != "0" for x in c["c"])]
         text = ("\\emph{Sufficiency.} Every other block is zero or an exact combination "
@@ -238,5 +266,5 @@ def interaction_markdown(d, safe_name):
     """A short Markdown summary of verified interaction-rank data."""
     return (f"**symssm interaction-rank certificate** for `{safe_name}` ({d['system']['kind']}, "
             f"n = {d['system']['n']}): the blocks $W_{{ij}}$ span exactly $r = {d['interaction_rank']}$ dimensions, "
-            f"so exactly {d['interaction_rank']} head(s) are necessary and sufficient on this input in the multi-head "
-            "factorized class.")
+            f"so exactly {d['interaction_rank']} head(s) are necessary and sufficient in the multi-head factorized "
+            "class to represent its interaction operator on this input.")

@@ -173,7 +173,7 @@ def sentence_macros(data):
     >>> name
     'HeadCountSentence'
     >>> print(tex)
-    the SSM rot needs exactly $2$ attention heads for every sequence length $n \\ge 2$
+    the SSM rot needs exactly $2$ attention heads to represent its interaction operator, for every sequence length $n \\ge 2$
     """
     make = kinds.of(data).load("sentences")
     return make(data) if make is not None else []
@@ -215,10 +215,13 @@ def head_count_sentences(data):
     """The head count with its lengths: ``the SSM NAME needs exactly $k$ attention heads for every ...``."""
     from .statement import for_lengths
 
-    k, hf = data["head_count"], data["holds_for"]
-    span = for_lengths(hf["from"], hf["to"])
+    from .claims import claim
+
+    c = claim(data)
+    k, span = c.value, for_lengths(*c.lengths)
+    what = "its interaction operator" + (" and its map" if c.map_necessity == "any" else "")
     return [("HeadCountSentence", f"the SSM {_subject(data)} needs exactly ${k}$ attention head{'s' if k != 1 else ''} "
-             + span[0].lower() + span[1:])]
+             f"to represent {what}, " + span[0].lower() + span[1:])]
 
 
 def gradient_sentences(data):
@@ -230,8 +233,9 @@ def gradient_sentences(data):
             f"\\rVert_F \\le K r^{{\\,i-j}}$ with $r {tex_value(data['decay_rate'], up=True)}$")]
     delta = data["crossover_distance"]
     if delta is not None:
-        out.append(("CrossoverSentence", f"single-head attention carries more gradient than the SSM {name} at every "
-                    f"distance from ${tex_count(delta)}$ to ${tex_count(data['n'] - 1)}$"))
+        out.append(("CrossoverSentence", f"the certified bounds cross at distance ${tex_count(delta)}$: at every "
+                    f"distance from ${tex_count(delta)}$ to ${tex_count(data['n'] - 1)}$, single-head attention on "
+                    f"suitable inputs carries more gradient than the SSM {name} on any input"))
     return out
 
 
@@ -347,7 +351,7 @@ def head_count_markdown(data, safe):
     lb = data["lower_bound"]
     k = data["head_count"]
     text = (f"**symssm certificate** for `{safe}`: $k({data['n']}) = {k}$ — exactly {k} head(s) necessary and "
-            f"sufficient (for $n$ from {data['holds_for']['from']}"
+            f"sufficient to represent its interaction operator (for $n$ from {data['holds_for']['from']}"
             + (f" to {data['holds_for']['to']}" if data["holds_for"]["to"] is not None else " on") + ").")
     if lb["method"] == "exact" and 0 < len(lb["minor"]) <= MAX_SHOWN:
         text += f"\n\n$$M = {tex_matrix(lb['minor'])},\\quad \\det M = {tex_number(lb['determinant'])}$$"

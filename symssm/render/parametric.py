@@ -22,7 +22,7 @@ from fractions import Fraction
 from ..formats.expressions import polynomial_text
 from .matrices import items_block
 from .polytex import tex_fraction, tex_parameter, tex_polynomial
-from .statement import factorized_class, head_symbol, length_range, space, state_symbol
+from .statement import factorized_class, head_symbol, length_range, represents, space, state_symbol
 from .tex import display_name, tex_count, tex_hash
 
 __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_markdown", "tex_polynomial",
@@ -639,8 +639,9 @@ def parametric_fragment(d, style):
         f"$y_i = C {z}_i{' + D x_i' if s.get('D') is not None else ''}$, with $N = {s['N']}$ states, inputs "
         f"$x_i \\in {space(_C, s['m'])}$ and outputs $y_i \\in {space(_C, s['p'])}$, whose matrices are rational "
         f"functions of the parameter{'s' if len(s['parameters']) != 1 else ''} {params}" + statement,
-        factorized_class(_C, s["p"], s["m"], head=head_symbol(s["parameters"])) + " Let $k(n)$ be the number of heads necessary and sufficient in this "
-        "class to represent the SSM on sequences of length $n$ at a parameter value ($H$ heads suffice if and only if "
+        factorized_class(_C, s["p"], s["m"], head=head_symbol(s["parameters"])) + " " + represents("L_{i-j}")
+        + " Let $k(n)$ be the number of heads necessary and sufficient in this class to represent the SSM on "
+        "sequences of length $n$ at a parameter value (a model with $H$ heads represents it there if and only if "
         "$H \\ge k(n)$).",
         "\\begin{enumerate}\\raggedright",  # cases hold long formulas: a ragged margin, never a stretched line
     ]

@@ -150,8 +150,9 @@ def interaction_family_fragment(d, style):
         f"of the parameter{'s' if len(names) != 1 else ''} {params}" + statement,
         factorized_class(_C, s["p"], s["m"], head=head_symbol(s.get("parameters") or ())) + " Let $r$ be the dimension of the span of the layer's blocks $W_{ij}$"
         + ("" if layer_kinds.of(s["kind"]).pairs == "listed" else " ($1 \\le j \\le i \\le n$)")
-        + " at a point: exactly $r$ heads are necessary and sufficient in this class there ($H$ heads represent the "
-          "layer at that point if and only if $H \\ge r$).",
+        + " at a point: exactly $r$ heads are necessary and sufficient in this class there (a model with $H$ heads "
+          "has the layer's interaction operator at that point, its blocks being the layer's $W_{ij}$ there, if and "
+          "only if $H \\ge r$).",
         "\\begin{enumerate}\\raggedright",  # cases hold long formulas: a ragged margin, never a stretched line
     ]
     lines += tex_items(items, "layer", lambda item: f"$r = {item['k']}$", lambda item: _root_where(item, s))

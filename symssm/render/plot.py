@@ -17,7 +17,7 @@ from math import sqrt
 
 from ..errors import InputError
 
-__all__ = ["plot_gradient", "plot_heads", "figure_format", "FORMATS"]
+__all__ = ["plot_gradient", "plot_heads", "plot_model", "figure_format", "FORMATS"]
 
 
 def _axes(ax, size=(6.4, 4.0)):
@@ -197,4 +197,137 @@ def plot_heads(results, path=None, *, inputs=(), certified=None, tolerance=None,
     fig.tight_layout()
     if path is not None:
         _save(fig, path, inputs)
+    return fig
+
+
+def _short_name(name):
+    """A layer's name for a tick label: its last three components (``layers.3.mamba``)."""
+    return ".".join(name.replace("/", ".").split(".")[-3:])[-32:]
+
+
+def _flat_layers(report):
+    for layer in report["layers"]:
+        if layer["kind"] == "parallel":
+            yield layer, layer.get("parts", [])
+        else:
+            yield layer, []
+
+
+def _model_curves(report, ax, certified):
+    """The layers' best H-head error curves (selective layers' on the report's input) with the certified brackets."""
+    from types import SimpleNamespace
+
+    curves, certs = [], []
+    by_name = dict(zip((x["name"] for x in report["layers"]), certified or [None] * len(report["layers"])))
+    for layer, parts in _flat_layers(report):
+        for item in (parts or [layer]):
+            if "approximation_error" not in item:
+                continue
+            count = item.get("numerical_head_count", item.get("numerical_interaction_rank"))
+            label = item["name"] + (f" (interaction rank, {item['tokens']} tokens)" if "tokens" in item else "")
+            curves.append(SimpleNamespace(name=label, numerical_head_count=count,
+                                          approximation_error=item["approximation_error"],
+                                          approximation_error_cut=item.get("approximation_error_cut", False)))
+            certs.append(by_name.get(item["name"]))
+    if curves:
+        plot_heads(curves[:24], ax=ax, certified=certs[:24] if certified is not None else None,
+                   tolerance=report.get("tolerance"))
+    else:
+        ax.set_axis_off()
+
+
+def plot_model(report, path=None, *, inputs=(), certified=None):
+    """The highway map of a model (:func:`symssm.numeric.models.analyse_model`'s report) in one figure; returns it.
+
+    Middle: every analysed layer's best H-head error curve with the tolerance (and, given ``certified``, one
+    verified certificate's data or None per report layer, the certified brackets).  Top: per layer, in order, the eps-head count (time-invariant layers, at the report's tolerance), the numerical
+    interaction rank (selective layers, on the report's input), the effective state (Hankel singular values above
+    the tolerance), the distance-independent attention paths (heads) and the MLP / MoE layers (no path between
+    tokens) as marks.  Bottom: every decaying layer's gradient envelope ``K r^d`` against the distance d (log scale;
+    dashed where the rate is numeric), the attention highway's bound, and each crossover distance.
+
+    Parameters
+    ----------
+    report : dict
+        The model's report.
+    path : str, optional
+        Where to write the figure (``.png``, ``.pdf``, ``.svg``).
+    inputs : tuple
+        Files the figure must not overwrite.
+    certified : list, optional
+        Per report layer, a verified certificate's data or None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    InputError
+        If matplotlib is missing or the suffix of ``path`` is not a figure format.
+
+    Examples
+    --------
+    >>> report = {"n": 64, "tolerance": 1e-6, "layers": [{"name": "a", "kind": "attention", "highway": {
+    ...     "distance_independent_paths": 2, "attention_bound": 0.5}}], "highway": {"attention_bound": 0.5}}
+    >>> plot_model(report).axes[0].get_title()
+    'layers: head counts, ranks and attention paths'
+    """
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InputError("plotting needs matplotlib: pip install 'symssm[plot]'") from None
+    fig = Figure(figsize=(8.0, 9.6))
+    top, middle, bottom = fig.add_subplot(3, 1, 1), fig.add_subplot(3, 1, 2), fig.add_subplot(3, 1, 3)
+    _model_curves(report, middle, certified)
+    names, counts, states, paths, kinds = [], [], [], [], []
+    curves = []
+    for layer, parts in _flat_layers(report):
+        hw = layer.get("highway") or {}
+        if layer["kind"] in ("embedding", "norm", "output", "buffer"):
+            continue
+        names.append(layer["name"])
+        kinds.append(layer["kind"])
+        counts.append(hw.get("eps_head_count"))
+        states.append(hw.get("effective_state"))
+        paths.append(hw.get("distance_independent_paths"))
+        if hw.get("decay_rate") is not None and hw.get("decay_rate") < 1.0:
+            K = hw.get("decay_constant")
+            if K is None and hw.get("distance_profile"):
+                r = hw["decay_rate"]
+                K = max((p / r ** d for d, p in enumerate(hw["distance_profile"]) if p > 0), default=0.0) if r > 0 \
+                    else 0.0
+            curves.append((layer["name"], K, hw.get("decay_rate_every_input", hw["decay_rate"]),
+                           hw.get("crossover_distance"), hw.get("status", "numeric")))
+    x = list(range(len(names)))
+    width = 0.28
+    top.bar([i - width for i in x], [c or 0 for c in counts], width, label="eps-head count / interaction rank")
+    top.bar(x, [s or 0 for s in states], width, label="effective state (Hankel)")
+    top.bar([i + width for i in x], [p or 0 for p in paths], width, label="attention paths (heads)")
+    top.set_xticks(x)
+    top.set_xticklabels([_short_name(n) for n in names], rotation=60, ha="right", fontsize=6)
+    top.set_title("layers: head counts, ranks and attention paths")
+    top.legend(fontsize=7)
+    n = report.get("n", 1024)
+    bound = (report.get("highway") or {}).get("attention_bound")
+    reach = max([d for *_, d, _ in curves if d] + [min(n, 256)])
+    ds = list(range(1, reach + 1))
+    for name, K, r, cross, status in curves[:24]:
+        if not K:
+            continue
+        ys = [max(K * r ** d, 1e-300) for d in ds]
+        bottom.plot(ds, ys, "-" if "certified" in str(status) else "--", linewidth=1, label=_short_name(name))
+        if cross:
+            bottom.plot([cross], [K * r ** cross], "o", markersize=3, color="black")
+    if bound:
+        bottom.axhline(bound, color="black", linewidth=1.2, label=f"attention bound ({bound:.3g})")
+    bottom.set_yscale("log")
+    bottom.set_xlabel("distance d = i - j")
+    bottom.set_ylabel("gradient bound")
+    bottom.set_title("gradient decay K r^d (dashed: numeric) and the attention highway")
+    if curves or bound:
+        bottom.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    if path is not None:
+        _save(fig, path, inputs=inputs)
     return fig

@@ -2,9 +2,12 @@
 
 Each theorem defines the multi-head factorized class it uses, in its statement, so that it stands
 on its own when pasted into a paper: the maps ``y_i = sum_j W_ij x_j`` with ``W_ij = sum_l alpha^l_ij V_l``,
-value maps shared by all positions, scalar coefficients that may depend on the input.  One letter has one
-meaning in a theorem: heads are indexed by ``\\ell`` (``u`` where a parameter is written with an ``l``), ``h`` is
-an SSM's hidden state (``s`` where a parameter is written with an ``h``, such as a family's step).
+value maps shared by all positions, scalar coefficients that may depend on the input.  A model represents a
+system when their interaction operators agree for every input (:func:`represents`); what a count says about
+the map itself depends on the coefficients and the dimensions (:func:`map_sentence`,
+:func:`symssm.render.claims.map_necessity`).  One letter has one meaning in a theorem: heads are indexed by
+``\\ell`` (``u`` where a parameter is written with an ``l``), ``h`` is an SSM's hidden state (``s`` where a
+parameter is written with an ``h``, such as a family's step).
 
 Examples
 --------
@@ -18,8 +21,8 @@ import re
 
 from .tex import tex_count
 
-__all__ = ["space", "matrix_space", "factorized_class", "for_lengths", "length_range", "state_symbol",
-           "head_symbol"]
+__all__ = ["space", "matrix_space", "factorized_class", "represents", "map_sentence", "for_lengths", "length_range",
+           "state_symbol", "head_symbol"]
 
 
 def _letters(parameters):
@@ -75,11 +78,55 @@ def factorized_class(field, p, m, *, head="\\ell"):
 
 
 def _class_text(field, p, m):
-    return ("Here a map of the multi-head factorized class with $H$ heads sends $x_1, \\dots, x_n$ to "
-            "$y_i = \\sum_j W_{ij} x_j$ with $W_{ij} = \\sum_{\\ell=1}^{H} \\alpha^\\ell_{ij} V_\\ell$: value maps "
-            f"$V_1, \\dots, V_H \\in {matrix_space(field, p, m)}$ shared by all positions, and scalar coefficients "
-            "$\\alpha^\\ell_{ij}$, signed, unnormalised and allowed to depend on the input (an $H$-head attention layer "
-            "is one, with $V_\\ell = W_O^\\ell W_V^\\ell$).")
+    return ("Here a model of the multi-head factorized class with $H$ heads sends $x_1, \\dots, x_n$ to "
+            "$y_i = \\sum_j W_{ij} x_j$ through its interaction operator $W_{ij} = \\sum_{\\ell=1}^{H} "
+            "\\alpha^\\ell_{ij} V_\\ell$: value maps $V_1, \\dots, V_H \\in " + matrix_space(field, p, m) + "$ shared "
+            "by all positions, and scalar coefficients $\\alpha^\\ell_{ij}$, signed, unnormalised and allowed to "
+            "depend on the input (an $H$-head attention layer is one, with $V_\\ell = W_O^\\ell W_V^\\ell$).")
+
+
+def represents(target, what="the SSM"):
+    """The sentence that says what representing means: the interaction operators agree for every input.
+
+    Examples
+    --------
+    >>> represents("L_{i-j}")[:40]
+    'It represents the SSM when its interacti'
+    """
+    return (f"It represents {what} when its interaction operator is {what}'s for every input: "
+            f"$W_{{ij}}(X) = {target}$ for every input $X$ and all $j \\le i$, and $W_{{ij}}(X) = 0$ for $j > i$.")
+
+
+def map_sentence(necessity, p, m, k, what="the SSM"):
+    """What the count says about the map itself (``sum_j W_ij(X) x_j`` equal to the outputs for every input).
+
+    Parameters
+    ----------
+    necessity : {"any", "input-independent"}
+        The claim's :attr:`~symssm.render.claims.Claim.map_necessity`.
+    p, m : int
+        The dimensions.
+    k : str
+        The count, in LaTeX (``"3"``, ``"k(n)"``).
+    what : str
+        The subject (``"the SSM"``).
+
+    Examples
+    --------
+    >>> map_sentence("any", 1, 2, "2").startswith("As $p = 1$, the same holds for the map itself")
+    True
+    >>> "fewer heads" in map_sentence("input-independent", 2, 2, "3")
+    True
+    """
+    if necessity == "any":
+        dim = "m" if m == 1 else "p"
+        return (f"As ${dim} = 1$, the same holds for the map itself: a model of the class, with coefficients that "
+                f"depend on the input or not, computes {what}'s map on these sequences "
+                f"($\\sum_j W_{{ij}}(X) x_j = y_i$ for every input) if and only if $H \\ge {k}$.")
+    return ("For the map itself the same holds among models whose coefficients do not depend on the input: such a "
+            f"model computes {what}'s map on these sequences ($\\sum_j W_{{ij}} x_j = y_i$ for every input) if and "
+            f"only if $H \\ge {k}$. With coefficients that depend on the input and $p, m \\ge 2$, a map can need "
+            "fewer heads than its operator, so necessity is claimed for the operator.")
 
 
 def length_range(lo, hi, var="n"):

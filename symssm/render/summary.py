@@ -12,7 +12,7 @@ Examples
 __all__ = ["terminal_safe", "describe", "describe_complex", "describe_trained", "describe_family", "parametric_summary",
            "describe_layer", "head_count_summary", "interaction_summary", "interaction_family_summary", "describe_parametric_layer",
            "gradient_summary", "numeric_summary", "count_text", "error_text", "approximate_summary", "curve_text", "model_summary",
-           "certified_line"]
+           "certified_line", "map_line"]
 
 
 def terminal_safe(text):
@@ -75,6 +75,8 @@ def describe_parametric_layer(layer):
 
 def head_count_summary(cert):
     """Short human summary of verified head-count certificate data (lines of text)."""
+    from .claims import claim
+
     k, n = cert["head_count"], cert["n"]
     prof = cert["profile"]
     hf = cert["holds_for"]
@@ -84,7 +86,12 @@ def head_count_summary(cert):
     upto = f"for every n from {hf['from']}" + (f" to {hf['to']}" if hf["to"] is not None else " on")
     lines = [
         f"k({n}) = {k}: exactly {k} attention head{'s' if k != 1 else ''} necessary and sufficient "
-        f"in the multi-head factorized class on length-{n} sequences ({upto})",
+        f"in the multi-head factorized class on length-{n} sequences ({upto}) to represent the SSM's interaction "
+        "operator (W_ij(X) = L_{i-j} for every input X)",
+    ]
+    if k:
+        lines.append(map_line(claim(cert), k))
+    lines += [
         f"profile: k(1..{len(vals)}) = {shown}; k(n) = {prof['eventual']} for all n >= {prof['constant_from']}",
     ]
     if k >= 2:
@@ -102,6 +109,24 @@ def head_count_summary(cert):
     return lines
 
 
+def map_line(c, k, what="the SSM's"):
+    """The command line's sentence on the map itself (the claim's map necessity).
+
+    Examples
+    --------
+    >>> from symssm.render.claims import Claim
+    >>> c = Claim("head-count", "k(n)", 3, "Q", 2, 2, "input-dependent", "interaction operator", "input-independent",
+    ...           (3, None), "every input")
+    >>> map_line(c, 3)[:71]
+    'for the map itself: H >= 3 is necessary among models whose coefficients'
+    """
+    if c.map_necessity == "any":
+        return (f"for the map itself as well ({'m' if c.m == 1 else 'p'} = 1): a model computes {what} map on these "
+                f"sequences, whatever its coefficients, if and only if H >= {k}")
+    return (f"for the map itself: H >= {k} is necessary among models whose coefficients do not depend on the input "
+            "(with input-dependent coefficients and p, m >= 2 a map can need fewer heads than its operator)")
+
+
 def gradient_summary(d, n=None):
     """Short human summary of verified gradient-highway certificate data (lines of text; ``n``: its length)."""
     from ..gradient.crossover import searched_distance
@@ -112,7 +137,9 @@ def gradient_summary(d, n=None):
     return [
         f"SSM decay: ||L_d||_F <= K r^d for d >= 1 with r = {d['decay_rate']}, K^2 = {d['decay_constant_squared']}",
         f"attention highway: ||dy_i/dx_j||_F >= c = {d['attention_lower_bound']} for every distance 1..{n - 1}",
-        "crossover: " + (f"attention provably carries more gradient from distance {delta} on (up to n = {n})"
+        "crossover: " + (f"the certified bounds cross at distance {delta}: attention provably carries more gradient "
+                         f"from there on (up to n = {n}); the SSM's ||L_d||_F may fall below c at a smaller distance "
+                         "(not decided by the bounds)"
                          if delta is not None else f"none certified up to distance {searched_distance(n)}"
                          + (" (the limit of the search; not that attention never overtakes)"
                             if n - 1 > searched_distance(n) else "")),
@@ -230,46 +257,132 @@ def certified_line(layer):
     return text + f"; certificate {terminal_safe(layer['certificate'])} (verified by the independent checker)"
 
 
-def model_summary(report, tolerance):
-    """``symssm model``: one block per layer (lines of text), labelled numerical."""
-    lti = [layer for layer in report["layers"] if "numerical_head_count" in layer]
-    lines = [f"NUMERICAL RESULTS (float64): not certificates; {len(report['layers'])} SSM layer(s)"
-             + (f"; head counts on length-{report['n']} sequences" if lti else "")
-             + f" at tolerance tau = {tolerance:g} (the least H whose best H-head relative error is <= tau)"]
-    for layer in report["layers"]:
-        name = terminal_safe(layer["name"])
-        if "numerical_interaction_rank" in layer:
-            r = layer["numerical_interaction_rank"]
-            state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
-            lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {state}): numerical "
-                         f"interaction rank {r} on a seeded input of {layer['tokens']} tokens (its B, C and step depend "
-                         "on the input: not a head count for every input)")
-            lines.append(f"    best H-head relative error of that operator, H = 0..{r}: "
-                         + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+def _sizes_text(sizes):
+    keep = []
+    for k, v in sizes.items():
+        if v in (None, [], "", False) or k in ("source", "shapes", "n_groups_from", "top_k_from", "heads_note",
+                                                "fused_attention_rows", "norms", "sum", "shape"):
+            continue
+        if v is True:
+            keep.append(k.replace("_", " "))
+        elif isinstance(v, list):
+            keep.append(f"{k} " + ("x".join(str(x) for x in v) if all(isinstance(x, int) for x in v) else
+                                    ", ".join(str(x) for x in v)))
         else:
-            k = layer["numerical_head_count"]
-            gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
-            low = next((H for H, e in enumerate(layer["approximation_error"][:k])
-                        if e <= tolerance + layer["precision"]), k)
-            count = (f"{k}" if layer["resolved"] and low == k else
-                     f"between {low} and {k} (unresolved)" if low < k else f"{k} (unresolved)")
-            lines.append(f"  {name} ({layer['label']}, {layer['channels']} channels, state {layer['state']}): numerical "
-                         f"head count {count}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) "
-                         f"{'not computed' if layer['lag_rank'] is None else layer['lag_rank']}")
-            lines.append(f"    best H-head relative error, H = 0..{k}: "
-                         + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1,
-                                      precision=layer["precision"]))
-            if not layer["resolved"]:
-                lines.append(f"    note: tau is below this curve's precision (about {layer['precision']:.1e}): the "
-                             "count at tau is not resolved")
-            if layer["D"] == "absent":
-                lines.append("    note: no D in the checkpoint for this layer: its operator is the kernel alone")
-        if "certificate" in layer:
-            lines.append("    " + certified_line(layer))
-            certified = layer.get("certified_head_count")
-            if certified is not None and layer.get("numerical_head_count") not in (None, certified):
-                lines.append(f"    note: the numerical count {layer['numerical_head_count']} differs from the certified "
-                             f"one (tau within the curve's precision of an error); the certified count is proven")
+            keep.append(f"{k} {v}")
+    return ", ".join(keep)
+
+
+def _layer_lines(layer, tolerance, indent="  "):
+    name = terminal_safe(layer["name"])
+    lines = []
+    kind = layer["kind"]
+    if "numerical_interaction_rank" in layer:
+        r = layer["numerical_interaction_rank"]
+        state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
+        extra = ""
+        if kind == "mamba2":
+            extra = (f", {layer['heads']} heads x headdim {layer.get('headdim')}, n_groups {layer.get('n_groups')}"
+                     + (" (assumed)" if "assumed" in str(layer.get("n_groups_from")) else ""))
+        lines.append(f"{indent}{name} ({layer['label']}, {layer['channels']} channels{extra}, state {state}): numerical "
+                     f"interaction rank {r} on {'a seeded' if layer.get('input') != 'model' else 'the'} input of "
+                     f"{layer['tokens']} tokens (its B, C and step depend on the input: not a head count for every "
+                     "input)")
+        lines.append(f"{indent}  best H-head relative error of that operator, H = 0..{r}: "
+                     + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+    elif "numerical_head_count" in layer:
+        k = layer["numerical_head_count"]
+        gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
+        low = next((H for H, e in enumerate(layer["approximation_error"][:k])
+                    if e <= tolerance + layer["precision"]), k)
+        count = (f"{k}" if layer["resolved"] and low == k else
+                 f"between {low} and {k} (unresolved)" if low < k else f"{k} (unresolved)")
+        lines.append(f"{indent}{name} ({layer['label']}, {layer['channels']} channels, state {layer['state']}): numerical "
+                     f"head count {count}; gap s_k/s_(k+1) = {gap}; normalised-lag rank (diagnostic) "
+                     f"{'not computed' if layer['lag_rank'] is None else layer['lag_rank']}")
+        lines.append(f"{indent}  best H-head relative error, H = 0..{k}: "
+                     + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1,
+                                  precision=layer["precision"]))
+        if not layer["resolved"]:
+            lines.append(f"{indent}  note: tau is below this curve's precision (about {layer['precision']:.1e}): the "
+                         "count at tau is not resolved")
+        if layer["D"] == "absent":
+            lines.append(f"{indent}  note: no D in the checkpoint for this layer: its operator is the kernel alone")
+    elif kind == "attention":
+        heads = layer.get("heads")
+        ranks = layer.get("value_ranks")
+        what = (f"{heads} heads, {layer.get('kv_heads')} kv heads, head dim {layer.get('head_dim')}" if heads else
+                "heads not recorded (no config.json)")
+        lines.append(f"{indent}{name} (attention, {what}): "
+                     + (f"value-map ranks rank(W_O^h W_V^h) = {', '.join(str(r) for r in ranks)} (numeric)" if ranks
+                        else (f"rank of W_O W_V {layer['value_map_rank']} (numeric)" if "value_map_rank" in layer
+                              else terminal_safe(layer.get("value_ranks_note", "")))))
+    elif kind == "parallel":
+        lines.append(f"{indent}{name} (parallel block: {terminal_safe(layer['sizes'].get('sum', 'W = W_ssm + W_attn'))}"
+                     ", both branches on the same input)")
+        for part in layer.get("parts", []):
+            lines.extend(_layer_lines(part, tolerance, indent + "  "))
+    else:
+        sizes = _sizes_text(layer.get("sizes", {}))
+        status = layer.get("status", "")
+        text = f"{indent}{name} ({layer['label']}{', ' + terminal_safe(sizes) if sizes else ''})"
+        if status in ("not analysed", "not recognised"):
+            text += f": {status}: {terminal_safe(layer.get('reason', ''))}"
+        lines.append(text)
+    if layer.get("note") and kind not in ("mamba", "mamba2") and "numerical_head_count" not in layer:
+        lines.append(f"{indent}  note: {terminal_safe(layer['note'])}")
+    hw = layer.get("highway") or {}
+    if hw.get("effective_state") is not None:
+        lines.append(f"{indent}  Hankel singular values (effective state {hw['effective_state']} of "
+                     f"{hw.get('state_dimension')} state dimensions: those above tau x the largest): " + ", ".join(f"{v:.1e}" for v in hw["hankel_singular_values"][:8])
+                     + (", ..." if len(hw["hankel_singular_values"]) > 8 else ""))
+    if hw.get("decay_rate") is not None:
+        where = ("for every input (time-invariant)" if "numerical_head_count" in layer else
+                 "on the input (the largest per-token factor exp(Delta_t A))")
+        cross = hw.get("crossover_distance")
+        lines.append(f"{indent}  gradient: decay rate {hw['decay_rate']:.6g} per token {where}, numeric; "
+                     + (f"the attention highway's bound ({hw['attention_bound']:.3g}) exceeds K r^d from distance "
+                        f"{cross} on" if cross else "no crossover within reach"))
+    if hw.get("certified_decay"):
+        lines.append(f"{indent}  decay for every input (step >= its lower limit): rate <= "
+                     f"{hw['certified_decay']['rate_float']:.6g} per token (ball arithmetic)")
+    if "certificate" in layer:
+        lines.append(indent + "  " + certified_line(layer))
+        certified = layer.get("certified_head_count")
+        if certified is not None and layer.get("numerical_head_count") not in (None, certified):
+            lines.append(f"{indent}  note: the numerical count {layer['numerical_head_count']} differs from the "
+                         "certified one (tau within the curve's precision of an error); the certified count is proven")
+    return lines
+
+
+def model_summary(report, tolerance):
+    """``symssm model``: one block per layer, every layer in order (lines of text), labelled numerical."""
+    layers = report["layers"]
+    counted = [x for x in layers if x["kind"] not in ("embedding", "norm", "output", "buffer")]
+    lti = [layer for layer in layers if "numerical_head_count" in layer]
+    head = (f"NUMERICAL RESULTS (float64): not certificates; {len(counted)} layer(s)"
+            + (f" of a {terminal_safe(str(report['model_type']))} model" if report.get("model_type") else "")
+            + (f"; head counts on length-{report['n']} sequences" if lti else "")
+            + f" at tolerance tau = {tolerance:g} (the least H whose best H-head relative error is <= tau)")
+    lines = [head]
+    inp = report.get("input") or {}
+    if any("numerical_interaction_rank" in x or any("numerical_interaction_rank" in p for p in x.get("parts", []))
+           for x in layers):
+        lines.append("input of the selective layers: " + terminal_safe(
+            f"tokens {inp.get('tokens')} through {inp.get('through')}" if inp.get("kind") == "tokens" else
+            inp.get("note", "")))
+    block = object()
+    for layer in layers:
+        if layer.get("block") != block and layer.get("block") is not None:
+            block = layer.get("block")
+        lines.extend(_layer_lines(layer, tolerance))
+    hw = report.get("highway") or {}
+    crossings = [(r["name"], r["crossover_distance"]) for r in hw.get("layers", []) if r.get("crossover_distance")]
+    if hw:
+        lines.append(f"highway map (length {hw['n']}): {hw['attention_layers']} layer(s) with attention paths of "
+                     f"length 2 at every distance (bound {hw['attention_bound']:.3g} per head)"
+                     + ("; crossover distances " + ", ".join(f"{terminal_safe(n)}: {d}" for n, d in crossings[:8])
+                        + (" ..." if len(crossings) > 8 else "") if crossings else ""))
     for skipped in report.get("skipped", []):
         lines.append(f"  not read: {terminal_safe(skipped['name'])}: {terminal_safe(skipped['reason'])}")
     return lines
@@ -287,7 +400,8 @@ def interaction_summary(cert):
     lb = cert["lower_bound"]
     lines = [f"r = {r}: the blocks W_ij span exactly {r} dimension{'s' if r != 1 else ''}, so exactly {r} "
              f"attention head{'s are' if r != 1 else ' is'} necessary and sufficient in the multi-head factorized "
-             "class on this input"]
+             "class to represent the layer's interaction operator on this input (sum_h alpha^h_ij V_h = W_ij for every "
+             "block)"]
     if r >= 2:
         lines.append(f"Interaction Rank Gap: single-head attention fails on this input; every H < {r} fails")
     elif r == 1:
@@ -329,8 +443,8 @@ def approximate_summary(cert):
         lines.append(f"the first {cert['tail']['summed']} lags are summed exactly; the rest are bounded by a certified "
                      f"decay at rate {_short(cert['tail']['decay_rate'])} (relative distance "
                      f"{_short(cert['tail']['relative_distance'])})")
-    lines.append("certified brackets (relative error of the best H-head model, Eckart-Young, rows weighted by "
-                 "sqrt(n - d)):")
+    lines.append("certified brackets (relative error of the best H-head model with real value maps and coefficients "
+                 "depending on i - j only, Eckart-Young, rows weighted by sqrt(n - d)):")
     for e in errs:
         lines.append(f"  H = {e['H']}: e_H in [{_short(e['lower'])}, {_short(e['upper'])}]")
     return lines

@@ -6,7 +6,7 @@ enclosed (the surrogate, its radius, the tail), why the brackets widen by the re
 and gives the surrogate's witnesses' form and the layer's brackets.
 """
 
-from .approximate import _down, _up, claim_sentence, widened_proof
+from .approximate import _down, _up, claim_sentence, lag_class, widened_proof
 from .tex import system_name, tex_count, tex_hash, tex_name, tex_number
 
 __all__ = ["trained_fragment"]
@@ -57,12 +57,7 @@ def trained_fragment(d, style):
     lines = [style.begin(f"Approximate head count of the {arch} layer {system_name(s['name'])}")]
     lines.append(_layer_sentence(s) + " Its parameters are the checkpoint's binary floats, read exactly as dyadic "
                  f"rationals (listed in the certificate; sha256 {tex_hash(d['input_sha256'])}).")
-    lines.append(f"On sequences of length $n = {tex_count(n)}$ let $e_H$ be the smallest relative Frobenius error "
-                 "of a map $y_i = \\sum_j W_{ij} x_j$ of the multi-head factorized class with $H$ heads, "
-                 "$W_{ij} = \\sum_{\\ell=1}^H \\alpha^\\ell_{ij} V_\\ell$ with value maps $V_\\ell \\in "
-                 f"\\mathbb{{R}}^{{{s['channels']}\\times {s['channels']}}}$ shared by all positions and scalar "
-                 "coefficients $\\alpha^\\ell_{ij}$ that depend only on $i - j$, relative to $\\mathcal{L}$'s map on these "
-                 "sequences.")
+    lines.append(lag_class(n, s["channels"], s["channels"], "$\\mathcal{L}$"))
     lines.append(claim_sentence(d, "$\\mathcal{L}$"))
     lines.append(style.end())
     n0, Q = sur["lags"], sur["scale_bits"]

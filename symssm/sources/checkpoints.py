@@ -50,7 +50,7 @@ import numpy as np
 
 from ..errors import InputError, ParseError
 
-__all__ = ["read_tensors", "read_layers", "scan_checkpoint", "tensor_names", "find_layers", "check_layer",
+__all__ = ["read_tensors", "read_layers", "scan_checkpoint", "tensor_names", "find_layers", "check_layer", "Checkpoint",
            "CheckpointLayer", "Conventions", "KINDS", "DISCRETIZATIONS", "TRANSFORMS", "SAFETENSORS_DTYPES"]
 
 #: Element types of safetensors this reader accepts.
@@ -459,9 +459,9 @@ def _real(layer, short):
     if arr.dtype.kind not in "fiu":
         raise InputError(f"{layer.name}: {short} is a {arr.dtype} tensor, not real numbers (complex values are stored "
                          "as a real view whose last dimension is 2)")
-    arr = arr.astype(np.float64)
-    bad = ~np.isfinite(arr)
-    if bad.any():
+    arr = np.asarray(arr, dtype=np.float64)  # no copy when already float64
+    if not np.isfinite(arr).all():
+        bad = ~np.isfinite(arr)
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         what = "NaN" if np.isnan(arr[where]) else "an infinite value"
         raise InputError(f"{layer.name}: {short} holds {what} (at index {list(where)}); the layer's operator is not "
@@ -624,3 +624,274 @@ def check_layer(layer):
     else:
         raise InputError(f"{layer.name}: unknown layer kind {kind!r}")
     return CheckpointLayer(layer.name, kind, out, dims)
+
+
+# ---------------------------------------------------------------- whole models: a file or a folder, read lazily
+
+#: Weight files looked for in a checkpoint folder, in this order (Hugging Face and state-spaces/mamba layouts).
+WEIGHT_FILES = ("model.safetensors.index.json", "model.safetensors", "pytorch_model.bin.index.json",
+                "pytorch_model.bin", "model.npz")
+#: Largest config.json read.
+_MAX_CONFIG = 4 * 1024 * 1024
+
+
+def _npz_shapes(path):
+    """``{name: (shape, dtype)}`` of an ``.npz`` archive from each member's header only (no data read)."""
+    import zipfile
+
+    out = {}
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                continue
+            with archive.open(info) as fh:
+                version = np.lib.format.read_magic(fh)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(fh)
+                else:
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(fh)
+            out[info.filename[:-4]] = (tuple(int(s) for s in shape), str(dtype))
+    return out
+
+
+def _read_config(path):
+    import os
+
+    try:
+        if os.path.getsize(path) > _MAX_CONFIG:
+            raise ParseError(f"{path}: config.json larger than {_MAX_CONFIG // 1024 // 1024} MB")
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        raise ParseError(f"{path} is not a readable JSON config") from None
+    if not isinstance(data, dict):
+        raise ParseError(f"{path}: config.json is not a JSON object")
+    return data
+
+
+class Checkpoint:
+    """A checkpoint opened lazily: its tensor names and shapes from the headers, its ``config.json`` when there is
+    one, and each tensor read only when asked for (safetensors: a seek and a read per tensor, or per row of an
+    embedding; ``.npz``: one member; PyTorch: ``torch.load(mmap=True)``).
+
+    ``path`` is a weight file (``.safetensors``, ``.npz``, ``.pt``/``.pth``/``.bin``) or a folder holding
+    ``config.json`` and the weights (Hugging Face: ``model.safetensors``, sharded with
+    ``model.safetensors.index.json``, or ``pytorch_model.bin``; state-spaces/mamba: ``pytorch_model.bin``). A
+    weight file's folder's ``config.json`` is read too.
+
+    Raises
+    ------
+    ParseError
+        For a missing file, a folder without weights, or an unreadable header or config.
+    InputError
+        For an unknown suffix.
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> np.savez(os.path.join(folder, "model.npz"), **{"model.embed_tokens.weight": np.zeros((5, 2))})
+    >>> ckpt = Checkpoint(folder)
+    >>> ckpt.shape("model.embed_tokens.weight"), ckpt.config
+    ((5, 2), {})
+    """
+
+    def __init__(self, path):
+        import os
+
+        self.path = str(path)
+        self.config = {}
+        self.config_path = None
+        self._where = {}  # name -> (file, kind)
+        self._shapes = {}
+        self._headers = {}
+        self._torch = {}
+        if os.path.isdir(self.path):
+            cfg = os.path.join(self.path, "config.json")
+            if os.path.isfile(cfg):
+                self.config, self.config_path = _read_config(cfg), cfg
+            files = self._folder_files(self.path)
+        else:
+            if not os.path.exists(self.path):
+                raise ParseError(f"{self.path}: no such file")
+            cfg = os.path.join(os.path.dirname(os.path.abspath(self.path)), "config.json")
+            if os.path.isfile(cfg):
+                self.config, self.config_path = _read_config(cfg), cfg
+            files = [self.path]
+        for file in files:
+            self._index(file)
+        self.names = list(self._shapes)
+
+    @staticmethod
+    def _folder_files(folder):
+        import os
+
+        for name in WEIGHT_FILES:
+            full = os.path.join(folder, name)
+            if not os.path.isfile(full):
+                continue
+            if name.endswith(".index.json"):
+                index = _read_config(full)
+                weight_map = index.get("weight_map")
+                if not isinstance(weight_map, dict):
+                    raise ParseError(f"{full}: no weight_map")
+                shards = []
+                for shard in weight_map.values():
+                    shard = str(shard)
+                    if os.path.basename(shard) != shard:
+                        raise ParseError(f"{full}: shard {shard[:60]!r} is not a file of the folder")
+                    if shard not in shards:
+                        shards.append(shard)
+                return [os.path.join(folder, s) for s in shards]
+            return [full]
+        found = sorted(f for f in os.listdir(folder) if f.lower().endswith((".safetensors", ".npz", ".pt", ".pth",
+                                                                             ".bin")))
+        if not found:
+            raise ParseError(f"{folder}: no weights (model.safetensors, pytorch_model.bin, or a .safetensors, .npz or "
+                             ".pt file)")
+        return [os.path.join(folder, f) for f in found]
+
+    def _index(self, file):
+        text = file.lower()
+        try:
+            if text.endswith(".safetensors"):
+                with open(file, "rb") as fh:
+                    header, base, body = _safetensors_header(file, fh)
+                self._headers[file] = (header, base, body)
+                for name, info in header.items():
+                    if name == "__metadata__":
+                        continue
+                    shape = info.get("shape") if isinstance(info, dict) else None
+                    if not (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)):
+                        raise ParseError(f"{file}: tensor {name[:60]!r} has a malformed shape")
+                    self._shapes[name] = tuple(shape)
+                    self._where[name] = (file, "safetensors")
+            elif text.endswith(".npz"):
+                for name, (shape, _) in _npz_shapes(file).items():
+                    self._shapes[name] = shape
+                    self._where[name] = (file, "npz")
+            elif text.endswith((".pt", ".pth", ".bin")):
+                state = self._torch_state(file)
+                for name, value in state.items():
+                    if hasattr(value, "shape"):
+                        self._shapes[str(name)] = tuple(int(s) for s in value.shape)
+                        self._where[str(name)] = (file, "torch")
+            else:
+                raise InputError(f"{file}: a checkpoint is a .npz, .safetensors or .pt file, or a folder with "
+                                 "config.json and its weights")
+        except FileNotFoundError:
+            raise ParseError(f"{file}: no such file") from None
+        except (OSError, ValueError, EOFError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise ParseError(f"{file} cannot be read as a checkpoint ({str(exc)[:80]})") from None
+
+    def _torch_state(self, file):
+        if file not in self._torch:
+            try:
+                import torch
+            except ImportError:
+                raise InputError(f"reading {file} needs PyTorch (pip install torch); .npz and .safetensors need "
+                                 "nothing more") from None
+            try:
+                try:
+                    state = torch.load(file, map_location="cpu", weights_only=True, mmap=True)
+                except (RuntimeError, TypeError, ValueError):
+                    state = torch.load(file, map_location="cpu", weights_only=True)
+            except Exception as exc:  # torch raises many kinds; weights_only refuses anything but tensors
+                raise ParseError(f"{file} is not a PyTorch state dict of tensors ({type(exc).__name__})") from None
+            if isinstance(state, dict) and "state_dict" in state and isinstance(state["state_dict"], dict):
+                state = state["state_dict"]
+            if not isinstance(state, dict):
+                raise ParseError(f"{file} does not hold a state dict")
+            self._torch[file] = state
+        return self._torch[file]
+
+    def shape(self, name):
+        """The stored shape of tensor ``name`` (no data read)."""
+        return self._shapes[name]
+
+    def size(self, name):
+        """Number of elements of tensor ``name``."""
+        return int(np.prod(self._shapes[name])) if self._shapes[name] else 1
+
+    def __contains__(self, name):
+        return name in self._shapes
+
+    def read(self, names):
+        """``{name: float64 array}`` for the tensors ``names`` (only they are read from disk).
+
+        Raises
+        ------
+        ParseError
+            If a tensor's bytes cannot be read or do not fit its header.
+        """
+        out = {}
+        by_file = {}
+        for name in names:
+            file, kind = self._where[name]
+            by_file.setdefault((file, kind), []).append(name)
+        for (file, kind), wanted in by_file.items():
+            try:
+                if kind == "safetensors":
+                    header, base, body = self._headers[file]
+                    with open(file, "rb") as fh:
+                        out.update(_safetensors_body(file, fh, header, base, body, set(wanted)))
+                elif kind == "npz":
+                    with np.load(file, allow_pickle=False) as archive:
+                        out.update({k: archive[k] for k in wanted})
+                else:
+                    state = self._torch_state(file)
+                    out.update(_torch_values(state, wanted))
+            except (OSError, ValueError, EOFError) as exc:
+                if isinstance(exc, InputError):
+                    raise
+                raise ParseError(f"{file} cannot be read as a checkpoint ({str(exc)[:80]})") from None
+        return out
+
+    def read_rows(self, name, rows):
+        """Rows ``rows`` of a 2-D tensor (an embedding), as float64; safetensors reads only those rows.
+
+        Raises
+        ------
+        InputError
+            If a row is outside the tensor.
+        """
+        shape = self._shapes[name]
+        if len(shape) != 2:
+            raise InputError(f"{name} has shape {shape}, not an embedding (vocabulary, width)")
+        rows = [int(r) for r in rows]
+        bad = [r for r in rows if not 0 <= r < shape[0]]
+        if bad:
+            raise InputError(f"token id {bad[0]} is outside the embedding {name} ({shape[0]} rows)")
+        file, kind = self._where[name]
+        if kind != "safetensors":
+            return np.asarray(self.read([name])[name], dtype=np.float64)[rows]
+        header, base, body = self._headers[file]
+        info = header[name]
+        dtype, (start, end) = info["dtype"], info["data_offsets"]
+        width = {"F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4}.get(dtype)
+        if width is None or end - start != width * shape[0] * shape[1]:
+            raise ParseError(f"{file}: tensor {name[:60]!r} has a malformed header entry")
+        out = np.zeros((len(rows), shape[1]))
+        with open(file, "rb") as fh:
+            for i, r in enumerate(rows):
+                fh.seek(base + start + r * width * shape[1])
+                data = fh.read(width * shape[1])
+                if dtype == "BF16":
+                    out[i] = (np.frombuffer(data, "<u2").astype(np.uint32) << 16).view(np.float32)
+                else:
+                    out[i] = np.frombuffer(data, np.dtype(SAFETENSORS_DTYPES[dtype]).newbyteorder("<"))
+        return out
+
+
+def _torch_values(state, wanted):
+    import torch
+
+    out = {}
+    for name in wanted:
+        value = state[name].detach().cpu()
+        if value.is_complex():
+            value = torch.view_as_real(value)
+        out[name] = value.double().numpy() if value.is_floating_point() else value.numpy()
+    return out

@@ -33,13 +33,14 @@ from typing import Optional
 from ..errors import InputError
 
 __all__ = ["LayerKind", "KINDS", "REFERENCES", "of", "names", "SELECTIVE_SSM", "CONVOLUTION", "LINEAR_ATTENTION",
-           "SOFTMAX_ATTENTION", "OPERATOR"]
+           "SOFTMAX_ATTENTION", "OPERATOR", "MAMBA2_SSD", "RETNET", "GLA", "DELTANET", "GATED_DELTANET", "RWKV6", "RWKV7",
+           "MLSTM", "KDA", "RECURRENT"]
 
 #: Fields of a row that name a function (``"module:name"`` under ``symssm``), and the stage whose folder
 #: holds it: a module may load a field only if its own stage is that stage or above.
 REFERENCES = {"reader": "sources", "writer": "sources", "exact": "exact", "certificate": "certificate",
               "numeric": "numeric", "describe": "render", "objects": "render", "family_reader": "sources",
-              "family_at": "sources", "family_blocks": "exact", "family_words": "render"}
+              "family_at": "sources", "family_blocks": "exact", "family_words": "render", "family_form": "sources"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,10 @@ class LayerKind:
     family_words : str, optional
         ``family_words(system)``: what the layer is, in a phrase of the family theorem, and its scaled blocks.
     no_family : str
-        Why a layer of this kind with parameters is refused (when ``family_reader`` is None).
+        Why a layer of this kind with parameters is refused (when ``family_reader`` and ``family_form`` are None).
+    family_form : str, optional
+        ``family_form(data)``: the spec of another kind with the same blocks, whose family theorem a spec of this
+        kind with parameters gets (a linear-recurrence layer written as a selective SSM).
     """
 
     name: str
@@ -107,6 +111,7 @@ class LayerKind:
     family_blocks: Optional[str] = None
     family_words: Optional[str] = None
     no_family: str = "this layer kind has no theorem for every parameter value: certify it on a concrete input"
+    family_form: Optional[str] = None
 
     def load(self, what):
         """The function a field names, imported on first use (None where the row names none).
@@ -171,8 +176,33 @@ OPERATOR = LayerKind(
     family_at="sources.parametric_layers:operator_at", family_blocks="exact.layerfamily:operator_family_blocks",
     family_words="render.parametric_interaction:operator_family_words")
 
+
+
+def _recurrent(name, own):
+    """A row of a linear-recurrence layer (:mod:`symssm.sources.recurrent`): ``own`` names its reader and sentence."""
+    return LayerKind(
+        name=name, required=frozenset({"kind", "V", "heads"}),
+        optional=frozenset({"name", "out", "gate", "norm", "shift", "conv", "value_gate"}),
+        reader=f"sources.recurrent:read_{own}", writer="sources.recurrent:recurrent_json",
+        exact="exact.recurrent:recurrent_blocks", numeric="numeric.recurrent:recurrent_rows",
+        describe=f"render.recurrent:describe_{own}", objects="render.recurrent:recurrent_objects",
+        family_form="sources.recurrent_family:selective_family_spec")
+
+
+MAMBA2_SSD = _recurrent("mamba2-ssd", "mamba2_ssd")
+RETNET = _recurrent("retnet", "retnet")
+GLA = _recurrent("gla", "gla")
+DELTANET = _recurrent("deltanet", "deltanet")
+GATED_DELTANET = _recurrent("gated-deltanet", "gated_deltanet")
+KDA = _recurrent("kda", "kda")
+RWKV6 = _recurrent("rwkv6", "rwkv6")
+RWKV7 = _recurrent("rwkv7", "rwkv7")
+MLSTM = _recurrent("mlstm", "mlstm")
+#: The linear-recurrence rows (one head state per head, transitions on the key side; :mod:`.recurrent`).
+RECURRENT = (MAMBA2_SSD, RETNET, GLA, DELTANET, GATED_DELTANET, KDA, RWKV6, RWKV7, MLSTM)
+
 #: Every row, in the order the messages list the kinds.
-KINDS = (SELECTIVE_SSM, CONVOLUTION, LINEAR_ATTENTION, SOFTMAX_ATTENTION, OPERATOR)
+KINDS = (SELECTIVE_SSM, CONVOLUTION, LINEAR_ATTENTION, SOFTMAX_ATTENTION, OPERATOR) + RECURRENT
 
 
 def names():
@@ -214,7 +244,7 @@ def of(kind):
     >>> of("nonsense")
     Traceback (most recent call last):
     ...
-    symssm.errors.InputError: unknown kind 'nonsense'; the layer kinds are selective-ssm, convolution, linear-attention, softmax-attention, operator
+    symssm.errors.InputError: unknown kind 'nonsense'; the layer kinds are selective-ssm, convolution, linear-attention, softmax-attention, operator, mamba2-ssd, retnet, gla, deltanet, gated-deltanet, kda, rwkv6, rwkv7, mlstm
     """
     name = kind.get("kind") if isinstance(kind, dict) else getattr(kind, "kind", kind)
     for row in KINDS:  # read at each call: a test may add a row (monkeypatch KINDS)

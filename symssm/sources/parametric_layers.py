@@ -45,10 +45,10 @@ __all__ = ["ParametricLayer", "is_parametric_layer_spec", "parametric_layer_from
 MAX_PARAMETRIC_TOKENS = 12
 #: Most heads of an attention layer with parameters.
 MAX_PARAMETRIC_HEADS = 8
-#: The layer kinds that take parameters.
 #: The layer kinds a layer with parameters may have (the rows of :mod:`~symssm.sources.layer_kinds` with a family
-#: reader).
-PARAMETRIC_LAYER_KINDS = tuple(row.name for row in layer_kinds.KINDS if row.family_reader is not None)
+#: reader, and those written in the form of one: the linear-recurrence kinds as selective SSMs).
+PARAMETRIC_LAYER_KINDS = tuple(row.name for row in layer_kinds.KINDS
+                               if row.family_reader is not None or row.family_form is not None)
 
 
 def layer_spec_fields(kind):
@@ -259,6 +259,10 @@ def _build(data, what):
         raise ParseError("must be a JSON object")
     kind = data.get("kind")
     row = next((row for row in layer_kinds.KINDS if row.name == kind), None)
+    if row is not None and row.family_reader is None and row.family_form is not None:
+        data = row.load("family_form")(data)  # the same blocks as a kind with a family theorem
+        kind = data["kind"]
+        row = layer_kinds.of(kind)
     if row is not None and row.family_reader is None:
         raise InputError(row.no_family)
     if row is None:

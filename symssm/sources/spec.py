@@ -77,7 +77,7 @@ def check_spec_fields(data, *, what="spec"):
             raise InputError(f"{what} has no matrix {key}")
     n = data.get("n")
     if n is not None:
-        check_n(n, what=f"{what}: n")
+        check_n(n, what=f"{what}: n", minimum=1)
     name = check_name(data.get("name", ""), what=f"{what}: name")
     return n, name
 

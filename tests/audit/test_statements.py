@@ -29,7 +29,8 @@ def test_a_head_count_states_its_system_count_and_lengths():
     assert display[1] == "A=34-43B=I2C=I2" and display[2] == ("A=34-43B=I2C=I2",)  # the matrix column by column
     assert fragment.segments[1][1].startswith("Let hi = A hi-1 + B xi")
     assert sentence.what == "sentence macro HeadCountSentence"
-    assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2",)
+    assert sentence.parts == ("the SSM rotation-N2 needs exactly 2 attention heads to represent its interaction operator, "
+                              "for every sequence length n ≥ 2",)
 
 
 def test_a_gradient_certificate_has_its_rate_in_the_statement():

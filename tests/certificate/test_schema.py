@@ -129,3 +129,17 @@ def test_parametric_certificates_with_covers_conform():
     for path in glob.glob(os.path.join(FIXTURES, "parametric_v1", "*.json")):
         with open(path) as fh:
             validator.validate(json.load(fh))
+
+
+def test_linear_recurrence_certificates_conform():
+    from symssm.sources.layers import layer_from_data
+
+    validator = jsonschema.Draft202012Validator(schema())
+    head = {"q": [[1], [1]], "k": [[1], [2]], "alpha": [["1/2"], ["1/3"]]}
+    validator.validate(json.loads(certify(layer_from_data({
+        "kind": "gla", "V": [[1, 0], [0, 1]], "gate": [[1, 2], [2, 1]], "shift": [[0, 0], ["1/2", "1/2"]],
+        "conv": [[1, 1], [1, -1]], "norm": {"scale": [[1], [2]], "center": True}, "out": [[1, 1]],
+        "heads": [head]})).to_json()))
+    validator.validate(json.loads(certify(layer_from_data({
+        "kind": "rwkv7", "V": [[1]], "heads": [{"r": [[1], [1]], "k": [[1], [2]], "w": [["1/2"], ["1/2"]],
+                                               "a": [[1], [1]], "b": [[0], [1]], "rk": ["1"]}]})).to_json()))

@@ -274,7 +274,7 @@ def test_incomplete_groups_name_what_is_missing(tmp_path, capsys):
     assert "bidirectional" in capsys.readouterr().err
     np.savez(tmp_path / "empty.npz", w=np.ones(3))
     assert main(["model", str(tmp_path / "empty.npz")]) == 2
-    assert "no S4D, S4, S5, LRU or Mamba layer" in capsys.readouterr().err
+    assert "no layer recognised (no S4D, S4, S5, LRU or Mamba layer" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("kind, key, bad", [
@@ -450,7 +450,7 @@ def test_out_of_memory_in_model_suggests_no_option_model_lacks(tmp_path, capsys,
     def boom(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(models, "analyse_checkpoint", boom)
+    monkeypatch.setattr(models, "analyse_model", boom)
     assert main(["model", str(tmp_path / "m.npz"), "-n", "1000000000000"]) == 2
     err = capsys.readouterr().err
     assert err == "symssm: error: out of memory (try a smaller system or a smaller -n)\n"

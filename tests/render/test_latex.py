@@ -1,6 +1,7 @@
 """LaTeX output: compiles standalone and inside a host article, escapes names, macros."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -134,7 +135,13 @@ def test_example_paper_inputs_are_current_compile_and_audit(tmp_path):
     require_tools()
     compile_tex(tmp_path, "paper.tex")
     text = " ".join(compile_tex(tmp_path, "paper.tex").split())  # twice: the \ref numbers
-    assert "The planar rotation rotation needs exactly 2 atten" in text and "n ≥ 2 (Result 1)" in text
+    import subprocess  # the first page's left column alone: pdftotext interleaves lines of two columns
+
+    left = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "300", "-H", "842",
+                           str(tmp_path / "paper.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    left = re.sub(r"(?<=[a-z])- (?=[a-z])", "", " ".join(left.split()))  # words hyphenated at a line's end
+    assert "The planar rotation rotation needs exactly 2 attention heads to represent its interaction operator" in left
+    assert "n ≥ 2 (Result 1)" in left
     assert "determinant −1" in text and "(Theorem 2)" in text and "??" not in text
 
 

@@ -199,22 +199,28 @@ def test_approximations_are_rounded_exactly(q):
 # ---------------------------------------------------------------- the framework table
 
 
-def _row(name, kind, rank, complete=None):
+def _row(name, kind, rank, complete=None, cases=None):
     data = {"kind": "interaction-rank", "system": {"name": name, "kind": kind}, "interaction_rank": rank}
     every = None if complete is None else {"kind": "parametric-interaction-rank", "interaction_rank": rank,
-                                           "complete": complete, "system": {"name": name, "kind": kind}}
+                                           "complete": complete, "system": {"name": name, "kind": kind},
+                                           "bodies": [{"interaction_rank": r} for r in (cases or [rank])]}
     return data, every
 
 
 def test_framework_legend_explains_only_what_its_entries_carry():
-    rows = [_row("feedforward", "operator", 1), _row("linear-attention-H2", "linear-attention", 2, True)]
+    rows = [_row("feedforward", "operator", 1), _row("mamba2-head", "selective-ssm", 1, True)]
     table = framework_table(rows, seed=0, n=6, m=2)
-    assert "$^{*}$" not in table and "not certified" not in table
-    assert "linear attention, $H = 2$" in table
+    assert "$^{*}$" not in table and "not certified" not in table and "generically" not in table
+    assert "Mamba-2 head (scalar gate) & $1$ & $1$ \\\\" in table
+    rows.append(_row("linear-attention-H2", "linear-attention", 2, True, [2, 1, 0]))
+    table = framework_table(rows, seed=0, n=6, m=2)
+    assert "linear attention, $H = 2$ & $2$ & $\\le 2$, generically $2$ \\\\" in table
+    assert "at most $r$ at every input, and exactly $r$ off an exceptional set" in table
+    assert "$^{*}$" not in table
     rows.append(_row("softmax-attention-H2", "softmax-attention", 2))
-    rows.append(_row("mamba2-head", "selective-ssm", 1, False))
+    rows.append(_row("selective-ssm-N4", "selective-ssm", 4, False))
     table = framework_table(rows, seed=0, n=6, m=2)
-    assert "$^{*}$ generic" in table and "-- not certified" in table
+    assert "$^{*}$ not complete" in table and "-- not certified" in table
     assert not re.search(r"(?<![\\$A-Za-z])[NH] = [0-9]", _text_mode(table))
 
 

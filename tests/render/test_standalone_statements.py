@@ -179,7 +179,7 @@ def test_every_kind_fits_two_column_one_column_and_narrow_margins(tmp_path):
     fragments.append(certify(family_system("diagonal", N=6, p=2, m=2), 128, tolerance="1e-3").to_latex())
     fragments.append(certify(_s4d(), 64, tolerance="1/100").to_latex())
     fragments.append(certify(family_system("random", N=8, p=3, m=2, seed=11), 1024).to_latex())
-    assert len(rows) == 7 and len(fragments) >= 20
+    assert len(rows) == 12 and len(fragments) >= 25
     for name, host in (("two", TWO_COLUMN), ("one", ONE_COLUMN), ("margin", MARGIN_075)):
         folder = tmp_path / name
         folder.mkdir()
