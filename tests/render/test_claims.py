@@ -325,7 +325,7 @@ def test_the_eps_theorem_names_its_class_and_field():
                    tolerance="1/100")
     text = fragment(cert.data).split("\\end{symssmtheorem}")[0]
     assert "whose coefficients depend only on $i - j$ (not on the input)" in text
-    assert "V_h \\in \\mathbb{R}^{2\\times 1}" in text and "real coefficients" in text
+    assert "V_\\ell \\in \\mathbb{R}^{2\\times 1}" in text and "real coefficients" in text
     assert "$e_H$ is a real number, bracketed below by rationals" in text
     assert "relative to the SSM's map" not in text
 
