@@ -23,7 +23,7 @@ from ..formats.expressions import polynomial_text
 from .matrices import items_block
 from .polytex import tex_fraction, tex_parameter, tex_polynomial
 from .statement import factorized_class, head_symbol, length_range, represents, space, state_symbol
-from .tex import display_name, tex_count, tex_hash
+from .tex import display_name, entries_pointer, tex_count, tex_hash
 
 __all__ = ["outline", "parametric_lines", "parametric_fragment", "parametric_markdown", "tex_polynomial",
            "tex_parameter"]
@@ -395,7 +395,7 @@ def entry_lines(d, entries, name):
     or a pointer to the certificate when they are long."""
     total = sum(len(x) for rows in entries.values() for row in rows for pair in row for x in pair)
     if total > 1200:
-        return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
+        return [entries_pointer(d["input_sha256"])]
     lines = ["The entries, as reduced fractions, are (row by row):"]
     for key, rows in entries.items():
         cells = "; ".join(", ".join(f"${_entry(p)}$" for p in row) for row in rows)

@@ -25,7 +25,7 @@ from .parametric import tex_parameter, tex_polynomial
 from .matrices import items_block, per_token, tex_width
 from ..sources import layer_kinds
 from .statement import factorized_class, head_symbol, space, state_symbol
-from .tex import display_name, tex_hash
+from .tex import display_name, entries_pointer, tex_hash
 
 __all__ = ["interaction_family_lines", "interaction_family_fragment", "interaction_family_markdown",
            "selective_family_words", "convolution_family_words", "attention_family_words", "operator_family_words"]
@@ -104,7 +104,7 @@ def _layer_statement(d):
 def _entries_lines(d):
     entries = d["bodies"][0]["entries"]
     if len(entries) > 24:
-        return [f"The entries are given in the certificate (sha256 {tex_hash(d['input_sha256'])})."]
+        return [entries_pointer(d["input_sha256"])]
     return entry_lines(d, factored_entries(d, entries), _key_tex)
 
 

@@ -36,6 +36,7 @@ from ..formats.rationals import int_from_digits, int_to_text
 __all__ = ["escape_text", "tex_name", "system_name", "index_list", "tex_approx", "tex_number", "tex_count", "tex_matrix", "display_name", "system_block",
            "matrix_block", "matrix_width", "number_width", "inline_list", "tex_hash", "display", "display_texts", "fits",
            "parse_number", "tex_decimal", "tex_value", "row_list", "row_line", "list_entry", "tex_entry", "exact_decimal",
+           "entries_pointer",
            "decimal_rows", "COLUMN_PT", "WIDE_PT", "MAX_SHOWN", "MAX_ROWS",
            "MAX_DIGITS_SHOWN"]
 
@@ -467,6 +468,18 @@ def inline_list(items):
 def tex_hash(hex_text):
     """A SHA-256 in typewriter type, breakable every 16 characters."""
     return "\\texttt{" + "\\allowbreak ".join(hex_text[i:i + 16] for i in range(0, len(hex_text), 16)) + "}"
+
+
+def entries_pointer(sha256):
+    """The sentence that points to the certificate for entries too long to print: a paragraph of its own, ragged
+    right (a line of the hash's unbreakable pieces has no space to stretch).
+
+    Examples
+    --------
+    >>> print(entries_pointer("ab" * 32)[:55])
+    {\\raggedright The entries are given in the certificate
+    """
+    return f"{{\\raggedright The entries are given in the certificate (sha256 {tex_hash(sha256)}).\\par}}"
 
 
 def _name_width(name):
