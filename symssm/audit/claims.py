@@ -300,8 +300,10 @@ def _sentences(stream):
                 chars += ["\x00", *text, "\x00"]
                 index += [first, *idx, first]
             continue
-        if chars and chars[-1] == "-" and text[:1].islower():  # a word hyphenated at the line's end
-            del chars[-1], index[-1]
+        if chars[-2:-1] and chars[-1] == "-" and chars[-2].isalpha() and text[:1].islower():
+            del chars[-1], index[-1]  # a word hyphenated at the line's end (TeX hyphenates no word with a digit)
+        elif chars[-1:] == ["-"]:
+            pass  # a line broken after a name's own hyphen (``shift-N5-`` / ``p2``): no space
         elif chars:
             chars.append(" ")
             index.append(first)
