@@ -28,6 +28,7 @@ from math import lcm
 
 from ..certificate import kinds
 from ..errors import CertificateError, InputError, LimitError
+from ..formats.rationals import int_to_text, parse_rational
 from . import coqreflect
 from .coqreflect import _nlist, _z, _zlist
 
@@ -43,7 +44,7 @@ REFLECT_LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "coq"
 
 
 def _frac(text):
-    return Fraction(text)
+    return parse_rational(text, what="a certificate entry")
 
 
 def _scaled(M):
@@ -108,7 +109,7 @@ def _ids(ids):
 
 
 def _comment_matrix(M):
-    return "[" + "; ".join(" ".join(str(x) for x in row) for row in M) + "]"
+    return "[" + "; ".join(" ".join(int_to_text(x) for x in row) for row in M) + "]"
 
 
 class _Data:
@@ -223,18 +224,18 @@ def coq_project(cert, route="auto"):
     lo, hi = data_json["holds_for"]["from"], data_json["holds_for"]["to"]
     idents = [d.identity(x) for x in range(N + 1) if x not in d.DS]
     lines = _header(data_json, "", ["From Coq Require Import ZArith.", "From Symssm Require Import SymssmLib."]) + [
-        f"(** A = (1/{d.a}) {_comment_matrix(d.Az)} *)",
-        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z {_zlist(d.Az)}.",
-        f"(** B = (1/{d.b}) {_comment_matrix(d.Bz)} *)",
-        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z {_zlist(d.Bz)}.",
-        f"(** C = (1/{d.c}) {_comment_matrix(d.Cz)} *)",
-        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z {_zlist(d.Cz)}.",
-        f"(** D = (1/{d.e}) {_comment_matrix(d.Dz)} *)",
-        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z {_zlist(d.Dz)}.",
+        f"(** A = (1/{_z(d.a)}) {_comment_matrix(d.Az)} *)",
+        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {_z(d.a)}%Z {_zlist(d.Az)}.",
+        f"(** B = (1/{_z(d.b)}) {_comment_matrix(d.Bz)} *)",
+        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {_z(d.b)}%Z {_zlist(d.Bz)}.",
+        f"(** C = (1/{_z(d.c)}) {_comment_matrix(d.Cz)} *)",
+        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {_z(d.c)}%Z {_zlist(d.Cz)}.",
+        f"(** D = (1/{_z(d.e)}) {_comment_matrix(d.Dz)} *)",
+        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {_z(d.e)}%Z {_zlist(d.Dz)}.",
         "",
     ]
-    system_args = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {d.a}%Z) (b := {d.b}%Z) (c := {d.c}%Z) "
-                   f"(e := {d.e}%Z)\n         (Az := {_zlist(d.Az)}) (Bz := {_zlist(d.Bz)})\n"
+    system_args = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {_z(d.a)}%Z) (b := {_z(d.b)}%Z) (c := {_z(d.c)}%Z) "
+                   f"(e := {_z(d.e)}%Z)\n         (Az := {_zlist(d.Az)}) (Bz := {_zlist(d.Bz)})\n"
                    f"         (Cz := {_zlist(d.Cz)}) (Dz := {_zlist(d.Dz)})")
 
     def witnesses(j):
@@ -245,12 +246,12 @@ def coq_project(cert, route="auto"):
     def proof_from(n0, j):
         return ["Proof.", "rewrite /A /B /C /D.",
                 f"apply: (rank_lags_from {system_args}\n         (n0 := {n0}) (j := {j}) {witnesses(j)}).",
-                "by vm_compute.", "Qed."]
+                "all: by vm_compute.", "Qed."]
 
     def proof_at(n, j):
         return ["Proof.", "rewrite /A /B /C /D.",
                 f"apply: (rank_lags {system_args}\n         (n := {n}) (j := {j}) {witnesses(j)}).",
-                "by vm_compute.", "Qed."]
+                "all: by vm_compute.", "Qed."]
 
     def proof_between(n_lo, n_hi, j):
         return ["Proof.", "rewrite /A /B /C /D.",
@@ -320,10 +321,10 @@ def _system_lines(data_json, d):
     imports = ["From Coq Require Import ZArith Uint63.", "From Symssm Require Import SymssmLib SymssmReflect."]
     return _header(data_json, " by reflection", imports) + [
         "(** The system: each matrix an integer matrix over a positive denominator. *)",
-        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z {_zlist(d.Az)}.",
-        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z {_zlist(d.Bz)}.",
-        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z {_zlist(d.Cz)}.",
-        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z {_zlist(d.Dz)}.",
+        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {_z(d.a)}%Z {_zlist(d.Az)}.",
+        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {_z(d.b)}%Z {_zlist(d.Bz)}.",
+        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {_z(d.c)}%Z {_zlist(d.Cz)}.",
+        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {_z(d.e)}%Z {_zlist(d.Dz)}.",
         "",
     ]
 

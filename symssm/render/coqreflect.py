@@ -27,6 +27,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..errors import LimitError
+from ..formats.rationals import int_to_text
 
 __all__ = ["reflect_theorem", "PRIMES", "MAX_N", "MAX_PM"]
 
@@ -147,8 +148,13 @@ def _observable(Tz, t, Vz, Cz, c):
     return Uz, T1z, t1, Hz, h
 
 
+def _n(x):
+    """Decimal digits of an integer of any size (independent of ``sys.int_max_str_digits``)."""
+    return int_to_text(x)
+
+
 def _z(x):
-    return f"({x})" if x < 0 else str(x)
+    return f"({int_to_text(x)})" if x < 0 else int_to_text(x)
 
 
 def _zlist(M):
@@ -156,11 +162,11 @@ def _zlist(M):
 
 
 def _ulist(M):
-    return "[:: " + "; ".join("[:: " + "; ".join(str(x) for x in row) + "]" for row in M) + "]%uint63"
+    return "[:: " + "; ".join("[:: " + "; ".join(_n(x) for x in row) + "]" for row in M) + "]%uint63"
 
 
 def _nlist(xs):
-    return "[:: " + "; ".join(str(x) for x in xs) + "]%nat" if xs else "[::]"
+    return "[:: " + "; ".join(_n(x) for x in xs) + "]%nat" if xs else "[::]"
 
 
 def reflect_theorem(data, lo, k, profile=()):
@@ -216,11 +222,19 @@ def reflect_theorem(data, lo, k, profile=()):
                   f"Definition Vz : zseq := {_zlist(Vz)}.",
                   f"Definition Tz : zseq := {_zlist(Tz)}.",
                   f"Definition Wz : zseq := {_zlist(Wz)}.", ""]
+        Uz, T1z, t1, Hz, h = _observable(Tz, t, Vz, data.Cz, data.c) if r and not fits(r) else (None,) * 5
         if fits(r):
-            upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {t}%Z) (w := {w}%Z) "
+            upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {_z(t)}%Z) (w := {_z(w)}%Z) "
+                     "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
+        elif not Uz:
+            # no lag after L_0 is nonzero (B = 0, C = 0, or C V = 0): k(n) <= 1, and 0 when D = 0
+            if not r:  # B = 0: V one zero column, T = 0, W = 0
+                Vz, Tz, t, Wz, w, r = [[0] for _ in range(N)], [[0]], 1, [[0] * m], 1, 1
+                lines[-4:-1] = [f"Definition Vz : zseq := {_zlist(Vz)}.", f"Definition Tz : zseq := {_zlist(Tz)}.",
+                                f"Definition Wz : zseq := {_zlist(Wz)}."]
+            upper = [f"apply: (rank_upper_null _ _ n (r' := {r - 1}) (t := {_z(t)}%Z) (w := {_z(w)}%Z) "
                      "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
         else:
-            Uz, T1z, t1, Hz, h = _observable(Tz, t, Vz, data.Cz, data.c) if r else ([], [], 1, [], 1)
             r1 = len(Uz)
             if not fits(r1):
                 raise LimitError(f"k = {k} is below min(N{'' if d_zero else ' + 1'}, p m) and the minimal realisation "
@@ -231,8 +245,8 @@ def reflect_theorem(data, lo, k, profile=()):
                       f"Definition Uz : zseq := {_zlist(Uz)}.",
                       f"Definition T1z : zseq := {_zlist(T1z)}.",
                       f"Definition Hz : zseq := {_zlist(Hz)}.", ""]
-            upper = [f"apply: (rank_upper_observed _ n (r' := {r - 1}) (r1' := {r1 - 1}) (t := {t}%Z) "
-                     f"(w := {w}%Z) (t1 := {t1}%Z) (h := {h}%Z)\n         (Vz := Vz) (Tz := Tz) (Wz := Wz) "
+            upper = [f"apply: (rank_upper_observed _ n (r' := {r - 1}) (r1' := {r1 - 1}) (t := {_z(t)}%Z) "
+                     f"(w := {_z(w)}%Z) (t1 := {_z(t1)}%Z) (h := {_z(h)}%Z)\n         (Vz := Vz) (Tz := Tz) (Wz := Wz) "
                      "(Uz := Uz) (T1z := T1z) (Hz := Hz)).", "by vm_compute."]
     route = "true" if p <= m else "false"
     lines += [f"(** The certified head count: k(n) = {k} for every n >= {lo}. *)",
@@ -240,7 +254,7 @@ def reflect_theorem(data, lo, k, profile=()):
               "Proof.", "unfold A, B, C, D.",
               f"apply: (head_count_from (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
               "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
-              "  by vm_compute.",
+              "  1,2: by vm_compute.",
               "move=> n; " + upper[0], upper[1], "Qed."]
     if k == lo and all(v == i for i, v in enumerate(list(profile)[:lo - 1], start=1)):
         lines += ["", f"(** The profile below it: k(i) = i for every i <= {lo} (every prefix of independent lags is",
