@@ -174,6 +174,119 @@ class _Data:
         return d, q, P
 
 
+def _bits(M):
+    """The largest bit length of an entry of a list of integer rows (at least 1)."""
+    return max([1] + [abs(x).bit_length() for row in M for x in row])
+
+
+def exact_units(d, lo, hi):
+    """Estimated work of the exact route's ``vm_compute`` checks, in bit-products (see :func:`choose_route`).
+
+    Coq's binary integers multiply an ``x``-bit by a ``y``-bit number in about ``x y`` steps, and the
+    library's checks recompute ``zlag d`` (``d`` products of ``N x N`` matrices whose entries grow by
+    ``bits(A)`` a step) for every entry of the witness minor and for every candidate identity.
+    """
+    N, pm = d.N, d.p * d.m
+    bA = _bits(d.Az)
+    bL = max(_bits(d.zlag(x)) for x in range(N + 1))
+
+    def zlag_units(dd):
+        return N ** 3 * bA * bA * dd * (dd + 1) // 2 + N * N * (d.p + d.m) * (dd * bA + bA) * bA
+
+    def theorem(n_top, j):
+        if j == 0:
+            minor = adj = 0
+        else:
+            minor = j * sum(zlag_units(x) for x in d.DS[:j])
+            adj = j ** 3 * (j * (bL + j.bit_length())) * bL
+        free = [x for x in range(min(n_top, N + 1)) if x not in d.DS[:j]]
+        ident = len(free) * len(free) * ((j + 1) * zlag_units(N) + pm * j * (j * (bL + j.bit_length())) * bL)
+        return minor + adj + ident
+
+    k = d.K if hi is not None else None
+    total = theorem(N + 1, len(d.DS)) if hi is None else theorem(hi, len([x for x in d.DS if x < hi])) + \
+        theorem(N + 1, k)
+    for n_small, k_small in enumerate(d.values, start=1):
+        if n_small >= d.n0:
+            break
+        total += theorem(n_small, k_small)
+    return total
+
+
+def reflect_units(d):
+    """Estimated work of the reflective route's checks, in the same bit-products as :func:`exact_units`.
+
+    Lags modulo ``P < 2^31`` (products of primitive integers, counted as one 63-bit by 63-bit step
+    each): ``max(DS)`` products of a ``min(p, m) x N`` by an ``N x N`` matrix, and the ``k x k``
+    product checking ``X``; the exact products of the upper bound's witnesses, ``N^2 r`` products
+    of entries of ``bits(A) + bits(V)`` bits.
+    """
+    N, k = d.N, len(d.DS)
+    top = max(d.DS, default=0) + 1
+    modular = (top * min(d.p, d.m) * N * N + k ** 3) * 63 * 63 // 40
+    bA, bB = _bits(d.Az), _bits(d.Bz)
+    witness = N * N * N * (bA + bB + N) * (bA + bB + N)
+    return modular + witness
+
+
+#: The chooser's constants (docs/formal.md, "Choosing the route"): seconds per million bit-products
+#: on the exact route, and the reflective route's larger fixed price (its library, 63-bit reads).
+SECONDS_PER_MEGAUNIT = 0.02
+REFLECT_FIXED_SECONDS = 6.0
+
+
+def choose_route(data_json, d):
+    """The route ``auto`` takes: the exact route when its estimated cost is below the reflective one's.
+
+    The estimate is a cost model in bit-products (``bits x size``), fitted to builds of both routes
+    (docs/formal.md, "Choosing the route"):
+
+    - exact route: ``SECONDS_PER_MEGAUNIT * exact_units / 10^6`` seconds, where ``exact_units``
+      counts the products of Coq's binary integers the checks perform: ``zlag`` recomputed at every
+      minor entry and identity (``N^3 bits(A)^2 d^2 / 2`` each), the ``j^3`` products of the adjugate
+      (``j bits(L)`` bits) by the minor (``bits(L)`` bits), and the ``p m j`` products per identity;
+    - reflective route: ``REFLECT_FIXED_SECONDS + SECONDS_PER_MEGAUNIT * reflect_units / 10^6``
+      (its library, and lags modulo a prime below ``2^31``: their size does not grow with the entries).
+
+    The exact route is also taken where the reflective one cannot state the claim (a range
+    ``holds_for.to``, or an upper bound past its witnesses), and the reflective one where the exact
+    one is past ``N <= 8`` or ``p m <= 16``.
+
+    Returns
+    -------
+    (str, float, float)
+        ``"exact"`` or ``"reflect"``, and the two estimates in seconds (``inf`` where a route
+        cannot take the certificate).
+    """
+    inf = float("inf")
+    hi = data_json["holds_for"]["to"]
+    small = d.N <= MAX_N and d.p * d.m <= MAX_PM
+    exact_s = 1.0 + SECONDS_PER_MEGAUNIT * exact_units(d, data_json["holds_for"]["from"], hi) / 1e6 if small else inf
+    reflect_ok = hi is None and d.N <= coqreflect.MAX_N and d.p * d.m <= coqreflect.MAX_PM
+    reflect_s = REFLECT_FIXED_SECONDS + SECONDS_PER_MEGAUNIT * reflect_units(d) / 1e6 if reflect_ok else inf
+    return ("exact" if exact_s <= reflect_s else "reflect"), exact_s, reflect_s
+
+
+def verified_head_count(cert):
+    """The data of a head-count certificate over Q that verifies.
+
+    Raises
+    ------
+    CertificateError
+        If it is of another kind or field (exit 2), or does not verify (exit 1).
+    """
+    data_json = cert.data
+    if _row(data_json) is not kinds.HEAD_COUNT or "field" in data_json:
+        raise CertificateError("symssm coq takes head-count certificates of real systems (over Q); this one is "
+                               f"{data_json.get('kind')!s:.40}{' over ' + str(data_json['field']) if 'field' in data_json else ''}")
+    result = cert.check()
+    if not result.verified:
+        err = CertificateError(f"the certificate does not verify, refusing to export it: {result.message}")
+        err.exit_code = 1
+        raise err
+    return data_json
+
+
 def coq_project(cert, route="auto"):
     """The files of a Coq project re-proving a verified head-count certificate.
 
@@ -200,19 +313,11 @@ def coq_project(cert, route="auto"):
     LimitError
         If the system is past both routes' limits (docs/formal.md), naming the limit.
     """
-    data_json = cert.data
-    if _row(data_json) is not kinds.HEAD_COUNT or "field" in data_json:
-        raise CertificateError("symssm coq takes head-count certificates of real systems (over Q); this one is "
-                               f"{data_json.get('kind')!s:.40}{' over ' + str(data_json['field']) if 'field' in data_json else ''}")
-    result = cert.check()
-    if not result.verified:
-        err = CertificateError(f"the certificate does not verify, refusing to export it: {result.message}")
-        err.exit_code = 1
-        raise err
+    data_json = verified_head_count(cert)
     d = _Data(data_json)
     small = d.N <= MAX_N and d.p * d.m <= MAX_PM
     if route == "auto":
-        route = "exact" if small else "reflect"
+        route = choose_route(data_json, d)[0]
     if route == "exact" and not small:
         raise LimitError(f"the exact Coq route takes N <= {MAX_N} and p m <= {MAX_PM}; this system has N = {d.N}, "
                          f"p m = {d.p * d.m}")
