@@ -179,12 +179,14 @@ def _bits(M):
     return max([1] + [abs(x).bit_length() for row in M for x in row])
 
 
-def exact_units(d, lo, hi):
+def exact_units(d, lo, hi, parts=False):
     """Estimated work of the exact route's ``vm_compute`` checks, in bit-products (see :func:`choose_route`).
 
-    Coq's binary integers multiply an ``x``-bit by a ``y``-bit number in about ``x y`` steps, and the
-    library's checks recompute ``zlag d`` (``d`` products of ``N x N`` matrices whose entries grow by
-    ``bits(A)`` a step) for every entry of the witness minor and for every candidate identity.
+    Two terms: ``powers``, the products of ``N x N`` matrices recomputing ``zlag d`` (entries growing
+    by ``bits(A)`` a step) for every entry of a witness minor and every identity; ``big``, the
+    products with the adjugate and the identities' coefficients (``j bits(L)`` bits, ``bits(L)`` the
+    largest scaled lag) against lag entries.  Coq's binary integers multiply an ``x``-bit by a
+    ``y``-bit number in about ``x y`` steps.
     """
     N, pm = d.N, d.p * d.m
     bA = _bits(d.Az)
@@ -194,23 +196,17 @@ def exact_units(d, lo, hi):
         return N ** 3 * bA * bA * dd * (dd + 1) // 2 + N * N * (d.p + d.m) * (dd * bA + bA) * bA
 
     def theorem(n_top, j):
-        if j == 0:
-            minor = adj = 0
-        else:
-            minor = j * sum(zlag_units(x) for x in d.DS[:j])
-            adj = j ** 3 * (j * (bL + j.bit_length())) * bL
+        coef = j * (bL + j.bit_length())  # bits of the adjugate, the determinant, the coefficients
         free = [x for x in range(min(n_top, N + 1)) if x not in d.DS[:j]]
-        ident = len(free) * len(free) * ((j + 1) * zlag_units(N) + pm * j * (j * (bL + j.bit_length())) * bL)
-        return minor + adj + ident
+        powers = j * sum(zlag_units(x) for x in d.DS[:j]) + len(free) * (j + 1) * zlag_units(N)
+        big = j ** 3 * coef * bL + len(free) * pm * j * coef * bL
+        return powers, big
 
-    k = d.K if hi is not None else None
-    total = theorem(N + 1, len(d.DS)) if hi is None else theorem(hi, len([x for x in d.DS if x < hi])) + \
-        theorem(N + 1, k)
-    for n_small, k_small in enumerate(d.values, start=1):
-        if n_small >= d.n0:
-            break
-        total += theorem(n_small, k_small)
-    return total
+    runs = [theorem(N + 1, len(d.DS))] if hi is None else \
+        [theorem(hi, len([x for x in d.DS if x < hi])), theorem(N + 1, d.K)]
+    runs += [theorem(n_small, k_small) for n_small, k_small in enumerate(d.values, start=1) if n_small < d.n0]
+    powers, big = sum(r[0] for r in runs), sum(r[1] for r in runs)
+    return (powers, big) if parts else powers * POWER_WEIGHT + big
 
 
 def reflect_units(d):
@@ -229,28 +225,38 @@ def reflect_units(d):
     return modular + witness
 
 
-#: The chooser's constants (docs/formal.md, "Choosing the route"): seconds per million bit-products
-#: on the exact route, and the reflective route's larger fixed price (its library, 63-bit reads).
-SECONDS_PER_MEGAUNIT = 0.02
-REFLECT_FIXED_SECONDS = 6.0
+#: The chooser's cost model (docs/formal.md, "Choosing the route"), fitted to builds of both routes on
+#: 14 random systems (N = 2..8, p m = 1..16, entries of 1 to 30 digits) on a loaded 2-core machine:
+#: the exact route's fixed seconds and bit-products per second; the reflective route's fixed seconds
+#: (its second library) and its bit-products per second (primitive 63-bit products counted as 63 x 63).
+EXACT_FIXED_SECONDS = 4.0
+EXACT_UNITS_PER_SECOND = 2.5e6
+REFLECT_FIXED_SECONDS = 10.0
+REFLECT_UNITS_PER_SECOND = 2e6
+#: The weight of a bit-product of the matrix powers relative to one of the big coefficients.
+POWER_WEIGHT = 1.0
 
 
 def choose_route(data_json, d):
-    """The route ``auto`` takes: the exact route when its estimated cost is below the reflective one's.
+    """The route ``auto`` takes: the one of lower estimated build time.
 
     The estimate is a cost model in bit-products (``bits x size``), fitted to builds of both routes
     (docs/formal.md, "Choosing the route"):
 
-    - exact route: ``SECONDS_PER_MEGAUNIT * exact_units / 10^6`` seconds, where ``exact_units``
-      counts the products of Coq's binary integers the checks perform: ``zlag`` recomputed at every
-      minor entry and identity (``N^3 bits(A)^2 d^2 / 2`` each), the ``j^3`` products of the adjugate
-      (``j bits(L)`` bits) by the minor (``bits(L)`` bits), and the ``p m j`` products per identity;
-    - reflective route: ``REFLECT_FIXED_SECONDS + SECONDS_PER_MEGAUNIT * reflect_units / 10^6``
-      (its library, and lags modulo a prime below ``2^31``: their size does not grow with the entries).
+    - exact route: ``EXACT_FIXED_SECONDS + exact_units / EXACT_UNITS_PER_SECOND`` (4 s + one second
+      per 2.5 million bit-products), ``exact_units`` counting the products of Coq's binary integers
+      its checks perform: the ``N x N`` matrix powers recomputed for every minor entry and identity,
+      and the products of the adjugate and the identities' coefficients (``j bits(L)`` bits) with
+      the lags' entries (``bits(L)`` bits);
+    - reflective route: ``REFLECT_FIXED_SECONDS + reflect_units / REFLECT_UNITS_PER_SECOND`` (10 s +
+      one second per 2 million): lags modulo a prime below ``2^31``, whose size does not grow with the
+      entries, and the exact products of its upper bound's witnesses.
 
-    The exact route is also taken where the reflective one cannot state the claim (a range
-    ``holds_for.to``, or an upper bound past its witnesses), and the reflective one where the exact
-    one is past ``N <= 8`` or ``p m <= 16``.
+    So ``auto`` takes the exact route for small systems with small entries (``exact_units`` below
+    about 1.5e7: every N <= 5 system with one-digit entries, N = 8 with p = m = 1) and the reflective
+    one otherwise; the exact route where the reflective one cannot state the claim (a range
+    ``lo <= n <= hi`` with ``hi`` above the head count), and the reflective one past the exact one's
+    ``N <= 8``, ``p m <= 16``.
 
     Returns
     -------
@@ -261,10 +267,12 @@ def choose_route(data_json, d):
     inf = float("inf")
     hi = data_json["holds_for"]["to"]
     small = d.N <= MAX_N and d.p * d.m <= MAX_PM
-    exact_s = 1.0 + SECONDS_PER_MEGAUNIT * exact_units(d, data_json["holds_for"]["from"], hi) / 1e6 if small else inf
-    reflect_ok = hi is None and d.N <= coqreflect.MAX_N and d.p * d.m <= coqreflect.MAX_PM
-    reflect_s = REFLECT_FIXED_SECONDS + SECONDS_PER_MEGAUNIT * reflect_units(d) / 1e6 if reflect_ok else inf
-    return ("exact" if exact_s <= reflect_s else "reflect"), exact_s, reflect_s
+    exact_s = (EXACT_FIXED_SECONDS + exact_units(d, data_json["holds_for"]["from"], hi) / EXACT_UNITS_PER_SECOND
+               if small else inf)
+    reflect_ok = ((hi is None or hi <= data_json["head_count"]) and d.N <= coqreflect.MAX_N
+                  and d.p * d.m <= coqreflect.MAX_PM)
+    reflect_s = REFLECT_FIXED_SECONDS + reflect_units(d) / REFLECT_UNITS_PER_SECOND if reflect_ok else inf
+    return ("exact" if exact_s <= reflect_s and exact_s < inf else "reflect"), exact_s, reflect_s
 
 
 def verified_head_count(cert):
@@ -440,10 +448,7 @@ def _reflect_project(data_json, d):
         raise LimitError(f"the Coq export takes N <= {coqreflect.MAX_N} and p m <= {coqreflect.MAX_PM}; this system "
                          f"has N = {d.N}, p m = {d.p * d.m}")
     lo, hi = data_json["holds_for"]["from"], data_json["holds_for"]["to"]
-    if hi is not None:
-        raise LimitError(f"the reflective Coq route proves k(n) = k for every n from some n0 on; this certificate "
-                         f"claims a range {lo}..{hi} (the exact route takes it for N <= {MAX_N}, p m <= {MAX_PM})")
-    lines = _system_lines(data_json, d) + coqreflect.reflect_theorem(d, lo, data_json["head_count"], d.values)
+    lines = _system_lines(data_json, d) + coqreflect.reflect_theorem(d, lo, data_json["head_count"], d.values, hi)
     lines += ["", "Print Assumptions symssm_head_count.", ""]
     with open(LIBRARY, encoding="utf-8") as fh:
         library = fh.read()

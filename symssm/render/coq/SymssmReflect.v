@@ -608,4 +608,15 @@ Theorem head_count_at P n k route DS RS CS X :
   \rank (lags A B C D n) = k.
 Proof. by move=> _ L U; apply/eqP; rewrite eqn_leq U (rank_lower_mod L). Qed.
 
+(** The head count for every length from [lo] to [hi], given an upper bound up to [hi]. *)
+Theorem head_count_between P lo hi k route DS RS CS X :
+  shapes_ok N' p' m' Az Bz Cz Dz ->
+  lower_check P lo k route DS RS CS X ->
+  (forall n, (n <= hi)%nat -> (\rank (lags A B C D n) <= k)%nat) ->
+  forall n, (lo <= n <= hi)%nat -> \rank (lags A B C D n) = k.
+Proof.
+move=> _ L U n /andP [le ge]; apply/eqP; rewrite eqn_leq (U n ge) /=.
+apply: leq_trans (rank_lower_mod L) _; apply: mxrankS; exact: lags_monotone.
+Qed.
+
 End Reflect.
