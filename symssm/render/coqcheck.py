@@ -45,7 +45,7 @@ _HEADER = {
     "Local Open Scope ring_scope.",
 }
 _WITNESS = re.compile(r"Definition (P|DS|RS|CS|X|Vz|Tz|Wz|Uz|T1z|Hz) : (Uint63\.int|seq nat|useq|zseq) := "
-                      r"[\[\]:;0-9 ()%a-z-]*\.\Z")
+                      r"[\[\]:;0-9 ()%a-zZ-]*\.\Z")
 _SYSTEM = re.compile(r"Definition ([ABCD]) : 'M\[rat\]_\(([0-9]{1,4}), ([0-9]{1,4})\) := "
                      r"qmx ([0-9]{1,4}) ([0-9]{1,4}) ([0-9]+)%Z (\[:: .*\]%Z|\[::\]%Z)\.\Z", re.S)
 _THEOREM = re.compile(r"Theorem (symssm_[a-z_0-9]+) : (.*)\.\Z", re.S)
