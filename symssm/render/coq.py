@@ -305,8 +305,9 @@ def coq_project(cert, route="auto"):
     route : {"auto", "exact", "reflect"}
         ``"exact"``: every lag in binary integers (``N <= 8``, ``p m <= 16``; closed under the
         global context).  ``"reflect"``: ``SymssmReflect.v``, lags modulo a prime with primitive
-        integers (``N <= 64``, ``p m <= 256``, claims for every ``n`` from ``holds_for.from`` on).
-        ``"auto"``: exact within its limits, else reflective.
+        integers (``N <= 64``, ``p m <= 256``, claims for every ``n`` from ``holds_for.from`` on,
+        or up to ``holds_for.to`` when it is at most the head count).  ``"auto"``: the route of
+        lower estimated build time (:func:`choose_route`).
 
     Returns
     -------

@@ -22,6 +22,15 @@ __all__ = ["ssm", "has_gaussian_entries"]
 def has_gaussian_entries(*matrices):
     """Whether an entry of these nested lists is a Gaussian rational: a ``Gaussian`` or a text ending in ``i``.
 
+    Parameters
+    ----------
+    *matrices : object
+        Matrices as nested lists or tuples (anything else, None included, has no such entry).
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> has_gaussian_entries([[1, "2/3"]], [["-1/2i"]]), has_gaussian_entries([[1]], None)

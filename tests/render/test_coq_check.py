@@ -241,6 +241,20 @@ def _build(lib, folder, text):
                           text=True, timeout=600)
 
 
+#: What ``Print Assumptions`` may list on the reflective route: Coq's primitive 63-bit integers and their specifications.
+PRIMITIVE_INTEGERS = {"int", "add", "sub", "mul", "mod", "eqb", "ltb", "leb", "land", "lor", "lsl", "lsr",
+                      "add_spec", "sub_spec", "mul_spec", "mod_spec", "ltb_spec", "leb_spec", "lor_spec",
+                      "lsl_spec", "lsr_spec", "eqb_correct", "eqb_refl", "of_to_Z"}
+
+
+def _assumptions(output):
+    """The names ``Print Assumptions`` lists (empty when closed under the global context)."""
+    if "Closed under the global context" in output:
+        return set()
+    tail = output.split("Axioms:", 1)[1]
+    return {m.group(1) for m in re.finditer(r"^([A-Za-z_][A-Za-z_0-9']*)\s*(?::|$)", tail, re.M)}
+
+
 @pytest.mark.long
 @needs_coq
 def test_zero_state_large_entries_and_ranges_build(compiled, tmp_path):
@@ -249,8 +263,15 @@ def test_zero_state_large_entries_and_ranges_build(compiled, tmp_path):
               symssm.certify(_big(6, 6, 1, 1, 10**30, 1), 20), symssm.certify(_shift13(), 2)]
     for i, cert in enumerate(certs):
         for route in (("exact", "reflect") if i < len(ZERO_STATE) else ("auto",)):
-            res = _build(compiled, tmp_path / f"p{i}-{route}", coq_project(cert, route=route)["HeadCount.v"])
+            files = coq_project(cert, route=route)
+            res = _build(compiled, tmp_path / f"p{i}-{route}", files["HeadCount.v"])
             assert res.returncode == 0, (i, route, res.stdout[-2000:] + res.stderr[-2000:])
+            names = _assumptions(res.stdout + res.stderr)
+            if "SymssmReflect.v" in files:
+                assert names and names <= PRIMITIVE_INTEGERS, names - PRIMITIVE_INTEGERS
+            else:
+                assert names == set(), names
+            assert check_files(files, cert.data)[0] == 0
 
 
 @pytest.mark.long
