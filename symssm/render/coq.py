@@ -214,15 +214,18 @@ def reflect_units(d):
 
     Lags modulo ``P < 2^31`` (products of primitive integers, counted as one 63-bit by 63-bit step
     each): ``max(DS)`` products of a ``min(p, m) x N`` by an ``N x N`` matrix, and the ``k x k``
-    product checking ``X``; the exact products of the upper bound's witnesses, ``N^2 r`` products
-    of entries of ``bits(A) + bits(V)`` bits.
+    product checking ``X``; then, unless a dimension bounds ``k`` (``k >= p m``, ``k >= N + 1``, or
+    ``k >= N`` with ``D = 0``), the exact products ``A V = V T`` and ``B = V W`` of the upper bound's
+    witnesses: ``N^3`` products of ``bits(A) + N`` by ``bits(B) + N bits(A)`` bits.
     """
     N, k = d.N, len(d.DS)
     top = max(d.DS, default=0) + 1
     modular = (top * min(d.p, d.m) * N * N + k ** 3) * 63 * 63 // 40
+    d_zero = all(x == 0 for row in d.Dz for x in row)
+    if d.p * d.m <= k or N + 1 <= k or (N <= k and d_zero):
+        return modular
     bA, bB = _bits(d.Az), _bits(d.Bz)
-    witness = N * N * N * (bA + bB + N) * (bA + bB + N)
-    return modular + witness
+    return modular + N ** 3 * (bA + N) * (bB + N * bA)
 
 
 #: The chooser's cost model (docs/formal.md, "Choosing the route"), fitted to builds of both routes on
@@ -327,6 +330,11 @@ def coq_project(cert, route="auto"):
     small = d.N <= MAX_N and d.p * d.m <= MAX_PM
     if route == "auto":
         route = choose_route(data_json, d)[0]
+        if route == "reflect" and small:
+            try:
+                return _reflect_project(data_json, d)
+            except LimitError:  # an upper bound past the reflective witnesses: the exact route states it
+                route = "exact"
     if route == "exact" and not small:
         raise LimitError(f"the exact Coq route takes N <= {MAX_N} and p m <= {MAX_PM}; this system has N = {d.N}, "
                          f"p m = {d.p * d.m}")

@@ -67,6 +67,16 @@ def test_auto_takes_the_reflective_route_for_large_entries_and_the_exact_one_for
     assert exact_s > 100 * reflect_s  # the exact route did not finish in 900 s; the reflective one took 11 s
 
 
+def test_auto_falls_back_to_the_exact_route_where_the_reflective_bound_does_not_reach():
+    r = random.Random(3)  # A = 7 I: L_d = 7^d C B, k = 1 below the 4 states seen; 400-digit B and C
+    B = [[r.randint(-10**400, 10**400) for _ in range(4)] for _ in range(8)]
+    C = [[r.randint(-10**400, 10**400) for _ in range(8)] for _ in range(4)]
+    cert = symssm.certify(symssm.ssm([[7 * (i == j) for j in range(8)] for i in range(8)], B, C, name="7I"), 6)
+    assert choose_route(cert.data, _Data(cert.data))[0] == "reflect"  # by cost; its upper bound needs k >= 2
+    files = coq_project(cert)
+    assert "SymssmReflect.v" not in files and check_files(files, cert.data)[0] == 0
+
+
 def test_a_range_takes_the_route_that_can_state_it():
     shift = symssm.certify(_shift13(), 2)  # k = 1 for 2 <= n <= 3: above k, only the exact route
     assert choose_route(shift.data, _Data(shift.data))[0] == "exact"
