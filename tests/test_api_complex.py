@@ -1,4 +1,4 @@
-"""Complex systems through the Python API: symssm.ssm, head_count, profile and certify give the command line's answers."""
+"""Complex systems through the Python API: symssm.ssm, head_count, profile and certify answer as the command line."""
 
 import json
 import random

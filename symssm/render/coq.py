@@ -179,7 +179,7 @@ def _bits(M):
     return max([1] + [abs(x).bit_length() for row in M for x in row])
 
 
-def exact_units(d, lo, hi, parts=False):
+def exact_units(d, hi, parts=False):
     """Estimated work of the exact route's ``vm_compute`` checks, in bit-products (see :func:`choose_route`).
 
     Two terms: ``powers``, the products of ``N x N`` matrices recomputing ``zlag d`` (entries growing
@@ -206,7 +206,7 @@ def exact_units(d, lo, hi, parts=False):
         [theorem(hi, len([x for x in d.DS if x < hi])), theorem(N + 1, d.K)]
     runs += [theorem(n_small, k_small) for n_small, k_small in enumerate(d.values, start=1) if n_small < d.n0]
     powers, big = sum(r[0] for r in runs), sum(r[1] for r in runs)
-    return (powers, big) if parts else powers * POWER_WEIGHT + big
+    return (powers, big) if parts else powers + big
 
 
 def reflect_units(d):
@@ -229,15 +229,13 @@ def reflect_units(d):
 
 
 #: The chooser's cost model (docs/formal.md, "Choosing the route"), fitted to builds of both routes on
-#: 14 random systems (N = 2..8, p m = 1..16, entries of 1 to 30 digits) on a loaded 2-core machine:
+#: 15 random systems (N = 2..8, p m = 1..16, entries of 1 to 30 digits) on a loaded 2-core machine:
 #: the exact route's fixed seconds and bit-products per second; the reflective route's fixed seconds
 #: (its second library) and its bit-products per second (primitive 63-bit products counted as 63 x 63).
 EXACT_FIXED_SECONDS = 4.0
 EXACT_UNITS_PER_SECOND = 2.5e6
 REFLECT_FIXED_SECONDS = 10.0
 REFLECT_UNITS_PER_SECOND = 2e6
-#: The weight of a bit-product of the matrix powers relative to one of the big coefficients.
-POWER_WEIGHT = 1.0
 
 
 def choose_route(data_json, d):
@@ -256,10 +254,12 @@ def choose_route(data_json, d):
       entries, and the exact products of its upper bound's witnesses.
 
     So ``auto`` takes the exact route for small systems with small entries (``exact_units`` below
-    about 1.5e7: every N <= 5 system with one-digit entries, N = 8 with p = m = 1) and the reflective
-    one otherwise; the exact route where the reflective one cannot state the claim (a range
-    ``lo <= n <= hi`` with ``hi`` above the head count), and the reflective one past the exact one's
-    ``N <= 8``, ``p m <= 16``.
+    about 1.5e7; in the fitted builds N <= 6 with p m <= 4 and entries of up to three digits, or
+    p = m = 1 with one-digit entries) and the reflective one otherwise.  It takes the exact route
+    where the reflective one cannot state the claim (a range ``lo <= n <= hi`` with ``hi`` above the
+    head count) or bound it (a head count below the minimal realisation's dimension:
+    :func:`coq_project` falls back), and the reflective one past the exact one's ``N <= 8``,
+    ``p m <= 16``.
 
     Returns
     -------
@@ -270,7 +270,7 @@ def choose_route(data_json, d):
     inf = float("inf")
     hi = data_json["holds_for"]["to"]
     small = d.N <= MAX_N and d.p * d.m <= MAX_PM
-    exact_s = (EXACT_FIXED_SECONDS + exact_units(d, data_json["holds_for"]["from"], hi) / EXACT_UNITS_PER_SECOND
+    exact_s = (EXACT_FIXED_SECONDS + exact_units(d, hi) / EXACT_UNITS_PER_SECOND
                if small else inf)
     reflect_ok = ((hi is None or hi <= data_json["head_count"]) and d.N <= coqreflect.MAX_N
                   and d.p * d.m <= coqreflect.MAX_PM)

@@ -1,4 +1,4 @@
-"""symssm coq: the route chooser, numbers of any size, zero-state systems, and --check (a project against its certificate).
+"""symssm coq: the route chooser, numbers of any size, zero-state systems, and --check (project vs certificate).
 
 The generated text and ``--check`` are tested by default (no coqc); the builds that show Coq
 refusing an edited project or accepting the new cases are long (docs/formal.md).
@@ -251,7 +251,7 @@ def _build(lib, folder, text):
                           text=True, timeout=600)
 
 
-#: What ``Print Assumptions`` may list on the reflective route: Coq's primitive 63-bit integers and their specifications.
+#: What ``Print Assumptions`` may list on the reflective route: the primitive 63-bit integers and their specs.
 PRIMITIVE_INTEGERS = {"int", "add", "sub", "mul", "mod", "eqb", "ltb", "leb", "land", "lor", "lsl", "lsr",
                       "add_spec", "sub_spec", "mul_spec", "mod_spec", "ltb_spec", "leb_spec", "lor_spec",
                       "lsl_spec", "lsr_spec", "eqb_correct", "eqb_refl", "of_to_Z"}
