@@ -346,13 +346,13 @@ def coq_project(cert, route="auto"):
     lo, hi = data_json["holds_for"]["from"], data_json["holds_for"]["to"]
     idents = [d.identity(x) for x in range(N + 1) if x not in d.DS]
     lines = _header(data_json, "", ["From Coq Require Import ZArith.", "From Symssm Require Import SymssmLib."]) + [
-        f"(** A = (1/{_z(d.a)}) {_comment_matrix(d.Az)} *)",
+        f"(** A = (1/{int_to_text(d.a)}) {_comment_matrix(d.Az)} *)",
         f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {_z(d.a)}%Z {_zlist(d.Az)}.",
-        f"(** B = (1/{_z(d.b)}) {_comment_matrix(d.Bz)} *)",
+        f"(** B = (1/{int_to_text(d.b)}) {_comment_matrix(d.Bz)} *)",
         f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {_z(d.b)}%Z {_zlist(d.Bz)}.",
-        f"(** C = (1/{_z(d.c)}) {_comment_matrix(d.Cz)} *)",
+        f"(** C = (1/{int_to_text(d.c)}) {_comment_matrix(d.Cz)} *)",
         f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {_z(d.c)}%Z {_zlist(d.Cz)}.",
-        f"(** D = (1/{_z(d.e)}) {_comment_matrix(d.Dz)} *)",
+        f"(** D = (1/{int_to_text(d.e)}) {_comment_matrix(d.Dz)} *)",
         f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {_z(d.e)}%Z {_zlist(d.Dz)}.",
         "",
     ]

@@ -47,7 +47,8 @@ _HEADER = {
 _WITNESS = re.compile(r"Definition (P|DS|RS|CS|X|Vz|Tz|Wz|Uz|T1z|Hz) : (Uint63\.int|seq nat|useq|zseq) := "
                       r"[\[\]:;0-9 ()%a-zZ-]*\.\Z")
 _SYSTEM = re.compile(r"Definition ([ABCD]) : 'M\[rat\]_\(([0-9]{1,4}), ([0-9]{1,4})\) := "
-                     r"qmx ([0-9]{1,4}) ([0-9]{1,4}) ([0-9]+)%Z (\[:: .*\]%Z|\[::\]%Z)\.\Z", re.S)
+                     r"qmx ([0-9]{1,4}) ([0-9]{1,4}) ([0-9]+|0x[0-9a-f]+)%Z (\[:: .*\]%Z|\[::\]%Z)\.\Z", re.S)
+_ENTRY = re.compile(r"([0-9]+|0x[0-9a-f]+)|\(-([0-9]+|0x[0-9a-f]+)\)")
 _THEOREM = re.compile(r"Theorem (symssm_[a-z_0-9]+) : (.*)\.\Z", re.S)
 _LIBS = ("SymssmLib.v", "SymssmReflect.v")
 
@@ -103,6 +104,11 @@ def _sentences(text):
     return out
 
 
+def _integer(text):
+    """A decimal or ``0x`` hexadecimal literal, of any size."""
+    return int(text[2:], 16) if text.startswith("0x") else int_from_digits(text)
+
+
 def _ints(text, what):
     """The rows of a ``[:: [:: 1; (-2)]; ...]%Z`` list, strictly."""
     if text == "[::]%Z":
@@ -120,10 +126,10 @@ def _ints(text, what):
             raise ValueError(f"{what} has a row that is not a list")
         row = []
         for tok in part[4:-1].split("; "):
-            m = re.fullmatch(r"([0-9]+)|\(-([0-9]+)\)", tok)
+            m = _ENTRY.fullmatch(tok)
             if not m or len(tok) > MAX_INT_DIGITS + 3:
                 raise ValueError(f"{what} has an entry that is not an integer: {tok[:30]!r}")
-            row.append(int_from_digits(m.group(1)) if m.group(1) is not None else -int_from_digits(m.group(2)))
+            row.append(_integer(m.group(1)) if m.group(1) is not None else -_integer(m.group(2)))
         rows.append(row)
     return rows
 
@@ -212,7 +218,7 @@ def check_files(files, data):
             if len(got) != rows or any(len(row) != cols for row in got):
                 return 1, (f"{name}'s list has {len(got)} rows of lengths {sorted({len(r) for r in got})}; the "
                            f"certificate's {name} is {rows} x {cols}")
-            den = int_from_digits(den)
+            den = _integer(den)
             if den == 0:
                 return 1, f"{name}'s denominator is 0"
             for r in range(rows):
@@ -262,7 +268,7 @@ def check_files(files, data):
 
 
 def _short(name):
-    text = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(name))
+    text = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(name)) or "(unnamed)"
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -148,13 +148,23 @@ def _observable(Tz, t, Vz, Cz, c):
     return Uz, T1z, t1, Hz, h
 
 
+#: Integers of more bits than this are written in hexadecimal (``0x...``): Coq reads a decimal literal
+#: in time quadratic in its digits with a large constant (16 numbers of 550 digits: 23 s; in hexadecimal
+#: 2 s), and ``hex`` has no ``sys.int_max_str_digits`` limit.
+HEX_BITS = 200
+
+
 def _n(x):
-    """Decimal digits of an integer of any size (independent of ``sys.int_max_str_digits``)."""
-    return int_to_text(x)
+    """A non-negative integer of any size as Coq reads it: decimal, or hexadecimal past ``HEX_BITS`` bits.
+
+    >>> _n(12), _n(2**256)[:6]
+    ('12', '0x1000')
+    """
+    return hex(x) if x.bit_length() > HEX_BITS else int_to_text(x)
 
 
 def _z(x):
-    return f"({int_to_text(x)})" if x < 0 else int_to_text(x)
+    return f"(-{_n(-x)})" if x < 0 else _n(x)
 
 
 def _zlist(M):

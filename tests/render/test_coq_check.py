@@ -101,15 +101,18 @@ def test_integers_past_the_interpreters_string_limit_are_written(monkeypatch):
         reflect = coq_project(cert, route="reflect")["HeadCount.v"]
     finally:
         sys.set_int_max_str_digits(old)
-    longest = max(len(x) for x in re.findall(r"[0-9]+", exact))
-    assert longest > 4300  # the adjugate's entries
+    d = _Data(cert.data)
+    adj_bits = max(len(x) for x in re.findall(r"0x[0-9a-f]+", exact)) * 4
+    assert adj_bits > 4300 * 3.32  # the adjugate's entries: more than 4,300 decimal digits
+    assert f"qmx 4 4 {hex(d.a)}%Z" in exact and f"qmx 4 4 {hex(d.a)}%Z" in reflect  # past 200 bits: hexadecimal
     sys.set_int_max_str_digits(0)
-    try:  # the digits written are the numbers' digits
-        d = _Data(cert.data)
-        assert f"qmx 4 4 {d.a}%Z" in exact and f"qmx 4 4 {d.a}%Z" in reflect
+    try:  # the comments show the decimal digits
+        assert f"(** A = (1/{d.a}) [" in exact
     finally:
         sys.set_int_max_str_digits(old)
     assert check_files(coq_project(cert, route="exact"), cert.data)[0] == 0
+    small = coq_project(symssm.certify(_small(2, 3, 2, 2), 8), route="exact")["HeadCount.v"]
+    assert "0x" not in small  # short integers stay decimal
 
 
 # ---------------------------------------------------------------- zero-state systems
