@@ -272,10 +272,12 @@ def _assumptions(output):
 @needs_coq
 def test_zero_state_large_entries_and_ranges_build(compiled, tmp_path):
     certs = [symssm.certify(s, 5) for s in ZERO_STATE.values()]
+    certs.append(symssm.certify(_big(4, 2, 1, 1, 10**80, 1), 5))  # hexadecimal literals on both routes
+    both = len(certs)
     certs += [symssm.certify(_big(7, 8, 4, 4, 10**6, 100), 20), symssm.certify(_big(5, 8, 4, 4, 10**6, 100), 3),
               symssm.certify(_big(6, 6, 1, 1, 10**30, 1), 20), symssm.certify(_shift13(), 2)]
     for i, cert in enumerate(certs):
-        for route in (("exact", "reflect") if i < len(ZERO_STATE) else ("auto",)):
+        for route in (("exact", "reflect") if i < both else ("auto",)):
             files = coq_project(cert, route=route)
             res = _build(compiled, tmp_path / f"p{i}-{route}", files["HeadCount.v"])
             assert res.returncode == 0, (i, route, res.stdout[-2000:] + res.stderr[-2000:])
