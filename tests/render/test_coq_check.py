@@ -94,11 +94,15 @@ def test_integers_past_the_interpreters_string_limit_are_written(monkeypatch):
     if not hasattr(sys, "set_int_max_str_digits"):
         pytest.skip("this Python has no integer string limit")
     cert = symssm.certify(_big(11, 4, 2, 2, 10**300, 10**20), 8)
+    wide = symssm.certify(_big(12, 2, 1, 1, 10**700, 1), 4)  # entries of 700 digits, past the 640 set below
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(640)
     try:
         exact = coq_project(cert, route="exact")["HeadCount.v"]
         reflect = coq_project(cert, route="reflect")["HeadCount.v"]
+        for route in ("exact", "reflect"):
+            files = coq_project(wide, route=route)
+            assert check_files(files, wide.data)[0] == 0
     finally:
         sys.set_int_max_str_digits(old)
     d = _Data(cert.data)
