@@ -188,6 +188,34 @@ def count_text(res):
             f"of tau = {res.tolerance:g} or below it)")
 
 
+def unresolved_note(res):
+    """Why an unresolved count is unresolved, and what would resolve it.
+
+    Either the tolerance is at or below the curve's precision (a larger tolerance helps), or some
+    computed ``e_H`` lies within the precision of the tolerance (the curve cannot say on which side
+    of tau it is; a tolerance farther from that ``e_H`` helps).
+
+    Examples
+    --------
+    >>> from symssm.numeric.headcount import NumericResult
+    >>> r = NumericResult("", 8, 1, (), 0.5, 1.0, (1.0, 0.5), "direct", "numpy", "cpu", precision=5e-15,
+    ...                   exact_heads=2)
+    >>> unresolved_note(r)
+    'note: e_1 = 5.000e-01 is within the precision of this curve (about 5.0e-15, the direct form) of tau = 0.5, so the curve cannot say on which side of tau it lies: a tolerance farther from it (--tolerance) tells the counts apart'
+    """
+    how = f"about {res.precision:.1e}, the {res.approximation_method} form"
+    if res.tolerance <= res.precision:
+        return (f"note: tau = {res.tolerance:g} is not above the precision of this curve ({how}): a tolerance "
+                "above it (--tolerance) tells the counts apart")
+    near = [H for H, e in enumerate(res.approximation_error) if abs(e - res.tolerance) <= res.precision]
+    if not near:
+        return f"note: the precision of this curve is {how}"
+    which = ", ".join(f"e_{H} = {error_text(res, H)}" for H in near)
+    return (f"note: {which} {'is' if len(near) == 1 else 'are'} within the precision of this curve ({how}) of "
+            f"tau = {res.tolerance:g}, so the curve cannot say on which side of tau {'it lies' if len(near) == 1 else 'they lie'}: "
+            f"a tolerance farther from {'it' if len(near) == 1 else 'them'} (--tolerance) tells the counts apart")
+
+
 def error_text(res, H, *, digits=3):
     """``e_H`` as measured, or ``below precision`` (with the precision) where the float value says nothing.
 
@@ -218,7 +246,7 @@ def numeric_summary(res, n):
                                            else f" = {error_text(res, k)})") if k else "")
                 + f"; gap s_k/s_(k+1) = {gap}")
     else:
-        head = f"numerical head count at tau = {res.tolerance:g}: {count_text(res)}"
+        head = f"numerical head count at tau = {res.tolerance:g}: {count_text(res)}; gap s_k/s_(k+1) = {gap}"
     lines = [
         f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate",
         f"system: {terminal_safe(res.name) if res.name else '(unnamed)'}, n = {n}",
@@ -233,8 +261,7 @@ def numeric_summary(res, n):
     if res.approximation_error_cut:
         lines.append("  ...")
     if not res.resolved:
-        lines.append(f"note: the precision of this curve is about {res.precision:.1e} (the "
-                     f"{res.approximation_method} form): a tolerance above it (--tolerance) tells the counts apart")
+        lines.append(unresolved_note(res))
     lines.append(f"normalised-lag rank (a diagnostic, not the count; threshold {res.lag_rank_tolerance:g}): "
                  f"{res.lag_rank}")
     lines.append("For an exact, certified count: symssm certify SPEC --tolerance EPS (the eps-head count), or symssm "
