@@ -34,7 +34,7 @@ import pypdfium2.raw as pdfium_c
 from ..errors import InputError, LimitError
 from .pages import PdfReadError, _extent, _grow, _gutter, _rows, line_text
 
-__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "RULE", "final_document", "revisions", "ink",
+__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "final_document", "revisions", "ink",
            "line_rects", "Pixels"]
 
 #: Pixels per point of the renderings compared (288 dpi).
@@ -45,6 +45,10 @@ MARGIN = 3.0
 TOLERANCE = 1
 #: Differing pixels a region may hold and still agree.
 MAX_DIFFERING = 0
+#: Relative luminance of the reference's faintest trace of ink (an anti-aliased edge: a page's ink pixel must lie
+#: within :data:`TOLERANCE` of one) and of its solid ink (which the page must show within :data:`TOLERANCE`): a
+#: light background under the text (a tinted box) darkens the page's edges, never its glyphs' solid strokes.
+TRACE, SOLID = 0.9, 0.2
 #: Thickest rule (points) the reference draws: thin straight rules that run through no glyph.
 RULE = 1.2
 #: Largest region rendered at once (pixels); a larger one is refused.
@@ -59,10 +63,11 @@ _LINEAR = np.array([c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 _INK = 1.05 / 2.0 - 0.05
 
 
-def ink(rgb):
-    """Where an RGB image (``uint8``, height x width x 3) has ink: contrast with white of 2 or more."""
+def ink(rgb, limit=None):
+    """Where an RGB image (``uint8``, height x width x 3) has ink: contrast with white of 2 or more (``limit``:
+    at most this relative luminance instead)."""
     lum = 0.2126 * _LINEAR[rgb[..., 0]] + 0.7152 * _LINEAR[rgb[..., 1]] + 0.0722 * _LINEAR[rgb[..., 2]]
-    return lum <= _INK
+    return lum <= (_INK if limit is None else limit)
 
 
 def revisions(data):
@@ -339,8 +344,9 @@ class Pixels:
                 c0, c1 = int(math.floor((x0 - origin[0]) * SCALE)), int(math.ceil((x1 - origin[0]) * SCALE))
                 r0, r1 = int(math.floor((origin[1] - y1) * SCALE)), int(math.ceil((origin[1] - y0) * SCALE))
                 mask[max(0, r0):max(0, r1), max(0, c0):max(0, c1)] = True
-            a, b = ink(shown[:h, :w]), ink(want[:h, :w])
-            out[mode] = (a & ~_grow(b, TOLERANCE) & mask, b & ~_grow(a, TOLERANCE) & mask)
+            a = ink(shown[:h, :w])
+            trace, solid = ink(want[:h, :w], TRACE), ink(want[:h, :w], SOLID)
+            out[mode] = (a & ~_grow(trace, TOLERANCE) & mask, solid & ~_grow(a, TOLERANCE) & mask)
         return out, origin
 
     def differences(self, number, glyphs):
@@ -397,10 +403,23 @@ class Pixels:
             if any(_inside(g.bbox, box) for g in glyphs for box in self.pages[number].images) \
                     or any(g.color is not None and not ink((np.array([[g.color]]) * 255).astype(np.uint8))[0, 0] for g in glyphs):
                 continue
-            reasons = self.differences(number, glyphs)
-            if reasons:
-                out.append((number, tuple(glyphs), reasons))
+            for part in _words(glyphs):   # a line's parts apart from each other (a label beside a theorem)
+                reasons = self.differences(number, part)
+                if reasons:
+                    out.append((number, tuple(part), reasons))
+                    break
         return out
+
+
+def _words(glyphs):
+    """A line's glyphs cut where the gap between two is wider than 1.5 em: the parts compared apart."""
+    out = []
+    for g in sorted(glyphs, key=lambda g: g.bbox[0]):
+        if out and g.bbox[0] - max(h.bbox[2] for h in out[-1]) <= 1.5 * max(g.size, out[-1][-1].size):
+            out[-1].append(g)
+        else:
+            out.append([g])
+    return out
 
 
 def _inside(a, b):
