@@ -1,0 +1,150 @@
+"""The pixels decide: tampers drawn with any PDF operator fail with a named reason; honest papers differ by 0 pixels.
+
+The tampers (tests/audit/pixel_tampers.py) edit an honest compiled paper with pikepdf; the LaTeX ones are folders
+of tests/fixtures/audit.  Each audit of a tampered PDF reads a two-page paper (about 1.5 s); the default suite
+keeps one tamper of each reading (view, print, a clip, an incremental update), the others are marked long.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from paths import FIXTURES
+from symssm.audit import audit, exit_code
+from symssm.audit.pixels import Pixels, final_document, ink, revisions
+from symssm.cli import main
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(FIXTURES, "audit"))
+from build import build  # noqa: E402
+from pixel_tampers import TAMPERS, make  # noqa: E402
+
+DEFAULT = ("clip-top-of-two", "annotation-print-only", "fill-white-stroke-black", "incremental-update")
+
+
+def _tools():
+    if shutil.which("pdflatex") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install TeX Live (.ci/run does)")
+        pytest.skip("pdflatex not installed")
+
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory):
+    """The honest small paper (tests/fixtures/audit/honest/plain) compiled: (pdf, certificates folder)."""
+    _tools()
+    main_file = build(os.path.join(FIXTURES, "audit", "honest", "plain"), str(tmp_path_factory.mktemp("px") / "p"))
+    folder = os.path.dirname(main_file)
+    for _ in range(2):
+        res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=folder,
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert res.returncode == 0, res.stdout[-2000:]
+    return os.path.join(folder, "paper.pdf"), os.path.join(folder, "certs")
+
+
+def _failing(report):
+    return [c for c in report.claims if c.status in ("hidden", "not-shown", "contradicts", "changed")]
+
+
+def test_the_honest_paper_differs_by_no_pixel(honest):
+    pdf, certs = honest
+    report = audit(pdf, certs)
+    assert exit_code(report) == 0, [(c.status, c.reason) for c in report.claims]
+    assert sum(c.status == "verified" for c in report.claims) == 3 and report.notes == []
+
+
+def _tampered(honest, tmp_path, name):
+    pdf, certs = honest
+    out = str(tmp_path / f"{name}.pdf")
+    make(name, pdf, out)
+    report = audit(out, certs)
+    assert exit_code(report) == 1
+    (bad,) = _failing(report)
+    return bad, report
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in DEFAULT else pytest.mark.long) for n in TAMPERS])
+def test_a_tamper_of_any_operator_fails_with_where_the_pixels_differ(honest, tmp_path, name):
+    bad, report = _tampered(honest, tmp_path, name)
+    assert bad.status == "hidden" and bad.what == "head-count fragment", (bad.status, bad.reason)
+    assert "differs from its glyphs:" in bad.reason and "(page 1)" in bad.reason, bad.reason
+    when = " when printed" if name in ("annotation-print-only", "optional-content-print") else ""
+    assert f"the page{when} differs from its glyphs" in bad.reason, bad.reason
+    target = {"clip-top-of-two": '"2"', "clip-underline-of-geq": '"≥"', "fill-white-stroke-black": '"−"',
+              "three-into-eight": '"3"', "equals-into-not-equals": '"="', "incremental-update": '"2"'}.get(name)
+    if target:
+        assert f"at {target}" in bad.reason, bad.reason
+    if name == "incremental-update":
+        assert any("holds 2 revisions (incremental updates)" in n for n in report.notes), report.notes
+
+
+def test_the_final_document_is_what_pdfium_opens(honest, tmp_path):
+    pdf, _ = honest
+    updated = str(tmp_path / "updated.pdf")
+    make("incremental-update", pdf, updated)
+    with open(pdf, "rb") as fh:
+        assert revisions(fh.read()) == 1
+    assert final_document(updated, str(tmp_path / "final.pdf")) == 2
+    with open(tmp_path / "final.pdf", "rb") as fh:
+        assert revisions(fh.read()) == 1              # one revision, the update applied
+    import pikepdf
+    with pikepdf.open(str(tmp_path / "final.pdf")) as final:
+        assert b"1 g" in final.pages[0].Contents[-1].read_bytes()        # the update's white rectangle
+
+
+def test_ink_is_contrast_two_with_white():
+    grey = np.array([[[v, v, v] for v in (0, 150, 184, 186, 255)]], dtype=np.uint8)
+    assert ink(grey).tolist() == [[True, True, True, False, False]]
+    colours = np.array([[[255, 0, 0], [0, 0, 255], [0, 255, 0], [255, 255, 0]]], dtype=np.uint8)
+    assert ink(colours).tolist() == [[True, True, False, False]]   # green and yellow text is too light
+
+
+def test_a_region_compares_its_lines_only(honest):
+    """The regions of a statement's lines: a drawing 3 pt away from every line of the page is outside them."""
+    pdf, _ = honest
+    from symssm.audit.pages import read_pdf
+    pages = read_pdf(pdf, ink=False)
+    pixels = Pixels(pdf, pages)
+    try:
+        page = pages[0]
+        line = [g for g in page.glyphs if abs(g.origin[1] - page.glyphs[0].origin[1]) < 1]
+        assert pixels.differences(1, line) == ()
+    finally:
+        pixels.close()
+
+
+def _audit_fixture(tmp_path, capsys, paper):
+    _tools()
+    main_file = build(os.path.join(FIXTURES, "audit", paper), str(tmp_path / "paper"))
+    capsys.readouterr()
+    code = main(["audit", main_file, "--json"])
+    return code, json.loads(capsys.readouterr().out)["claims"]
+
+
+def test_a_number_drawn_as_a_path_in_prose_fails(tmp_path, capsys):
+    code, claims = _audit_fixture(tmp_path, capsys, "tamper/prose-pathdigit")
+    assert code == 1
+    (line,) = [c for c in claims if c["status"] == "hidden"]
+    assert line["what"] == "prose line" and "needs only heads" in line["text"], line
+    assert line["reason"].startswith("the page differs from its glyphs: ") and "ink the glyphs do not have" in \
+        line["reason"], line
+    assert sum(c["status"] == "verified" for c in claims) == 2
+
+
+@pytest.mark.long
+def test_a_slash_filled_white_and_stroked_black_fails(tmp_path, capsys):
+    code, claims = _audit_fixture(tmp_path, capsys, "tamper/filldraw")
+    assert code == 1
+    hidden = {c["label"]: c["reason"] for c in claims if c["status"] == "hidden"}
+    assert set(hidden) == {"thm:rotation"} and 'at "="' in hidden["thm:rotation"], claims
+
+
+@pytest.mark.long
+def test_an_honest_paper_with_frames_rules_links_and_figures_passes(tmp_path, capsys):
+    code, claims = _audit_fixture(tmp_path, capsys, "honest/beside")
+    assert code == 0 and sum(c["status"] == "verified" for c in claims) == 3, claims
