@@ -98,7 +98,7 @@ def test_the_final_document_is_what_pdfium_opens(honest, tmp_path):
 
 
 def test_ink_is_contrast_two_with_white():
-    grey = np.array([[[v, v, v] for v in (0, 150, 184, 186, 255)]], dtype=np.uint8)
+    grey = np.array([[[v, v, v] for v in (0, 150, 180, 184, 255)]], dtype=np.uint8)
     assert ink(grey).tolist() == [[True, True, True, False, False]]
     colours = np.array([[[255, 0, 0], [0, 0, 255], [0, 255, 0], [255, 255, 0]]], dtype=np.uint8)
     assert ink(colours).tolist() == [[True, True, False, False]]   # green and yellow text is too light
