@@ -34,7 +34,7 @@ import pypdfium2.raw as pdfium_c
 from ..errors import InputError, LimitError
 from .pages import PdfReadError, _extent, _grow, _gutter, _rows, line_text
 
-__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "final_document", "revisions", "ink",
+__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "final_document", "revisions", "ink", "luminance",
            "line_rects", "Pixels"]
 
 #: Pixels per point of the renderings compared (288 dpi).
@@ -61,13 +61,19 @@ PROSE_WORDS = re.compile(r"\bheads?\b|\bk\s*[(_=]|\brank\b|\bdecay|\bsuffic|\bsi
 _LINEAR = np.array([c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
                     for c in (i / 255.0 for i in range(256))], dtype=np.float32)
 _INK = 1.05 / 2.0 - 0.05
+_LUT = [np.round(k * 65535 * _LINEAR).astype(np.uint32) for k in (0.2126, 0.7152, 0.0722)]
+
+
+def luminance(rgb):
+    """The relative luminance (WCAG's) of each pixel of an RGB image (``uint8``, height x width x 3), in
+    1/65535ths (``uint32``)."""
+    return _LUT[0][rgb[..., 0]] + _LUT[1][rgb[..., 1]] + _LUT[2][rgb[..., 2]]
 
 
 def ink(rgb, limit=None):
     """Where an RGB image (``uint8``, height x width x 3) has ink: contrast with white of 2 or more (``limit``:
     at most this relative luminance instead)."""
-    lum = 0.2126 * _LINEAR[rgb[..., 0]] + 0.7152 * _LINEAR[rgb[..., 1]] + 0.0722 * _LINEAR[rgb[..., 2]]
-    return lum <= (_INK if limit is None else limit)
+    return luminance(rgb) <= round(65535 * (_INK if limit is None else limit))
 
 
 def revisions(data):
@@ -286,7 +292,7 @@ class Pixels:
         self.path, self.pages, self.gutters = path, {p.number: p for p in pages}, {}
         self.page_list = pages
         self.doc = self.reference = None
-        self.cache = {}
+        self.opened = {}
 
     def _open(self):
         if self.doc is None:
@@ -299,15 +305,24 @@ class Pixels:
                 raise PdfReadError(f"PDFium cannot open {self.path}: {type(exc).__name__}") from None
 
     def close(self):
+        for page in self.opened.values():
+            page.close()
+        self.opened.clear()
         for doc in (self.doc, self.reference):
             if doc is not None:
                 doc.close()
         self.doc = self.reference = None
 
-    def _render(self, doc, number, box, printing, annots):
-        page = doc[number - 1]
-        try:
+    def _page(self, doc, number):
+        key = (id(doc), number)
+        if key not in self.opened:
+            page = self.opened[key] = doc[number - 1]
             page.set_rotation(0)
+        return self.opened[key]
+
+    def _render(self, doc, number, box, printing, annots):
+        try:
+            page = self._page(doc, number)
             cx0, cy0, cx1, cy1 = page.get_bbox()
             s = SCALE
             left = max(0.0, math.floor((box[0] - cx0) * s) / s)
@@ -324,8 +339,6 @@ class Pixels:
             raise
         except Exception as exc:
             raise PdfReadError(f"PDFium cannot render page {number} of {self.path}: {type(exc).__name__}") from None
-        finally:
-            page.close()
         return image, (cx0 + left, cy1 - top)
 
     def compare(self, number, rects):
@@ -344,8 +357,9 @@ class Pixels:
                 c0, c1 = int(math.floor((x0 - origin[0]) * SCALE)), int(math.ceil((x1 - origin[0]) * SCALE))
                 r0, r1 = int(math.floor((origin[1] - y1) * SCALE)), int(math.ceil((origin[1] - y0) * SCALE))
                 mask[max(0, r0):max(0, r1), max(0, c0):max(0, c1)] = True
+            lum = luminance(want[:h, :w])
             a = ink(shown[:h, :w])
-            trace, solid = ink(want[:h, :w], TRACE), ink(want[:h, :w], SOLID)
+            trace, solid = lum <= round(65535 * TRACE), lum <= round(65535 * SOLID)
             out[mode] = (a & ~_grow(trace, TOLERANCE) & mask, solid & ~_grow(a, TOLERANCE) & mask)
         return out, origin
 
@@ -401,7 +415,7 @@ class Pixels:
             glyphs = [g for _, g in stream.glyphs[first:end]]
             # a line inside a picture, or one drawn in light letters (on a dark title bar): not ink on white
             if any(_inside(g.bbox, box) for g in glyphs for box in self.pages[number].images) \
-                    or any(g.color is not None and not ink((np.array([[g.color]]) * 255).astype(np.uint8))[0, 0] for g in glyphs):
+                    or any(g.color is not None and _light(g.color) for g in glyphs):
                 continue
             for part in _words(glyphs):   # a line's parts apart from each other (a label beside a theorem)
                 reasons = self.differences(number, part)
@@ -409,6 +423,12 @@ class Pixels:
                     out.append((number, tuple(part), reasons))
                     break
         return out
+
+
+def _light(color):
+    """Whether an RGB colour (0..1) is lighter than ink (contrast with white under 2)."""
+    r, g, b = (_LINEAR[min(255, max(0, round(255 * c)))] for c in color)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > _INK
 
 
 def _words(glyphs):
