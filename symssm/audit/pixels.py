@@ -51,6 +51,9 @@ MAX_DIFFERING = 0
 TRACE, SOLID = 0.9, 0.2
 #: Thickest rule (points) the reference draws: thin straight rules that run through no glyph.
 RULE = 1.2
+#: A rule closer than this (points) to a glyph along a third of its length touches it; a fraction bar has its
+#: numerator and denominator within :data:`FRACTION` points.
+HUG, FRACTION = 2.0, 5.0
 #: Largest region rendered at once (pixels); a larger one is refused.
 MAX_REGION_PIXELS = 40_000_000
 #: Words of a prose line compared pixel by pixel (with the lines before and after it): a number of heads, k(n),
@@ -226,21 +229,43 @@ def _filter_form(pdf, form, inherited, seen):
 
 
 def _is_rule(page, drawing):
-    """Whether a drawing is a thin straight rule (axis-aligned, at most :data:`RULE` thick) that runs through
-    no glyph's ink (a strike-out does)."""
+    """Whether a drawing is a rule of the typesetting: thin and straight (axis-aligned, at most :data:`RULE`
+    thick), through no glyph's ink (a strike-out is not), and, when at most 1.2 em long, touching no glyph
+    along its length (closer than :data:`HUG` points, over a third of the rule: a bar added under "=" or over
+    "-") unless it is a fraction bar (glyphs within :data:`FRACTION` points above and below it, all inside its
+    span).  Longer rules (a table's, an underlined phrase's) are the typesetting's."""
     kind, box, _, parts = drawing
     if kind != "drawing":
         return False
     w, h = box[2] - box[0], box[3] - box[1]
     if min(w, h) > RULE or max(w, h) <= 0:
         return False
-    if parts and not (all(p[1] >= box[1] - 0.01 and p[3] <= box[3] + 0.01 for p in parts)):
+    flat = w >= h
+    if parts and not all((p[1] >= box[1] - 0.01 and p[3] <= box[3] + 0.01) if flat else
+                         (p[0] >= box[0] - 0.01 and p[2] <= box[2] + 0.01) for p in parts):
         return False
+    a0, a1 = (0, 2) if flat else (1, 3)           # along the rule; across it: the other two
+    c0, c1 = (1, 3) if flat else (0, 2)
+    length = box[a1] - box[a0]
+    hugging, above, below = False, [], []
     for g in page.glyphs:
-        gx, gy = 0.15 * (g.bbox[2] - g.bbox[0]), 0.15 * (g.bbox[3] - g.bbox[1])
-        if box[0] < g.bbox[2] - gx and g.bbox[0] + gx < box[2] and box[1] < g.bbox[3] - gy and g.bbox[1] + gy < box[3]:
-            return False
-    return True
+        b = g.bbox
+        gx, gy = 0.15 * (b[2] - b[0]), 0.15 * (b[3] - b[1])
+        if box[0] < b[2] - gx and b[0] + gx < box[2] and box[1] < b[3] - gy and b[1] + gy < box[3]:
+            return False                                        # through a glyph
+        along = min(box[a1], b[a1]) - max(box[a0], b[a0])
+        if along <= 0:
+            continue
+        gap_after, gap_before = b[c0] - box[c1], box[c0] - b[c1]
+        if -0.01 < gap_after < HUG or -0.01 < gap_before < HUG:
+            hugging = hugging or along > length / 3 and length <= 1.2 * g.size
+        if flat and -0.01 < gap_after < FRACTION:
+            above.append(b)
+        if flat and -0.01 < gap_before < FRACTION:
+            below.append(b)
+    if not hugging:
+        return True
+    return bool(above and below) and all(box[0] - 1.0 <= b[0] and b[2] <= box[2] + 1.0 for b in above + below)
 
 
 def reference_document(path, pages):
@@ -298,6 +323,7 @@ class Pixels:
         if self.doc is None:
             try:
                 self.doc = pdfium.PdfDocument(self.path)
+                self.doc.init_forms()       # form fields drawn as a viewer draws them
                 self.reference = pdfium.PdfDocument(reference_document(self.path, self.page_list))
             except InputError:
                 raise
@@ -331,7 +357,7 @@ class Pixels:
             bottom = max(0.0, math.floor((box[1] - cy0) * s) / s)
             if (cx1 - cx0 - left - right) * (cy1 - cy0 - top - bottom) * s * s > MAX_REGION_PIXELS:
                 raise LimitError(f"a region of page {number} is too large to compare pixel by pixel")
-            bitmap = page.render(scale=s, crop=(left, bottom, right, top), may_draw_forms=False,
+            bitmap = page.render(scale=s, crop=(left, bottom, right, top), may_draw_forms=annots,
                                  draw_annots=annots, optimize_mode="print" if printing else None,
                                  rev_byteorder=True, prefer_bgrx=False)
             image = np.array(bitmap.to_numpy()[:, :, :3])
@@ -453,7 +479,7 @@ def _where(mask, origin, glyphs):
     best, count = None, 0
     for g in glyphs:
         x0, y0, x1, y1 = g.bbox
-        n = int(((xs >= x0 - 1) & (xs <= x1 + 1) & (ys >= y0 - 1) & (ys <= y1 + 1)).sum())
+        n = int(((xs >= x0 - 2) & (xs <= x1 + 2) & (ys >= y0 - 2) & (ys <= y1 + 2)).sum())
         if n > count and g.char.strip():
             best, count = g, n
     return f' at "{best.char}"' if best is not None else ""

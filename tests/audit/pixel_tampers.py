@@ -30,6 +30,10 @@ TAMPERS = {
     "form-xobject": "a form XObject paints a white rectangle over the 2",
     "pattern-fill": "a tiling pattern of white fills the top of the 2",
     "type3-glyph": "a Type 3 glyph (a bar) drawn through the -4",
+    "rule-under-equals": "a thin black rule under the = of k = 2 (a reader sees k = 2 with a third bar)",
+    "rule-over-minus": "a thin black rule over the minus of -4 (a reader sees = 4)",
+    "widget-annotation": "a form field's widget annotation whose appearance covers the 2",
+    "white-glyph-cover": "a white glyph (a rule of cmex10) painted over the top of the 2",
 }
 
 
@@ -162,6 +166,27 @@ def make(name, src, dst):
             FirstChar=65, LastChar=65, Widths=[600], Resources=pikepdf.Dictionary()))
         _append(pdf, page, b"q 0 g BT /SyT3 1 Tf %.3f 0 0 %.3f %.3f %.3f Tm (A) Tj ET Q\n" % (w / 0.6, h, x, y),
                 {"/Font": {"/SyT3": font}})
+    elif name == "rule-under-equals":
+        x0, y0, x1, y1 = eq
+        _append(pdf, page, b"q 0 g " + _rect((x0, y0 - 1.3, x1 - x0, 0.4)) + b" f Q\n")
+    elif name == "rule-over-minus":
+        x0, y0, x1, y1 = minus
+        _append(pdf, page, b"q 0 g " + _rect((x0, y1 + 1.3, x1 - x0, 0.4)) + b" f Q\n")
+    elif name == "widget-annotation":
+        x, y, w, h = _top(two)
+        ap = pdf.make_stream(b"1 g 0 0 %.3f %.3f re f\n" % (w, h), Type=pikepdf.Name.XObject,
+                             Subtype=pikepdf.Name.Form, BBox=[0, 0, w, h])
+        field = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Widget,
+                                                     FT=pikepdf.Name.Tx, T=pikepdf.String("f"), F=4,
+                                                     Rect=[x, y, x + w, y + h], AP=pikepdf.Dictionary(N=ap)))
+        page.obj.Annots = pdf.make_indirect(pikepdf.Array(list(page.obj.get("/Annots", [])) + [field]))
+        pdf.Root.AcroForm = pikepdf.Dictionary(Fields=[field])
+    elif name == "white-glyph-cover":
+        x, y, w, h = _top(two)
+        fonts = page.obj.Resources.Font
+        key = next(iter(fonts.keys()))
+        _append(pdf, page, b"q 1 g BT %s 1 Tf %.3f 0 0 %.3f %.3f %.3f Tm (x) Tj ET Q\n"
+                % (str(key).encode(), w * 2, h * 2, x, y))
     else:
         raise ValueError(name)
     pdf.save(dst)

@@ -71,12 +71,16 @@ def _tampered(honest, tmp_path, name):
 @pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in DEFAULT else pytest.mark.long) for n in TAMPERS])
 def test_a_tamper_of_any_operator_fails_with_where_the_pixels_differ(honest, tmp_path, name):
     bad, report = _tampered(honest, tmp_path, name)
+    if name == "white-glyph-cover":          # a glyph inserted in the theorem: the text reading sees it first
+        assert bad.status == "not-shown" and "is not on the page" in bad.reason, bad.reason
+        return
     assert bad.status == "hidden" and bad.what == "head-count fragment", (bad.status, bad.reason)
     assert "differs from its glyphs:" in bad.reason and "(page 1)" in bad.reason, bad.reason
     when = " when printed" if name in ("annotation-print-only", "optional-content-print") else ""
     assert f"the page{when} differs from its glyphs" in bad.reason, bad.reason
     target = {"clip-top-of-two": '"2"', "clip-underline-of-geq": '"≥"', "fill-white-stroke-black": '"−"',
-              "three-into-eight": '"3"', "equals-into-not-equals": '"="', "incremental-update": '"2"'}.get(name)
+              "three-into-eight": '"3"', "equals-into-not-equals": '"="', "incremental-update": '"2"',
+              "rule-under-equals": '"="', "rule-over-minus": '"−"', "widget-annotation": '"2"'}.get(name)
     if target:
         assert f"at {target}" in bad.reason, bad.reason
     if name == "incremental-update":
