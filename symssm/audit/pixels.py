@@ -136,7 +136,7 @@ def line_rects(page, glyphs, gutter=None, margin=MARGIN):
 
     >>> from symssm.audit.pages import Glyph, Page
     >>> a = Glyph("a", "CMR10", 10.0, (10.0, 0.0, 15.0, 5.0), 0, (), (10.0, 0.0), 5.0)
-    >>> line_rects(Page(1, (0, 0, 100, 100), (a,), (), ()), [a])
+    >>> line_rects(Page(1, (0.0, 0.0, 100.0, 100.0), (a,), (), ()), [a])
     [(7.0, 0.0, 18.0, 8.0)]
     """
     out = []
@@ -414,11 +414,20 @@ class Pixels:
         return (f"the page{when} differs from its glyphs: {' and '.join(parts)} (page {number})",)
 
     def statement(self, glyphs):
-        """:meth:`differences` of a statement's glyphs (``(page number, Glyph)`` pairs), page by page."""
+        """:meth:`differences` of a statement's glyphs (``(page number, Glyph)`` pairs), page by page, and the
+        glyphs drawn over one another in its lines (:func:`overlays`): a text glyph over a glyph of the
+        statement is in the reference too, so the pixels alone would not see it."""
         by_page = {}
         for number, g in glyphs:
             by_page.setdefault(number, []).append(g)
-        return tuple(r for number, gl in sorted(by_page.items()) for r in self.differences(number, gl))
+        out = []
+        for number, gl in sorted(by_page.items()):
+            out += self.differences(number, gl)
+            page = self.pages[number]
+            rects = line_rects(page, gl, _column(page, self.gutters), margin=0.0)
+            near = [g for g in page.glyphs if g.char.strip() and any(_meets(g.bbox, r) for r in rects)]
+            out += [f"{what} (page {number})" for what in overlays(near)]
+        return tuple(dict.fromkeys(out))
 
     def prose(self, stream, covered=(), also=()):
         """``[(page number, line glyphs, reasons)]`` of the prose lines whose pixels differ: lines that name a
@@ -466,6 +475,46 @@ def _words(glyphs):
         else:
             out.append([g])
     return out
+
+
+def overlays(glyphs):
+    """``['a glyph "|" drawn over the "−"']``: pairs of different glyphs whose ink boxes overlap over at least 0.6
+    of the smaller width and of the smaller height (a bar through a minus, a slash through "="), unless set
+    one after the other on one baseline: one drawn over the other.  TeX's negation slash over a relation
+    (``\\neq``) is read as one sign by the reading of the glyphs, and lineno's numbers of a second column
+    (over the ends of the first column's lines) are read apart, not here.
+
+    >>> from symssm.audit.pages import Glyph
+    >>> minus = Glyph("−", "CMSY10", 10.0, (0.0, 2.3, 6.0, 2.7), 0, (), (0.0, 0.0), 7.7)
+    >>> bar = Glyph("|", "CMSY10", 10.0, (2.8, 0.0, 3.2, 5.0), 1, (), (2.8, 0.0), 2.8)
+    >>> overlays([minus, bar]), overlays([minus])
+    (['a glyph "|" drawn over the "−"'], [])
+    """
+    def crossing(a, b):
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.bbox, b.bbox
+        w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)
+        return w >= 0.6 * min(ax1 - ax0, bx1 - bx0) and h >= 0.6 * min(ay1 - ay0, by1 - by0)
+
+    def set_after(a, b):     # one after the other on one baseline (an italic f before its neighbour)
+        return abs(a.origin[1] - b.origin[1]) <= 0.05 * max(a.size, 1.0) and a.direction == b.direction == 0 \
+            and b.origin[0] - a.origin[0] >= 0.8 * a.advance > 0
+
+    out, grid = [], {}
+    for g in glyphs:
+        grid.setdefault((int(g.bbox[0] // 10), int(g.bbox[1] // 10)), []).append(g)
+    for g in glyphs:
+        cells = [grid.get((int(g.bbox[0] // 10) + i, int(g.bbox[1] // 10) + j), ()) for i in (-1, 0, 1)
+                 for j in (-1, 0, 1)]
+        for h in (h for cell in cells for h in cell):
+            if h.order > g.order and h.char != g.char and "\u0338" not in (g.char, h.char) \
+                    and "line number" not in (g.role, h.role) \
+                    and crossing(g, h) and not set_after(g, h) and not set_after(h, g):
+                out.append(f'a glyph "{h.char}" drawn over the "{g.char}"')
+    return list(dict.fromkeys(out))
+
+
+def _meets(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _inside(a, b):

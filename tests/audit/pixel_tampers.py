@@ -33,7 +33,9 @@ TAMPERS = {
     "rule-under-equals": "a thin black rule under the = of k = 2 (a reader sees k = 2 with a third bar)",
     "rule-over-minus": "a thin black rule over the minus of -4 (a reader sees = 4)",
     "widget-annotation": "a form field's widget annotation whose appearance covers the 2",
-    "white-glyph-cover": "a white glyph (a rule of cmex10) painted over the top of the 2",
+    "white-glyph-cover": "a white glyph painted over the top of the 2",
+    "glyph-over-minus": "a 1 of the page's own CMR10 drawn upright through the minus of -4 (a + to a reader)",
+    "paren-over-minus": "a ( of the page's own CMR10, narrowed, drawn through the minus of -4 (a + to a reader)",
 }
 
 
@@ -187,6 +189,18 @@ def make(name, src, dst):
         key = next(iter(fonts.keys()))
         _append(pdf, page, b"q 1 g BT %s 1 Tf %.3f 0 0 %.3f %.3f %.3f Tm (x) Tj ET Q\n"
                 % (str(key).encode(), w * 2, h * 2, x, y))
+    elif name == "glyph-over-minus":
+        fonts = page.obj.Resources.Font
+        key = next(k for k in fonts.keys() if str(fonts[k].get("/BaseFont", "")).endswith("+CMR10"))
+        cx, cy = (minus[0] + minus[2]) / 2, (minus[1] + minus[3]) / 2
+        _append(pdf, page, b"q 0 g BT %s 8 Tf 1 0 0 1 %.3f %.3f Tm (1) Tj ET Q\n"
+                % (str(key).encode(), cx - 2.0, cy - 2.6))
+    elif name == "paren-over-minus":
+        fonts = page.obj.Resources.Font
+        key = next(k for k in fonts.keys() if str(fonts[k].get("/BaseFont", "")).endswith("+CMR10"))
+        cx, cy = (minus[0] + minus[2]) / 2, (minus[1] + minus[3]) / 2
+        _append(pdf, page, b"q 0 g BT %s 1 Tf 3 0 0 6 %.3f %.3f Tm (\\() Tj ET Q\n"
+                % (str(key).encode(), cx - 0.35, cy - 1.5))
     else:
         raise ValueError(name)
     pdf.save(dst)
