@@ -431,7 +431,8 @@ class Pixels:
 
     def prose(self, stream, covered=(), also=()):
         """``[(page number, line glyphs, reasons)]`` of the prose lines whose pixels differ: lines that name a
-        number of heads, ``k(n)``, a rank or a decay (:data:`PROSE_WORDS`), the lines next to them, and the lines
+        number of heads, ``k(n)``, a rank or a decay (:data:`PROSE_WORDS`), the lines of text (8 glyphs or
+        more) next to them, and the lines
         holding the glyph indices ``also``; lines of certified statements (glyph indices ``covered``) and lines
         inside a picture are left to their own comparison."""
         chosen = set()
@@ -439,7 +440,9 @@ class Pixels:
         for k, (first, end) in enumerate(lines):
             text = line_text([g for _, g in stream.glyphs[first:end]])
             if PROSE_WORDS.search(text) or any(first <= i < end for i in also):
-                chosen.update(j for j in (k - 1, k, k + 1) if 0 <= j < len(lines)
+                chosen.add(k)
+                # the lines before and after it, when they are lines of text (a page number is not)
+                chosen.update(j for j in (k - 1, k + 1) if 0 <= j < len(lines) and lines[j][1] - lines[j][0] >= 8
                               and stream.glyphs[lines[j][0]][0] == stream.glyphs[first][0])
         out = []
         for k in sorted(chosen):
