@@ -157,3 +157,42 @@ def test_a_slash_filled_white_and_stroked_black_fails(tmp_path, capsys):
 def test_an_honest_paper_with_frames_rules_links_and_figures_passes(tmp_path, capsys):
     code, claims = _audit_fixture(tmp_path, capsys, "honest/beside")
     assert code == 0 and sum(c["status"] == "verified" for c in claims) == 3, claims
+
+
+def _glyph(char, box, order=0, size=10.0):
+    from symssm.audit.pages import Glyph
+    return Glyph(char, "CMR10", size, box, order, (), (box[0], box[1]), box[2] - box[0])
+
+
+def test_rules_of_the_typesetting_and_rules_added_to_a_glyph():
+    """The reference draws a fraction bar, a table's rule and a QED box's sides; not a bar touching one
+    glyph (under "=", over "-") nor a strike-out through glyphs."""
+    from symssm.audit.pages import Page
+    from symssm.audit.pixels import _is_rule
+
+    one, two = _glyph("1", (10.0, 104.0, 14.0, 110.0)), _glyph("2", (10.0, 94.0, 14.0, 100.0))
+    eq, word = _glyph("=", (40.0, 101.0, 47.0, 103.3)), _glyph("w", (60.0, 100.0, 66.0, 104.5))
+    page = Page(1, (0.0, 0.0, 200.0, 200.0), (one, two, eq, word), (), ())
+
+    def rule(box):
+        return _is_rule(page, ("drawing", box, 9, ()))
+
+    assert rule((8.8, 101.8, 15.2, 102.2))                  # the bar of 1/2
+    assert rule((0.0, 111.0, 150.0, 111.4))                 # a table's rule over a whole row
+    assert rule((120.0, 100.0, 120.4, 107.0))               # a side of a QED box
+    assert not rule((40.0, 99.5, 47.0, 99.9))               # a third bar under "=": a reader sees ≡
+    assert not rule((55.0, 102.0, 70.0, 102.4))             # through the "w": a strike-out
+    assert not rule((40.0, 99.5, 47.0, 101.5))              # 2 pt thick: a box, not a rule
+    assert not _is_rule(page, ("image", (8.8, 101.8, 15.2, 102.2), 9, ()))
+
+
+def test_a_glyph_drawn_over_another_is_named():
+    from symssm.audit.pixels import overlays
+
+    minus = _glyph("−", (0.0, 2.3, 6.0, 2.7))
+    bar = _glyph("|", (2.7, -0.2, 3.3, 5.4), order=1)
+    f, i = _glyph("f", (0.0, 0.0, 4.0, 7.0)), _glyph("i", (3.2, 0.0, 5.8, 6.8), order=1)
+    assert overlays([minus, bar]) == ['a glyph "|" drawn over the "−"']
+    assert overlays([f, i]) == []                           # set one after the other (the advance is the width)
+    slash = _glyph("\u0338", (1.0, 0.0, 5.0, 5.0), order=1)
+    assert overlays([_glyph("=", (0.0, 1.3, 6.0, 3.6)), slash]) == []   # TeX's \neq, read as one sign
