@@ -34,8 +34,9 @@ import pypdfium2.raw as pdfium_c
 from ..errors import InputError, LimitError
 from .pages import PdfReadError, _extent, _grow, _gutter, _rows, line_text
 
-__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "final_document", "revisions", "ink", "luminance",
-           "line_rects", "Pixels"]
+__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "HUG", "FRACTION",
+           "final_document", "revisions", "ink", "luminance", "line_rects", "overlays", "reference_document",
+           "Pixels"]
 
 #: Pixels per point of the renderings compared (288 dpi).
 SCALE = 4.0
