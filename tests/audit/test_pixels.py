@@ -111,18 +111,32 @@ def test_ink_is_contrast_two_with_white():
     assert ink(colours).tolist() == [[True, True, False, False]]   # green and yellow text is too light
 
 
-def test_a_region_compares_its_lines_only(honest):
-    """The regions of a statement's lines: a drawing 3 pt away from every line of the page is outside them."""
-    pdf, _ = honest
+def test_a_region_is_its_lines_grown_by_three_points(honest, tmp_path):
+    """A black box 2 pt above the page's first line is in its region; one 4 pt above is not."""
+    import pikepdf
     from symssm.audit.pages import read_pdf
-    pages = read_pdf(pdf, ink=False)
-    pixels = Pixels(pdf, pages)
-    try:
-        page = pages[0]
-        line = [g for g in page.glyphs if abs(g.origin[1] - page.glyphs[0].origin[1]) < 1]
-        assert pixels.differences(1, line) == ()
-    finally:
-        pixels.close()
+
+    pdf, _ = honest
+    page = read_pdf(pdf, ink=False)[0]
+    top = max(g.origin[1] for g in page.glyphs if g.char.strip())
+    line = [g for g in page.glyphs if abs(g.origin[1] - top) < 1 and g.char.strip()]
+    x0, y1 = min(g.bbox[0] for g in line), max(g.bbox[3] for g in line)
+    found = {}
+    for gap in (2.0, 4.0):
+        out = str(tmp_path / f"rule{gap}.pdf")
+        with pikepdf.open(pdf) as doc:
+            doc.pages[0].contents_add(doc.make_stream(b"q 0 g %.3f %.3f 4 1.5 re f Q" % (x0 + 5, y1 + gap)))
+            doc.save(out)
+        pages = read_pdf(out, ink=False)
+        pixels = Pixels(out, pages)
+        try:
+            mine = [g for g in pages[0].glyphs if abs(g.origin[1] - top) < 1 and g.char.strip()]
+            found[gap] = pixels.differences(1, mine)
+        finally:
+            pixels.close()
+    assert found[4.0] == ()
+    (reason,) = found[2.0]
+    assert reason.startswith("the page differs from its glyphs: ") and "ink the glyphs do not have" in reason
 
 
 def _audit_fixture(tmp_path, capsys, paper):
