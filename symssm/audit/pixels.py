@@ -81,13 +81,16 @@ def ink(rgb, limit=None):
 
 
 def revisions(data):
-    """How many revisions a PDF file's bytes hold (one per ``startxref ... %%EOF`` section: the first save and
-    each incremental update; a linearized file counts its first-page section too).
+    """How many revisions a PDF file's bytes hold: one per ``startxref ... %%EOF`` section (the first save and
+    each incremental update), a linearized file's first-page section not counted.
 
     >>> revisions(b"%PDF-1.5 ... startxref 120 %%EOF"), revisions(b"startxref\\n9\\n%%EOF\\n... startxref\\n99\\n%%EOF")
     (1, 2)
+    >>> revisions(b"%PDF-1.5 1 0 obj << /Linearized 1 >> ... startxref 0 %%EOF ... startxref 99 %%EOF")
+    1
     """
-    return max(1, len(re.findall(rb"startxref\s+\d+\s+%%EOF", data)))
+    count = len(re.findall(rb"startxref\s+\d+\s+%%EOF", data))
+    return max(1, count - (b"/Linearized" in data[:2048]))
 
 
 def final_document(path, out):
