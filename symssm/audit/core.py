@@ -223,7 +223,7 @@ def _audit_pages(report, pages, stream, pixels, folder, compiled, coq, say):
                 # the pixels decide what the region shows; what lies beside the lines only names the reason
                 seen = pixels.statement([pg for r in runs for pg in r.glyphs])
                 problems = tuple(dict.fromkeys([p for r in runs for p in r.problems] +
-                                               (list(_beside(runs, pages)) + list(seen) if seen else [])))
+                                               (list(seen) + list(_beside(runs, pages)) if seen else [])))
                 negation = "" if is_fragment else negated_before(stream, runs[0])
                 if problems and claim.status == "verified":
                     claim.status, claim.reason = "hidden", "; ".join(problems[:4])
