@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from paths import FIXTURES
+from paths import FIXTURES, ROOT
 from symssm.audit import audit, exit_code
 from symssm.audit.pixels import Pixels, final_document, ink, revisions
 from symssm.cli import main
@@ -210,3 +210,37 @@ def test_a_glyph_drawn_over_another_is_named():
     assert overlays([f, i]) == []                           # set one after the other (the advance is the width)
     slash = _glyph("\u0338", (1.0, 0.0, 5.0, 5.0), order=1)
     assert overlays([_glyph("=", (0.0, 1.3, 6.0, 3.6)), slash]) == []   # TeX's \neq, read as one sign
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("preamble", ["", r"\usepackage[switch]{lineno}\linenumbers\usepackage{hyperref}"])
+def test_every_line_of_every_fragment_kind_differs_by_no_pixel(tmp_path, preamble):
+    """The committed fragments of six kinds (a head count, a gradient bound, a HiPPO system, two symbolic
+    families, a step-size family) in two columns: each text line compared as a statement's lines would be."""
+    import glob
+
+    from symssm.audit.pages import read_pdf, text_lines
+    _tools()
+    names = ["companion-N4-p2-m1", "diagonal-N4-p2-m1.gradient", "hippo-legs-N4-p2-m1",
+             "companion-symbolic-N3-p3-m1", "generic-symbolic-N2-p2-m2", "hippo-legs-step-N3-p3-m1"]
+    root = os.path.join(ROOT, "certificates")
+    for name in names:
+        for path in glob.glob(os.path.join(root, name + ".*")):
+            shutil.copy(path, tmp_path)
+    body = "".join("\\input{%s}\n" % name for name in names)
+    (tmp_path / "paper.tex").write_text("\\documentclass[twocolumn]{article}\n\\usepackage{amsmath,amssymb,amsthm}"
+                                        + preamble + "\n\\begin{document}\n" + body + "\\end{document}\n")
+    for _ in range(2):
+        res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300, check=False)
+        assert res.returncode == 0, res.stdout[-2000:]
+    pdf = str(tmp_path / "paper.pdf")
+    pages = read_pdf(pdf, ink=False)
+    pixels = Pixels(pdf, pages)
+    try:
+        lines = [(p.number, line) for p in pages for line in text_lines(p)
+                 if not all(g.role in ("margin", "line number") for g in line)]
+        assert len(lines) > 600 and len(pages) >= 8
+        assert [pixels.statement([(n, g) for g in line]) for n, line in lines] == [()] * len(lines)
+    finally:
+        pixels.close()
