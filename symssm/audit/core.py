@@ -139,9 +139,15 @@ def audit(paper, certificates=None, *, engine="pdflatex", coq=False, strict=Fals
         pdf = paper if is_pdf else compiled.pdf
         report = Report(paper, _rel(folder), pdf if is_pdf else os.path.basename(pdf), None if is_pdf else engine,
                         strict=strict)
-        _audit_pdf(report, pdf, folder, compiled, coq, say)
+        from .pixels import final_document
+        final = os.path.join(tmp, "final.pdf")  # the document PDFium opens, one revision: what every reader reads
+        count = final_document(pdf, final)
+        if count > 1:
+            report.notes.append(f"{report.pdf} holds {count} revisions (incremental updates); the audit reads the "
+                                "final document, as PDFium opens it")
+        _audit_pdf(report, final, folder, compiled, coq, say)
         if keep is not None:
-            keep(report, pdf)
+            keep(report, final)
     return report
 
 
@@ -151,12 +157,23 @@ def _union(boxes):
 
 
 def _audit_pdf(report, pdf, folder, compiled, coq, say):
-    from .claims import PART_WINDOW, Run, Stream, find_whole, negated_before, occurrences, prose_claims
+    from .claims import Stream
     from .pages import read_pdf
-    from .statements import statements
+    from .pixels import Pixels
     say("reading the pages")
-    pages = read_pdf(pdf)
+    pages = read_pdf(pdf, ink=False)
     report.pages, stream = len(pages), Stream(pages)
+    pixels = Pixels(pdf, pages)
+    try:
+        _audit_pages(report, pages, stream, pixels, folder, compiled, coq, say)
+    finally:
+        pixels.close()
+
+
+def _audit_pages(report, pages, stream, pixels, folder, compiled, coq, say):
+    from .claims import PART_WINDOW, Run, find_whole, negated_before, occurrences, prose_claims
+    from .pages import line_text
+    from .statements import statements
     say("finding the certified statements")
     data, by_name = index(folder)
     included, labels, verdicts = _included(compiled), _labels(compiled), {}
@@ -203,7 +220,10 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                     # what the page shows after the title is about this certificate's system
                     regions.append((first.start, partial[-1].end + PART_WINDOW // 4, sha))
             else:
-                problems = tuple(dict.fromkeys([p for r in runs for p in r.problems] + list(_beside(runs, pages))))
+                # the pixels decide what the region shows; what lies beside the lines only names the reason
+                seen = pixels.statement([pg for r in runs for pg in r.glyphs])
+                problems = tuple(dict.fromkeys([p for r in runs for p in r.problems] +
+                                               (list(seen) + list(_beside(runs, pages)) if seen else [])))
                 negation = "" if is_fragment else negated_before(stream, runs[0])
                 if problems and claim.status == "verified":
                     claim.status, claim.reason = "hidden", "; ".join(problems[:4])
@@ -249,6 +269,11 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                      box=pc.box, certificate=pc.certificate or None, order=pc.at)
                for pc in prose_claims(stream, covered, systems, fragments, lambda indices: _beside(
                    [Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages))]
+    say("comparing the prose's pixels")
+    for number, line, reasons in pixels.prose(stream, covered, [c.order for c in claims if c.what.startswith(
+            "prose") and c.order != _LAST]):
+        claims.append(Claim("hidden", "prose line", line_text(line), "; ".join(reasons), page=number,
+                            box=_union(g.bbox for g in line), order=stream.glyphs.index((number, line[0]))))
     for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them
         text = "".join(g.char for g in page.glyphs)
         if page.images and re.search("Theorem|Lemma|Certified|Proposition|Corollary", text):

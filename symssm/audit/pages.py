@@ -1,8 +1,8 @@
 """The pages of a PDF as a reader sees them: every painted glyph, what it is, and whether it can be seen.
 
-The one module of symssm that reads a PDF.  pdfminer.six runs each page's content stream through a small
-device recording every glyph (code, font, size, colour, render mode, paint order), drawing, image and
-annotation.  A glyph's identity comes from its font program's encoding (never the ``/ToUnicode`` text
+The module of symssm that reads a PDF's content streams (:mod:`symssm.audit.pixels` compares their
+renderings).  pdfminer.six runs each page's content stream through a small device recording every glyph
+(code, font, size, colour, render mode, paint order), drawing, image and annotation.  A glyph's identity comes from its font program's encoding (never the ``/ToUnicode`` text
 layer) and its outline is compared with TeX Live's (:mod:`symssm.audit.fonts`); each glyph carries the
 reasons a reader would not see it as itself, and a PDFium rendering must show the ink of its outline.
 
