@@ -250,7 +250,18 @@ def _layer_lines(layer, tolerance, indent="  "):
     name = terminal_safe(layer["name"])
     lines = []
     kind = layer["kind"]
-    if "numerical_interaction_rank" in layer:
+    if "numerical_interaction_rank" in layer and layer.get("family"):  # a linear-recurrence layer as its kind
+        r = layer["numerical_interaction_rank"]
+        gap = "infinite" if layer.get("gap") is None else f"{layer['gap']:.3e}"
+        lines.append(f"{indent}{name} ({layer['label']}, {layer['heads']} heads, d_k {layer['key_head_dim']}, d_v "
+                     f"{layer['value_head_dim']}, state {layer['state']} = heads x d_k x d_v; read as "
+                     f"{terminal_safe(layer['family'])}): numerical interaction rank {r} of its blocks W_ij "
+                     f"({layer['outputs']} x {layer['inputs']}) on {'a seeded' if layer.get('input') != 'model' else 'the'}"
+                     f" input of {layer['tokens']} tokens at tau = {layer['tolerance']:g}; gap s_r/s_(r+1) = {gap} "
+                     "(its queries, keys, decays and gates depend on the input: not a head count for every input)")
+        lines.append(f"{indent}  best H-head relative error of that operator, H = 0..{r}: "
+                     + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+    elif "numerical_interaction_rank" in layer:
         r = layer["numerical_interaction_rank"]
         state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
         extra = ""
@@ -311,6 +322,7 @@ def _layer_lines(layer, tolerance, indent="  "):
                      + (", ..." if len(hw["hankel_singular_values"]) > 8 else ""))
     if hw.get("decay_rate") is not None:
         where = ("for every input (time-invariant)" if "numerical_head_count" in layer else
+                 "on the input (the largest norm of a head's per-token state transition)" if layer.get("family") else
                  "on the input (the largest per-token factor exp(Delta_t A))")
         cross = hw.get("crossover_distance")
         lines.append(f"{indent}  gradient: decay rate {hw['decay_rate']:.6g} per token {where}, numeric; "
