@@ -1047,7 +1047,7 @@ def _analyse_mamba2(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
 MAX_RECURRENT_ENTRIES = 20_000_000
 #: Most parameters of a linear-recurrence layer the report reads as its layer kind (each evaluated quantity is held
 #: as an exact dyadic rational there); beyond, the layer is listed as not analysed.
-MAX_RECURRENT_PARAMETERS = 4_000_000
+MAX_RECURRENT_PARAMETERS = 1_000_000
 #: The families of :mod:`~symssm.sources.recurrent_checkpoints` each layer-map kind may be read as.
 RECURRENT_FAMILIES = {"gated-deltanet": ("fla-gated-deltanet", "qwen3-next"), "deltanet": ("fla-deltanet",),
                       "kda": ("fla-kda",), "gla": ("fla-gla",), "retnet": ("fla-retnet",), "rwkv6": ("fla-rwkv6",),
@@ -1187,7 +1187,7 @@ def _analyse_recurrent(entry, ckpt, model_input, config, tolerance, lag_rank_tol
     except InputError as exc:
         raise _NotAnalysed(f"not read as its layer kind: {str(exc)[:200]}") from None
     layer = reading.layer
-    rows = np.array(recurrent_rows(layer), dtype=np.float64)
+    rows = recurrent_rows(layer)
     heads = layer.param("heads")
     Dv = len(layer.param("V"))
     res = {"family": family, "heads": len(heads), "key_head_dim": layer.param("dk"),

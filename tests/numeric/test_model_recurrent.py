@@ -191,10 +191,10 @@ def test_an_fla_model_gla_retnet_rwkv6_rwkv7(tmp_path, capsys):
 
 def test_a_real_size_layer_is_listed_not_analysed_with_the_input_length_that_fits(tmp_path, capsys):
     rng = np.random.default_rng(3)
-    D = 512
-    gla = {"q_proj.weight": _w(rng, D, D), "k_proj.weight": _w(rng, D, D), "v_proj.weight": _w(rng, D, D),
-           "gk_proj.0.weight": _w(rng, 16, D), "gk_proj.1.weight": _w(rng, D, 16), "o_proj.weight": _w(rng, D, D),
-           "g_norm_swish_gate.weight": np.ones(128)}
+    D, K = 512, 16  # blocks of 512 x 512; key and value width 16 (few parameters)
+    gla = {"q_proj.weight": _w(rng, K, D), "k_proj.weight": _w(rng, K, D), "v_proj.weight": _w(rng, K, D),
+           "gk_proj.0.weight": _w(rng, 4, D), "gk_proj.1.weight": _w(rng, K, 4), "o_proj.weight": _w(rng, D, K),
+           "g_norm_swish_gate.weight": np.ones(4)}
     folder = write_model(tmp_path / "big", {"model.embeddings.weight": _w(rng, 8, D),
                                             **prefixed("model.layers.0.attn", gla)}, {"num_heads": 4})
     report = analyse_model(folder, 64)
@@ -202,8 +202,14 @@ def test_a_real_size_layer_is_listed_not_analysed_with_the_input_length_that_fit
     longest = max(n for n in range(1, 64) if n * (n + 1) // 2 * D * D <= MAX_RECURRENT_ENTRIES)
     assert rec["status"] == "not analysed" and "too large at n = 32" in rec["reason"]
     assert f"try --input-length {longest}" in rec["reason"]
-    assert main(["model", str(folder), "--input-length", "1"]) == 0
+    assert main(["model", str(folder), "--input-length", "2"]) == 0
     assert "numerical interaction rank" in capsys.readouterr().out
+    wide = dict(gla, **{"v_proj.weight": _w(rng, 2048, D), "o_proj.weight": _w(rng, D, 2048),
+                        "g_norm_swish_gate.weight": np.ones(512)})
+    folder = write_model(tmp_path / "wide", {"model.embeddings.weight": _w(rng, 8, D),
+                                             **prefixed("model.layers.0.attn", wide)}, {"num_heads": 4})
+    rec = analyse_model(folder, 64, length=1)["layers"][1]
+    assert rec["status"] == "not analysed" and "parameters" in rec["reason"] and "--input-length" not in rec["reason"]
 
 
 @pytest.mark.parametrize("config, G, limits", [({"n_groups": 2}, 2, (0.0, np.inf)),
