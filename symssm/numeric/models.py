@@ -414,6 +414,13 @@ def _mamba(layer, n, tolerance, lag_rank_tol, out):
 
 # ---------------------------------------------------------------- whole models: every layer, read one at a time
 
+#: Why a Mamba-3 layer (state-spaces/mamba ``mamba3.py``) is listed, not analysed.
+MAMBA3_REASON = ("Mamba-3 (no A_log): its decay A_t = -softplus(dd_A_t), clamped, comes from the input; its "
+                 "trapezoidal rule puts two consecutive tokens' inputs into each state update (a gate trap_t from "
+                 "in_proj); and its data-dependent rotation of B and C (angles from in_proj, accumulated with the "
+                 "step) makes the state complex. No layer kind of the framework has this recurrence, and the "
+                 "reference computes it only in fused kernels (mamba3_siso_combined, mamba3_mimo), so no operator "
+                 "is read; the layer is listed with its sizes")
 #: Relative threshold of the numerical rank of an attention head's value map W_O^h W_V^h (float32 weights).
 VALUE_RANK_RTOL = 1e-6
 #: The seed of the synthetic input (a standard-normal hidden state per token).
@@ -479,9 +486,8 @@ class ModelInput:
                     "note": "each selective and linear-recurrence layer sees these tokens' embeddings after its "
                             "own pre-norm (not the residual stream of the layers before it)"}
         return {"kind": "synthetic", "tokens": self.length, "seed": INPUT_SEED,
-                "note": f"a standard-normal hidden state of {self.length} tokens (numpy default_rng({INPUT_SEED}), "
-                        "the seeded input of the linear-recurrence readers) after each layer's own pre-norm; every "
-                        "selective and linear-recurrence layer sees it"}
+                "note": f"a standard-normal hidden state of {self.length} tokens (numpy default_rng({INPUT_SEED})) "
+                        "after each layer's own pre-norm"}
 
     def hidden_state(self, width):
         if self.tokens is not None:
@@ -1000,6 +1006,8 @@ def _analyse_mamba2(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
             Xn = Xn * float(scale)
         _, dt, B, C = mamba2_forward(t, Xn, sizes, (lo, hi), mult)
         G = sizes["n_groups"]
+        out.update(_whole_mamba2(entry, ckpt, config, Xn / float(scale) if scale is not None else Xn, tolerance,
+                                 lag_rank_tol))
         what = (f"the SSD scan of the layer as the model computes it on {model_input.describe()['kind']} input of "
                 f"{dt.shape[0]} tokens (pre-norm {norm or 'none found'}; in_proj, conv1d + SiLU, B and C per group, "
                 f"softplus(dt + dt_bias)" + (f" clamped to [{lo:g}, {hi:g}]" if recorded and (lo > 0 or hi < math.inf)
@@ -1119,6 +1127,61 @@ def _transition_rate(layer):
     return rate
 
 
+def _size_refusal(n, p, m, parameters):
+    """The reason a layer's blocks are not formed at n tokens (None when they fit the limits)."""
+    cost = recurrent_cost(n, p, m)
+    if cost <= MAX_RECURRENT_ENTRIES and parameters <= MAX_RECURRENT_PARAMETERS:
+        return None
+    if parameters > MAX_RECURRENT_PARAMETERS:
+        return (f"too large: {parameters} parameters, more than the {MAX_RECURRENT_PARAMETERS} read as a layer "
+                "kind")
+    longest = _longest_input(p, m)
+    return (f"too large at n = {n} ({n * (n + 1) // 2} blocks W_ij of {p} x {m} would take {cost * 8 / 1e9:.3g} GB, "
+            f"more than the limit of {MAX_RECURRENT_ENTRIES} floats)"
+            + (f", try --input-length {longest}" if longest else ": not even one block fits the limit"))
+
+
+def _heads_rank(layer, tolerance, lag_rank_tol):
+    """The numerical rank of the heads' coefficient vectors ``(c^h_ij)_h`` over the pairs j <= i: the operator
+    from the values to the heads' outputs (each head's block is ``c^h_ij I``), the quantity of a Mamba-2 layer's
+    scan rank; at most the number of heads."""
+    from ..sources.recurrent import coefficients, head_cores
+
+    c = np.array([coefficients(h, 0.0) for h in head_cores(layer, float)], dtype=np.float64)
+    n = layer.n
+    rows = np.array([c[:, i, j] for i in range(n) for j in range(i + 1)])
+    fields = _interaction_fields(rows, tolerance, lag_rank_tol)
+    return {"heads_interaction_rank": fields["numerical_interaction_rank"], "heads_interaction_gap": fields["gap"],
+            "heads_interaction_note": "numerical rank of the heads' coefficients (c^h_ij)_h over the pairs j <= i: "
+                                      "the map from the values v_j to the heads' outputs o_i (per head c^h_ij I), "
+                                      "before the norm, gate and output projection; at most the number of heads"}
+
+
+def _whole_mamba2(entry, ckpt, config, Xn, tolerance, lag_rank_tol):
+    """A Mamba-2 layer from its input to its output (in_proj's value rows, conv1d, the scan, the gated norm,
+    out_proj) read as the Mamba-2 SSD layer kind on the same input: ``layer_interaction_rank`` and its gap, or a
+    note saying why it is not formed."""
+    from ..sources.recurrent_checkpoints import recurrent_layer
+    from .recurrent import recurrent_rows
+
+    shapes = {s: tuple(ckpt.shape(k)) for s, k in entry.keys.items()}
+    if "out_proj.weight" not in shapes:
+        return {"layer_interaction_note": "not formed: no out_proj in the checkpoint"}
+    n, (p, m) = Xn.shape[0], (shapes["out_proj.weight"][0], shapes["in_proj.weight"][1])
+    why = _size_refusal(n, p, m, sum(int(np.prod(s)) for s in shapes.values()))
+    if why:
+        return {"layer_interaction_note": f"not formed: {why}"}
+    try:
+        reading = recurrent_layer(_short_tensors(entry, ckpt), "mamba2", config=config, X=Xn, name=entry.name)
+    except InputError as exc:
+        return {"layer_interaction_note": f"not formed: {str(exc)[:200]}"}
+    fields = _interaction_fields(recurrent_rows(reading.layer), tolerance, lag_rank_tol)
+    return {"layer_interaction_rank": fields["numerical_interaction_rank"], "layer_interaction_gap": fields["gap"],
+            "layer_interaction_note": "numerical rank of the whole layer's blocks W_ij(X) (d_model x d_model: "
+                                      "in_proj's x rows, conv1d, the scan, the gated norm, out_proj) on the same "
+                                      "input, the quantity reported for the linear-recurrence layers"}
+
+
 def _analyse_recurrent(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
     """A linear-recurrence layer read as its layer kind (:func:`~symssm.sources.recurrent_checkpoints.recurrent_layer`)
     on the report's input after its pre-norm: the numerical interaction rank of its blocks ``W_ij(X)`` (p x m, the
@@ -1152,17 +1215,9 @@ def _analyse_recurrent(entry, ckpt, model_input, config, tolerance, lag_rank_tol
     out_w = shapes.get("o_proj.weight") or shapes.get("out_proj.weight")
     p = int(out_w[0]) if out_w else m
     n = model_input.length
-    cost = recurrent_cost(n, p, m)
-    if cost > MAX_RECURRENT_ENTRIES or parameters > MAX_RECURRENT_PARAMETERS:
-        longest = _longest_input(p, m)
-        why = (f"{n * (n + 1) // 2} blocks W_ij of {p} x {m} would take {cost * 8 / 1e9:.3g} GB"
-               if cost > MAX_RECURRENT_ENTRIES else
-               f"{parameters} parameters, more than the {MAX_RECURRENT_PARAMETERS} read as a layer kind")
-        hint = ("" if parameters > MAX_RECURRENT_PARAMETERS else
-                f", try --input-length {longest}" if longest else
-                ": not even one block fits the limit")
-        raise _NotAnalysed(f"too large at n = {n} ({why}, more than the limit of {MAX_RECURRENT_ENTRIES} floats)"
-                           + hint)
+    why = _size_refusal(n, p, m, parameters)
+    if why:
+        raise _NotAnalysed(why)
     t = _short_tensors(entry, ckpt)
     for s, v in t.items():
         if not np.all(np.isfinite(v)):
@@ -1198,6 +1253,7 @@ def _analyse_recurrent(entry, ckpt, model_input, config, tolerance, lag_rank_tol
                         if layer.param(w) is not None],
            "reading_notes": list(reading.notes)}
     res.update(_interaction_fields(rows, tolerance, lag_rank_tol))
+    res.update(_heads_rank(layer, tolerance, lag_rank_tol))
     res["note"] = (f"numerical interaction rank of the {entry.label} layer as the model computes it on "
                    f"{model_input.describe()['kind']} input of {n} tokens (pre-norm {norm or 'none found'}; the "
                    f"{family} reader: queries, keys, decays, gates and norms evaluated at that input, the layer "
@@ -1388,10 +1444,7 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
         elif entry.kind == "shared":
             rec["status"] = "listed"
         elif entry.kind == "mamba3":
-            rec.update(status="not analysed",
-                       reason="Mamba-3's decay comes from the input (A = -softplus(dd_A), clamped), with a "
-                              "data-dependent rotation of B and C (RoPE angles) and a trapezoidal rule: its operator "
-                              "is not read here; the layer is listed with its sizes")
+            rec.update(status="not analysed", reason=MAMBA3_REASON)
         elif entry.kind in RECURRENCE_KINDS:
             try:
                 if entry.kind not in RECURRENT_FAMILIES:

@@ -261,6 +261,9 @@ def _layer_lines(layer, tolerance, indent="  "):
                      "(its queries, keys, decays and gates depend on the input: not a head count for every input)")
         lines.append(f"{indent}  best H-head relative error of that operator, H = 0..{r}: "
                      + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+        if layer.get("heads_interaction_rank") is not None:
+            lines.append(f"{indent}  heads' coefficients c^h_ij (values to the heads' outputs, as a Mamba-2 scan): "
+                         f"numerical rank {layer['heads_interaction_rank']} of {layer['heads']} heads")
     elif "numerical_interaction_rank" in layer:
         r = layer["numerical_interaction_rank"]
         state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
@@ -274,6 +277,11 @@ def _layer_lines(layer, tolerance, indent="  "):
                      "input)")
         lines.append(f"{indent}  best H-head relative error of that operator, H = 0..{r}: "
                      + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+        if layer.get("layer_interaction_rank") is not None:
+            lines.append(f"{indent}  the whole layer (in_proj to out_proj, as the linear-recurrence layers): "
+                         f"numerical interaction rank {layer['layer_interaction_rank']} on the same input")
+        elif layer.get("layer_interaction_note"):
+            lines.append(f"{indent}  the whole layer: {terminal_safe(layer['layer_interaction_note'])}")
     elif "numerical_head_count" in layer:
         k = layer["numerical_head_count"]
         gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
@@ -353,7 +361,7 @@ def model_summary(report, tolerance):
     inp = report.get("input") or {}
     if any("numerical_interaction_rank" in x or any("numerical_interaction_rank" in p for p in x.get("parts", []))
            for x in layers):
-        lines.append("input of the selective layers: " + terminal_safe(
+        lines.append("input of the selective and linear-recurrence layers: " + terminal_safe(
             f"tokens {inp.get('tokens')} through {inp.get('through')}" if inp.get("kind") == "tokens" else
             inp.get("note", "")))
     block = object()

@@ -123,11 +123,14 @@ def test_mamba2_beside_kda_both_read_on_the_same_input(tmp_path):
     assert k["status"] == "analysed" and k["family"] == "fla-kda" and k["heads"] == 2
     Xn = _rms(X, t["backbone.layers.1.attn_norm.weight"], 1e-5)
     assert k["numerical_interaction_rank"] == _exact_rank(t, "backbone.layers.1.attn", "fla-kda", {}, Xn)
+    assert 1 <= k["heads_interaction_rank"] <= 2
     m = layers["backbone.layers.0.mixer"]
     assert m["input"] == "model" and m["tokens"] == 4
     Xm = _rms(X, t["backbone.layers.0.norm.weight"], 1e-5)
     ref = mamba2_operator(m2, Xm, 4, 2, 2, 2)
     assert m["numerical_interaction_rank"] == next(H for H, e in enumerate(_curve(ref)) if e <= 1e-9)
+    # the whole Mamba-2 layer, as the linear-recurrence layers are reported
+    assert m["layer_interaction_rank"] == interaction_rank(recurrent_layer(m2, "mamba2", config=config, X=Xm).layer)
 
 
 def _curve(c):
