@@ -1465,6 +1465,7 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
         else:
             rec.update(status="not recognised", reason=entry.reason or "no parameter names of a known layer")
             skipped.append({"name": entry.name, "reason": rec["reason"]})
+        rec.setdefault("status", "analysed")  # every record says what was done with it
         if hw:
             rec["highway"] = hw
         return rec, hw

@@ -321,7 +321,8 @@ def _layer_lines(layer, tolerance, indent="  "):
         if status in ("not analysed", "not recognised"):
             text += f": {status}: {terminal_safe(layer.get('reason', ''))}"
         lines.append(text)
-    if layer.get("note") and kind not in ("mamba", "mamba2") and "numerical_head_count" not in layer:
+    if layer.get("note") and kind not in ("mamba", "mamba2") and "numerical_head_count" not in layer \
+            and not layer.get("family"):
         lines.append(f"{indent}  note: {terminal_safe(layer['note'])}")
     hw = layer.get("highway") or {}
     if hw.get("effective_state") is not None:
