@@ -12,6 +12,9 @@ is at most tau (docs/numeric.md) -- the quantity the certified eps-head count br
 - Mamba (Mamba-1 and Mamba-2): B, C and the step depend on the input, so there is no lag operator; reported
   instead is the numerical **interaction rank** of the selective scan's operator ``W_ij`` on a seeded input of
   :data:`MAMBA_TOKENS` tokens, with its best H-head error curve (docs/framework.md).
+- Linear-recurrence layers (Gated DeltaNet, KDA, DeltaNet, GLA, RetNet, RWKV-6/7, mLSTM) in a model report: read
+  by :func:`~symssm.sources.recurrent_checkpoints.recurrent_layer` as their layer kinds on the report's input;
+  the numerical interaction rank of the whole layer's blocks ``W_ij(X)`` (:func:`analyse_model`).
 
 Examples
 --------
@@ -34,7 +37,8 @@ from .modal import choose_modal_method, modal_form, modal_lags, stack_singular_v
 
 __all__ = ["s4d_kernel", "analyse_layer", "analyse_checkpoint", "layer_modal_form", "plan_checkpoint",
            "analyse_model", "mamba1_forward", "mamba2_forward", "hankel_singular_values", "attention_bound",
-           "highway_summary", "ModelInput", "MAMBA_TOKENS", "LABELS"]
+           "highway_summary", "ModelInput", "MAMBA_TOKENS", "LABELS", "recurrent_cost", "MAX_RECURRENT_ENTRIES",
+           "MAX_RECURRENT_PARAMETERS", "MAMBA3_REASON"]
 
 #: Tokens of the seeded input on which a Mamba layer's interaction operator is formed.
 MAMBA_TOKENS = 32
@@ -1350,7 +1354,8 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
     tolerance : float
         The relative error of the eps-head counts and interaction ranks, and of the effective state.
     tokens : list of int, optional
-        Token ids: the selective layers' input is their embedding (else a seeded synthetic hidden state).
+        Token ids: the selective and linear-recurrence layers' input is their embedding (else the seeded synthetic
+        hidden state, :func:`~symssm.sources.recurrent_checkpoints.seeded_input`).
     length : int
         Tokens of the synthetic input.
     progress : callable, optional
