@@ -509,11 +509,11 @@ def _eps(config):
     from ..sources.architectures import config_value
 
     return float(config_value(config, "rms_norm_eps", "layer_norm_epsilon", "norm_epsilon", "layer_norm_eps",
-                              default=1e-5))
+                              "norm_eps", default=1e-5))
 
 
 _PRE_NORMS = ("input_layernorm.weight", "norm.weight", "norm_1.weight", "ln_1.weight", "attn_norm.weight",
-              "mamba_decoder.input_layernorm.weight", "mixer_norm.weight", "norm1.weight")
+              "mamba_decoder.input_layernorm.weight", "mixer_norm.weight", "norm1.weight", "norm_mlstm.weight")
 
 
 #: ``model_type`` of models whose RMSNorm scales by ``1 + weight`` (the weight stored as an offset from one).

@@ -702,7 +702,10 @@ def _mamba2(t, X, config):
 def _xlstm(t, X, config):
     p = _Pass(layer_kinds.MLSTM)
     n = X.shape[0]
-    H = int(config.get("num_heads", 8))
+    # the heads: config's num_heads, else one input and one forget gate per head (igate_preact's rows)
+    gates = t.get("igate_preact.weight")
+    H = int(config.get("num_heads") or (gates.shape[0] if gates is not None else
+                                        t["ifgate_preact.weight"].shape[0] // 2))
     cap = config.get("gate_soft_cap", 15.0)
     soft = (lambda v: cap * np.tanh(v / cap)) if cap else (lambda v: v)
     if "qkv_opreact.weight" in t:  # weight_mode "fused": q, k, v, o in one projection; i, f in another

@@ -253,3 +253,25 @@ def test_mamba3_is_listed_with_the_reason(tmp_path, capsys):
     assert main(["model", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "model.layers.0.mixer (Mamba-3" in out and "not analysed" in out and "trapezoidal" in out
+
+
+def test_an_xlstm_layer_takes_its_heads_from_its_gates_without_a_config(tmp_path):
+    rng = np.random.default_rng(6)
+    D = 4
+    mlstm = {"q.weight": _w(rng, 4, D), "k.weight": _w(rng, 4, D), "v.weight": _w(rng, 4, D),
+             "igate_preact.weight": _w(rng, 2, D), "igate_preact.bias": _w(rng, 2),
+             "fgate_preact.weight": _w(rng, 2, D), "fgate_preact.bias": 2 + _w(rng, 2),
+             "ogate_preact.weight": _w(rng, 4, D), "multihead_norm.weight": 1 + _w(rng, 4),
+             "out_proj.weight": _w(rng, D, 4)}
+    t = {"backbone.embeddings.weight": _w(rng, 20, D), **prefixed("backbone.blocks.0.mlstm_layer", mlstm),
+         "backbone.blocks.0.norm_mlstm.weight": 1 + _w(rng, D, scale=0.1), **prefixed("backbone.blocks.0.ffn", {
+             "proj_up.weight": _w(rng, 8, D), "proj_down.weight": _w(rng, D, 8)})}
+    folder = write_model(tmp_path / "xlstm", t, {"model_type": "xlstm", "norm_eps": 1e-6}, "F64")
+    report = analyse_model(folder, 64, tolerance=1e-9, length=L)
+    assert [x["kind"] for x in report["layers"]] == ["embedding", "mlstm", "mlp"]
+    rec = report["layers"][1]
+    assert rec["status"] == "analysed" and rec["family"] == "xlstm" and rec["heads"] == 2
+    assert rec["pre_norm"] == "norm_mlstm.weight"
+    X = _rms(seeded_input(L, D, 0), t["backbone.blocks.0.norm_mlstm.weight"], 1e-6)
+    assert rec["numerical_interaction_rank"] == _exact_rank(t, "backbone.blocks.0.mlstm_layer", "xlstm",
+                                                            {"norm_eps": 1e-6}, X)
