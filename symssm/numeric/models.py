@@ -1060,10 +1060,22 @@ MAX_RECURRENT_ENTRIES = 20_000_000
 #: Most parameters of a linear-recurrence layer the report reads as its layer kind (each evaluated quantity is held
 #: as an exact dyadic rational there); beyond, the layer is listed as not analysed.
 MAX_RECURRENT_PARAMETERS = 1_000_000
-#: The families of :mod:`~symssm.sources.recurrent_checkpoints` each layer-map kind may be read as.
-RECURRENT_FAMILIES = {"gated-deltanet": ("fla-gated-deltanet", "qwen3-next"), "deltanet": ("fla-deltanet",),
-                      "kda": ("fla-kda",), "gla": ("fla-gla",), "retnet": ("fla-retnet",), "rwkv6": ("fla-rwkv6",),
-                      "rwkv7": ("fla-rwkv7",), "mlstm": ("xlstm",)}
+def _recurrent_families():
+    """``{map kind: (families, ...)}``: the map's linear-recurrence kinds are the layer kinds' names, and each is
+    read by the :mod:`~symssm.sources.recurrent_checkpoints` families of that layer kind."""
+    from ..sources.architectures import RECURRENCE_KINDS
+    from ..sources.recurrent_checkpoints import FAMILIES
+
+    out = {}
+    for family, row in FAMILIES.items():
+        if row.name in RECURRENCE_KINDS:
+            out[row.name] = out.get(row.name, ()) + (family,)
+    return out
+
+
+#: The families of :mod:`~symssm.sources.recurrent_checkpoints` each layer-map kind may be read as (Gated
+#: DeltaNet: fla's and Qwen3-Next's; the others one each).
+RECURRENT_FAMILIES = _recurrent_families()
 #: ``config.json`` keys a family reader takes (the rest of a hybrid's config is not passed on).
 _RECURRENT_KEYS = ("num_heads", "head_dim", "norm_eps", "gate_logit_normalizer", "allow_neg_eigval", "feature_map",
                    "clamp_min", "gate_fn", "qk_activation", "qk_norm", "lower_bound", "linear_num_key_heads",
