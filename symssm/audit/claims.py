@@ -117,6 +117,9 @@ class Stream:
                         chars.append(("\x01" if c == "-" and hyphen else c, i))
         self.text = "".join(c for c, _ in chars)
         self.where = [i for _, i in chars]
+        # thin horizontal rules (fraction bars): a display's numerator is read above its bar, in the bar's width
+        self.rules = {page.number: [d[1] for d in page.drawings if d[0] == "drawing" and
+                                    d[1][3] - d[1][1] <= 1.2 and d[1][2] - d[1][0] >= 2.0] for page in pages}
 
     def run(self, a, b):
         first, last = self.where[a], self.where[b - 1]
@@ -177,13 +180,26 @@ def page_order(glyphs):
     def order(gl):
         if len(gl) < 2:
             return gl
-        for axis, gap in ((1, 0.0), (0, 1.5), (0, 0.0)):
+        for axis, gap in ((1, 0.0), (0, 4.5), (0, 0.0)):
             bands = _bands(gl, axis, gap, box)
             if len(bands) > 1:
                 return [g for band in bands for g in order(band)]
         return sorted(gl, key=lambda g: (box[id(g)][0], -box[id(g)][3]))
 
     return "".join(significant(g.char) for g in order(glyphs))
+
+
+_Rule = namedtuple("_Rule", "char bbox")
+
+
+def _rules_within(rules, glyphs):
+    """The rules inside the glyphs' extent, as glyphs without a character (a fraction's bar groups its
+    numerator with its denominator in :func:`page_order`)."""
+    if not rules or not glyphs:
+        return []
+    x0, y0 = min(g.bbox[0] for g in glyphs), min(g.bbox[1] for g in glyphs)
+    x1, y1 = max(g.bbox[2] for g in glyphs), max(g.bbox[3] for g in glyphs)
+    return [_Rule(" ", r) for r in rules if x0 - 1 <= r[0] and r[2] <= x1 + 1 and y0 <= r[1] and r[3] <= y1]
 
 
 def _displays_shown(stream, first, end, displays):
@@ -196,7 +212,8 @@ def _displays_shown(stream, first, end, displays):
                 for k in range(*lines[j]):
                     if k not in stream.furniture:
                         glyphs.setdefault(stream.glyphs[k][0], []).append(stream.glyphs[k][1])
-                got = "".join(page_order(gl) for _, gl in sorted(glyphs.items()))
+                got = "".join(page_order(gl + _rules_within(stream.rules.get(num, ()), gl))
+                              for num, gl in sorted(glyphs.items()))
                 if got == want or len(got) > len(want):
                     break
             if got == want:
@@ -248,7 +265,8 @@ def find_whole(stream, statement):
                 pos = hit.end()
                 continue
             following = segs[k + 1][1] if k + 1 < len(segs) else None
-            nxt = _pattern(following).search(text, pos, pos + 4000) if following else None
+            # the bag's own length and more (a family's cases can fill pages)
+            nxt = _pattern(following).search(text, pos, pos + 4000 + 2 * len(segment[1])) if following else None
             why = _bag_why(stream, pos, nxt, segment, following)
             if why:
                 break
