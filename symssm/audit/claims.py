@@ -122,8 +122,9 @@ class Stream:
                                     d[1][3] - d[1][1] <= 1.2 and d[1][2] - d[1][0] >= 2.0] for page in pages}
 
     def run(self, a, b):
-        first, last = self.where[a], self.where[b - 1]
-        return Run(tuple(self.glyphs[first:last + 1]), first, last + 1)
+        first, last = self.where[a], self.where[b - 1]  # furniture between (a page's line numbers) left out
+        return Run(tuple(g for i, g in enumerate(self.glyphs[first:last + 1], first) if i not in self.furniture),
+                   first, last + 1)
 
 
 def _pattern(text, fold_first=False):

@@ -901,8 +901,53 @@ def _roles(glyphs, cbox):
             group = lead(row, edge, leading)
             numbers.update(id(g) for g in group)
             styles.update((g.font, round(g.size, 1)) for g in group)
+    for edge, limit in _right_edges(rows, gutter):  # lineno's right, switch and columnwise numbers after a column
+        for row in rows:
+            group = _trailing_number(row, edge, limit)
+            numbers.update(id(g) for g in group)
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
                  dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
+
+
+def _digits_at_end(row, before):
+    """The row's last glyphs before x = ``before`` when they are at most 5 digits (3 pt apart at most), 6 pt or more
+    after the glyph before them (or the whole row), else []."""
+    row = [g for g in row if g.bbox[2] <= before]
+    k = len(row)
+    while k > 0 and len(row) - k < 5 and row[k - 1].char.isdigit() and \
+            (k == len(row) or row[k].bbox[0] - row[k - 1].bbox[2] < 3):
+        k -= 1
+    if k == len(row):
+        return []
+    return row[k:] if k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0 else []
+
+
+def _right_edges(rows, gutter):
+    """``[(edge, limit)]``: each column's right edge (the rightmost end shared by three rows of 5 glyphs or
+    more, line numbers after it left out) and where the next column starts (or infinity)."""
+    sides = [(-math.inf, math.inf)] if gutter is None else [(-math.inf, gutter[0]), (gutter[1], math.inf)]
+    out = []
+    for lo, hi in sides:
+        ends = collections.Counter()
+        for row in rows:
+            side = [g for g in row if g.bbox[0] >= lo and g.bbox[2] <= hi]
+            tail = _digits_at_end(side, hi)
+            text = [g for g in side if g not in tail]
+            if len(text) >= 5:
+                ends[round(text[-1].bbox[2])] += 1
+        frequent = [k for k, c in ends.items() if c >= 3]
+        if frequent:
+            out.append((max(frequent), hi))
+    return out
+
+
+def _trailing_number(row, edge, limit):
+    """A line number after a column (lineno's ``right`` and ``switch``): at most 5 digits starting 4 pt or more
+    after the column's right ``edge``, 6 pt or more after the row's text, nothing else before ``limit``."""
+    group = _digits_at_end(row, limit)
+    if not group or group[0].bbox[0] < edge + 4.0 or group[-1].bbox[2] > edge + 30.0:
+        return []
+    return [] if any(edge + 3.0 < g.bbox[2] and g.bbox[0] < limit for g in row if g not in group) else group
 
 
 class _Renderer:
@@ -1225,7 +1270,7 @@ def _extent(glyphs):
 
 
 def _gutter(glyphs, cbox):
-    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left 6 pt of
+    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left or right 6 pt of
     the widest run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there,
     at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
     if len(glyphs) < 200:
@@ -1249,13 +1294,22 @@ def _gutter(glyphs, cbox):
     best = max(runs, key=lambda r: r[1] - r[0], default=None)
     if best is None or best[1] - best[0] < 4:
         return None
-    band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
+    # its left or its right 6 pt, whichever fewer glyphs cross: the first column may end ragged (a family's
+    # cases), the second column's lines may be indented (a list)
+    bands = [(lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5)),
+             (max(lo + best[0] + 0.5, lo + best[1] - 6.5), lo + best[1] - 0.5)]
+    band = min(bands, key=lambda b: sum(g.bbox[0] < b[1] and g.bbox[2] > b[0] for g in glyphs))
     left = [g for g in glyphs if g.bbox[2] <= band[0]]
     right = [g for g in glyphs if g.bbox[0] >= band[1]]
     # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
     # display) are not a second column
     rows = [len({round(g.origin[1]) for g in side}) for side in (left, right)]
-    if min(len(left), len(right)) < 20 or min(rows) < max(3, 0.25 * max(rows)):
+    starts = {}
+    for g in right:
+        starts[round(g.origin[1])] = min(g.bbox[0], starts.get(round(g.origin[1]), g.bbox[0]))
+    # a short second column (a paper's last page) starts its lines flush at the band (a list indents them)
+    flush = sum(x <= band[1] + 24.0 for x in starts.values()) >= 0.8 * len(starts)
+    if min(len(left), len(right)) < 20 or min(rows) < 3 or min(rows) < 0.25 * max(rows) and not flush:
         return None
     # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
     # leaves a band that most lines cross)
