@@ -77,6 +77,7 @@ def to_json(report):
 
 
 _COLOURS = {**dict.fromkeys(FAILING, ("#f8c0c0", "#7a0000")), "changed": ("#ead8f5", "#5a1f80"),
+            "stale": ("#fde2c4", "#7a3a00"),
             "missing-certificate": ("#f8d0d0", "#8a1010"), "verified": ("#d8f0d8", "#1a5e1a"),
             "kernel-checked": ("#b8e6c2", "#0d4a1f"), "unchecked": ("#fff6c8", "#6a5500"),
             "consistent": ("#eef6d8", "#3f5a00"), "unused": ("#e4e4e4", "#404040")}
@@ -126,7 +127,8 @@ def to_html(report, crops=None):
         out += ["<h2>Notes</h2>", '<ul id="notes">'] + [f"<li>{_e(n)}</li>" for n in report.notes] + ["</ul>"]
     out += ['<p class="muted">Written by symssm audit. VERIFIED: the statement the certificate proves (re-checked by '
             "the independent checker) is painted on the page, every glyph visible as itself. HIDDEN, NOT SHOWN, "
-            "CHANGED, MISSING CERTIFICATE, FAILS CHECK and CONTRADICTS CERTIFICATE fail the audit. UNCHECKED and "
+            "CHANGED, MISSING CERTIFICATE, FAILS CHECK, CONTRADICTS CERTIFICATE and STALE (a fragment another "
+            "symssm version wrote: regenerate it with the command given) fail the audit. UNCHECKED and "
             "CONSISTENT (prose and images, listed, not decided) and UNUSED certificates fail it only with "
             "--strict. See docs/latex.md.</p>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
