@@ -44,6 +44,8 @@ _PATTERNS = [
     ("k", re.compile(r"(?<![\w\\(,_^])k\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
     # "H⋆ = 3", "H* = 3", "Hmin = 3": a minimal number of heads written as a symbol
     ("heads", re.compile(r"(?<![\w\\])H\s*(?:[⋆*∗]|min)\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
+    # "a single head", "a single attention head" (not "single-head", an adjective of a layer)
+    ("heads", re.compile(r"\b(?P<v>single)\s+(?:attention\s+)?heads?\b", re.I)),
     ("decay rate", re.compile(r"\bdecay(?:s|ing)?\s+(?:rate|at\s+(?:a\s+)?rate)\s*(?:of\s+|is\s+|r\s*=\s*|=\s*|"
                               r"at most\s+|≤\s*)*(?P<v>\d+(?:[./]\d+)?)", re.I)),
 ]
@@ -51,6 +53,8 @@ _QUALIFIERS = re.compile(r"\b(?:not|no|never|cannot|can't|fail|fails|fewer|less|
                          r"above|than|beyond|instead|rather|except|exceed|exceeds|only if|if and only|under|over|"
                          r"single-head|bound|bounded)\b", re.I)
 _COMPARED = re.compile(r"[<>≤≥≠]\s*$")
+#: Words after a number in its clause that deny it ("a single head is not enough", "one head cannot").
+_DENIED = re.compile(r"[^,;:.!?]*?\b(?:not|n't|cannot|never|insufficient|too few|fails?|no longer)\b", re.I)
 
 
 def numbers(text):
@@ -62,7 +66,7 @@ def numbers(text):
                 continue
             taken.add(m.start("v"))
             before = re.split(r"[;:]", text[max(0, m.start() - 40):m.start("v")])[-1]  # this clause only
-            qualified = bool(_QUALIFIERS.search(before) or _COMPARED.search(before))
+            qualified = bool(_QUALIFIERS.search(before) or _COMPARED.search(before) or _DENIED.match(text, m.end()))
             out.append((quantity, m.group("v"), m.start("v"), qualified))
     out.sort(key=lambda t: t[2])
     return out
@@ -339,11 +343,17 @@ def _sentences(stream):
     return out
 
 
-def prose_claims(stream, covered, systems, fragments=(), beside=None):
+def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=None):
     """Every number claim of the pages' prose outside the glyph indices ``covered``.  ``systems``: ``(name, path,
-    values, kind, counts at one length)`` of the verified certificates; ``fragments``: ``(first, end, system)``
-    of the shown ones (a proved or qualified number there is not listed); ``beside(glyph indices)``: what lies
-    beside a sentence that names a system but has no number read."""
+    values, kind, counts at one length, {"headline", "family", "parameters", "N", "from"})`` of the verified
+    certificates; ``fragments``: ``(first, end, system)`` of the shown ones (a proved or qualified number there
+    is not listed); ``beside(glyph indices)``: what lies beside a sentence that names a system but has no number
+    read; ``numbered``: {the paper's number of a shown fragment ("1"): its system}.
+
+    The system a number is about: the one the sentence names, else the only one with the states it names
+    ("with N = 4 states"), else the one whose number it cites ("Result 1"), else, for a sentence that opens
+    with "It", "This", "Its", "Such", ..., the shown theorem just before it."""
+    numbered = numbered or {}
     out = []
     for text, index in _sentences(stream):
         found, sentence = numbers(text), " ".join(text.split())
@@ -362,15 +372,18 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None):
             shown = sentence if len(sentence) <= 300 else \
                 ("..." if lo else "") + " ".join(text[lo:lo + 280].split()) + "..."
             inside = next((f[2] for f in fragments if f[0] <= index[offset] < f[1]), None)
-            named = inside or _named_system(text, offset, systems)
-            v = int(NUMBER_WORDS.get(value.lower(), value)) if quantity != "decay rate" else None
+            named = inside or _named_system(text, offset, systems) or _states_system(text, systems) or \
+                _referenced_system(text, numbered) or _nearest_system(text, index[offset], fragments)
+            v = int(NUMBER_WORDS.get(value.lower(), 1 if value.lower() == "single" else value)) \
+                if quantity != "decay rate" else None
             if inside is not None and (qualified or (inside[2] is not None and v in inside[2])):
                 continue
             status, cert, detail = "unchecked", named[1] if named else "", ""
             if named and (qualified or v is None):
                 detail = "qualified; not compared" if qualified else "not compared"
             elif named:
-                name, vals, wrong = named[0], named[2], _wrong_lengths(text, offset, v, named)
+                name, vals = named[0], named[2]
+                wrong = _wrong_lengths(text, offset, v, named, quantity) or _wrong_headline(text, offset, v, named)
                 if vals is None:
                     detail = "not a count the certificate proves"
                 elif v in vals:
@@ -384,24 +397,91 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None):
     return out
 
 
-_LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>)\s*(\d{1,6})\b(?![./]\d)")
+_LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>|=)\s*(\d{1,6})\b(?![./]\d)|\b(?:length|lengths)\s+(?:of\s+)?"
+                      r"(?:n\s*=\s*)?(\d{1,6})\b(?![./]\d)|\bk[a-z0-9⋆*]{0,4}\s*\(\s*(\d{1,6})\s*\)")
 
 
-def _wrong_lengths(text, offset, value, system):
-    """Why "``value`` for every n >= m" is not what the certificate proves (``system[4]``: counts at n), or ""."""
-    at = system[4] if len(system) > 4 else None
+def _clause(text, offset):
+    """The number's own clause: from the last ";", "(", ")", "while", "but", "and" before it to the next one."""
     lo = max(0, offset - 80)
     cuts = [0] + [c.end() for c in re.finditer(r"[;()]|\b(?:while|whereas|but|and)\b", text[lo:offset + 100])] + [10**6]
     start, end = max(c for c in cuts if c <= offset - lo), min(c for c in cuts if c > offset - lo)
-    m = _LENGTHS.search(text[lo + start:lo + end])  # a range in the number's own clause
+    return text[lo + start:lo + end]
+
+
+_AT_LENGTH = re.compile(r"k[a-z0-9⋆*]{0,4}\s*\(\s*(\d{1,6})\s*\)\s*=\s*$")
+
+
+def _wrong_lengths(text, offset, value, system, quantity="heads"):
+    """Why "``value`` for every n >= m" (or "at length m", "k(m) = value") is not what the certificate proves
+    (``system[4]``: counts at n), or ""."""
+    at = system[4] if len(system) > 4 else None
+    m = _AT_LENGTH.search(text, max(0, offset - 30), offset) or \
+        _LENGTHS.search(_clause(text, offset))  # a length or a range in the number's own clause
     if at is None or m is None:
         return ""
+    if m.re is _AT_LENGTH or m.group(1) is None or m.group(1) == "=":
+        n = int(m.group(1) if m.re is _AT_LENGTH else m.group(2) or m.group(3) or m.group(4))
+        got = at(n) if n >= 1 else None
+        return "" if got is None or got == {value} else \
+            f"the certificate proves k({n}) = {', '.join(map(str, sorted(got)))}, not {value}"
     low = int(m.group(2)) + (m.group(1) == ">")
     got, last = at(max(low, 1)), at(10**6)
     if got is None or last is None or got == {value} == last:
         return ""
     return (f"the certificate proves k({max(low, 1)}) = {', '.join(map(str, sorted(got)))}, so not {value} for every "
             f"n {m.group(1)} {m.group(2)}")
+
+
+_EVERY = re.compile(r"\b(?:for|at|in)\s+(?:every|all|each|any)\b|\b(?:always|whatever|regardless|uniformly)\b",
+                    re.I)
+
+
+def _wrong_headline(text, offset, value, system):
+    """Why a count stated without a length is not what the certificate proves for every length from the
+    certified one on (a family: for every parameter value when the sentence says "for every ..."), or ""."""
+    info = system[5] if len(system) > 5 else {}
+    if info.get("family"):
+        counts = sorted(system[2] or ())
+        if _EVERY.search(_clause(text, offset)) and counts and counts != [value]:
+            return (f"the certificate's cases prove {' or '.join(map(str, counts))} (not {value} for every parameter "
+                    "value)")
+        return ""
+    if _LENGTHS.search(_clause(text, offset)) or _AT_LENGTH.search(text, max(0, offset - 30), offset):
+        return ""
+    head = info.get("headline")
+    if not head or head == {value}:
+        return ""
+    return (f"the certificate proves {' or '.join(map(str, sorted(head)))} for every length n ≥ {info.get('from')}, "
+            f"so not {value} (the sentence names no length)")
+
+
+_STATES = re.compile(r"\bN\s*=\s*(\d{1,4})\b(?:\s*states?)?|\b(\d{1,4}|" + _WORDS + r")\s+states\b", re.I)
+_CITED = re.compile(r"\b(?:Certified result|Result|Theorem|Thm\.|Proposition|Prop\.|Lemma|Corollary)\s*"
+                    r"(\d+(?:\.\d+)*)\b")
+_ANAPHOR = re.compile(r"^\W*(?:It|Its|This|These|Such|Hence|Thus|So|Therefore)\b")
+
+
+def _states_system(text, systems):
+    """The only certified system with the number of states the sentence names ("with N = 4 states"), or None."""
+    sizes = {int(NUMBER_WORDS.get((m.group(2) or "").lower(), m.group(1) or m.group(2))) for m in _STATES.finditer(text)}
+    found = [e for e in systems if len(e) > 5 and e[5].get("N") in sizes]
+    return found[0] if len(found) == 1 else None
+
+
+def _referenced_system(text, numbered):
+    """The system of the shown theorem the sentence cites by its number ("Result 1"), or None."""
+    cited = {m.group(1) for m in _CITED.finditer(text)} & set(numbered)
+    return numbered[cited.pop()] if len(cited) == 1 else None
+
+
+def _nearest_system(text, at, fragments):
+    """The system of the shown theorem just before a sentence that opens with "It", "This", ... (within a page
+    of glyphs), or None."""
+    if not _ANAPHOR.match(text):
+        return None
+    before = [f for f in fragments if f[1] <= at and at - f[1] < 4000]
+    return max(before, key=lambda f: f[1])[2] if before else None
 
 
 _CLAIM_WORDS = re.compile(r"\bheads?\b|\bk\s*\(|\binteraction rank|\bdecay", re.I)

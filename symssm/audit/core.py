@@ -280,10 +280,12 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     systems = [_system(d, path) for sha, (path, d) in data.items() if verdicts.get(sha, (None,))[0] == 0 and
                (d.get("system") or {}).get("name")]
     fragments = [(a, b, _system(data[sha][1], data[sha][0])) for a, b, sha in regions]
+    numbered = {c.number: _system(data[c.sha256][1], data[c.sha256][0]) for c in claims
+                if c.number and c.status == "verified" and c.what.endswith("fragment") and c.sha256 in data}
     claims += [Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
                      box=pc.box, certificate=pc.certificate or None, order=pc.at)
                for pc in prose_claims(stream, covered, systems, fragments, lambda indices: _beside(
-                   [Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages))]
+                   [Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages), numbered)]
     for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them
         text = "".join(g.char for g in page.glyphs)
         if page.images and re.search("Theorem|Lemma|Certified|Proposition|Corollary", text):
@@ -323,7 +325,10 @@ def _beside(runs, pages):
 
 
 def _system(d, path):
-    """``(name, certificate path, values, kind, counts at one length or None)`` of a certified system."""
+    """``(name, certificate path, values, kind, counts at one length or None, about)`` of a certified system;
+    ``about``: ``headline`` (the counts it proves for every length from ``from`` on), ``family``, ``parameters``
+    and ``N`` (its number of states)."""
+    from ..certificate import kinds
     from ..render.claims import values
 
     def at(n):
@@ -331,8 +336,17 @@ def _system(d, path):
             return values(d, n)
         except (KeyError, TypeError, IndexError):
             return None
-    return ((d.get("system") or {}).get("name") or "", _rel(path), values(d), d["kind"],
-            at if "profile" in d else None)
+    system = d.get("system") or {}
+    try:
+        family = bool(getattr(kinds.of(d), "family", False))
+    except InputError:
+        family = False
+    holds = d.get("holds_for") if isinstance(d.get("holds_for"), dict) else {}
+    count = d.get("head_count") if d.get("kind") == "head-count" else d.get("interaction_rank") \
+        if d.get("kind") == "interaction-rank" else None
+    about = {"headline": {count} if isinstance(count, int) else None, "from": holds.get("from", 1), "family": family,
+             "parameters": system.get("parameters") or [], "N": system.get("N")}
+    return (system.get("name") or "", _rel(path), values(d), d["kind"], at if "profile" in d else None, about)
 
 
 MAX_JSON_FILES, MAX_JSON_BYTES = 20000, 256 * 2**20  # most .json files indexed; larger ones are skipped

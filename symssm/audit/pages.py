@@ -1210,8 +1210,15 @@ def _upright_lines(upright, cropbox):
         if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
             parts.extend(p for p in ([g for g in row if g.bbox[2] <= gutter[0]],
                                      [g for g in row if g.bbox[0] >= gutter[1]]) if p)
-        else:
-            parts.append(row)
+        else:  # a first column's line that runs into the gutter (an overfull display) ends before the second's
+            cut, reach = None, -math.inf
+            for i, g in enumerate(row):
+                if gutter is not None and g.bbox[0] >= gutter[1] - 0.5 and g.bbox[0] - reach >= 1.0 and \
+                        gutter[0] < reach < gutter[1]:
+                    cut = i
+                    break
+                reach = max(reach, g.bbox[2])
+            parts.extend([row[:cut], row[cut:]] if cut else [row])
     return _reading_order([_stacks(line) for row in _merge_scripts(parts, gutter) for line in _split(row)], gutter)
 
 
@@ -1271,8 +1278,8 @@ def _extent(glyphs):
 
 def _gutter(glyphs, cbox):
     """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left or right 6 pt of
-    the widest run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there,
-    at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
+    a run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there, at most 1 %
+    of all, plus 15 % of the median), the one fewest glyphs cross, with columns of lines on both sides."""
     if len(glyphs) < 200:
         return None
     lo, hi = (int(cbox[0] + f * (cbox[2] - cbox[0])) for f in (0.3, 0.7))
@@ -1291,14 +1298,15 @@ def _gutter(glyphs, cbox):
     for low, run in itertools.groupby(counts, key=lambda c: c <= ceiling):
         n = len(list(run))
         runs, i = runs + [(i, i + n)] * low, i + n
-    best = max(runs, key=lambda r: r[1] - r[0], default=None)
-    if best is None or best[1] - best[0] < 4:
+    runs = [r for r in runs if r[1] - r[0] >= 4]
+    if not runs:
         return None
-    # its left or its right 6 pt, whichever fewer glyphs cross: the first column may end ragged (a family's
-    # cases), the second column's lines may be indented (a list)
-    bands = [(lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5)),
-             (max(lo + best[0] + 0.5, lo + best[1] - 6.5), lo + best[1] - 0.5)]
-    band = min(bands, key=lambda b: sum(g.bbox[0] < b[1] and g.bbox[2] > b[0] for g in glyphs))
+    # the left or the right 6 pt of a run, whichever fewest glyphs cross (the widest run first): the first column
+    # may end ragged (a family's cases), the second column's lines may be indented (a list) or few (a last page)
+    bands = [(band, -(r[1] - r[0])) for r in runs for band in
+             ((lo + r[0] + 0.5, min(lo + r[1] - 0.5, lo + r[0] + 6.5)),
+              (max(lo + r[0] + 0.5, lo + r[1] - 6.5), lo + r[1] - 0.5))]
+    band = min(bands, key=lambda b: (sum(g.bbox[0] < b[0][1] and g.bbox[2] > b[0][0] for g in glyphs), b[1]))[0]
     left = [g for g in glyphs if g.bbox[2] <= band[0]]
     right = [g for g in glyphs if g.bbox[0] >= band[1]]
     # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
@@ -1323,9 +1331,13 @@ def _reading_order(lines, gutter):
 
     if not lines or gutter is None:
         return sorted(lines, key=lambda ln: (top(ln), min(g.bbox[0] for g in ln)))
-    left = [ln for ln in lines if _extent(ln)[2] <= gutter[0]]
-    right = [ln for ln in lines if _extent(ln)[0] >= gutter[1]]
-    crossing = [ln for ln in lines if _extent(ln)[2] > gutter[0] and _extent(ln)[0] < gutter[1]]
+    def side(ln):  # 0: the first column (it may run into the gutter), 1: the second, 2: across both
+        x0, _, x1, _ = _extent(ln)
+        return 1 if x0 >= gutter[1] else 0 if x1 <= gutter[0] or x0 < gutter[0] and x1 < gutter[1] else 2
+
+    left = [ln for ln in lines if side(ln) == 0]
+    right = [ln for ln in lines if side(ln) == 1]
+    crossing = [ln for ln in lines if side(ln) == 2]
     # two columns: full-width lines above both columns (title, abstract) first, those below last
     top_of_columns = min((top(ln) for ln in left + right), default=0.0)
     head = [ln for ln in crossing if top(ln) < top_of_columns]
