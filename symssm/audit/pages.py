@@ -836,11 +836,11 @@ def _covered_share(box, shapes, n=16):
 
 
 def _rows(glyphs):
-    """Upright glyphs grouped by baseline (within a third of their size), top row first, each left to right."""
+    """Upright glyphs grouped by baseline (within a third of the smaller size), top row first, each left to right."""
     rows = []
     for g in sorted(glyphs, key=lambda g: (-round(g.origin[1], 1), g.origin[0])):
         for row in rows[-6:]:
-            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) and row[0].size > 0:
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(min(row[0].size, g.size), 1.0) and row[0].size > 0:
                 row.append(g)
                 break
         else:
@@ -1290,18 +1290,19 @@ def _gutter(glyphs, cbox):
         a, b = max(lo, int(g.bbox[0])), min(hi, int(math.ceil(g.bbox[2])))
         for x in range(a, b + 1):
             counts[x - lo] += 1
-    floor = min(counts)
-    if floor > max(2, len(glyphs) // 100):
+    floor, lines = min(counts), _rows(glyphs)
+    if floor > max(2, min(len(glyphs) // 100, len(lines) // 10)):  # text lines cross a one-column page anywhere
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
     runs, i = [], 0
     for low, run in itertools.groupby(counts, key=lambda c: c <= ceiling):
         n = len(list(run))
         runs, i = runs + [(i, i + n)] * low, i + n
-    runs = [r for r in runs if r[1] - r[0] >= 4]
-    if not runs:
+    widest = max(runs, key=lambda r: r[1] - r[0], default=None)
+    if widest is None or widest[1] - widest[0] < 4:
         return None
-    # the left or the right 6 pt of a run, whichever fewest glyphs cross (the widest run first): the first column
+    runs = [widest] + [r for r in runs if r[1] - r[0] >= 8 and r != widest]  # a word gap is no gutter
+    # the left or the right 6 pt of a run (the widest, or 8 pt or more), whichever fewest glyphs cross: the first column
     # may end ragged (a family's cases), the second column's lines may be indented (a list) or few (a last page)
     bands = [(band, -(r[1] - r[0])) for r in runs for band in
              ((lo + r[0] + 0.5, min(lo + r[1] - 0.5, lo + r[0] + 6.5)),
@@ -1321,7 +1322,7 @@ def _gutter(glyphs, cbox):
         return None
     # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
     # leaves a band that most lines cross)
-    crossing = sum(len(row) for row in _rows(glyphs) if any(g.bbox[0] < band[1] and g.bbox[2] > band[0] for g in row))
+    crossing = sum(len(row) for row in lines if any(g.bbox[0] < band[1] and g.bbox[2] > band[0] for g in row))
     return band if crossing <= 0.5 * len(glyphs) else None
 
 
