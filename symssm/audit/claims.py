@@ -348,7 +348,7 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=N
     values, kind, counts at one length, {"headline", "family", "parameters", "N", "from"})`` of the verified
     certificates; ``fragments``: ``(first, end, system)`` of the shown ones (a proved or qualified number there
     is not listed); ``beside(glyph indices)``: what lies beside a sentence that names a system but has no number
-    read; ``numbered``: {the paper's number of a shown fragment ("1"): its system}.
+    read; ``numbered``: {the paper's number of a shown fragment ("1"): [(its printed name or None, its system)]}.
 
     The system a number is about: the one the sentence names, else the only one with the states it names
     ("with N = 4 states"), else the one whose number it cites ("Result 1"), else, for a sentence that opens
@@ -470,9 +470,17 @@ def _states_system(text, systems):
 
 
 def _referenced_system(text, numbered):
-    """The system of the shown theorem the sentence cites by its number ("Result 1"), or None."""
-    cited = {m.group(1) for m in _CITED.finditer(text)} & set(numbered)
-    return numbered[cited.pop()] if len(cited) == 1 else None
+    """The system of the shown theorem the sentence cites by its number ("Result 1"), or None: ``numbered``
+    maps a number to ``[(printed name or None, system)]``; a name ending with the cited word ("Certified result"
+    for "Result") is that theorem, else the only one whose name the paper chose."""
+    found = []
+    for m in _CITED.finditer(text):
+        word, options = m.group(0)[:m.start(1) - m.start()].strip().rstrip(".").lower(), numbered.get(m.group(1), [])
+        named = [s for name, s in options if name and name.lower().endswith(word)] if len(options) > 1 else \
+            [s for _, s in options]
+        named = named or [s for name, s in options if name is None]
+        found += named if len(named) == 1 else []
+    return found[0] if len({id(s) for s in found}) == 1 else None
 
 
 def _nearest_system(text, at, fragments):

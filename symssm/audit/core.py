@@ -123,6 +123,20 @@ def _writer(compiled, rel):
     return None if m.group(1) == f"symssm {_VERSION}" else m.group(1)
 
 
+def _theorem_name(compiled, rel):
+    """The printed name of a fragment's theorem ("Certified result"), or None when the paper defines its
+    environment (``--environment``)."""
+    import shlex
+    marker = parse_marker(_header(compiled, rel)[0]) if rel and _header(compiled, rel) else None
+    try:
+        words = shlex.split(marker[4]) if marker else []
+    except ValueError:
+        return None
+    if "--environment" in words:
+        return None
+    return words[words.index("--theorem-name") + 1] if "--theorem-name" in words[:-1] else "Certified result"
+
+
 def _regenerate(report, path, rel, compiled):
     """The command that writes the fragment ``rel`` again from its certificate, with the options it records."""
     import shlex
@@ -280,8 +294,11 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
     systems = [_system(d, path) for sha, (path, d) in data.items() if verdicts.get(sha, (None,))[0] == 0 and
                (d.get("system") or {}).get("name")]
     fragments = [(a, b, _system(data[sha][1], data[sha][0])) for a, b, sha in regions]
-    numbered = {c.number: _system(data[c.sha256][1], data[c.sha256][0]) for c in claims
-                if c.number and c.status == "verified" and c.what.endswith("fragment") and c.sha256 in data}
+    numbered = {}  # the paper's number of each shown fragment: [(its theorem's printed name or None, system)]
+    for c in claims:
+        if c.number and c.status == "verified" and c.what.endswith("fragment") and c.sha256 in data:
+            numbered.setdefault(c.number, []).append((_theorem_name(compiled, c.file), _system(data[c.sha256][1],
+                                                                                                data[c.sha256][0])))
     claims += [Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
                      box=pc.box, certificate=pc.certificate or None, order=pc.at)
                for pc in prose_claims(stream, covered, systems, fragments, lambda indices: _beside(
