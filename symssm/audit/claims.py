@@ -313,10 +313,18 @@ _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|Thm
 
 def _sentences(stream):
     """``[(text, [glyph index per character])]``: the pages' text with spaces, cut into sentences."""
-    chars, index = [], []
+    chars, index, previous = [], [], None
     for first, end in stream.lines:
         line = [g for _, g in stream.glyphs[first:end]]
         text = line_text(line)
+        size = Counter(round(g.size, 1) for g in line).most_common(1)[0][0] if line else 0.0
+        here = (stream.glyphs[first][0], size, line[0].origin[1] if line else 0.0)
+        if previous is not None and first not in stream.furniture and here[0] == previous[0] and chars and \
+                chars[-1] not in "\x00-" and (abs(size - previous[1]) > 0.12 * max(size, previous[1]) or
+                                              0 < previous[2] - here[2] > 2.5 * max(size, previous[1])):
+            chars.append("\x00")  # a title, a date, a heading or a caption ends where the type or spacing changes
+            index.append(first)
+        previous = here if first not in stream.furniture else previous
         idx = [min(first + n, end - 1) for n in accumulate((c != " " for c in text), initial=0)][:len(text)]
         if first in stream.furniture:  # a running head or page number: a sentence of its own; line numbers: none
             if any(g.role != "line number" for g in line):
@@ -334,7 +342,7 @@ def _sentences(stream):
     if len(text) != len(chars):  # a ligature or symbol that normalizes to several characters: keep offsets
         text = "".join(chars)
     out, start = [], 0
-    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(])|(?<=[.!?])(?=\d\s[A-Z])|\x00", text):
+    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(]|\d+(?:\.\d+)*\s+[A-Z])|(?<=[.!?])(?=\d\s[A-Z])|\x00", text):
         if _ABBREVIATION.search(text, max(0, m.start() - 8), m.start()):  # "(cf. Fig. 1) needs 3 heads"
             continue
         out.append((text[start:m.start()], index[start:m.start()]))
@@ -353,7 +361,7 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=N
     The system a number is about: the one the sentence names, else the only one with the states it names
     ("with N = 4 states"), else the one whose number it cites ("Result 1"), else, for a sentence that opens
     with "It", "This", "Its", "Such", ..., the shown theorem just before it."""
-    numbered = numbered or {}
+    numbered, starts = numbered or {}, [a for a, _ in stream.lines]
     out = []
     for text, index in _sentences(stream):
         found, sentence = numbers(text), " ".join(text.split())
@@ -368,6 +376,10 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=N
             if offset >= len(index) or index[offset] in covered:
                 continue
             page, glyph = stream.glyphs[index[offset]]
+            # the whole lines of the sentence on the number's page (a crop of them cuts no word)
+            box = _union_box([stream.glyphs[i][1].bbox for k in {bisect.bisect_right(starts, i) - 1 for i in index}
+                              for i in range(*stream.lines[k]) if stream.glyphs[i][0] == page and
+                              i not in stream.furniture]) or glyph.bbox
             lo = max(0, offset - 140)
             shown = sentence if len(sentence) <= 300 else \
                 ("..." if lo else "") + " ".join(text[lo:lo + 280].split()) + "..."
@@ -392,9 +404,14 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=N
                 else:
                     status = "contradicts"
                     detail = f"{name}: the certificate proves {quantity} {' or '.join(map(str, sorted(vals)))}, not {v}"
-            out.append(ProseClaim(status, quantity, str(value), shown, page, glyph.bbox, cert, detail,
-                                  index[offset]))
+            out.append(ProseClaim(status, quantity, str(value), shown, page, box, cert, detail, index[offset]))
     return out
+
+
+def _union_box(boxes):
+    """The box around ``boxes``, or None."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes)) if boxes else None
 
 
 _LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>|=)\s*(\d{1,6})\b(?![./]\d)|\b(?:length|lengths)\s+(?:of\s+)?"

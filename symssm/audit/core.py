@@ -300,7 +300,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
             numbered.setdefault(c.number, []).append((_theorem_name(compiled, c.file), _system(data[c.sha256][1],
                                                                                                 data[c.sha256][0])))
     claims += [Claim(pc.status, f"prose: {pc.quantity} {pc.value}".strip(), pc.sentence, pc.detail, page=pc.page,
-                     box=pc.box, certificate=pc.certificate or None, order=pc.at)
+                     box=pc.box, certificate=pc.certificate or None, order=pc.at, anchor=stream.glyphs[pc.at][1].origin)
                for pc in prose_claims(stream, covered, systems, fragments, lambda indices: _beside(
                    [Run(tuple(stream.glyphs[i] for i in indices), 0, 0)], pages), numbered)]
     for page in pages:  # images on pages with a theorem-like heading: the audit cannot read them

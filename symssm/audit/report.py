@@ -171,12 +171,14 @@ def run(args):
     if args.html:
         check_output_path(args.html, inputs=(args.paper,))
 
-    def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region and a margin, by PDFium
+    def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region (its whole sentence or theorem)
         with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
             for c in [c for c in report.claims if c.page is not None and c.box is not None]:
                 (x0, y0, x1, y1), path = c.box, os.path.join(tmp, f"crop-{c.order}.png")
                 with contextlib.suppress(InputError, OSError):
-                    render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
+                    # the claim's own lines, 4 pt either side and 1 pt above and below: no word of a neighbouring
+                    # column or line is cut in
+                    render_crop(pdf, c.page, (x0 - 4, y0 - 1, x1 + 4, y1 + 1), path, scale=2.0)
                     with open(path, "rb") as fh:
                         crops[c.order] = fh.read()
 
