@@ -65,7 +65,7 @@ def numbers(text):
             if m.start("v") in taken:
                 continue
             taken.add(m.start("v"))
-            before = re.split(r"[;:]", text[max(0, m.start() - 40):m.start("v")])[-1]  # this clause only
+            before = re.split(r"[;:]|\b(?:but|whereas|while)\b", text[max(0, m.start() - 40):m.start("v")])[-1]
             qualified = bool(_QUALIFIERS.search(before) or _COMPARED.search(before) or _DENIED.match(text, m.end()))
             out.append((quantity, m.group("v"), m.start("v"), qualified))
     out.sort(key=lambda t: t[2])
