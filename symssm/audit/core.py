@@ -355,12 +355,12 @@ def _system(d, path):
             return None
     system = d.get("system") or {}
     try:
-        family = bool(getattr(kinds.of(d), "family", False))
+        row = kinds.of(d)
     except InputError:
-        family = False
+        row = None
+    family = bool(getattr(row, "family", False))
     holds = d.get("holds_for") if isinstance(d.get("holds_for"), dict) else {}
-    count = d.get("head_count") if d.get("kind") == "head-count" else d.get("interaction_rank") \
-        if d.get("kind") == "interaction-rank" else None
+    count = d.get(row.count) if row is not None and row.count and not family else None
     about = {"headline": {count} if isinstance(count, int) else None, "from": holds.get("from", 1), "family": family,
              "parameters": system.get("parameters") or [], "N": system.get("N")}
     return (system.get("name") or "", _rel(path), values(d), d["kind"], at if "profile" in d else None, about)
