@@ -1313,11 +1313,10 @@ def _gutter(glyphs, cbox):
     # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
     # display) are not a second column
     rows = [len({round(g.origin[1]) for g in side}) for side in (left, right)]
-    starts = {}
-    for g in right:
-        starts[round(g.origin[1])] = min(g.bbox[0], starts.get(round(g.origin[1]), g.bbox[0]))
     # a short second column (a paper's last page) starts its lines flush at the band (a list indents them)
-    flush = sum(x <= band[1] + 24.0 for x in starts.values()) >= 0.8 * len(starts)
+    starts = [min(g.bbox[0] for g in side) for side in ([g for g in row if g.bbox[0] >= band[1]] for row in lines)
+              if len(side) >= 5]
+    flush = bool(starts) and sum(x <= band[1] + 24.0 for x in starts) >= 0.8 * len(starts)
     if min(len(left), len(right)) < 20 or min(rows) < 3 or min(rows) < 0.25 * max(rows) and not flush:
         return None
     # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
