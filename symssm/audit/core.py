@@ -265,7 +265,7 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                 covered.update(i for r in runs for i in range(r.start, r.end))
                 end = runs[-1].end
                 if st.tail:  # the proof's last sentence; else about a column of the proof
-                    tails = occurrences(stream, st.tail, end, end + 3 * PART_WINDOW)
+                    tails = occurrences(stream, st.tail, end, end + 20 * PART_WINDOW)  # a family's cases
                     end = tails[0].end if tails else end + PART_WINDOW // 2
                 regions.append((runs[0].start, end, sha))
                 shown.add(sha)
@@ -290,6 +290,9 @@ def _audit_pdf(report, pdf, folder, compiled, coq, say):
                    f"no certificate with SHA-256 {sha[:16]}... under {report.folder}", None)
         claims.append(Claim(row[0], f"{kind} {what}", row[1], row[2], file=rel, line=1,
                             certificate=row[3] and _rel(row[3]), sha256=sha, order=_LAST))
+    regions.sort()
+    regions = [(a, min(b, regions[k + 1][0]) if k + 1 < len(regions) else b, sha)  # up to the next theorem
+               for k, (a, b, sha) in enumerate(regions)]
     say("reading the prose")
     systems = [_system(d, path) for sha, (path, d) in data.items() if verdicts.get(sha, (None,))[0] == 0 and
                (d.get("system") or {}).get("name")]

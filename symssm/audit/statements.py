@@ -304,7 +304,9 @@ def _fragment(data, sha256):
     parts = [glyph_text(title)] + [t for t in map(_convert, [i.strip() for i in cases.split("\\item")[1:]] +
                                                   _sentences(last)) if t]  # a family's cases, each with its count
     proof = fragment[:fragment.rindex("\\end{proof}")] if "\\end{proof}" in fragment else ""
-    paragraphs = [p for p in proof.split("\n") if p.strip()]
+    # the proof's last sentence: of its last line that is not a list's \begin or \end (a family's last case)
+    paragraphs = [re.sub(r"^\\item(?:\[\])?\s*", "", p.strip()) for p in proof.split("\n")
+                  if p.strip() and not re.fullmatch(r"\\(?:begin|end)\{\w+\}(?:\\raggedright)?", p.strip())]
     tail = next(filter(None, map(_convert, reversed(_sentences(paragraphs[-1])))), None) if paragraphs else None
     # amsthm's proof head right after the theorem: nothing may come between
     segments = _segments(title, body) + ((("seq", "Proof."),) if proof else ())
