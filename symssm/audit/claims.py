@@ -481,7 +481,8 @@ _ANAPHOR = re.compile(r"^\W*(?:It|Its|This|These|Such|Hence|Thus|So|Therefore)\b
 
 def _states_system(text, systems):
     """The only certified system with the number of states the sentence names ("with N = 4 states"), or None."""
-    sizes = {int(NUMBER_WORDS.get((m.group(2) or "").lower(), m.group(1) or m.group(2))) for m in _STATES.finditer(text)}
+    sizes = {int(NUMBER_WORDS.get((m.group(2) or "").lower(), m.group(1) or m.group(2)))
+             for m in _STATES.finditer(text)}
     found = [e for e in systems if len(e) > 5 and e[5].get("N") in sizes]
     return found[0] if len(found) == 1 else None
 

@@ -269,7 +269,8 @@ def test_every_symbol_of_the_fragments_is_read():
     assert glyph_text(r"exactly $k_\varepsilon = 2$ heads, $\ell \ge 1$, $\Delta t$, $\mu \approx \rho$") == \
         "exactly kε = 2 heads, ℓ ≥ 1, Δ t, μ ≈ ρ"
     assert normalize("∆") == normalize("Δ")
-    assert display_order(r"\begin{enumerate}\item $k = 3$. \item[] In short: $k = 1$.\end{enumerate}") == "1k=3Inshortk=1"
+    items = r"\begin{enumerate}\item $k = 3$. \item[] In short: $k = 1$.\end{enumerate}"
+    assert display_order(items) == "1k=3Inshortk=1"
 
 
 def test_a_fraction_bar_groups_its_numerator_over_its_denominator():
