@@ -360,7 +360,7 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=N
 
     The system a number is about: the one the sentence names, else the only one with the states it names
     ("with N = 4 states"), else the one whose number it cites ("Result 1"), else, for a sentence that opens
-    with "It", "This", "Its", "Such", ..., the shown theorem just before it."""
+    with "It", "Its", "This", "These" or "Such", the shown theorem just before it."""
     numbered, starts = numbered or {}, [a for a, _ in stream.lines]
     out = []
     for text, index in _sentences(stream):
@@ -476,7 +476,7 @@ def _wrong_headline(text, offset, value, system):
 _STATES = re.compile(r"\bN\s*=\s*(\d{1,4})\b(?:\s*states?)?|\b(\d{1,4}|" + _WORDS + r")\s+states\b", re.I)
 _CITED = re.compile(r"\b(?:Certified result|Result|Theorem|Thm\.|Proposition|Prop\.|Lemma|Corollary)\s*"
                     r"(\d+(?:\.\d+)*)\b")
-_ANAPHOR = re.compile(r"^\W*(?:It|Its|This|These|Such|Hence|Thus|So|Therefore)\b")
+_ANAPHOR = re.compile(r"^\W*(?:It|Its|This|These|Such)\b")
 
 
 def _states_system(text, systems):
