@@ -361,3 +361,20 @@ def test_a_fragment_another_symssm_wrote_is_stale_with_the_command_that_regenera
     assert row["reason"].endswith("regenerate it with: symssm latex " + os.path.relpath(
         tmp_path / "paper" / "certs" / "rotation.json") + " --label thm:rotation -o " + os.path.relpath(target))
     assert any(c["status"] == "verified" and c["label"] == "thm:jordan" for c in report["claims"])
+
+
+def test_the_compile_prints_todays_date(tmp_path):
+    import datetime
+
+    from symssm.audit.compile import compile_paper
+    from symssm.audit.pages import line_text, read_pdf, text_lines
+
+    _tools()
+    paper = tmp_path / "p" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text("\\documentclass{article}\\begin{document}Written on \\today.\\end{document}\n")
+    (work := tmp_path / "work").mkdir()
+    before = datetime.datetime.now(datetime.timezone.utc)
+    (page,) = read_pdf(compile_paper(str(paper), str(work)).pdf, ink=False)
+    text = " ".join(line_text(line) for line in text_lines(page))
+    assert str(before.year) in text and "1970" not in text, text
