@@ -584,3 +584,23 @@ def test_rows_of_two_columns_on_one_baseline_stay_apart():
     assert sorted(len(r) for r in pages._merge_scripts([word(278, "Proof"), word(309, "gap")], gutter)) == [3, 5]
     across, sup = word(200, "Ld = CAB, reaching over the gutter"), word(262, "d", y=104, size=7)
     assert [len(r) for r in pages._merge_scripts([across, sup], gutter)] == [len(across) + 1]
+
+
+def test_line_numbers_after_a_column_are_read_apart():
+    # lineno's [right] and [switch]: numbers in the right margin, 10 pt after the column's right edge
+    from symssm.audit import pages
+
+    def number(text, y, x):
+        return [Glyph(c, "CMSS8", 5.0, (x + 3.0 * i, y, x + 3.0 * i + 2.5, y + 4.0), 0, (), (x + 3.0 * i, y), 3.0)
+                for i, c in enumerate(text)]
+
+    crop = (0.0, 0.0, 600.0, 800.0)
+    body = [g for i in range(30) for g in _row(700 - 12 * i, 50, 458) + number(str(i + 1), 700 - 12 * i, 470)]
+    body += _row(340, 50, 200) + number("31", 340, 470)  # a paragraph's last line, short
+    roles = pages._roles(tuple(body), crop)
+    numbers = [g for g in roles if g.role == "line number"]
+    assert len(numbers) == 9 + 2 * 22 and all(g.font == "CMSS8" for g in numbers)
+    assert all(g.role == "" for g in roles if g.font == "CMR10")
+    # digits that end the text itself (a year at the column's edge) stay text
+    text = [g for i in range(30) for g in _row(700 - 12 * i, 50, 458)] + number("2026", 340, 440)
+    assert all(g.role == "" for g in pages._roles(tuple(text), crop))
