@@ -3,7 +3,8 @@
 The paper (two columns, the audit fixtures' two fragments and sentence macro, prose filler from the
 ``lipsum`` package) is built with tests/fixtures/audit/build.py; the baseline compiles it as an author
 would (``pdflatex`` twice, no audit); then ``symssm audit PAPER.tex`` (its own compile in a confined copy,
-the pages read glyph by glyph with the PDFium check, the certificates re-checked, the report).
+the pages read glyph by glyph, each statement's lines and the prose lines compared pixel by pixel with PDFium
+in view and print mode, the certificates re-checked, the report).
 
     python benchmarks/bench_audit.py [--repeat 3] [--pages 10]
 

@@ -25,7 +25,7 @@ from ._version import __version__
 
 _EXPORTS = {
     "SSM": "sources.system",
-    "ssm": "sources.system",
+    "ssm": "sources.build",
     "lags": "exact.lags",
     "lag": "exact.lags",
     "head_count": "exact.headcount",

@@ -20,7 +20,7 @@ import os
 from .certificate import kinds
 from .certificate.envelope import check_envelope, verify
 from .formats.files import atomic_write
-from .formats.jsonio import dumps_canonical, load_strict
+from .formats.jsonio import dumps_canonical, load_strict, loads_strict
 
 __all__ = ["Certificate", "certify", "certify_checkpoint", "gradient_certificate", "check", "load_certificate", "to_latex",
            "verified"]
@@ -157,7 +157,9 @@ class Certificate:
         result = self._check(text)
         if not result.verified:
             raise CertificateError(f"the certificate does not verify, refusing to render it: {result.message}")
-        return _render_checked(self._data, digest=hashlib.sha256(text.encode("ascii")).hexdigest(), **options)
+        # rendered from the file's bytes (keys sorted), so the fragment reads as ``symssm latex CERT`` writes it
+        digest = hashlib.sha256(text.encode("ascii")).hexdigest()
+        return _render_checked(loads_strict(text, what="certificate"), digest=digest, **options)
 
     def _repr_markdown_(self):
         from .render.latex import render_markdown

@@ -44,6 +44,8 @@ _PATTERNS = [
     ("k", re.compile(r"(?<![\w\\(,_^])k\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
     # "H⋆ = 3", "H* = 3", "Hmin = 3": a minimal number of heads written as a symbol
     ("heads", re.compile(r"(?<![\w\\])H\s*(?:[⋆*∗]|min)\s*=\s*(?P<v>\d+)\b(?![./]\d)")),
+    # "a single head", "a single attention head" (not "single-head", an adjective of a layer)
+    ("heads", re.compile(r"\b(?P<v>single)\s+(?:attention\s+)?heads?\b", re.I)),
     ("decay rate", re.compile(r"\bdecay(?:s|ing)?\s+(?:rate|at\s+(?:a\s+)?rate)\s*(?:of\s+|is\s+|r\s*=\s*|=\s*|"
                               r"at most\s+|≤\s*)*(?P<v>\d+(?:[./]\d+)?)", re.I)),
 ]
@@ -51,6 +53,8 @@ _QUALIFIERS = re.compile(r"\b(?:not|no|never|cannot|can't|fail|fails|fewer|less|
                          r"above|than|beyond|instead|rather|except|exceed|exceeds|only if|if and only|under|over|"
                          r"single-head|bound|bounded)\b", re.I)
 _COMPARED = re.compile(r"[<>≤≥≠]\s*$")
+#: Words after a number in its clause that deny it ("a single head is not enough", "one head cannot").
+_DENIED = re.compile(r"[^,;:.!?]*?\b(?:not|n't|cannot|never|insufficient|too few|fails?|no longer)\b", re.I)
 
 
 def numbers(text):
@@ -61,8 +65,8 @@ def numbers(text):
             if m.start("v") in taken:
                 continue
             taken.add(m.start("v"))
-            before = re.split(r"[;:]", text[max(0, m.start() - 40):m.start("v")])[-1]  # this clause only
-            qualified = bool(_QUALIFIERS.search(before) or _COMPARED.search(before))
+            before = re.split(r"[;:]|\b(?:but|whereas|while)\b", text[max(0, m.start() - 40):m.start("v")])[-1]
+            qualified = bool(_QUALIFIERS.search(before) or _COMPARED.search(before) or _DENIED.match(text, m.end()))
             out.append((quantity, m.group("v"), m.start("v"), qualified))
     out.sort(key=lambda t: t[2])
     return out
@@ -117,10 +121,14 @@ class Stream:
                         chars.append(("\x01" if c == "-" and hyphen else c, i))
         self.text = "".join(c for c, _ in chars)
         self.where = [i for _, i in chars]
+        # thin horizontal rules (fraction bars): a display's numerator is read above its bar, in the bar's width
+        self.rules = {page.number: [d[1] for d in page.drawings if d[0] == "drawing" and
+                                    d[1][3] - d[1][1] <= 1.2 and d[1][2] - d[1][0] >= 2.0] for page in pages}
 
     def run(self, a, b):
-        first, last = self.where[a], self.where[b - 1]
-        return Run(tuple(self.glyphs[first:last + 1]), first, last + 1)
+        first, last = self.where[a], self.where[b - 1]  # furniture between (a page's line numbers) left out
+        return Run(tuple(g for i, g in enumerate(self.glyphs[first:last + 1], first) if i not in self.furniture),
+                   first, last + 1)
 
 
 def _pattern(text, fold_first=False):
@@ -177,13 +185,26 @@ def page_order(glyphs):
     def order(gl):
         if len(gl) < 2:
             return gl
-        for axis, gap in ((1, 0.0), (0, 1.5), (0, 0.0)):
+        for axis, gap in ((1, 0.0), (0, 4.5), (0, 0.0)):
             bands = _bands(gl, axis, gap, box)
             if len(bands) > 1:
                 return [g for band in bands for g in order(band)]
         return sorted(gl, key=lambda g: (box[id(g)][0], -box[id(g)][3]))
 
     return "".join(significant(g.char) for g in order(glyphs))
+
+
+_Rule = namedtuple("_Rule", "char bbox")
+
+
+def _rules_within(rules, glyphs):
+    """The rules inside the glyphs' extent, as glyphs without a character (a fraction's bar groups its
+    numerator with its denominator in :func:`page_order`)."""
+    if not rules or not glyphs:
+        return []
+    x0, y0 = min(g.bbox[0] for g in glyphs), min(g.bbox[1] for g in glyphs)
+    x1, y1 = max(g.bbox[2] for g in glyphs), max(g.bbox[3] for g in glyphs)
+    return [_Rule(" ", r) for r in rules if x0 - 1 <= r[0] and r[2] <= x1 + 1 and y0 <= r[1] and r[3] <= y1]
 
 
 def _displays_shown(stream, first, end, displays):
@@ -196,7 +217,8 @@ def _displays_shown(stream, first, end, displays):
                 for k in range(*lines[j]):
                     if k not in stream.furniture:
                         glyphs.setdefault(stream.glyphs[k][0], []).append(stream.glyphs[k][1])
-                got = "".join(page_order(gl) for _, gl in sorted(glyphs.items()))
+                got = "".join(page_order(gl + _rules_within(stream.rules.get(num, ()), gl))
+                              for num, gl in sorted(glyphs.items()))
                 if got == want or len(got) > len(want):
                     break
             if got == want:
@@ -248,7 +270,8 @@ def find_whole(stream, statement):
                 pos = hit.end()
                 continue
             following = segs[k + 1][1] if k + 1 < len(segs) else None
-            nxt = _pattern(following).search(text, pos, pos + 4000) if following else None
+            # the bag's own length and more (a family's cases can fill pages)
+            nxt = _pattern(following).search(text, pos, pos + 4000 + 2 * len(segment[1])) if following else None
             why = _bag_why(stream, pos, nxt, segment, following)
             if why:
                 break
@@ -290,10 +313,18 @@ _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|Thm
 
 def _sentences(stream):
     """``[(text, [glyph index per character])]``: the pages' text with spaces, cut into sentences."""
-    chars, index = [], []
+    chars, index, previous = [], [], None
     for first, end in stream.lines:
         line = [g for _, g in stream.glyphs[first:end]]
         text = line_text(line)
+        size = Counter(round(g.size, 1) for g in line).most_common(1)[0][0] if line else 0.0
+        here = (stream.glyphs[first][0], size, line[0].origin[1] if line else 0.0)
+        if previous is not None and first not in stream.furniture and here[0] == previous[0] and chars and \
+                chars[-1] not in "\x00-" and (abs(size - previous[1]) > 0.12 * max(size, previous[1]) or
+                                              0 < previous[2] - here[2] > 2.5 * max(size, previous[1])):
+            chars.append("\x00")  # a title, a date, a heading or a caption ends where the type or spacing changes
+            index.append(first)
+        previous = here if first not in stream.furniture else previous
         idx = [min(first + n, end - 1) for n in accumulate((c != " " for c in text), initial=0)][:len(text)]
         if first in stream.furniture:  # a running head or page number: a sentence of its own; line numbers: none
             if any(g.role != "line number" for g in line):
@@ -313,7 +344,7 @@ def _sentences(stream):
     if len(text) != len(chars):  # a ligature or symbol that normalizes to several characters: keep offsets
         text = "".join(chars)
     out, start = [], 0
-    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(])|(?<=[.!?])(?=\d\s[A-Z])|\x00", text):
+    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(]|\d+(?:\.\d+)*\s+[A-Z])|(?<=[.!?])(?=\d\s[A-Z])|\x00", text):
         if _ABBREVIATION.search(text, max(0, m.start() - 8), m.start()):  # "(cf. Fig. 1) needs 3 heads"
             continue
         out.append((text[start:m.start()], index[start:m.start()]))
@@ -322,11 +353,17 @@ def _sentences(stream):
     return out
 
 
-def prose_claims(stream, covered, systems, fragments=(), beside=None):
+def prose_claims(stream, covered, systems, fragments=(), beside=None, numbered=None):
     """Every number claim of the pages' prose outside the glyph indices ``covered``.  ``systems``: ``(name, path,
-    values, kind, counts at one length)`` of the verified certificates; ``fragments``: ``(first, end, system)``
-    of the shown ones (a proved or qualified number there is not listed); ``beside(glyph indices)``: what lies
-    beside a sentence that names a system but has no number read."""
+    values, kind, counts at one length, {"headline", "family", "parameters", "N", "from"})`` of the verified
+    certificates; ``fragments``: ``(first, end, system)`` of the shown ones (a proved or qualified number there
+    is not listed); ``beside(glyph indices)``: what lies beside a sentence that names a system but has no number
+    read; ``numbered``: {the paper's number of a shown fragment ("1"): [(its printed name or None, its system)]}.
+
+    The system a number is about: the one the sentence names, else the only one with the states it names
+    ("with N = 4 states"), else the one whose number it cites ("Result 1"), else, for a sentence that opens
+    with "It", "Its", "This", "These" or "Such", the shown theorem just before it."""
+    numbered, starts = numbered or {}, [a for a, _ in stream.lines]
     out = []
     for text, index in _sentences(stream):
         found, sentence = numbers(text), " ".join(text.split())
@@ -341,19 +378,26 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None):
             if offset >= len(index) or index[offset] in covered:
                 continue
             page, glyph = stream.glyphs[index[offset]]
+            # the whole lines of the sentence on the number's page (a crop of them cuts no word)
+            box = _union_box([stream.glyphs[i][1].bbox for k in {bisect.bisect_right(starts, i) - 1 for i in index}
+                              for i in range(*stream.lines[k]) if stream.glyphs[i][0] == page and
+                              i not in stream.furniture]) or glyph.bbox
             lo = max(0, offset - 140)
             shown = sentence if len(sentence) <= 300 else \
                 ("..." if lo else "") + " ".join(text[lo:lo + 280].split()) + "..."
             inside = next((f[2] for f in fragments if f[0] <= index[offset] < f[1]), None)
-            named = inside or _named_system(text, offset, systems)
-            v = int(NUMBER_WORDS.get(value.lower(), value)) if quantity != "decay rate" else None
+            named = inside or _named_system(text, offset, systems) or _states_system(text, systems) or \
+                _referenced_system(text, numbered) or _nearest_system(text, index[offset], fragments)
+            v = int(NUMBER_WORDS.get(value.lower(), 1 if value.lower() == "single" else value)) \
+                if quantity != "decay rate" else None
             if inside is not None and (qualified or (inside[2] is not None and v in inside[2])):
                 continue
             status, cert, detail = "unchecked", named[1] if named else "", ""
             if named and (qualified or v is None):
                 detail = "qualified; not compared" if qualified else "not compared"
             elif named:
-                name, vals, wrong = named[0], named[2], _wrong_lengths(text, offset, v, named)
+                name, vals = named[0], named[2]
+                wrong = _wrong_lengths(text, offset, v, named, quantity) or _wrong_headline(text, offset, v, named)
                 if vals is None:
                     detail = "not a count the certificate proves"
                 elif v in vals:
@@ -362,29 +406,110 @@ def prose_claims(stream, covered, systems, fragments=(), beside=None):
                 else:
                     status = "contradicts"
                     detail = f"{name}: the certificate proves {quantity} {' or '.join(map(str, sorted(vals)))}, not {v}"
-            out.append(ProseClaim(status, quantity, str(value), shown, page, glyph.bbox, cert, detail,
-                                  index[offset]))
+            out.append(ProseClaim(status, quantity, str(value), shown, page, box, cert, detail, index[offset]))
     return out
 
 
-_LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>)\s*(\d{1,6})\b(?![./]\d)")
+def _union_box(boxes):
+    """The box around ``boxes``, or None."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes)) if boxes else None
 
 
-def _wrong_lengths(text, offset, value, system):
-    """Why "``value`` for every n >= m" is not what the certificate proves (``system[4]``: counts at n), or ""."""
-    at = system[4] if len(system) > 4 else None
+_LENGTHS = re.compile(r"(?<![\w\\])n\s*(≥|>|=)\s*(\d{1,6})\b(?![./]\d)|\b(?:length|lengths)\s+(?:of\s+)?"
+                      r"(?:n\s*=\s*)?(\d{1,6})\b(?![./]\d)|\bk[a-z0-9⋆*]{0,4}\s*\(\s*(\d{1,6})\s*\)")
+
+
+def _clause(text, offset):
+    """The number's own clause: from the last ";", "(", ")", "while", "but", "and" before it to the next one."""
     lo = max(0, offset - 80)
     cuts = [0] + [c.end() for c in re.finditer(r"[;()]|\b(?:while|whereas|but|and)\b", text[lo:offset + 100])] + [10**6]
     start, end = max(c for c in cuts if c <= offset - lo), min(c for c in cuts if c > offset - lo)
-    m = _LENGTHS.search(text[lo + start:lo + end])  # a range in the number's own clause
+    return text[lo + start:lo + end]
+
+
+_AT_LENGTH = re.compile(r"k[a-z0-9⋆*]{0,4}\s*\(\s*(\d{1,6})\s*\)\s*=\s*$")
+
+
+def _wrong_lengths(text, offset, value, system, quantity="heads"):
+    """Why "``value`` for every n >= m" (or "at length m", "k(m) = value") is not what the certificate proves
+    (``system[4]``: counts at n), or ""."""
+    at = system[4] if len(system) > 4 else None
+    m = _AT_LENGTH.search(text, max(0, offset - 30), offset) or \
+        _LENGTHS.search(_clause(text, offset))  # a length or a range in the number's own clause
     if at is None or m is None:
         return ""
+    if m.re is _AT_LENGTH or m.group(1) is None or m.group(1) == "=":
+        n = int(m.group(1) if m.re is _AT_LENGTH else m.group(2) or m.group(3) or m.group(4))
+        got = at(n) if n >= 1 else None
+        return "" if got is None or got == {value} else \
+            f"the certificate proves k({n}) = {', '.join(map(str, sorted(got)))}, not {value}"
     low = int(m.group(2)) + (m.group(1) == ">")
     got, last = at(max(low, 1)), at(10**6)
     if got is None or last is None or got == {value} == last:
         return ""
     return (f"the certificate proves k({max(low, 1)}) = {', '.join(map(str, sorted(got)))}, so not {value} for every "
             f"n {m.group(1)} {m.group(2)}")
+
+
+_EVERY = re.compile(r"\b(?:for|at|in)\s+(?:every|all|each|any)\b|\b(?:always|whatever|regardless|uniformly)\b",
+                    re.I)
+
+
+def _wrong_headline(text, offset, value, system):
+    """Why a count stated without a length is not what the certificate proves for every length from the
+    certified one on (a family: for every parameter value when the sentence says "for every ..."), or ""."""
+    info = system[5] if len(system) > 5 else {}
+    if info.get("family"):
+        counts = sorted(system[2] or ())
+        if _EVERY.search(_clause(text, offset)) and counts and counts != [value]:
+            return (f"the certificate's cases prove {' or '.join(map(str, counts))} (not {value} for every parameter "
+                    "value)")
+        return ""
+    if _LENGTHS.search(_clause(text, offset)) or _AT_LENGTH.search(text, max(0, offset - 30), offset):
+        return ""
+    head = info.get("headline")
+    if not head or head == {value}:
+        return ""
+    return (f"the certificate proves {' or '.join(map(str, sorted(head)))} for every length n ≥ {info.get('from')}, "
+            f"so not {value} (the sentence names no length)")
+
+
+_STATES = re.compile(r"\bN\s*=\s*(\d{1,4})\b(?:\s*states?)?|\b(\d{1,4}|" + _WORDS + r")\s+states\b", re.I)
+_CITED = re.compile(r"\b(?:Certified result|Result|Theorem|Thm\.|Proposition|Prop\.|Lemma|Corollary)\s*"
+                    r"(\d+(?:\.\d+)*)\b")
+_ANAPHOR = re.compile(r"^\W*(?:It|Its|This|These|Such)\b")
+
+
+def _states_system(text, systems):
+    """The only certified system with the number of states the sentence names ("with N = 4 states"), or None."""
+    sizes = {int(NUMBER_WORDS.get((m.group(2) or "").lower(), m.group(1) or m.group(2)))
+             for m in _STATES.finditer(text)}
+    found = [e for e in systems if len(e) > 5 and e[5].get("N") in sizes]
+    return found[0] if len(found) == 1 else None
+
+
+def _referenced_system(text, numbered):
+    """The system of the shown theorem the sentence cites by its number ("Result 1"), or None: ``numbered``
+    maps a number to ``[(printed name or None, system)]``; a name ending with the cited word ("Certified result"
+    for "Result") is that theorem, else the only one whose name the paper chose."""
+    found = []
+    for m in _CITED.finditer(text):
+        word, options = m.group(0)[:m.start(1) - m.start()].strip().rstrip(".").lower(), numbered.get(m.group(1), [])
+        named = [s for name, s in options if name and name.lower().endswith(word)] if len(options) > 1 else \
+            [s for _, s in options]
+        named = named or [s for name, s in options if name is None]
+        found += named if len(named) == 1 else []
+    return found[0] if len({id(s) for s in found}) == 1 else None
+
+
+def _nearest_system(text, at, fragments):
+    """The system of the shown theorem just before a sentence that opens with "It", "This", ... (within a page
+    of glyphs), or None."""
+    if not _ANAPHOR.match(text):
+        return None
+    before = [f for f in fragments if f[1] <= at and at - f[1] < 4000]
+    return max(before, key=lambda f: f[1])[2] if before else None
 
 
 _CLAIM_WORDS = re.compile(r"\bheads?\b|\bk\s*\(|\binteraction rank|\bdecay", re.I)

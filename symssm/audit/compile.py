@@ -56,11 +56,12 @@ def _copy(src, dst):
             shutil.copyfile(path, os.path.join(dst, rel, name))
 
 
-def _run(argv, cwd, deadline, what):
-    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline."""
+def _run(argv, cwd, deadline, what, epoch=None):
+    """Run ``argv`` in its own process group; (return code, output).  Killed (with its children) at the deadline.
+    ``epoch``: the compile's time (seconds since 1970, UTC), the same for every run: ``\\today`` prints its date."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXMF", "TEXINPUTS", "BIBINPUTS", "BSTINPUTS"))}
-    env.update(openin_any="p", openout_any="p", shell_escape="f", LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="0",
-               FORCE_SOURCE_DATE="1")
+    env.update(openin_any="p", openout_any="p", shell_escape="f", LC_ALL="C.UTF-8",
+               SOURCE_DATE_EPOCH=str(int(time.time() if epoch is None else epoch)), FORCE_SOURCE_DATE="1")
     left = deadline - time.monotonic()
     if left <= 0:
         raise InputError(f"{what}: the compile passed its time limit")
@@ -132,10 +133,10 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
     stem = main[:-4] if main.endswith(".tex") else main
     argv = [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
             "-recorder", "-synctex=1", main]
-    say = progress or (lambda text: None)
+    say, epoch = progress or (lambda text: None), int(time.time())  # one date for every run (as the author's)
     for runs in itertools.count(1):
         say(f"{engine} run {runs}")
-        code, out = _run(argv, dst, start + seconds, main)
+        code, out = _run(argv, dst, start + seconds, main, epoch)
         log = read_text(os.path.join(dst, stem + ".log")) or out
         if code != 0 or not os.path.isfile(os.path.join(dst, stem + ".pdf")):
             err = first_error(log) or f"{engine} stopped with exit status {code} and no PDF"
@@ -146,7 +147,7 @@ def compile_paper(paper, workdir, *, engine="pdflatex", seconds=120.0, progress=
             if shutil.which(tool) is None:
                 raise InputError(f"the paper uses {tool}, which is not installed")
             say(tool)
-            bcode, bout = _run([tool, stem], dst, start + seconds, f"{tool} {stem}")
+            bcode, bout = _run([tool, stem], dst, start + seconds, f"{tool} {stem}", epoch)
             if bcode != 0 and tool == "biber" or bcode >= 2:
                 line = next((x for x in bout.splitlines() if "ERROR" in x or x.startswith("I ")), "")
                 raise InputError(f"the paper does not compile: {tool} failed: {line.strip()[:200]}")

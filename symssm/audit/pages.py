@@ -1,8 +1,8 @@
 """The pages of a PDF as a reader sees them: every painted glyph, what it is, and whether it can be seen.
 
-The one module of symssm that reads a PDF.  pdfminer.six runs each page's content stream through a small
-device recording every glyph (code, font, size, colour, render mode, paint order), drawing, image and
-annotation.  A glyph's identity comes from its font program's encoding (never the ``/ToUnicode`` text
+The module of symssm that reads a PDF's content streams (:mod:`symssm.audit.pixels` compares their
+renderings).  pdfminer.six runs each page's content stream through a small device recording every glyph
+(code, font, size, colour, render mode, paint order), drawing, image and annotation.  A glyph's identity comes from its font program's encoding (never the ``/ToUnicode`` text
 layer) and its outline is compared with TeX Live's (:mod:`symssm.audit.fonts`); each glyph carries the
 reasons a reader would not see it as itself, and a PDFium rendering must show the ink of its outline.
 
@@ -836,11 +836,11 @@ def _covered_share(box, shapes, n=16):
 
 
 def _rows(glyphs):
-    """Upright glyphs grouped by baseline (within a third of their size), top row first, each left to right."""
+    """Upright glyphs grouped by baseline (within a third of the smaller size), top row first, each left to right."""
     rows = []
     for g in sorted(glyphs, key=lambda g: (-round(g.origin[1], 1), g.origin[0])):
         for row in rows[-6:]:
-            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(row[0].size, g.size, 1.0) and row[0].size > 0:
+            if abs(row[0].origin[1] - g.origin[1]) <= 0.34 * max(min(row[0].size, g.size), 1.0) and row[0].size > 0:
                 row.append(g)
                 break
         else:
@@ -901,8 +901,53 @@ def _roles(glyphs, cbox):
             group = lead(row, edge, leading)
             numbers.update(id(g) for g in group)
             styles.update((g.font, round(g.size, 1)) for g in group)
+    for edge, limit in _right_edges(rows, gutter):  # lineno's right, switch and columnwise numbers after a column
+        for row in rows:
+            group = _trailing_number(row, edge, limit)
+            numbers.update(id(g) for g in group)
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
                  dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
+
+
+def _digits_at_end(row, before):
+    """The row's last glyphs before x = ``before`` when they are at most 5 digits (3 pt apart at most), 6 pt or more
+    after the glyph before them (or the whole row), else []."""
+    row = [g for g in row if g.bbox[2] <= before]
+    k = len(row)
+    while k > 0 and len(row) - k < 5 and row[k - 1].char.isdigit() and \
+            (k == len(row) or row[k].bbox[0] - row[k - 1].bbox[2] < 3):
+        k -= 1
+    if k == len(row):
+        return []
+    return row[k:] if k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0 else []
+
+
+def _right_edges(rows, gutter):
+    """``[(edge, limit)]``: each column's right edge (the rightmost end shared by three rows of 5 glyphs or
+    more, line numbers after it left out) and where the next column starts (or infinity)."""
+    sides = [(-math.inf, math.inf)] if gutter is None else [(-math.inf, gutter[0]), (gutter[1], math.inf)]
+    out = []
+    for lo, hi in sides:
+        ends = collections.Counter()
+        for row in rows:
+            side = [g for g in row if g.bbox[0] >= lo and g.bbox[2] <= hi]
+            tail = _digits_at_end(side, hi)
+            text = [g for g in side if g not in tail]
+            if len(text) >= 5:
+                ends[round(text[-1].bbox[2])] += 1
+        frequent = [k for k, c in ends.items() if c >= 3]
+        if frequent:
+            out.append((max(frequent), hi))
+    return out
+
+
+def _trailing_number(row, edge, limit):
+    """A line number after a column (lineno's ``right`` and ``switch``): at most 5 digits starting 4 pt or more
+    after the column's right ``edge``, 6 pt or more after the row's text, nothing else before ``limit``."""
+    group = _digits_at_end(row, limit)
+    if not group or group[0].bbox[0] < edge + 4.0 or group[-1].bbox[2] > edge + 30.0:
+        return []
+    return [] if any(edge + 3.0 < g.bbox[2] and g.bbox[0] < limit for g in row if g not in group) else group
 
 
 class _Renderer:
@@ -1165,8 +1210,15 @@ def _upright_lines(upright, cropbox):
         if gutter is not None and not any(g.bbox[0] < gutter[1] and g.bbox[2] > gutter[0] for g in row):
             parts.extend(p for p in ([g for g in row if g.bbox[2] <= gutter[0]],
                                      [g for g in row if g.bbox[0] >= gutter[1]]) if p)
-        else:
-            parts.append(row)
+        else:  # a first column's line that runs into the gutter (an overfull display) ends before the second's
+            cut, reach = None, -math.inf
+            for i, g in enumerate(row):
+                if gutter is not None and g.bbox[0] >= gutter[1] - 0.5 and g.bbox[0] - reach >= 1.0 and \
+                        gutter[0] < reach < gutter[1]:
+                    cut = i
+                    break
+                reach = max(reach, g.bbox[2])
+            parts.extend([row[:cut], row[cut:]] if cut else [row])
     return _reading_order([_stacks(line) for row in _merge_scripts(parts, gutter) for line in _split(row)], gutter)
 
 
@@ -1225,9 +1277,9 @@ def _extent(glyphs):
 
 
 def _gutter(glyphs, cbox):
-    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left 6 pt of
-    the widest run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there,
-    at most 1 % of all, plus 15 % of the median), with columns of lines on both sides."""
+    """The empty band between two columns, ``(x0, x1)``, or ``None`` for a one-column page: the left or right 6 pt of
+    a run (4 pt or more) of the middle 30-70 % of the page crossed by few glyphs (the fewest there, at most 1 %
+    of all, plus 15 % of the median), the one fewest glyphs cross, with columns of lines on both sides."""
     if len(glyphs) < 200:
         return None
     lo, hi = (int(cbox[0] + f * (cbox[2] - cbox[0])) for f in (0.3, 0.7))
@@ -1238,28 +1290,38 @@ def _gutter(glyphs, cbox):
         a, b = max(lo, int(g.bbox[0])), min(hi, int(math.ceil(g.bbox[2])))
         for x in range(a, b + 1):
             counts[x - lo] += 1
-    floor = min(counts)
-    if floor > max(2, len(glyphs) // 100):
+    floor, lines = min(counts), _rows(glyphs)
+    if floor > max(2, min(len(glyphs) // 100, len(lines) // 10)):  # text lines cross a one-column page anywhere
         return None
     ceiling = floor + max(2, 0.15 * sorted(counts)[len(counts) // 2])
     runs, i = [], 0
     for low, run in itertools.groupby(counts, key=lambda c: c <= ceiling):
         n = len(list(run))
         runs, i = runs + [(i, i + n)] * low, i + n
-    best = max(runs, key=lambda r: r[1] - r[0], default=None)
-    if best is None or best[1] - best[0] < 4:
+    widest = max(runs, key=lambda r: r[1] - r[0], default=None)
+    if widest is None or widest[1] - widest[0] < 4:
         return None
-    band = (lo + best[0] + 0.5, min(lo + best[1] - 0.5, lo + best[0] + 6.5))   # its left 6 pt at most
+    runs = [widest] + [r for r in runs if r[1] - r[0] >= 8 and r != widest]  # a word gap is no gutter
+    # the left or the right 6 pt of a run (the widest, or 8 pt or more), whichever fewest glyphs cross: the first column
+    # may end ragged (a family's cases), the second column's lines may be indented (a list) or few (a last page)
+    bands = [(band, -(r[1] - r[0])) for r in runs for band in
+             ((lo + r[0] + 0.5, min(lo + r[1] - 0.5, lo + r[0] + 6.5)),
+              (max(lo + r[0] + 0.5, lo + r[1] - 6.5), lo + r[1] - 0.5))]
+    band = min(bands, key=lambda b: (sum(g.bbox[0] < b[0][1] and g.bbox[2] > b[0][0] for g in glyphs), b[1]))[0]
     left = [g for g in glyphs if g.bbox[2] <= band[0]]
     right = [g for g in glyphs if g.bbox[0] >= band[1]]
     # both columns hold lines: a few long lines reaching past the middle of a wide page (a poster's
     # display) are not a second column
     rows = [len({round(g.origin[1]) for g in side}) for side in (left, right)]
-    if min(len(left), len(right)) < 20 or min(rows) < max(3, 0.25 * max(rows)):
+    # a short second column (a paper's last page) starts its lines flush at the band (a list indents them)
+    starts = [min(g.bbox[0] for g in side) for side in ([g for g in row if g.bbox[0] >= band[1]] for row in lines)
+              if len(side) >= 5]
+    flush = bool(starts) and sum(x <= band[1] + 24.0 for x in starts) >= 0.8 * len(starts)
+    if min(len(left), len(right)) < 20 or min(rows) < 3 or min(rows) < 0.25 * max(rows) and not flush:
         return None
     # lines crossing the band hold at most half of the glyphs (one-column text whose word spaces line up
     # leaves a band that most lines cross)
-    crossing = sum(len(row) for row in _rows(glyphs) if any(g.bbox[0] < band[1] and g.bbox[2] > band[0] for g in row))
+    crossing = sum(len(row) for row in lines if any(g.bbox[0] < band[1] and g.bbox[2] > band[0] for g in row))
     return band if crossing <= 0.5 * len(glyphs) else None
 
 
@@ -1269,9 +1331,13 @@ def _reading_order(lines, gutter):
 
     if not lines or gutter is None:
         return sorted(lines, key=lambda ln: (top(ln), min(g.bbox[0] for g in ln)))
-    left = [ln for ln in lines if _extent(ln)[2] <= gutter[0]]
-    right = [ln for ln in lines if _extent(ln)[0] >= gutter[1]]
-    crossing = [ln for ln in lines if _extent(ln)[2] > gutter[0] and _extent(ln)[0] < gutter[1]]
+    def side(ln):  # 0: the first column (it may run into the gutter), 1: the second, 2: across both
+        x0, _, x1, _ = _extent(ln)
+        return 1 if x0 >= gutter[1] else 0 if x1 <= gutter[0] or x0 < gutter[0] and x1 < gutter[1] else 2
+
+    left = [ln for ln in lines if side(ln) == 0]
+    right = [ln for ln in lines if side(ln) == 1]
+    crossing = [ln for ln in lines if side(ln) == 2]
     # two columns: full-width lines above both columns (title, abstract) first, those below last
     top_of_columns = min((top(ln) for ln in left + right), default=0.0)
     head = [ln for ln in crossing if top(ln) < top_of_columns]

@@ -77,6 +77,7 @@ def to_json(report):
 
 
 _COLOURS = {**dict.fromkeys(FAILING, ("#f8c0c0", "#7a0000")), "changed": ("#ead8f5", "#5a1f80"),
+            "stale": ("#fde2c4", "#7a3a00"),
             "missing-certificate": ("#f8d0d0", "#8a1010"), "verified": ("#d8f0d8", "#1a5e1a"),
             "kernel-checked": ("#b8e6c2", "#0d4a1f"), "unchecked": ("#fff6c8", "#6a5500"),
             "consistent": ("#eef6d8", "#3f5a00"), "unused": ("#e4e4e4", "#404040")}
@@ -126,7 +127,8 @@ def to_html(report, crops=None):
         out += ["<h2>Notes</h2>", '<ul id="notes">'] + [f"<li>{_e(n)}</li>" for n in report.notes] + ["</ul>"]
     out += ['<p class="muted">Written by symssm audit. VERIFIED: the statement the certificate proves (re-checked by '
             "the independent checker) is painted on the page, every glyph visible as itself. HIDDEN, NOT SHOWN, "
-            "CHANGED, MISSING CERTIFICATE, FAILS CHECK and CONTRADICTS CERTIFICATE fail the audit. UNCHECKED and "
+            "CHANGED, MISSING CERTIFICATE, FAILS CHECK, CONTRADICTS CERTIFICATE and STALE (a fragment another "
+            "symssm version wrote: regenerate it with the command given) fail the audit. UNCHECKED and "
             "CONSISTENT (prose and images, listed, not decided) and UNUSED certificates fail it only with "
             "--strict. See docs/latex.md.</p>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
@@ -169,12 +171,14 @@ def run(args):
     if args.html:
         check_output_path(args.html, inputs=(args.paper,))
 
-    def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region and a margin, by PDFium
+    def keep(report, pdf):  # {claim number: PNG bytes} of each claim's page region (its whole sentence or theorem)
         with tempfile.TemporaryDirectory(prefix="symssm-crops-") as tmp:
             for c in [c for c in report.claims if c.page is not None and c.box is not None]:
                 (x0, y0, x1, y1), path = c.box, os.path.join(tmp, f"crop-{c.order}.png")
                 with contextlib.suppress(InputError, OSError):
-                    render_crop(pdf, c.page, (x0 - 30, y0 - 20, max(x1, x0 + 120) + 30, y1 + 20), path, scale=2.0)
+                    # the claim's own lines, 4 pt either side and 1 pt above and below: no word of a neighbouring
+                    # column or line is cut in
+                    render_crop(pdf, c.page, (x0 - 4, y0 - 1, x1 + 4, y1 + 1), path, scale=2.0)
                     with open(path, "rb") as fh:
                         crops[c.order] = fh.read()
 

@@ -60,8 +60,23 @@ _SYMBOLS = {
     "ell": "ℓ", "tau": "τ", "eta": "η", "pmod": "mod", "bmod": "mod", "symssmspan": "span", "lvert": "|",
     "rvert": "|", "prime": "'", "sqrt": "√",
     "arctan": "arctan", "chi": "χ", "det": "det", "dim": "dim", " ": " ", "#": "#", "{": "{", "}": "}", "%": "%",
-    "&": "&", "_": "_", "$": "$", **dict.fromkeys(["quad", "qquad", "allowbreak", "emergencystretch", "hangindent",
-                                                  "hangafter", "relax", ",", ";", ":", "!", "nobreak"], ""),
+    "&": "&", "_": "_", "$": "$", "varepsilon": "ε", "epsilon": "ϵ", "vartheta": "ϑ", "varphi": "φ", "phi": "ϕ",
+    "varrho": "ϱ", "varsigma": "ς", "ell": "ℓ", "approx": "≈", "succ": "≻", "prec": "≺", "preceq": "⪯",
+    "succeq": "⪰", "prod": "∏", "min": "min", "max": "max", "exp": "exp", "log": "log", "langle": "⟨",
+    "rangle": "⟩", "neg": "¬", "subseteq": "⊆", "setminus": "∖", "circ": "∘", "otimes": "⊗", "equiv": "≡",
+    "mapsto": "↦", "forall": "∀", "exists": "∃", "emptyset": "∅", "ll": "≪", "gg": "≫", "lfloor": "⌊",
+    "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "Re": "ℜ", "Im": "ℑ", "sup": "sup", "inf": "inf", "lim": "lim",
+    "sin": "sin", "cos": "cos", "tr": "tr", "rank": "rank", "diag": "diag",
+    **{g: chr(c) for g, c in zip("alpha beta gamma delta varepsilon zeta eta theta iota kappa lambda mu nu xi o pi "
+                                 "rho varsigma sigma tau upsilon varphi chi psi omega".split(), range(0x3b1, 0x3ca))
+       if g != "o"},
+    **{g: chr(c) for g, c in zip("Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega".split(),
+                                 (0x393, 0x394, 0x398, 0x39b, 0x39e, 0x3a0, 0x3a3, 0x3a5, 0x3a6, 0x3a8, 0x3a9))},
+    **dict.fromkeys(["tilde", "hat", "bar", "widetilde", "widehat", "overline", "vec", "dot", "ddot", "check",
+                     "breve", "acute", "grave", "boldsymbol", "mathbf", "mathsf", "textrm", "textsf", "textup",
+                     "mathsf"]),
+    **dict.fromkeys(["quad", "qquad", "allowbreak", "emergencystretch", "hangindent", "hangafter", "relax", ",",
+                     ";", ":", "!", "nobreak"], ""),
     **dict.fromkeys(["mathrm", "mathbb", "texttt", "emph", "textbf", "textit", "mathit", "operatorname",
                      "ensuremath", "text", "mathcal", "mbox"])}
 #: Characters that a TeX font draws differently from the source text.
@@ -105,7 +120,7 @@ def glyph_text(tex):
 
 _FOLD = {"’": "'", "‘": "'", "′": "'", "−": "-", "–": "--", "—": "---", "‐": "-", "“": "''", "”": "''",
          "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "∥": "‖", "⩽": "≤", "⩾": "≥", "ℚ": "Q", "ℂ": "C",
-         "ℝ": "R", "ℕ": "N", "ℤ": "Z", "…": "...", "⋅": "·", "∶": ":"}
+         "ℝ": "R", "ℕ": "N", "ℤ": "Z", "…": "...", "⋅": "·", "∶": ":", "∆": "Δ", "µ": "μ"}
 
 
 def normalize(text):
@@ -225,6 +240,9 @@ def display_order(tex):
         if t in _SKIPPED:  # a delimiter's size, a label, a space
             argument()
             return ""
+        if t == "\\item" and tokens and tokens[0] == "[":  # a label of its own ("\\item[]": none)
+            take()
+            return "".join(atom(x) for x in iter(take, "]"))
         if t == "\\item":  # an enumerate's number
             items[0] += 1
             return str(items[0])
@@ -290,7 +308,9 @@ def _fragment(data, sha256):
     parts = [glyph_text(title)] + [t for t in map(_convert, [i.strip() for i in cases.split("\\item")[1:]] +
                                                   _sentences(last)) if t]  # a family's cases, each with its count
     proof = fragment[:fragment.rindex("\\end{proof}")] if "\\end{proof}" in fragment else ""
-    paragraphs = [p for p in proof.split("\n") if p.strip()]
+    # the proof's last sentence: of its last line that is not a list's \begin or \end (a family's last case)
+    paragraphs = [re.sub(r"^\\item(?:\[\])?\s*", "", p.strip()) for p in proof.split("\n")
+                  if p.strip() and not re.fullmatch(r"\\(?:begin|end)\{\w+\}(?:\\raggedright)?", p.strip())]
     tail = next(filter(None, map(_convert, reversed(_sentences(paragraphs[-1])))), None) if paragraphs else None
     # amsthm's proof head right after the theorem: nothing may come between
     segments = _segments(title, body) + ((("seq", "Proof."),) if proof else ())

@@ -19,7 +19,7 @@ from math import lcm
 
 from .._version import __version__
 from ..errors import CertificateError
-from ..exact.gaussian import gaussian_lags, gaussian_modular_witness, gaussian_witness
+from ..exact.gaussian import MAX_EXACT_N, gaussian_lags, gaussian_modular_witness, gaussian_witness
 from ..exact.primes import witness_primes
 from ..formats.gaussian import Gaussian, format_gaussian
 from ..formats.limits import check_n
@@ -69,8 +69,6 @@ def _check_cost(system):
                          f"{MAX_GAUSSIAN_LAG_BITS}; {work} word-weighted products, limit {MAX_GAUSSIAN_WORK})")
 
 
-#: Largest state dimension certified by exact elimination over Q(i) (method "auto" switches to modular above).
-MAX_EXACT_N = 64
 
 
 def gaussian_data(system, n=None, *, method="auto"):

@@ -121,15 +121,24 @@ def add_coq(p):
     p.add_argument("certificate", metavar="CERT", help="a head-count certificate of a real system")
     p.add_argument("--route", choices=("auto", "exact", "reflect"), default="auto",
                    help="exact: binary integers, N <= 8, p m <= 16; reflect: primitive integers modulo a prime, "
-                        "N <= 64, p m <= 256; auto (default): exact within its limits")
-    add_out(p, "folder for the Coq project (created if missing)", required=True)
+                        "N <= 64, p m <= 256; auto (default): the route of lower estimated cost (docs/formal.md)")
+    add_out(p, "folder for the Coq project (created if missing)")
+    p.add_argument("--check", metavar="DIR", help="instead of writing a project: say whether the project in DIR "
+                   "states this certificate's system and claim (exit 0 it does, 1 it does not, 2 unreadable)")
 
 
 def run_coq(args):
     from ..api import load_certificate
+    from ..errors import UsageError
     from ..formats.files import atomic_write
     from ..render.coq import coq_project
 
+    if args.check is not None:
+        if args.output is not None:
+            raise UsageError("symssm coq takes --out DIR (write a project) or --check DIR (compare one), not both")
+        return _check_coq(args)
+    if args.output is None:
+        raise UsageError("symssm coq needs --out DIR, the folder to write the project into (or --check DIR)")
     out = args.output
     if os.path.exists(out) and not os.path.isdir(out):
         raise OutputError(f"cannot write the Coq project into {safe(out)}: it is not a folder")
@@ -142,3 +151,15 @@ def run_coq(args):
           f"(theorem symssm_head_count: k = {cert['head_count']})")
     print(f"build it with: cd {safe(out)} && coq_makefile -f _CoqProject -o Makefile && make")
     return 0
+
+
+def _check_coq(args):
+    from ..api import load_certificate
+    from ..render.coq import verified_head_count
+    from ..render.coqcheck import check_project
+
+    cert = load_certificate(args.certificate)
+    verified_head_count(cert)  # a certificate of another kind: exit 2; one that does not verify: exit 1
+    code, message = check_project(args.check, cert.data)
+    print(f"{safe(args.check)}: {safe(message)}")
+    return code

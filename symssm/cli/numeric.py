@@ -38,10 +38,11 @@ def add_model(p):
                         "weights (Hugging Face or state-spaces/mamba layout)")
     add_length(p, "1024")
     p.add_argument("--tokens", metavar="IDS", type=token_ids, default=None,
-                   help="token ids, comma-separated: the selective layers (Mamba, Mamba-2) are evaluated on their "
-                        "embeddings (default: a seeded standard-normal hidden state)")
+                   help="token ids, comma-separated: the selective layers (Mamba, Mamba-2) and the linear-recurrence "
+                        "layers are evaluated on their embeddings (default: a seeded standard-normal hidden state)")
     p.add_argument("--input-length", metavar="L", type=input_length, default=None,
-                   help="tokens of the seeded synthetic input (default 32)")
+                   help="tokens of the seeded synthetic input (default 32); a linear-recurrence layer's blocks take "
+                        "L(L+1)/2 x d_model^2 floats, so wide layers need a short input")
     add_tolerances(p, certified=True)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--plot", metavar="FIGURE",

@@ -61,7 +61,8 @@ COMMANDS = (
             "listed (exit 0 only when every included certified statement is shown and nothing fails)",
             "certificates:add_audit", "certificates:run_audit"),
     Command("coq", "re-prove a (verified) head-count certificate in Coq/mathcomp: write a Coq project whose theorem "
-            "symssm_head_count states the head count (N <= 64, p m <= 256)", "certificates:add_coq", "certificates:run_coq"),
+            "symssm_head_count states the head count (N <= 64, p m <= 256); --check DIR says whether a project "
+            "states the certificate's system and claim", "certificates:add_coq", "certificates:run_coq"),
     Command("gradient", "certify gradient decay (SSM) against a gradient highway (attention)", "certify:add_gradient",
             "certify:run_gradient"),
     Command("numeric", "numerical head count and H-head error curve (floats; not a certificate)", "numeric:add_numeric",

@@ -20,7 +20,10 @@ from math import lcm
 from ..formats.gaussian import Gaussian
 
 __all__ = ["gaussian_lags", "gaussian_lags_pure", "gaussian_witness", "gaussian_modular_witness", "sqrt_minus_one",
-           "gaussian_residue_codes"]
+           "gaussian_residue_codes", "witness_lags", "MAX_EXACT_N"]
+
+#: Largest N of the exact elimination over Q(i); larger systems take a modular witness.
+MAX_EXACT_N = 64
 
 _ZERO = Gaussian(0)
 
@@ -274,3 +277,52 @@ def gaussian_modular_witness(system):
         return {"prime": prime, "i_mod_p": j, "lags": pivots, "positions": [divmod(t, system.m) for t in positions],
                 "determinant_mod_p": det}
     return None  # pragma: no cover - the prime list is long
+
+
+def witness_lags(system, method="auto"):
+    """The witness lags of a complex system's head-count profile, as ``symssm certify`` finds them.
+
+    ``k(n)`` is the number of witness lags below ``n``.  ``"exact"``: elimination over Q(i)
+    (``N <= 64``); ``"modular"``: a witness modulo a prime ``P = 1 mod 4``, which exists when the
+    first ``p m`` lags are independent; ``"auto"``: exact up to ``N = 64``, modular above (and
+    exact where no modular witness exists, within the exact limit).
+
+    Parameters
+    ----------
+    system : ComplexSSM
+    method : {"auto", "exact", "modular"}
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    InputError
+        If ``method`` is ``"modular"`` and no modular witness exists.
+    LimitError
+        If ``N > 64`` and no modular witness exists, or ``method`` is ``"exact"`` with ``N > 64``.
+
+    Examples
+    --------
+    >>> from symssm.sources.complex_system import complex_ssm
+    >>> witness_lags(complex_ssm([["i", 0], [0, "-i"]], [[1], [1]], [[1, 0], [0, 1]]))
+    (0, 1)
+    """
+    from ..errors import InputError, LimitError
+
+    if method == "modular" or (method == "auto" and system.N > MAX_EXACT_N):
+        w = gaussian_modular_witness(system)
+        if w is not None:
+            return tuple(w["lags"])
+        if system.N > MAX_EXACT_N:
+            raise LimitError(f"this complex system (N = {system.N}) has no modular witness: its first p*m = "
+                             f"{system.p * system.m} lags are not independent, so its proof needs exact coefficients "
+                             f"over Q(i), which symssm computes up to N = {MAX_EXACT_N}")
+        if method == "modular":
+            raise InputError("this complex system has no modular witness (its first p*m lags are not independent); "
+                             "use method 'exact'")
+    if system.N > MAX_EXACT_N:
+        raise LimitError(f"exact elimination over Q(i) is limited to N = {MAX_EXACT_N}; got N = {system.N} "
+                         "(method 'modular' or 'auto')")
+    return tuple(gaussian_witness(system)["lags"])

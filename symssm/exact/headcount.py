@@ -196,9 +196,24 @@ def check_method(method):
 
 
 def _check_system(system):
+    if type(system).__name__ == "ComplexSSM":
+        raise InputError("find_witness takes a system over Q; for a complex system use head_count, profile or "
+                         "certify (the certificate carries its witness over Q(i))")
     if not isinstance(system, SSM):
         raise InputError(f"expected an SSM (build one with symssm.ssm), got {type(system).__name__}")
     return system
+
+
+def _complex_profile(system, method):
+    """The profile of a complex system (over Q(i)), or None for a system of another type."""
+    from ..sources.complex_system import ComplexSSM
+
+    if not isinstance(system, ComplexSSM):
+        return None
+    from .gaussian import witness_lags
+
+    check_method(method)
+    return Profile(witness_lags(system, method))
 
 
 def _mod_rows(stack, lags, prime):
@@ -385,7 +400,8 @@ def head_count(system, n, *, method="auto"):
 
     Parameters
     ----------
-    system : SSM
+    system : SSM or ComplexSSM
+        A system over Q, or over Q(i) (then ``k(n)`` is the dimension over C, as ``symssm certify`` proves it).
     n : int
         Sequence length, any non-negative integer (``10**18`` is as cheap as 10).
     method : {"auto", "exact", "modular"}
@@ -408,6 +424,9 @@ def head_count(system, n, *, method="auto"):
     [0, 1, 1, 2, 2, 2]
     """
     check_n(n)
+    complex_profile = _complex_profile(system, method)
+    if complex_profile is not None:
+        return complex_profile(n)
     return find_witness(system, method=method).head_count(n)
 
 
@@ -416,8 +435,8 @@ def profile(system, *, method="auto"):
 
     Parameters
     ----------
-    system : SSM
-        A time-invariant system.
+    system : SSM or ComplexSSM
+        A time-invariant system over Q or over Q(i).
     method : {"auto", "exact", "modular"}
         How the witness is found.
 
@@ -436,4 +455,7 @@ def profile(system, *, method="auto"):
     >>> profile(ssm([[0, 0], [1, 0]], [[1], [0]], [[0, 1]]))
     Profile(k(1..2) = 0, 1; k(n) = 1 for every n >= 2)
     """
+    complex_profile = _complex_profile(system, method)
+    if complex_profile is not None:
+        return complex_profile
     return find_witness(system, method=method).profile()

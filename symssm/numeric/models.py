@@ -12,6 +12,9 @@ is at most tau (docs/numeric.md) -- the quantity the certified eps-head count br
 - Mamba (Mamba-1 and Mamba-2): B, C and the step depend on the input, so there is no lag operator; reported
   instead is the numerical **interaction rank** of the selective scan's operator ``W_ij`` on a seeded input of
   :data:`MAMBA_TOKENS` tokens, with its best H-head error curve (docs/framework.md).
+- Linear-recurrence layers (Gated DeltaNet, KDA, DeltaNet, GLA, RetNet, RWKV-6/7, mLSTM) in a model report: read
+  by :func:`~symssm.sources.recurrent_checkpoints.recurrent_layer` as their layer kinds on the report's input;
+  the numerical interaction rank of the whole layer's blocks ``W_ij(X)`` (:func:`analyse_model`).
 
 Examples
 --------
@@ -34,7 +37,8 @@ from .modal import choose_modal_method, modal_form, modal_lags, stack_singular_v
 
 __all__ = ["s4d_kernel", "analyse_layer", "analyse_checkpoint", "layer_modal_form", "plan_checkpoint",
            "analyse_model", "mamba1_forward", "mamba2_forward", "hankel_singular_values", "attention_bound",
-           "highway_summary", "ModelInput", "MAMBA_TOKENS", "LABELS"]
+           "highway_summary", "ModelInput", "MAMBA_TOKENS", "LABELS", "recurrent_cost", "MAX_RECURRENT_ENTRIES",
+           "MAX_RECURRENT_PARAMETERS", "MAMBA3_REASON"]
 
 #: Tokens of the seeded input on which a Mamba layer's interaction operator is formed.
 MAMBA_TOKENS = 32
@@ -414,6 +418,13 @@ def _mamba(layer, n, tolerance, lag_rank_tol, out):
 
 # ---------------------------------------------------------------- whole models: every layer, read one at a time
 
+#: Why a Mamba-3 layer (state-spaces/mamba ``mamba3.py``) is listed, not analysed.
+MAMBA3_REASON = ("Mamba-3 (no A_log): its decay A_t = -softplus(dd_A_t), clamped, comes from the input; its "
+                 "trapezoidal rule puts two consecutive tokens' inputs into each state update (a gate trap_t from "
+                 "in_proj); and its data-dependent rotation of B and C (angles from in_proj, accumulated with the "
+                 "step) makes the state complex. No layer kind of the framework has this recurrence, and the "
+                 "reference computes it only in fused kernels (mamba3_siso_combined, mamba3_mimo), so no operator "
+                 "is read; the layer is listed with its sizes")
 #: Relative threshold of the numerical rank of an attention head's value map W_O^h W_V^h (float32 weights).
 VALUE_RANK_RTOL = 1e-6
 #: The seed of the synthetic input (a standard-normal hidden state per token).
@@ -447,8 +458,10 @@ def _causal_conv(x, weight, bias):
 
 
 class ModelInput:
-    """The input every selective layer is evaluated on: the token ids through the model's embedding, or a seeded
-    standard-normal hidden state (seed :data:`INPUT_SEED`), ``length`` tokens; each layer applies its own pre-norm.
+    """The one input every selective and linear-recurrence layer is evaluated on: the token ids through the model's
+    embedding, or the seeded standard-normal hidden state
+    :func:`~symssm.sources.recurrent_checkpoints.seeded_input` ``(length, width, INPUT_SEED)``; each layer applies
+    its own pre-norm.
 
     Raises
     ------
@@ -474,8 +487,8 @@ class ModelInput:
     def describe(self):
         if self.tokens is not None:
             return {"kind": "tokens", "tokens": self.tokens, "through": self.embedding.name,
-                    "note": "each layer sees these tokens' embeddings after its own pre-norm (not the residual "
-                            "stream of the layers before it)"}
+                    "note": "each selective and linear-recurrence layer sees these tokens' embeddings after its "
+                            "own pre-norm (not the residual stream of the layers before it)"}
         return {"kind": "synthetic", "tokens": self.length, "seed": INPUT_SEED,
                 "note": f"a standard-normal hidden state of {self.length} tokens (numpy default_rng({INPUT_SEED})) "
                         "after each layer's own pre-norm"}
@@ -486,7 +499,9 @@ class ModelInput:
                 raise InputError(f"the embedding has width {self.hidden.shape[1]}, the layer reads {width}")
             return self.hidden
         if width not in self._cache:
-            self._cache[width] = np.random.default_rng(INPUT_SEED).standard_normal((self.length, width))
+            from ..sources.recurrent_checkpoints import seeded_input
+
+            self._cache[width] = seeded_input(self.length, width, INPUT_SEED)
         return self._cache[width]
 
 
@@ -494,19 +509,26 @@ def _eps(config):
     from ..sources.architectures import config_value
 
     return float(config_value(config, "rms_norm_eps", "layer_norm_epsilon", "norm_epsilon", "layer_norm_eps",
-                              default=1e-5))
+                              "norm_eps", default=1e-5))
 
 
 _PRE_NORMS = ("input_layernorm.weight", "norm.weight", "norm_1.weight", "ln_1.weight", "attn_norm.weight",
-              "mamba_decoder.input_layernorm.weight", "mixer_norm.weight", "norm1.weight")
+              "mamba_decoder.input_layernorm.weight", "mixer_norm.weight", "norm1.weight", "norm_mlstm.weight")
+
+
+#: ``model_type`` of models whose RMSNorm scales by ``1 + weight`` (the weight stored as an offset from one).
+_OFFSET_NORM_MODELS = ("qwen3_next", "gemma", "gemma2", "gemma3", "gemma3_text")
 
 
 def _pre_norm(entry, ckpt, X, config):
-    """The block's pre-norm applied to X (RMSNorm with its weight; LayerNorm when it has a bias), and its name."""
+    """The block's pre-norm applied to X (RMSNorm with its weight, or ``1 + weight`` for Qwen3-Next and Gemma;
+    LayerNorm when it has a bias), and its name."""
     for short in _PRE_NORMS:
         if short in entry.norms:
             key = entry.norms[short]
             w = ckpt.read([key])[key].reshape(-1)
+            if str(config.get("model_type", "")) in _OFFSET_NORM_MODELS:
+                w = 1.0 + w
             if w.size != X.shape[1]:
                 continue
             bias_key = entry.norms.get(short[:-len("weight")] + "bias")
@@ -988,6 +1010,8 @@ def _analyse_mamba2(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
             Xn = Xn * float(scale)
         _, dt, B, C = mamba2_forward(t, Xn, sizes, (lo, hi), mult)
         G = sizes["n_groups"]
+        out.update(_whole_mamba2(entry, ckpt, config, Xn / float(scale) if scale is not None else Xn, tolerance,
+                                 lag_rank_tol))
         what = (f"the SSD scan of the layer as the model computes it on {model_input.describe()['kind']} input of "
                 f"{dt.shape[0]} tokens (pre-norm {norm or 'none found'}; in_proj, conv1d + SiLU, B and C per group, "
                 f"softplus(dt + dt_bias)" + (f" clamped to [{lo:g}, {hi:g}]" if recorded and (lo > 0 or hi < math.inf)
@@ -1026,6 +1050,239 @@ def _analyse_mamba2(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
                      "proof": "python-flint ball arithmetic on the stored parameters (exact dyadic rationals); no "
                               "certificate file"}
     return out, rate, prof, certified
+
+
+# ---------------------------------------------------------------- linear-recurrence layers as the model computes them
+
+#: Most float entries of a linear-recurrence layer's block stack (its n(n+1)/2 blocks W_ij of p x m) the report
+#: forms (8 bytes each: 160 MB); beyond, the layer is listed as not analysed at that input length.
+MAX_RECURRENT_ENTRIES = 20_000_000
+#: Most parameters of a linear-recurrence layer the report reads as its layer kind (each evaluated quantity is held
+#: as an exact dyadic rational there); beyond, the layer is listed as not analysed.
+MAX_RECURRENT_PARAMETERS = 1_000_000
+def _recurrent_families():
+    """``{map kind: (families, ...)}``: the map's linear-recurrence kinds are the layer kinds' names, and each is
+    read by the :mod:`~symssm.sources.recurrent_checkpoints` families of that layer kind."""
+    from ..sources.architectures import RECURRENCE_KINDS
+    from ..sources.recurrent_checkpoints import FAMILIES
+
+    out = {}
+    for family, row in FAMILIES.items():
+        if row.name in RECURRENCE_KINDS:
+            out[row.name] = out.get(row.name, ()) + (family,)
+    return out
+
+
+#: The families of :mod:`~symssm.sources.recurrent_checkpoints` each layer-map kind may be read as (Gated
+#: DeltaNet: fla's and Qwen3-Next's; the others one each).
+RECURRENT_FAMILIES = _recurrent_families()
+#: ``config.json`` keys a family reader takes (the rest of a hybrid's config is not passed on).
+_RECURRENT_KEYS = ("num_heads", "head_dim", "norm_eps", "gate_logit_normalizer", "allow_neg_eigval", "feature_map",
+                   "clamp_min", "gate_fn", "qk_activation", "qk_norm", "lower_bound", "linear_num_key_heads",
+                   "linear_key_head_dim", "linear_value_head_dim", "rms_norm_eps", "gate_soft_cap")
+#: Heads' sizes a hybrid's top-level config may give for another layer (tried without when they do not fit).
+_HEAD_KEYS = ("num_heads", "head_dim")
+
+
+class _NotAnalysed(Exception):
+    """A layer listed with its sizes and the one-line reason it is not analysed."""
+
+
+def _recurrent_config(config):
+    """The keys of a family reader from ``config.json``: Kimi Linear's ``linear_attn_config`` and fla's top level
+    (a nested ``text_config`` too); heads of a linear-attention block first from ``linear_attn_config``."""
+    out = {}
+    for source in (config.get("text_config"), config, config.get("linear_attn_config")):
+        if isinstance(source, dict):
+            out.update({k: source[k] for k in _RECURRENT_KEYS if source.get(k) is not None})
+    return out
+
+
+def recurrent_cost(n, p, m):
+    """Float entries of a linear-recurrence layer's block stack on n tokens (``n(n+1)/2`` blocks of ``p x m``).
+
+    Parameters
+    ----------
+    n, p, m : int
+        Tokens, outputs, inputs.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> recurrent_cost(32, 64, 64)   # 528 blocks of 64 x 64: 2.2 M floats, 17 MB
+    2162688
+    """
+    return n * (n + 1) // 2 * p * m
+
+
+def _longest_input(p, m):
+    """The most tokens whose block stack fits :data:`MAX_RECURRENT_ENTRIES` (0 when not even one block fits)."""
+    L = 0
+    while recurrent_cost(L + 1, p, m) <= MAX_RECURRENT_ENTRIES:
+        L += 1
+    return L
+
+
+def _transition_rate(layer):
+    """The largest spectral norm of a per-token state transition ``M_i = diag(e_i) + u_i w_i^T`` of any head on
+    the input (float64): the factor by which one step can at most carry the state forward."""
+    from ..sources.recurrent import head_cores
+
+    rate = 0.0
+    for cores in head_cores(layer, float):
+        for e, u, w, *_ in cores:
+            e = np.asarray(e, dtype=np.float64)
+            if u is None:
+                rate = max(rate, float(np.max(np.abs(e))) if e.size else 0.0)
+            else:
+                M = np.diag(e) + np.outer(np.asarray(u, dtype=np.float64), np.asarray(w, dtype=np.float64))
+                rate = max(rate, float(np.linalg.norm(M, 2)))
+    return rate
+
+
+def _size_refusal(n, p, m, parameters):
+    """The reason a layer's blocks are not formed at n tokens (None when they fit the limits)."""
+    cost = recurrent_cost(n, p, m)
+    if cost <= MAX_RECURRENT_ENTRIES and parameters <= MAX_RECURRENT_PARAMETERS:
+        return None
+    if parameters > MAX_RECURRENT_PARAMETERS:
+        return (f"too large: {parameters} parameters, more than the {MAX_RECURRENT_PARAMETERS} read as a layer "
+                "kind")
+    longest = _longest_input(p, m)
+    return (f"too large at n = {n} ({n * (n + 1) // 2} blocks W_ij of {p} x {m} would take {cost * 8 / 1e9:.3g} GB, "
+            f"more than the limit of {MAX_RECURRENT_ENTRIES} floats)"
+            + (f", try --input-length {longest}" if longest else ": not even one block fits the limit"))
+
+
+def _heads_rank(layer, tolerance, lag_rank_tol):
+    """The numerical rank of the heads' coefficient vectors ``(c^h_ij)_h`` over the pairs j <= i: the operator
+    from the values to the heads' outputs (each head's block is ``c^h_ij I``), the quantity of a Mamba-2 layer's
+    scan rank; at most the number of heads."""
+    from ..sources.recurrent import coefficients, head_cores
+
+    c = np.array([coefficients(h, 0.0) for h in head_cores(layer, float)], dtype=np.float64)
+    n = layer.n
+    rows = np.array([c[:, i, j] for i in range(n) for j in range(i + 1)])
+    fields = _interaction_fields(rows, tolerance, lag_rank_tol)
+    return {"heads_interaction_rank": fields["numerical_interaction_rank"], "heads_interaction_gap": fields["gap"],
+            "heads_interaction_note": "numerical rank of the heads' coefficients (c^h_ij)_h over the pairs j <= i: "
+                                      "the map from the values v_j to the heads' outputs o_i (per head c^h_ij I), "
+                                      "before the norm, gate and output projection; at most the number of heads"}
+
+
+def _whole_mamba2(entry, ckpt, config, Xn, tolerance, lag_rank_tol):
+    """A Mamba-2 layer from its input to its output (in_proj's value rows, conv1d, the scan, the gated norm,
+    out_proj) read as the Mamba-2 SSD layer kind on the same input: ``layer_interaction_rank`` and its gap, or a
+    note saying why it is not formed."""
+    from ..sources.recurrent_checkpoints import recurrent_layer
+    from .recurrent import recurrent_rows
+
+    shapes = {s: tuple(ckpt.shape(k)) for s, k in entry.keys.items()}
+    if "out_proj.weight" not in shapes:
+        return {"layer_interaction_note": "not formed: no out_proj in the checkpoint"}
+    n, (p, m) = Xn.shape[0], (shapes["out_proj.weight"][0], shapes["in_proj.weight"][1])
+    why = _size_refusal(n, p, m, sum(int(np.prod(s)) for s in shapes.values()))
+    if why:
+        return {"layer_interaction_note": f"not formed: {why}"}
+    try:
+        reading = recurrent_layer(_short_tensors(entry, ckpt), "mamba2", config=config, X=Xn, name=entry.name)
+    except InputError as exc:
+        return {"layer_interaction_note": f"not formed: {str(exc)[:200]}"}
+    fields = _interaction_fields(recurrent_rows(reading.layer), tolerance, lag_rank_tol)
+    return {"layer_interaction_rank": fields["numerical_interaction_rank"], "layer_interaction_gap": fields["gap"],
+            "layer_interaction_note": "numerical rank of the whole layer's blocks W_ij(X) (d_model x d_model: "
+                                      "in_proj's x rows, conv1d, the scan, the gated norm, out_proj) on the same "
+                                      "input, the quantity reported for the linear-recurrence layers"}
+
+
+def _analyse_recurrent(entry, ckpt, model_input, config, tolerance, lag_rank_tol):
+    """A linear-recurrence layer read as its layer kind (:func:`~symssm.sources.recurrent_checkpoints.recurrent_layer`)
+    on the report's input after its pre-norm: the numerical interaction rank of its blocks ``W_ij(X)`` (p x m, the
+    whole layer from its input to its output), the heads' sizes, and the highway entry.
+
+    Raises
+    ------
+    _NotAnalysed
+        With the reason (an unread variant or setting, a layer too large at this input length).
+    InputError
+        If a tensor has non-finite entries.
+    """
+    from ..errors import LimitError
+    from ..sources.recurrent_checkpoints import _hidden, recognise, recurrent_layer
+    from .recurrent import recurrent_rows
+
+    names = list(entry.keys)
+    family = recognise(names)
+    if family not in RECURRENT_FAMILIES.get(entry.kind, ()):
+        raise _NotAnalysed(f"its parameter names are a {entry.label} layer's, but not those of a layout read as "
+                           "its layer kind (" + ", ".join(RECURRENT_FAMILIES.get(entry.kind, ())) + ")")
+    shapes = {s: tuple(ckpt.shape(k)) for s, k in entry.keys.items()}
+    parameters = sum(int(np.prod(s)) for s in shapes.values())
+    first = {"fla-gla": "q_proj.weight", "fla-retnet": "q_proj.weight", "fla-deltanet": "q_proj.weight",
+             "fla-gated-deltanet": "q_proj.weight", "qwen3-next": "in_proj_qkvz.weight", "fla-kda": "q_proj.weight",
+             "fla-rwkv6": "r_proj.linear.weight", "fla-rwkv7": "r_proj.weight",
+             "xlstm": "q.weight" if "q.weight" in shapes else "qkv_opreact.weight"}[family]
+    if first not in shapes or len(shapes[first]) != 2:
+        raise _NotAnalysed(f"its input projection {first} is missing or not a matrix")
+    m = int(shapes[first][1])
+    out_w = shapes.get("o_proj.weight") or shapes.get("out_proj.weight")
+    p = int(out_w[0]) if out_w else m
+    n = model_input.length
+    why = _size_refusal(n, p, m, parameters)
+    if why:
+        raise _NotAnalysed(why)
+    t = _short_tensors(entry, ckpt)
+    for s, v in t.items():
+        if not np.all(np.isfinite(v)):
+            raise InputError(f"{entry.name}: tensor {s} has non-finite entries")
+    X = model_input.hidden_state(_hidden(t, family))
+    Xn, norm = _pre_norm(entry, ckpt, X, config)
+    settings = _recurrent_config(config)
+    v_first = None
+    if family == "fla-rwkv7" and "v_lora.lora.0.weight" in t:
+        v_first = np.zeros((n, t["v_proj.weight"].shape[0]))  # a term free of this layer's input: left out of W
+    try:
+        try:
+            reading = recurrent_layer(t, family, config=settings, X=Xn, name=entry.name, v_first=v_first)
+        except (InputError, ValueError) as exc:
+            if not any(k in settings for k in _HEAD_KEYS) or "config" not in str(exc):
+                raise
+            # a hybrid's top-level num_heads / head_dim may be another layer's: the tensors' own heads instead
+            reading = recurrent_layer(t, family, config={k: v for k, v in settings.items() if k not in _HEAD_KEYS},
+                                      X=Xn, name=entry.name, v_first=v_first)
+    except LimitError as exc:
+        raise _NotAnalysed(f"beyond a layer kind's limits ({str(exc)[:160]})") from None
+    except InputError as exc:
+        raise _NotAnalysed(f"not read as its layer kind: {str(exc)[:200]}") from None
+    layer = reading.layer
+    rows = recurrent_rows(layer)
+    heads = layer.param("heads")
+    Dv = len(layer.param("V"))
+    res = {"family": family, "heads": len(heads), "key_head_dim": layer.param("dk"),
+           "value_head_dim": Dv // len(heads), "state": len(heads) * layer.param("dk") * (Dv // len(heads)),
+           "state_note": "heads x d_k x d_v numbers of matrix state", "inputs": layer.m, "outputs": layer.p,
+           "quantity": "interaction-rank", "input": "model", "tokens": n, "pre_norm": norm,
+           "wrappers": [w for w in ("shift", "conv", "value_gate", "norm", "gate", "out")
+                        if layer.param(w) is not None],
+           "reading_notes": list(reading.notes)}
+    res.update(_interaction_fields(rows, tolerance, lag_rank_tol))
+    res.update(_heads_rank(layer, tolerance, lag_rank_tol))
+    res["note"] = (f"numerical interaction rank of the {entry.label} layer as the model computes it on "
+                   f"{model_input.describe()['kind']} input of {n} tokens (pre-norm {norm or 'none found'}; the "
+                   f"{family} reader: queries, keys, decays, gates and norms evaluated at that input, the layer "
+                   "linear along its value path, bias terms left out): dim span of its blocks W_ij(X) (p x m) at "
+                   "the tolerance; they depend on the input, so no head count for every input is claimed")
+    index = {}
+    for i in range(n):
+        for j in range(i + 1):
+            index[(i, j)] = len(index)
+    norms = np.linalg.norm(rows, axis=1) if rows.size else np.zeros(0)
+    prof = _distance_profile(lambda i, j: float(norms[index[(i, j)]]), n)
+    rate = _transition_rate(layer)
+    return res, rate, prof
 
 
 def _value_rank(Wv, Wo, rtol=VALUE_RANK_RTOL):
@@ -1109,7 +1366,8 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
     tolerance : float
         The relative error of the eps-head counts and interaction ranks, and of the effective state.
     tokens : list of int, optional
-        Token ids: the selective layers' input is their embedding (else a seeded synthetic hidden state).
+        Token ids: the selective and linear-recurrence layers' input is their embedding (else the seeded synthetic
+        hidden state, :func:`~symssm.sources.recurrent_checkpoints.seeded_input`).
     length : int
         Tokens of the synthetic input.
     progress : callable, optional
@@ -1203,21 +1461,28 @@ def analyse_model(path, n=1024, *, tolerance=DEFAULT_TOL, lag_rank_tol=DEFAULT_L
         elif entry.kind == "shared":
             rec["status"] = "listed"
         elif entry.kind == "mamba3":
-            rec.update(status="not analysed",
-                       reason="Mamba-3's decay comes from the input (A = -softplus(dd_A), clamped), with a "
-                              "data-dependent rotation of B and C (RoPE angles) and a trapezoidal rule: its operator "
-                              "is not read here; the layer is listed with its sizes")
+            rec.update(status="not analysed", reason=MAMBA3_REASON)
         elif entry.kind in RECURRENCE_KINDS:
-            rec.update(status="not analysed",
-                       reason=f"a {entry.label} layer: listed with its sizes; its W_ij(X) is a named layer kind of "
-                              "the framework (symssm framework), not evaluated from checkpoints here")
-            if entry.reason:
-                rec["reason"] = entry.reason
+            try:
+                if entry.kind not in RECURRENT_FAMILIES:
+                    raise _NotAnalysed(entry.reason or f"a {entry.label} layer in no layout read as a layer kind")
+                res, rate, prof = _analyse_recurrent(entry, ckpt, model_input, config, tolerance, lag_rank_tol)
+            except _NotAnalysed as exc:
+                rec.update(status="not analysed", reason=str(exc))
+                return rec, hw
+            rec.update(res, tolerance=tolerance, numerical=True, status="analysed")
+            hw = {"eps_head_count": res["numerical_interaction_rank"],
+                  "eps_head_count_of": "the layer's blocks W_ij on the input", "decay_rate": rate, "status": "numeric",
+                  "decay": "on the input: the largest spectral norm of a head's per-token state transition M_t "
+                           "(the block norms' decay with distance is the distance profile)",
+                  "distance_profile": prof, "attention_bound": c,
+                  "crossover_distance": _highway_from_profile(prof, c, rate, entry.kind)}
         elif entry.kind in ("embedding", "norm", "output", "buffer"):
             rec["status"] = "listed"
         else:
             rec.update(status="not recognised", reason=entry.reason or "no parameter names of a known layer")
             skipped.append({"name": entry.name, "reason": rec["reason"]})
+        rec.setdefault("status", "analysed")  # every record says what was done with it
         if hw:
             rec["highway"] = hw
         return rec, hw

@@ -28,6 +28,7 @@ from math import lcm
 
 from ..certificate import kinds
 from ..errors import CertificateError, InputError, LimitError
+from ..formats.rationals import int_to_text, parse_rational
 from . import coqreflect
 from .coqreflect import _nlist, _z, _zlist
 
@@ -43,7 +44,7 @@ REFLECT_LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "coq"
 
 
 def _frac(text):
-    return Fraction(text)
+    return parse_rational(text, what="a certificate entry")
 
 
 def _scaled(M):
@@ -108,7 +109,7 @@ def _ids(ids):
 
 
 def _comment_matrix(M):
-    return "[" + "; ".join(" ".join(str(x) for x in row) for row in M) + "]"
+    return "[" + "; ".join(" ".join(int_to_text(x) for x in row) for row in M) + "]"
 
 
 class _Data:
@@ -173,6 +174,130 @@ class _Data:
         return d, q, P
 
 
+def _bits(M):
+    """The largest bit length of an entry of a list of integer rows (at least 1)."""
+    return max([1] + [abs(x).bit_length() for row in M for x in row])
+
+
+def exact_units(d, hi, parts=False):
+    """Estimated work of the exact route's ``vm_compute`` checks, in bit-products (see :func:`choose_route`).
+
+    Two terms: ``powers``, the products of ``N x N`` matrices recomputing ``zlag d`` (entries growing
+    by ``bits(A)`` a step) for every entry of a witness minor and every identity; ``big``, the
+    products with the adjugate and the identities' coefficients (``j bits(L)`` bits, ``bits(L)`` the
+    largest scaled lag) against lag entries.  Coq's binary integers multiply an ``x``-bit by a
+    ``y``-bit number in about ``x y`` steps.
+    """
+    N, pm = d.N, d.p * d.m
+    bA = _bits(d.Az)
+    bL = max(_bits(d.zlag(x)) for x in range(N + 1))
+
+    def zlag_units(dd):
+        return N ** 3 * bA * bA * dd * (dd + 1) // 2 + N * N * (d.p + d.m) * (dd * bA + bA) * bA
+
+    def theorem(n_top, j):
+        coef = j * (bL + j.bit_length())  # bits of the adjugate, the determinant, the coefficients
+        free = [x for x in range(min(n_top, N + 1)) if x not in d.DS[:j]]
+        powers = j * sum(zlag_units(x) for x in d.DS[:j]) + len(free) * (j + 1) * zlag_units(N)
+        big = j ** 3 * coef * bL + len(free) * pm * j * coef * bL
+        return powers, big
+
+    runs = [theorem(N + 1, len(d.DS))] if hi is None else \
+        [theorem(hi, len([x for x in d.DS if x < hi])), theorem(N + 1, d.K)]
+    runs += [theorem(n_small, k_small) for n_small, k_small in enumerate(d.values, start=1) if n_small < d.n0]
+    powers, big = sum(r[0] for r in runs), sum(r[1] for r in runs)
+    return (powers, big) if parts else powers + big
+
+
+def reflect_units(d):
+    """Estimated work of the reflective route's checks, in the same bit-products as :func:`exact_units`.
+
+    Lags modulo ``P < 2^31`` (products of primitive integers, counted as one 63-bit by 63-bit step
+    each): ``max(DS)`` products of a ``min(p, m) x N`` by an ``N x N`` matrix, and the ``k x k``
+    product checking ``X``; then, unless a dimension bounds ``k`` (``k >= p m``, ``k >= N + 1``, or
+    ``k >= N`` with ``D = 0``), the exact products ``A V = V T`` and ``B = V W`` of the upper bound's
+    witnesses: ``N^3`` products of ``bits(A) + N`` by ``bits(B) + N bits(A)`` bits.
+    """
+    N, k = d.N, len(d.DS)
+    top = max(d.DS, default=0) + 1
+    modular = (top * min(d.p, d.m) * N * N + k ** 3) * 63 * 63 // 40
+    d_zero = all(x == 0 for row in d.Dz for x in row)
+    if d.p * d.m <= k or N + 1 <= k or (N <= k and d_zero):
+        return modular
+    bA, bB = _bits(d.Az), _bits(d.Bz)
+    return modular + N ** 3 * (bA + N) * (bB + N * bA)
+
+
+#: The chooser's cost model (docs/formal.md, "Choosing the route"), fitted to builds of both routes on
+#: 15 random systems (N = 2..8, p m = 1..16, entries of 1 to 30 digits) on a loaded 2-core machine:
+#: the exact route's fixed seconds and bit-products per second; the reflective route's fixed seconds
+#: (its second library) and its bit-products per second (primitive 63-bit products counted as 63 x 63).
+EXACT_FIXED_SECONDS = 4.0
+EXACT_UNITS_PER_SECOND = 2.5e6
+REFLECT_FIXED_SECONDS = 10.0
+REFLECT_UNITS_PER_SECOND = 2e6
+
+
+def choose_route(data_json, d):
+    """The route ``auto`` takes: the one of lower estimated build time.
+
+    The estimate is a cost model in bit-products (``bits x size``), fitted to builds of both routes
+    (docs/formal.md, "Choosing the route"):
+
+    - exact route: ``EXACT_FIXED_SECONDS + exact_units / EXACT_UNITS_PER_SECOND`` (4 s + one second
+      per 2.5 million bit-products), ``exact_units`` counting the products of Coq's binary integers
+      its checks perform: the ``N x N`` matrix powers recomputed for every minor entry and identity,
+      and the products of the adjugate and the identities' coefficients (``j bits(L)`` bits) with
+      the lags' entries (``bits(L)`` bits);
+    - reflective route: ``REFLECT_FIXED_SECONDS + reflect_units / REFLECT_UNITS_PER_SECOND`` (10 s +
+      one second per 2 million): lags modulo a prime below ``2^31``, whose size does not grow with the
+      entries, and the exact products of its upper bound's witnesses.
+
+    So ``auto`` takes the exact route for small systems with small entries (``exact_units`` below
+    about 1.5e7; in the fitted builds N <= 6 with p m <= 4 and entries of up to three digits, or
+    p = m = 1 with one-digit entries) and the reflective one otherwise.  It takes the exact route
+    where the reflective one cannot state the claim (a range ``lo <= n <= hi`` with ``hi`` above the
+    head count) or bound it (a head count below the minimal realisation's dimension:
+    :func:`coq_project` falls back), and the reflective one past the exact one's ``N <= 8``,
+    ``p m <= 16``.
+
+    Returns
+    -------
+    (str, float, float)
+        ``"exact"`` or ``"reflect"``, and the two estimates in seconds (``inf`` where a route
+        cannot take the certificate).
+    """
+    inf = float("inf")
+    hi = data_json["holds_for"]["to"]
+    small = d.N <= MAX_N and d.p * d.m <= MAX_PM
+    exact_s = (EXACT_FIXED_SECONDS + exact_units(d, hi) / EXACT_UNITS_PER_SECOND
+               if small else inf)
+    reflect_ok = ((hi is None or hi <= data_json["head_count"]) and d.N <= coqreflect.MAX_N
+                  and d.p * d.m <= coqreflect.MAX_PM)
+    reflect_s = REFLECT_FIXED_SECONDS + reflect_units(d) / REFLECT_UNITS_PER_SECOND if reflect_ok else inf
+    return ("exact" if exact_s <= reflect_s and exact_s < inf else "reflect"), exact_s, reflect_s
+
+
+def verified_head_count(cert):
+    """The data of a head-count certificate over Q that verifies.
+
+    Raises
+    ------
+    CertificateError
+        If it is of another kind or field (exit 2), or does not verify (exit 1).
+    """
+    data_json = cert.data
+    if _row(data_json) is not kinds.HEAD_COUNT or "field" in data_json:
+        raise CertificateError("symssm coq takes head-count certificates of real systems (over Q); this one is "
+                               f"{data_json.get('kind')!s:.40}{' over ' + str(data_json['field']) if 'field' in data_json else ''}")
+    result = cert.check()
+    if not result.verified:
+        err = CertificateError(f"the certificate does not verify, refusing to export it: {result.message}")
+        err.exit_code = 1
+        raise err
+    return data_json
+
+
 def coq_project(cert, route="auto"):
     """The files of a Coq project re-proving a verified head-count certificate.
 
@@ -183,8 +308,9 @@ def coq_project(cert, route="auto"):
     route : {"auto", "exact", "reflect"}
         ``"exact"``: every lag in binary integers (``N <= 8``, ``p m <= 16``; closed under the
         global context).  ``"reflect"``: ``SymssmReflect.v``, lags modulo a prime with primitive
-        integers (``N <= 64``, ``p m <= 256``, claims for every ``n`` from ``holds_for.from`` on).
-        ``"auto"``: exact within its limits, else reflective.
+        integers (``N <= 64``, ``p m <= 256``, claims for every ``n`` from ``holds_for.from`` on,
+        or up to ``holds_for.to`` when it is at most the head count).  ``"auto"``: the route of
+        lower estimated build time (:func:`choose_route`).
 
     Returns
     -------
@@ -199,19 +325,16 @@ def coq_project(cert, route="auto"):
     LimitError
         If the system is past both routes' limits (docs/formal.md), naming the limit.
     """
-    data_json = cert.data
-    if _row(data_json) is not kinds.HEAD_COUNT or "field" in data_json:
-        raise CertificateError("symssm coq takes head-count certificates of real systems (over Q); this one is "
-                               f"{data_json.get('kind')!s:.40}{' over ' + str(data_json['field']) if 'field' in data_json else ''}")
-    result = cert.check()
-    if not result.verified:
-        err = CertificateError(f"the certificate does not verify, refusing to export it: {result.message}")
-        err.exit_code = 1
-        raise err
+    data_json = verified_head_count(cert)
     d = _Data(data_json)
     small = d.N <= MAX_N and d.p * d.m <= MAX_PM
     if route == "auto":
-        route = "exact" if small else "reflect"
+        route = choose_route(data_json, d)[0]
+        if route == "reflect" and small:
+            try:
+                return _reflect_project(data_json, d)
+            except LimitError:  # an upper bound past the reflective witnesses: the exact route states it
+                route = "exact"
     if route == "exact" and not small:
         raise LimitError(f"the exact Coq route takes N <= {MAX_N} and p m <= {MAX_PM}; this system has N = {d.N}, "
                          f"p m = {d.p * d.m}")
@@ -223,18 +346,18 @@ def coq_project(cert, route="auto"):
     lo, hi = data_json["holds_for"]["from"], data_json["holds_for"]["to"]
     idents = [d.identity(x) for x in range(N + 1) if x not in d.DS]
     lines = _header(data_json, "", ["From Coq Require Import ZArith.", "From Symssm Require Import SymssmLib."]) + [
-        f"(** A = (1/{d.a}) {_comment_matrix(d.Az)} *)",
-        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z {_zlist(d.Az)}.",
-        f"(** B = (1/{d.b}) {_comment_matrix(d.Bz)} *)",
-        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z {_zlist(d.Bz)}.",
-        f"(** C = (1/{d.c}) {_comment_matrix(d.Cz)} *)",
-        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z {_zlist(d.Cz)}.",
-        f"(** D = (1/{d.e}) {_comment_matrix(d.Dz)} *)",
-        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z {_zlist(d.Dz)}.",
+        f"(** A = (1/{int_to_text(d.a)}) {_comment_matrix(d.Az)} *)",
+        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {_z(d.a)}%Z {_zlist(d.Az)}.",
+        f"(** B = (1/{int_to_text(d.b)}) {_comment_matrix(d.Bz)} *)",
+        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {_z(d.b)}%Z {_zlist(d.Bz)}.",
+        f"(** C = (1/{int_to_text(d.c)}) {_comment_matrix(d.Cz)} *)",
+        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {_z(d.c)}%Z {_zlist(d.Cz)}.",
+        f"(** D = (1/{int_to_text(d.e)}) {_comment_matrix(d.Dz)} *)",
+        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {_z(d.e)}%Z {_zlist(d.Dz)}.",
         "",
     ]
-    system_args = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {d.a}%Z) (b := {d.b}%Z) (c := {d.c}%Z) "
-                   f"(e := {d.e}%Z)\n         (Az := {_zlist(d.Az)}) (Bz := {_zlist(d.Bz)})\n"
+    system_args = (f"(N' := {N - 1}) (p' := {p - 1}) (m' := {m - 1}) (a := {_z(d.a)}%Z) (b := {_z(d.b)}%Z) (c := {_z(d.c)}%Z) "
+                   f"(e := {_z(d.e)}%Z)\n         (Az := {_zlist(d.Az)}) (Bz := {_zlist(d.Bz)})\n"
                    f"         (Cz := {_zlist(d.Cz)}) (Dz := {_zlist(d.Dz)})")
 
     def witnesses(j):
@@ -245,12 +368,12 @@ def coq_project(cert, route="auto"):
     def proof_from(n0, j):
         return ["Proof.", "rewrite /A /B /C /D.",
                 f"apply: (rank_lags_from {system_args}\n         (n0 := {n0}) (j := {j}) {witnesses(j)}).",
-                "by vm_compute.", "Qed."]
+                "all: by vm_compute.", "Qed."]
 
     def proof_at(n, j):
         return ["Proof.", "rewrite /A /B /C /D.",
                 f"apply: (rank_lags {system_args}\n         (n := {n}) (j := {j}) {witnesses(j)}).",
-                "by vm_compute.", "Qed."]
+                "all: by vm_compute.", "Qed."]
 
     def proof_between(n_lo, n_hi, j):
         return ["Proof.", "rewrite /A /B /C /D.",
@@ -320,10 +443,10 @@ def _system_lines(data_json, d):
     imports = ["From Coq Require Import ZArith Uint63.", "From Symssm Require Import SymssmLib SymssmReflect."]
     return _header(data_json, " by reflection", imports) + [
         "(** The system: each matrix an integer matrix over a positive denominator. *)",
-        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {d.a}%Z {_zlist(d.Az)}.",
-        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {d.b}%Z {_zlist(d.Bz)}.",
-        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {d.c}%Z {_zlist(d.Cz)}.",
-        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {d.e}%Z {_zlist(d.Dz)}.",
+        f"Definition A : 'M[rat]_({N}, {N}) := qmx {N} {N} {_z(d.a)}%Z {_zlist(d.Az)}.",
+        f"Definition B : 'M[rat]_({N}, {m}) := qmx {N} {m} {_z(d.b)}%Z {_zlist(d.Bz)}.",
+        f"Definition C : 'M[rat]_({p}, {N}) := qmx {p} {N} {_z(d.c)}%Z {_zlist(d.Cz)}.",
+        f"Definition D : 'M[rat]_({p}, {m}) := qmx {p} {m} {_z(d.e)}%Z {_zlist(d.Dz)}.",
         "",
     ]
 
@@ -334,10 +457,7 @@ def _reflect_project(data_json, d):
         raise LimitError(f"the Coq export takes N <= {coqreflect.MAX_N} and p m <= {coqreflect.MAX_PM}; this system "
                          f"has N = {d.N}, p m = {d.p * d.m}")
     lo, hi = data_json["holds_for"]["from"], data_json["holds_for"]["to"]
-    if hi is not None:
-        raise LimitError(f"the reflective Coq route proves k(n) = k for every n from some n0 on; this certificate "
-                         f"claims a range {lo}..{hi} (the exact route takes it for N <= {MAX_N}, p m <= {MAX_PM})")
-    lines = _system_lines(data_json, d) + coqreflect.reflect_theorem(d, lo, data_json["head_count"], d.values)
+    lines = _system_lines(data_json, d) + coqreflect.reflect_theorem(d, lo, data_json["head_count"], d.values, hi)
     lines += ["", "Print Assumptions symssm_head_count.", ""]
     with open(LIBRARY, encoding="utf-8") as fh:
         library = fh.read()

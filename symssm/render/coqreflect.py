@@ -27,6 +27,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..errors import LimitError
+from ..formats.rationals import int_to_text
 
 __all__ = ["reflect_theorem", "PRIMES", "MAX_N", "MAX_PM"]
 
@@ -60,21 +61,21 @@ def _mulmod(X, Y, P):
     return [[sum(x * y for x, y in zip(row, col)) % P for col in cols] for row in X]
 
 
-def _minor_mod(data, P):
-    """The witness minor of the integer lags (SymssmLib's ``zlag``) modulo ``P``."""
+def _minor_mod(data, P, DS, RS, CS):
+    """The minor of the integer lags (SymssmLib's ``zlag``) ``DS`` at the entries ``(RS_t, CS_t)`` modulo ``P``."""
     Az = [[x % P for x in row] for row in data.Az]
     Bz = [[x % P for x in row] for row in data.Bz]
     Q = [[x % P for x in row] for row in data.Cz]
     wanted = {}
-    top = max(data.DS) if data.DS else -1
+    top = max(DS) if DS else -1
     for d in range(top + 1):
-        if d in data.DS:
+        if d in DS:
             L = _mulmod(Q, Bz, P)
             if d == 0:
                 L = [[(data.e * x + data.c * data.b * y) % P for x, y in zip(r1, r2)] for r1, r2 in zip(L, data.Dz)]
             wanted[d] = L
         Q = _mulmod(Q, Az, P)
-    return [[wanted[d][r][c] for r, c in zip(data.RS, data.CS)] for d in data.DS]
+    return [[wanted[d][r][c] for r, c in zip(RS, CS)] for d in DS]
 
 
 def _reachable(Az, a, Bz, b):
@@ -147,8 +148,23 @@ def _observable(Tz, t, Vz, Cz, c):
     return Uz, T1z, t1, Hz, h
 
 
+#: Integers of more bits than this are written in hexadecimal (``0x...``): Coq reads a decimal literal
+#: in time quadratic in its digits with a large constant (16 numbers of 550 digits: 23 s; in hexadecimal
+#: 2 s), and ``hex`` has no ``sys.int_max_str_digits`` limit.
+HEX_BITS = 200
+
+
+def _n(x):
+    """A non-negative integer of any size as Coq reads it: decimal, or hexadecimal past ``HEX_BITS`` bits.
+
+    >>> _n(12), _n(2**256)[:6]
+    ('12', '0x1000')
+    """
+    return hex(x) if x.bit_length() > HEX_BITS else int_to_text(x)
+
+
 def _z(x):
-    return f"({x})" if x < 0 else str(x)
+    return f"(-{_n(-x)})" if x < 0 else _n(x)
 
 
 def _zlist(M):
@@ -156,14 +172,45 @@ def _zlist(M):
 
 
 def _ulist(M):
-    return "[:: " + "; ".join("[:: " + "; ".join(str(x) for x in row) + "]" for row in M) + "]%uint63"
+    return "[:: " + "; ".join("[:: " + "; ".join(_n(x) for x in row) + "]" for row in M) + "]%uint63"
 
 
 def _nlist(xs):
-    return "[:: " + "; ".join(str(x) for x in xs) + "]%nat" if xs else "[::]"
+    return "[:: " + "; ".join(_n(x) for x in xs) + "]%nat" if xs else "[::]"
 
 
-def reflect_theorem(data, lo, k, profile=()):
+def _witness_lines(data, DS, RS, CS):
+    """The prime and the inverse of the witness minor modulo it (LimitError if every prime fails)."""
+    for P in PRIMES:
+        X = _inverse_mod(_minor_mod(data, P, DS, RS, CS), P)
+        if X is not None:
+            break
+    else:
+        raise LimitError("the witness minor is singular modulo every prime the Coq export tries")
+    return P, ["(** The witnesses: the prime P, the witness lags DS at the entries (RS_t, CS_t), and X, the",
+               "    inverse of that minor modulo P. *)",
+               f"Definition P : Uint63.int := {P}%uint63.",
+               f"Definition DS : seq nat := {_nlist(DS)}.",
+               f"Definition RS : seq nat := {_nlist(RS)}.",
+               f"Definition CS : seq nat := {_nlist(CS)}.",
+               f"Definition X : useq := {_ulist(X) if X else '[::]'}.", ""]
+
+
+def _range_lines(data, lo, hi, k):
+    """``symssm_head_count`` for ``lo <= n <= hi`` with ``hi <= k``: the rank of ``hi`` rows is at most ``hi``."""
+    _P, lines = _witness_lines(data, data.DS[:k], data.RS[:k], data.CS[:k])
+    route = "true" if data.p <= data.m else "false"
+    return lines + [
+        f"(** The certified head count: k(n) = {k} for every n from {lo} to {hi}. *)",
+        f"Theorem symssm_head_count : forall n, ({lo} <= n <= {hi})%nat -> \\rank (lags A B C D n) = {k}%nat.",
+        "Proof.", "unfold A, B, C, D.",
+        f"apply: (head_count_between (P := P) (lo := {lo}) (hi := {hi}) (k := {k}) (route := {route}) "
+        "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
+        "  1,2: by vm_compute.",
+        "move=> n hn; apply: rank_upper_rows; apply: leq_trans hn _; by vm_compute.", "Qed."]
+
+
+def reflect_theorem(data, lo, k, profile=(), hi=None):
     """The Coq lines defining the witnesses and proving ``symssm_head_count`` (every ``n >= lo``).
 
     Parameters
@@ -171,10 +218,13 @@ def reflect_theorem(data, lo, k, profile=()):
     data : object
         The scaled system and the certificate's witnesses (``symssm.render.coq._Data``).
     lo, k : int
-        The claim ``k(n) = k`` for every ``n >= lo``.
+        The claim ``k(n) = k`` for every ``n >= lo`` (up to ``hi``).
     profile : sequence of int
         The certificate's ``profile.values`` (``k(1), k(2), ...``); when ``k = lo`` and they are
         ``1, 2, ..., lo - 1``, the file also proves ``symssm_profile``: ``k(i) = i`` for ``i <= lo``.
+    hi : int, optional
+        A range ``lo <= n <= hi`` (``holds_for.to``); it needs ``hi <= k`` (the upper bound: an
+        ``n x p m`` matrix has rank at most ``n``).
 
     Returns
     -------
@@ -189,22 +239,19 @@ def reflect_theorem(data, lo, k, profile=()):
         bounds and below the minimal realisation's dimension (plus one with ``D``).
     """
     N, p, m = data.N, data.p, data.m
+    if hi is not None:
+        if hi > k:
+            raise LimitError(f"the reflective Coq route proves a range lo <= n <= hi only when hi <= k; this "
+                             f"certificate claims k = {k} for {lo} <= n <= {hi} (the exact route takes it for "
+                             "N <= 8, p m <= 16)")
+        DS = [d for d in data.DS if d < lo]
+        if len(DS) != k:
+            raise LimitError(f"the reflective Coq route needs {k} witness lags below {lo}")
+        return _range_lines(data, lo, hi, k)
     if any(d >= lo for d in data.DS) or len(data.DS) != k:
         raise LimitError(f"the reflective Coq route needs {k} witness lags below {lo}")
-    for P in PRIMES:
-        X = _inverse_mod(_minor_mod(data, P), P)
-        if X is not None:
-            break
-    else:
-        raise LimitError("the witness minor is singular modulo every prime the Coq export tries")
+    _P, lines = _witness_lines(data, data.DS, data.RS, data.CS)
     d_zero = all(x == 0 for row in data.Dz for x in row)
-    lines = [f"(** The witnesses: the prime P, the witness lags DS at the entries (RS_t, CS_t), and X, the",
-             "    inverse of that minor modulo P. *)",
-             f"Definition P : Uint63.int := {P}%uint63.",
-             f"Definition DS : seq nat := {_nlist(data.DS)}.",
-             f"Definition RS : seq nat := {_nlist(data.RS)}.",
-             f"Definition CS : seq nat := {_nlist(data.CS)}.",
-             f"Definition X : useq := {_ulist(X) if X else '[::]'}.", ""]
     if p * m <= k or N + 1 <= k or (N <= k and d_zero):
         upper = ["apply: rank_upper_generic.", "by vm_compute."]
     else:
@@ -216,11 +263,19 @@ def reflect_theorem(data, lo, k, profile=()):
                   f"Definition Vz : zseq := {_zlist(Vz)}.",
                   f"Definition Tz : zseq := {_zlist(Tz)}.",
                   f"Definition Wz : zseq := {_zlist(Wz)}.", ""]
+        Uz, T1z, t1, Hz, h = _observable(Tz, t, Vz, data.Cz, data.c) if r and not fits(r) else (None,) * 5
         if fits(r):
-            upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {t}%Z) (w := {w}%Z) "
+            upper = [f"apply: (rank_upper_reduced _ _ _ n (r' := {r - 1}) (t := {_z(t)}%Z) (w := {_z(w)}%Z) "
+                     "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
+        elif not Uz:
+            # no lag after L_0 is nonzero (B = 0, C = 0, or C V = 0): k(n) <= 1, and 0 when D = 0
+            if not r:  # B = 0: V one zero column, T = 0, W = 0
+                Vz, Tz, t, Wz, w, r = [[0] for _ in range(N)], [[0]], 1, [[0] * m], 1, 1
+                lines[-4:-1] = [f"Definition Vz : zseq := {_zlist(Vz)}.", f"Definition Tz : zseq := {_zlist(Tz)}.",
+                                f"Definition Wz : zseq := {_zlist(Wz)}."]
+            upper = [f"apply: (rank_upper_null _ _ n (r' := {r - 1}) (t := {_z(t)}%Z) (w := {_z(w)}%Z) "
                      "(Vz := Vz) (Tz := Tz) (Wz := Wz)).", "by vm_compute."]
         else:
-            Uz, T1z, t1, Hz, h = _observable(Tz, t, Vz, data.Cz, data.c) if r else ([], [], 1, [], 1)
             r1 = len(Uz)
             if not fits(r1):
                 raise LimitError(f"k = {k} is below min(N{'' if d_zero else ' + 1'}, p m) and the minimal realisation "
@@ -231,8 +286,8 @@ def reflect_theorem(data, lo, k, profile=()):
                       f"Definition Uz : zseq := {_zlist(Uz)}.",
                       f"Definition T1z : zseq := {_zlist(T1z)}.",
                       f"Definition Hz : zseq := {_zlist(Hz)}.", ""]
-            upper = [f"apply: (rank_upper_observed _ n (r' := {r - 1}) (r1' := {r1 - 1}) (t := {t}%Z) "
-                     f"(w := {w}%Z) (t1 := {t1}%Z) (h := {h}%Z)\n         (Vz := Vz) (Tz := Tz) (Wz := Wz) "
+            upper = [f"apply: (rank_upper_observed _ n (r' := {r - 1}) (r1' := {r1 - 1}) (t := {_z(t)}%Z) "
+                     f"(w := {_z(w)}%Z) (t1 := {_z(t1)}%Z) (h := {_z(h)}%Z)\n         (Vz := Vz) (Tz := Tz) (Wz := Wz) "
                      "(Uz := Uz) (T1z := T1z) (Hz := Hz)).", "by vm_compute."]
     route = "true" if p <= m else "false"
     lines += [f"(** The certified head count: k(n) = {k} for every n >= {lo}. *)",
@@ -240,7 +295,7 @@ def reflect_theorem(data, lo, k, profile=()):
               "Proof.", "unfold A, B, C, D.",
               f"apply: (head_count_from (P := P) (lo := {lo}) (k := {k}) (route := {route}) "
               "(DS := DS) (RS := RS) (CS := CS) (X := X)).",
-              "  by vm_compute.",
+              "  1,2: by vm_compute.",
               "move=> n; " + upper[0], upper[1], "Qed."]
     if k == lo and all(v == i for i, v in enumerate(list(profile)[:lo - 1], start=1)):
         lines += ["", f"(** The profile below it: k(i) = i for every i <= {lo} (every prefix of independent lags is",

@@ -188,6 +188,34 @@ def count_text(res):
             f"of tau = {res.tolerance:g} or below it)")
 
 
+def unresolved_note(res):
+    """Why an unresolved count is unresolved, and what would resolve it.
+
+    Either the tolerance is at or below the curve's precision (a larger tolerance helps), or some
+    computed ``e_H`` lies within the precision of the tolerance (the curve cannot say on which side
+    of tau it is; a tolerance farther from that ``e_H`` helps).
+
+    Examples
+    --------
+    >>> from symssm.numeric.headcount import NumericResult
+    >>> r = NumericResult("", 8, 1, (), 0.5, 1.0, (1.0, 0.5), "direct", "numpy", "cpu", precision=5e-15,
+    ...                   exact_heads=2)
+    >>> unresolved_note(r)
+    'note: e_1 = 5.000e-01 is within the precision of this curve (about 5.0e-15, the direct form) of tau = 0.5, so the curve cannot say on which side of tau it lies: a tolerance farther from it (--tolerance) tells the counts apart'
+    """
+    how = f"about {res.precision:.1e}, the {res.approximation_method} form"
+    if res.tolerance <= res.precision:
+        return (f"note: tau = {res.tolerance:g} is not above the precision of this curve ({how}): a tolerance "
+                "above it (--tolerance) tells the counts apart")
+    near = [H for H, e in enumerate(res.approximation_error) if abs(e - res.tolerance) <= res.precision]
+    if not near:
+        return f"note: the precision of this curve is {how}"
+    which = ", ".join(f"e_{H} = {error_text(res, H)}" for H in near)
+    return (f"note: {which} {'is' if len(near) == 1 else 'are'} within the precision of this curve ({how}) of "
+            f"tau = {res.tolerance:g}, so the curve cannot say on which side of tau {'it lies' if len(near) == 1 else 'they lie'}: "
+            f"a tolerance farther from {'it' if len(near) == 1 else 'them'} (--tolerance) tells the counts apart")
+
+
 def error_text(res, H, *, digits=3):
     """``e_H`` as measured, or ``below precision`` (with the precision) where the float value says nothing.
 
@@ -218,7 +246,7 @@ def numeric_summary(res, n):
                                            else f" = {error_text(res, k)})") if k else "")
                 + f"; gap s_k/s_(k+1) = {gap}")
     else:
-        head = f"numerical head count at tau = {res.tolerance:g}: {count_text(res)}"
+        head = f"numerical head count at tau = {res.tolerance:g}: {count_text(res)}; gap s_k/s_(k+1) = {gap}"
     lines = [
         f"NUMERICAL RESULT (float64 on {res.backend}, device {res.device}): not a certificate",
         f"system: {terminal_safe(res.name) if res.name else '(unnamed)'}, n = {n}",
@@ -233,8 +261,7 @@ def numeric_summary(res, n):
     if res.approximation_error_cut:
         lines.append("  ...")
     if not res.resolved:
-        lines.append(f"note: the precision of this curve is about {res.precision:.1e} (the "
-                     f"{res.approximation_method} form): a tolerance above it (--tolerance) tells the counts apart")
+        lines.append(unresolved_note(res))
     lines.append(f"normalised-lag rank (a diagnostic, not the count; threshold {res.lag_rank_tolerance:g}): "
                  f"{res.lag_rank}")
     lines.append("For an exact, certified count: symssm certify SPEC --tolerance EPS (the eps-head count), or symssm "
@@ -277,7 +304,21 @@ def _layer_lines(layer, tolerance, indent="  "):
     name = terminal_safe(layer["name"])
     lines = []
     kind = layer["kind"]
-    if "numerical_interaction_rank" in layer:
+    if "numerical_interaction_rank" in layer and layer.get("family"):  # a linear-recurrence layer as its kind
+        r = layer["numerical_interaction_rank"]
+        gap = "infinite" if layer.get("gap") is None else f"{layer['gap']:.3e}"
+        lines.append(f"{indent}{name} ({layer['label']}, {layer['heads']} heads, d_k {layer['key_head_dim']}, d_v "
+                     f"{layer['value_head_dim']}, state {layer['state']} = heads x d_k x d_v; read as "
+                     f"{terminal_safe(layer['family'])}): numerical interaction rank {r} of its blocks W_ij "
+                     f"({layer['outputs']} x {layer['inputs']}) on {'a seeded' if layer.get('input') != 'model' else 'the'}"
+                     f" input of {layer['tokens']} tokens at tau = {layer['tolerance']:g}; gap s_r/s_(r+1) = {gap} "
+                     "(its queries, keys, decays and gates depend on the input: not a head count for every input)")
+        lines.append(f"{indent}  best H-head relative error of that operator, H = 0..{r}: "
+                     + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+        if layer.get("heads_interaction_rank") is not None:
+            lines.append(f"{indent}  heads' coefficients c^h_ij (values to the heads' outputs, as a Mamba-2 scan): "
+                         f"numerical rank {layer['heads_interaction_rank']} of {layer['heads']} heads")
+    elif "numerical_interaction_rank" in layer:
         r = layer["numerical_interaction_rank"]
         state = f"{layer['state']}{' assumed' if layer.get('state_assumed') else ''}"
         extra = ""
@@ -290,6 +331,11 @@ def _layer_lines(layer, tolerance, indent="  "):
                      "input)")
         lines.append(f"{indent}  best H-head relative error of that operator, H = 0..{r}: "
                      + curve_text(layer["approximation_error"], layer["approximation_error_cut"], digits=1))
+        if layer.get("layer_interaction_rank") is not None:
+            lines.append(f"{indent}  the whole layer (in_proj to out_proj, as the linear-recurrence layers): "
+                         f"numerical interaction rank {layer['layer_interaction_rank']} on the same input")
+        elif layer.get("layer_interaction_note"):
+            lines.append(f"{indent}  the whole layer: {terminal_safe(layer['layer_interaction_note'])}")
     elif "numerical_head_count" in layer:
         k = layer["numerical_head_count"]
         gap = "infinite" if layer["gap"] is None else f"{layer['gap']:.3e}"
@@ -329,7 +375,8 @@ def _layer_lines(layer, tolerance, indent="  "):
         if status in ("not analysed", "not recognised"):
             text += f": {status}: {terminal_safe(layer.get('reason', ''))}"
         lines.append(text)
-    if layer.get("note") and kind not in ("mamba", "mamba2") and "numerical_head_count" not in layer:
+    if layer.get("note") and kind not in ("mamba", "mamba2") and "numerical_head_count" not in layer \
+            and not layer.get("family"):
         lines.append(f"{indent}  note: {terminal_safe(layer['note'])}")
     hw = layer.get("highway") or {}
     if hw.get("effective_state") is not None:
@@ -338,6 +385,7 @@ def _layer_lines(layer, tolerance, indent="  "):
                      + (", ..." if len(hw["hankel_singular_values"]) > 8 else ""))
     if hw.get("decay_rate") is not None:
         where = ("for every input (time-invariant)" if "numerical_head_count" in layer else
+                 "on the input (the largest norm of a head's per-token state transition)" if layer.get("family") else
                  "on the input (the largest per-token factor exp(Delta_t A))")
         cross = hw.get("crossover_distance")
         lines.append(f"{indent}  gradient: decay rate {hw['decay_rate']:.6g} per token {where}, numeric; "
@@ -368,7 +416,7 @@ def model_summary(report, tolerance):
     inp = report.get("input") or {}
     if any("numerical_interaction_rank" in x or any("numerical_interaction_rank" in p for p in x.get("parts", []))
            for x in layers):
-        lines.append("input of the selective layers: " + terminal_safe(
+        lines.append("input of the selective and linear-recurrence layers: " + terminal_safe(
             f"tokens {inp.get('tokens')} through {inp.get('through')}" if inp.get("kind") == "tokens" else
             inp.get("note", "")))
     block = object()

@@ -35,13 +35,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import layer_kinds
+
+#: The linear-recurrence kinds of the map are the framework's layer kinds, named by their rows (and fla's
+#: ``model_type`` of a model of such layers is the kind's name).
+_GDN, _KDA, _DELTANET, _GLA, _RWKV6, _RWKV7, _MLSTM, _RETNET = (
+    row.name for row in (layer_kinds.GATED_DELTANET, layer_kinds.KDA, layer_kinds.DELTANET, layer_kinds.GLA,
+                         layer_kinds.RWKV6, layer_kinds.RWKV7, layer_kinds.MLSTM, layer_kinds.RETNET))
+
 __all__ = ["ModelEntry", "model_map", "classify_module", "LABELS", "config_value", "SSM_KINDS", "LTI_KINDS",
            "RECURRENCE_KINDS"]
 
 #: What each kind is called in reports.
-LABELS = {"mamba": "Mamba", "mamba2": "Mamba-2", "mamba3": "Mamba-3", "gated-deltanet": "Gated DeltaNet",
-          "kda": "Kimi Delta Attention", "deltanet": "DeltaNet", "gla": "GLA", "rwkv6": "RWKV-6", "rwkv7": "RWKV-7", "mlstm": "mLSTM",
-          "retnet": "RetNet (multi-scale retention)", "attention": "attention", "mlp": "MLP", "moe": "MoE",
+LABELS = {"mamba": "Mamba", "mamba2": "Mamba-2", "mamba3": "Mamba-3", _GDN: "Gated DeltaNet",
+          _KDA: "Kimi Delta Attention", _DELTANET: "DeltaNet", _GLA: "GLA", _RWKV6: "RWKV-6", _RWKV7: "RWKV-7", _MLSTM: "mLSTM",
+          _RETNET: "RetNet (multi-scale retention)", "attention": "attention", "mlp": "MLP", "moe": "MoE",
           "s4d": "S4D", "s4-diag": "S4 SSMKernelDiag", "s5": "S5", "lru": "LRU", "parallel": "parallel",
           "shared": "shared block", "embedding": "embedding", "buffer": "buffer (rotary frequencies)", "norm": "norm", "output": "output head",
           "unrecognised": "unrecognised", "linear-recurrence": "linear recurrence (unrecognised variant)"}
@@ -50,12 +58,12 @@ SSM_KINDS = ("mamba", "mamba2", "mamba3")
 #: Time-invariant SSM layers (a lag operator for every input).
 LTI_KINDS = ("s4d", "s4-diag", "s5", "lru")
 #: Linear-recurrence layers listed by kind with their sizes.
-RECURRENCE_KINDS = ("gated-deltanet", "deltanet", "kda", "gla", "rwkv6", "rwkv7", "mlstm", "retnet",
+RECURRENCE_KINDS = (_GDN, _DELTANET, _KDA, _GLA, _RWKV6, _RWKV7, _MLSTM, _RETNET,
                     "linear-recurrence")
 #: ``model_type`` of linear-attention models (fla, xLSTM): their attention-named mixers are linear recurrences,
 #: except in the blocks the config lists as attention layers (``attn.layers``).
 LINEAR_MODEL_TYPES = ("linear_attn", "based", "rebased", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "abc",
-                      "gsa", "lightnet", "hla", "mesa_net", "comba", "gla", "retnet", "rwkv6", "rwkv7", "kda",
+                      "gsa", "lightnet", "hla", "mesa_net", "comba", _GLA, _RETNET, _RWKV6, _RWKV7, _KDA,
                       "gated_deltaproduct", "path_attn", "forgetting_transformer", "mom", "nsa", "xlstm")
 
 _BLOCK = re.compile(r"^(.*?(?:^|[./])(?:layers|layer|h|blocks|block|decoder_layers)(?:[./]|_)(\d+))(?:[./](.*))?$")
@@ -208,23 +216,23 @@ def classify_module(shapes, config=None):
         nv = a_log[0] if a_log else None
         k_heads = config_value(config, "linear_num_key_heads")
         kd, vd = config_value(config, "linear_key_head_dim"), config_value(config, "linear_value_head_dim")
-        return "gated-deltanet", {"value_heads": nv, "key_heads": k_heads, "key_head_dim": kd, "value_head_dim": vd,
+        return _GDN, {"value_heads": nv, "key_heads": k_heads, "key_head_dim": kd, "value_head_dim": vd,
                                   "conv_kernel": (shapes.get("conv1d.weight") or (None,))[-1],
                                   "output_gate": "z (from in_proj_qkvz)", "source": "Qwen3-Next linear_attn"}, None
     if has("a_proj.weight") and has("b_proj.weight") and a_log is not None:
-        return "gated-deltanet", _qkv_sizes(shapes, a_log[0], "fla gated_deltanet.py"), None
+        return _GDN, _qkv_sizes(shapes, a_log[0], "fla gated_deltanet.py"), None
     if any(s.startswith("f_proj.") for s in names) and has("b_proj.weight"):
-        return "kda", _qkv_sizes(shapes, a_log[0] if a_log else None, "fla kda.py"), None
+        return _KDA, _qkv_sizes(shapes, a_log[0] if a_log else None, "fla kda.py"), None
     if has("b_proj.weight") and has("q_proj.weight") and has("k_proj.weight") and a_log is None:
-        return "deltanet", _qkv_sizes(shapes, None, "fla delta_net.py"), None
+        return _DELTANET, _qkv_sizes(shapes, None, "fla delta_net.py"), None
     if any(s.startswith("gk_proj") for s in names):
-        return "gla", _qkv_sizes(shapes, None, "fla gla.py"), None
+        return _GLA, _qkv_sizes(shapes, None, "fla gla.py"), None
     if "k_k" in leaves or any(s.startswith("w_lora") for s in names):
-        return "rwkv7", _qkv_sizes(shapes, None, "fla rwkv7.py"), None
+        return _RWKV7, _qkv_sizes(shapes, None, "fla rwkv7.py"), None
     if "bonus" in leaves:
-        return "rwkv6", _qkv_sizes(shapes, None, "fla rwkv6.py"), None
+        return _RWKV6, _qkv_sizes(shapes, None, "fla rwkv6.py"), None
     if any("igate" in s for s in names) and any("fgate" in s for s in names):
-        return "mlstm", _qkv_sizes(shapes, None, "mLSTM (xLSTM)"), None
+        return _MLSTM, _qkv_sizes(shapes, None, "mLSTM (xLSTM)"), None
     # ---- selective SSMs
     if a_log is None and has("B_bias") and has("C_bias"):
         return "mamba3", {"heads": (shapes.get("dt_bias") or (None,))[0], "d_state": shapes["B_bias"][-1],
@@ -258,8 +266,8 @@ def classify_module(shapes, config=None):
     if has("q_proj.weight") or has("qkv_proj.weight") or has("query_key_value.weight") or has("Wqkv.weight") \
             or has("c_attn.weight") or has("attn.weight") or has("query.weight") or has("self.query.weight"):
         if has("g_proj.weight") and (any("g_norm" in s for s in names) or
-                                     str(config.get("model_type", "")).startswith("retnet")):
-            return "retnet", _qkv_sizes(shapes, None, "fla multiscale_retention.py"), None
+                                     str(config.get("model_type", "")).startswith(_RETNET)):
+            return _RETNET, _qkv_sizes(shapes, None, "fla multiscale_retention.py"), None
         return "attention", _attention_sizes(shapes, config), None
     if any(s.startswith("experts.") or s.startswith("router") or s.startswith("input_linear") and
            len(shapes[s]) == 3 for s in names):

@@ -631,6 +631,17 @@ def _rwkv7(t, X, config, v_first):
     return p
 
 
+def _step_limits(value):
+    """Mamba-2's step limits ``(lo, hi)`` from ``time_step_limit`` / ``dt_limit`` (default ``(0, inf)``)."""
+    if value is None:
+        return 0.0, float("inf")
+    try:
+        lo, hi = float(value[0]), float(value[1])
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise InputError(f"mamba2: the step limits {str(value)[:40]} are not two numbers") from None
+    return lo, hi
+
+
 def _mamba2(t, X, config):
     p = _Pass(layer_kinds.MAMBA2_SSD)
     n = X.shape[0]
@@ -640,7 +651,9 @@ def _mamba2(t, X, config):
     # the inner width: the norm's, else the config's, else in_proj's rows less conv1d's channels and the steps
     I = t["norm.weight"].shape[0] if "norm.weight" in t else int(config.get("intermediate_size") or
                                                                   rows - conv_dim - H)
-    G = int(config.get("n_groups", config.get("ngroups", 1)))
+    from .architectures import config_value
+
+    G = int(config_value(config, "n_groups", "mamba_n_groups", "mamba_ngroups", "ngroups", default=1))
     if H % G:
         raise ShapeError(f"mamba2: {H} heads do not split into {G} groups")
     N = (conv_dim - I) // (2 * G)
@@ -649,14 +662,21 @@ def _mamba2(t, X, config):
         raise ShapeError(f"mamba2: in_proj has {rows} rows and conv1d {conv_dim} channels, which do not fit "
                          f"{H} heads of {I} channels in {G} groups (give config n_groups)")
     P = I // H
-    proj = _lin(t, "in_proj", X)[:, 2 * d_mlp:]
+    # Falcon-H1: the input scaled by ssm_in_multiplier, the parts z, x, B, C, dt of in_proj's output by
+    # ssm_multipliers
+    scale = float(config_value(config, "ssm_in_multiplier", default=1.0))
+    mult = config_value(config, "ssm_multipliers")
+    mult = [float(v) for v in mult] if isinstance(mult, (list, tuple)) and len(mult) == 5 else [1.0] * 5
+    proj = _lin(t, "in_proj", X * scale)[:, 2 * d_mlp:]
+    proj = proj * np.concatenate([np.full(I, mult[0]), np.full(I, mult[1]), np.full(G * N, mult[2]),
+                                  np.full(G * N, mult[3]), np.full(proj.shape[1] - 2 * I - 2 * G * N, mult[4])])
     z, xBC, dt = proj[:, :I], proj[:, I:I + conv_dim], proj[:, I + conv_dim:]
-    Wx = t["in_proj.weight"][2 * d_mlp + I:2 * d_mlp + 2 * I]
+    Wx = t["in_proj.weight"][2 * d_mlp + I:2 * d_mlp + 2 * I] * (mult[1] * scale)
     taps = _conv_taps(t["conv1d.weight"])
     pre = _conv(taps, xBC, t.get("conv1d.bias"))
     post = _silu(pre)
     B, C = post[:, I:I + G * N].reshape(n, G, N), post[:, I + G * N:].reshape(n, G, N)
-    lo, hi = config.get("time_step_limit", config.get("dt_limit", (0.0, float("inf"))))
+    lo, hi = _step_limits(config_value(config, "time_step_limit", "dt_limit", "mamba_dt_limit"))
     step = np.clip(_softplus(dt + t["dt_bias"]), lo, hi)
     A = -np.exp(t["A_log"])
     p.V, p.conv = Wx, taps[:, :I]
@@ -668,18 +688,24 @@ def _mamba2(t, X, config):
                 "D": np.float64(D[h])} for h in range(H)]
     p.gate = _silu(z)
     if "norm.weight" in t:  # the gated RMSNorm: the gate, then the norm per group; without it y * silu(z)
-        p.norm = {"kind": "rms", "groups": G, "eps": float(config.get("layer_norm_epsilon", 1e-5)),
+        p.norm = {"kind": "rms", "groups": G,
+                  "eps": float(config_value(config, "layer_norm_epsilon", "rms_norm_eps", default=1e-5)),
                   "after_gate": True, "weight": t["norm.weight"]}
     p.out = t["out_proj.weight"]
     p.notes.append(f"Mamba-2: {H} heads of {P} channels, d_state = {N}, {G} group(s); B, C and the step from "
-                   "in_proj and conv1d; the gated RMSNorm: z's SiLU gate, then the norm per group")
+                   f"in_proj and conv1d (the step clamped to [{lo:g}, {hi:g}]); the gated RMSNorm: z's SiLU gate, "
+                   "then the norm per group" + ("; Falcon-H1's multipliers" if scale != 1.0 or mult != [1.0] * 5
+                                                else ""))
     return p
 
 
 def _xlstm(t, X, config):
     p = _Pass(layer_kinds.MLSTM)
     n = X.shape[0]
-    H = int(config.get("num_heads", 8))
+    # the heads: config's num_heads, else one input and one forget gate per head (igate_preact's rows)
+    gates = t.get("igate_preact.weight")
+    H = int(config.get("num_heads") or (gates.shape[0] if gates is not None else
+                                        t["ifgate_preact.weight"].shape[0] // 2))
     cap = config.get("gate_soft_cap", 15.0)
     soft = (lambda v: cap * np.tanh(v / cap)) if cap else (lambda v: v)
     if "qkv_opreact.weight" in t:  # weight_mode "fused": q, k, v, o in one projection; i, f in another

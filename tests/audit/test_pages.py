@@ -1,7 +1,8 @@
 """The page reader: honest pages read right from the fonts' own glyphs, every tamper is flagged with its reason.
 
 Each test page is compiled once per session when a test first needs it (pdflatex, about 0.2 s each;
-lualatex and xelatex once each).
+lualatex and xelatex once each).  A page that does not compile fails its tests (never skips them); a test
+skips only when its tool is not installed, and fails then too under CI (env CI set).
 """
 
 import dataclasses
@@ -12,6 +13,7 @@ import subprocess
 import pytest
 
 from symssm.audit import fonts
+from symssm.audit.compile import first_error
 from symssm.audit.pages import TYPE3, Glyph, line_text, read_pdf, render_crop, run_problems, text_lines
 from symssm.errors import InputError, LimitError
 
@@ -63,16 +65,30 @@ EXTRA = {"together": ",tikz", "unicode-math": ",unicode-math", "mathptmx": ",mat
 PREAMBLE = "\\documentclass{article}\n\\usepackage{amsmath,graphicx,xcolor%s}\n\\pagestyle{empty}\n\\begin{document}\n"
 
 
+def _absent(tool):
+    """Skip a test whose tool is not installed; under CI (env CI set) fail it: CI installs every tool."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{tool} is not installed; CI must install TeX Live (.ci/run does)")
+    pytest.skip(f"{tool} is not installed")
+
+
+class _Failed(str):
+    """A page that did not compile (its first LaTeX error): its tests fail, they are never skipped."""
+
+
 def _compile(folder, name, engine, body):
+    """The PDF; None when ``engine`` is not installed; :class:`_Failed` when the page does not compile."""
     if shutil.which(engine) is None:
         return None
     tex = os.path.join(folder, name + ".tex")
     with open(tex, "w") as fh:
         fh.write(PREAMBLE % EXTRA.get(name, "") + body + "\n\\end{document}\n")
-    subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", name + ".tex"], cwd=folder,
-                   capture_output=True, timeout=120, check=False)
+    res = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", name + ".tex"],
+                         cwd=folder, capture_output=True, text=True, errors="replace", timeout=120, check=False)
     pdf = os.path.join(folder, name + ".pdf")
-    return pdf if os.path.exists(pdf) else None
+    if res.returncode != 0 or not os.path.exists(pdf):
+        return _Failed(first_error(res.stdout) or f"{engine} exited with {res.returncode}")
+    return pdf
 
 
 def _hacked_cmr10(folder):
@@ -102,7 +118,7 @@ def _hacked_cmr10(folder):
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory):
     if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
-        pytest.skip("TeX Live is not installed")
+        _absent("TeX Live (pdflatex)")
     folder = str(tmp_path_factory.mktemp("audit_pages"))
     _hacked_cmr10(folder)
     from PIL import Image
@@ -139,8 +155,11 @@ class _Compiled(dict):
     def path(self, name):
         pdf, _ = self[name]
         if pdf is None:
-            pytest.skip(f"{name} page could not be compiled here")
+            _absent(PAGES[name][0])
+        if isinstance(pdf, _Failed):
+            pytest.fail(f"the {name} test page does not compile: {pdf}")
         return pdf
+
 
     def page(self, name):
         pdf, number = self[name]
@@ -259,7 +278,7 @@ def test_an_outline_that_is_not_tex_lives_is_caught():
     """A hacked font drawing a 3 under the name 'two' differs from CMR10's two."""
     cmr10 = fonts.reference_font("CMR10")
     if cmr10 is None:
-        pytest.skip("cmr10.pfb not installed")
+        _absent("cmr10.pfb (TeX Live)")
     two, three = cmr10.outline("two"), cmr10.outline("three")
     assert fonts.same_outline(two, two) and not fonts.same_outline(two, three)
     moved = tuple(tuple((x + 3, y - 2) for x, y in c) for c in two)       # hinting-size noise
@@ -499,7 +518,7 @@ def test_t1_text_passes_with_cm_super_and_says_how_to_fix_bitmaps(tmp_path, caps
 
     if shutil.which("pdflatex") is None or not subprocess.run(["kpsewhich", "sfrm1000.pfb"], capture_output=True,
                                                              text=True, check=False).stdout.strip():
-        pytest.skip("needs TeX Live with cm-super")
+        _absent("TeX Live with cm-super")
     sys.path.insert(0, os.path.join(FIXTURES, "audit"))
     from build import build
 
@@ -528,7 +547,7 @@ def _audit_fixture(tmp_path, capsys, paper):
     from symssm.cli import main
 
     if shutil.which("pdflatex") is None:
-        pytest.skip("TeX Live is not installed")
+        _absent("TeX Live (pdflatex)")
     sys.path.insert(0, os.path.join(FIXTURES, "audit"))
     from build import build
 
@@ -565,3 +584,23 @@ def test_rows_of_two_columns_on_one_baseline_stay_apart():
     assert sorted(len(r) for r in pages._merge_scripts([word(278, "Proof"), word(309, "gap")], gutter)) == [3, 5]
     across, sup = word(200, "Ld = CAB, reaching over the gutter"), word(262, "d", y=104, size=7)
     assert [len(r) for r in pages._merge_scripts([across, sup], gutter)] == [len(across) + 1]
+
+
+def test_line_numbers_after_a_column_are_read_apart():
+    # lineno's [right] and [switch]: numbers in the right margin, 10 pt after the column's right edge
+    from symssm.audit import pages
+
+    def number(text, y, x):
+        return [Glyph(c, "CMSS8", 5.0, (x + 3.0 * i, y, x + 3.0 * i + 2.5, y + 4.0), 0, (), (x + 3.0 * i, y), 3.0)
+                for i, c in enumerate(text)]
+
+    crop = (0.0, 0.0, 600.0, 800.0)
+    body = [g for i in range(30) for g in _row(700 - 12 * i, 50, 458) + number(str(i + 1), 700 - 12 * i, 470)]
+    body += _row(340, 50, 200) + number("31", 340, 470)  # a paragraph's last line, short
+    roles = pages._roles(tuple(body), crop)
+    numbers = [g for g in roles if g.role == "line number"]
+    assert len(numbers) == 9 + 2 * 22 and all(g.font == "CMSS8" for g in numbers)
+    assert all(g.role == "" for g in roles if g.font == "CMR10")
+    # digits that end the text itself (a year at the column's edge) stay text
+    text = [g for i in range(30) for g in _row(700 - 12 * i, 50, 458)] + number("2026", 340, 440)
+    assert all(g.role == "" for g in pages._roles(tuple(text), crop))

@@ -198,3 +198,89 @@ def test_a_sentence_about_a_system_with_paint_beside_it_is_listed():
     got = prose_claims(Stream([page]), set(), systems, beside=lambda glyphs: drawing)
     assert [(c.status, c.quantity) for c in got] == [("unchecked", "unreadable")]
     assert prose_claims(Stream([page]), set(), systems, beside=lambda glyphs: ()) == []
+
+
+def _rotation_system(data):
+    from symssm.audit.core import _system
+
+    return _system(data, "rot.json")
+
+
+@pytest.mark.parametrize("text, status, detail", [
+    # no length named: compared with the count for every length from the certified one on (k(1) = 1 aside)
+    ("It needs only one head.", "contradicts", "proves 2 for every length n ≥ 2, so not 1"),
+    ("One head suffices for the SSM rotation-N2.", "contradicts", "so not 1 (the sentence names no length)"),
+    ("A single head suffices for the SSM rotation-N2.", "contradicts", "so not 1"),
+    ("For the SSM rotation-N2 only one attention head is needed.", "contradicts", "so not 1"),
+    ("The SSM rotation-N2 needs 2 heads.", "consistent", "proves heads 2"),
+    # the lengths the sentence names
+    ("At length 1 the SSM rotation-N2 needs one head.", "consistent", "proves heads 1"),
+    ("For the SSM rotation-N2, k(1) = 1.", "consistent", "proves k(n) 1"),
+    ("For the SSM rotation-N2, k(5) = 1.", "contradicts", "proves k(5) = 2, not 1"),
+    # denied or qualified: listed, not compared
+    ("A single attention head is not enough for the SSM rotation-N2.", "unchecked", "qualified"),
+])
+def test_a_count_without_lengths_is_compared_with_every_certified_length(text, status, detail):
+    data = certify(ROT, 16).data
+    got = prose_claims(Stream([_page([_glyphs(text, 700)])]), set(), [_rotation_system(data)],
+                       [(-10, 0, _rotation_system(data))] if text.startswith("It") else ())
+    assert [c.status for c in got] == [status], got
+    assert detail in got[0].detail
+
+
+def test_the_system_is_found_by_its_states_its_cited_number_or_the_theorem_before():
+    from symssm.audit.claims import _nearest_system, _referenced_system, _states_system
+
+    rot, jordan = ("rotation-N2", "r", {2}, "head-count", None, {"N": 2}), ("jordan", "j", {3}, "head-count", None,
+                                                                             {"N": 3})
+    assert _states_system("With N = 3 states a single head suffices.", [rot, jordan]) is jordan
+    assert _states_system("With three states one head suffices.", [rot, jordan]) is jordan
+    assert _states_system("A model with 64 states.", [rot, jordan]) is None
+    numbered = {"1": [("Certified result", rot), (None, jordan)], "2": [("Certified result", jordan)]}
+    assert _referenced_system("By Result 1, one head is needed.", numbered) is rot
+    assert _referenced_system("By Theorem 1, one head is needed.", numbered) is jordan
+    assert _referenced_system("Result 2 needs one head.", numbered) is jordan
+    assert _referenced_system("Section 2 needs one head.", numbered) is None
+    fragments = [(0, 100, rot), (200, 300, jordan)]
+    assert _nearest_system("It needs one head.", 350, fragments) is jordan
+    assert _nearest_system("It needs one head.", 150, fragments) is rot
+    assert _nearest_system("A transformer with 8 heads.", 350, fragments) is None  # no anaphor: not guessed
+    assert _nearest_system("It needs one head.", 350 + 10**5, fragments) is None  # too far
+
+
+def test_a_familys_quantifier_is_compared_with_its_cases():
+    fam = ("HiPPO-LegS", "f.json", {0, 3}, "parametric-head-count", None, {"family": True, "parameters": ["h"]})
+    page = _page([_glyphs("For the HiPPO-LegS, the head count is 3 for every step h.", 700),
+                  _glyphs("For the HiPPO-LegS, the head count is 3 for generic h.", 688),
+                  _glyphs("For the HiPPO-LegS, the head count is 5.", 676)])
+    got = prose_claims(Stream([page]), set(), [fam])
+    assert [c.status for c in got] == ["contradicts", "consistent", "contradicts"]
+    assert "cases prove 0 or 3 (not 3 for every parameter value)" in got[0].detail
+
+
+def test_a_single_head_is_a_count_and_a_single_head_layer_is_not():
+    assert [(q, v, qual) for q, v, _, qual in numbers("With N = 4 states a single head suffices.")] == \
+        [("heads", "single", False)]
+    assert numbers("The single-head softmax attention layer with W = 5.") == []
+    assert [qual for *_, qual in numbers("One head cannot represent it, but two heads do.")] == [True, False]
+
+
+def test_every_symbol_of_the_fragments_is_read():
+    # the eps-head count's epsilon, a trained layer's ell and Delta, a family's empty item label
+    assert glyph_text(r"exactly $k_\varepsilon = 2$ heads, $\ell \ge 1$, $\Delta t$, $\mu \approx \rho$") == \
+        "exactly kε = 2 heads, ℓ ≥ 1, Δ t, μ ≈ ρ"
+    assert normalize("∆") == normalize("Δ")
+    items = r"\begin{enumerate}\item $k = 3$. \item[] In short: $k = 1$.\end{enumerate}"
+    assert display_order(items) == "1k=3Inshortk=1"
+
+
+def test_a_fraction_bar_groups_its_numerator_over_its_denominator():
+    # A = 1/(t^2 + 1) (...): the numerator 1 sits above the "+"; without its bar it would be read with the "+"
+    glyph = lambda c, x0, y0, x1, y1: Glyph(c, "CMR10", 10.0, (x0, y0, x1, y1), 0, (), (x0, y0), x1 - x0)  # noqa
+    from symssm.audit.claims import _Rule
+
+    gl = [glyph("A", 190.3, 580.6, 197.1, 587.7), glyph("=", 200.7, 581.9, 207.4, 584.2),
+          glyph("1", 222.9, 587.3, 226.2, 593.9), glyph("t", 212.1, 573.6, 215.2, 580.0),
+          glyph("2", 215.9, 576.6, 219.0, 581.2), glyph("+", 222.7, 572.9, 229.3, 579.5),
+          glyph("1", 233.0, 573.7, 236.3, 580.4)]
+    assert page_order(gl + [_Rule(" ", (211.7, 582.9, 237.3, 583.3))]) == "A=1t2+1"

@@ -316,3 +316,60 @@ def test_the_count_is_the_least_H_of_a_dense_oracle_on_random_systems():
                 assert k == least_H(ref, tau)
 
     run()
+
+
+# ---------------------------------------------------------------- slow non-normal systems
+
+def _slow_non_normal():
+    """A slow mode (0.999999) behind a faster one (0.99): a power-iteration estimate finds about 0.994."""
+    A = np.array([[0.999999, 0.002], [0.0, 0.99]])
+    return A, np.array([[1.0, 0.0], [0.5, 1.0]]), np.array([[1.0, -1.0], [0.25, 1.0]])
+
+
+def test_the_method_is_chosen_from_a_bound_that_holds_for_non_normal_matrices():
+    from symssm.numeric.headcount import CLOSED_FORM_MIN_N, choose_method, decay_horizon_bound
+
+    A = _slow_non_normal()[0]
+    assert decay_horizon_bound(A, CLOSED_FORM_MIN_N) > CLOSED_FORM_MIN_N  # 0.999999^d decays over ~10^7 lags
+    assert choose_method(A, 10**9) == "closed-form"
+    # a transient: ||A^d|| grows to about 10^3 before decaying; the bound covers it and stays finite
+    T = np.array([[0.5, 1000.0], [0.0, 0.5]])
+    bound = decay_horizon_bound(T, CLOSED_FORM_MIN_N)
+    norms = [np.linalg.norm(np.linalg.matrix_power(T, d), 2) for d in range(0, 400)]
+    assert max(norms) > 100 and bound < 10**4
+    assert np.linalg.norm(np.linalg.matrix_power(T, bound), 2) <= 2.0 ** -64 * 2
+    assert choose_method(T, 10**9) == "horizon"
+    assert decay_horizon_bound(np.zeros((3, 3)), 10) == 1 and decay_horizon_bound(np.eye(2), 10**6) == float("inf")
+
+
+@pytest.mark.parametrize("A", [np.array([[0.999999, 0.002], [0.0, 0.99]]),  # slow, non-normal
+                               np.array([[0.999999, 1.0], [0.0, 0.999999]]),  # defective: the doubling form
+                               np.array([[0.2, 50.0, 0.0], [0.0, 0.9999999, 3.0], [0.0, 0.0, 0.5]])])
+def test_slow_non_normal_systems_answer_at_1e9_and_1e12_and_agree_with_the_direct_sum_where_it_runs(A):
+    N = A.shape[0]
+    B = np.arange(1.0, 2 * N + 1).reshape(N, 2) / N
+    C = np.array([[1.0] * N, [(-1.0) ** i for i in range(N)]])
+    for n in (10**9, 10**12):  # the forms whose cost does not grow with n
+        res = numeric_head_count((A, B, C), n, tolerance=1e-3)
+        assert res.approximation_method in ("closed-form", "doubling")
+        assert np.all(np.isfinite(res.approximation_error)) and res.numerical is True
+    n = 3000  # where the direct sum runs: the same curve from every form
+    direct = numeric_head_count((A, B, C), n, method="direct", tolerance=1e-12).approximation_error
+    for method in ("closed-form", "doubling"):
+        fast = numeric_head_count((A, B, C), n, method=method, tolerance=1e-12)
+        assert np.allclose(fast.approximation_error[:len(direct) - 1], direct[:-1], rtol=1e-5, atol=1e-7), method
+
+
+def test_an_error_equal_to_the_tolerance_is_named_in_the_note(tmp_path, capsys):
+    """e_1 = 1/2 exactly (weights 4 and 3 on orthogonal lags of squared norms 9 and 4): tau = 0.5 sits on it."""
+    spec = tmp_path / "edge.json"
+    spec.write_text('{"name": "edge", "A": [[0, 0], [1, 0]], "B": [[0, 2], [3, -2]], "C": [[1, 1]]}')
+    assert main(["numeric", str(spec), "-n", "4", "--tolerance", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "between 1 and 2" in out and "gap s_k/s_(k+1) = 1.732e+00" in out
+    note = next(line for line in out.splitlines() if line.startswith("note:"))
+    assert "e_1 = 5.000e-01 is within the precision" in note and "tau = 0.5" in note
+    assert "a tolerance above it" not in note
+    assert main(["numeric", str(spec), "-n", "4", "--tolerance", "1e-20"]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("note:"))
+    assert "is not above the precision" in note

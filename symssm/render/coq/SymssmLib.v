@@ -103,7 +103,9 @@ End Stack.
 
 (** * Integer matrices as lists of binary integers, computed by [vm_compute]
 
-    [zmx m n s] reads the list [s] as an [m x n] matrix over [int] (missing entries are 0).
+    [zmx m n s] reads the list [s] as an [m x n] matrix over [int]; [zshape m n s] says that [s]
+    has exactly [m] rows of exactly [n] entries, and every theorem a certificate's file applies
+    asks it of the system's four lists (so a list of another shape does not build).
     The list operations below are proved to agree with mathcomp's, so a boolean check
     computed on lists is a statement about the matrices. *)
 From Coq Require Import ZArith.
@@ -122,6 +124,7 @@ Definition zadd (m n : nat) (s t : zseq) : zseq := ztab m n (fun i j => (zget s 
 Definition zscale (m n : nat) (a : Z) (s : zseq) : zseq := ztab m n (fun i j => (a * zget s i j)%Z).
 Definition zid (n : nat) : zseq := ztab n n (fun i j => if i == j then 1%Z else 0%Z).
 Definition zpow (n : nat) (s : zseq) (d : nat) : zseq := ssrnat.iter d (zmul n n n s) (zid n).
+Definition zshape (m n : nat) (s : zseq) : bool := (size s == m) && all (fun r => size r == n) s.
 Definition zeqb (m n : nat) (s t : zseq) : bool :=
   all (fun i => all (fun j => Z.eqb (zget s i j) (zget t i j)) (iota 0 n)) (iota 0 m).
 
@@ -202,6 +205,9 @@ Definition zlag (d : nat) : zseq :=
 Definition glag (d : nat) : 'M[rat]_(p, m) := map_mx intr (zmx p m (zlag d)).
 
 Definition dens_ok : bool := [&& ~~ Z.eqb a 0, ~~ Z.eqb b 0, ~~ Z.eqb c 0 & ~~ Z.eqb e 0].
+
+(** The system's lists have the shapes its matrices are read at: [N x N], [N x m], [p x N], [p x m]. *)
+Definition shapes_ok : bool := [&& zshape N N Az, zshape N m Bz, zshape p N Cz & zshape p m Dz].
 
 Lemma intr_neq0 (z : Z) : ~~ Z.eqb z 0 -> (Z2int z)%:~R != 0 :> rat.
 Proof.
@@ -291,9 +297,9 @@ by rewrite -dE -(rowK (fun s : 'I_j => mxvec (glag (nth 0%nat DS s))) (Ordinal l
 Qed.
 
 Theorem rank_lags n j DS RS CS adj det ids :
-  rank_checks n j DS RS CS adj det ids -> \rank (lags A B C D n) = j.
+  shapes_ok -> rank_checks n j DS RS CS adj det ids -> \rank (lags A B C D n) = j.
 Proof.
-case/and5P => dok jDS jRS jCS /and5P [rRS cCS nDS ndet /andP [/zeqbP Einv cov]].
+move=> _; case/and5P => dok jDS jRS jCS /and5P [rRS cCS nDS ndet /andP [/zeqbP Einv cov]].
 have scaled := fun d => lag_scaled d dok.
 have -> : \rank (lags A B C D n) = \rank (stack glag n) by apply: rank_stack_scaled.
 apply/eqP; rewrite eqn_leq; apply/andP; split.
@@ -342,10 +348,10 @@ Definition rank_checks_from (n0 j : nat) (DS RS CS : seq nat) (adj : zseq) (det 
     & all (covered DS j ids) (iota 0 N.+1)].
 
 Theorem rank_lags_from n0 j DS RS CS adj det ids :
-  rank_checks_from n0 j DS RS CS adj det ids ->
+  shapes_ok -> rank_checks_from n0 j DS RS CS adj det ids ->
   forall n, (n0 <= n)%nat -> \rank (lags A B C D n) = j.
 Proof.
-move=> H n le; apply: (rank_lags (DS := DS) (RS := RS) (CS := CS) (adj := adj) (det := det) (ids := ids)); move: H.
+move=> sh H n le; apply: (rank_lags (DS := DS) (RS := RS) (CS := CS) (adj := adj) (det := det) (ids := ids) sh); move: H.
 rewrite /rank_checks_from /rank_checks.
 case/and5P => -> -> -> -> /and5P [-> -> nDS -> /andP [-> cov]] /=; apply/andP; split.
   by apply/allP => d /(allP nDS) dn; exact: leq_trans dn le.
@@ -355,11 +361,11 @@ Qed.
 
 (** The same for every length from [lo] to [hi]. *)
 Theorem rank_lags_between lo hi j DS RS CS adj det ids :
-  rank_checks lo j DS RS CS adj det ids -> all (covered DS j ids) (iota 0 (minn hi N.+1)) ->
+  shapes_ok -> rank_checks lo j DS RS CS adj det ids -> all (covered DS j ids) (iota 0 (minn hi N.+1)) ->
   forall n, (lo <= n <= hi)%nat -> \rank (lags A B C D n) = j.
 Proof.
-move=> H cov n /andP [le ge].
-apply: (rank_lags (DS := DS) (RS := RS) (CS := CS) (adj := adj) (det := det) (ids := ids)); move: H.
+move=> sh H cov n /andP [le ge].
+apply: (rank_lags (DS := DS) (RS := RS) (CS := CS) (adj := adj) (det := det) (ids := ids) sh); move: H.
 rewrite /rank_checks.
 case/and5P => -> -> -> -> /and5P [-> -> nDS -> /andP [-> _]] /=; apply/andP; split.
   by apply/allP => d /(allP nDS) dn; exact: leq_trans dn le.

@@ -568,18 +568,55 @@ apply: leq_trans (rank_le_N _ _ _ n _) k1.
 by rewrite /qmx Dz0 map_mx0 scaler0.
 Qed.
 
+(** A zero reduced output: [V] as in [upper_reduced] with [C V = 0].  Then [L_d = 0] for [d >= 1]
+    and [L_0 = D]: the head count is at most [1], and [0] when [D = 0] (for [B = 0] take [V] a zero
+    column; for [C = 0], [V = I]). *)
+Definition upper_null (k r' : nat) (t w : Z) (Vz Tz Wz : zseq) : bool :=
+  [&& upper_reduced r'.+2 r' t w Vz Tz Wz, zzero (zmul p N r'.+1 Cz Vz) p r'.+1
+    & (1 <= k)%nat || zzero Dz p m].
+
+Theorem rank_upper_null n k r' t w Vz Tz Wz :
+  upper_null k r' t w Vz Tz Wz -> (\rank (lags A B C D n) <= k)%nat.
+Proof.
+case/and3P => R /zzeroP CV0 kk.
+rewrite (reach_lags n R).
+have -> : C *m map_mx intr (zmx N r'.+1 Vz) = 0.
+  by rewrite /qmx -scalemxAl -map_mxM -zmx_mul CV0 map_mx0 scaler0.
+set T := qmx r'.+1 r'.+1 t Tz; set W := qmx r'.+1 m w Wz.
+have S : (lags T W 0 D n <= mxvec D)%MS.
+  apply/row_subP => i; rewrite row_lags; case: i => [[|d] lt] /=.
+    by rewrite mul0mx add0r submx_refl.
+  by rewrite !mul0mx linear0 sub0mx.
+apply: leq_trans (mxrankS S) _.
+case/orP: kk => [k1 | /zzeroP Dz0]; first exact: leq_trans (rank_leq_row _) k1.
+by rewrite /qmx Dz0 map_mx0 scaler0 linear0 mxrank0.
+Qed.
+
 (** The head count for every length from [lo] on, and at one length. *)
 Theorem head_count_from P lo k route DS RS CS X :
+  shapes_ok N' p' m' Az Bz Cz Dz ->
   lower_check P lo k route DS RS CS X -> (forall n, \rank (lags A B C D n) <= k)%nat ->
   forall n, (lo <= n)%nat -> \rank (lags A B C D n) = k.
 Proof.
-move=> L U n le; apply/eqP; rewrite eqn_leq U /=.
+move=> _ L U n le; apply/eqP; rewrite eqn_leq U /=.
 apply: leq_trans (rank_lower_mod L) _; apply: mxrankS; exact: lags_monotone.
 Qed.
 
 Theorem head_count_at P n k route DS RS CS X :
+  shapes_ok N' p' m' Az Bz Cz Dz ->
   lower_check P n k route DS RS CS X -> (\rank (lags A B C D n) <= k)%nat ->
   \rank (lags A B C D n) = k.
-Proof. by move=> L U; apply/eqP; rewrite eqn_leq U (rank_lower_mod L). Qed.
+Proof. by move=> _ L U; apply/eqP; rewrite eqn_leq U (rank_lower_mod L). Qed.
+
+(** The head count for every length from [lo] to [hi], given an upper bound up to [hi]. *)
+Theorem head_count_between P lo hi k route DS RS CS X :
+  shapes_ok N' p' m' Az Bz Cz Dz ->
+  lower_check P lo k route DS RS CS X ->
+  (forall n, (n <= hi)%nat -> (\rank (lags A B C D n) <= k)%nat) ->
+  forall n, (lo <= n <= hi)%nat -> \rank (lags A B C D n) = k.
+Proof.
+move=> _ L U n /andP [le ge]; apply/eqP; rewrite eqn_leq (U n ge) /=.
+apply: leq_trans (rank_lower_mod L) _; apply: mxrankS; exact: lags_monotone.
+Qed.
 
 End Reflect.
