@@ -54,7 +54,8 @@ def test_honest_two_column_paper_with_an_ml_preamble_passes(tmp_path, capsys):
     assert shown == {("head-count fragment", "thm:rotation"), ("head-count fragment", "thm:jordan"),
                      ("head-count sentence macro HeadCountSentence", None)}
     sentence = next(c for c in got["verified"] if "sentence" in c["what"])
-    assert sentence["text"] == "the SSM rotation-N2 needs exactly 2 attention heads for every sequence length n ≥ 2"
+    assert sentence["text"] == ("the SSM rotation-N2 needs exactly 2 attention heads to represent its interaction "
+                                "operator, for every sequence length n ≥ 2")
     assert not set(got) & {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts"}
     # the number written next to the Jordan chain's name is listed, compared with its certificate
     assert any(c["status"] == "consistent" and "jordan-chain needs 3 heads" in c["text"] for c in report["claims"])
