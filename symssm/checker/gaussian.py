@@ -401,7 +401,7 @@ def _check_modular_lower_bound(ledger, system, lb, lags, cells):
 
 def _spec_gaussian(value):
     """A spec entry with an imaginary part, by the spec grammar (split at the last sign not after an e)."""
-    from .numbers import spec_rational
+    from .spec import spec_rational
 
     if not isinstance(value, str) or not value.endswith("i"):
         return G(spec_rational(value))
@@ -429,7 +429,7 @@ def _text(z):
 
 def gaussian_spec_hash(spec):
     """The canonical hash of a complex spec, read by this checker's own grammar."""
-    from .reading import SPEC_KEYS
+    from .spec import SPEC_KEYS
 
     if not isinstance(spec, dict) or any(k not in SPEC_KEYS for k in spec):
         raise Unreadable("spec must be a JSON object with keys among A, B, C, D, n, name")

@@ -20,7 +20,8 @@ from typing import Any, Dict
 
 from . import costs
 from .accel import optional
-from .numbers import MAX_DIGITS, NumberError, big_int, fits, formula_number, spec_rational
+from .numbers import MAX_DIGITS, NumberError, big_int
+from .spec import fits, formula_number, spec_rational
 from .kernel import Unreadable
 
 # an optional accelerator (imported on first use): the same products and quotients, the same work

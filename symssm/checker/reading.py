@@ -7,7 +7,7 @@ a malformed number is :class:`Malformed`, exit 2; a value out of bounds fails it
 ``system``: every entry a canonical rational, the sizes within :mod:`.limits`) and :func:`system_record`
 (the record the obligations use, with the SHA-256 of the system's canonical text, :func:`canonical_json`).
 Very large integer matrices come from the bulk reader (:mod:`.bulk`, numpy; a reader may skip it: the
-same values and hash).  The spec grammar (``--spec``) is :mod:`.spec`; its names are also found here.
+same values and hash).  The spec grammar (``--spec``) is :mod:`.spec`.
 The kernel's names (verdicts, the ledger, strict JSON) are re-exported for the obligation modules.
 """
 
@@ -26,18 +26,6 @@ __all__ = ["keys", "integer", "integer_text", "positions", "rational", "matrix",
            "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Malformed", "Rejected", "Unreadable", "is_text",
            "parse_json", "read_file", "strict_equal", "MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_N",
            "MAX_NAME"]
-
-#: The spec grammar's names, kept importable from here (loaded from :mod:`.spec` on first use).
-_SPEC = ("canonical_hash", "SPEC_KEYS", "spec_fields", "spec_matrix", "read_spec", "spec_hash")
-
-
-def __getattr__(name):
-    if name in _SPEC:
-        from . import spec
-
-        return getattr(spec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 # ---------------------------------------------------------------- typed access
 
