@@ -81,11 +81,16 @@ True
 
 import threading
 
-__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work", "GCD_WORDS_PER_UNIT",
+__all__ = ["CALIBRATED_SECONDS", "words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work", "GCD_WORDS_PER_UNIT",
            "lowest_terms_work", "OUTPUT_TERM_WORK", "fraction_words", "common_words", "content_work", "elimination_work", "ldl_work",
            "evaluation_work", "MAX_NORM_WORK", "norm_work", "reset_meter", "charge", "charged", "within"]
 
 _METER = threading.local()
+
+#: The seconds the charges are calibrated to: a certificate within every limit is decided (verified, rejected, or
+#: refused over a named limit) within this time on a 2-core machine under load, whatever is installed or imported
+#: (tests/checker/test_cost_model.py runs the worst accepted case of each charge on each path).
+CALIBRATED_SECONDS = 10.0
 
 
 def reset_meter():
@@ -171,9 +176,10 @@ def lag_product_work(n0, N, p, m, lag_bits):
 
 
 #: The making of one term of a polynomial product (its monomial and its Fraction in lowest terms), in units of
-#: polynomial work: about 1.5 us in the standard library, where a term product is about 0.2 us.  Charged for every
-#: term pair up to the most terms a product may have (the result is held to ``MAX_POLY_TERMS``).
-OUTPUT_TERM_WORK = 8
+#: polynomial work (a unit: about 0.05 us of one core, the product of two one-word integers with its dictionary
+#: update; the term costs about 1 us).  Charged for every term pair up to the most terms a product may have (the
+#: result is held to ``MAX_POLY_TERMS``).
+OUTPUT_TERM_WORK = 20
 
 #: Squared 64-bit words of a gcd (CPython's Lehmer gcd, quadratic: about 7 ns per squared word, measured on this
 #: machine) per unit of polynomial work (a term product of one-word coefficients with its Fraction: about 3.6 us).
