@@ -8,8 +8,8 @@ import importlib
 import sys
 import time
 
-from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Rejected, Unreadable, is_text, read_file
-from .reading import read_system
+from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Malformed, Rejected, Unreadable, is_text, read_file
+from .reading import first_malformed, read_system
 
 __all__ = ["check_data", "check_file", "KINDS", "NAMES", "FIELDS", "AT_KINDS"]
 
@@ -126,7 +126,11 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
 
         return check_at(ledger, cert, system, obligations, answer, at, AT_KINDS)
     except Rejected as exc:
-        return CheckResult(1, str(exc), ledger.done)
+        found = _malformed(cert, ledger)  # (a CheckResult is falsy unless verified: compared with None)
+        return CheckResult(1, str(exc), ledger.done) if found is None else found
+    except Malformed as exc:
+        found = _malformed(cert, ledger)
+        return CheckResult(2, str(exc), ledger.done) if found is None else found
     except Unreadable as exc:
         return CheckResult(2, str(exc), ledger.done)
     except TimeoutError:
@@ -136,6 +140,16 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
     except Exception as exc:  # a shape no obligation anticipated: fail closed, and say nothing is decided
         return CheckResult(2, f"undecided: malformed certificate, read by no obligation ({type(exc).__name__}: "
                               f"{str(exc)[:120]}); neither verified nor rejected", ledger.done)
+
+
+def _malformed(cert, ledger):
+    """The verdict on a certificate with a field written against the number grammar (:func:`.reading.first_malformed`):
+    unreadable, exit 2, that field named; None if it has none.  Asked only once the check has failed, so it never
+    costs an honest certificate anything."""
+    found = first_malformed(cert)
+    if found is None:
+        return None
+    return CheckResult(2, f"malformed certificate: {found[0]}: {found[1]}", ledger.done)
 
 
 def check_file(path, *, spec_path=None, max_seconds=None, at=None):
