@@ -177,9 +177,9 @@ def lag_product_work(n0, N, p, m, lag_bits):
 
 #: The making of one term of a polynomial product (its monomial and its Fraction in lowest terms), in units of
 #: polynomial work (a unit: about 0.05 us of one core, the product of two one-word integers with its dictionary
-#: update; the term costs about 1 us).  Charged for every term pair up to the most terms a product may have (the
+#: update; the term costs about 2 us under load).  Charged for every term pair up to the most terms a product may have (the
 #: result is held to ``MAX_POLY_TERMS``).
-OUTPUT_TERM_WORK = 20
+OUTPUT_TERM_WORK = 48
 
 #: Squared 64-bit words of a gcd (CPython's Lehmer gcd, quadratic: about 7 ns per squared word, measured on this
 #: machine) per unit of polynomial work (a term product of one-word coefficients with its Fraction: about 3.6 us).

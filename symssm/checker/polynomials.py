@@ -148,7 +148,19 @@ def _mul_cost(a, b):
     their words (:func:`symssm.checker.costs.lowest_terms_work`), and the making of each (its monomial and its
     Fraction: :data:`~symssm.checker.costs.OUTPUT_TERM_WORK` units, up to the terms a product may have).  Issue 46: 60 terms over distinct
     10,000-digit denominators times ``1 + t`` were charged 3.7 million and took 54 s, all in those gcds."""
+    if len(a) == 1 or len(b) == 1:  # a monomial times a polynomial: one Fraction product per term, no sums
+        (m1, c1), = (a if len(a) == 1 else b).items()
+        other = b if len(a) == 1 else a
+        if c1 == 1 and not any(m1):
+            return len(other)  # the polynomial itself
+        return len(other) * (_product_cost(_words(a), _words(b)) + costs.lowest_terms_work(_words(a) + _words(b))
+                             + MONOMIAL_TERM_WORK)
     return _pair_cost(len(a), len(b), _words(a), _words(b))
+
+
+#: The work of one term of a monomial times a polynomial (one Fraction product, its monomial), in units of
+#: polynomial work.
+MONOMIAL_TERM_WORK = 24
 
 
 def _pair_cost(la, lb, wa, wb):
@@ -499,6 +511,11 @@ def _shift(a, v, k):
     return {mon[:v] + (mon[v] + k,) + mon[v + 1:]: c for mon, c in a.items()}
 
 
+#: The work of the exact gcd's bookkeeping per term touched (coefficients in one variable, normalisations, shifts),
+#: in units of polynomial work; its products and divisions are charged as any other.
+GCD_TERM_WORK = 24
+
+
 def _pseudo_remainder(a, b, v):
     """A multiple ``lc(b)^e a`` reduced modulo ``b`` in the variable ``v`` (degree below ``b``'s)."""
     cb = _coefficients(b, v)
@@ -506,6 +523,7 @@ def _pseudo_remainder(a, b, v):
     lb = cb[db]
     r = a
     while r:
+        _spend(GCD_TERM_WORK * (len(r) + len(b)))  # the step's coefficients in v, the shift of b, the difference
         cr = _coefficients(r, v)
         dr = max(cr)
         if dr < db:
@@ -517,6 +535,7 @@ def _pseudo_remainder(a, b, v):
 def _content(a, v):
     """The gcd of ``a``'s coefficients as a polynomial in ``v`` (normalised; 1 as soon as it is constant)."""
     g = {}
+    _spend(GCD_TERM_WORK * len(a))  # a's coefficients in v, sorted
     for c in sorted(_coefficients(a, v).values(), key=len):
         g = _gcd(g, c)
         if is_const(g):
@@ -526,6 +545,7 @@ def _content(a, v):
 
 def _gcd(a, b):
     """The normalised gcd of two polynomials over Q (recursive primitive remainder sequences)."""
+    _spend(GCD_TERM_WORK * (len(a) + len(b)))  # the variables, the normalisation, the comparisons
     if not a:
         return _normalised(b) if b else {}
     if not b:
