@@ -49,7 +49,7 @@ MAX_POLY_DEGREE = 10_000
 MAX_POLY_CHARS = 4_000_000
 #: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
 #: weighted by the 64-bit words of its coefficients (1 for the small coefficients of honest families).
-MAX_POLY_WORK = 50_000_000
+MAX_POLY_WORK = 64_000_000
 #: Most terms the remainder of one exact division may hold (honest divisions stay far below).
 MAX_REMAINDER_TERMS = 1_000_000
 _WORK = threading.local()
@@ -155,7 +155,28 @@ def _mul_cost(a, b):
             return len(other)  # the polynomial itself
         return len(other) * (_product_cost(_words(a), _words(b)) + costs.lowest_terms_work(_words(a) + _words(b))
                              + MONOMIAL_TERM_WORK)
-    return _pair_cost(len(a), len(b), _words(a), _words(b))
+    return _pair_cost(len(a), len(b), _words(a), _words(b), _product_terms(a, b))
+
+
+def _product_terms(a, b):
+    """The most terms ``a * b`` can have: no more than its term pairs, nor than the monomials within the
+    degrees of both in each variable (``prod (deg_a + deg_b + 1)``: ``2 d + 1`` for two univariate polynomials of
+    degree d, however many their pairs)."""
+    top_a, top_b = _degrees(a), _degrees(b)
+    room = 1
+    for x, y in zip(top_a, top_b):
+        room *= x + y + 1
+        if room > MAX_POLY_TERMS:
+            break
+    return min(len(a) * len(b), room)
+
+
+def _degrees(a):
+    """The largest exponent of each variable in ``a``."""
+    top = None
+    for mon in a:
+        top = list(mon) if top is None else [x if x >= y else y for x, y in zip(top, mon)]
+    return top or []
 
 
 #: The work of one term of a monomial times a polynomial (one Fraction product, its monomial), in units of
@@ -163,11 +184,13 @@ def _mul_cost(a, b):
 MONOMIAL_TERM_WORK = 24
 
 
-def _pair_cost(la, lb, wa, wb):
-    """:func:`_mul_cost` of operands of ``la`` and ``lb`` terms whose coefficients have ``wa`` and ``wb`` words."""
+def _pair_cost(la, lb, wa, wb, terms=None):
+    """:func:`_mul_cost` of operands of ``la`` and ``lb`` terms whose coefficients have ``wa`` and ``wb`` words, with
+    at most ``terms`` result terms (default: one per pair), each made in lowest terms."""
     pairs = la * lb
-    return (pairs * (_product_cost(wa, wb) + costs.lowest_terms_work(wa + wb))
-            + min(pairs, MAX_POLY_TERMS + 1) * costs.OUTPUT_TERM_WORK)
+    terms = min(pairs if terms is None else terms, MAX_POLY_TERMS + 1)
+    return (pairs * _product_cost(wa, wb)
+            + terms * (costs.OUTPUT_TERM_WORK + costs.lowest_terms_work(wa + wb)))
 
 
 def words_of(bits):
@@ -201,7 +224,7 @@ def _to_flint(a, nvars):
 
 def _from_flint(poly):
     # FLINT's rationals are canonical (coprime, positive denominator): no gcd to take again
-    return {tuple(mon): _coprime(int(c.p), int(c.q)) for mon, c in poly.terms()}
+    return {tuple(map(int, mon)): _coprime(int(c.p), int(c.q)) for mon, c in poly.terms()}
 
 
 _new = object.__new__
@@ -421,6 +444,10 @@ def divide_exact(a, b):
     """
     if not b:
         return None
+    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass over ``a``, whatever is loaded
+        c = next(iter(b.values()))
+        _spend(len(a) if c == 1 else len(a) * (MONOMIAL_TERM_WORK + costs.lowest_terms_work(_words(a) + _words(b))))
+        return _size(dict(a) if c == 1 else {mon: v / c for mon, v in a.items()})
     if _use_flint(len(a) * len(b)) and _nvars(a, b):
         nv = _nvars(a, b)
         try:
@@ -432,13 +459,12 @@ def divide_exact(a, b):
             _spend(len(a) + sum(_division_step(_fraction_words(q), wb, len(b)) for q in quo.values()))
             return quo
     _spend(len(a))
-    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass over ``a``
-        c = next(iter(b.values()))
-        return _size(dict(a) if c == 1 else {mon: v / c for mon, v in a.items()})
     lead = max(b)
-    lc = b[lead]
-    rest = [(mon, c) for mon, c in b.items() if mon != lead]
-    rem = dict(a)
+    ln, ld = b[lead].numerator, b[lead].denominator
+    # the remainder's coefficients as reduced integer pairs (numerator, positive denominator): the same values as
+    # Fractions, without the Fraction operators' overhead in the inner loop
+    rest = [(mon, c.numerator, c.denominator) for mon, c in b.items() if mon != lead]
+    rem = {mon: (c.numerator, c.denominator) for mon, c in a.items()}
     heap = [tuple(-e for e in mon) for mon in rem]  # the largest monomial first (lex order)
     heapq.heapify(heap)
     quo = {}
@@ -452,18 +478,28 @@ def divide_exact(a, b):
         if any(e < 0 for e in shift):
             _spend(len(b))
             return None
-        q = c / lc
-        _spend(_division_step(_fraction_words(q), wb, len(b)))  # before the step's len(b) products
-        quo[shift] = q
+        qn, qd = c[0] * ld, c[1] * ln
+        if qd < 0:
+            qn, qd = -qn, -qd
+        g = gcd(qn, qd)
+        if g != 1:
+            qn, qd = qn // g, qd // g
+        _spend(_division_step(1 + (qn.bit_length() + qd.bit_length()) // 64, wb, len(b)))  # before its products
+        quo[shift] = _coprime(qn, qd)
         _size(quo)
-        for mon, v in rest:
+        for mon, vn, vd in rest:
             m2 = tuple(x + y for x, y in zip(mon, shift))
             old = rem.get(m2)
-            value = -v * q if old is None else old - v * q
-            if value:
+            if old is None:
+                n, d = -vn * qn, vd * qd
+            else:
+                pd = vd * qd
+                n, d = old[0] * pd - vn * qn * old[1], old[1] * pd
+            if n:
+                g = gcd(n, d)
                 if old is None:
                     heapq.heappush(heap, tuple(-e for e in m2))
-                rem[m2] = value
+                rem[m2] = (n // g, d // g) if g != 1 else (n, d)
             elif old is not None:
                 del rem[m2]
         if len(rem) > MAX_REMAINDER_TERMS:
@@ -475,7 +511,7 @@ def divide_exact(a, b):
 #: The fixed work of one product of an exact division's step (the remainder's entry updated, its heap kept), in
 #: units of polynomial work: a step of a division by a short divisor costs several microseconds in the standard
 #: library whatever its coefficients' size.
-DIVISION_PRODUCT_WORK = 64
+DIVISION_PRODUCT_WORK = 32
 
 
 def _division_step(wq, wb, lb):
@@ -513,7 +549,7 @@ def _shift(a, v, k):
 
 #: The work of the exact gcd's bookkeeping per term touched (coefficients in one variable, normalisations, shifts),
 #: in units of polynomial work; its products and divisions are charged as any other.
-GCD_TERM_WORK = 24
+GCD_TERM_WORK = 40
 
 
 def _pseudo_remainder(a, b, v):
@@ -545,7 +581,7 @@ def _content(a, v):
 
 def _gcd(a, b):
     """The normalised gcd of two polynomials over Q (recursive primitive remainder sequences)."""
-    _spend(GCD_TERM_WORK * (len(a) + len(b)))  # the variables, the normalisation, the comparisons
+    _spend(GCD_TERM_WORK * (len(a) + len(b) + 4))  # the variables, the normalisation, the comparisons
     if not a:
         return _normalised(b) if b else {}
     if not b:
