@@ -103,3 +103,43 @@ def test_the_modular_witness_never_hides_a_common_factor():
             assert P.coprime(x, y) == exact, (x, y)
             coprime_pairs += exact
     assert coprime_pairs > 20
+
+
+GENERATE = """
+import sys
+if sys.argv[2] == "flint":
+    import flint  # loaded before the generator runs its checker
+from symssm.api import certify
+from symssm.sources.parametric import parametric_ssm
+e = "((s + 2*t + 1)^12 + 3)/((s - t + 2)^12 + 5)"
+family = parametric_ssm([[e, "(s + t + u)^8/(s + t + u)^8"], ["t", e]], [["1"], ["u"]], [["1", "1"]],
+                        parameters=["s", "t", "u"], name="written")
+certify(family).save(sys.argv[1])
+print("flint" in sys.modules)
+"""
+
+CHECK_IN_ONE_PROCESS = """
+import sys
+from symssm.api import load_certificate
+before = load_certificate(sys.argv[1]).check()
+import flint
+after = load_certificate(sys.argv[1]).check()
+print(before.code, after.code, before.message == after.message)
+"""
+
+
+@pytest.mark.parametrize("loaded", ["flint", "none"])
+def test_what_the_generator_writes_a_fresh_check_verifies(tmp_path, loaded):
+    """The generator hands out a certificate only once the checker has verified it in its process (python-flint
+    loaded there or not); a fresh ``symssm check`` verifies it on both paths, and in one process the verdict is the
+    same before and after python-flint is imported."""
+    pytest.importorskip("flint")
+    path = str(tmp_path / "family.json")
+    made = subprocess.run([sys.executable, "-c", GENERATE, path, loaded], env=ENV, capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert made.stdout.strip() == "True" or loaded == "none"
+    _same_verdict(path)
+    both = subprocess.run([sys.executable, "-c", CHECK_IN_ONE_PROCESS, path], env=ENV, capture_output=True,
+                          text=True, timeout=600)
+    assert both.stdout.split() == ["0", "0", "True"], both.stdout + both.stderr[-2000:]
