@@ -47,8 +47,9 @@ MAX_FORMULA_DEGREE = 64
 MAX_POLY_DEGREE = 10_000
 #: Longest text of a polynomial field of a certificate (determinants, coefficients, factors).
 MAX_POLY_CHARS = 4_000_000
-#: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
-#: weighted by the 64-bit words of its coefficients (1 for the small coefficients of honest families).
+#: Most units of polynomial work one certificate may cost (the work bound of the parametric kinds): term products
+#: weighted by the 64-bit words of their coefficients, with the making of each result term, each division step
+#: and the gcd's bookkeeping (:mod:`.costs`); at the limit, a few seconds of one core on either path.
 MAX_POLY_WORK = 64_000_000
 #: Most terms the remainder of one exact division may hold (honest divisions stay far below).
 MAX_REMAINDER_TERMS = 1_000_000
@@ -146,8 +147,9 @@ def _mul_cost(a, b):
     """The charge of ``a * b``: every term pair's product (:func:`_product_cost`), and the lowest terms of every
     term of the result (at most the pairs): a gcd of the result's numerator and common denominator, quadratic in
     their words (:func:`symssm.checker.costs.lowest_terms_work`), and the making of each (its monomial and its
-    Fraction: :data:`~symssm.checker.costs.OUTPUT_TERM_WORK` units, up to the terms a product may have).  Issue 46: 60 terms over distinct
-    10,000-digit denominators times ``1 + t`` were charged 3.7 million and took 54 s, all in those gcds."""
+    Fraction: :data:`~symssm.checker.costs.OUTPUT_TERM_WORK` units, up to the terms a product may have: at most
+    its pairs, and at most the monomials within both operands' degrees, :func:`_product_terms`).  A monomial times
+    a polynomial is one Fraction product per term (:data:`MONOMIAL_TERM_WORK`)."""
     if len(a) == 1 or len(b) == 1:  # a monomial times a polynomial: one Fraction product per term, no sums
         (m1, c1), = (a if len(a) == 1 else b).items()
         other = b if len(a) == 1 else a

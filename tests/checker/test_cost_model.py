@@ -98,10 +98,9 @@ def _start(kind):
     return fuzz_cost.KINDS[kind][0]()
 
 
-def _v1_n80():
+def _v1_n80(N=80, digits=9901):
     cert = json.load(open(V1))
-    N = 80
-    big = "1" + "0" * 9900
+    big = "1" + "0" * (digits - 1)
     cert["system"].update(N=N, A=[["0"] * N for _ in range(N)], B=[["1"] for _ in range(N)], C=[["1"] * N])
     cert["lyapunov"]["P"] = [[big if i == j else "0" for j in range(N)] for i in range(N)]
     return _rehash(cert)
@@ -293,6 +292,8 @@ LONG_CASES = [
     ("family, 144 entries (s+t+u+k)^16/(s+t+u+k)^16", "parametric-head-count", _power_family, "verified", None),
     ("layer with parameters, 96 entries (s+t+u+k)^16/(s+t+u+k)^16", "parametric-interaction-rank", _power_layer,
      "verified", None),
+    ("gradient v1 N = 20, 3,000-digit P (the definiteness tests near their limit)", "gradient-highway",
+     lambda: _v1_n80(20, 3000), "rejected", "lyapunov.M: M I - P is not positive definite"),
     ("family, l1^9000 + 1 over 3 l1 - 1", "parametric-head-count",
      lambda: _long_division("3*l1 - 1", "l1^9000 + 1"), "rejected", "bodies[0].denominator: is not a multiple"),
     ("family, (l1 l2 l3)^40 + 1 over 3 l1 - 2 l2 + 5 l3 - 7", "parametric-head-count",
