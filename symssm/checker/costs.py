@@ -18,7 +18,7 @@ reading numbers (numbers.py)                digits of each numerator and denomin
 exact lags of a head count (lags)           bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
 eps-head count's exact lags (approximate)   ``n0 (N^2 m + p N m) w``, w the words of the largest lag    :data:`MAX_LAG_WORK`
 Gram matrix (approximate, trained)          ``n0 (p m)^2`` multiply-adds                                ``MAX_GRAM_WORK``
-definiteness of brackets (approximate)      ``brackets (p m)^3 words(tr G)`` (``definite_work``)         ``MAX_DEFINITE_WORK``
+definiteness of brackets (approximate)      ``brackets 2 (p m)^3 x^1.5``, x = p m words(tr G)            ``MAX_DEFINITE_WORK``
 trained layer's enclosures (trained)        products of the mode recurrences (``recurrence_work``)      ``MAX_RECURRENCE_WORK``
 gradient v1: characteristic polynomials     :func:`decay_v1_work`: ``2 N^3 x^1.5``, x = N words(T), T the  :data:`MAX_DECAY_V1_WORK`
   or leading minors of P and of               integer form of ``r^2 P - A^T P A`` (bits of P, A, r);
