@@ -36,7 +36,7 @@ __all__ = ["trained_brackets", "kernel_rows", "MAX_SURROGATE_LAGS", "MAX_RECURRE
 
 #: As the checker: most lags summed, work of the recurrence, longest n, Gram work.
 MAX_SURROGATE_LAGS = 4096
-MAX_RECURRENCE_WORK = 30_000_000
+MAX_RECURRENCE_WORK = 13_000_000
 #: The checker's weights of one mode's ``exp`` and of one ball (``symssm/checker/trained.py``: the same numbers).
 EXP_WORK = 600
 BALL_WORK = 40
