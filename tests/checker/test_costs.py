@@ -1,4 +1,4 @@
-"""Cost before work: hostile certificates of the shapes issue 46 found are decided at once, undecided with the
+"""Cost before work: hostile certificates (many distinct big denominators, long sums of lags) are decided at once, undecided with the
 limit named (exit 2), never after the work and never REJECTED; the charges of checker/costs.py bound the work.
 
 No timed assertion on speed: each check runs under a generous bound that only tells "refused up front" from

@@ -1,4 +1,4 @@
-"""Regression certificates for the checker's limits on hostile input (issue: a checker no certificate can stall)."""
+"""Regression certificates for the checker's limits on hostile input (no certificate can stall the checker)."""
 
 import json
 
