@@ -65,6 +65,18 @@ def first_malformed(cert):
     checker answers this way when an obligation has failed or a reader has refused a field, so a mutant of one
     number field is named where it is, never as the obligation it happened to break.
 
+    Parameters
+    ----------
+    cert : object
+        The parsed certificate.
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        The field, as the checker's messages name it (``lower_bound.minor[0][1]``), and why it is malformed.
+
+    Examples
+    --------
     >>> first_malformed({"kind": "head-count", "n": 8, "profile": {"values": [1, True]}})
     ('profile.values[1]', 'a JSON boolean is not a number')
     >>> first_malformed({"kind": "head-count", "lower_bound": {"prime": "007"}})
