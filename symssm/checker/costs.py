@@ -83,7 +83,7 @@ Operations with no charge of their own, and the earlier charge (or bound) that c
 Examples
 --------
 >>> decay_v1_work(8, 100, 300, 20)
-49152
+884736
 >>> decay_v1_work(80, 33_000, 0, 0) > MAX_DECAY_V1_WORK  # N = 80, 33,000-bit P: refused before FLINT runs
 True
 """
