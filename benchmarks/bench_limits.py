@@ -3,8 +3,8 @@
 Each case is a certificate of one kind built at (or just under) a limit the checker enforces before
 work: honest ones made by the generator, and hostile ones made here (the system hash recomputed, so
 the checker reaches its expensive obligations). Each is checked by the command a reviewer runs,
-``symssm check CERT`` with no option (default budget 10 s + 2 s per MB, 2 GB). The table shows the
-verdict, the wall time, the peak resident memory of the checking processes, and the default budget.
+``symssm check CERT`` with no option (no clock; 2 GB of memory). The table shows the verdict, the wall time, the
+peak resident memory of the checking processes, and the seconds the charges are calibrated to.
 
     python benchmarks/bench_limits.py [--quick] [--pure] [--only TEXT]
 
