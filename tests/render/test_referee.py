@@ -1,4 +1,4 @@
-"""Statements a referee signs without edits (issue 48, item 5): one scan of the catalogue's LaTeX per defect.
+"""Statements a referee signs without edits: one scan of the catalogue's LaTeX per defect.
 
 The fast tests read the LaTeX source of every catalogue fragment (``certificates/*.tex``) and fail on a
 form a referee would correct: a break point inside a token, a system's name in typewriter type, the
