@@ -23,7 +23,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-#: The last commit before the FLINT engine (issue #28, item 1).
+#: The last commit before the FLINT engine.
 BASELINE = "73d4289"
 
 

@@ -3,8 +3,8 @@
 Each case is a certificate of one kind built at (or just under) a limit the checker enforces before
 work: honest ones made by the generator, and hostile ones made here (the system hash recomputed, so
 the checker reaches its expensive obligations). Each is checked by the command a reviewer runs,
-``symssm check CERT`` with no option (default budget 10 s + 2 s per MB, 2 GB). The table shows the
-verdict, the wall time, the peak resident memory of the checking processes, and the default budget.
+``symssm check CERT`` with no option (no clock; 2 GB of memory). The table shows the verdict, the wall time, the
+peak resident memory of the checking processes, and the seconds the charges are calibrated to.
 
     python benchmarks/bench_limits.py [--quick] [--pure] [--only TEXT]
 
@@ -22,7 +22,7 @@ import tempfile
 from fractions import Fraction
 
 import symssm
-from symssm.checker.isolate import default_seconds
+from symssm.checker.costs import CALIBRATED_SECONDS
 
 sys.set_int_max_str_digits(0)  # the hostile cases hold 10,000-digit numbers (symssm's own I/O is chunked)
 
@@ -291,9 +291,9 @@ def main(argv=None):
             path = build(folder)
             size = os.path.getsize(path)
             code, verdict, took, peak = _check(path, args.pure)
-            rows.append((kind, what, size / 1e6, code, took, peak, default_seconds(size, accelerated=not args.pure),
+            rows.append((kind, what, size / 1e6, code, took, peak, CALIBRATED_SECONDS,
                          verdict))
-        print("| kind | certificate | MB | exit | check (s) | peak MB | default budget (s) | first line |")
+        print("| kind | certificate | MB | exit | check (s) | peak MB | calibrated bound (s) | first line |")
         print("|---|---|---|---|---|---|---|---|")
         for kind, what, mb, code, took, peak, budget, verdict in rows:
             print(f"| {kind} | {what} | {mb:.2f} | {code} | {took:.2f} | {peak:.0f} | {budget:.1f} | `{verdict}` |")

@@ -1,4 +1,4 @@
-"""An adversary with an oracle against the covering rules of parametric certificates (issue #41), outside pytest.
+"""An adversary with an oracle against the covering rules of parametric certificates, outside pytest.
 
 Mutants (one to three edits of the bodies, biased to the factor items, their covers, coefficient factors
 and substitutions: polynomials, indices, statuses, rules, deleted or copied fields) of certificates that
@@ -37,7 +37,7 @@ import sympy  # noqa: E402
 from symssm.checker.core import check_data  # noqa: E402
 from symssm.checker.reading import Ledger  # noqa: E402
 from symssm.checker import parametric_interaction as PI, parametric as PF, polynomials as PP  # noqa: E402
-# The layers of issue #41 and their SymPy oracle, shared with tests/test_covering.py (no python-flint: the generator
+# The covering layers and their SymPy oracle, shared with tests/test_covering.py (no python-flint: the generator
 # needs it, so the certificates are stored in fuzz/covering_bases.json, --write-bases)
 from parametric_tools import I2, LAYERS, factor_points, layer_oracle as _oracle  # noqa: E402
 

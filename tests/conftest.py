@@ -26,3 +26,23 @@ settings.load_profile(os.environ.get("SYMSSM_HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture
 def fixtures():
     return FIXTURES
+
+
+@pytest.fixture(autouse=True)
+def _fresh_global_state():
+    """Each test starts and ends with the process-wide state a fresh interpreter has: the checker's polynomial
+    work budget and its caches unspent (per thread), its cost meter at zero, and the interpreter's limit on
+    int/str conversions as it was (a test or a fuzzer's main may change it).  A test that spends the budget or
+    raises the limit cannot change the verdicts of the tests after it, in any order."""
+    from symssm.checker import costs
+    from symssm.checker import polynomials
+
+    digits = sys.get_int_max_str_digits()
+    polynomials.reset_work()
+    costs.reset_meter()
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(digits)
+        polynomials.reset_work()
+        costs.reset_meter()

@@ -80,7 +80,7 @@ def factor_points(cert, draw):
     return [p for p in out if p is not None]
 
 
-# ---------------------------------------------------------------- the layers of issue #41 and their oracle
+# ---------------------------------------------------------------- the covering layers and their oracle
 # (tests/test_covering.py and fuzz/fuzz_covering.py; nothing here needs python-flint)
 
 TOKENS = ["u1", "v1", "u2", "v2", "u3", "v3"]

@@ -95,7 +95,7 @@ def test_run_lines_in_process():
 
 
 def test_a_budget_ends_a_batch_with_workers_and_a_rerun_loses_nothing(tmp_path, capsys):
-    """--max-seconds with --workers 2 printed its error and then waited for every queued chunk (issue #28)."""
+    """--max-seconds with --workers 2 printed its error and then waited for every queued chunk."""
     import json
     import random
     import time

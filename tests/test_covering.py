@@ -1,4 +1,4 @@
-"""Theorems for every input that leave nothing open (issue #41): the covering rules, on both sides.
+"""Theorems for every input that leave nothing open: the covering rules, on both sides.
 
 Known answers on the layers of the issue (parallel tokens, a cone, a sum of squares, a form with no
 rational zero), an oracle (an independent SymPy rank at seeded random points and at points on every

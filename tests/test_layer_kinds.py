@@ -1,4 +1,4 @@
-"""The table of layer kinds (symssm/sources/layer_kinds.py): every stage dispatches through it (issue 48).
+"""The table of layer kinds (symssm/sources/layer_kinds.py): every stage dispatches through it.
 
 A new kind is one row and its own functions: the toy kind of tests/fixtures/shift_mixer.py, registered in
 the table here, is read, written, certified exactly, typeset and computed in floats without a change to the

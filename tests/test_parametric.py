@@ -1,4 +1,4 @@
-"""Families with parameters: grammar, generic head counts, cases, the checker, --at, LaTeX (issue #14)."""
+"""Families with parameters: grammar, generic head counts, cases, the checker, --at, LaTeX."""
 
 import copy
 import json
@@ -486,7 +486,7 @@ FUZZ_BASES = [
     cert_of([["a", 0], [0, "b"]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], parameters=["a", "b"]),
     certify(parametric_family("rotation-symbolic"), 3).data,
     cert_of([["a", 1], [0, "b"]], [[1], ["a"]], [["b", "1/(a+b)"]], [["a-b"]], parameters=["a", "b"], n=2),
-    # the covering rules of issue #41: a definite form, a binary form, a rational solution with its sibling
+    # the covering rules: a definite form, a binary form, a rational solution with its sibling
     cert_of([["a", "-b"], ["b", "a"]], [[1, 0], [0, 1]], [["a", "b"]], parameters=["a", "b"]),
     cert_of([["a", "2*b"], ["b", "a"]], [[1, 0], [0, 1]], [["a", "b"]], parameters=["a", "b"]),
     cert_of([["1"]], [["a*b - 1", "a^2 - 2"]], [[1]], parameters=["a", "b"], n=2),

@@ -331,8 +331,8 @@ def test_both_sides_share_the_limits():
     data["system"]["channels"] = 9
     assert check_data(data).message.startswith("system")
     # the surrogate's length is capped by the work of the recurrence
-    many = trained_layer(CheckpointLayer("m", "s4d", s4d_tensors(0, 64, 200, shared=True, dt=(0.5, 0.5))), "x")
-    modes = 64 * 200
+    many = trained_layer(CheckpointLayer("m", "s4d", s4d_tensors(0, 64, 100, shared=True, dt=(0.5, 0.5))), "x")
+    modes = 64 * 100
     exps = checker.mode_exps("s4d", 64, modes)
     n0 = (generator.MAX_RECURRENCE_WORK - 600 * exps - 40 * 2 * modes) // (6 * modes)
     assert 1 <= n0 < 4096

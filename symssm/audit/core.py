@@ -26,8 +26,9 @@ STATUSES = {"verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden"
             "contradicts": "CONTRADICTS CERTIFICATE", "stale": "STALE", "unchecked": "UNCHECKED",
             "consistent": "CONSISTENT", "unused": "UNUSED"}
 PASSING = {"verified", "kernel-checked"}
-FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts", "stale"}
-STRICT_FAILING = {"unchecked", "consistent", "unused"}
+FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts"}
+#: Statuses that fail only with --strict: what the audit lists but does not decide, and fragments another symssm wrote.
+STRICT_FAILING = {"unchecked", "consistent", "unused", "stale"}
 _LAST = 10**9  # the order of a row that is on no page
 
 
@@ -435,10 +436,11 @@ _VERDICTS: dict = {}
 
 
 def check(path):
-    """(code, message) of the independent checker on ``path``, isolated with its default limits; remembered for
-    the same bytes within this process (not when the file changes while it is checked)."""
+    """(code, message) of the independent checker on ``path``, isolated as ``symssm check`` runs it (no clock: the
+    verdict is the certificate's alone); remembered for the same bytes within this process (not when the file
+    changes while it is checked)."""
     from ..checker.core import check_file
-    from ..checker.isolate import Undecided, default_seconds, run_isolated
+    from ..checker.isolate import Undecided, run_isolated
 
     def digest():
         try:
@@ -449,7 +451,7 @@ def check(path):
 
     def task():
         try:
-            res = check_file(path, max_seconds=seconds)
+            res = check_file(path)
         except Exception as exc:  # noqa: BLE001 - fail closed
             return {"code": 2, "message": f"undecided ({type(exc).__name__})"}
         return {"code": res.code, "message": res.message}
@@ -457,9 +459,8 @@ def check(path):
     before = digest()
     if before is not None and before in _VERDICTS:
         return _VERDICTS[before]
-    seconds = default_seconds(os.path.getsize(path))
     try:
-        out = run_isolated(task, seconds=seconds + 0.4, limit_text=f"the checker's limit of {seconds:.3g} s")
+        out = run_isolated(task)
         verdict = out["code"], out["message"]
     except Undecided as exc:
         verdict = 2, str(exc)

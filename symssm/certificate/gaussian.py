@@ -37,7 +37,7 @@ def _mat(M):
 
 #: The checker's cost limits for Q(i) lags (checker/gaussian.py states the same numbers and formula).
 MAX_ENTRIES = 8_388_608
-MAX_GAUSSIAN_WORK = 50_000_000
+MAX_GAUSSIAN_WORK = 20_000_000
 MAX_GAUSSIAN_LAG_BITS = 33_220
 
 

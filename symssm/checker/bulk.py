@@ -137,11 +137,16 @@ def split(raw):
     return b"".join(out), bulks
 
 
+#: The kinds whose ``system`` holds matrices of numbers (read by ``reading.read_system``): only theirs may come from
+#: the bulk reader.
+MATRIX_KINDS = ("head-count", "gradient-highway", "approximate-head-count")
+
+
 def restore(obj, bulks):
     """Put each :class:`Bulk` back where its marker is, which must be a system's matrix (``obj``'s keys A, B, C, D,
     or its ``system``'s); None if a marker is anywhere else (then the whole text is read by ``json.loads``)."""
-    if isinstance(obj, dict) and "field" in obj:  # a system over Q(i): its reader takes lists of texts
-        return None
+    if not isinstance(obj, dict) or "field" in obj or obj.get("kind") not in MATRIX_KINDS:
+        return None  # a system over Q(i), a family's or a layer's formulas: their readers take lists of texts
     placed = 0
     for holder in (obj, obj.get("system") if isinstance(obj, dict) else None):
         if isinstance(holder, dict):

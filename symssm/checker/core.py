@@ -5,10 +5,11 @@ generator.  It fails closed: anything unexpected is a rejection or undecided, ne
 """
 
 import importlib
+import sys
 import time
 
-from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Rejected, Unreadable, is_text, read_file
-from .reading import read_system
+from .kernel import FORMAT, VERSIONS, CheckResult, Ledger, Malformed, Rejected, Unreadable, is_text, read_file
+from .reading import first_malformed, read_system
 
 __all__ = ["check_data", "check_file", "KINDS", "NAMES", "FIELDS", "AT_KINDS"]
 
@@ -76,7 +77,8 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
     spec : dict, optional
         Parsed spec JSON the certificate must be about (its system's hash must match).
     max_seconds : float, optional
-        The budget: past it the verdict is undecided (code 2), neither verified nor rejected.
+        A wall-clock limit, only when asked for: past it the verdict is undecided (code 2), the message saying it
+        was the clock. Without it the verdict depends on the certificate alone (its charges, :mod:`.costs`).
     at : dict, optional
         ``{name: int or Fraction}``: ask a certificate with parameters what it proves at that point.
 
@@ -93,7 +95,10 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
     "kind: unknown kind 'curvature'"
     """
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    ledger = Ledger(deadline)
+    ledger = Ledger(deadline, max_seconds)
+    polynomials = sys.modules.get(f"{__package__}.polynomials")
+    if polynomials is not None:  # each certificate's polynomial work is counted from zero, whatever came before
+        polynomials.reset_work()
     try:
         if not isinstance(cert, dict) or cert.get("format") != FORMAT:
             raise Unreadable(f"not a symssm certificate (no \"format\": \"{FORMAT}\")")
@@ -121,17 +126,30 @@ def check_data(cert, *, spec=None, max_seconds=None, at=None):
 
         return check_at(ledger, cert, system, obligations, answer, at, AT_KINDS)
     except Rejected as exc:
-        return CheckResult(1, str(exc), ledger.done)
+        found = _malformed(cert, ledger)  # (a CheckResult is falsy unless verified: compared with None)
+        return CheckResult(1, str(exc), ledger.done) if found is None else found
+    except Malformed as exc:
+        found = _malformed(cert, ledger)
+        return CheckResult(2, str(exc), ledger.done) if found is None else found
     except Unreadable as exc:
         return CheckResult(2, str(exc), ledger.done)
     except TimeoutError:
-        return CheckResult(2, "undecided: the checking budget (--max-seconds) ran out before all obligations "
-                              "were checked; neither verified nor rejected", ledger.done)
+        return CheckResult(2, ledger.clock_message(), ledger.done)
     except (MemoryError, RecursionError) as exc:
         return CheckResult(2, f"the certificate is too large to check ({type(exc).__name__})", ledger.done)
     except Exception as exc:  # a shape no obligation anticipated: fail closed, and say nothing is decided
         return CheckResult(2, f"undecided: malformed certificate, read by no obligation ({type(exc).__name__}: "
                               f"{str(exc)[:120]}); neither verified nor rejected", ledger.done)
+
+
+def _malformed(cert, ledger):
+    """The verdict on a certificate with a field written against the number grammar (:func:`.reading.first_malformed`):
+    unreadable, exit 2, that field named; None if it has none.  Asked only once the check has failed, so it never
+    costs an honest certificate anything."""
+    found = first_malformed(cert)
+    if found is None:
+        return None
+    return CheckResult(2, f"malformed certificate: {found[0]}: {found[1]}", ledger.done)
 
 
 def check_file(path, *, spec_path=None, max_seconds=None, at=None):
@@ -144,7 +162,7 @@ def check_file(path, *, spec_path=None, max_seconds=None, at=None):
     spec_path : str or os.PathLike, optional
         A spec file the certificate must be about.
     max_seconds : float, optional
-        The budget (see :func:`check_data`).
+        A wall-clock limit, only when asked for (see :func:`check_data`).
     at : dict, optional
         A parameter point (see :func:`check_data`).
 

@@ -1,12 +1,15 @@
 """The checker's cost model: every operation whose cost depends on the certificate, charged before it runs.
 
-A certificate under 1 MB must be decided (a verdict, or ``undecided: <named limit>``, exit 2) within the default
-budget (10 s) and the memory cap, with or without the accelerators.  So each operation below is priced from the
-sizes it will actually touch (dimensions, counts, and the 64-bit words of the numbers, denominators and lcms
-included) *before* it runs; over its limit the verdict is undecided, naming the limit, never REJECTED (a true
+A check has no clock unless one is asked for (``--max-seconds``): its verdict is decided by its charges alone
+(verified, rejected, or ``undecided: <named limit>``, exit 2, before the work).  So each operation below is priced
+from the sizes it will actually touch (dimensions, counts, and the 64-bit words of the numbers, denominators and
+lcms included) *before* it runs; over its limit the verdict is undecided, naming the limit, never REJECTED (a true
 certificate may need more work than the checker does).  The charge is the same whichever engine then does the
-work (python-flint, numpy or the standard library), so the verdict does not depend on what is installed or
-imported.  Standard library only.
+work (python-flint, numpy or the standard library), computed from the certificate's values only, so the verdict
+does not depend on what is installed or imported.  The charges are calibrated so that the most any limit admits
+is decided within :data:`CALIBRATED_SECONDS` on a loaded 2-core machine, on either path (a unit of polynomial
+work is about 0.05 us of one core: tests/checker/test_worst_charges.py runs the worst accepted case of each
+polynomial charge).  Standard library only.
 
 ==========================================  ==========================================================  ======================
 operation (where)                           charge, before the work                                     limit
@@ -15,23 +18,28 @@ reading numbers (numbers.py)                digits of each numerator and denomin
 exact lags of a head count (lags)           bits of the entries of ``C A^d B`` (``lag_bit_bound``)      ``MAX_LAG_BITS``
 eps-head count's exact lags (approximate)   ``n0 (N^2 m + p N m) w``, w the words of the largest lag    :data:`MAX_LAG_WORK`
 Gram matrix (approximate, trained)          ``n0 (p m)^2`` multiply-adds                                ``MAX_GRAM_WORK``
-definiteness of brackets (approximate)      ``brackets (p m)^3 words(tr G)`` (``definite_work``)         ``MAX_DEFINITE_WORK``
+definiteness of brackets (approximate)      ``brackets 2 (p m)^3 x^1.5``, x = p m words(tr G)            ``MAX_DEFINITE_WORK``
 trained layer's enclosures (trained)        products of the mode recurrences (``recurrence_work``)      ``MAX_RECURRENCE_WORK``
-gradient v1: characteristic polynomials     :func:`decay_v1_work`: ``N^4 words(T)``, T the integer form   :data:`MAX_DECAY_V1_WORK`
-  or leading minors of P and of               of ``r^2 P - A^T P A`` (its bits from those of P, A, r);
+gradient v1: characteristic polynomials     :func:`decay_v1_work`: ``2 N^3 x^1.5``, x = N words(T), T the  :data:`MAX_DECAY_V1_WORK`
+  or leading minors of P and of               integer form of ``r^2 P - A^T P A`` (bits of P, A, r);
   ``r^2 P - A^T P A`` (gradient.py)           P and A each at most ``MAX_P_BITS``, ``MAX_A_BITS``
 gradient v2: products (gradient.py)         ``N^3 (wU + wD + wA + wmu)^2`` (``decay_work``)             ``MAX_DECAY_WORK``
 gradient: ``||C||^2 ||B||^2 M / mu``        :func:`norm_work`: ``32 W^2``, W the words of C, B, M, mu   :data:`MAX_NORM_WORK`
   and its text (gradient.py)                  over their common denominators
 Q(i) lags (gaussian.py)                     bits over the common denominator (lcm, capped); products    ``MAX_GAUSSIAN_LAG_BITS``,
                                               ``(N^2 m + p N m)(1 + bits_d / 64)`` per lag              ``MAX_GAUSSIAN_WORK``
-polynomial products (polynomials.py)        term pairs times the words of both coefficients over their  ``MAX_POLY_WORK``
-                                              common denominators, plus :func:`lowest_terms_work` of
-                                              each result term and :data:`OUTPUT_TERM_WORK` to make it
-exact division (polynomials.py)             ``len(a)``, and ``len(b)`` products per quotient term,       ``MAX_POLY_WORK``
-                                              weighted by that term's words (charged step by step)
-polynomial gcd (polynomials.py)             ``gcd_cost``; the pure remainder sequences may spend         ``MAX_POLY_WORK``;
-                                            ``PURE_GCD_FACTOR`` times it, apart from the budget          ``PURE_GCD_FACTOR``
+polynomial products (polynomials.py)        term pairs times the words of both coefficients, plus each  ``MAX_POLY_WORK``
+                                              result term (at most the pairs, and the monomials within
+                                              both degrees) :data:`OUTPUT_TERM_WORK` and its lowest terms
+powers (polynomials.py ``power``)           each step's pairs on integers over the common denominator,  ``MAX_POLY_WORK``
+                                              ``POWER_PAIR_WORK`` each; the result's terms once
+exact division (polynomials.py)             ``len(a)``, and per quotient term ``len(b)`` products of     ``MAX_POLY_WORK``
+                                              its words, their lowest terms and ``DIVISION_PRODUCT_WORK``
+                                              (charged step by step: the denominators may grow)
+coprimality (polynomials.py ``coprime``)    the modular witness (``witness_work``: every term's image,   ``MAX_POLY_WORK``
+                                              ``deg_a deg_b`` Euclid steps, per variable and prime); if it
+                                              cannot tell, the exact gcd's products, divisions and
+                                              ``GCD_TERM_WORK`` per term touched
 covering: lcm and content gcd of the        :func:`content_work`: per coefficient three gcds on          ``MAX_POLY_WORK``
   rational-root and solve rules               :func:`common_words` words (the distinct denominators'
   (covering.py)                               bits summed), the scaled solution's lowest terms
@@ -45,7 +53,8 @@ layers' blocks (interaction.py)             multiply-adds of the blocks' product
 ==========================================  ==========================================================  ======================
 
 Every charge is recorded on a meter (:func:`reset_meter`, :func:`charge`, :func:`charged`; :func:`within` affords
-and charges in one step) that tests/checker/test_cost_model.py and fuzz/fuzz_cost.py set against measured time.
+and charges in one step) that tests/checker/test_cost_model.py, tests/checker/test_worst_charges.py and
+fuzz/fuzz_cost.py set against measured time.
 
 Operations with no charge of their own, and the earlier charge (or bound) that covers each:
 
@@ -53,8 +62,8 @@ Operations with no charge of their own, and the earlier charge (or bound) that c
   ``MAX_DIGITS`` digits above and below, so each costs at most a few milliseconds, and the certificate's bytes
   bound how many there are (the cost model counts 10 units a byte).
 - sums of polynomials (``add``, ``sum_polys``), ``scale``, ``_normalised``, ``substitute``'s term moves: one
-  operation per term of operands that a charged product made or a byte read; the pure gcd's own normalisations
-  run inside its ``PURE_GCD_FACTOR`` allowance.
+  operation per term of operands that a charged product made or a byte read; the exact gcd's own bookkeeping is
+  charged per term (``GCD_TERM_WORK``).
 - the Gram matrix of a degree-2 factor (covering ``_gram``): at most ``(k + 1)^2`` sums of read coefficients,
   k <= 16 parameters.
 - sorts (``sorted`` of denominators, of bodies' keys, of a layer's blocks): ``n log n`` comparisons over items
@@ -74,18 +83,23 @@ Operations with no charge of their own, and the earlier charge (or bound) that c
 Examples
 --------
 >>> decay_v1_work(8, 100, 300, 20)
-49152
->>> decay_v1_work(80, 33_000, 0, 0) > MAX_DECAY_V1_WORK  # issue 46: FLINT was asked for 1.5 GB here
+884736
+>>> decay_v1_work(80, 33_000, 0, 0) > MAX_DECAY_V1_WORK  # N = 80, 33,000-bit P: refused before FLINT runs
 True
 """
 
 import threading
 
-__all__ = ["words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work", "GCD_WORDS_PER_UNIT",
+__all__ = ["CALIBRATED_SECONDS", "words", "MAX_DECAY_V1_WORK", "decay_v1_work", "MAX_LAG_WORK", "lag_product_work", "GCD_WORDS_PER_UNIT",
            "lowest_terms_work", "OUTPUT_TERM_WORK", "fraction_words", "common_words", "content_work", "elimination_work", "ldl_work",
            "evaluation_work", "MAX_NORM_WORK", "norm_work", "reset_meter", "charge", "charged", "within"]
 
 _METER = threading.local()
+
+#: The seconds the charges are calibrated to: a certificate within every limit is decided (verified, rejected, or
+#: refused over a named limit) within this time on a 2-core machine under load, whatever is installed or imported
+#: (tests/checker/test_cost_model.py runs the worst accepted case of each charge on each path).
+CALIBRATED_SECONDS = 10.0
 
 
 def reset_meter():
@@ -128,17 +142,18 @@ def words(bits):
     return max(1, -(-bits // 64))
 
 
-#: Most word operations the exact definiteness tests of a version-1 gradient certificate may cost (about a second
-#: of python-flint; its memory, about ``N^3 bits(T) / 8`` bytes, stays below 300 MB at the limit).
-MAX_DECAY_V1_WORK = 2_000_000_000
+#: Most word operations the exact definiteness tests of a version-1 gradient certificate may cost: about 3 s of one
+#: core for the standard library's leading minors at the limit (python-flint's characteristic polynomials take less).
+MAX_DECAY_V1_WORK = 4_000_000_000
 
 
 def decay_v1_work(N, p_bits, a_bits, r_bits):
-    """The charge of a version-1 decay witness's definiteness tests: ``N^4`` times the words of the entries of the
-    integer form of ``r^2 P - A^T P A`` (``p_bits + 2 a_bits + 2 r_bits + 2 log2 N`` bits), the larger of the
-    two matrices tested.  A characteristic polynomial of an N x N matrix of b-bit entries has coefficients of about
-    ``N b`` bits, found by about ``N b / 64`` modular ``N^3`` eliminations; leading minors (the pure path) have the
-    same sizes.
+    """The charge of a version-1 decay witness's definiteness tests, priced as the standard library does them:
+    fraction-free elimination of an N x N matrix whose entries have ``w`` words (those of the integer form of
+    ``r^2 P - A^T P A``, ``p_bits + 2 a_bits + 2 r_bits + 2 log2 N`` bits, the larger of the two matrices tested)
+    takes ``N^3`` products of entries that grow to ``x = N w`` words, each about ``2 x^1.5`` word operations
+    (Karatsuba): ``2 N^3 x isqrt(x)``.  The same charge whatever engine then runs (python-flint's characteristic
+    polynomials cost less).
 
     Parameters
     ----------
@@ -151,8 +166,11 @@ def decay_v1_work(N, p_bits, a_bits, r_bits):
     -------
     int
     """
+    from math import isqrt
+
     bits = p_bits + 2 * a_bits + 2 * r_bits + 2 * max(1, N.bit_length())
-    return N ** 4 * words(bits)
+    grown = N * words(bits)
+    return 2 * N ** 3 * grown * isqrt(grown)
 
 
 #: Most word operations the exact lags of an eps-head count may cost (``C A^d B`` for d below n0, dense integer
@@ -164,16 +182,17 @@ def lag_product_work(n0, N, p, m, lag_bits):
     """The charge of forming the exact lags ``C A^d B`` (d < n0) as integer products: ``n0 (N^2 m + p N m)``
     multiply-adds, each of the words of the largest lag entry.
 
-    >>> lag_product_work(2800, 400, 1, 1, 12)  # the shift of issue 46
+    >>> lag_product_work(2800, 400, 1, 1, 12)  # a shift of 400 states summed to n = 2800
     449120000
     """
     return n0 * (N * N * m + p * N * m) * words(lag_bits)
 
 
 #: The making of one term of a polynomial product (its monomial and its Fraction in lowest terms), in units of
-#: polynomial work: about 1.5 us in the standard library, where a term product is about 0.2 us.  Charged for every
-#: term pair up to the most terms a product may have (the result is held to ``MAX_POLY_TERMS``).
-OUTPUT_TERM_WORK = 8
+#: polynomial work (a unit: about 0.05 us of one core, the product of two one-word integers with its dictionary
+#: update; the term costs about 2 us under load).  Charged for every term pair up to the most terms a product may have (the
+#: result is held to ``MAX_POLY_TERMS``).
+OUTPUT_TERM_WORK = 48
 
 #: Squared 64-bit words of a gcd (CPython's Lehmer gcd, quadratic: about 7 ns per squared word, measured on this
 #: machine) per unit of polynomial work (a term product of one-word coefficients with its Fraction: about 3.6 us).
@@ -234,7 +253,7 @@ def norm_work(*groups):
     >>> from fractions import Fraction
     >>> norm_work([Fraction(1, 3)], [Fraction(2)])
     128
-    >>> norm_work([Fraction(1, 10 ** 5000 + 2 * k + 1) for k in range(24)]) > 10 ** 9  # issue 46 (gradient C)
+    >>> norm_work([Fraction(1, 10 ** 5000 + 2 * k + 1) for k in range(24)]) > 10 ** 9  # 24 distinct denominators
     True
     """
     w = sum(common_words(list(g)) for g in groups)

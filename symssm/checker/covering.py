@@ -112,7 +112,7 @@ def _solution(poly, i):
         c = next(iter(a.values()))
         return drop({mon: -v / c for mon, v in b.items()}), None
     coeffs = list(a.values()) + list(b.values())
-    # the lcm, the content gcd and the scaled solution: charged before (issue 46: no limit came before them)
+    # the lcm, the content gcd and the scaled solution: charged before they run
     P._spend(costs.content_work(coeffs) + len(coeffs) * (1 + costs.lowest_terms_work(2 * costs.common_words(coeffs))))
     lcm_den = 1
     for c in coeffs:

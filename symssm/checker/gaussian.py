@@ -11,6 +11,7 @@ import json
 import re
 from bisect import bisect_left
 from fractions import Fraction
+from operator import mul as _times
 from functools import lru_cache
 from math import lcm
 
@@ -27,18 +28,18 @@ FIELD = "Q(i)"
 MAX_N = 1024
 MAX_EXACT_N = 64
 #: Most word-weighted Gaussian products the lags may cost: sum over d < T of (N^2 m + p N m) times the
-#: 64-bit words of L_d's entries (bound below).  Honest: a random N = 64, p = m = 4 system with
-#: one-digit Gaussian rationals costs 9.2e6 (checked in 4 s with python-flint); the generator refuses
-#: the same systems.
-MAX_GAUSSIAN_WORK = 50_000_000
+#: 64-bit words of L_d's entries (bound below): at the limit, about 4 s of one core on either path (integer
+#: products over the common denominators).  Honest: a random N = 64, p = m = 4 system with one-digit Gaussian
+#: integers costs 7.5e6 (1.4 s); the generator refuses what is over the limit.
+MAX_GAUSSIAN_WORK = 20_000_000
 #: Largest bound on the bits of a lag entry (numerator plus denominator of a part): the bound over Q.
 MAX_GAUSSIAN_LAG_BITS = linalg.MAX_LAG_BITS
 
 
 def _bits(M):
     """Bits of the entries of ``M`` (real and imaginary parts) over their common denominator: the largest
-    numerator and the lcm of the denominators (capped past the lag limit), what both paths' products touch
-    (issue 46: the bits of the largest entry alone priced 60 distinct 2,000-digit denominators as one of them)."""
+    numerator and the lcm of the denominators (capped past the lag limit), what both paths' products touch (the
+    bits of the largest entry alone would price 60 distinct 2,000-digit denominators as one of them)."""
     big, dens = 0, set()
     for row in M:
         for z in row:
@@ -177,20 +178,6 @@ def read_gaussian_system(ledger, obj):
     return system_record(obj, N, m, p, {"A": A, "B": B, "C": C, "D": D}, tables)
 
 
-def _mul(X, Y):
-    cols = list(zip(*Y))
-    out = []
-    for row in X:
-        out_row = []
-        for col in cols:
-            acc = ZERO
-            for a, b in zip(row, col):
-                acc = acc + a * b
-            out_row.append(acc)
-        out.append(out_row)
-    return out
-
-
 def _lags(system, count):
     """Exact lags L_0..L_(count-1) over Q(i); python-flint when present (same numbers), else pure Python."""
     if linalg._flint is not None and count:
@@ -226,15 +213,43 @@ def _lags_flint(system, count):
     return out
 
 
+def _split_ints(M):
+    """The real and imaginary parts of ``M`` as integer matrices over one common denominator (lists of ints)."""
+    den = 1
+    for row in M:
+        for z in row:
+            den = lcm(den, z.a.denominator, z.b.denominator)
+    return ([[z.a.numerator * (den // z.a.denominator) for z in row] for row in M],
+            [[z.b.numerator * (den // z.b.denominator) for z in row] for row in M], den)
+
+
+def _int_mul(Pr, Pi, Qr, Qi):
+    """``(Pr + i Pi)(Qr + i Qi)`` for integer matrices: its real and imaginary parts."""
+    cols_r, cols_i = list(zip(*Qr)), list(zip(*Qi))
+    Zr, Zi = [], []
+    for ar, ai in zip(Pr, Pi):
+        Zr.append([sum(map(_times, ar, br)) - sum(map(_times, ai, bi)) for br, bi in zip(cols_r, cols_i)])
+        Zi.append([sum(map(_times, ar, bi)) + sum(map(_times, ai, br)) for br, bi in zip(cols_r, cols_i)])
+    return Zr, Zi
+
+
 def _lags_pure(system, count):
-    X, out = system["B"], []
+    """The lags as :func:`_lags_flint` forms them (integer products over the common denominators), in the
+    standard library: the same numbers."""
+    Ar, Ai, a = _split_ints(system["A"])
+    Xr, Xi, scale = _split_ints(system["B"])
+    Cr, Ci, c = _split_ints(system["C"])
+    out = []
     for d in range(count):
-        L = _mul(system["C"], X)
+        Lr, Li = _int_mul(Cr, Ci, Xr, Xi)
+        s = c * scale
+        L = [[G(Fraction(x, s), Fraction(y, s)) for x, y in zip(rr, ri)] for rr, ri in zip(Lr, Li)]
         if d == 0 and system["D"] is not None:
-            L = [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(L, system["D"])]
+            L = [[x + y for x, y in zip(r1, r2)] for r1, r2 in zip(L, system["D"])]
         out.append(L)
         if d + 1 < count:
-            X = _mul(system["A"], X)
+            Xr, Xi = _int_mul(Ar, Ai, Xr, Xi)
+            scale *= a
     return out
 
 
@@ -401,7 +416,7 @@ def _check_modular_lower_bound(ledger, system, lb, lags, cells):
 
 def _spec_gaussian(value):
     """A spec entry with an imaginary part, by the spec grammar (split at the last sign not after an e)."""
-    from .numbers import spec_rational
+    from .spec import spec_rational
 
     if not isinstance(value, str) or not value.endswith("i"):
         return G(spec_rational(value))
@@ -429,7 +444,7 @@ def _text(z):
 
 def gaussian_spec_hash(spec):
     """The canonical hash of a complex spec, read by this checker's own grammar."""
-    from .reading import SPEC_KEYS
+    from .spec import SPEC_KEYS
 
     if not isinstance(spec, dict) or any(k not in SPEC_KEYS for k in spec):
         raise Unreadable("spec must be a JSON object with keys among A, B, C, D, n, name")

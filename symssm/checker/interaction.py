@@ -19,7 +19,8 @@ from fractions import Fraction
 
 from . import costs
 from .costs import charge
-from .numbers import NumberError, rat_text, spec_rational
+from .numbers import NumberError, rat_text
+from .spec import spec_rational
 from .headcount import nonsingular_minor
 from .limits import MAX_DIM
 from .linalg import combinations

@@ -5,8 +5,10 @@ polynomial) run long inside native code, where neither a Python alarm nor a sign
 control back.  The command-line checker therefore runs the whole check in a forked child and
 waits for it.  The parent stays in Python, where it can act on its own:
 
-- **time**: ``--max-seconds`` if given, else the default ``10 s + 2 s per MB`` of certificate.
-  At expiry the child is killed and the verdict is *undecided* (exit 2), within 0.1 s;
+- **time**: only when a wall-clock limit is asked for (``--max-seconds``): at expiry the child is killed and
+  the verdict is *undecided* (exit 2, the message saying it was the clock), within 0.1 s.  Without one the
+  verdict depends on the certificate alone: every operation is charged before it runs (:mod:`.costs`), and the
+  charges are calibrated so that the most any certificate within its limits costs is a few seconds;
 - **memory**: the child's new allocations are capped (``RLIMIT_AS``, relative to what it inherits)
   and its resident memory is polled (Linux ``/proc``): above 2 GB it stops, with the verdict undecided
   (exit 2);
@@ -24,17 +26,10 @@ import select
 import signal
 import time
 
-from .accel import optional
 from .interrupts import stop_on_signals
 
-__all__ = ["DEFAULT_SECONDS", "SECONDS_PER_MB", "PURE_FACTOR", "MEMORY_LIMIT", "default_seconds", "run_isolated",
-           "Undecided"]
+__all__ = ["MEMORY_LIMIT", "run_isolated", "Undecided"]
 
-#: The default time budget of a check without --max-seconds: DEFAULT_SECONDS + SECONDS_PER_MB per MB.
-DEFAULT_SECONDS = 10.0
-SECONDS_PER_MB = 2.0
-#: ... times this without python-flint (the standard library alone does the same work more slowly).
-PURE_FACTOR = 6.0
 #: The resident memory a check may use (bytes).
 MEMORY_LIMIT = 2 * 1024 ** 3
 _POLL = 0.05
@@ -42,24 +37,6 @@ _POLL = 0.05
 
 class Undecided(Exception):
     """The check was stopped by a limit: neither verified nor rejected (exit 2)."""
-
-
-def default_seconds(nbytes, *, accelerated=None):
-    """The default time budget for a certificate of ``nbytes`` bytes.
-
-    The limits on a certificate's work are sized so that whatever they admit is decided within this
-    budget with python-flint (a dependency of symssm); the standard library alone (``SYMSSM_CHECKER_PURE=1``,
-    or python-flint not installed) does the same work more slowly and gets :data:`PURE_FACTOR` times as long.
-
-    >>> default_seconds(0, accelerated=True), default_seconds(5_000_000, accelerated=True)
-    (10.0, 20.0)
-    >>> default_seconds(0, accelerated=False)
-    60.0
-    """
-    if accelerated is None:
-        accelerated = optional("flint") is not None
-    seconds = DEFAULT_SECONDS + SECONDS_PER_MB * nbytes / 1e6
-    return seconds if accelerated else PURE_FACTOR * seconds
 
 
 def _rss(pid):
@@ -101,10 +78,11 @@ def _kill(pid):
         pass
 
 
-def run_isolated(task, *, seconds, limit_text, memory=MEMORY_LIMIT):
+def run_isolated(task, *, seconds=None, limit_text=None, memory=MEMORY_LIMIT):
     """Run ``task()`` (returning a JSON-ready dict) in a child process; return its dict.
 
-    Raises :class:`Undecided` when the time or memory limit ends the child; SIGINT raises KeyboardInterrupt and
+    ``seconds`` is a wall-clock limit (None: none; ``limit_text`` names it in the message).  Raises
+    :class:`Undecided` when that clock or the memory limit ends the child; SIGINT raises KeyboardInterrupt and
     SIGTERM :class:`.interrupts.Terminated` (once: later signals are ignored).  In every case the child is killed
     first.
     """
@@ -159,16 +137,16 @@ def _wait(pid, read_end, seconds, limit_text, memory, mask):
     """The parent's side of :func:`run_isolated`: read the child's verdict within the limits; kill it on any exit
     (a signal held back since the fork is let through here, where its exception kills the child)."""
     chunks, done = [], False
-    deadline = time.monotonic() + seconds
+    deadline = None if seconds is None else time.monotonic() + seconds
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while not done:
-            remaining = deadline - time.monotonic()
+            remaining = _POLL if deadline is None else deadline - time.monotonic()
             if remaining <= 0:
                 _kill(pid)
                 pid = None
-                raise Undecided(f"undecided: the check did not finish within {limit_text}; neither verified nor "
-                                "rejected")
+                raise Undecided(f"undecided: stopped by the clock: the check did not finish within {limit_text}; "
+                                "neither verified nor rejected")
             ready, _, _ = select.select([read_end], [], [], min(remaining, _POLL))
             if ready:
                 data = os.read(read_end, 1 << 20)

@@ -91,15 +91,21 @@ class CheckResult:
 class Ledger:
     """Collects discharged obligations; ``require`` raises on the first failure."""
 
-    def __init__(self, deadline=None):
+    def __init__(self, deadline=None, seconds=None):
         self.done = []
         self._seen = set()  # constant-time de-duplication: a certificate with 400,000 rows stays linear
-        self.deadline = deadline
+        self.deadline = deadline  # a wall-clock limit only when one was asked for (``--max-seconds``)
+        self.seconds = seconds
+
+    def clock_message(self):
+        """What a check stopped by the clock says: the clock and the limit asked for, never a verdict."""
+        limit = "" if self.seconds is None else f" of {self.seconds:g} s"
+        return (f"undecided: stopped by the clock: the wall-clock limit{limit} asked for (--max-seconds) ran out "
+                "before all obligations were checked; neither verified nor rejected")
 
     def require(self, condition, obligation, message):
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Unreadable("undecided: the checking budget (--max-seconds) ran out before all obligations were "
-                             "checked; neither verified nor rejected")
+            raise Unreadable(self.clock_message())
         if not condition:
             raise Rejected(obligation, message)
         if obligation not in self._seen:

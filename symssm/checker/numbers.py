@@ -2,7 +2,7 @@
 
 Standard library only; shares no code with the generator.  A certificate writes every number in one
 canonical form (:func:`canonical_rational`, :func:`canonical_integer`); the looser spec grammar (``0.5``,
-``1e-3``) is :mod:`.spec`'s, whose names are also found here.
+``1e-3``) is :mod:`.spec`'s.
 """
 
 import re
@@ -16,18 +16,6 @@ _CHUNK = 600  # below the lowest int/str conversion limit CPython can be set to 
 
 class NumberError(ValueError):
     """A number's text is outside its grammar or its limit."""
-
-
-#: The spec grammar's names, kept importable from here (loaded from :mod:`.spec` on first use).
-_SPEC = ("MAX_EXPONENT", "SPEC_INT", "SPEC_FRAC", "SPEC_DEC", "spec_rational", "fits", "formula_number")
-
-
-def __getattr__(name):
-    if name in _SPEC:
-        from . import spec
-
-        return getattr(spec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def big_int(digits):

@@ -20,7 +20,8 @@ from typing import Any, Dict
 
 from . import costs
 from .accel import optional
-from .numbers import MAX_DIGITS, NumberError, big_int, fits, formula_number, spec_rational
+from .numbers import MAX_DIGITS, NumberError, big_int
+from .spec import fits, formula_number, spec_rational
 from .kernel import Unreadable
 
 # an optional accelerator (imported on first use): the same products and quotients, the same work
@@ -46,13 +47,10 @@ MAX_FORMULA_DEGREE = 64
 MAX_POLY_DEGREE = 10_000
 #: Longest text of a polynomial field of a certificate (determinants, coefficients, factors).
 MAX_POLY_CHARS = 4_000_000
-#: Most term-by-term products one certificate may cost (the work bound of the parametric kind), each
-#: weighted by the 64-bit words of its coefficients (1 for the small coefficients of honest families).
-MAX_POLY_WORK = 50_000_000
-#: The standard-library gcd (remainder sequences) may spend this many times its charge, plus the floor below, in
-#: its own products; past that it stops, undecided (python-flint computes the same gcd in native code).
-PURE_GCD_FACTOR = 64
-PURE_GCD_FLOOR = 1_000_000
+#: Most units of polynomial work one certificate may cost (the work bound of the parametric kinds): term products
+#: weighted by the 64-bit words of their coefficients, with the making of each result term, each division step
+#: and the gcd's bookkeeping (:mod:`.costs`); at the limit, a few seconds of one core on either path.
+MAX_POLY_WORK = 64_000_000
 #: Most terms the remainder of one exact division may hold (honest divisions stay far below).
 MAX_REMAINDER_TERMS = 1_000_000
 _WORK = threading.local()
@@ -113,18 +111,12 @@ def reset_work():
     _WORK.used = 0
     _WORK.parsed = {}
     _WORK.reduced = {}
-    _WORK.inner = None
 
 
 def _spend(amount):
     used = getattr(_WORK, "used", 0) + amount
     _WORK.used = used
-    inner = getattr(_WORK, "inner", None)
-    if inner is not None and used > inner:
-        raise Unreadable(f"undecided: a gcd of the standard-library path needed more than its allowance of {inner} "
-                         f"term products ({PURE_GCD_FACTOR} times its charge, with its products' result terms); "
-                         "neither verified nor rejected")
-    if inner is None and used > MAX_POLY_WORK:
+    if used > MAX_POLY_WORK:
         raise Unreadable(f"undecided: checking this certificate needs more than {MAX_POLY_WORK} polynomial term "
                          "products (weighted by coefficient size), the checker's work limit")
     costs.charge(amount)
@@ -155,12 +147,57 @@ def _mul_cost(a, b):
     """The charge of ``a * b``: every term pair's product (:func:`_product_cost`), and the lowest terms of every
     term of the result (at most the pairs): a gcd of the result's numerator and common denominator, quadratic in
     their words (:func:`symssm.checker.costs.lowest_terms_work`), and the making of each (its monomial and its
-    Fraction: :data:`~symssm.checker.costs.OUTPUT_TERM_WORK` units, up to the terms a product may have).  Issue 46: 60 terms over distinct
-    10,000-digit denominators times ``1 + t`` were charged 3.7 million and took 54 s, all in those gcds."""
-    wa, wb = _words(a), _words(b)
-    pairs = len(a) * len(b)
-    return (pairs * (_product_cost(wa, wb) + costs.lowest_terms_work(wa + wb))
-            + min(pairs, MAX_POLY_TERMS + 1) * costs.OUTPUT_TERM_WORK)
+    Fraction: :data:`~symssm.checker.costs.OUTPUT_TERM_WORK` units, up to the terms a product may have: at most
+    its pairs, and at most the monomials within both operands' degrees, :func:`_product_terms`).  A monomial times
+    a polynomial is one Fraction product per term (:data:`MONOMIAL_TERM_WORK`)."""
+    if len(a) == 1 or len(b) == 1:  # a monomial times a polynomial: one Fraction product per term, no sums
+        (m1, c1), = (a if len(a) == 1 else b).items()
+        other = b if len(a) == 1 else a
+        if c1 == 1 and not any(m1):
+            return len(other)  # the polynomial itself
+        return len(other) * (_product_cost(_words(a), _words(b)) + costs.lowest_terms_work(_words(a) + _words(b))
+                             + MONOMIAL_TERM_WORK)
+    return _pair_cost(len(a), len(b), _words(a), _words(b), _product_terms(a, b))
+
+
+def _product_terms(a, b):
+    """The most terms ``a * b`` can have: no more than its term pairs, nor than the monomials within the
+    degrees of both in each variable (``prod (deg_a + deg_b + 1)``: ``2 d + 1`` for two univariate polynomials of
+    degree d, however many their pairs)."""
+    top_a, top_b = _degrees(a), _degrees(b)
+    room = 1
+    for x, y in zip(top_a, top_b):
+        room *= x + y + 1
+        if room > MAX_POLY_TERMS:
+            break
+    return min(len(a) * len(b), room)
+
+
+def _degrees(a):
+    """The largest exponent of each variable in ``a``."""
+    top = None
+    for mon in a:
+        top = list(mon) if top is None else [x if x >= y else y for x, y in zip(top, mon)]
+    return top or []
+
+
+#: The work of one term of a monomial times a polynomial (one Fraction product, its monomial), in units of
+#: polynomial work.
+MONOMIAL_TERM_WORK = 24
+
+
+def _pair_cost(la, lb, wa, wb, terms=None):
+    """:func:`_mul_cost` of operands of ``la`` and ``lb`` terms whose coefficients have ``wa`` and ``wb`` words, with
+    at most ``terms`` result terms (default: one per pair), each made in lowest terms."""
+    pairs = la * lb
+    terms = min(pairs if terms is None else terms, MAX_POLY_TERMS + 1)
+    return (pairs * _product_cost(wa, wb)
+            + terms * (costs.OUTPUT_TERM_WORK + costs.lowest_terms_work(wa + wb)))
+
+
+def words_of(bits):
+    """64-bit words of a number of ``bits`` bits, as :func:`_words` counts them (``1 + bits // 64``)."""
+    return 1 + bits // 64
 
 
 def _fraction_words(c):
@@ -188,7 +225,29 @@ def _to_flint(a, nvars):
 
 
 def _from_flint(poly):
-    return {tuple(mon): Fraction(int(c.p), int(c.q)) for mon, c in poly.terms()}
+    # FLINT's rationals are canonical (coprime, positive denominator): no gcd to take again
+    return {tuple(map(int, mon)): _coprime(int(c.p), int(c.q)) for mon, c in poly.terms()}
+
+
+_new = object.__new__
+_SLOTS = getattr(Fraction, "__slots__", ())
+
+
+def _coprime(n, d):
+    """``Fraction(n, d)`` for coprime ``n`` and ``d > 0`` (already in lowest terms), made without a gcd."""
+    if "_numerator" not in _SLOTS:  # pragma: no cover - another Fraction layout: the usual constructor
+        return Fraction(n, d)
+    f = _new(Fraction)
+    f._numerator, f._denominator = n, d
+    return f
+
+
+def _fraction(n, d):
+    """``Fraction(n, d)`` for ``d > 0``: one gcd, and the Fraction made from the reduced pair."""
+    if d == 1:
+        return _coprime(n, 1)
+    g = gcd(n, d)
+    return _coprime(n // g, d // g) if g != 1 else _coprime(n, d)
 
 
 def _nvars(a, b):
@@ -205,10 +264,6 @@ def mul(a, b):
     if not a or not b:  # nothing to multiply, nothing spent
         return {}
     _spend(_mul_cost(a, b))
-    if _use_flint(len(a) * len(b)):
-        nv = _nvars(a, b)
-        if nv:
-            return _size(_from_flint(_to_flint(a, nv) * _to_flint(b, nv)))
     if len(a) > len(b):
         a, b = b, a
     if len(a) == 1:  # a monomial times a polynomial: no two products share a monomial, none is zero
@@ -216,6 +271,10 @@ def mul(a, b):
         if not any(m1):
             return _size(dict(b) if c1 == 1 else {m2: c1 * c2 for m2, c2 in b.items()})
         return _size({tuple(x + y for x, y in zip(m1, m2)): c1 * c2 for m2, c2 in b.items()})
+    if _use_flint(len(a) * len(b)):
+        nv = _nvars(a, b)
+        if nv:
+            return _size(_from_flint(_to_flint(a, nv) * _to_flint(b, nv)))
     if len(a) * len(b) >= 16:
         return _size(_convolve(a, b))
     out = {}
@@ -261,8 +320,8 @@ def _convolve(a, b):
     den, mask = da * db, (1 << width) - 1
     if width == 8:
         # int(k): a monomial FLINT returned may carry fmpz exponents (the same values)
-        return {tuple(int(k).to_bytes(nv, "little")): Fraction(v, den) for k, v in acc.items() if v}
-    return {tuple((k >> (width * i)) & mask for i in range(nv)): Fraction(v, den) for k, v in acc.items() if v}
+        return {tuple(int(k).to_bytes(nv, "little")): _fraction(v, den) for k, v in acc.items() if v}
+    return {tuple((k >> (width * i)) & mask for i in range(nv)): _fraction(v, den) for k, v in acc.items() if v}
 
 
 def sum_polys(polys):
@@ -314,11 +373,53 @@ def matmul(X, Y):
              for j in range(cols)] for row in ([(t, x, _to_flint(x, nv)) for t, x in row] for row in rows_x)]
 
 
+#: The fixed work of one term pair of a power's integer product (a dictionary update), in units of polynomial work.
+POWER_PAIR_WORK = 5
+
+
 def power(a, k, nvars):
-    out = const(1, nvars)
-    for _ in range(k):
-        out = mul(out, a)
-    return out
+    """``a ** k``, each of its ``k`` products charged before it is made, as :func:`mul` charges it.
+
+    The products run on integers over the common denominator (``a = A / d``, ``a^j = A^j / d^j``), whatever
+    accelerator is loaded: a step's cost is its term pairs' integer products (each charged :func:`_product_cost`
+    of the words of the largest integer coefficients, and :data:`POWER_PAIR_WORK`), before it runs; the result's
+    Fractions are made once, at the end, each charged its lowest terms and
+    :data:`~symssm.checker.costs.OUTPUT_TERM_WORK`.
+
+    >>> t = var(0, 1)
+    >>> power(add(t, const(Fraction(1, 2), 1)), 2, 1) == {(2,): Fraction(1), (1,): Fraction(1), (0,): Fraction(1, 4)}
+    True
+    """
+    if k == 0 or not a:
+        return const(1, nvars) if k == 0 else {}
+    if len(a) == 1:  # a monomial: its k products are one term each
+        (mon, c), = a.items()
+        bits = c.numerator.bit_length() + c.denominator.bit_length()
+        for j in range(k):
+            _spend(_pair_cost(1, 1, words_of(j * bits), words_of(bits)))
+        return _size({tuple(e * k for e in mon): c ** k})
+    nv = len(next(iter(a)))
+    width = max(8, (k * max(max(mon) for mon in a)).bit_length() + 1)
+    pa, den = _packed(a, width)
+    wa = words_of(max(abs(c) for _, c in pa).bit_length())
+    _spend(len(a) * POWER_PAIR_WORK)  # 1 * a
+    acc = dict(pa)
+    for _ in range(2, k + 1):
+        wacc = words_of(max(abs(c) for c in acc.values()).bit_length())
+        _spend(len(acc) * len(a) * (_product_cost(wacc, wa) + POWER_PAIR_WORK))
+        out: Dict[int, int] = {}
+        get = out.get
+        for ka, ca in acc.items():
+            for kb, cb in pa:
+                key = ka + kb
+                out[key] = get(key, 0) + ca * cb
+        acc = {key: v for key, v in out.items() if v}
+        if len(acc) > MAX_POLY_TERMS:
+            raise Unreadable(f"a polynomial has more than {MAX_POLY_TERMS} terms: too large to check")
+    total, mask = den ** k, (1 << width) - 1
+    wout = words_of(max(abs(c) for c in acc.values()).bit_length() + total.bit_length())
+    _spend(len(acc) * (costs.OUTPUT_TERM_WORK + costs.lowest_terms_work(wout)))  # the result's Fractions
+    return {tuple((key >> (width * i)) & mask for i in range(nv)): _fraction(v, total) for key, v in acc.items()}
 
 
 def is_const(a):
@@ -345,6 +446,10 @@ def divide_exact(a, b):
     """
     if not b:
         return None
+    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass over ``a``, whatever is loaded
+        c = next(iter(b.values()))
+        _spend(len(a) if c == 1 else len(a) * (MONOMIAL_TERM_WORK + costs.lowest_terms_work(_words(a) + _words(b))))
+        return _size(dict(a) if c == 1 else {mon: v / c for mon, v in a.items()})
     if _use_flint(len(a) * len(b)) and _nvars(a, b):
         nv = _nvars(a, b)
         try:
@@ -352,17 +457,16 @@ def divide_exact(a, b):
         except Exception:  # noqa: BLE001 - not exact: the loop below decides (and counts) as always
             quo = None
         if quo is not None and len(quo) <= MAX_POLY_TERMS:
-            wb = _words(b)  # what the loop spends: one step per quotient term, weighted as it is there
-            _spend(len(a) + sum(len(b) * _product_cost(_fraction_words(q), wb) for q in quo.values()))
+            wb = _words(b)  # what the loop spends: one step per quotient term, charged as it is there
+            _spend(len(a) + sum(_division_step(_fraction_words(q), wb, len(b)) for q in quo.values()))
             return quo
     _spend(len(a))
-    if len(b) == 1 and not any(next(iter(b))):  # a nonzero constant: one pass over ``a``
-        c = next(iter(b.values()))
-        return _size(dict(a) if c == 1 else {mon: v / c for mon, v in a.items()})
     lead = max(b)
-    lc = b[lead]
-    rest = [(mon, c) for mon, c in b.items() if mon != lead]
-    rem = dict(a)
+    ln, ld = b[lead].numerator, b[lead].denominator
+    # the remainder's coefficients as reduced integer pairs (numerator, positive denominator): the same values as
+    # Fractions, without the Fraction operators' overhead in the inner loop
+    rest = [(mon, c.numerator, c.denominator) for mon, c in b.items() if mon != lead]
+    rem = {mon: (c.numerator, c.denominator) for mon, c in a.items()}
     heap = [tuple(-e for e in mon) for mon in rem]  # the largest monomial first (lex order)
     heapq.heapify(heap)
     quo = {}
@@ -376,24 +480,47 @@ def divide_exact(a, b):
         if any(e < 0 for e in shift):
             _spend(len(b))
             return None
-        q = c / lc
-        _spend(len(b) * _product_cost(_fraction_words(q), wb))  # before the step's len(b) products
-        quo[shift] = q
+        qn, qd = c[0] * ld, c[1] * ln
+        if qd < 0:
+            qn, qd = -qn, -qd
+        g = gcd(qn, qd)
+        if g != 1:
+            qn, qd = qn // g, qd // g
+        _spend(_division_step(1 + (qn.bit_length() + qd.bit_length()) // 64, wb, len(b)))  # before its products
+        quo[shift] = _coprime(qn, qd)
         _size(quo)
-        for mon, v in rest:
+        for mon, vn, vd in rest:
             m2 = tuple(x + y for x, y in zip(mon, shift))
             old = rem.get(m2)
-            value = -v * q if old is None else old - v * q
-            if value:
+            if old is None:
+                n, d = -vn * qn, vd * qd
+            else:
+                pd = vd * qd
+                n, d = old[0] * pd - vn * qn * old[1], old[1] * pd
+            if n:
+                g = gcd(n, d)
                 if old is None:
                     heapq.heappush(heap, tuple(-e for e in m2))
-                rem[m2] = value
+                rem[m2] = (n // g, d // g) if g != 1 else (n, d)
             elif old is not None:
                 del rem[m2]
         if len(rem) > MAX_REMAINDER_TERMS:
             raise Unreadable(f"an exact division's remainder has more than {MAX_REMAINDER_TERMS} terms: too large "
                              "to check")
     return quo
+
+
+#: The fixed work of one product of an exact division's step (the remainder's entry updated, its heap kept), in
+#: units of polynomial work: a step of a division by a short divisor costs several microseconds in the standard
+#: library whatever its coefficients' size.
+DIVISION_PRODUCT_WORK = 32
+
+
+def _division_step(wq, wb, lb):
+    """The charge of one step of an exact division: ``lb`` products of a quotient term of ``wq`` words by the
+    divisor's coefficients of ``wb`` words, each a Fraction in lowest terms (a gcd quadratic in the words: the
+    quotient's denominators may grow at every step) and an update of the remainder."""
+    return lb * (_product_cost(wq, wb) + costs.lowest_terms_work(wq + wb) + DIVISION_PRODUCT_WORK)
 
 
 def _total_degree(a):
@@ -422,6 +549,11 @@ def _shift(a, v, k):
     return {mon[:v] + (mon[v] + k,) + mon[v + 1:]: c for mon, c in a.items()}
 
 
+#: The work of the exact gcd's bookkeeping per term touched (coefficients in one variable, normalisations, shifts),
+#: in units of polynomial work; its products and divisions are charged as any other.
+GCD_TERM_WORK = 40
+
+
 def _pseudo_remainder(a, b, v):
     """A multiple ``lc(b)^e a`` reduced modulo ``b`` in the variable ``v`` (degree below ``b``'s)."""
     cb = _coefficients(b, v)
@@ -429,6 +561,7 @@ def _pseudo_remainder(a, b, v):
     lb = cb[db]
     r = a
     while r:
+        _spend(GCD_TERM_WORK * (len(r) + len(b)))  # the step's coefficients in v, the shift of b, the difference
         cr = _coefficients(r, v)
         dr = max(cr)
         if dr < db:
@@ -440,6 +573,7 @@ def _pseudo_remainder(a, b, v):
 def _content(a, v):
     """The gcd of ``a``'s coefficients as a polynomial in ``v`` (normalised; 1 as soon as it is constant)."""
     g = {}
+    _spend(GCD_TERM_WORK * len(a))  # a's coefficients in v, sorted
     for c in sorted(_coefficients(a, v).values(), key=len):
         g = _gcd(g, c)
         if is_const(g):
@@ -449,6 +583,7 @@ def _content(a, v):
 
 def _gcd(a, b):
     """The normalised gcd of two polynomials over Q (recursive primitive remainder sequences)."""
+    _spend(GCD_TERM_WORK * (len(a) + len(b) + 4))  # the variables, the normalisation, the comparisons
     if not a:
         return _normalised(b) if b else {}
     if not b:
@@ -478,16 +613,99 @@ def _gcd(a, b):
     return _normalised(mul(c, g))
 
 
-def gcd_cost(a, b):
-    """The work one gcd of ``a`` and ``b`` is charged, before it is computed (the same with or without FLINT)."""
-    return len(a) * len(b) * (1 + min(_total_degree(a), _total_degree(b))) * _product_cost(_words(a), _words(b))
+#: The primes of the modular coprimality witness (:func:`coprime`), tried in this order; fixed, so the verdict
+#: is the same on every run and machine.
+WITNESS_PRIMES = (2_147_483_647, 2_147_483_629, 2_147_483_587)
+#: The work of one modular image of a term, and of one step of a univariate remainder sequence modulo a prime.
+IMAGE_TERM_WORK = 4
+EUCLID_STEP_WORK = 1
+
+
+def _image(a, v, point, prime):
+    """``a`` modulo ``prime`` with every variable but ``v`` set to ``point``: ``{degree in v: residue}``, or None
+    when a denominator is a multiple of ``prime``."""
+    out: Dict[int, int] = {}
+    for mon, c in a.items():
+        d = c.denominator % prime
+        if not d:
+            return None
+        r = c.numerator % prime * pow(d, -1, prime) % prime
+        for i, e in enumerate(mon):
+            if e and i != v:
+                r = r * pow(point[i], e, prime) % prime
+        if r:
+            out[mon[v]] = (out.get(mon[v], 0) + r) % prime
+    return {e: r for e, r in out.items() if r}
+
+
+def _unit_gcd_mod(f, g, prime):
+    """Whether univariate polynomials ``f`` and ``g`` (``{degree: residue}``, f nonzero) are coprime modulo ``prime``
+    (Euclid's remainder sequence on dense lists, lowest degree first)."""
+    def dense(h):
+        out = [0] * (max(h) + 1 if h else 0)
+        for e, r in h.items():
+            out[e] = r
+        return out
+
+    x, y = dense(f), dense(g)
+    while y:
+        inv = pow(y[-1], -1, prime)
+        while len(x) >= len(y):
+            q = x[-1] * inv % prime
+            if q:
+                shift = len(x) - len(y)
+                for i, c in enumerate(y):
+                    x[shift + i] = (x[shift + i] - q * c) % prime
+            x.pop()
+            while x and not x[-1]:
+                x.pop()
+        x, y = y, x
+    return len(x) == 1  # the last nonzero remainder is a nonzero constant
+
+
+def witness_work(a, b):
+    """The charge of :func:`coprime`'s modular witness: for each common variable and each prime tried, the image of
+    every term (its coefficient reduced, its other variables' powers: ``IMAGE_TERM_WORK`` units and the words of
+    the coefficient) and the remainder sequence of the two images (``deg_a deg_b`` steps)."""
+    common = _variables(a) & _variables(b)
+    terms = sum(IMAGE_TERM_WORK * (1 + len(mon)) + _fraction_words(c) for p in (a, b) for mon, c in p.items())
+    euclid = sum((1 + max((mon[v] for mon in a), default=0)) * (1 + max((mon[v] for mon in b), default=0))
+                 for v in common) * EUCLID_STEP_WORK
+    return len(WITNESS_PRIMES) * (len(common) * terms + euclid)
+
+
+def _coprime_witness(a, b):
+    """True when modular images prove that ``a`` and ``b`` (integer-free of a common constant factor question:
+    nonzero, not constant) share no non-constant factor; False when they do not tell.
+
+    For each variable v of both, some prime P and point c for the other variables must give images in F_P[v] of
+    full degree in v for ``a`` that are coprime: a common factor g involving v would keep its degree in v there
+    (its leading coefficient divides a's, which does not vanish) and divide both images (Gauss's lemma, after
+    clearing denominators, which P does not divide).  A factor involves some variable of both, so no v left
+    means no factor."""
+    nv = _nvars(a, b)
+    for v in sorted(_variables(a) & _variables(b)):
+        degree = max(mon[v] for mon in a)
+        for attempt, prime in enumerate(WITNESS_PRIMES):
+            point = [(1_000_003 * (i + 1) + 7919 * attempt + 12345) % prime for i in range(nv)]
+            fa, fb = _image(a, v, point, prime), _image(b, v, point, prime)
+            if fa is None or fb is None or max(fa, default=-1) != degree:
+                continue
+            if _unit_gcd_mod(fa, fb, prime):
+                break
+        else:
+            return False
+    return True
 
 
 def coprime(a, b):
     """Whether the gcd of ``a`` and ``b`` (not both zero) is a constant.
 
-    The work (:func:`gcd_cost`) is counted before the gcd is computed, in FLINT when it is
-    installed (and loaded, or the gcd is large), else by the remainder sequences above.
+    First a modular witness, charged before it runs (:func:`witness_work`): coprime images modulo a fixed
+    prime prove there is no common factor (:func:`_coprime_witness`), in time linear in the terms.  When the
+    images do not tell (a common factor, or an unlucky prime), the exact gcd by the remainder sequences above
+    decides, every product and division charged against the certificate's work limit as any other.  Nothing
+    here depends on an accelerator being installed or imported: the same charges, the same verdict.
 
     >>> t = var(0, 1)
     >>> coprime(mul(t, t), add(t, const(1, 1))), coprime(mul(t, t), scale(t, 3))
@@ -495,23 +713,12 @@ def coprime(a, b):
     """
     if (a and is_const(a)) or (b and is_const(b)):
         return True
-    cost = gcd_cost(a, b)
-    _spend(cost)
-    nv = _nvars(a, b)
-    if _use_flint(cost) and nv:
-        g = _to_flint(a, nv).gcd(_to_flint(b, nv))
-        return g.is_constant() and not g.is_zero()
-    # The pure sequences are charged once, above (as FLINT is); their own products are counted apart, against
-    # PURE_GCD_FACTOR times that charge, never against what the certificate has left: the verdict does not
-    # depend on whether FLINT was loaded (issue 46: a fresh check ran out of budget where a warm one did not).
-    saved = _WORK.used
-    # (its products now also charge the making of each result term, up to OUTPUT_TERM_WORK more per pair: the
-    # allowance grows alike, so the remainder sequences may do the same work as before that charge)
-    _WORK.used, _WORK.inner = 0, PURE_GCD_FACTOR * cost * (1 + costs.OUTPUT_TERM_WORK) + PURE_GCD_FLOOR
-    try:
-        return is_const(_gcd(a, b))
-    finally:
-        _WORK.used, _WORK.inner = saved, None
+    if not a or not b:  # gcd(0, b) is b, not constant
+        return False
+    _spend(witness_work(a, b))
+    if _coprime_witness(a, b):
+        return True
+    return is_const(_gcd(a, b))
 
 
 def reduced_cache():

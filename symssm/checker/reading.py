@@ -7,7 +7,7 @@ a malformed number is :class:`Malformed`, exit 2; a value out of bounds fails it
 ``system``: every entry a canonical rational, the sizes within :mod:`.limits`) and :func:`system_record`
 (the record the obligations use, with the SHA-256 of the system's canonical text, :func:`canonical_json`).
 Very large integer matrices come from the bulk reader (:mod:`.bulk`, numpy; a reader may skip it: the
-same values and hash).  The spec grammar (``--spec``) is :mod:`.spec`; its names are also found here.
+same values and hash).  The spec grammar (``--spec``) is :mod:`.spec`.
 The kernel's names (verdicts, the ledger, strict JSON) are re-exported for the obligation modules.
 """
 
@@ -20,23 +20,83 @@ from .kernel import (FORMAT, VERSIONS, CheckResult, JsonDecimal, Ledger, Malform
 from .limits import MAX_BYTES, MAX_DEPTH, MAX_DIM, MAX_ENTRIES, MAX_INTEGER_ENTRIES, MAX_N, MAX_NAME
 from .numbers import MAX_DIGITS, NumberError, canonical_integer, canonical_rational
 
-__all__ = ["keys", "integer", "integer_text", "positions", "rational", "matrix", "witness_lags", "read_system",
+__all__ = ["first_malformed", "BOOLEAN_FIELDS", "keys", "integer", "integer_text", "positions", "rational", "matrix", "witness_lags", "read_system",
            "system_record", "canonical_json",
            # the kernel's names, for the modules that import them from here
            "FORMAT", "VERSIONS", "CheckResult", "JsonDecimal", "Ledger", "Malformed", "Rejected", "Unreadable", "is_text",
            "parse_json", "read_file", "strict_equal", "MAX_BYTES", "MAX_DEPTH", "MAX_DIM", "MAX_ENTRIES", "MAX_N",
            "MAX_NAME"]
 
-#: The spec grammar's names, kept importable from here (loaded from :mod:`.spec` on first use).
-_SPEC = ("canonical_hash", "SPEC_KEYS", "spec_fields", "spec_matrix", "read_spec", "spec_hash")
+# ---------------------------------------------------------------- malformed numbers
+
+#: The fields the format writes as JSON booleans (a family's ``complete``, a covering's ``dimension``); a boolean
+#: anywhere else stands where a number or a text is due (``True == 1`` in Python).
+BOOLEAN_FIELDS = frozenset({"complete", "dimension"})
+#: Free-text fields: what they hold is not read as a number.
+TEXT_FIELDS = frozenset({"name", "generator", "comment", "format", "kind", "field", "rule", "method", "status",
+                         "input_sha256", "checkpoint", "architecture", "construction"})
+#: The kinds whose texts are formulas (docs/parametric.md), read by value: ``" 1"`` or ``"2/4"`` is a formula
+#: there, so only their envelope's texts (``n``, a count) are held to the number grammar.
+FORMULA_KINDS = frozenset({"parametric-head-count", "parametric-interaction-rank"})
+_NUMBER_MARKS = frozenset(" \t+-/")
 
 
-def __getattr__(name):
-    if name in _SPEC:
-        from . import spec
+def _loose_number(text):
+    """Whether ``text`` is written as a number but not in the canonical form (``"--158"``, ``"007"``, ``" 1"``,
+    ``"+1"``, ``"-0"``, ``"2/4"``, a superscript or full-width digit): every character a digit of some script, a sign,
+    a slash or a blank, at least one digit, and not a canonical rational."""
+    if not text or len(text) > 2 * MAX_DIGITS + 2 or not any(c.isdigit() or c.isnumeric() for c in text):
+        return False
+    if not all(c.isdigit() or c.isnumeric() or c in _NUMBER_MARKS for c in text):
+        return False
+    try:
+        canonical_rational(text)
+    except NumberError:
+        return True
+    return False
 
-        return getattr(spec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def first_malformed(cert):
+    """The first field of ``cert`` (in the document's order) written against the number grammar, as
+    ``(field, reason)``, or None: a JSON boolean where the format has none (:data:`BOOLEAN_FIELDS`), or a number's
+    text that is not canonical (:func:`_loose_number`; in a family or a layer with parameters, only the envelope's).
+
+    A certificate with such a field is unreadable (exit 2, the field named) whatever else is wrong with it: the
+    checker answers this way when an obligation has failed or a reader has refused a field, so a mutant of one
+    number field is named where it is, never as the obligation it happened to break.
+
+    Parameters
+    ----------
+    cert : object
+        The parsed certificate.
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        The field, as the checker's messages name it (``lower_bound.minor[0][1]``), and why it is malformed.
+
+    Examples
+    --------
+    >>> first_malformed({"kind": "head-count", "n": 8, "profile": {"values": [1, True]}})
+    ('profile.values[1]', 'a JSON boolean is not a number')
+    >>> first_malformed({"kind": "head-count", "lower_bound": {"prime": "007"}})
+    ('lower_bound.prime', "'007' is not a canonical number ('p' or 'p/q' in lowest terms, ASCII digits)")
+    """
+    formulas = isinstance(cert, dict) and type(cert.get("kind")) is str and cert["kind"] in FORMULA_KINDS
+    stack = [("", cert, None, 0)]
+    while stack:
+        field, value, key, depth = stack.pop()
+        if type(value) is bool:
+            if key not in BOOLEAN_FIELDS:
+                return field, "a JSON boolean is not a number"
+        elif type(value) is str:
+            if key not in TEXT_FIELDS and (not formulas or depth == 1) and _loose_number(value):
+                return field, f"{value[:40]!r} is not a canonical number ('p' or 'p/q' in lowest terms, ASCII digits)"
+        elif isinstance(value, dict):
+            stack.extend((f"{field}.{k}" if field else str(k), v, k, depth + 1) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((f"{field}[{i}]", v, key, depth + 1) for i, v in reversed(list(enumerate(value))))
+    return None
 
 
 # ---------------------------------------------------------------- typed access

@@ -43,7 +43,7 @@ ARCHITECTURES = ("s4d", "s5", "lru")
 MAX_TRAINED_N = 10 ** 12
 MAX_SURROGATE_LAGS = 4096
 MAX_MODES = 16_384
-MAX_RECURRENCE_WORK = 30_000_000
+MAX_RECURRENCE_WORK = 13_000_000
 #: The work of one ``exp`` of a ball (50 Taylor terms and the squarings: about 600 recurrence products), and of
 #: forming one weight or mode from its parameters (a few balls and products).
 EXP_WORK = 600

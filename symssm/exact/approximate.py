@@ -40,8 +40,17 @@ MAX_APPROX_N = 4096
 MAX_GRAM_WORK = 20_000_000
 #: Largest p m (the Gram matrix's size), both sides.
 MAX_APPROX_DIM = 64
-#: Most word operations of the definiteness tests: brackets x (p m)^3 x 64-bit words of tr G (both sides).
-MAX_DEFINITE_WORK = 25_000_000
+#: Most word operations of the definiteness tests (:func:`definite_work`, the checker's measure; both sides).
+MAX_DEFINITE_WORK = 300_000_000
+
+
+def definite_work(brackets, pm, trace):
+    """The checker's cost measure of ``brackets`` definiteness tests of a ``pm x pm`` Gram matrix of trace
+    ``trace`` (checker/approximate.py states the same formula): ``brackets 2 pm^3 x^1.5``, ``x = pm words(tr)``."""
+    from math import isqrt
+
+    grown = pm * (1 + trace.bit_length() // 64)
+    return brackets * 2 * pm ** 3 * grown * isqrt(grown)
 #: Largest p m whose witnesses come from 60-digit eigenvectors (30 digits beyond: the cost grows as (p m)^3).
 MP_MAX_DIM = 24
 #: The lags' entries may have at most this many bits (as for exact head counts).
@@ -466,7 +475,7 @@ def gram_brackets(G, tr, tolerance, widen=None):
 
     for H in range(pm + 1):
         report(H, pm + 1, f"bracket on e_{H}")
-        work = (H + 1) * pm ** 3 * (1 + tr.bit_length() // 64)
+        work = definite_work(H + 1, pm, tr)
         if work > MAX_DEFINITE_WORK:
             raise LimitError(f"certifying {H + 1} brackets of a {pm} x {pm} Gram matrix of {tr.bit_length()}-bit entries "
                              f"costs {work} word operations, beyond the checker's limit {MAX_DEFINITE_WORK} (a shorter n, "

@@ -29,14 +29,14 @@ from fractions import Fraction
 from ..checker.trained import pow_up
 from ..errors import InputError, LimitError
 from ..formats.rationals import parse_tolerance
-from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, gram_brackets, gram_of_rows, sqrt_up,
-                          widened_errors, widening)
+from .approximate import (MAX_APPROX_DIM, MAX_DEFINITE_WORK, _dyadic, definite_work, gram_brackets, gram_of_rows,
+                          sqrt_up, widened_errors, widening)
 
 __all__ = ["trained_brackets", "kernel_rows", "MAX_SURROGATE_LAGS", "MAX_RECURRENCE_WORK"]
 
 #: As the checker: most lags summed, work of the recurrence, longest n, Gram work.
 MAX_SURROGATE_LAGS = 4096
-MAX_RECURRENCE_WORK = 30_000_000
+MAX_RECURRENCE_WORK = 13_000_000
 #: The checker's weights of one mode's ``exp`` and of one ball (``symssm/checker/trained.py``: the same numbers).
 EXP_WORK = 600
 BALL_WORK = 40
@@ -243,7 +243,7 @@ def trained_brackets(layer, n, tolerance):
     if t >= 1:
         raise LimitError(f"{layer.name}: the surrogate's relative distance to the layer is {float(t):.3g} >= 1"
                          + (f" (the lags beyond the {n0} summed decay too slowly: a length n <= {n0})" if tail else ""))
-    work = E ** 3 * (1 + tr.bit_length() // 64)
+    work = definite_work(1, E, tr)
     if work > MAX_DEFINITE_WORK:
         raise LimitError(f"{layer.name}: one definiteness test costs {work} word operations, beyond the checker's "
                          f"limit {MAX_DEFINITE_WORK}")

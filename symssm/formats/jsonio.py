@@ -46,13 +46,19 @@ def _pairs(pairs):
 
 
 def _int(text):
-    if len(text) < 4000:
-        return int(text)
+    """A JSON integer's value, its digits counted first against symssm's own limit (whatever
+    ``sys.set_int_max_str_digits`` says), then read in chunks below any limit the interpreter may set."""
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise LimitError(f"JSON integer with {len(text)} digits; the limit is {MAX_DIGITS}")
+        raise LimitError(f"JSON integer with {len(text.lstrip('-'))} digits; the limit is {MAX_DIGITS}")
+    if len(text) < 600:
+        return int(text)
     from .rationals import int_from_digits
 
     return int_from_digits(text)
+
+
+#: A run of digits longer than any JSON integer symssm reads: text without one has no integer over the limit.
+_LONG_DIGITS = re.compile(r"[0-9]{%d}" % (MAX_DIGITS + 1))
 
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -164,11 +170,14 @@ def loads_strict(text, *, what="input"):
     if not _depth_ok(text):
         raise LimitError(f"{what} nests deeper than {MAX_DEPTH} levels")
     try:
-        try:  # Python's own int parsing first; the hook only for integers past its 4300-digit default
-            return json.loads(text, parse_float=str, parse_constant=_no_constant, object_pairs_hook=_pairs)
-        except ValueError as exc:
-            if isinstance(exc, json.JSONDecodeError) or "digits" not in str(exc):
-                raise
+        # Python's own int parsing when no run of digits in the text is over symssm's limit (the limit is
+        # symssm's, never the interpreter's, which another library may have raised); else each integer by the hook
+        if not _LONG_DIGITS.search(text):
+            try:
+                return json.loads(text, parse_float=str, parse_constant=_no_constant, object_pairs_hook=_pairs)
+            except ValueError as exc:  # an integer past an interpreter limit set below symssm's: the hook reads it
+                if isinstance(exc, json.JSONDecodeError) or "digits" not in str(exc):
+                    raise
         return json.loads(
             text,
             parse_float=str,

@@ -202,7 +202,7 @@ MAX_CASES = 1024
 #: Most term products the generator spends expanding one formula (the checker's bound is MAX_POLY_WORK).
 MAX_FORMULA_WORK = 1_000_000
 #: Most term-by-term products of polynomials one parametric certificate may need (both sides).
-MAX_POLY_WORK = 50_000_000
+MAX_POLY_WORK = 64_000_000
 #: Largest |constant| and |leading| integer coefficient of a polynomial whose rational roots are
 #: decided by the rational root theorem (a factor in one parameter, or a binary form); both sides.
 MAX_ROOT_COEFFICIENT = 10**9

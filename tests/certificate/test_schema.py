@@ -107,7 +107,7 @@ def test_approximate_certificates_with_a_tail_conform():
 
 
 def test_parametric_certificates_with_covers_conform():
-    """Rational solutions with sibling cases, definite and binary forms, shared cases (issue #41), and the first format."""
+    """Rational solutions with sibling cases, definite and binary forms, shared cases, and the first format."""
     import glob
     import os
 

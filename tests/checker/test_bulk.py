@@ -103,3 +103,18 @@ def test_a_large_certificate_over_q_i_is_read_by_its_own_reader(tmp_path, monkey
     cert.save(str(path))
     plain, fast = _verdicts(path, monkeypatch)
     assert plain == fast and plain[0] == 0
+
+
+@pytest.mark.parametrize("kind", ["parametric-head-count", "parametric-interaction-rank", "interaction-rank"])
+def test_a_large_certificate_of_formulas_is_read_as_written(monkeypatch, kind):
+    """The bulk reader takes the integer matrices of head counts, gradients and eps-head counts only: a family's
+    or a layer's system of integer-looking formula texts (``"1"``) stays lists of texts, as the pure path reads it
+    (a large family was otherwise refused on the accelerated path, its ``system.B`` not a list)."""
+    monkeypatch.setattr(reading, "SPLIT_BYTES", 1)
+    doc = {"format": "symssm-certificate", "kind": kind,
+           "system": {"A": [["1", "0"], ["0", "1"]], "B": [["1"], ["1"]], "C": [["1", "1"]], "D": None}}
+    data = reading.parse_json(json.dumps(doc).encode("ascii"), "certificate")
+    assert data["system"]["B"] == [["1"], ["1"]] and data["system"]["A"] == [["1", "0"], ["0", "1"]]
+    doc["kind"] = "head-count"  # a head count's integer matrices do come from the bulk reader
+    data = reading.parse_json(json.dumps(doc).encode("ascii"), "certificate")
+    assert not isinstance(data["system"]["B"], list)

@@ -1,8 +1,8 @@
 """Every field of a certificate of every kind, given a JSON value of the wrong type, is refused by an
 obligation that names it: never through the checker's generic fall-through ("malformed certificate").
 
-Deterministic and exhaustive over the fields of one small certificate per kind (issue: the suite
-must not depend on hypothesis finding the mutant). fuzz/ and tests/checker/test_fuzz_checker.py
+Deterministic and exhaustive over the fields of one small certificate per kind (the suite does not
+depend on hypothesis finding the mutant). fuzz/ and tests/checker/test_fuzz_checker.py
 explore random multi-field mutations.
 """
 

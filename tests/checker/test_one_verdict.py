@@ -56,20 +56,90 @@ def test_every_catalogue_certificate_has_one_verdict(path):
     _same_verdict(path)
 
 
-def test_the_pure_gcd_spends_no_more_of_the_budget_than_flint(monkeypatch):
-    """The lowest-terms test charges a gcd once, before it runs; the standard library's remainder sequences then
-    count their own products apart (issue 46: with python-flint not yet loaded, a fresh check spent the whole
-    budget on them and ended undecided, where a process with python-flint loaded verified)."""
+def test_coprimality_is_charged_and_decided_alike_whatever_is_loaded(monkeypatch):
+    """The lowest-terms test of a family's entry: the same charge and the same answer with python-flint loaded or
+    not (no accelerator decides it: a modular witness, else the exact gcd within the certificate's work limit)."""
     from symssm.checker import polynomials as P
 
     t, one = P.var(0, 2), P.const(1, 2)
     s = P.var(1, 2)
     a = P.power(P.add(P.add(t, s), one), 6, 2)
     b = P.add(P.mul(t, t), P.add(s, P.const(3, 2)))
-    cost = P.gcd_cost(a, b)
+    shared = P.mul(a, b), P.mul(b, P.add(t, P.const(5, 2)))  # a common factor b: the exact gcd decides
+    outcomes = []
     for flint in (P._flint, None):
         monkeypatch.setattr(P, "_flint", flint)
-        P.reset_work()
-        P._WORK.used = P.MAX_POLY_WORK - cost  # the charge just fits what the certificate has left
-        assert P.coprime(a, b)
-        assert P._WORK.used == P.MAX_POLY_WORK  # charged exactly the gcd's cost, with or without FLINT
+        for pair in ((a, b), shared):
+            P.reset_work()
+            outcomes.append((P.coprime(*pair), P._WORK.used))
+    assert outcomes[:2] == outcomes[2:], outcomes
+    assert outcomes[0][0] is True and outcomes[1][0] is False
+
+
+def test_the_modular_witness_never_hides_a_common_factor():
+    """Against the exact gcd (remainder sequences) on random pairs, half of them with a common factor: the witness
+    answers coprime only when the gcd is a constant."""
+    import random
+    from fractions import Fraction
+
+    from symssm.checker import polynomials as P
+
+    rng = random.Random(11)
+
+    def poly(nv):
+        return {tuple(rng.randint(0, 2) for _ in range(nv)): Fraction(rng.randint(-4, 4) or 1, rng.randint(1, 3))
+                for _ in range(rng.randint(1, 4))}
+
+    coprime_pairs = 0
+    for _ in range(150):
+        nv = rng.randint(1, 3)
+        f, g, h = poly(nv), poly(nv), poly(nv)
+        for x, y in ((P.mul(f, h), P.mul(g, h)), (f, g)):
+            if P.is_const(x) or P.is_const(y):
+                continue
+            P.reset_work()
+            exact = P.is_const(P._gcd(x, y))
+            P.reset_work()
+            assert P.coprime(x, y) == exact, (x, y)
+            coprime_pairs += exact
+    assert coprime_pairs > 20
+
+
+GENERATE = """
+import sys
+if sys.argv[2] == "flint":
+    import flint  # loaded before the generator runs its checker
+from symssm.api import certify
+from symssm.sources.parametric import parametric_ssm
+e = "((s + 2*t + 1)^12 + 3)/((s - t + 2)^12 + 5)"
+family = parametric_ssm([[e, "(s + t + u)^8/(s + t + u)^8"], ["t", e]], [["1"], ["u"]], [["1", "1"]],
+                        parameters=["s", "t", "u"], name="written")
+certify(family).save(sys.argv[1])
+print("flint" in sys.modules)
+"""
+
+CHECK_IN_ONE_PROCESS = """
+import sys
+from symssm.api import load_certificate
+before = load_certificate(sys.argv[1]).check()
+import flint
+after = load_certificate(sys.argv[1]).check()
+print(before.code, after.code, before.message == after.message)
+"""
+
+
+@pytest.mark.parametrize("loaded", ["flint", "none"])
+def test_what_the_generator_writes_a_fresh_check_verifies(tmp_path, loaded):
+    """The generator hands out a certificate only once the checker has verified it in its process (python-flint
+    loaded there or not); a fresh ``symssm check`` verifies it on both paths, and in one process the verdict is the
+    same before and after python-flint is imported."""
+    pytest.importorskip("flint")
+    path = str(tmp_path / "family.json")
+    made = subprocess.run([sys.executable, "-c", GENERATE, path, loaded], env=ENV, capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert made.stdout.strip() == "True" or loaded == "none"
+    _same_verdict(path)
+    both = subprocess.run([sys.executable, "-c", CHECK_IN_ONE_PROCESS, path], env=ENV, capture_output=True,
+                          text=True, timeout=600)
+    assert both.stdout.split() == ["0", "0", "True"], both.stdout + both.stderr[-2000:]

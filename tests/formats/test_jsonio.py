@@ -105,3 +105,25 @@ def test_plain_row_refuses_what_json_escapes():
         assert jsonio._plain_row(row, ",") is None
     assert dumps_canonical({"A": [["1", "-2"], ["3", "4/5"]], "D": None}, indent=2) == \
         '{\n  "A": [\n    ["1", "-2"],\n    ["3", "4/5"]\n  ],\n  "D": null\n}\n'
+
+
+def test_the_digit_limit_is_symssm_s_whatever_the_interpreter_allows():
+    """A 20,000-digit integer is refused by symssm's own 10,000-digit limit even when the interpreter's limit is off
+    (``sys.set_int_max_str_digits(0)``, as a fuzzer's main may set it), by the generator's reader and the checker's;
+    10,000 digits are read, whatever the interpreter's limit (here also its lowest, 640)."""
+    import sys
+
+    from symssm.checker.kernel import Unreadable, parse_json
+
+    before = sys.get_int_max_str_digits()
+    try:
+        for limit in (0, 640):
+            sys.set_int_max_str_digits(limit)
+            with pytest.raises(LimitError, match="10000"):
+                loads_strict("[" + "7" * 20_000 + "]")
+            with pytest.raises(Unreadable, match="10000"):
+                parse_json("[" + "7" * 20_000 + "]", "certificate")
+            assert loads_strict("[" + "7" * 10_000 + "]")[0] % 10 == 7
+            assert parse_json("[-" + "7" * 10_000 + "]", "certificate")[0] % 10 == 3
+    finally:
+        sys.set_int_max_str_digits(before)

@@ -211,7 +211,7 @@ def test_overflow_is_refused_in_one_line(capsys):
 
 
 def test_doubling_is_logarithmic_beyond_16_states():
-    """Defective A with N > 16 used the direct sum, linear in n (issue #21, item 1)."""
+    """Defective A with N > 16 used the direct sum, linear in n."""
     import numpy as np
 
     from symssm.numeric.headcount import _weighted_gram_doubling, numeric_head_count
@@ -243,7 +243,7 @@ def test_doubling_is_logarithmic_beyond_16_states():
 
 
 def test_plot_heads_with_a_tolerance_on_every_example_spec(tmp_path, capsys):
-    """'NamedFloatSystem' object has no attribute 'p' on every spec file (issue 40): a figure or one line."""
+    """'NamedFloatSystem' object has no attribute 'p' on every spec file: a figure or one line."""
     import glob
     import os
 

@@ -1,4 +1,4 @@
-"""LaTeX a referee accepts: one regression test per defect of issue #22, rendered, compiled and read back.
+"""LaTeX a referee accepts: one regression test per defect a referee found, rendered, compiled and read back.
 
 Each test renders certificates, checks the source for what a careful author would (and would not)
 write, and compiles them in a two-column and a one-column article: no overfull box over 1 pt, and

@@ -1,4 +1,4 @@
-"""Statements a referee signs without edits: one scan of the LaTeX per defect a copy editor sends back.
+"""Statements a referee signs without edits: one scan of the LaTeX per defect.
 
 The fast tests read the LaTeX source of every catalogue fragment (``certificates/*.tex``) and of fresh
 certificates of every kind (``shared.fresh_certificates``: real and complex head counts, families, gradient

@@ -1,4 +1,4 @@
-"""Statements that stand on their own (issue #39): one regression test per defect a referee found, and every kind
+"""Statements that stand on their own: one regression test per defect a referee found, and every kind
 of fragment (framework table and layers for every input included) fitted to a two-column, a one-column and a
 0.75-inch-margin page without an overfull box."""
 
