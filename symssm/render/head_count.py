@@ -207,10 +207,11 @@ def _map_necessity(c, field):
                 "map, the input with $x_j = e_t$ and all other tokens zero gives $W_{ij} e_t = L_{i-j} e_t$ for every "
                 "$t$ and $j \\le i$: its operator is the SSM's, and the bound above applies."]
     if c.m == 1:
-        return ["", "\\emph{The map.} As $m = 1$, every output $y_i = \\sum_j \\sum_\\ell \\alpha^\\ell_{ij}(X)\\, x_j V_\\ell$ "
-                "of a model lies in $\\symssmspan\\{V_1, \\dots, V_H\\}$, whatever its coefficients. If it computes the "
-                "SSM's map, the input $x_1 = 1$, all other tokens $0$, gives $y_{d+1} = L_d$, so every lag $L_d$, "
-                "$d < n$, lies in that span and $k(n) \\le H$."]
+        return ["", "\\emph{The map.} As $m = 1$, every output "
+                "$y_i = \\sum_j \\sum_\\ell \\alpha^\\ell_{ij}(X)\\, x_j V_\\ell$ of a model lies in "
+                "$\\symssmspan\\{V_1, \\dots, V_H\\}$, whatever its coefficients. If it computes the SSM's map, "
+                "the input $x_1 = 1$, all other tokens $0$, gives $y_{d+1} = L_d$, so every lag $L_d$, $d < n$, "
+                "lies in that span and $k(n) \\le H$."]
     return ["", "\\emph{The map.} As $p = 1$, let $K \\subseteq " + field + "^{" + str(c.m) + "}$ be the common "
             "kernel of the rows $V_1, \\dots, V_H$. If a model computes the SSM's map, whatever its coefficients, the input "
             "$x_1 = x \\in K$, all other tokens $0$, has model outputs $0$ (every $V_\\ell x_j = 0$), so $L_d x = y_{d+1} "

@@ -46,8 +46,8 @@ def _wrappers(s):
 def _sentence(name, recurrence, coefficient, s):
     return (f"the {name} layer with {_heads(s)} ({recurrence}): head $\\ell$ outputs $o^\\ell_i = \\sum_{{j \\le i}} "
             f"c^\\ell_{{ij}} v^\\ell_j$ with {coefficient}; {_wrappers(s)}. Every quantity other than the value path "
-            "(queries, keys, gates, decays, scales) is the one of this input, so $y_i = \\sum_j W_{ij} x_j$ with blocks $W_{ij}$ "
-            "linear along the value path")
+            "(queries, keys, gates, decays, scales) is the one of this input, so $y_i = \\sum_j W_{ij} x_j$ with "
+            "blocks $W_{ij}$ linear along the value path")
 
 
 def describe_mamba2_ssd(s):
