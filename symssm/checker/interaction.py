@@ -151,7 +151,13 @@ def read_layer(ledger, obj):
         ledger.require(order == sorted(set(order)), "system.blocks", "must be listed once each, in (i, j) order")
     # the blocks' multiply-adds on these entries, charged again by their size: a sum of products over many distinct
     # denominators grows to their common denominator (60 distinct 3,000-digit ones: 2.3 s for 1,000 multiply-adds)
-    _within_work(layer_work(kind, n, p, m, extra) * costs.lowest_terms_work(costs.common_words(_entries(layer))))
+    if kind in recurrent.RECURRENT_KINDS:
+        # a block multiplies up to n transitions: its numbers grow with the distance i - j (growth_work)
+        H, dk, Dv, lags = extra
+        per_pair = recurrent.recurrent_work(1, p, m, H, dk, Dv, lags)
+        _within_work(recurrent.growth_work(n, per_pair, recurrent.entry_words(_entries(layer))))
+    else:
+        _within_work(layer_work(kind, n, p, m, extra) * costs.lowest_terms_work(costs.common_words(_entries(layer))))
     canonical = {k: v for k, v in obj.items() if k != "name"}
     text = json.dumps(canonical, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
     layer["sha256"] = hashlib.sha256(text.encode("ascii")).hexdigest()
