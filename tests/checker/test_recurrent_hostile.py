@@ -75,3 +75,18 @@ def test_the_spec_reader_refuses_what_the_generator_refuses(edit):
     with pytest.raises(Unreadable, match="spec is not a valid gla layer"):
         layer_spec_hash(json.loads(json.dumps(spec)))
     assert layer_spec_hash(json.loads(json.dumps(GLA))) == symssm.certify(layer_from_data(GLA)).data["input_sha256"]
+
+
+def test_the_mlstm_sentence_claims_no_divisor_the_checker_does_not_recompute():
+    from symssm.render.recurrent import describe_mlstm
+
+    # den is a listed number: any nonzero den verifies, so the sentence may not equate it with max(|n^T q|, 1)
+    spec = {"kind": "mlstm", "V": [[1]], "heads": [{"q": [[1], [1]], "k": [[1], [2]], "i": [1, 1], "f": ["1/2", "1/2"],
+                                                    "den": [5, 7]}]}
+    cert = symssm.certify(layer_from_data(spec))
+    assert cert.check().verified
+    text = describe_mlstm(cert.data["system"])
+    assert "\\mathrm{den}_i = \\max" not in text
+    assert "the listed numbers" in text and "does not recompute" in text
+    assert "none listed" in describe_mlstm(dict(cert.data["system"], heads=[dict(cert.data["system"]["heads"][0],
+                                                                                 den=None)]))
