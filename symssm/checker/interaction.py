@@ -164,6 +164,12 @@ def read_layer(ledger, obj):
     return layer
 
 
+#: The fields of a layer spec beside ``kind`` and ``name``, by kind (the recurrent kinds: :data:`recurrent.FIELDS`).
+SPEC_FIELDS = {"selective-ssm": ("A", "B", "C", "D"), "convolution": ("kernel", "n"),
+               "linear-attention": ("X", "heads"), "softmax-attention": ("X", "heads"),
+               "operator": ("blocks", "n", "p", "m")}
+
+
 def layer_spec_hash(spec):
     """The canonical hash of a layer spec file, read by this checker's own grammar."""
     from .kernel import Ledger, Rejected
@@ -184,6 +190,18 @@ def layer_spec_hash(spec):
             raise Unreadable(f"spec: {exc}") from None
 
     kind = spec["kind"]
+    # a field the generator's reader refuses (a typo, "parameters") would leave the hash that of another layer
+    allowed = recurrent.FIELDS if kind in recurrent.RECURRENT_KINDS else SPEC_FIELDS[kind]
+    unknown = sorted(str(k) for k in spec if k not in ("kind", "name") + allowed)
+    if unknown:
+        raise Unreadable(f"spec is not a valid {kind} layer (unknown field {unknown[0][:40]!r})")
+    for key, inner in (("heads", ("Q", "K", "V")), ("blocks", ("i", "j", "W"))):
+        if kind in ("linear-attention", "softmax-attention", "operator") and key in allowed and isinstance(
+                spec.get(key), list):
+            for item in spec[key]:
+                extra = sorted(str(k) for k in item if k not in inner) if isinstance(item, dict) else []
+                if extra:
+                    raise Unreadable(f"spec is not a valid {kind} layer (unknown field {key}[].{extra[0][:40]})")
     data = {k: v for k, v in spec.items() if k not in ("kind", "name", "n")}
     out = {"kind": kind, "name": spec.get("name", "")}
     try:

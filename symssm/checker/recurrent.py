@@ -12,7 +12,6 @@ code.
 """
 
 from fractions import Fraction
-from math import gcd
 
 from .costs import lowest_terms_work
 from .reading import keys, matrix, rational
@@ -47,20 +46,25 @@ def recurrent_work(n, p, m, heads, dk, dv_total, lags):
 #: Factors a block's entry multiplies beside its coefficient's path: the two ends of the path (``q``, ``k~``), a
 #: tap, a value factor, ``V``, the norm's scale and weight, the gate and the output map.
 END_FACTORS = 9
-#: Bits of the entries' common denominator past which the lcm is not followed further (the charge is then over
-#: every limit anyway).
-_LCM_CAP = 1 << 22
-
-
 def entry_words(values):
-    """64-bit words of one factor over the entries' common denominator: the largest numerator and the lcm of the
-    denominators (followed up to a cap; dyadic entries share one power of two)."""
-    big, lcm = 0, 1
+    """64-bit words of one factor over the entries' common denominator: the largest numerator, and a bound on the
+    bits of the lcm of the denominators: the largest power of two among them and the distinct odd parts
+    (entries read from floats share one power of two).  Linear in the entries' size.
+
+    >>> from fractions import Fraction
+    >>> entry_words([Fraction(1, 2 ** k) for k in range(1, 60)])  # dyadic: the lcm is 2^59
+    1
+    >>> entry_words([Fraction(1, 3 ** 40), Fraction(1, 5 ** 40)])  # coprime: their bits add up
+    3
+    """
+    big, twos, odd = 0, 0, set()
     for c in values:
         big = max(big, c.numerator.bit_length())
-        if lcm.bit_length() <= _LCM_CAP and lcm % c.denominator:
-            lcm = lcm // gcd(lcm, c.denominator) * c.denominator
-    return max(1, -(-(big + lcm.bit_length()) // 64))
+        d = c.denominator
+        t = (d & -d).bit_length() - 1
+        twos = max(twos, t)
+        odd.add(d >> t)
+    return max(1, -(-(big + twos + sum(o.bit_length() for o in odd)) // 64))
 
 
 def growth_work(n, per_pair, w):

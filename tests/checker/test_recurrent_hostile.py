@@ -90,3 +90,20 @@ def test_the_mlstm_sentence_claims_no_divisor_the_checker_does_not_recompute():
     assert "the listed numbers" in text and "does not recompute" in text
     assert "none listed" in describe_mlstm(dict(cert.data["system"], heads=[dict(cert.data["system"]["heads"][0],
                                                                                  den=None)]))
+
+
+@pytest.mark.parametrize("spec", [
+    {"kind": "selective-ssm", "A": [[[1]], [[2]]], "B": [[[1]], [[1]]], "C": [[[1]], [[1]]]},
+    {"kind": "convolution", "n": 3, "kernel": [[[1]], [[2]]]},
+    {"kind": "linear-attention", "X": [[1], [2]], "heads": [{"Q": [[1]], "K": [[1]], "V": [[1]]}]}])
+def test_every_kind_spec_with_a_field_the_generator_refuses_is_unreadable(spec):
+    # "parameters" makes the spec a theorem for every input; "D2" a typo: the hash must not be the layer's
+    assert layer_spec_hash(json.loads(json.dumps(spec))) == symssm.certify(layer_from_data(spec)).data["input_sha256"]
+    for extra in ({"parameters": {"t": [0, 1]}}, {"D2": [[[5]], [[5]]]}):
+        with pytest.raises(symssm.errors.InputError):
+            layer_from_data(dict(spec, **extra))
+        with pytest.raises(Unreadable, match="unknown field"):
+            layer_spec_hash(json.loads(json.dumps(dict(spec, **extra))))
+    if "heads" in spec:
+        with pytest.raises(Unreadable, match="unknown field"):
+            layer_spec_hash(dict(spec, heads=[dict(spec["heads"][0], O=[[1]])]))
