@@ -155,7 +155,8 @@ def read_layer(ledger, obj):
         # a block multiplies up to n transitions: its numbers grow with the distance i - j (growth_work)
         H, dk, Dv, lags = extra
         per_pair = recurrent.recurrent_work(1, p, m, H, dk, Dv, lags)
-        _within_work(recurrent.growth_work(n, per_pair, recurrent.entry_words(_entries(layer))))
+        _within_work(recurrent.growth_work(n, per_pair, recurrent.entry_words(_entries(layer)),
+                                           recurrent.STEP_FACTORS.get(kind, 1)))
     else:
         _within_work(layer_work(kind, n, p, m, extra) * costs.lowest_terms_work(costs.common_words(_entries(layer))))
     canonical = {k: v for k, v in obj.items() if k != "name"}

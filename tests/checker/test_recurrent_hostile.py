@@ -107,3 +107,15 @@ def test_every_kind_spec_with_a_field_the_generator_refuses_is_unreadable(spec):
     if "heads" in spec:
         with pytest.raises(Unreadable, match="unknown field"):
             layer_spec_hash(dict(spec, heads=[dict(spec["heads"][0], O=[[1]])]))
+
+
+def test_the_delta_rule_is_priced_at_four_factors_a_step():
+    # 110 tokens of a gated delta rule with d_k = 8 and one-word entries: 16 s to form before; its carried vector
+    # multiplies alpha, beta and k twice at every step
+    n, dk = 110, 8
+    row = [[f"{2 * t + 1}/{2 ** 20}" for t in range(dk)]] * n
+    system = _system(kind="gated-deltanet", n=n, heads=[{"q": row, "k": row, "beta": ["1/3"] * n,
+                                                         "alpha": ["5/7"] * n}])
+    with pytest.raises(Unreadable, match="over the cost limit"):
+        read_layer(Ledger(), system)
+    assert growth_work(110, 40, 1, step=4) > 10 * growth_work(110, 40, 1)
