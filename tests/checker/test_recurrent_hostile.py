@@ -29,7 +29,7 @@ def _system(kind="gla", n=1, heads=None, V=(("1",),), **wrappers):
 
 def test_coefficients_that_grow_along_the_tokens_are_priced_before_they_are_formed():
     # 256 tokens of two 600-bit decays over coprime denominators: each entry alone is small, a product over 255
-    # tokens has 300,000 bits and every sum of two a coprime gcd (more than 10 s, priced flat as 362,000 units)
+    # tokens has 300,000 bits and every sum of two a coprime gcd (more than 10 s of work)
     a, b = f"{2 ** 600 + 1}/{3 ** 378}", f"{2 ** 600 + 3}/{5 ** 258}"
     n = 256
     system = _system(n=n, heads=[{"q": [["1", "1"]] * n, "k": [["1", "1"]] * n, "alpha": [[a, b]] * n}])
@@ -48,7 +48,7 @@ def test_growth_work_counts_the_distance_of_each_block():
 
 def test_a_centred_norm_over_many_channels_is_linear_in_them():
     # Dv = 4000 value channels, one group, centred: every output is its mean removed, 0 (all channels equal);
-    # a group's mean per channel made this Dv^2 per column
+    # each group's mean is formed once per column, not once per channel (Dv^2)
     Dv = 4000
     system = _system(heads=[{"q": [["1"]], "k": [["1"]], "alpha": [["1"]]}], V=[["1"]] * Dv, out=[["1"] * Dv],
                      norm={"scale": [["1"]], "weight": None, "center": True, "after_gate": False})
@@ -110,7 +110,7 @@ def test_every_kind_spec_with_a_field_the_generator_refuses_is_unreadable(spec):
 
 
 def test_the_delta_rule_is_priced_at_four_factors_a_step():
-    # 110 tokens of a gated delta rule with d_k = 8 and one-word entries: 16 s to form before; its carried vector
+    # 110 tokens of a gated delta rule with d_k = 8 and one-word entries (about 16 s to form): its carried vector
     # multiplies alpha, beta and k twice at every step
     n, dk = 110, 8
     row = [[f"{2 * t + 1}/{2 ** 20}" for t in range(dk)]] * n
