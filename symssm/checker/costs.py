@@ -49,7 +49,9 @@ covering: definite Gram matrix, L D L^T     :func:`elimination_work`, :func:`ldl
                                               entries of their grown words)
 a polynomial at a point (``--at``)          :func:`evaluation_work`: the words of each term's powers     ``MAX_POLY_WORK``
 layers' blocks (interaction.py)             multiply-adds of the blocks' products, and again weighted   ``MAX_LAYER_WORK``
-                                              by :func:`lowest_terms_work` of the entries' common words
+                                              by :func:`lowest_terms_work` of the entries' common words;
+                                              recurrent kinds: per block, of the words its numbers grow
+                                              to over ``i - j`` transitions (recurrent ``growth_work``)
 ==========================================  ==========================================================  ======================
 
 Every charge is recorded on a meter (:func:`reset_meter`, :func:`charge`, :func:`charged`; :func:`within` affords

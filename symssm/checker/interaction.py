@@ -152,11 +152,24 @@ def read_layer(ledger, obj):
         ledger.require(order == sorted(set(order)), "system.blocks", "must be listed once each, in (i, j) order")
     # the blocks' multiply-adds on these entries, charged again by their size: a sum of products over many distinct
     # denominators grows to their common denominator (60 distinct 3,000-digit ones: 2.3 s for 1,000 multiply-adds)
-    _within_work(layer_work(kind, n, p, m, extra) * costs.lowest_terms_work(costs.common_words(_entries(layer))))
+    if kind in recurrent.RECURRENT_KINDS:
+        # a block multiplies up to n transitions: its numbers grow with the distance i - j (growth_work)
+        H, dk, Dv, lags = extra
+        per_pair = recurrent.recurrent_work(1, p, m, H, dk, Dv, lags)
+        _within_work(recurrent.growth_work(n, per_pair, recurrent.entry_words(_entries(layer)),
+                                           recurrent.STEP_FACTORS.get(kind, 1)))
+    else:
+        _within_work(layer_work(kind, n, p, m, extra) * costs.lowest_terms_work(costs.common_words(_entries(layer))))
     canonical = {k: v for k, v in obj.items() if k != "name"}
     text = json.dumps(canonical, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False) + "\n"
     layer["sha256"] = hashlib.sha256(text.encode("ascii")).hexdigest()
     return layer
+
+
+#: The fields of a layer spec beside ``kind`` and ``name``, by kind (the recurrent kinds: :data:`recurrent.FIELDS`).
+SPEC_FIELDS = {"selective-ssm": ("A", "B", "C", "D"), "convolution": ("kernel", "n"),
+               "linear-attention": ("X", "heads"), "softmax-attention": ("X", "heads"),
+               "operator": ("blocks", "n", "p", "m")}
 
 
 def layer_spec_hash(spec):
@@ -179,6 +192,18 @@ def layer_spec_hash(spec):
             raise Unreadable(f"spec: {exc}") from None
 
     kind = spec["kind"]
+    # a field the generator's reader refuses (a typo, "parameters") would leave the hash that of another layer
+    allowed = recurrent.FIELDS if kind in recurrent.RECURRENT_KINDS else SPEC_FIELDS[kind]
+    unknown = sorted(str(k) for k in spec if k not in ("kind", "name") + allowed)
+    if unknown:
+        raise Unreadable(f"spec is not a valid {kind} layer (unknown field {unknown[0][:40]!r})")
+    for key, inner in (("heads", ("Q", "K", "V")), ("blocks", ("i", "j", "W"))):
+        if kind in ("linear-attention", "softmax-attention", "operator") and key in allowed and isinstance(
+                spec.get(key), list):
+            for item in spec[key]:
+                extra = sorted(str(k) for k in item if k not in inner) if isinstance(item, dict) else []
+                if extra:
+                    raise Unreadable(f"spec is not a valid {kind} layer (unknown field {key}[].{extra[0][:40]})")
     data = {k: v for k, v in spec.items() if k not in ("kind", "name", "n")}
     out = {"kind": kind, "name": spec.get("name", "")}
     try:

@@ -13,9 +13,10 @@ code.
 
 from fractions import Fraction
 
+from .costs import lowest_terms_work
 from .reading import keys, matrix, rational
 
-__all__ = ["RECURRENT_KINDS", "read_recurrent", "recurrent_blocks", "recurrent_work", "canonical_recurrent"]
+__all__ = ["RECURRENT_KINDS", "read_recurrent", "recurrent_blocks", "recurrent_work", "growth_work", "canonical_recurrent"]
 
 _ZERO, _ONE = Fraction(0), Fraction(1)
 _T, _R, _V, _S = "tokens", "rows", "vector", "scalar"
@@ -40,6 +41,49 @@ MAX_TAPS = 16
 def recurrent_work(n, p, m, heads, dk, dv_total, lags):
     """Multiply-adds forming the blocks (the generator applies the same formula)."""
     return n * (n + 1) // 2 * (4 * heads * dk + (lags + 1 + 2 * p) * dv_total * m)
+
+
+#: Factors a block's entry multiplies beside its coefficient's path: the two ends of the path (``q``, ``k~``), a
+#: tap, a value factor, ``V``, the norm's scale and weight, the gate and the output map.
+END_FACTORS = 9
+def entry_words(values):
+    """64-bit words of one factor over the entries' common denominator: the largest numerator, and a bound on the
+    bits of the lcm of the denominators: the largest power of two among them and the distinct odd parts
+    (entries read from floats share one power of two).  Linear in the entries' size.
+
+    >>> from fractions import Fraction
+    >>> entry_words([Fraction(1, 2 ** k) for k in range(1, 60)])  # dyadic: the lcm is 2^59
+    1
+    >>> entry_words([Fraction(1, 3 ** 40), Fraction(1, 5 ** 40)])  # coprime: their bits add up
+    3
+    """
+    big, twos, odd = 0, 0, set()
+    for c in values:
+        big = max(big, c.numerator.bit_length())
+        d = c.denominator
+        t = (d & -d).bit_length() - 1
+        twos = max(twos, t)
+        odd.add(d >> t)
+    return max(1, -(-(big + twos + sum(o.bit_length() for o in odd)) // 64))
+
+
+#: Factors one transition multiplies a carried entry by: a decay (1); the delta rule's ``alpha``, ``beta`` and ``k``
+#: twice (4); RWKV-7's ``w`` or ``b`` and ``a`` (2).
+STEP_FACTORS = {"deltanet": 4, "gated-deltanet": 4, "kda": 4, "rwkv7": 2}
+
+
+def growth_work(n, per_pair, w, step=1):
+    """The blocks' charge with the growth of their numbers: the block ``(i, j)`` multiplies ``i - j`` transitions
+    of ``step`` factors each (:data:`STEP_FACTORS`) and :data:`END_FACTORS` more, of ``w`` words each, and every
+    one of its ``per_pair`` multiply-adds puts a number of that many words in lowest terms (``lowest_terms_work``,
+    quadratic).  Measured: at most about 5 s for 10^6 units (docs/robustness.md).
+
+    >>> growth_work(4, 10, 1)
+    0
+    >>> growth_work(256, 11, 29) > 1_000_000  # 256 tokens of 600-bit decays over coprime denominators
+    True
+    """
+    return sum((n - d) * per_pair * lowest_terms_work((step * d + END_FACTORS) * w) for d in range(n))
 
 
 def _length(ledger, value, where, lo, hi):
@@ -131,8 +175,10 @@ def read_recurrent(ledger, obj, layer, n, H, dk, Dv, m, p):
                        "system.norm.scale", "must be a non-empty matrix")
         G = len(scale[0])
         ledger.require(Dv % G == 0, "system.norm.scale", f"its {G} groups must divide the {Dv} value channels")
-        ledger.require(norm["center"] in (True, False), "system.norm.center", "must be true or false")
-        ledger.require(norm["after_gate"] in (True, False), "system.norm.after_gate", "must be true or false")
+        # by identity: 1 == True in Python, and the format writes JSON booleans
+        ledger.require(norm["center"] is True or norm["center"] is False, "system.norm.center", "must be true or false")
+        ledger.require(norm["after_gate"] is True or norm["after_gate"] is False, "system.norm.after_gate",
+                       "must be true or false")
         layer["norm"] = {"scale": matrix(ledger, scale, "system.norm.scale", n, G),
                          "weight": None if norm["weight"] is None else
                          matrix(ledger, norm["weight"], "system.norm.weight", 1, Dv)[0],
@@ -159,16 +205,34 @@ def recurrent_entries(layer):
     return out
 
 
+def _known(obj, names, where):
+    """Refuse a spec object with a field the generator's reader refuses (the hash would describe another layer)."""
+    if not isinstance(obj, dict):
+        raise TypeError(f"{where or 'the spec'} must be an object")
+    unknown = sorted(k for k in obj if k not in names)
+    if unknown:
+        raise TypeError(f"unknown field {where}{str(unknown[0])[:40]}")
+
+
 def canonical_recurrent(spec, canon):
     """The certificate's ``"system"`` fields of a recurrent layer spec (absent fields null), numbers canonical."""
     kind = spec["kind"]
+    _known(spec, ("kind", "name") + FIELDS, "")
+    names = tuple(field for field, _, _ in HEADS[kind])
+    for h, head in enumerate(spec["heads"]):
+        _known(head, names, f"heads[{h}].")
     heads = [{field: canon(head.get(field)) for field, _, _ in HEADS[kind]} for head in spec["heads"]]
     out = {"heads": heads}
     for key in FIELDS[1:]:
         value = spec.get(key)
         if key == "norm" and value is not None:
-            out[key] = {"scale": canon(value["scale"]), "weight": canon(value.get("weight")),
-                        "center": value.get("center") or False, "after_gate": value.get("after_gate") or False}
+            _known(value, ("scale", "weight", "center", "after_gate"), "norm.")
+            flags = {}
+            for flag in ("center", "after_gate"):
+                if value.get(flag) not in (None, True, False) or type(value.get(flag)) not in (type(None), bool):
+                    raise TypeError(f"norm.{flag} must be true or false")
+                flags[flag] = value.get(flag) is True
+            out[key] = {"scale": canon(value["scale"]), "weight": canon(value.get("weight")), **flags}
         else:
             out[key] = canon(value)
     first = heads[0]
@@ -266,7 +330,9 @@ def _value_maps(layer, l):
     out = {}
 
     def add(k, ch, factor, row):
-        M = out.setdefault(k, [[_ZERO] * m for _ in range(Dv)])
+        M = out.get(k)
+        if M is None:  # made once per token (setdefault would build its default at every call: Dv^2)
+            M = out[k] = [[_ZERO] * m for _ in range(Dv)]
         M[ch] = [a + factor * b for a, b in zip(M[ch], row)]
 
     for t, tap in enumerate(taps):
@@ -297,13 +363,13 @@ def _apply_out(layer, i, z, bonus):
             return col
         G = len(norm["scale"][i])
         size = Dv // G
+        # each group's mean once (Dv additions per column, within the charge's 2 p Dv m per block)
+        means = [sum(col[g * size:(g + 1) * size], _ZERO) / size if norm["center"] else _ZERO for g in range(G)]
         res = []
         for r in range(Dv):
             grp = r // size
-            part = col[grp * size:(grp + 1) * size]
-            centred = col[r] - (sum(part, _ZERO) / size if norm["center"] else _ZERO)
             w = _ONE if norm["weight"] is None else norm["weight"][r]
-            res.append(w * norm["scale"][i][grp] * centred)
+            res.append(w * norm["scale"][i][grp] * (col[r] - means[grp]))
         return res
 
     m = layer["m"]

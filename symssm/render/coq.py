@@ -483,6 +483,7 @@ def _row(data):
 
 
 def _coq_comment(text):
-    """User text inside a Coq comment: no comment delimiters, printable ASCII."""
-    safe = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(text))
+    """User text inside a Coq comment: no comment delimiters, no quote (Coq reads a string in a comment),
+    printable ASCII."""
+    safe = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(text)).replace('"', "'")
     return safe.replace("(*", "( *").replace("*)", "* )")

@@ -7,7 +7,9 @@ lengths and head count, and the libraries symssm ships, unchanged.  ``HeadCount.
 strictly: after its comments are removed, every sentence must be one that ``symssm coq`` writes
 (the imports, the four system definitions, witness definitions, ``symssm_*`` theorems each proved
 by tactics up to ``Qed``, ``Print Assumptions``); anything else (a ``Notation``, an ``Axiom``, a
-second definition of ``A``, ``Admitted``) is a mismatch.  Building the project is Coq's part.
+second definition of ``A``, ``Admitted``, a command inside a proof) is a mismatch, and so is whatever
+Coq would read otherwise than this module: a character other than printable ASCII, a quote inside a
+comment, a file in the folder beside the sources.  Building the project is Coq's part.
 
 Examples
 --------
@@ -58,8 +60,23 @@ def _library(name):
         return fh.read()
 
 
+class _Mismatch(ValueError):
+    """A text ``--check`` cannot read as Coq reads it: the project does not state the certificate (exit 1)."""
+
+
 def _strip_comments(text):
-    """The text without its Coq comments (nested ``(* ... *)``); strings kept.  Unclosed: InputError."""
+    """The text without its Coq comments (nested ``(* ... *)``); strings kept.
+
+    Coq reads a ``"`` inside a comment as the start of a string in which ``*)`` closes nothing, so a quote
+    in a comment would let the two readings of the file part: it is a mismatch (:class:`_Mismatch`), as is
+    any character but printable ASCII, tab and line ends (Coq and this reader disagree on what other
+    characters are blanks).  Unclosed: InputError.
+    """
+    for at, ch in enumerate(text):
+        if not (32 <= ord(ch) < 127 or ch in "\t\n\r"):
+            line = text.count("\n", 0, at) + 1
+            raise _Mismatch(f"HeadCount.v line {line} holds the character U+{ord(ch):04X}; symssm writes printable "
+                            "ASCII only")
     out, depth, i, n = [], 0, 0, len(text)
     in_string = False
     while i < n:
@@ -71,6 +88,10 @@ def _strip_comments(text):
         elif in_string:
             out.append(text[i])
             i += 1
+        elif depth and text[i] == '"':
+            line = text.count("\n", 0, i) + 1
+            raise _Mismatch(f"HeadCount.v line {line} has a quote inside a comment, where Coq reads a string "
+                            "(a *) in it closes nothing); symssm writes none")
         elif two == "(*":
             depth += 1
             i += 2
@@ -192,12 +213,18 @@ def check_files(files, data):
     want_system = _system(data)
     want_theorems = statement(data)
     seen_system, seen_theorems = {}, set()
-    sentences = _sentences(files["HeadCount.v"])
+    try:
+        sentences = _sentences(files["HeadCount.v"])
+    except _Mismatch as exc:
+        return 1, str(exc)
     i = 0
     while i < len(sentences):
         sent = sentences[i]
         shown = sent if len(sent) <= 80 else sent[:77] + "..."
-        if sent in _HEADER or sent == "Print Assumptions symssm_head_count.":
+        if sent in _HEADER and not seen_system:
+            i += 1
+            continue
+        if sent == "Print Assumptions symssm_head_count.":
             i += 1
             continue
         m = _SYSTEM.match(sent)
@@ -250,7 +277,9 @@ def check_files(files, data):
             i += 1
             while i < len(sentences) and sentences[i] != "Qed.":
                 first = sentences[i].split(" ", 1)[0]
-                if first[:1].isupper() or first.startswith(("admit", "give_up", "Admitted")):
+                # a tactic starts with a lower-case letter or a goal selector's digit; a command does not
+                # (``Axiom``, ``#[local] Notation``, ``- Set ...``), and Coq runs commands inside proofs
+                if not re.match(r"[a-z0-9]", first) or re.search(r"\b(admit|give_up)\b", sentences[i]):
                     return 1, f"the proof of {name} holds a sentence symssm does not write: {sentences[i][:80]!r}"
                 i += 1
             if i >= len(sentences):
@@ -272,21 +301,38 @@ def _short(name):
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+#: What a project folder may hold: the sources symssm writes.
+_SOURCES = ("_CoqProject", "HeadCount.v", "README.md") + _LIBS
+
+
 def check_project(folder, data):
-    """``check_files`` on a project folder.
+    """``check_files`` on a project folder that holds the sources symssm writes and nothing else.
+
+    A build reads more than the sources: a compiled ``.vo`` newer than its ``.v`` is loaded as it is, a
+    ``CoqMakefile.local`` changes the Makefile, and ``-R . Symssm`` maps every subfolder.  So any other
+    entry (build outputs included) is a mismatch: check the sources, then build them.
 
     Raises
     ------
     InputError
         If the folder, its ``_CoqProject`` or ``HeadCount.v`` cannot be read (exit 2).
     """
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError as exc:
+        raise InputError(f"cannot read _CoqProject of the Coq project: {type(exc).__name__}") from None
+    extra = [name for name in entries if name not in _SOURCES]
+    if extra:
+        shown = _short(extra[0])
+        return 1, (f"the folder holds {shown!r}, which symssm does not write and a build may read (compiled files, "
+                   f"CoqMakefile.local, subfolders); --check reads a folder of the sources alone: check it, then build")
     files = {}
     for name in ("_CoqProject", "HeadCount.v") + _LIBS:
         path = os.path.join(folder, name)
-        if not os.path.exists(path) and name in _LIBS:
+        if not os.path.lexists(path) and name in _LIBS:
             continue
         try:
-            if not os.path.isfile(path):
+            if os.path.islink(path) or not os.path.isfile(path):
                 raise OSError("not a regular file")
             if os.path.getsize(path) > MAX_BYTES:
                 raise InputError(f"{name} is larger than {MAX_BYTES // 2**20} MiB")

@@ -113,8 +113,10 @@ def describe_rwkv7(s):
 def describe_mlstm(s):
     """xLSTM's mLSTM."""
     return _sentence("mLSTM", "$C_i = f_i C_{i-1} + i_i v_i k_i^{\\top}$, $h_i = C_i q_i / \\mathrm{den}_i$ per head,"
-                     " the gates and the normaliser's divisor $\\mathrm{den}_i = \\max(|n_i^{\\top} q_i|, 1)$ those of "
-                     "this input",
+                     " the gates those of this input and the divisors $\\mathrm{den}_i$ the listed numbers ("
+                     + ("" if any(h.get("den") is not None for h in s.get("heads") or []) else "$1$, none listed; ")
+                     + "the mLSTM's are $\\max(|n_i^{\\top} q_i|, 1)$ at this input, which the checker does not "
+                     "recompute from the gates)",
                      "$c_{ij} = (f_i \\cdots f_{j+1})\\, i_j\\, (q_i \\cdot k_j) / \\mathrm{den}_i$", s)
 
 

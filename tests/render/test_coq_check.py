@@ -18,7 +18,7 @@ import pytest
 import symssm
 from symssm.cli import main
 from symssm.render.coq import LIBRARY, REFLECT_LIBRARY, _Data, choose_route, coq_project
-from symssm.render.coqcheck import check_files, statement
+from symssm.render.coqcheck import check_files, check_project, statement
 
 
 def _big(seed, N, p, m, num, den):
@@ -190,6 +190,59 @@ def test_check_tells_a_project_from_an_edited_one(route, tmp_path):
     other = symssm.certify(symssm.ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 2]]), 8)
     code, message = check_files(files, other.data)
     assert code == 1 and "C[1][1]" in message
+
+
+def _hiding_edits(text):
+    """Edits that build while Coq reads another statement than a naive reader: each must be a mismatch."""
+    a_line = next(line for line in text.splitlines() if line.startswith("Definition A "))
+    other_a = a_line.replace("[:: [:: 0; (-1)]; [:: 1; 0]]", "[:: [:: 2; 0]; [:: 0; 3]]")
+    proof = "Qed."
+    return {
+        # Coq reads a string inside a comment, so '*)' in it closes nothing: the axiom is code for Coq
+        "axiom behind a quote in a comment": text.replace(
+            "Local Open Scope ring_scope.", 'Local Open Scope ring_scope.\n(* " (* " *) Axiom cheat : False. (* " *) " *)'),
+        # the first A is a comment for Coq, the second is the one it reads
+        "two As, one per reading": text.replace(
+            a_line, f'(* " *) {a_line} (* " *)\n(* " (* " *) {other_a} (* " *) " *)'),
+        "an attribute-led axiom inside a proof": text.replace(proof, "\n#[local] Axiom cheat : False.\n" + proof, 1),
+        "a notation inside a proof": text.replace(
+            proof, "\n#[global] Notation \"'\\rank' x\" := (2%nat) (at level 10, x at next level).\n" + proof, 1),
+        "an option behind a bullet": text.replace(proof, "\n- Unset Printing All.\n" + proof, 1),
+        "an admit after try": text.replace(proof, "\ntry admit.\n" + proof, 1),
+        "a no-break space, a blank to Python and not to Coq": text.replace("lags A B C D n", "lags\u00a0A B C D n", 1),
+        "an import after the system": text.replace("Theorem symssm_head_count",
+                                                   "From Coq Require Import ZArith.\nTheorem symssm_head_count", 1),
+    }
+
+
+@pytest.mark.parametrize("route", ["exact", "reflect"])
+def test_check_reads_the_file_as_coq_does(route):
+    cert = symssm.certify(_rotation(), 8)
+    files = coq_project(cert, route=route)
+    for what, text in _hiding_edits(files["HeadCount.v"]).items():
+        assert text != files["HeadCount.v"], what
+        code, message = check_files(dict(files, **{"HeadCount.v": text}), cert.data)
+        assert code == 1, (what, message)
+    quoted = symssm.certify(symssm.ssm([[0, -1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]],
+                                       name='a "quoted" name (* with *) delimiters'), 8)
+    files = coq_project(quoted, route=route)
+    assert check_files(files, quoted.data)[0] == 0
+    assert "a 'quoted' name" in files["HeadCount.v"]
+
+
+def test_check_refuses_a_folder_holding_more_than_the_sources(tmp_path):
+    cert = symssm.certify(_rotation(), 8)
+    files = coq_project(cert, route="exact")
+    for extra in ("HeadCount.vo", "CoqMakefile.local", "sub/SymssmLib.v", "Makefile"):
+        proj = tmp_path / extra.replace("/", "_")
+        proj.mkdir()
+        for name, text in files.items():
+            (proj / name).write_text(text)
+        assert check_project(str(proj), cert.data)[0] == 0
+        (proj / extra).parent.mkdir(exist_ok=True)
+        (proj / extra).write_text("Definition lags := 0.\n")
+        code, message = check_project(str(proj), cert.data)
+        assert code == 1 and repr(extra.split("/")[0]) in message, (extra, message)
 
 
 def test_check_names_the_difference_and_exits_0_1_2(tmp_path, capsys):
