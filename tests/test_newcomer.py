@@ -126,7 +126,8 @@ def test_sufficiency_is_stated_in_the_factorized_class(capsys):
                                  if f.endswith(".md")]:
         paragraphs = open(os.path.join(ROOT, page)).read().split("\n\n")
         for para in paragraphs:
-            if re.search(r"necessary and sufficient|heads? suffices?\b", para):
+            said = re.sub(r'"[^"]*"', "", para)  # quoted prose (what the audit reads in a paper) states nothing
+            if re.search(r"necessary and sufficient|heads? suffices?\b", said):
                 assert "factorized" in para, (page, para[:200])
 
 
