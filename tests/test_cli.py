@@ -113,6 +113,14 @@ def test_a_length_of_zero_is_refused_in_one_line(tmp_path, capsys, argv):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("text", ["-3", "1.5", "eight"])
+def test_a_length_that_is_no_count_names_the_range_a_length_takes(tmp_path, capsys, text):
+    code, stdout, stderr = run(["certify", "--family", "diagonal", "-N", "2", "-p", "1", "-m", "1", "-n", text,
+                                "-o", str(tmp_path / "out")], capsys)
+    assert code == 2 and stdout == "" and stderr.count("\n") == 1
+    assert f"the sequence length must be an integer >= 1 (at most 40 digits), got {text!r}" in stderr
+
+
 def test_a_length_of_zero_is_refused_by_every_builder():
     from symssm import certify, ssm
     from symssm.errors import InputError

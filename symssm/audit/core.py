@@ -26,9 +26,11 @@ STATUSES = {"verified": "VERIFIED", "kernel-checked": "KERNEL-CHECKED", "hidden"
             "contradicts": "CONTRADICTS CERTIFICATE", "stale": "STALE", "unchecked": "UNCHECKED",
             "consistent": "CONSISTENT", "unused": "UNUSED"}
 PASSING = {"verified", "kernel-checked"}
-FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts"}
-#: Statuses that fail only with --strict: what the audit lists but does not decide, and fragments another symssm wrote.
-STRICT_FAILING = {"unchecked", "consistent", "unused", "stale"}
+#: A fragment another symssm wrote whose words the page does not show in this version's words ("stale") fails too:
+#: its version line is the author's to write, so its theorem on the page is not compared with the certified one.
+FAILING = {"hidden", "not-shown", "changed", "missing-certificate", "fails-check", "contradicts", "stale"}
+#: Statuses that fail only with --strict: what the audit lists but does not decide.
+STRICT_FAILING = {"unchecked", "consistent", "unused"}
 _LAST = 10**9  # the order of a row that is on no page
 
 

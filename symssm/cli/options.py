@@ -74,6 +74,9 @@ def length(text):
     """
     from ..formats.limits import check_n
 
+    if not text.isascii() or not text.isdigit() or len(text) > 40:
+        raise argparse.ArgumentTypeError(f"the sequence length must be an integer >= 1 (at most 40 digits), "
+                                         f"got {text[:60]!r}")
     value = count(text)
     try:
         return check_n(value, what="the sequence length", minimum=1, maximum=10 ** 40)

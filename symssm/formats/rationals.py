@@ -172,6 +172,9 @@ def parse_rational(text, *, what="entry"):
             value = Fraction(mant * 10**e) if e >= 0 else Fraction(mant, 10**-e)
             _check_canonical(value, what, shown)
             return -value if sign == "-" else value
+    if text.isascii() and text.rstrip().endswith(("j", "J")) and any(c.isdigit() for c in text):
+        raise ParseError(f"{what} {shown!r} is not an integer, p/q or exact decimal; a complex entry writes "
+                         "its imaginary unit as i, e.g. '1i' or '1/2+3/4i'")
     raise ParseError(f"{what} {shown!r} is not an integer, p/q or exact decimal")
 
 
@@ -189,6 +192,10 @@ def to_fraction(value, *, what="entry"):
     Traceback (most recent call last):
     ...
     symssm.errors.FloatInExactPathError: entry is a float (0.5); the exact path takes integers, fractions or strings such as '1/2' (use symssm.numeric for floats)
+    >>> to_fraction(1j)
+    Traceback (most recent call last):
+    ...
+    symssm.errors.FloatInExactPathError: entry is a complex float (1j); write it exactly as a string, e.g. '1i' or '1/2+3/4i'
     """
     if type(value) is int:  # the common case, first
         if value.bit_length() > 33_000:
@@ -202,7 +209,10 @@ def to_fraction(value, *, what="entry"):
         return value
     if isinstance(value, str):
         return parse_rational(value, what=what)
-    if isinstance(value, float) or type(value).__name__.startswith(("float", "complex")):
+    if isinstance(value, complex) or type(value).__name__.startswith("complex"):
+        raise FloatInExactPathError(f"{what} is a complex float ({value!r}); write it exactly as a string, "
+                                    "e.g. '1i' or '1/2+3/4i'")
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
         raise FloatInExactPathError(
             f"{what} is a float ({value!r}); the exact path takes integers, fractions "
             "or strings such as '1/2' (use symssm.numeric for floats)"

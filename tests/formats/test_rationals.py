@@ -57,6 +57,12 @@ def test_floats_are_refused_with_a_pointer_to_the_numeric_path(value):
         to_fraction(value)
 
 
+@pytest.mark.parametrize("value", [1j, np.complex128(0.5 + 1j), "1j", "1/2+3/4j"])
+def test_python_complex_numbers_are_refused_with_the_exact_spelling(value):
+    with pytest.raises((FloatInExactPathError, ParseError), match=r"e\.g\. '1i' or '1/2\+3/4i'"):
+        to_fraction(value)
+
+
 def test_booleans_and_objects_are_refused():
     with pytest.raises(ParseError, match="boolean"):
         to_fraction(True)

@@ -121,7 +121,7 @@ def test_example_paper_inputs_are_current_compile_and_audit(tmp_path):
     rot = tmp_path / "rotation.cert.json"
     sh = tmp_path / "shift.cert.json"
     assert main(["certify", os.path.join(example_dir, "rotation.json"), "-o", str(rot)]) == 0
-    assert main(["certify", "--family", "shift", "--N", "5", "--p", "2", "-n", "8", "-o", str(sh)]) == 0
+    assert main(["certify", "--family", "shift", "-N", "5", "-p", "2", "-n", "8", "-o", str(sh)]) == 0
     for name in ("rotation.cert.json", "shift.cert.json"):
         assert (tmp_path / name).read_bytes() == open(os.path.join(example_dir, name), "rb").read(), name
     for argv, name in (([str(rot), "--label", "thm:rotation"], "rotation.tex"),
