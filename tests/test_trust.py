@@ -6,6 +6,7 @@ the checker's work is bounded and its types strict; a check cut short is undecid
 """
 
 import json
+import re
 import os
 import signal
 import stat
@@ -317,7 +318,8 @@ def test_strict_types_in_head_count_certificates(change, obligation):
 
 
 def test_a_json_number_is_not_a_string(tmp_path):
-    text = open(GOOD).read().replace('"generator": "symssm 0.1.0"', '"generator": 0.5')
+    text = re.sub(r'"generator": "[^"]*"', '"generator": 0.5', open(GOOD).read())
+    assert '"generator": 0.5' in text
     path = tmp_path / "c.json"
     path.write_text(text)
     result = check(str(path))
