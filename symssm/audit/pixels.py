@@ -34,9 +34,9 @@ import pypdfium2.raw as pdfium_c
 from ..errors import InputError, LimitError
 from .pages import PdfReadError, _extent, _grow, _gutter, _rows, line_text
 
-__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "HUG", "FRACTION",
-           "final_document", "revisions", "ink", "luminance", "line_rects", "overlays", "reference_document",
-           "Pixels"]
+__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "VISIBLE", "BACKDROP", "RULE", "HUG",
+           "FRACTION", "final_document", "revisions", "ink", "luminance", "paint", "line_rects", "overlays",
+           "reference_document", "Pixels"]
 
 #: Pixels per point of the renderings compared (288 dpi).
 SCALE = 4.0
@@ -50,6 +50,10 @@ MAX_DIFFERING = 0
 #: within :data:`TOLERANCE` of one) and of its solid ink (which the page must show within :data:`TOLERANCE`): a
 #: light background under the text (a tinted box) darkens the page's edges, never its glyphs' solid strokes.
 TRACE, SOLID = 0.9, 0.2
+#: Contrast with the paint around it from which a pixel of the page is visible paint: the backdrop of a pixel is the
+#: page with every stroke narrower than ``2 * BACKDROP + 1`` pixels lifted off (a tinted box under the text stays),
+#: so a light stroke (an orange or bright green bar, a light grey digit) is paint there, a tint is not.
+VISIBLE, BACKDROP = 1.3, 6
 #: Thickest rule (points) the reference draws: thin straight rules that run through no glyph.
 RULE = 1.2
 #: A rule closer than this (points) to a glyph along a third of its length touches it; a fraction bar has its
@@ -78,6 +82,39 @@ def ink(rgb, limit=None):
     """Where an RGB image (``uint8``, height x width x 3) has ink: contrast with white of 2 or more (``limit``:
     at most this relative luminance instead)."""
     return luminance(rgb) <= round(65535 * (_INK if limit is None else limit))
+
+
+def _spread(lum, r, pick, axis):
+    """``pick`` (``np.maximum`` or ``np.minimum``) of each pixel's 2r + 1 neighbours along ``axis``, edges
+    repeated (windows doubled: 1, 2, 4, ... then the rest)."""
+    n = lum.shape[axis]
+    out = np.pad(lum, [(r, r) if a == axis else (0, 0) for a in range(lum.ndim)], mode="edge")
+    width = 1
+    while 2 * width <= 2 * r + 1:
+        m = out.shape[axis] - width
+        out = pick(out.take(range(m), axis), out.take(range(width, width + m), axis))
+        width *= 2
+    rest = 2 * r + 1 - width
+    if rest:
+        out = pick(out.take(range(n), axis), out.take(range(rest, rest + n), axis))
+    return out.take(range(n), axis)
+
+
+def paint(rgb, r=BACKDROP, contrast=VISIBLE):
+    """Where an RGB image (``uint8``, height x width x 3) shows visible paint on its backdrop: a contrast of at
+    least ``contrast`` with the image closed by a square of ``2r + 1`` pixels (the lightest paint around each
+    pixel, then the darkest of those: strokes narrower than the square lifted off, wide areas and their edges
+    kept).
+
+    >>> img = np.full((1, 40, 3), 255, dtype=np.uint8); img[0, 5] = (255, 166, 0); img[0, 20:] = (200, 200, 200)
+    >>> [int(i) for i in np.nonzero(paint(img)[0])[0]], bool(ink(img[:, 5:6])[0, 0])
+    ([5], False)
+    """
+    lum = np.minimum(luminance(rgb), 65535).astype(np.uint16)
+    backdrop = lum
+    for pick in (np.maximum, np.minimum):
+        backdrop = _spread(_spread(backdrop, r, pick, 0), r, pick, 1)
+    return (backdrop.astype(np.uint32) + 3277) * 100 >= (lum.astype(np.uint32) + 3277) * round(100 * contrast)
 
 
 def revisions(data):
@@ -390,7 +427,8 @@ class Pixels:
             lum = luminance(want[:h, :w])
             a = ink(shown[:h, :w])
             trace, solid = lum <= round(65535 * TRACE), lum <= round(65535 * SOLID)
-            out[mode] = (a & ~_grow(trace, TOLERANCE) & mask, solid & ~_grow(a, TOLERANCE) & mask)
+            extra = (a | paint(shown[:h, :w])) & ~_grow(trace, TOLERANCE) & mask
+            out[mode] = (extra, solid & ~_grow(a, TOLERANCE) & mask)
         return out, origin
 
     def differences(self, number, glyphs):

@@ -35,6 +35,8 @@ TAMPERS = {
     "widget-annotation": "a form field's widget annotation whose appearance covers the 2",
     "white-glyph-cover": "a white glyph painted over the top of the 2",
     "glyph-over-minus": "a 1 of the page's own CMR10 drawn upright through the minus of -4 (a + to a reader)",
+    "light-green-one": "a bright green bar (contrast 1.6 with white: not ink, yet plain to see) before the 2: k = 12",
+    "orange-bar-behind-minus": "an orange bar drawn before the text through the minus of -4: a reader sees +4",
     "paren-over-minus": "a ( of the page's own CMR10, narrowed, drawn through the minus of -4 (a + to a reader)",
 }
 
@@ -168,6 +170,11 @@ def make(name, src, dst):
             FirstChar=65, LastChar=65, Widths=[600], Resources=pikepdf.Dictionary()))
         _append(pdf, page, b"q 0 g BT /SyT3 1 Tf %.3f 0 0 %.3f %.3f %.3f Tm (A) Tj ET Q\n" % (w / 0.6, h, x, y),
                 {"/Font": {"/SyT3": font}})
+    elif name == "light-green-one":
+        x0, y0, x1, y1 = two
+        _append(pdf, page, b"q 0 0.9 0 rg " + _rect((x0 - 1.4, y0, 0.7, y1 - y0)) + b" f Q\n")
+    elif name == "orange-bar-behind-minus":
+        page.contents_add(pdf.make_stream(b"q 1 0.65 0 rg " + _rect(_bar(minus)) + b" f Q\n"), prepend=True)
     elif name == "rule-under-equals":
         x0, y0, x1, y1 = eq
         _append(pdf, page, b"q 0 g " + _rect((x0, y0 - 1.3, x1 - x0, 0.4)) + b" f Q\n")

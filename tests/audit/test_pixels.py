@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(FIXTURES, "audit"))
 from build import build  # noqa: E402
 from pixel_tampers import TAMPERS, make  # noqa: E402
 
-DEFAULT = ("clip-top-of-two", "annotation-print-only", "fill-white-stroke-black")
+DEFAULT = ("clip-top-of-two", "annotation-print-only", "fill-white-stroke-black", "light-green-one")
 
 
 def _tools():
@@ -83,7 +83,8 @@ def test_a_tamper_of_any_operator_fails_with_where_the_pixels_differ(honest, tmp
     assert f"the page{when} differs from its glyphs" in bad.reason, bad.reason
     target = {"clip-top-of-two": '"2"', "clip-underline-of-geq": '"≥"', "fill-white-stroke-black": '"−"',
               "three-into-eight": '"3"', "equals-into-not-equals": '"="', "incremental-update": '"2"',
-              "rule-under-equals": '"="', "rule-over-minus": '"−"', "widget-annotation": '"2"'}.get(name)
+              "rule-under-equals": '"="', "rule-over-minus": '"−"', "widget-annotation": '"2"',
+              "light-green-one": '"2"', "orange-bar-behind-minus": '"−"'}.get(name)
     if target:
         assert f"at {target}" in bad.reason, bad.reason
     if name == "incremental-update":
@@ -109,6 +110,22 @@ def test_ink_is_contrast_two_with_white():
     assert ink(grey).tolist() == [[True, True, True, False, False]]
     colours = np.array([[[255, 0, 0], [0, 0, 255], [0, 255, 0], [255, 255, 0]]], dtype=np.uint8)
     assert ink(colours).tolist() == [[True, True, False, False]]   # green and yellow text is too light
+
+
+def test_light_paint_on_its_backdrop_is_paint_a_tint_is_not():
+    """Orange, bright green and light grey strokes are not ink (contrast under 2) but a reader sees them; a
+    tinted area and its edge are the page's backdrop."""
+    from symssm.audit.pixels import paint
+
+    img = np.full((30, 60, 3), 255, dtype=np.uint8)
+    img[:, 40:] = (204, 204, 204)                     # gray!20 under the text, its edge at column 40
+    img[5:25, 10:12] = (255, 166, 0)                  # an orange bar, 2 pixels wide
+    img[5:25, 20:22] = (0, 230, 0)                    # a bright green one
+    img[5:25, 30:32] = (191, 191, 191)                # a light grey one
+    img[5:25, 50:52] = (150, 150, 150)                # a grey bar on the tint
+    found = paint(img)
+    assert not ink(img[:, :40]).any()                  # none of the light strokes is ink
+    assert sorted(set(np.nonzero(found)[1].tolist())) == [10, 11, 20, 21, 30, 31, 50, 51]
 
 
 def test_a_region_is_its_lines_grown_by_three_points(honest, tmp_path):
