@@ -525,7 +525,8 @@ def _words(glyphs):
 def overlays(glyphs):
     """``['a glyph "|" drawn over the "−"']``: pairs of different glyphs whose ink boxes overlap over at least 0.6
     of the smaller width and of the smaller height (a bar through a minus, a slash through "="), unless set
-    one after the other on one baseline: one drawn over the other.  TeX's negation slash over a relation
+    one after the other on one baseline (the next one at least 0.8 of the advance further, or 0.5 when it is
+    the next glyph painted, in the same font and size: a kern): one drawn over the other.  TeX's negation slash over a relation
     (``\\neq``) is read as one sign by the reading of the glyphs, and lineno's numbers of a second column
     (over the ends of the first column's lines) are read apart, not here.
 
@@ -541,8 +542,12 @@ def overlays(glyphs):
         return w >= 0.6 * min(ax1 - ax0, bx1 - bx0) and h >= 0.6 * min(ay1 - ay0, by1 - by0)
 
     def set_after(a, b):     # one after the other on one baseline (an italic f before its neighbour)
-        return abs(a.origin[1] - b.origin[1]) <= 0.05 * max(a.size, 1.0) and a.direction == b.direction == 0 \
-            and b.origin[0] - a.origin[0] >= 0.8 * a.advance > 0
+        if not (abs(a.origin[1] - b.origin[1]) <= 0.05 * max(a.size, 1.0) and a.direction == b.direction == 0
+                and a.advance > 0):
+            return False
+        # the next glyph of the same font drawn by the same text run may be kerned back (an italic "r." in Times)
+        kerned = b.order == a.order + 1 and a.font == b.font and abs(a.size - b.size) <= 0.01 * a.size
+        return b.origin[0] - a.origin[0] >= (0.5 if kerned else 0.8) * a.advance
 
     out, grid = [], {}
     for g in glyphs:

@@ -225,6 +225,12 @@ def test_a_glyph_drawn_over_another_is_named():
     f, i = _glyph("f", (0.0, 0.0, 4.0, 7.0)), _glyph("i", (3.2, 0.0, 5.8, 6.8), order=1)
     assert overlays([minus, bar]) == ['a glyph "|" drawn over the "−"']
     assert overlays([f, i]) == []                           # set one after the other (the advance is the width)
+    r = _glyph("r", (291.06, 387.04, 294.71, 391.43), order=7)           # Times italic "r." kerned by TeX
+    r = r.__class__(**{**r.__dict__, "advance": 3.875, "origin": (290.61, 387.04)})
+    dot = _glyph(".", (293.65, 386.93, 294.75, 388.03), order=8)
+    dot = dot.__class__(**{**dot.__dict__, "origin": (293.38, 387.04)})
+    assert overlays([r, dot]) == []
+    assert overlays([r, dot.__class__(**{**dot.__dict__, "order": 30})]) == ['a glyph "." drawn over the "r"']
     slash = _glyph("\u0338", (1.0, 0.0, 5.0, 5.0), order=1)
     assert overlays([_glyph("=", (0.0, 1.3, 6.0, 3.6)), slash]) == []   # TeX's \neq, read as one sign
 
