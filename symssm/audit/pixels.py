@@ -4,7 +4,8 @@ A reader sees what a PDF viewer draws, whatever content-stream operator drew it.
 certified statement (each of its lines on the page, grown by :data:`MARGIN` points, kept within its column) is
 rendered by PDFium at :data:`SCALE` pixels per point twice, as the page is **viewed** (annotations drawn, optional
 content as viewed) and as it is **printed** (PDFium's printing flag: print-only annotations and optional content
-as printed), and compared with a **reference** rendering of the same region from a copy of the document that
+as printed), and a third time with **every layer** of optional content shown when the file has some (another
+configuration, a viewer's layer menu or a script can show a layer the default one hides), and compared with a **reference** rendering of the same region from a copy of the document that
 keeps only the text-showing operators (every glyph of a font program, drawn in black, unclipped, without
 transparency, blend modes, soft masks or optional content; Type 3 glyphs are left out) and the thin straight rules
 that run through no glyph (fraction bars, table and algorithm rules, a QED box), drawn in black on white.  The
@@ -347,6 +348,29 @@ def reference_document(path, pages):
     return buf.getvalue()
 
 
+def every_layer(path):
+    """``path`` with its optional content's configurations removed, so that every layer shows (as a viewer
+    shows it when a layer menu, another configuration or a script turns the layers on), as PDF bytes; ``None``
+    when the file has no optional content.
+
+    Raises
+    ------
+    InputError
+        If qpdf cannot open the file.
+    """
+    try:
+        pdf = pikepdf.open(path)
+    except Exception as exc:
+        raise PdfReadError(f"qpdf cannot open {path}: {type(exc).__name__}") from None
+    with pdf:
+        if "/OCProperties" not in pdf.Root:
+            return None
+        del pdf.Root["/OCProperties"]
+        buf = io.BytesIO()
+        pdf.save(buf)
+    return buf.getvalue()
+
+
 # ---------------------------------------------------------------------------------------------- comparison
 
 
@@ -357,7 +381,7 @@ class Pixels:
     def __init__(self, path, pages):
         self.path, self.pages, self.gutters = path, {p.number: p for p in pages}, {}
         self.page_list = pages
-        self.doc = self.reference = None
+        self.doc = self.reference = self.layers = None
         self.opened = {}
 
     def _open(self):
@@ -366,6 +390,8 @@ class Pixels:
                 self.doc = pdfium.PdfDocument(self.path)
                 self.doc.init_forms()       # form fields drawn as a viewer draws them
                 self.reference = pdfium.PdfDocument(reference_document(self.path, self.page_list))
+                layers = every_layer(self.path)
+                self.layers = pdfium.PdfDocument(layers) if layers is not None else None
             except InputError:
                 raise
             except Exception as exc:
@@ -375,10 +401,10 @@ class Pixels:
         for page in self.opened.values():
             page.close()
         self.opened.clear()
-        for doc in (self.doc, self.reference):
+        for doc in (self.doc, self.reference, self.layers):
             if doc is not None:
                 doc.close()
-        self.doc = self.reference = None
+        self.doc = self.reference = self.layers = None
 
     def _page(self, doc, number):
         key = (id(doc), number)
@@ -409,14 +435,17 @@ class Pixels:
         return image, (cx0 + left, cy1 - top)
 
     def compare(self, number, rects):
-        """``{'view': (extra, missing), 'print': ...}``: boolean masks of ink the page shows that the reference
-        has not, and of reference ink the page does not show, over the union of ``rects`` (user space) on page
-        ``number``; with the region's top-left corner in user space."""
+        """``{'view': (extra, missing), 'print': ..., 'every layer': ...}``: boolean masks of ink the page shows
+        that the reference has not, and of reference ink the page does not show, over the union of ``rects``
+        (user space) on page ``number``, as viewed, as printed and (for a file with optional content) with every
+        layer shown; with the region's top-left corner in user space."""
         self._open()
         box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
         out = {}
-        for mode, printing in (("view", False), ("print", True)):
-            shown, origin = self._render(self.doc, number, box, printing, True)
+        modes = [("view", False, self.doc), ("print", True, self.doc)]
+        modes += [("every layer", False, self.layers)] if self.layers is not None else []
+        for mode, printing, doc in modes:
+            shown, origin = self._render(doc, number, box, printing, True)
             want, _ = self._render(self.reference, number, box, printing, False)
             h, w = min(shown.shape[0], want.shape[0]), min(shown.shape[1], want.shape[1])
             mask = np.zeros((h, w), dtype=bool)
@@ -440,12 +469,12 @@ class Pixels:
         if not rects:
             return ()
         masks, origin = self.compare(number, rects)
-        view, printed = (sum(int(m.sum()) for m in masks[k]) for k in ("view", "print"))
-        if max(view, printed) <= MAX_DIFFERING:
+        counts = {k: sum(int(m.sum()) for m in v) for k, v in masks.items()}
+        if max(counts.values()) <= MAX_DIFFERING:
             return ()
-        mode = "view" if view > MAX_DIFFERING else "print"
+        mode = next(k for k, n in counts.items() if n > MAX_DIFFERING)
         extra, missing = masks[mode]
-        when = " when printed" if mode == "print" else ""
+        when = {"print": " when printed", "every layer": " with every layer of optional content shown"}.get(mode, "")
         parts = []
         for what, mask in (("ink the certified glyphs do not have", extra), ("none of the ink of", missing)):
             n = int(mask.sum())

@@ -23,6 +23,8 @@ TAMPERS = {
     "difference-blend": "a white rectangle in blend mode Difference turns the 2 white on black",
     "calrgb": "a bar in a CalRGB colour space turns the -4 into +4",
     "optional-content-print": "optional content shown only when printed covers the 2 and draws a bar",
+    "optional-content-other-configuration": "a bar through the minus in a layer the default configuration hides and "
+                                            "another one (a viewer's layer menu, a script) shows",
     "annotation-print-only": "a NoView|Print link annotation covers the 2 when printed",
     "incremental-update": "an incremental update appends a white rectangle over the 2",
     "image-over-digit": "an image (a small white bitmap) over the top of the 2",
@@ -132,6 +134,12 @@ def make(name, src, dst):
             pikepdf.Dictionary(Event=pikepdf.Name.View, OCGs=[ocg], Category=[pikepdf.Name.View]),
             pikepdf.Dictionary(Event=pikepdf.Name.Print, OCGs=[ocg], Category=[pikepdf.Name.Print])]))
         _append(pdf, page, b"/OC /SyOC BDC q 1 g " + _rect(_top(two)) + b" f Q EMC\n",
+                {"/Properties": {"/SyOC": ocg}})
+    elif name == "optional-content-other-configuration":
+        ocg = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name="other"))
+        pdf.Root.OCProperties = pikepdf.Dictionary(OCGs=[ocg], D=pikepdf.Dictionary(OFF=[ocg]), Configs=[
+            pikepdf.Dictionary(Name=pikepdf.String("All"), ON=[ocg])])
+        _append(pdf, page, b"/OC /SyOC BDC q 0 g " + _rect(_bar(minus)) + b" f Q EMC\n",
                 {"/Properties": {"/SyOC": ocg}})
     elif name == "annotation-print-only":
         x, y, w, h = _top(two)

@@ -79,12 +79,13 @@ def test_a_tamper_of_any_operator_fails_with_where_the_pixels_differ(honest, tmp
         return
     assert bad.status == "hidden" and bad.what == "head-count fragment", (bad.status, bad.reason)
     assert "differs from its glyphs:" in bad.reason and "(page 1)" in bad.reason, bad.reason
-    when = " when printed" if name in ("annotation-print-only", "optional-content-print") else ""
+    when = " when printed" if name in ("annotation-print-only", "optional-content-print") else \
+        " with every layer of optional content shown" if name == "optional-content-other-configuration" else ""
     assert f"the page{when} differs from its glyphs" in bad.reason, bad.reason
     target = {"clip-top-of-two": '"2"', "clip-underline-of-geq": '"≥"', "fill-white-stroke-black": '"−"',
               "three-into-eight": '"3"', "equals-into-not-equals": '"="', "incremental-update": '"2"',
               "rule-under-equals": '"="', "rule-over-minus": '"−"', "widget-annotation": '"2"',
-              "light-green-one": '"2"', "orange-bar-behind-minus": '"−"'}.get(name)
+              "light-green-one": '"2"', "optional-content-other-configuration": '"−"', "orange-bar-behind-minus": '"−"'}.get(name)
     if target:
         assert f"at {target}" in bad.reason, bad.reason
     if name == "incremental-update":
