@@ -37,6 +37,7 @@ from .pages import PdfReadError, _extent, _grow, _gutter, _rows, line_text
 
 __all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "VISIBLE", "BACKDROP", "RULE", "HUG",
            "FRACTION", "final_document", "revisions", "ink", "luminance", "paint", "line_rects", "overlays",
+           "fraction_bars",
            "reference_document", "Pixels"]
 
 #: Pixels per point of the renderings compared (288 dpi).
@@ -307,7 +308,35 @@ def _is_rule(page, drawing):
             below.append(b)
     if not hugging:
         return True
+    return _fraction(box, above, below)
+
+
+def _fraction(box, above, below):
+    """Whether a flat rule with glyph boxes ``above`` and ``below`` it (within :data:`FRACTION` points) is a
+    fraction bar: glyphs on both sides, all within its span."""
     return bool(above and below) and all(box[0] - 1.0 <= b[0] and b[2] <= box[2] + 1.0 for b in above + below)
+
+
+def fraction_bars(page, rects):
+    """The rules of the typesetting on ``page`` (:func:`_is_rule`) that meet ``rects`` and read as fraction bars
+    (glyphs within :data:`FRACTION` points above and below, all within the rule's span), each as its box."""
+    out = []
+    for drawing in page.drawings:
+        box = drawing[1]
+        if box[2] - box[0] < box[3] - box[1] or not any(_meets(box, r) for r in rects) or not _is_rule(page, drawing):
+            continue
+        above, below = [], []
+        for g in page.glyphs:
+            b = g.bbox
+            if min(box[2], b[2]) - max(box[0], b[0]) <= 0:
+                continue
+            if -0.01 < b[1] - box[3] < FRACTION:
+                above.append(b)
+            if -0.01 < box[1] - b[3] < FRACTION:
+                below.append(b)
+        if _fraction(box, above, below):
+            out.append(box)
+    return out
 
 
 def reference_document(path, pages):
@@ -484,20 +513,31 @@ class Pixels:
                              else f"{n} pixel{'s' * (n != 1)} of the glyphs' ink missing{at}")
         return (f"the page{when} differs from its glyphs: {' and '.join(parts)} (page {number})",)
 
-    def statement(self, glyphs):
+    def statement(self, glyphs, bars=None):
         """:meth:`differences` of a statement's glyphs (``(page number, Glyph)`` pairs), page by page, and the
         glyphs drawn over one another in its lines (:func:`overlays`): a text glyph over a glyph of the
-        statement is in the reference too, so the pixels alone would not see it."""
+        statement is in the reference too, so the pixels alone would not see it.  With ``bars`` (the most
+        fraction bars the statement's TeX draws), more rules in its lines that read as fraction bars (a bar
+        between two entries of a matrix makes a fraction of them) are named too: the reference draws them."""
         by_page = {}
         for number, g in glyphs:
             by_page.setdefault(number, []).append(g)
-        out = []
+        out, found = [], []
         for number, gl in sorted(by_page.items()):
             out += self.differences(number, gl)
             page = self.pages[number]
+            if bars is not None:
+                found += [(number, b) for b in fraction_bars(page, line_rects(page, gl, _column(page, self.gutters)))]
             rects = line_rects(page, gl, _column(page, self.gutters), margin=0.0)
             near = [g for g in page.glyphs if g.char.strip() and any(_meets(g.bbox, r) for r in rects)]
             out += [f"{what} (page {number})" for what in overlays(near)]
+        if bars is not None and len(found) > bars:
+            number, box = found[bars]
+            over = min((g for g in self.pages[number].glyphs if g.char.strip() and g.bbox[1] >= box[3] - 0.01
+                        and min(box[2], g.bbox[2]) > max(box[0], g.bbox[0])), key=lambda g: g.bbox[1], default=None)
+            at = f' under the "{over.char}"' if over is not None else ""
+            out.append(f"a fraction bar{at} that the certified statement does not draw ({len(found)} in its lines, "
+                       f"its TeX draws {'at most ' * bool(bars)}{bars or 'none'}) (page {number})")
         return tuple(dict.fromkeys(out))
 
     def prose(self, stream, covered=(), also=()):
@@ -555,9 +595,9 @@ def overlays(glyphs):
     """``['a glyph "|" drawn over the "−"']``: pairs of different glyphs whose ink boxes overlap over at least 0.6
     of the smaller width and of the smaller height (a bar through a minus, a slash through "="), unless set
     one after the other on one baseline (the next one at least 0.8 of the advance further, or 0.5 when it is
-    the next glyph painted, in the same font and size: a kern): one drawn over the other.  TeX's negation slash over a relation
-    (``\\neq``) is read as one sign by the reading of the glyphs, and lineno's numbers of a second column
-    (over the ends of the first column's lines) are read apart, not here.
+    the next glyph painted, in the same font and size: a kern): one drawn over the other.  TeX's negation
+    slash over a relation (``\\neq``) is read as one sign by the reading of the glyphs, and lineno's numbers
+    of a second column (over the ends of the first column's lines) are read apart, not here.
 
     >>> from symssm.audit.pages import Glyph
     >>> minus = Glyph("−", "CMSY10", 10.0, (0.0, 2.3, 6.0, 2.7), 0, (), (0.0, 0.0), 7.7)

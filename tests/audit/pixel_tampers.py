@@ -39,6 +39,8 @@ TAMPERS = {
     "glyph-over-minus": "a 1 of the page's own CMR10 drawn upright through the minus of -4 (a + to a reader)",
     "light-green-one": "a bright green bar (contrast 1.6 with white: not ink, yet plain to see) before the 2: k = 12",
     "orange-bar-behind-minus": "an orange bar drawn before the text through the minus of -4: a reader sees +4",
+    "fraction-bar-between-entries": "a thin rule between the 3 and the 4 of the matrix's first column: a reader sees "
+                                    "the fraction 3/4",
     "paren-over-minus": "a ( of the page's own CMR10, narrowed, drawn through the minus of -4 (a + to a reader)",
 }
 
@@ -53,7 +55,10 @@ def _targets(src):
     three = next(g for g in glyphs if g.char == "3" and g.font == "CMR10" and abs(g.origin[1] - minus.origin[1]) < 9)
     geq = next(g for g in glyphs[at - 60:at] if g.char == "\u2265")
     line = [g for g in glyphs if abs(g.origin[1] - two.origin[1]) < 1]
-    return dict(two=two.bbox, eq=eq.bbox, minus=minus.bbox, three=three.bbox, geq=geq.bbox,
+    four = min((g for g in glyphs if g.char == "4" and g.bbox[3] < three.bbox[1]
+                and abs(g.bbox[0] - three.bbox[0]) < 3),
+               key=lambda g: three.bbox[1] - g.bbox[3])
+    return dict(two=two.bbox, eq=eq.bbox, minus=minus.bbox, three=three.bbox, geq=geq.bbox, four=four.bbox,
                 line=(min(g.bbox[0] for g in line), min(g.bbox[1] for g in line), max(g.bbox[2] for g in line),
                       max(g.bbox[3] for g in line)))
 
@@ -183,6 +188,10 @@ def make(name, src, dst):
         _append(pdf, page, b"q 0 0.9 0 rg " + _rect((x0 - 1.4, y0, 0.7, y1 - y0)) + b" f Q\n")
     elif name == "orange-bar-behind-minus":
         page.contents_add(pdf.make_stream(b"q 1 0.65 0 rg " + _rect(_bar(minus)) + b" f Q\n"), prepend=True)
+    elif name == "fraction-bar-between-entries":
+        four = t["four"]
+        x0, x1, mid = min(three[0], four[0]) - 0.3, max(three[2], four[2]) + 0.3, (three[1] + four[3]) / 2
+        _append(pdf, page, b"q 0 g " + _rect((x0, mid - 0.2, x1 - x0, 0.4)) + b" f Q\n")
     elif name == "rule-under-equals":
         x0, y0, x1, y1 = eq
         _append(pdf, page, b"q 0 g " + _rect((x0, y0 - 1.3, x1 - x0, 0.4)) + b" f Q\n")
