@@ -61,6 +61,8 @@ RULE = 1.2
 #: A rule closer than this (points) to a glyph along a third of its length touches it; a fraction bar has its
 #: numerator and denominator within :data:`FRACTION` points.
 HUG, FRACTION = 2.0, 5.0
+#: ... or closer than this share of the glyph's size (a third bar 2 pt under a 10 pt "=" still reads as "≡").
+HUG_EM = 0.3
 #: Largest region rendered at once (pixels); a larger one is refused.
 MAX_REGION_PIXELS = 40_000_000
 #: Words of a prose line compared pixel by pixel (with the lines before and after it): a number of heads, k(n),
@@ -274,8 +276,8 @@ def _filter_form(pdf, form, inherited, seen):
 def _is_rule(page, drawing):
     """Whether a drawing is a rule of the typesetting: thin and straight (axis-aligned, at most :data:`RULE`
     thick), through no glyph's ink (a strike-out is not), and, when at most 1.2 em long, touching no glyph
-    along its length (closer than :data:`HUG` points, over a third of the rule: a bar added under "=" or over
-    "-") unless it is a fraction bar (glyphs within :data:`FRACTION` points above and below it, all inside its
+    along its length (closer than :data:`HUG` points or :data:`HUG_EM` of its size, over a third of the rule:
+    a bar added under "=" or over "-") unless it is a fraction bar (glyphs within :data:`FRACTION` points above and below it, all inside its
     span).  Longer rules (a table's, an underlined phrase's) are the typesetting's."""
     kind, box, _, parts = drawing
     if kind != "drawing":
@@ -300,7 +302,8 @@ def _is_rule(page, drawing):
         if along <= 0:
             continue
         gap_after, gap_before = b[c0] - box[c1], box[c0] - b[c1]
-        if -0.01 < gap_after < HUG or -0.01 < gap_before < HUG:
+        near = max(HUG, HUG_EM * g.size)
+        if -0.01 < gap_after < near or -0.01 < gap_before < near:
             hugging = hugging or along > length / 3 and length <= 1.2 * g.size
         if flat and -0.01 < gap_after < FRACTION:
             above.append(b)

@@ -219,6 +219,8 @@ def test_rules_of_the_typesetting_and_rules_added_to_a_glyph():
     assert rule((0.0, 111.0, 150.0, 111.4))                 # a table's rule over a whole row
     assert rule((120.0, 100.0, 120.4, 107.0))               # a side of a QED box
     assert not rule((40.0, 99.5, 47.0, 99.9))               # a third bar under "=": a reader sees ≡
+    assert not rule((40.0, 98.6, 47.0, 99.0))               # 2.3 pt under it (0.23 em): still ≡ to a reader
+    assert rule((40.0, 97.6, 47.0, 98.0))                   # 3.3 pt under it: a rule apart
     assert not rule((55.0, 102.0, 70.0, 102.4))             # through the "w": a strike-out
     assert not rule((40.0, 99.5, 47.0, 101.5))              # 2 pt thick: a box, not a rule
     assert not _is_rule(page, ("image", (8.8, 101.8, 15.2, 102.2), 9, ()))
