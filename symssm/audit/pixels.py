@@ -488,7 +488,14 @@ class Pixels:
             lum = luminance(want[:h, :w])
             a = ink(shown[:h, :w])
             trace, solid = lum <= round(65535 * TRACE), lum <= round(65535 * SOLID)
-            extra = (a | paint(shown[:h, :w])) & ~_grow(trace, TOLERANCE) & mask
+            away = ~_grow(trace, TOLERANCE) & mask
+            extra = a & away
+            # light paint (no ink) away from the glyphs: on its backdrop, where some pixel is light enough to be
+            # visible on white at all (the backdrop is computed only then)
+            light = ~a & away
+            light &= luminance(shown[:h, :w]) <= round(65535 * (1.05 / VISIBLE - 0.05))
+            if light.any():
+                extra |= light & paint(shown[:h, :w])
             out[mode] = (extra, solid & ~_grow(a, TOLERANCE) & mask)
         return out, origin
 
