@@ -273,7 +273,7 @@ def _audit_pages(report, pages, stream, pixels, folder, compiled, coq, say):
                     regions.append((first.start, partial[-1].end + PART_WINDOW // 4, sha))
             else:
                 # the pixels decide what the region shows; what lies beside the lines only names the reason
-                seen = pixels.statement([pg for r in runs for pg in r.glyphs])
+                seen = pixels.statement([pg for r in runs for pg in r.glyphs], bars=st.bars)
                 problems = tuple(dict.fromkeys([p for r in runs for p in r.problems] +
                                                (list(seen) + list(_beside(runs, pages)) if seen else [])))
                 negation = "" if is_fragment else negated_before(stream, runs[0])

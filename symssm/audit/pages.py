@@ -852,7 +852,9 @@ def _roles(glyphs, cbox):
     """The page's glyphs with their :attr:`Glyph.role`: ``'margin'`` for the top or bottom row (a running
     head, a page number: in the outer quarter, under 60 glyphs, 2.5 sizes from the next row); ``'line
     number'`` for at most 5 digits ending 2 pt before a column's left edge and 6 pt before its text: leading
-    the row at the text block's edge, or (before a second column) in the font and size of those."""
+    the row at the text block's edge, or (before a second column) in the font and size of those; and for
+    those starting 2 pt after the text block's right edge and 6 pt after the row's text (in the leading
+    numbers' style, or three or more at one x where no row leads with one)."""
     upright = [g for g in glyphs if g.upright and g.char.strip()]
     rows, margin = _rows(upright), set()
     for row, nxt, edge in ((rows[0], rows[1], cbox[3]), (rows[-1], rows[-2], cbox[1])) if len(rows) >= 2 else ():
@@ -905,6 +907,28 @@ def _roles(glyphs, cbox):
         for row in rows:
             group = _trailing_number(row, edge, limit)
             numbers.update(id(g) for g in group)
+    # numbers after the text block's right edge (lineno's [switch] in a second column, [right]): at most 5
+    # digits, 3 pt apart, starting 2 pt or more after the edge and 6 pt after the row's text, in the style of
+    # the leading numbers or, where there are none, three or more starting at one x
+    ends, trailing = collections.Counter(), []
+    for row in rows:
+        k = len(row)
+        while k > 0 and len(row) - k < 5 and row[k - 1].char.isdigit() and \
+                (k == len(row) or row[k].bbox[0] - row[k - 1].bbox[2] < 3):
+            k -= 1
+        body = row[:k] if 0 < k < len(row) and row[k].bbox[0] - row[k - 1].bbox[2] >= 6.0 else row
+        ends[round(body[-1].bbox[2])] += len(body) >= 5
+        if body is not row:
+            trailing.append((body[-1].bbox[2], row[k:]))
+    frequent = [k for k, c in ends.items() if c >= 3]
+    if frequent and trailing:
+        end = max(frequent)
+        group_x = collections.Counter(round(g[0].bbox[0]) for _, g in trailing)
+        for text_end, group in trailing:
+            if group[0].bbox[0] >= end + 2 and text_end <= end + 1.5 and group[-1].bbox[2] < end + 30 and (
+                    all((g.font, round(g.size, 1)) in styles for g in group) if styles
+                    else group_x[round(group[0].bbox[0])] >= 3):
+                numbers.update(id(g) for g in group)
     return tuple(dataclasses.replace(g, role="line number") if id(g) in numbers else
                  dataclasses.replace(g, role="margin") if id(g) in margin else g for g in glyphs)
 

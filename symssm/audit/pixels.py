@@ -4,7 +4,8 @@ A reader sees what a PDF viewer draws, whatever content-stream operator drew it.
 certified statement (each of its lines on the page, grown by :data:`MARGIN` points, kept within its column) is
 rendered by PDFium at :data:`SCALE` pixels per point twice, as the page is **viewed** (annotations drawn, optional
 content as viewed) and as it is **printed** (PDFium's printing flag: print-only annotations and optional content
-as printed), and compared with a **reference** rendering of the same region from a copy of the document that
+as printed), and a third time with **every layer** of optional content shown when the file has some (another
+configuration, a viewer's layer menu or a script can show a layer the default one hides), and compared with a **reference** rendering of the same region from a copy of the document that
 keeps only the text-showing operators (every glyph of a font program, drawn in black, unclipped, without
 transparency, blend modes, soft masks or optional content; Type 3 glyphs are left out) and the thin straight rules
 that run through no glyph (fraction bars, table and algorithm rules, a QED box), drawn in black on white.  The
@@ -34,9 +35,10 @@ import pypdfium2.raw as pdfium_c
 from ..errors import InputError, LimitError
 from .pages import PdfReadError, _extent, _grow, _gutter, _rows, line_text
 
-__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "RULE", "HUG", "FRACTION",
-           "final_document", "revisions", "ink", "luminance", "line_rects", "overlays", "reference_document",
-           "Pixels"]
+__all__ = ["SCALE", "MARGIN", "TOLERANCE", "MAX_DIFFERING", "TRACE", "SOLID", "VISIBLE", "BACKDROP", "RULE", "HUG",
+           "FRACTION", "final_document", "revisions", "ink", "luminance", "paint", "line_rects", "overlays",
+           "fraction_bars",
+           "reference_document", "Pixels"]
 
 #: Pixels per point of the renderings compared (288 dpi).
 SCALE = 4.0
@@ -50,11 +52,17 @@ MAX_DIFFERING = 0
 #: within :data:`TOLERANCE` of one) and of its solid ink (which the page must show within :data:`TOLERANCE`): a
 #: light background under the text (a tinted box) darkens the page's edges, never its glyphs' solid strokes.
 TRACE, SOLID = 0.9, 0.2
+#: Contrast with the paint around it from which a pixel of the page is visible paint: the backdrop of a pixel is the
+#: page with every stroke narrower than ``2 * BACKDROP + 1`` pixels lifted off (a tinted box under the text stays),
+#: so a light stroke (an orange or bright green bar, a light grey digit) is paint there, a tint is not.
+VISIBLE, BACKDROP = 1.3, 6
 #: Thickest rule (points) the reference draws: thin straight rules that run through no glyph.
 RULE = 1.2
 #: A rule closer than this (points) to a glyph along a third of its length touches it; a fraction bar has its
 #: numerator and denominator within :data:`FRACTION` points.
 HUG, FRACTION = 2.0, 5.0
+#: ... or closer than this share of the glyph's size (a third bar 2 pt under a 10 pt "=" still reads as "≡").
+HUG_EM = 0.3
 #: Largest region rendered at once (pixels); a larger one is refused.
 MAX_REGION_PIXELS = 40_000_000
 #: Words of a prose line compared pixel by pixel (with the lines before and after it): a number of heads, k(n),
@@ -78,6 +86,39 @@ def ink(rgb, limit=None):
     """Where an RGB image (``uint8``, height x width x 3) has ink: contrast with white of 2 or more (``limit``:
     at most this relative luminance instead)."""
     return luminance(rgb) <= round(65535 * (_INK if limit is None else limit))
+
+
+def _spread(lum, r, pick, axis):
+    """``pick`` (``np.maximum`` or ``np.minimum``) of each pixel's 2r + 1 neighbours along ``axis``, edges
+    repeated (windows doubled: 1, 2, 4, ... then the rest)."""
+    n = lum.shape[axis]
+    out = np.pad(lum, [(r, r) if a == axis else (0, 0) for a in range(lum.ndim)], mode="edge")
+    width = 1
+    while 2 * width <= 2 * r + 1:
+        m = out.shape[axis] - width
+        out = pick(out.take(range(m), axis), out.take(range(width, width + m), axis))
+        width *= 2
+    rest = 2 * r + 1 - width
+    if rest:
+        out = pick(out.take(range(n), axis), out.take(range(rest, rest + n), axis))
+    return out.take(range(n), axis)
+
+
+def paint(rgb, r=BACKDROP, contrast=VISIBLE):
+    """Where an RGB image (``uint8``, height x width x 3) shows visible paint on its backdrop: a contrast of at
+    least ``contrast`` with the image closed by a square of ``2r + 1`` pixels (the lightest paint around each
+    pixel, then the darkest of those: strokes narrower than the square lifted off, wide areas and their edges
+    kept).
+
+    >>> img = np.full((1, 40, 3), 255, dtype=np.uint8); img[0, 5] = (255, 166, 0); img[0, 20:] = (200, 200, 200)
+    >>> [int(i) for i in np.nonzero(paint(img)[0])[0]], bool(ink(img[:, 5:6])[0, 0])
+    ([5], False)
+    """
+    lum = np.minimum(luminance(rgb), 65535).astype(np.uint16)
+    backdrop = lum
+    for pick in (np.maximum, np.minimum):
+        backdrop = _spread(_spread(backdrop, r, pick, 0), r, pick, 1)
+    return (backdrop.astype(np.uint32) + 3277) * 100 >= (lum.astype(np.uint32) + 3277) * round(100 * contrast)
 
 
 def revisions(data):
@@ -235,8 +276,8 @@ def _filter_form(pdf, form, inherited, seen):
 def _is_rule(page, drawing):
     """Whether a drawing is a rule of the typesetting: thin and straight (axis-aligned, at most :data:`RULE`
     thick), through no glyph's ink (a strike-out is not), and, when at most 1.2 em long, touching no glyph
-    along its length (closer than :data:`HUG` points, over a third of the rule: a bar added under "=" or over
-    "-") unless it is a fraction bar (glyphs within :data:`FRACTION` points above and below it, all inside its
+    along its length (closer than :data:`HUG` points or :data:`HUG_EM` of its size, over a third of the rule:
+    a bar added under "=" or over "-") unless it is a fraction bar (glyphs within :data:`FRACTION` points above and below it, all inside its
     span).  Longer rules (a table's, an underlined phrase's) are the typesetting's."""
     kind, box, _, parts = drawing
     if kind != "drawing":
@@ -261,7 +302,8 @@ def _is_rule(page, drawing):
         if along <= 0:
             continue
         gap_after, gap_before = b[c0] - box[c1], box[c0] - b[c1]
-        if -0.01 < gap_after < HUG or -0.01 < gap_before < HUG:
+        near = max(HUG, HUG_EM * g.size)
+        if -0.01 < gap_after < near or -0.01 < gap_before < near:
             hugging = hugging or along > length / 3 and length <= 1.2 * g.size
         if flat and -0.01 < gap_after < FRACTION:
             above.append(b)
@@ -269,7 +311,35 @@ def _is_rule(page, drawing):
             below.append(b)
     if not hugging:
         return True
+    return _fraction(box, above, below)
+
+
+def _fraction(box, above, below):
+    """Whether a flat rule with glyph boxes ``above`` and ``below`` it (within :data:`FRACTION` points) is a
+    fraction bar: glyphs on both sides, all within its span."""
     return bool(above and below) and all(box[0] - 1.0 <= b[0] and b[2] <= box[2] + 1.0 for b in above + below)
+
+
+def fraction_bars(page, rects):
+    """The rules of the typesetting on ``page`` (:func:`_is_rule`) that meet ``rects`` and read as fraction bars
+    (glyphs within :data:`FRACTION` points above and below, all within the rule's span), each as its box."""
+    out = []
+    for drawing in page.drawings:
+        box = drawing[1]
+        if box[2] - box[0] < box[3] - box[1] or not any(_meets(box, r) for r in rects) or not _is_rule(page, drawing):
+            continue
+        above, below = [], []
+        for g in page.glyphs:
+            b = g.bbox
+            if min(box[2], b[2]) - max(box[0], b[0]) <= 0:
+                continue
+            if -0.01 < b[1] - box[3] < FRACTION:
+                above.append(b)
+            if -0.01 < box[1] - b[3] < FRACTION:
+                below.append(b)
+        if _fraction(box, above, below):
+            out.append(box)
+    return out
 
 
 def reference_document(path, pages):
@@ -310,6 +380,29 @@ def reference_document(path, pages):
     return buf.getvalue()
 
 
+def every_layer(path):
+    """``path`` with its optional content's configurations removed, so that every layer shows (as a viewer
+    shows it when a layer menu, another configuration or a script turns the layers on), as PDF bytes; ``None``
+    when the file has no optional content.
+
+    Raises
+    ------
+    InputError
+        If qpdf cannot open the file.
+    """
+    try:
+        pdf = pikepdf.open(path)
+    except Exception as exc:
+        raise PdfReadError(f"qpdf cannot open {path}: {type(exc).__name__}") from None
+    with pdf:
+        if "/OCProperties" not in pdf.Root:
+            return None
+        del pdf.Root["/OCProperties"]
+        buf = io.BytesIO()
+        pdf.save(buf)
+    return buf.getvalue()
+
+
 # ---------------------------------------------------------------------------------------------- comparison
 
 
@@ -320,7 +413,7 @@ class Pixels:
     def __init__(self, path, pages):
         self.path, self.pages, self.gutters = path, {p.number: p for p in pages}, {}
         self.page_list = pages
-        self.doc = self.reference = None
+        self.doc = self.reference = self.layers = None
         self.opened = {}
 
     def _open(self):
@@ -329,6 +422,8 @@ class Pixels:
                 self.doc = pdfium.PdfDocument(self.path)
                 self.doc.init_forms()       # form fields drawn as a viewer draws them
                 self.reference = pdfium.PdfDocument(reference_document(self.path, self.page_list))
+                layers = every_layer(self.path)
+                self.layers = pdfium.PdfDocument(layers) if layers is not None else None
             except InputError:
                 raise
             except Exception as exc:
@@ -338,10 +433,10 @@ class Pixels:
         for page in self.opened.values():
             page.close()
         self.opened.clear()
-        for doc in (self.doc, self.reference):
+        for doc in (self.doc, self.reference, self.layers):
             if doc is not None:
                 doc.close()
-        self.doc = self.reference = None
+        self.doc = self.reference = self.layers = None
 
     def _page(self, doc, number):
         key = (id(doc), number)
@@ -372,14 +467,17 @@ class Pixels:
         return image, (cx0 + left, cy1 - top)
 
     def compare(self, number, rects):
-        """``{'view': (extra, missing), 'print': ...}``: boolean masks of ink the page shows that the reference
-        has not, and of reference ink the page does not show, over the union of ``rects`` (user space) on page
-        ``number``; with the region's top-left corner in user space."""
+        """``{'view': (extra, missing), 'print': ..., 'every layer': ...}``: boolean masks of ink the page shows
+        that the reference has not, and of reference ink the page does not show, over the union of ``rects``
+        (user space) on page ``number``, as viewed, as printed and (for a file with optional content) with every
+        layer shown; with the region's top-left corner in user space."""
         self._open()
         box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
         out = {}
-        for mode, printing in (("view", False), ("print", True)):
-            shown, origin = self._render(self.doc, number, box, printing, True)
+        modes = [("view", False, self.doc), ("print", True, self.doc)]
+        modes += [("every layer", False, self.layers)] if self.layers is not None else []
+        for mode, printing, doc in modes:
+            shown, origin = self._render(doc, number, box, printing, True)
             want, _ = self._render(self.reference, number, box, printing, False)
             h, w = min(shown.shape[0], want.shape[0]), min(shown.shape[1], want.shape[1])
             mask = np.zeros((h, w), dtype=bool)
@@ -390,7 +488,15 @@ class Pixels:
             lum = luminance(want[:h, :w])
             a = ink(shown[:h, :w])
             trace, solid = lum <= round(65535 * TRACE), lum <= round(65535 * SOLID)
-            out[mode] = (a & ~_grow(trace, TOLERANCE) & mask, solid & ~_grow(a, TOLERANCE) & mask)
+            away = ~_grow(trace, TOLERANCE) & mask
+            extra = a & away
+            # light paint (no ink) away from the glyphs: on its backdrop, where some pixel is light enough to be
+            # visible on white at all (the backdrop is computed only then)
+            light = ~a & away
+            light &= luminance(shown[:h, :w]) <= round(65535 * (1.05 / VISIBLE - 0.05))
+            if light.any():
+                extra |= light & paint(shown[:h, :w])
+            out[mode] = (extra, solid & ~_grow(a, TOLERANCE) & mask)
         return out, origin
 
     def differences(self, number, glyphs):
@@ -402,12 +508,12 @@ class Pixels:
         if not rects:
             return ()
         masks, origin = self.compare(number, rects)
-        view, printed = (sum(int(m.sum()) for m in masks[k]) for k in ("view", "print"))
-        if max(view, printed) <= MAX_DIFFERING:
+        counts = {k: sum(int(m.sum()) for m in v) for k, v in masks.items()}
+        if max(counts.values()) <= MAX_DIFFERING:
             return ()
-        mode = "view" if view > MAX_DIFFERING else "print"
+        mode = next(k for k, n in counts.items() if n > MAX_DIFFERING)
         extra, missing = masks[mode]
-        when = " when printed" if mode == "print" else ""
+        when = {"print": " when printed", "every layer": " with every layer of optional content shown"}.get(mode, "")
         parts = []
         for what, mask in (("ink the certified glyphs do not have", extra), ("none of the ink of", missing)):
             n = int(mask.sum())
@@ -417,20 +523,31 @@ class Pixels:
                              else f"{n} pixel{'s' * (n != 1)} of the glyphs' ink missing{at}")
         return (f"the page{when} differs from its glyphs: {' and '.join(parts)} (page {number})",)
 
-    def statement(self, glyphs):
+    def statement(self, glyphs, bars=None):
         """:meth:`differences` of a statement's glyphs (``(page number, Glyph)`` pairs), page by page, and the
         glyphs drawn over one another in its lines (:func:`overlays`): a text glyph over a glyph of the
-        statement is in the reference too, so the pixels alone would not see it."""
+        statement is in the reference too, so the pixels alone would not see it.  With ``bars`` (the most
+        fraction bars the statement's TeX draws), more rules in its lines that read as fraction bars (a bar
+        between two entries of a matrix makes a fraction of them) are named too: the reference draws them."""
         by_page = {}
         for number, g in glyphs:
             by_page.setdefault(number, []).append(g)
-        out = []
+        out, found = [], []
         for number, gl in sorted(by_page.items()):
             out += self.differences(number, gl)
             page = self.pages[number]
+            if bars is not None:
+                found += [(number, b) for b in fraction_bars(page, line_rects(page, gl, _column(page, self.gutters)))]
             rects = line_rects(page, gl, _column(page, self.gutters), margin=0.0)
             near = [g for g in page.glyphs if g.char.strip() and any(_meets(g.bbox, r) for r in rects)]
             out += [f"{what} (page {number})" for what in overlays(near)]
+        if bars is not None and len(found) > bars:
+            number, box = found[bars]
+            over = min((g for g in self.pages[number].glyphs if g.char.strip() and g.bbox[1] >= box[3] - 0.01
+                        and min(box[2], g.bbox[2]) > max(box[0], g.bbox[0])), key=lambda g: g.bbox[1], default=None)
+            at = f' under the "{over.char}"' if over is not None else ""
+            out.append(f"a fraction bar{at} that the certified statement does not draw ({len(found)} in its lines, "
+                       f"its TeX draws {'at most ' * bool(bars)}{bars or 'none'}) (page {number})")
         return tuple(dict.fromkeys(out))
 
     def prose(self, stream, covered=(), also=()):
@@ -487,9 +604,10 @@ def _words(glyphs):
 def overlays(glyphs):
     """``['a glyph "|" drawn over the "−"']``: pairs of different glyphs whose ink boxes overlap over at least 0.6
     of the smaller width and of the smaller height (a bar through a minus, a slash through "="), unless set
-    one after the other on one baseline: one drawn over the other.  TeX's negation slash over a relation
-    (``\\neq``) is read as one sign by the reading of the glyphs, and lineno's numbers of a second column
-    (over the ends of the first column's lines) are read apart, not here.
+    one after the other on one baseline (the next one at least 0.8 of the advance further, or 0.5 when it is
+    the next glyph painted, in the same font and size: a kern): one drawn over the other.  TeX's negation
+    slash over a relation (``\\neq``) is read as one sign by the reading of the glyphs, and lineno's numbers
+    of a second column (over the ends of the first column's lines) are read apart, not here.
 
     >>> from symssm.audit.pages import Glyph
     >>> minus = Glyph("−", "CMSY10", 10.0, (0.0, 2.3, 6.0, 2.7), 0, (), (0.0, 0.0), 7.7)
@@ -503,8 +621,12 @@ def overlays(glyphs):
         return w >= 0.6 * min(ax1 - ax0, bx1 - bx0) and h >= 0.6 * min(ay1 - ay0, by1 - by0)
 
     def set_after(a, b):     # one after the other on one baseline (an italic f before its neighbour)
-        return abs(a.origin[1] - b.origin[1]) <= 0.05 * max(a.size, 1.0) and a.direction == b.direction == 0 \
-            and b.origin[0] - a.origin[0] >= 0.8 * a.advance > 0
+        if not (abs(a.origin[1] - b.origin[1]) <= 0.05 * max(a.size, 1.0) and a.direction == b.direction == 0
+                and a.advance > 0):
+            return False
+        # the next glyph of the same font drawn by the same text run may be kerned back (an italic "r." in Times)
+        kerned = b.order == a.order + 1 and a.font == b.font and abs(a.size - b.size) <= 0.01 * a.size
+        return b.origin[0] - a.origin[0] >= (0.5 if kerned else 0.8) * a.advance
 
     out, grid = [], {}
     for g in glyphs:

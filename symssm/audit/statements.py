@@ -24,7 +24,7 @@ from ..certificate import kinds
 from ..errors import InputError, SymssmError
 
 __all__ = ["Statement", "statements", "glyph_text", "normalize", "squeeze", "Unsupported", "significant",
-           "display_order"]
+           "display_order", "fraction_bars"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Statement:
     parts: tuple
     tail: Optional[str] = None
     segments: tuple = ()
+    bars: int = 0
 
 
 class Unsupported(ValueError):
@@ -269,6 +270,19 @@ def display_order(tex):
     return sequence(None)
 
 
+#: TeX that draws a fraction bar.
+_BARS = re.compile(r"\\(?:[dtc]?frac|over)(?![A-Za-z])")
+
+
+def fraction_bars(tex):
+    r"""The most fraction bars ``tex`` can draw (each ``\frac``, ``\dfrac``, ``\tfrac``, ``\cfrac``, ``\over``).
+
+    >>> fraction_bars(r"A = \frac{1}{6}\begin{pmatrix}3 & 0\end{pmatrix}, \tfrac12, {a \over b}, \overline{x}")
+    3
+    """
+    return len(_BARS.findall(tex))
+
+
 def statements(data, sha256):
     """Every statement a verified certificate's symssm LaTeX shows: its fragment's, then its sentence macros'
     (:func:`symssm.render.latex.sentence_macros`).
@@ -283,8 +297,9 @@ def statements(data, sha256):
     with contextlib.suppress(SymssmError, KeyError, ValueError, TypeError, IndexError):
         out.append(_fragment(data, sha256))
     try:
-        out += [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),))
-                for name, text in ((name, glyph_text(tex)) for name, tex in sentence_macros(data))]
+        out += [Statement(sha256, data["kind"], f"sentence macro {name}", (text,), segments=(("seq", text),),
+                          bars=fraction_bars(tex))
+                for name, text, tex in ((name, glyph_text(tex), tex) for name, tex in sentence_macros(data))]
     except InputError:
         raise
     except (SymssmError, KeyError, ValueError, TypeError):
@@ -314,4 +329,4 @@ def _fragment(data, sha256):
     tail = next(filter(None, map(_convert, reversed(_sentences(paragraphs[-1])))), None) if paragraphs else None
     # amsthm's proof head right after the theorem: nothing may come between
     segments = _segments(title, body) + ((("seq", "Proof."),) if proof else ())
-    return Statement(sha256, data["kind"], "fragment", tuple(parts), tail, segments)
+    return Statement(sha256, data["kind"], "fragment", tuple(parts), tail, segments, fraction_bars(title + body))

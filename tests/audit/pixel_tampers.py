@@ -23,6 +23,8 @@ TAMPERS = {
     "difference-blend": "a white rectangle in blend mode Difference turns the 2 white on black",
     "calrgb": "a bar in a CalRGB colour space turns the -4 into +4",
     "optional-content-print": "optional content shown only when printed covers the 2 and draws a bar",
+    "optional-content-other-configuration": "a bar through the minus in a layer the default configuration hides and "
+                                            "another one (a viewer's layer menu, a script) shows",
     "annotation-print-only": "a NoView|Print link annotation covers the 2 when printed",
     "incremental-update": "an incremental update appends a white rectangle over the 2",
     "image-over-digit": "an image (a small white bitmap) over the top of the 2",
@@ -35,6 +37,10 @@ TAMPERS = {
     "widget-annotation": "a form field's widget annotation whose appearance covers the 2",
     "white-glyph-cover": "a white glyph painted over the top of the 2",
     "glyph-over-minus": "a 1 of the page's own CMR10 drawn upright through the minus of -4 (a + to a reader)",
+    "light-green-one": "a bright green bar (contrast 1.6 with white: not ink, yet plain to see) before the 2: k = 12",
+    "orange-bar-behind-minus": "an orange bar drawn before the text through the minus of -4: a reader sees +4",
+    "fraction-bar-between-entries": "a thin rule between the 3 and the 4 of the matrix's first column: a reader sees "
+                                    "the fraction 3/4",
     "paren-over-minus": "a ( of the page's own CMR10, narrowed, drawn through the minus of -4 (a + to a reader)",
 }
 
@@ -49,7 +55,10 @@ def _targets(src):
     three = next(g for g in glyphs if g.char == "3" and g.font == "CMR10" and abs(g.origin[1] - minus.origin[1]) < 9)
     geq = next(g for g in glyphs[at - 60:at] if g.char == "\u2265")
     line = [g for g in glyphs if abs(g.origin[1] - two.origin[1]) < 1]
-    return dict(two=two.bbox, eq=eq.bbox, minus=minus.bbox, three=three.bbox, geq=geq.bbox,
+    four = min((g for g in glyphs if g.char == "4" and g.bbox[3] < three.bbox[1]
+                and abs(g.bbox[0] - three.bbox[0]) < 3),
+               key=lambda g: three.bbox[1] - g.bbox[3])
+    return dict(two=two.bbox, eq=eq.bbox, minus=minus.bbox, three=three.bbox, geq=geq.bbox, four=four.bbox,
                 line=(min(g.bbox[0] for g in line), min(g.bbox[1] for g in line), max(g.bbox[2] for g in line),
                       max(g.bbox[3] for g in line)))
 
@@ -131,6 +140,12 @@ def make(name, src, dst):
             pikepdf.Dictionary(Event=pikepdf.Name.Print, OCGs=[ocg], Category=[pikepdf.Name.Print])]))
         _append(pdf, page, b"/OC /SyOC BDC q 1 g " + _rect(_top(two)) + b" f Q EMC\n",
                 {"/Properties": {"/SyOC": ocg}})
+    elif name == "optional-content-other-configuration":
+        ocg = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name="other"))
+        pdf.Root.OCProperties = pikepdf.Dictionary(OCGs=[ocg], D=pikepdf.Dictionary(OFF=[ocg]), Configs=[
+            pikepdf.Dictionary(Name=pikepdf.String("All"), ON=[ocg])])
+        _append(pdf, page, b"/OC /SyOC BDC q 0 g " + _rect(_bar(minus)) + b" f Q EMC\n",
+                {"/Properties": {"/SyOC": ocg}})
     elif name == "annotation-print-only":
         x, y, w, h = _top(two)
         ap = pdf.make_stream(b"1 g 0 0 %.3f %.3f re f\n" % (w, h), Type=pikepdf.Name.XObject,
@@ -168,6 +183,15 @@ def make(name, src, dst):
             FirstChar=65, LastChar=65, Widths=[600], Resources=pikepdf.Dictionary()))
         _append(pdf, page, b"q 0 g BT /SyT3 1 Tf %.3f 0 0 %.3f %.3f %.3f Tm (A) Tj ET Q\n" % (w / 0.6, h, x, y),
                 {"/Font": {"/SyT3": font}})
+    elif name == "light-green-one":
+        x0, y0, x1, y1 = two
+        _append(pdf, page, b"q 0 0.9 0 rg " + _rect((x0 - 1.4, y0, 0.7, y1 - y0)) + b" f Q\n")
+    elif name == "orange-bar-behind-minus":
+        page.contents_add(pdf.make_stream(b"q 1 0.65 0 rg " + _rect(_bar(minus)) + b" f Q\n"), prepend=True)
+    elif name == "fraction-bar-between-entries":
+        four = t["four"]
+        x0, x1, mid = min(three[0], four[0]) - 0.3, max(three[2], four[2]) + 0.3, (three[1] + four[3]) / 2
+        _append(pdf, page, b"q 0 g " + _rect((x0, mid - 0.2, x1 - x0, 0.4)) + b" f Q\n")
     elif name == "rule-under-equals":
         x0, y0, x1, y1 = eq
         _append(pdf, page, b"q 0 g " + _rect((x0, y0 - 1.3, x1 - x0, 0.4)) + b" f Q\n")

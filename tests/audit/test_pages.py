@@ -604,3 +604,28 @@ def test_line_numbers_after_a_column_are_read_apart():
     # digits that end the text itself (a year at the column's edge) stay text
     text = [g for i in range(30) for g in _row(700 - 12 * i, 50, 458)] + number("2026", 340, 440)
     assert all(g.role == "" for g in pages._roles(tuple(text), crop))
+
+
+def test_line_numbers_after_the_right_column_are_read_apart():
+    """lineno's [switch] in two columns (and [right]) prints numbers after the text block's right edge: they are
+    line numbers, never digits of the line they follow; a digit of the text is not."""
+    from symssm.audit.pages import Glyph, _roles
+
+    def row(y, words, number=None, numfont="CMR8"):
+        out, x = [], 300.0
+        for ch in words:
+            out.append(Glyph(ch, "CMR10", 10.0, (x, y, x + 5.0, y + 7.0), len(out), (), (x, y), 5.0))
+            x += 5.0
+        for k, ch in enumerate(number or ""):
+            x0 = 560.0 + 4.0 * k
+            out.append(Glyph(ch, numfont, 8.0, (x0, y, x0 + 4.0, y + 6.0), 100 + k, (), (x0, y), 4.0))
+        return out
+
+    glyphs = []
+    for i in range(8):          # justified lines ending at x = 550; lines 2, 5 and 7 with a number after them
+        glyphs += row(700.0 - 12 * i, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx",
+                      {2: "15", 5: "20", 7: "25"}.get(i))
+    glyphs += row(600.0, "k = 3")     # a short line ending in a digit: text
+    roles = {(g.char, g.origin): g.role for g in _roles(tuple(glyphs), (0.0, 0.0, 612.0, 792.0))}
+    assert [c for (c, _), r in roles.items() if r == "line number"] == list("152025")
+    assert roles[("3", (320.0, 600.0))] == ""

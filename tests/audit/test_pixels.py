@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.join(FIXTURES, "audit"))
 from build import build  # noqa: E402
 from pixel_tampers import TAMPERS, make  # noqa: E402
 
-DEFAULT = ("clip-top-of-two", "annotation-print-only", "fill-white-stroke-black")
+DEFAULT = ("clip-top-of-two", "annotation-print-only", "fill-white-stroke-black", "light-green-one",
+           "fraction-bar-between-entries")
 
 
 def _tools():
@@ -74,16 +75,23 @@ def test_a_tamper_of_any_operator_fails_with_where_the_pixels_differ(honest, tmp
     if name in ("white-glyph-cover", "glyph-over-minus"):   # a glyph inserted: the reading of the glyphs sees it
         assert bad.status == "not-shown" and "the theorem on the page is not the certified one" in bad.reason
         return
+    if name == "fraction-bar-between-entries":     # a rule of the typesetting, drawn by the reference too
+        assert bad.status == "hidden" and bad.reason == ('a fraction bar under the "3" that the certified statement '
+                                                         'does not draw (1 in its lines, its TeX draws none) (page 1)')
+        return
     if name == "paren-over-minus":          # an unread glyph (a delimiter) through the minus: in the reference too
         assert bad.status == "hidden" and bad.reason == 'a glyph "(" drawn over the "−" (page 1)', bad.reason
         return
     assert bad.status == "hidden" and bad.what == "head-count fragment", (bad.status, bad.reason)
     assert "differs from its glyphs:" in bad.reason and "(page 1)" in bad.reason, bad.reason
-    when = " when printed" if name in ("annotation-print-only", "optional-content-print") else ""
+    when = " when printed" if name in ("annotation-print-only", "optional-content-print") else \
+        " with every layer of optional content shown" if name == "optional-content-other-configuration" else ""
     assert f"the page{when} differs from its glyphs" in bad.reason, bad.reason
     target = {"clip-top-of-two": '"2"', "clip-underline-of-geq": '"≥"', "fill-white-stroke-black": '"−"',
               "three-into-eight": '"3"', "equals-into-not-equals": '"="', "incremental-update": '"2"',
-              "rule-under-equals": '"="', "rule-over-minus": '"−"', "widget-annotation": '"2"'}.get(name)
+              "rule-under-equals": '"="', "rule-over-minus": '"−"', "widget-annotation": '"2"',
+              "light-green-one": '"2"', "optional-content-other-configuration": '"−"',
+              "orange-bar-behind-minus": '"−"'}.get(name)
     if target:
         assert f"at {target}" in bad.reason, bad.reason
     if name == "incremental-update":
@@ -109,6 +117,22 @@ def test_ink_is_contrast_two_with_white():
     assert ink(grey).tolist() == [[True, True, True, False, False]]
     colours = np.array([[[255, 0, 0], [0, 0, 255], [0, 255, 0], [255, 255, 0]]], dtype=np.uint8)
     assert ink(colours).tolist() == [[True, True, False, False]]   # green and yellow text is too light
+
+
+def test_light_paint_on_its_backdrop_is_paint_a_tint_is_not():
+    """Orange, bright green and light grey strokes are not ink (contrast under 2) but a reader sees them; a
+    tinted area and its edge are the page's backdrop."""
+    from symssm.audit.pixels import paint
+
+    img = np.full((30, 60, 3), 255, dtype=np.uint8)
+    img[:, 40:] = (204, 204, 204)                     # gray!20 under the text, its edge at column 40
+    img[5:25, 10:12] = (255, 166, 0)                  # an orange bar, 2 pixels wide
+    img[5:25, 20:22] = (0, 230, 0)                    # a bright green one
+    img[5:25, 30:32] = (191, 191, 191)                # a light grey one
+    img[5:25, 50:52] = (150, 150, 150)                # a grey bar on the tint
+    found = paint(img)
+    assert not ink(img[:, :40]).any()                  # none of the light strokes is ink
+    assert sorted(set(np.nonzero(found)[1].tolist())) == [10, 11, 20, 21, 30, 31, 50, 51]
 
 
 def test_a_region_is_its_lines_grown_by_three_points(honest, tmp_path):
@@ -195,6 +219,8 @@ def test_rules_of_the_typesetting_and_rules_added_to_a_glyph():
     assert rule((0.0, 111.0, 150.0, 111.4))                 # a table's rule over a whole row
     assert rule((120.0, 100.0, 120.4, 107.0))               # a side of a QED box
     assert not rule((40.0, 99.5, 47.0, 99.9))               # a third bar under "=": a reader sees ≡
+    assert not rule((40.0, 98.6, 47.0, 99.0))               # 2.3 pt under it (0.23 em): still ≡ to a reader
+    assert rule((40.0, 97.6, 47.0, 98.0))                   # 3.3 pt under it: a rule apart
     assert not rule((55.0, 102.0, 70.0, 102.4))             # through the "w": a strike-out
     assert not rule((40.0, 99.5, 47.0, 101.5))              # 2 pt thick: a box, not a rule
     assert not _is_rule(page, ("image", (8.8, 101.8, 15.2, 102.2), 9, ()))
@@ -208,6 +234,12 @@ def test_a_glyph_drawn_over_another_is_named():
     f, i = _glyph("f", (0.0, 0.0, 4.0, 7.0)), _glyph("i", (3.2, 0.0, 5.8, 6.8), order=1)
     assert overlays([minus, bar]) == ['a glyph "|" drawn over the "−"']
     assert overlays([f, i]) == []                           # set one after the other (the advance is the width)
+    r = _glyph("r", (291.06, 387.04, 294.71, 391.43), order=7)           # Times italic "r." kerned by TeX
+    r = r.__class__(**{**r.__dict__, "advance": 3.875, "origin": (290.61, 387.04)})
+    dot = _glyph(".", (293.65, 386.93, 294.75, 388.03), order=8)
+    dot = dot.__class__(**{**dot.__dict__, "origin": (293.38, 387.04)})
+    assert overlays([r, dot]) == []
+    assert overlays([r, dot.__class__(**{**dot.__dict__, "order": 30})]) == ['a glyph "." drawn over the "r"']
     slash = _glyph("\u0338", (1.0, 0.0, 5.0, 5.0), order=1)
     assert overlays([_glyph("=", (0.0, 1.3, 6.0, 3.6)), slash]) == []   # TeX's \neq, read as one sign
 
