@@ -29,9 +29,8 @@ __all__ = ["first_malformed", "BOOLEAN_FIELDS", "keys", "integer", "integer_text
 
 # ---------------------------------------------------------------- malformed numbers
 
-#: The fields the format writes as JSON booleans (a family's ``complete``, a covering's ``dimension``, a recurrent
-#: layer's norm flags ``center`` and ``after_gate``); a boolean
-#: anywhere else stands where a number or a text is due (``True == 1`` in Python).
+#: The format's JSON booleans (a family's ``complete``, a covering's ``dimension``, a recurrent norm's ``center`` and
+#: ``after_gate``); a boolean anywhere else stands where a number or a text is due (``True == 1`` in Python).
 BOOLEAN_FIELDS = frozenset({"complete", "dimension", "center", "after_gate"})
 #: Free-text fields: what they hold is not read as a number.
 TEXT_FIELDS = frozenset({"name", "generator", "comment", "format", "kind", "field", "rule", "method", "status",
