@@ -46,8 +46,10 @@ SCALE = 4.0
 MARGIN = 3.0
 #: Pixels an ink edge may move between the page and the reference (anti-aliasing).
 TOLERANCE = 1
-#: Differing pixels a region may hold and still agree.
-MAX_DIFFERING = 0
+#: Differing pixels a region may hold and still agree: two, for a glyph's corner that the reference (drawn apart
+#: from its neighbours) and the page round apart, as in a display's fractions; the smallest tamper measured, a
+#: white box over 6 % of a glyph, differs by 6 or more at 288 dpi.
+MAX_DIFFERING = 2
 #: Relative luminance of the reference's faintest trace of ink (an anti-aliased edge: a page's ink pixel must lie
 #: within :data:`TOLERANCE` of one) and of its solid ink (which the page must show within :data:`TOLERANCE`): a
 #: light background under the text (a tinted box) darkens the page's edges, never its glyphs' solid strokes.
