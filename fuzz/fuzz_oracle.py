@@ -149,10 +149,16 @@ def _bases_trained():
             make("lru", lru, 8, "1/10"), tail]
 
 
+#: The layer kinds this oracle's ``_blocks`` writes out; the linear-recurrence kinds have their own token-by-token
+#: oracle (tests/test_recurrent_layers.py, tests/checker/test_recurrent_hostile.py).
+_ORACLE_LAYERS = {"operator", "convolution", "linear-attention", "selective-ssm", "softmax-attention"}
+
+
 def _bases_interaction():
     from symssm.catalog import build_framework
 
-    return [copy.deepcopy(c.data) for _, _, c, *_ in build_framework(None, seed=0, n=3, m=1, every_input=False)]
+    return [copy.deepcopy(c.data) for _, _, c, *_ in build_framework(None, seed=0, n=3, m=1, every_input=False)
+            if c.data["system"]["kind"] in _ORACLE_LAYERS]
 
 
 BUILDERS = {"head-count": _bases_head_count, "gradient": _bases_gradient, "gaussian": _bases_gaussian,
