@@ -21,6 +21,7 @@ Examples
 
 import json
 import os
+import signal
 import sys
 
 from .errors import InputError, OutputError, SymssmError
@@ -31,6 +32,9 @@ __all__ = ["run_batch", "run_lines", "process_chunk", "MAX_LINE_BYTES"]
 MAX_LINE_BYTES = 16 * 1024 * 1024
 #: Lines handed to a worker at a time.
 CHUNK = 16
+#: Signals held back while the workers are forked: Ctrl-C, SIGTERM and the --max-seconds alarm take effect once
+#: every worker runs, never inside a fork hook (where Python would print and drop what they raise).
+_FORK_HELD = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGALRM") if hasattr(signal, name))
 
 
 def _certify_line(number, text, cert_dir, method):
@@ -211,7 +215,7 @@ def _results(chunks, cert_dir, method, workers, scheduler):
     try:
         # The workers are forked with both signals blocked (they inherit the mask and unblock it once their own
         # handlers are set), and a signal to this process takes effect once they all run, never inside a fork.
-        with signals_held():
+        with signals_held(_FORK_HELD):
             pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
             futures = [pool.submit(process_chunk, chunk, cert_dir, method) for chunk in chunks]
         raise_if_fired()
@@ -232,8 +236,8 @@ def _worker_signals():
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):  # forked with both blocked (see _results): now they may come
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (see _results): now they may come
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORK_HELD)
 
 
 def _stop_pool(pool):

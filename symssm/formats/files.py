@@ -42,8 +42,8 @@ _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextmanager
-def signals_held():
-    """Hold SIGINT and SIGTERM back inside the block; they are delivered when it ends.
+def signals_held(held=_HELD):
+    """Hold SIGINT and SIGTERM (or the signals ``held``) back inside the block; they are delivered when it ends.
 
     A signal that arrives inside the block takes effect (raises, or ends a process whose SIGTERM is the
     default) as the block ends, so what the block writes is whole.  Where signal masks do not exist
@@ -55,7 +55,7 @@ def signals_held():
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
