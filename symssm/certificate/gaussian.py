@@ -19,7 +19,7 @@ from math import lcm
 
 from .._version import __version__
 from ..errors import CertificateError
-from ..exact.gaussian import MAX_EXACT_N, gaussian_lags, gaussian_modular_witness, gaussian_witness
+from ..exact.gaussian import MAX_EXACT_N, gaussian_lags, gaussian_witness, modular_witness_or_none
 from ..exact.primes import witness_primes
 from ..formats.gaussian import Gaussian, format_gaussian
 from ..formats.limits import check_n
@@ -99,25 +99,14 @@ def gaussian_data(system, n=None, *, method="auto"):
         If a number would exceed the checker's digit limit, or the lags its cost limit; or, for a
         large system, if no modular witness exists (its proof needs exact coefficients).
     """
-    from ..errors import InputError, LimitError
+    from ..errors import InputError
 
     n = system.truncation if n is None else check_n(n, minimum=1)
     if method not in ("auto", "exact", "modular"):
         raise InputError(f"unknown method {str(method)[:40]!r}; choose auto, exact or modular")
-    if method == "modular" or (method == "auto" and system.N > MAX_EXACT_N):
-        w = gaussian_modular_witness(system)
-        if w is not None:
-            return _modular_data(system, n, w)
-        if system.N > MAX_EXACT_N:
-            raise LimitError(f"this complex system (N = {system.N}) has no modular witness: its first p*m = "
-                             f"{system.p * system.m} lags are not independent, so its proof needs exact coefficients "
-                             f"over Q(i), which symssm computes up to N = {MAX_EXACT_N}")
-        if method == "modular":
-            raise InputError("this complex system has no modular witness (its first p*m lags are not independent); "
-                             "use method 'exact'")
-    if system.N > MAX_EXACT_N:
-        raise LimitError(f"exact elimination over Q(i) is limited to N = {MAX_EXACT_N}; got N = {system.N} "
-                         "(method 'modular' or 'auto')")
+    w = modular_witness_or_none(system, method)
+    if w is not None:
+        return _modular_data(system, n, w)
     _check_cost(system)
     w = gaussian_witness(system)
     lags = w["lags"]

@@ -309,12 +309,30 @@ def witness_lags(system, method="auto"):
     >>> witness_lags(complex_ssm([["i", 0], [0, "-i"]], [[1], [1]], [[1, 0], [0, 1]]))
     (0, 1)
     """
+    w = modular_witness_or_none(system, method)
+    return tuple((w if w is not None else gaussian_witness(system))["lags"])
+
+
+def modular_witness_or_none(system, method="auto"):
+    """The modular witness ``method`` takes for a complex system, or None where the exact route is to be taken.
+
+    The one place the exact-or-modular choice of complex head counts is made (:func:`witness_lags` and the
+    certificate builder): ``"modular"``, or ``"auto"`` above ``N = 64``, takes a witness modulo a prime if the
+    first ``p m`` lags give one; otherwise the exact route, within its limit.
+
+    Raises
+    ------
+    LimitError
+        If the exact route is needed and ``N`` is over its limit.
+    InputError
+        If ``method`` is ``"modular"`` and no modular witness exists.
+    """
     from ..errors import InputError, LimitError
 
     if method == "modular" or (method == "auto" and system.N > MAX_EXACT_N):
         w = gaussian_modular_witness(system)
         if w is not None:
-            return tuple(w["lags"])
+            return w
         if system.N > MAX_EXACT_N:
             raise LimitError(f"this complex system (N = {system.N}) has no modular witness: its first p*m = "
                              f"{system.p * system.m} lags are not independent, so its proof needs exact coefficients "
@@ -325,4 +343,4 @@ def witness_lags(system, method="auto"):
     if system.N > MAX_EXACT_N:
         raise LimitError(f"exact elimination over Q(i) is limited to N = {MAX_EXACT_N}; got N = {system.N} "
                          "(method 'modular' or 'auto')")
-    return tuple(gaussian_witness(system)["lags"])
+    return None
